@@ -1,0 +1,36 @@
+// swift-tools-version:6.0
+// alarmsim — a deterministic discrete-event simulator for alarm-app native bridges.
+// No package dependencies: Swift standard library, Foundation, and the toolchain's
+// swift-testing only (see ../shared/DESIGN.md, "Package layout").
+import PackageDescription
+
+let package = Package(
+    name: "alarmsim",
+    products: [
+        .executable(name: "alarmsim", targets: ["alarmsim"]),
+        .library(name: "AlarmBridge", targets: ["AlarmBridge"]),
+    ],
+    targets: [
+        // Virtual time, event queue, PRNG with named sub-streams, trace + hash. stdlib only.
+        .target(name: "SimKernel"),
+        // The system under test: sans-I/O bridge core + platform adapters. Never imports the simulator.
+        .target(name: "AlarmBridge"),
+        .target(name: "IOSModel", dependencies: ["SimKernel", "AlarmBridge"]),
+        .target(name: "AndroidModel", dependencies: ["SimKernel", "AlarmBridge"]),
+        .target(name: "Simulation", dependencies: ["SimKernel", "AlarmBridge", "IOSModel", "AndroidModel"]),
+        .target(name: "Scenario", dependencies: ["SimKernel", "Simulation"]),
+        .target(name: "Campaign", dependencies: ["Simulation", "Scenario"]),
+        .target(name: "Reporting", dependencies: ["Campaign", "Simulation", "SimKernel"]),
+        .executableTarget(name: "alarmsim", dependencies: ["Campaign", "Reporting", "Scenario", "Simulation"]),
+
+        .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
+        .testTarget(name: "AlarmBridgeTests", dependencies: ["AlarmBridge"]),
+        .testTarget(name: "IOSModelTests", dependencies: ["IOSModel", "SimKernel", "AlarmBridge"]),
+        .testTarget(name: "AndroidModelTests", dependencies: ["AndroidModel", "SimKernel", "AlarmBridge"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
+        .testTarget(name: "CampaignTests", dependencies: ["Campaign"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting"]),
+        .testTarget(name: "alarmsimTests", dependencies: ["alarmsim"]),
+    ]
+)
