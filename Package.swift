@@ -21,7 +21,9 @@ let package = Package(
         .target(name: "Scenario", dependencies: ["SimKernel", "Simulation"]),
         .target(name: "Campaign", dependencies: ["Simulation", "Scenario"]),
         .target(name: "Reporting", dependencies: ["Campaign", "Simulation", "SimKernel"]),
-        .executableTarget(name: "alarmsim", dependencies: ["Campaign", "Reporting", "Scenario", "Simulation"]),
+        // The CLI's commands, as a library so tests call them in-process; `alarmsim` is main.swift only.
+        .target(name: "AlarmSimCLI", dependencies: ["Campaign", "Reporting", "Scenario", "Simulation", "SimKernel"]),
+        .executableTarget(name: "alarmsim", dependencies: ["AlarmSimCLI"]),
 
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
         .testTarget(name: "AlarmBridgeTests", dependencies: ["AlarmBridge"]),
@@ -31,6 +33,6 @@ let package = Package(
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
         .testTarget(name: "CampaignTests", dependencies: ["Campaign"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting"]),
-        .testTarget(name: "alarmsimTests", dependencies: ["alarmsim"]),
+        .testTarget(name: "AlarmSimCLITests", dependencies: ["AlarmSimCLI"]),
     ]
 )
