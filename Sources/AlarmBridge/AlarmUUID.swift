@@ -1,0 +1,122 @@
+/// A 128-bit identifier for alarms and rings, as in RFC 4122; derived deterministically
+/// (version 5) rather than drawn at random, so traces replay byte for byte.
+///
+/// Deliberately not Foundation's `UUID`: `UUID()` is random and banned in the simulation,
+/// and the bridge core must build without Foundation.
+public struct AlarmUUID: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    /// The 16 bytes in network (big-endian) order, as printed.
+    public let bytes: [UInt8]
+
+    /// Creates an identifier from its 16 bytes.
+    ///
+    /// - Parameter bytes: Exactly 16 bytes, network order.
+    public init(bytes: [UInt8]) {
+        precondition(bytes.count == 16, "AlarmUUID needs exactly 16 bytes (got \(bytes.count))")
+        self.bytes = bytes
+    }
+
+    /// Parses the canonical `8-4-4-4-12` hexadecimal form, in either case.
+    ///
+    /// - Parameter string: For example `"6ba7b810-9dad-11d1-80b4-00c04fd430c8"`.
+    /// - Returns: `nil` unless `string` is exactly 36 characters with hyphens at offsets
+    ///   8, 13, 18 and 23 and hexadecimal digits everywhere else (no braces, no `urn:uuid:`).
+    public init?(string: String) {
+        let characters = Array(string.utf8)
+        guard characters.count == 36 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        var position = 0
+        while position < 36 {
+            if position == 8 || position == 13 || position == 18 || position == 23 {
+                guard characters[position] == UInt8(ascii: "-") else { return nil }
+                position += 1
+                continue
+            }
+            guard let high = Self.hexValue(characters[position]),
+                  let low = Self.hexValue(characters[position + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            position += 2
+        }
+        self.init(bytes: bytes)
+    }
+
+    /// The lowercase canonical form, for example `"2ed6657d-e927-568b-95e1-2665a8aea6a2"`.
+    public var description: String {
+        let hexDigits = Array("0123456789abcdef")
+        var text = ""
+        for (index, byte) in bytes.enumerated() {
+            if index == 4 || index == 6 || index == 8 || index == 10 { text.append("-") }
+            text.append(hexDigits[Int(byte >> 4)])
+            text.append(hexDigits[Int(byte & 0x0F)])
+        }
+        return text
+    }
+
+    /// The version number in the high nibble of byte 6 (5 for ``v5(namespace:name:)``).
+    public var version: Int { Int(bytes[6] >> 4) }
+
+    /// Whether the variant bits (top two bits of byte 8) are `10`, the RFC 4122 layout.
+    public var isRFC4122Variant: Bool { bytes[8] & 0xC0 == 0x80 }
+
+    /// The name-based identifier of `name` within `namespace` (RFC 4122 §4.3, SHA-1, version 5).
+    ///
+    /// The first 16 bytes of SHA-1(namespace bytes ‖ UTF-8 of `name`), with the version nibble
+    /// set to 5 and the variant bits to `10`. Same inputs, same identifier, on every platform;
+    /// matches Python's `uuid.uuid5` and Java/Kotlin implementations of RFC 4122.
+    ///
+    /// - Parameter namespace: The namespace identifier, for example ``dnsNamespace``.
+    /// - Parameter name: The name, hashed as its exact UTF-8 bytes (no normalisation).
+    /// - Returns: A version-5, RFC 4122-variant identifier.
+    public static func v5(namespace: AlarmUUID, name: String) -> AlarmUUID {
+        var digest = SHA1.digest(namespace.bytes + Array(name.utf8))
+        digest[6] = (digest[6] & 0x0F) | 0x50
+        digest[8] = (digest[8] & 0x3F) | 0x80
+        let identifier = AlarmUUID(bytes: Array(digest[0..<16]))
+        assert(identifier.version == 5 && identifier.isRFC4122Variant, "v5 bits not set")
+        return identifier
+    }
+
+    /// The namespace for fully qualified domain names, `6ba7b810-9dad-11d1-80b4-00c04fd430c8`
+    /// (RFC 4122 Appendix C).
+    public static let dnsNamespace = AlarmUUID(bytes: [
+        0x6B, 0xA7, 0xB8, 0x10, 0x9D, 0xAD, 0x11, 0xD1, 0x80, 0xB4, 0x00, 0xC0, 0x4F, 0xD4, 0x30, 0xC8,
+    ])
+
+    /// The namespace for URLs, `6ba7b811-9dad-11d1-80b4-00c04fd430c8` (RFC 4122 Appendix C).
+    public static let urlNamespace = AlarmUUID(bytes: [
+        0x6B, 0xA7, 0xB8, 0x11, 0x9D, 0xAD, 0x11, 0xD1, 0x80, 0xB4, 0x00, 0xC0, 0x4F, 0xD4, 0x30, 0xC8,
+    ])
+
+    /// Orders identifiers by their bytes, lexicographically (the same order as their lowercase strings).
+    public static func < (lhs: AlarmUUID, rhs: AlarmUUID) -> Bool {
+        lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+    }
+
+    /// Decodes the canonical string form.
+    ///
+    /// - Throws: `DecodingError.dataCorrupted` when the string is not a canonical UUID.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let parsed = AlarmUUID(string: text) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "\"\(text)\" is not a canonical 8-4-4-4-12 UUID")
+        }
+        self = parsed
+    }
+
+    /// Encodes the lowercase canonical string form.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+
+    private static func hexValue(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}
