@@ -1,0 +1,46 @@
+/// Switchable reintroductions of the seeds' field bugs. All off in correct code.
+///
+/// They live in the bridge because they are the bridge's bugs; the simulator turns them on to
+/// prove that its invariants find them (DESIGN.md, "Known defects").
+public struct KnownDefects: Sendable, Equatable, Codable {
+    /// Seed 001: the resume sync cancels and recreates rings of a family that is alerting.
+    public var resyncWhileAlerting = false
+    /// Seed 004: an unavailable store read (before first unlock) is taken as an empty domain.
+    public var unavailableReadAsEmpty = false
+    /// Seed 004: stop / challenge render / completion leave earlier recovery rings armed.
+    public var stopLeavesRecoveryGuard = false
+    /// Seed 003: the title is hashed into the primary ring ID.
+    public var titleInRingID = false
+
+    public init() {}
+
+    public var isEmpty: Bool { self == KnownDefects() }
+}
+
+/// The bridge's named constants, including the open parameters of RULES.md that the simulation
+/// varies per seed.
+public struct BridgeConfiguration: Sendable {
+    public var flavor: PlatformFlavor
+    public var calendar: WallCalendar
+    /// Successor / retry delay: 10 s (OCC-5, OCC-6, FG-3).
+    public var successorDelayMs: Int64 = 10_000
+    /// G_PUB, the in-flight publication grace (SCH-4). Virtual ms.
+    public var publicationGraceMs: Int64 = 5_000
+    /// SCH-23: a fingerprint re-registration (cancel + schedule) is deferred while the ring is due
+    /// within this many ms, so the pair never straddles the fire time.
+    public var reRegisterGuardMs: Int64 = 120_000
+    /// Retry spacing and bound for a successor arm that failed while the process lives.
+    public var armRetryDelayMs: Int64 = 1_000
+    public var armRetryMax: Int = 3
+    /// BOOT-7: launch-gate re-check period.
+    public var gateRecheckMs: Int64 = 1_000
+    /// Housekeeping: delivered past rows older than this are pruned (ACT-9-style bound).
+    public var pastRowRetentionMs: Int64 = 26 * 3_600_000
+    public var defects: KnownDefects
+
+    public init(flavor: PlatformFlavor, calendar: WallCalendar, defects: KnownDefects = KnownDefects()) {
+        self.flavor = flavor
+        self.calendar = calendar
+        self.defects = defects
+    }
+}

@@ -1,0 +1,289 @@
+/// Occurrence lifecycle: ownership, successors, completion, expiry (OCC, INACT, SND-12).
+extension BridgeCore {
+    /// Folds an inventory read or an `alarmUpdates` snapshot into what the bridge knows:
+    /// newly alerting rings are deliveries; rings that left alerting are alert ends (IOS-7);
+    /// a confirmed past ring that vanished without being seen alerting was delivered and stopped
+    /// inside one coalesced update (IOS-5, SCH-5).
+    mutating func observe(inventory: [PlatformAlarm], now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard flavor == .ios, let document else { return }
+        let nowAlerting = inventory.filter { $0.state == .alerting }.map(\.id).sorted()
+        for id in nowAlerting where !alerting.contains(id) {
+            insertAlerting(id)
+            if !observeDelivery(id, now: now, into: &out) { removeAlerting(id) }
+        }
+        for id in alerting where !nowAlerting.contains(id) {
+            alertEnded(id, now: now, into: &out)
+        }
+        let present = inventory.map(\.id)
+        for row in document.rings
+        where row.confirmed && !row.delivered && row.isPast(at: now.wallMs) && !present.contains(row.id) {
+            observeDelivery(row.id, now: now, into: &out)
+            alertEnded(row.id, now: now, into: &out)
+        }
+    }
+
+    /// Records the delivery of a ring. Returns true when the ring belongs to the live owner
+    /// (and so may sound); pass-overs and rings of closed occurrences are silenced (OCC-3, OCC-24).
+    @discardableResult
+    mutating func observeDelivery(_ id: AlarmUUID, now: BridgeInstants, into out: inout [BridgeCommand]) -> Bool {
+        guard let row = document?.row(id) else {
+            out.append(.note("delivery of unknown ring \(id): left alone"))
+            return false
+        }
+        if !row.delivered { mutate { $0.upsert(with(row) { $0.delivered = true }) } }
+        switch row.metadata.kind {
+        case .primary:
+            return deliverPrimary(row, now: now, into: &out)
+        case .successor:
+            if let token = row.metadata.token, document?.occurrence(token: token)?.state == .live {
+                return true
+            }
+            retire(row, reason: "successor of a closed occurrence", into: &out)  // OCC-20, AND-14
+            return false
+        }
+    }
+
+    mutating func deliverPrimary(_ row: RingRow, now: BridgeInstants, into out: inout [BridgeCommand]) -> Bool {
+        let startedAt = occurrenceStart(of: row, now: now)
+        if let live = document?.liveOccurrence {
+            if live.rootID == row.metadata.rootID && live.startedAtMs == startedAt { return true }
+            // OCC-3: a different root due while an occurrence is live is a silent pass-over.
+            out.append(.note("pass-over: \(row.metadata.rootID) while \(live.rootID) owns the occurrence"))
+            silence(row.id, origin: .lifecycle, into: &out)
+            return false
+        }
+        if document?.occurrences.contains(where: { $0.rootID == row.metadata.rootID && $0.startedAtMs == startedAt }) == true {
+            retire(row, reason: "primary of a closed occurrence", into: &out)  // OCC-20
+            return false
+        }
+        // OCC-2, ID-6: the first due root becomes owner; a new persisted token (OCC-16).
+        let policy = document?.root(row.metadata.rootID)?.policy ?? .v3
+        mutate { document in
+            document.serial += 1
+            let token = RingIdentity.occurrenceToken(rootID: row.metadata.rootID, startedAtMs: startedAt, serial: document.serial)
+            document.update(OccurrenceRecord(token: token, rootID: row.metadata.rootID, startedAtMs: startedAt,
+                                             policy: policy, lastActivityMs: nil, state: .live, closedAtMs: nil))
+        }
+        armExpiryTimer(now: now, into: &out)
+        return true
+    }
+
+    /// The configured ring time of the occurrence a primary delivery opens (ID-8).
+    func occurrenceStart(of row: RingRow, now: BridgeInstants) -> Int64 {
+        switch row.schedule {
+        case .fixed(let wallMs):
+            return wallMs
+        case .relative(let hour, let minute, let weekday):
+            return configuration.calendar.latestFire(hour: hour, minute: minute, weekday: weekday, atOrBefore: now.wallMs)
+        }
+    }
+
+    /// True when `row` is pressure of the live occurrence `live`.
+    func isBound(_ row: RingRow, to live: OccurrenceRecord) -> Bool {
+        switch row.metadata.kind {
+        case .successor: return row.metadata.token == live.token
+        case .primary: return row.metadata.rootID == live.rootID
+        }
+    }
+
+    /// INACT-4, INACT-6: an explicit dismissal credits genuine activity, only after validating
+    /// that the ring belongs to the live occurrence.
+    mutating func credit(_ id: AlarmUUID, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard let live = document?.liveOccurrence, let row = document?.row(id), isBound(row, to: live) else { return }
+        mutate { $0.update(with(live) { $0.lastActivityMs = now.wallMs }) }
+        armExpiryTimer(now: now, into: &out)
+    }
+
+    /// OCC-5, IOS-7, SND-12: the owner's alert left alerting without Ember open → one successor.
+    mutating func alertEnded(_ id: AlarmUUID, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        removeAlerting(id)
+        guard let live = document?.liveOccurrence, let row = document?.row(id), isBound(row, to: live) else { return }
+        if appActive { return }
+        armSuccessor(for: live, now: now, into: &out)
+    }
+
+    /// True when the live occurrence has a ring alerting, pending or in flight.
+    func hasPressure(_ live: OccurrenceRecord, now: BridgeInstants) -> Bool {
+        guard let document else { return false }
+        return document.rings.contains { row in
+            isBound(row, to: live) && (alerting.contains(row.id) || inFlight.contains(row.id)
+                || (row.metadata.kind == .successor && !row.delivered && (row.confirmed || flavor == .android)))
+        }
+    }
+
+    /// The pending (armed, not yet delivered) successor of an occurrence, if any.
+    func pendingSuccessor(of live: OccurrenceRecord) -> RingRow? {
+        document?.rings.first { $0.metadata.kind == .successor && $0.metadata.token == live.token && !$0.delivered }
+    }
+
+    /// OCC-6, OCC-7: arms at most one owner-scoped successor due 10 s after the trigger; a
+    /// concurrent trigger reuses the one already armed. The row is published before the
+    /// platform call (SCH-6).
+    mutating func armSuccessor(for live: OccurrenceRecord, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        if let pending = pendingSuccessor(of: live) {
+            out.append(.note("successor \(pending.id) reused (OCC-7)"))
+            return
+        }
+        guard let root = document?.root(live.rootID) ?? rootFromRows(live.rootID) else { return }
+        var id = AlarmUUID(bytes: Array(repeating: 0, count: 16))
+        mutate { document in
+            document.serial += 1
+            id = RingIdentity.successorID(token: live.token, serial: document.serial)
+        }
+        let fire = now.wallMs + configuration.successorDelayMs
+        let metadata = RingMetadata(rootID: live.rootID, alarmID: root.alarmID, kind: .successor, token: live.token, title: root.title)
+        let request = RingRequest(id: id, schedule: .fixed(wallMs: fire), fireWallMs: fire, metadata: metadata)
+        publishAndSchedule([request], origin: .lifecycle, now: now, into: &out)
+    }
+
+    /// A root known only from registry rows (its alarm was deleted while an occurrence lives).
+    func rootFromRows(_ rootID: String) -> Root? {
+        guard let row = document?.rings.first(where: { $0.metadata.rootID == rootID }) else { return nil }
+        return Root(id: rootID, alarmID: row.metadata.alarmID, hour: 0, minute: 0, weekday: nil,
+                    onceFireWallMs: nil, policy: .v3, title: row.metadata.title)
+    }
+
+    /// SCH-6: publish every row atomically (one persist), then issue the platform calls.
+    mutating func publishAndSchedule(_ requests: [RingRequest], origin: CommandOrigin, now: BridgeInstants,
+                                     into out: inout [BridgeCommand]) {
+        guard !requests.isEmpty else { return }
+        mutate { document in
+            for request in requests {
+                document.upsert(RingRow(id: request.id, schedule: request.schedule, fireWallMs: request.fireWallMs,
+                                        metadata: request.metadata, fingerprint: Self.fingerprint(request.metadata),
+                                        publishedAtMs: now.wallMs, confirmed: false, delivered: false))
+            }
+        }
+        flush(into: &out)
+        for request in requests {
+            if !inFlight.contains(request.id) { inFlight.append(request.id) }
+            out.append(.schedule(request, origin: origin))
+        }
+    }
+
+    /// ID-4, ID-5: what a ring looks or sounds like, not which alarm it is.
+    static func fingerprint(_ metadata: RingMetadata) -> String {
+        String(SHA1.hexDigest("title=\(metadata.title)").prefix(16))
+    }
+
+    mutating func scheduleCompleted(_ id: AlarmUUID, result: Result<Int64, PlatformError>, now: BridgeInstants,
+                                    into out: inout [BridgeCommand]) {
+        inFlight.removeAll { $0 == id }
+        guard let row = document?.row(id) else { return }
+        switch result {
+        case .success:
+            mutate { $0.upsert(with(row) { $0.confirmed = true }) }
+            if let token = row.metadata.token, document?.occurrence(token: token)?.state != .live {
+                // Its occurrence closed while the request was in flight: retire it now (OCC-25).
+                retire(row, reason: "armed after its occurrence closed", into: &out)
+            }
+            armRetries = 0
+        case .failure(let error):
+            mutate { document in
+                document.removeRow(id)
+                if error == .maximumLimitReached { document.droppedCount += 1 }  // CAP-9: surfaced, not silent
+            }
+            out.append(.note("schedule of \(row.metadata.kind.rawValue) \(id) failed: \(error.rawValue)"))
+            if row.metadata.kind == .successor, armRetries < configuration.armRetryMax {
+                armRetries += 1
+                out.append(.setTimer(.armRetry, delayMs: configuration.armRetryDelayMs))
+            }
+        }
+    }
+
+    /// Stops an alerting ring (iOS `stop(id:)`, Android ringing service) or cancels a pending one.
+    mutating func silence(_ id: AlarmUUID, origin: CommandOrigin, into out: inout [BridgeCommand]) {
+        if flavor == .ios || alerting.contains(id) {
+            out.append(.stop(id, origin: origin))
+        }
+        removeAlerting(id)
+    }
+
+    /// OCC-24: ends a ring that belongs to a closed occurrence.
+    mutating func retire(_ row: RingRow, reason: String, into out: inout [BridgeCommand]) {
+        out.append(.note("retire \(row.id): \(reason)"))
+        if alerting.contains(row.id) || (flavor == .ios && row.delivered) {
+            out.append(.stop(row.id, origin: .retire))
+            removeAlerting(row.id)
+        } else if row.metadata.kind == .successor {
+            out.append(.cancel(row.id, origin: .retire))
+            mutate { $0.removeRow(row.id) }
+        }
+    }
+
+    /// OCC-9: removes the occurrence's pending successors.
+    mutating func cancelPendingSuccessors(of occurrence: OccurrenceRecord, origin: CommandOrigin, now: BridgeInstants,
+                                          into out: inout [BridgeCommand]) {
+        guard let document else { return }
+        for row in document.rings
+        where row.metadata.kind == .successor && row.metadata.token == occurrence.token && !row.delivered {
+            out.append(.cancel(row.id, origin: origin))
+            mutate { $0.removeRow(row.id) }
+        }
+    }
+
+    /// OCC-12, OCC-13: completes exactly the live (root, token); anything else is rejected whole.
+    mutating func completeChallenge(rootID: String, token: String, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard let live = document?.liveOccurrence, live.rootID == rootID, live.token == token else {
+            out.append(.note("completion rejected: \(rootID) is not the live owner"))
+            out.append(.reply(.completed(rootID: rootID, accepted: false)))
+            return
+        }
+        close(live, as: .completed, now: now, into: &out)
+        out.append(.reply(.completed(rootID: rootID, accepted: true)))
+    }
+
+    /// INACT-16, INACT-21: expiry writes the miss receipt durably before silencing anything.
+    mutating func expireIfDue(now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard let live = document?.liveOccurrence, now.wallMs >= live.deadlineMs else { return }
+        mutate { document in
+            document.missReceipts.append(MissReceipt(token: live.token, rootID: live.rootID, reason: "inactivity",
+                                                     expiredAtMs: live.deadlineMs, policy: live.policy,
+                                                     inactivityClockOffsetMs: 0))
+        }
+        close(live, as: .expired, now: now, into: &out)
+    }
+
+    /// Closes an occurrence: persists the new state first, then stops its alerts and retires every
+    /// ring bound to it (OCC-25). The next scheduled occurrence and other roots are untouched.
+    mutating func close(_ occurrence: OccurrenceRecord, as state: OccurrenceState, now: BridgeInstants,
+                        into out: inout [BridgeCommand]) {
+        mutate { $0.update(with(occurrence) { $0.state = state; $0.closedAtMs = now.wallMs }) }
+        flush(into: &out)
+        let origin: CommandOrigin = state == .completed ? .completion : .expiry
+        guard let document else { return }
+        for row in document.rings where isBound(row, to: occurrence) {
+            if alerting.contains(row.id) {
+                out.append(.stop(row.id, origin: origin))
+                removeAlerting(row.id)
+            } else if row.metadata.kind == .successor && !row.delivered {
+                if defects.stopLeavesRecoveryGuard {
+                    out.append(.note("defect stop-leaves-recovery-guard: successor \(row.id) left armed"))
+                    continue
+                }
+                out.append(.cancel(row.id, origin: origin))
+                mutate { $0.removeRow(row.id) }
+            }
+        }
+        runDeferredSyncIfClear(into: &out)
+    }
+
+    mutating func armExpiryTimer(now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard let live = document?.liveOccurrence else { return }
+        out.append(.setTimer(.expiryCheck, delayMs: max(0, live.deadlineMs - now.wallMs)))
+    }
+
+    mutating func runDeferredSyncIfClear(into out: inout [BridgeCommand]) {
+        guard let purpose = deferredSync, alerting.isEmpty else { return }
+        deferredSync = nil
+        out.append(.readInventory(purpose))  // SCH-22: deferred work runs after the alert ended
+    }
+}
+
+/// A modified copy of a value.
+@inline(__always)
+func with<T>(_ value: T, _ change: (inout T) -> Void) -> T {
+    var copy = value
+    change(&copy)
+    return copy
+}

@@ -1,0 +1,161 @@
+/// Reconciliation: an idempotent diff of the desired ring set against the platform inventory
+/// (SCH-3, SCH-4, SCH-5, SCH-19..23), with the alerting-family guard of SCH-22.
+extension BridgeCore {
+    /// The rings the bridge wants to exist now: each enabled root's next primary, plus the live
+    /// occurrence's pending successor. Sorted by (fire time, ID). Deterministic.
+    /// - Rule: SCH-1 (one primary per occurrence), SCH-2 (iOS relative schedules), ID-2.
+    func desiredRings(now: BridgeInstants) -> [RingRequest] {
+        guard let document else { return [] }
+        var wanted: [RingRequest] = []
+        for alarm in document.alarms where alarm.enabled {
+            for root in alarm.roots {
+                if let request = primaryRequest(for: root, alarmID: alarm.id, now: now) { wanted.append(request) }
+            }
+        }
+        if let live = document.liveOccurrence, let pending = pendingSuccessor(of: live) {
+            wanted.append(RingRequest(id: pending.id, schedule: pending.schedule,
+                                      fireWallMs: max(pending.fireWallMs, now.wallMs), metadata: pending.metadata))
+        }
+        return wanted.sorted { ($0.fireWallMs, $0.id) < ($1.fireWallMs, $1.id) }
+    }
+
+    func primaryRequest(for root: Root, alarmID: String, now: BridgeInstants) -> RingRequest? {
+        let calendar = configuration.calendar
+        let schedule: RingSchedule
+        let fireKey: FireKey
+        let fire: Int64
+        switch (flavor, root.weekday, root.onceFireWallMs) {
+        case (.ios, .some(let weekday), _):
+            fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: weekday, after: now.wallMs)
+            schedule = .relative(hour: root.hour, minute: root.minute, weekday: weekday)
+            fireKey = .localTime(hour: root.hour, minute: root.minute)  // ID-2: stable week to week
+        case (.ios, nil, .some(let once)):
+            guard once > now.wallMs else { return nil }
+            fire = once
+            schedule = .relative(hour: root.hour, minute: root.minute, weekday: nil)
+            fireKey = .wallMinute(once / 60_000)
+        case (.android, .some(let weekday), _):
+            fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: weekday, after: now.wallMs)
+            schedule = .fixed(wallMs: fire)
+            fireKey = .wallMinute(fire / 60_000)
+        case (.android, nil, .some(let once)):
+            guard once > now.wallMs else { return nil }
+            fire = once
+            schedule = .fixed(wallMs: once)
+            fireKey = .wallMinute(once / 60_000)
+        case (_, nil, nil):
+            return nil
+        }
+        let extra = defects.titleInRingID ? root.title : nil  // known defect (seed 003)
+        let id = RingIdentity.primaryID(rootID: root.id, fireKey: fireKey, extraIdentity: extra)
+        let metadata = RingMetadata(rootID: root.id, alarmID: alarmID, kind: .primary, token: nil, title: root.title)
+        return RingRequest(id: id, schedule: schedule, fireWallMs: fire, metadata: metadata)
+    }
+
+    /// The families (logical alarm IDs) with an alerting member, per the inventory just read and,
+    /// on Android, the bridge's own ringing service.
+    func alertingFamilies(_ inventory: [PlatformAlarm]) -> [String] {
+        let ids = (inventory.filter { $0.state == .alerting }.map(\.id) + alerting)
+        let families = ids.compactMap { document?.row($0)?.metadata.alarmID }
+        return Array(Set(families)).sorted()
+    }
+
+    /// Plans and issues one reconciliation pass.
+    mutating func reconcile(purpose: InventoryPurpose, inventory: [PlatformAlarm], now: BridgeInstants,
+                            into out: inout [BridgeCommand]) {
+        guard purpose != .launchGate, document != nil else { return }
+        let origin: CommandOrigin
+        var family: String?
+        switch purpose {
+        case .launchGate: return
+        case .launchSync: origin = .launchSync
+        case .resumeSync: origin = .resumeSync
+        case .directSave(let alarmID): origin = .directSave; family = alarmID
+        }
+        // SCH-22: a sync never touches a family with an alerting member. The known defect
+        // `resync-while-alerting` (seed 001) drops this guard from the resume sync.
+        let guardAlerting = !(defects.resyncWhileAlerting && origin == .resumeSync)
+        let busyFamilies = guardAlerting ? alertingFamilies(inventory) : []
+        let inScope: (String) -> Bool = { alarmID in family == nil || family == alarmID }
+        var deferred = false
+        var cancels: [AlarmUUID] = []
+        var schedules: [RingRequest] = []
+        let desired = desiredRings(now: now)
+        let present = inventory.sorted { $0.id < $1.id }
+
+        for request in desired where inScope(request.metadata.alarmID) {
+            if busyFamilies.contains(request.metadata.alarmID) { deferred = true; continue }
+            if inFlight.contains(request.id) { continue }
+            guard let held = present.first(where: { $0.id == request.id }) else {
+                schedules.append(request)  // SCH-19: add what is missing
+                continue
+            }
+            let row = document?.row(request.id)
+            let stale = row.map { $0.fingerprint != Self.fingerprint(request.metadata) } ?? true
+            let repairAlerting = !guardAlerting && held.state == .alerting  // the seed-001 defect's "repair"
+            guard stale || repairAlerting else { continue }
+            if row == nil && !repairAlerting {
+                adopt(request, now: now)  // BOOT-9: a live daemon ID we lost the row of is adopted unchanged
+                continue
+            }
+            if held.state != .alerting && request.fireWallMs - now.wallMs < configuration.reRegisterGuardMs {
+                deferred = true  // SCH-23: never let a cancel/schedule pair straddle the fire time
+                continue
+            }
+            cancels.append(request.id)  // ID-4: re-register on a fingerprint mismatch only
+            schedules.append(request)
+        }
+
+        let desiredIDs = desired.map(\.id)
+        for held in present where !desiredIDs.contains(held.id) {
+            let row = document?.row(held.id)
+            if let alarmID = row?.metadata.alarmID, !inScope(alarmID) || busyFamilies.contains(alarmID) { continue }
+            if row == nil && family != nil { continue }  // a direct save reconciles its own family only
+            if held.state == .alerting { continue }  // SCH-3, SCH-21: never cancel an alerting ring
+            if let row, row.isPast(at: now.wallMs) { continue }  // SCH-3: nor one whose fire time passed
+            if let row, row.metadata.kind == .successor { continue }  // occurrence-bound: lifecycle paths own it
+            cancels.append(held.id)  // SCH-3: unknown or no longer wanted
+        }
+
+        removeStaleRows(present: present, now: now)
+        issue(cancels: cancels, schedules: schedules, origin: origin, now: now, into: &out)
+        if deferred {
+            deferredSync = deferredSync ?? purpose
+            out.append(.note("sync deferred: alerting family or imminent fire (SCH-22, SCH-23)"))
+        }
+        if origin == .launchSync, let live = document?.liveOccurrence, !appActive, !hasPressure(live, now: now) {
+            // AND-3, OCC-5: a restored live occurrence with no pressure left gets its successor.
+            armSuccessor(for: live, now: now, into: &out)
+        }
+    }
+
+    mutating func adopt(_ request: RingRequest, now: BridgeInstants) {
+        mutate { document in
+            document.upsert(RingRow(id: request.id, schedule: request.schedule, fireWallMs: request.fireWallMs,
+                                    metadata: request.metadata, fingerprint: Self.fingerprint(request.metadata),
+                                    publishedAtMs: now.wallMs, confirmed: true, delivered: false))
+        }
+    }
+
+    /// SCH-4, SCH-5: future rows without a daemon alarm go after G_PUB; past rows stay.
+    mutating func removeStaleRows(present: [PlatformAlarm], now: BridgeInstants) {
+        guard let document else { return }
+        let presentIDs = present.map(\.id)
+        let stale = document.rings.filter { row in
+            !presentIDs.contains(row.id) && !inFlight.contains(row.id) && !row.isPast(at: now.wallMs)
+                && now.wallMs - row.publishedAtMs >= configuration.publicationGraceMs
+                && row.metadata.kind == .primary
+        }
+        for row in stale { mutate { $0.removeRow(row.id) } }
+    }
+
+    mutating func issue(cancels: [AlarmUUID], schedules: [RingRequest], origin: CommandOrigin, now: BridgeInstants,
+                        into out: inout [BridgeCommand]) {
+        for id in cancels {
+            out.append(.cancel(id, origin: origin))
+            if !schedules.contains(where: { $0.id == id }) { mutate { $0.removeRow(id) } }
+        }
+        flush(into: &out)
+        publishAndSchedule(schedules, origin: origin, now: now, into: &out)
+    }
+}

@@ -1,0 +1,277 @@
+/// The platform-neutral bridge core, sans-I/O: `handle(_:at:) -> [BridgeCommand]`.
+///
+/// One value lives per app process; process death discards it and a new process starts a new
+/// core, which rebuilds from the store and the platform inventory (DESIGN.md, "The bridge is
+/// sans-I/O"). Thin adapter differences (iOS AlarmKit vs Android AlarmManager) are switches on
+/// `configuration.flavor`: relative schedules and daemon-owned alerts on iOS (SCH-2); fixed
+/// `setAlarmClock` rings, a bridge-owned ringing service and boot restore on Android (AND-2, AND-3).
+public struct BridgeCore: Sendable {
+    public enum Phase: Sendable, Equatable {
+        /// Waiting for the store (and, for an absent domain, the inventory).
+        case loading
+        /// The launch gate holds (BOOT-4, BOOT-5).
+        case gated(LaunchGateState)
+        case ready
+    }
+
+    public let configuration: BridgeConfiguration
+    public private(set) var phase: Phase = .loading
+    /// The loaded document; nil until the store was read (or the gate proved a fresh install).
+    public private(set) var document: BridgeDocument?
+    /// Inputs that arrived before the bridge was ready, replayed in order once it is. Bounded.
+    var queued: [BridgeInput] = []
+    /// Native lifecycle: authoritative foreground state (FG-8).
+    public private(set) var appActive = false
+    var challengeVisible = false
+    /// Rings the bridge believes are alerting (iOS: from snapshots; Android: its ringing service).
+    /// Sorted, no duplicates.
+    var alerting: [AlarmUUID] = []
+    /// Schedule requests awaiting completion.
+    var inFlight: [AlarmUUID] = []
+    var armRetries = 0
+    /// A sync skipped an alerting family (SCH-22); run it again once no family is alerting.
+    var deferredSync: InventoryPurpose?
+    var dirty = false
+
+    static let queuedInputsMax = 256
+
+    public init(configuration: BridgeConfiguration) {
+        self.configuration = configuration
+    }
+
+    var flavor: PlatformFlavor { configuration.flavor }
+    var defects: KnownDefects { configuration.defects }
+
+    /// Handles one input at one instant and returns the requests it makes, in order.
+    /// - Complexity: O(rings + alarms) per step.
+    public mutating func handle(_ input: BridgeInput, at now: BridgeInstants) -> [BridgeCommand] {
+        var out: [BridgeCommand] = []
+        switch phase {
+        case .loading, .gated:
+            handleBeforeReady(input, now: now, into: &out)
+        case .ready:
+            expireIfDue(now: now, into: &out)  // INACT-21: every path checks expiry first
+            handleReady(input, now: now, into: &out)
+        }
+        flush(into: &out)
+        return out
+    }
+
+    // MARK: - Launch gate (BOOT-2, BOOT-4..7)
+
+    mutating func handleBeforeReady(_ input: BridgeInput, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        switch input {
+        case .processStarted:
+            out.append(.loadStore)
+        case .storeLoaded(.success(let document)):
+            if let document {
+                becomeReady(document, now: now, into: &out)
+            } else {
+                out.append(.readInventory(.launchGate))  // BOOT-5 needs the daemon's answer
+            }
+        case .storeLoaded(.failure):
+            if defects.unavailableReadAsEmpty {
+                // Known defect (seed 004): the unreadable domain is taken as a fresh, empty one.
+                out.append(.note("defect unavailable-read-as-empty: unreadable store taken as empty"))
+                becomeReady(BridgeDocument(), now: now, into: &out)
+            } else {
+                hold(.waitingForUnlock, into: &out)  // BOOT-2, BOOT-4
+            }
+        case .inventoryRead(.launchGate, .success(let inventory)):
+            if inventory.isEmpty {
+                becomeReady(BridgeDocument(), now: now, into: &out)  // BOOT-6: fresh install
+            } else {
+                hold(.waitingForSavedDomain, into: &out)  // BOOT-5
+            }
+        case .inventoryRead(.launchGate, .failure):
+            hold(.waitingForSavedDomain, into: &out)
+        case .protectedDataAvailable, .timerFired(.gateRecheck):
+            if case .gated = phase { out.append(.loadStore) }  // BOOT-7
+        case .didBecomeActive:
+            if case .gated = phase { out.append(.loadStore) }  // BOOT-7: re-check on foreground
+            enqueue(input)
+        default:
+            enqueue(input)
+        }
+    }
+
+    mutating func hold(_ state: LaunchGateState, into out: inout [BridgeCommand]) {
+        if phase != .gated(state) { out.append(.launchGate(state)) }
+        phase = .gated(state)
+        out.append(.setTimer(.gateRecheck, delayMs: configuration.gateRecheckMs))
+    }
+
+    mutating func enqueue(_ input: BridgeInput) {
+        if queued.count >= Self.queuedInputsMax { queued.removeFirst() }
+        queued.append(input)
+    }
+
+    mutating func becomeReady(_ loaded: BridgeDocument, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        document = loaded
+        phase = .ready
+        out.append(.launchGate(.released))
+        housekeeping(now: now)
+        expireIfDue(now: now, into: &out)
+        let replay = queued
+        queued = []
+        for input in replay {
+            handleReady(input, now: now, into: &out)
+        }
+        armExpiryTimer(now: now, into: &out)
+        out.append(.readInventory(.launchSync))  // SCH-24, AND-3: restore on every launch / boot
+    }
+
+    // MARK: - Ready
+
+    mutating func handleReady(_ input: BridgeInput, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        switch input {
+        case .processStarted, .storeLoaded, .protectedDataAvailable, .bootCompleted, .timerFired(.gateRecheck):
+            break
+        case .didBecomeActive:
+            appActive = true
+            out.append(.readInventory(.resumeSync))  // SCH-22: ask the daemon first, then sync
+        case .willResignActive:
+            appActive = false
+            challengeVisible = false
+            if let live = document?.liveOccurrence {
+                // FG-3, FG-4: leaving an unfinished challenge arms one successor at resign-active.
+                armSuccessor(for: live, now: now, into: &out)
+            }
+        case .didEnterBackground:
+            appActive = false
+        case .scheduleCompleted(let id, let result):
+            scheduleCompleted(id, result: result, now: now, into: &out)
+        case .cancelCompleted(let id, _):
+            if let row = document?.row(id), row.metadata.kind == .successor || !row.isPast(at: now.wallMs) {
+                mutate { $0.removeRow(id) }
+            }
+        case .stopCompleted:
+            break
+        case .inventoryRead(let purpose, .success(let inventory)):
+            observe(inventory: inventory, now: now, into: &out)
+            reconcile(purpose: purpose, inventory: inventory, now: now, into: &out)
+        case .inventoryRead(let purpose, .failure):
+            // BOOT-2, SCH-16: an unreadable inventory is not empty; decide nothing.
+            out.append(.note("inventory unreadable (\(purpose)): no reconcile decision"))
+        case .alarmUpdates(let snapshot):
+            observe(inventory: snapshot, now: now, into: &out)
+            runDeferredSyncIfClear(into: &out)
+        case .stopIntent(let id):
+            journal(id, action: "stop", now: now)
+            observeDelivery(id, now: now, into: &out)
+            credit(id, now: now, into: &out)  // INACT-4: the iOS Stop is genuine activity
+            alertEnded(id, now: now, into: &out)
+            runDeferredSyncIfClear(into: &out)
+        case .alarmDelivered(let id):
+            if observeDelivery(id, now: now, into: &out) {
+                insertAlerting(id)
+                out.append(.startRinging(id))
+            }
+            out.append(.readInventory(.launchSync))  // roll the root's next primary (REC-6)
+        case .ringDismissed(let id):
+            journal(id, action: "dismiss", now: now)
+            if alerting.contains(id) { out.append(.stop(id, origin: .lifecycle)) }
+            credit(id, now: now, into: &out)  // INACT-6: validated against the live occurrence
+            alertEnded(id, now: now, into: &out)
+            runDeferredSyncIfClear(into: &out)
+        case .exactAlarmPermissionGranted:
+            out.append(.readInventory(.launchSync))  // AND-3
+        case .timerFired(.expiryCheck):
+            armExpiryTimer(now: now, into: &out)
+        case .timerFired(.armRetry):
+            if let live = document?.liveOccurrence, !appActive, !hasPressure(live, now: now) {
+                armSuccessor(for: live, now: now, into: &out)
+            }
+        case .api(let call):
+            handleAPI(call, now: now, into: &out)
+        }
+    }
+
+    mutating func handleAPI(_ call: APICall, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        switch call {
+        case .saveAlarm(let alarm):
+            mutate { document in
+                document.alarms.removeAll { $0.id == alarm.id }
+                document.alarms.append(alarm)
+                document.alarms.sort { $0.id < $1.id }
+            }
+            flush(into: &out)
+            out.append(.readInventory(.directSave(alarmID: alarm.id)))  // SCH-3 before scheduling
+            out.append(.reply(.saved(alarmID: alarm.id)))
+        case .deleteAlarm(let alarmID):
+            deleteAlarm(alarmID, now: now, into: &out)
+        case .syncEnabledAlarms:
+            out.append(.readInventory(.resumeSync))
+        case .setForegroundAlarmContext(let visible):
+            challengeVisible = visible && appActive
+            if challengeVisible, let live = document?.liveOccurrence, !defects.stopLeavesRecoveryGuard {
+                cancelPendingSuccessors(of: live, origin: .lifecycle, now: now, into: &out)  // OCC-9, FG-7
+            }
+        case .completeChallenge(let rootID, let token):
+            completeChallenge(rootID: rootID, token: token, now: now, into: &out)
+        }
+    }
+
+    mutating func deleteAlarm(_ alarmID: String, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard let document else { return }
+        let rows = document.rings.filter { $0.metadata.alarmID == alarmID && $0.metadata.kind == .primary }
+        mutate { $0.alarms.removeAll { $0.id == alarmID } }
+        flush(into: &out)
+        for row in rows where !row.isPast(at: now.wallMs) || alerting.contains(row.id) {
+            // API-18: explicit deletion may end even an alerting ring (SCH-21's named exception).
+            out.append(.cancel(row.id, origin: .lifecycle))
+            removeAlerting(row.id)
+            mutate { $0.removeRow(row.id) }
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// Applies a change to the document and marks it for the next persist.
+    mutating func mutate(_ change: (inout BridgeDocument) -> Void) {
+        guard var document else { preconditionFailure("document mutated before the store was loaded") }
+        change(&document)
+        self.document = document
+        dirty = true
+    }
+
+    /// Emits the pending persist, so that later commands in `out` follow the durable write.
+    mutating func flush(into out: inout [BridgeCommand]) {
+        guard dirty, let document else { return }
+        out.append(.persist(document))
+        dirty = false
+    }
+
+    mutating func insertAlerting(_ id: AlarmUUID) {
+        if !alerting.contains(id) {
+            alerting.append(id)
+            alerting.sort()
+        }
+    }
+
+    mutating func removeAlerting(_ id: AlarmUUID) {
+        alerting.removeAll { $0 == id }
+    }
+
+    mutating func journal(_ id: AlarmUUID, action: String, now: BridgeInstants) {
+        guard let row = document?.row(id) else { return }
+        // ACT-1; ID-10: actions are recorded under the root ID, never the physical ring UUID.
+        mutate { document in
+            document.actions.append(ActionRecord(alarmID: row.metadata.rootID, action: action, occurredAtMs: now.wallMs))
+            if document.actions.count > 32 { document.actions.removeFirst(document.actions.count - 32) }
+        }
+    }
+
+    mutating func housekeeping(now: BridgeInstants) {
+        let horizon = now.wallMs - configuration.pastRowRetentionMs
+        guard let document else { return }
+        if document.rings.contains(where: { $0.isPast(at: horizon) && $0.delivered }) {
+            mutate { $0.rings.removeAll { $0.isPast(at: horizon) && $0.delivered } }
+        }
+        let closed = document.occurrences.filter { $0.state != .live }
+        if closed.count > 32 {
+            let drop = Set(closed.prefix(closed.count - 32).map(\.token))
+            mutate { $0.occurrences.removeAll { drop.contains($0.token) } }
+        }
+    }
+}

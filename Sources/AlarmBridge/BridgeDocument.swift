@@ -1,0 +1,138 @@
+/// The bridge's persisted state: everything that survives process death.
+///
+/// Written whole through the store port (`BridgeCommand.persist`). On iOS it lives in protected
+/// data (unreadable before first unlock, BOOT-1); on Android in device-protected storage (AND-2).
+/// Arrays, never dictionaries, so encoding and iteration order are deterministic.
+public struct BridgeDocument: Codable, Sendable, Equatable {
+    public var schemaVersion: Int = 1
+    /// Configured logical alarms, sorted by ID.
+    public var alarms: [LogicalAlarm] = []
+    /// Registry rows: one per ring the bridge published, sorted by ring ID (IOS-14).
+    public var rings: [RingRow] = []
+    /// Occurrence records, newest last; bounded (`occurrenceHistoryMax`).
+    public var occurrences: [OccurrenceRecord] = []
+    /// Inactivity miss receipts, kept until acknowledged (INACT-18, API-20).
+    public var missReceipts: [MissReceipt] = []
+    /// Platform actions (ACT-1), newest last; bounded.
+    public var actions: [ActionRecord] = []
+    /// Monotone serial for tokens and successor IDs; never reused (ID-7).
+    public var serial: UInt64 = 0
+    /// Wanted rings that could not be registered (capacity), surfaced to the user (CAP-9).
+    public var droppedCount: Int = 0
+
+    public init() {}
+
+    /// The live occurrence, if any. At most one exists (OCC-1).
+    public var liveOccurrence: OccurrenceRecord? {
+        occurrences.last(where: { $0.state == .live })
+    }
+
+    public func row(_ id: AlarmUUID) -> RingRow? {
+        rings.first(where: { $0.id == id })
+    }
+
+    public func occurrence(token: String) -> OccurrenceRecord? {
+        occurrences.first(where: { $0.token == token })
+    }
+
+    public func alarm(_ id: String) -> LogicalAlarm? {
+        alarms.first(where: { $0.id == id })
+    }
+
+    public func root(_ rootID: String) -> Root? {
+        for alarm in alarms {
+            if let root = alarm.roots.first(where: { $0.id == rootID }) { return root }
+        }
+        return nil
+    }
+
+    mutating func upsert(_ row: RingRow) {
+        if let index = rings.firstIndex(where: { $0.id == row.id }) {
+            rings[index] = row
+        } else {
+            rings.append(row)
+            rings.sort { $0.id < $1.id }
+        }
+    }
+
+    mutating func removeRow(_ id: AlarmUUID) {
+        rings.removeAll { $0.id == id }
+    }
+
+    mutating func update(_ occurrence: OccurrenceRecord) {
+        if let index = occurrences.firstIndex(where: { $0.token == occurrence.token }) {
+            occurrences[index] = occurrence
+        } else {
+            occurrences.append(occurrence)
+        }
+    }
+}
+
+/// A registry row: the bridge's bookkeeping for one ring it published (SCH-6, ID-9).
+public struct RingRow: Codable, Sendable, Equatable {
+    public var id: AlarmUUID
+    public var schedule: RingSchedule
+    /// The instant the ring is due (wall ms) as computed at publication.
+    public var fireWallMs: Int64
+    public var metadata: RingMetadata
+    /// Configuration fingerprint (ID-4, ID-5).
+    public var fingerprint: String
+    /// When the row was published (wall ms), for the G_PUB grace (SCH-4).
+    public var publishedAtMs: Int64
+    /// True once the platform confirmed the schedule call.
+    public var confirmed: Bool
+    /// True once the bridge has handled this ring's delivery (so a coalesced disappearance is
+    /// not handled twice).
+    public var delivered: Bool
+
+    /// True when the ring's fire time has passed: it is left to the observer (SCH-5).
+    public func isPast(at wallMs: Int64) -> Bool {
+        if case .relative(_, _, .some) = schedule { return false }  // repeating: re-armed by the daemon
+        return fireWallMs <= wallMs
+    }
+}
+
+/// Lifecycle of an occurrence.
+public enum OccurrenceState: String, Codable, Sendable, Equatable {
+    case live, completed, expired, abandoned, retired
+}
+
+/// One firing of a root (OCC-*, ID-6..8).
+public struct OccurrenceRecord: Codable, Sendable, Equatable {
+    public var token: String
+    public var rootID: String
+    /// The configured ring time that opened it (wall ms); never rewritten (ID-8).
+    public var startedAtMs: Int64
+    public var policy: InactivityPolicy
+    /// Latest credited genuine activity (wall ms), nil before any (INACT-3, INACT-4).
+    public var lastActivityMs: Int64?
+    public var state: OccurrenceState
+    public var closedAtMs: Int64?
+
+    /// The effective expiry (wall ms): policy timeout after the later of ring time and last
+    /// activity, never past the 20 h bound (INACT-2, INACT-3, OCC-21).
+    public var deadlineMs: Int64 {
+        let bound = startedAtMs + InactivityPolicy.legacy.timeoutMs
+        switch policy {
+        case .legacy: return bound
+        case .v2, .v3: return min(bound, max(startedAtMs, lastActivityMs ?? startedAtMs) + policy.timeoutMs)
+        }
+    }
+}
+
+/// A miss receipt in the abandoned-occurrence journal (INACT-18).
+public struct MissReceipt: Codable, Sendable, Equatable {
+    public var token: String
+    public var rootID: String
+    public var reason: String
+    public var expiredAtMs: Int64
+    public var policy: InactivityPolicy
+    public var inactivityClockOffsetMs: Int64
+}
+
+/// A platform action (ID-11): (alarmId, action, occurredAtMs).
+public struct ActionRecord: Codable, Sendable, Equatable {
+    public var alarmID: String
+    public var action: String
+    public var occurredAtMs: Int64
+}

@@ -1,0 +1,231 @@
+/// The inputs and commands of the sans-I/O bridge.
+///
+/// The bridge never awaits: each platform callback, app call or completion is one synchronous
+/// `BridgeCore.handle(_:at:)` step returning commands. A request that takes time on a real phone
+/// completes later as its own input; every such gap is an interleaving point (DESIGN.md).
+
+/// The two clocks the bridge may read, as the running process sees them.
+public struct BridgeInstants: Sendable, Equatable {
+    /// Device wall clock, Unix-epoch milliseconds.
+    public var wallMs: Int64
+    /// Milliseconds since boot; never corrected.
+    public var monotonicMs: Int64
+    public init(wallMs: Int64, monotonicMs: Int64) {
+        self.wallMs = wallMs
+        self.monotonicMs = monotonicMs
+    }
+}
+
+/// The platform the bridge's thin adapter targets.
+public enum PlatformFlavor: String, Sendable, Codable, Equatable, CaseIterable {
+    case ios, android
+}
+
+/// A ring as the platform reports it in an inventory read or an `alarmUpdates` snapshot.
+/// AlarmKit exposes only the ID and state (IOS-4); Android's inventory is modelled as
+/// `PendingIntent` existence probes (FLAG_NO_CREATE) over request codes, reported the same way.
+public struct PlatformAlarm: Sendable, Equatable, Codable {
+    public enum State: String, Sendable, Equatable, Codable { case scheduled, alerting }
+    public var id: AlarmUUID
+    public var state: State
+    public init(id: AlarmUUID, state: State) {
+        self.id = id
+        self.state = state
+    }
+}
+
+/// Errors the platform reports for a request. AlarmKit's only documented error case is
+/// `maximumLimitReached` (developer.apple.com/documentation/alarmkit/alarmerror).
+public enum PlatformError: String, Error, Sendable, Equatable, Codable {
+    case maximumLimitReached
+    /// A schedule call that failed for another reason (field: nitro-ios-alarm-kit#1, code 0).
+    case writeFailed
+    /// `cancel`/`stop` of an ID the daemon does not hold (com.apple.AlarmKit.Alarm code 0).
+    case notFound
+    /// The inventory could not be read (`alarms` is `get throws`).
+    case readFailed
+    /// Android: exact alarm without `SCHEDULE_EXACT_ALARM`/`USE_EXACT_ALARM` → SecurityException.
+    case securityException
+}
+
+/// Why a store read failed. *Unavailable* is not *empty* (BOOT-2).
+public enum StoreReadError: String, Error, Sendable, Equatable, Codable {
+    /// Protected data before first unlock (iOS), credential-protected storage in locked boot (Android).
+    case unavailable
+}
+
+/// Metadata the bridge attaches to every ring it schedules (AlarmKit's `metadata`; Android's
+/// PendingIntent extras). The platform models keep it so checkers can read declared intent.
+public struct RingMetadata: Sendable, Equatable, Codable {
+    public var rootID: String
+    public var alarmID: String
+    public var kind: RingKind
+    /// The owning occurrence token, for occurrence-bound kinds (ID-9).
+    public var token: String?
+    public var title: String
+    public init(rootID: String, alarmID: String, kind: RingKind, token: String?, title: String) {
+        self.rootID = rootID
+        self.alarmID = alarmID
+        self.kind = kind
+        self.token = token
+        self.title = title
+    }
+}
+
+/// One ring to register with the platform.
+public struct RingRequest: Sendable, Equatable, Codable {
+    public var id: AlarmUUID
+    public var schedule: RingSchedule
+    /// The next instant the ring is meant to fire, as the bridge computed it (wall ms).
+    public var fireWallMs: Int64
+    public var metadata: RingMetadata
+    public init(id: AlarmUUID, schedule: RingSchedule, fireWallMs: Int64, metadata: RingMetadata) {
+        self.id = id
+        self.schedule = schedule
+        self.fireWallMs = fireWallMs
+        self.metadata = metadata
+    }
+}
+
+/// Which bridge path issued a platform request. Checkers use it to tell sync and repair calls
+/// (which must never touch an alerting ring, SCH-21) from occurrence-lifecycle calls.
+public enum CommandOrigin: String, Sendable, Equatable, Codable {
+    /// Reconciliation on return to the foreground or a JS `syncEnabledAlarms` (SCH-22).
+    case resumeSync
+    /// Reconciliation at process launch, boot restore (AND-3) or repair.
+    case launchSync
+    /// A direct save from the alarm editor (CAP-6, API-19).
+    case directSave
+    /// Occurrence lifecycle: successor arm (OCC-5), pass-over silencing (OCC-3), handoff.
+    case lifecycle
+    /// Completion cleanup (OCC-25), detached (SCH-8).
+    case completion
+    /// Inactivity expiry, after the miss receipt (INACT-16).
+    case expiry
+    /// Retiring rings of a closed occurrence (OCC-24).
+    case retire
+
+    /// True for the sync/repair paths bound by SCH-21 and BOOT-2.
+    public var isSync: Bool {
+        switch self {
+        case .resumeSync, .launchSync, .directSave: return true
+        case .lifecycle, .completion, .expiry, .retire: return false
+        }
+    }
+}
+
+/// Why the bridge read the platform inventory; echoed back with the result.
+public enum InventoryPurpose: Sendable, Equatable, Codable {
+    /// BOOT-5: decide the launch gate when the saved domain is absent.
+    case launchGate
+    /// Launch / boot restore / repair reconciliation.
+    case launchSync
+    /// Return-to-foreground or JS sync (SCH-22).
+    case resumeSync
+    /// Direct save of one logical alarm (SCH-3 before the schedule).
+    case directSave(alarmID: String)
+}
+
+/// Process-local timers. They die with the process.
+public enum BridgeTimer: String, Sendable, Equatable, Codable {
+    /// Re-check the inactivity deadline of the live occurrence (INACT-21).
+    case expiryCheck
+    /// Re-evaluate the launch gate every second while holding (BOOT-7).
+    case gateRecheck
+    /// Retry a failed successor arm while the process lives.
+    case armRetry
+}
+
+/// The launch gate's visible state (BOOT-7).
+public enum LaunchGateState: String, Sendable, Equatable, Codable {
+    /// Protected data unavailable: "unlock to continue", not "loading" (BOOT-4).
+    case waitingForUnlock
+    /// The daemon holds alarms but the saved domain is absent or unreadable (BOOT-5).
+    case waitingForSavedDomain
+    /// Normal launch proceeds (BOOT-6).
+    case released
+}
+
+/// Why the process was started.
+public enum LaunchReason: String, Sendable, Equatable, Codable {
+    /// The user opened the app.
+    case user
+    /// iOS ran an AlarmKit intent (stop) in a launched background process (PLATFORMS.md, intents).
+    case intent
+    /// Android: a broadcast (alarm delivery, boot, permission change) started the receiver.
+    case broadcast
+}
+
+/// JS calls into the bridge (API-*). Only the first cut's calls exist so far.
+public enum APICall: Sendable, Equatable {
+    /// The editor's direct save of one logical alarm (API-19).
+    case saveAlarm(LogicalAlarm)
+    /// Delete a logical alarm and its roots' rings (API-18 `cancelSystemAlarms`).
+    case deleteAlarm(id: String)
+    /// JS's "make sure every enabled alarm is scheduled" sync (seed 001).
+    case syncEnabledAlarms
+    /// `setForegroundAlarmContext(payload)`: only `challengeScreenVisible` is read in the first cut (FG-7).
+    case setForegroundAlarmContext(challengeScreenVisible: Bool)
+    /// Mission completion for one (root, token) (OCC-12).
+    case completeChallenge(rootID: String, occurrenceToken: String)
+}
+
+/// Replies to JS.
+public enum APIReply: Sendable, Equatable {
+    case completed(rootID: String, accepted: Bool)
+    case saved(alarmID: String)
+}
+
+/// Every input the bridge handles.
+public enum BridgeInput: Sendable, Equatable {
+    /// A new process started; bridge memory is empty. Followed by the store load.
+    case processStarted(LaunchReason)
+    case storeLoaded(Result<BridgeDocument?, StoreReadError>)
+    /// iOS `protectedDataDidBecomeAvailableNotification`; Android `USER_UNLOCKED`.
+    case protectedDataAvailable
+    case didBecomeActive
+    case willResignActive
+    case didEnterBackground
+    case scheduleCompleted(AlarmUUID, Result<Int64, PlatformError>)
+    case cancelCompleted(AlarmUUID, Result<Int64, PlatformError>)
+    case stopCompleted(AlarmUUID, Result<Int64, PlatformError>)
+    case inventoryRead(InventoryPurpose, Result<[PlatformAlarm], PlatformError>)
+    /// iOS `alarmUpdates`: the whole current list of this app's alarms.
+    case alarmUpdates([PlatformAlarm])
+    /// iOS: the lock-screen / button Stop ran the alarm's stop intent (ACT-1, INACT-4).
+    case stopIntent(AlarmUUID)
+    /// Android: AlarmManager delivered the ring's broadcast.
+    case alarmDelivered(AlarmUUID)
+    /// Android: the user dismissed the alarm screen of this ring.
+    case ringDismissed(AlarmUUID)
+    /// Android LOCKED_BOOT_COMPLETED (`locked: true`) / BOOT_COMPLETED.
+    case bootCompleted(locked: Bool)
+    /// Android ACTION_SCHEDULE_EXACT_ALARM_PERMISSION_STATE_CHANGED (grant).
+    case exactAlarmPermissionGranted
+    case timerFired(BridgeTimer)
+    case api(APICall)
+}
+
+/// Every request the bridge makes.
+public enum BridgeCommand: Sendable, Equatable {
+    /// Read the bridge document (iOS: protected data; Android: device-protected storage).
+    case loadStore
+    /// Write the whole bridge document, synchronously and atomically (a file replace).
+    case persist(BridgeDocument)
+    /// iOS `AlarmManager.schedule(id:configuration:)`; Android `setAlarmClock` (RTC_WAKEUP).
+    case schedule(RingRequest, origin: CommandOrigin)
+    /// iOS `cancel(id:)`; Android `AlarmManager.cancel(PendingIntent)`.
+    case cancel(AlarmUUID, origin: CommandOrigin)
+    /// iOS `stop(id:)` of an alerting alarm; Android: stop the ringing service playing this ring.
+    case stop(AlarmUUID, origin: CommandOrigin)
+    /// Android: start the ringing service (full-screen alarm, audio) for a delivered ring.
+    case startRinging(AlarmUUID)
+    /// iOS `alarms`; Android PendingIntent probes.
+    case readInventory(InventoryPurpose)
+    /// Arm (or replace) a process-local timer `delayMs` virtual milliseconds from now.
+    case setTimer(BridgeTimer, delayMs: Int64)
+    case launchGate(LaunchGateState)
+    case reply(APIReply)
+    /// A decision worth a trace line (pass-over, deferral, rejection); no effect.
+    case note(String)
+}

@@ -1,0 +1,146 @@
+import Foundation
+
+/// A day of the week, numbered as Foundation's Gregorian `Calendar` numbers them (Sunday = 1).
+public enum Weekday: Int, Codable, Sendable, CaseIterable, Comparable, CustomStringConvertible {
+    case sunday = 1, monday, tuesday, wednesday, thursday, friday, saturday
+
+    public static func < (lhs: Weekday, rhs: Weekday) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// Three-letter lowercase name (`mon`), as scenario files and root IDs spell it.
+    public var description: String {
+        switch self {
+        case .sunday: return "sun"
+        case .monday: return "mon"
+        case .tuesday: return "tue"
+        case .wednesday: return "wed"
+        case .thursday: return "thu"
+        case .friday: return "fri"
+        case .saturday: return "sat"
+        }
+    }
+}
+
+/// The inactivity policy an occurrence inherits from its schedule.
+/// - Rule: INACT-1, INACT-2, INACT-25.
+public enum InactivityPolicy: String, Codable, Sendable, Equatable {
+    /// `inactivityPolicyVersion = 3`: expires after 30 min without genuine activity.
+    case v3
+    /// `inactivityPolicyVersion = 2`: expires after 15 min without genuine activity.
+    case v2
+    /// No marker: the legacy 20 h lifetime from the configured ring time.
+    case legacy
+
+    /// Inactivity timeout in virtual milliseconds (legacy: lifetime from ring time).
+    public var timeoutMs: Int64 {
+        switch self {
+        case .v3: return 30 * 60_000
+        case .v2: return 15 * 60_000
+        case .legacy: return 20 * 3_600_000
+        }
+    }
+}
+
+/// How a logical alarm repeats.
+public enum AlarmRepeat: Codable, Sendable, Equatable {
+    /// Rings once, at `fireWallMs` (device wall clock, Unix-epoch milliseconds), fixed at save time.
+    case once(fireWallMs: Int64)
+    /// Rings every selected weekday at the alarm's local hour and minute. Sorted, no duplicates.
+    case weekly([Weekday])
+}
+
+/// The alarm as the user edits it in JS. Advisory to the bridge: native state decides (API-1).
+public struct LogicalAlarm: Codable, Sendable, Equatable {
+    public var id: String
+    public var hour: Int
+    public var minute: Int
+    public var repeats: AlarmRepeat
+    public var title: String
+    public var policy: InactivityPolicy
+    public var enabled: Bool
+
+    public init(id: String, hour: Int, minute: Int, repeats: AlarmRepeat, title: String,
+                policy: InactivityPolicy = .v3, enabled: Bool = true) {
+        precondition((0..<24).contains(hour) && (0..<60).contains(minute), "alarm time out of range")
+        self.id = id
+        self.hour = hour
+        self.minute = minute
+        self.repeats = repeats
+        self.title = title
+        self.policy = policy
+        self.enabled = enabled
+    }
+
+    /// The schedule roots this alarm is realised as: one per selected weekday, or one for a one-shot.
+    /// Root IDs are stable: `"<alarm id>"` for a one-shot, `"<alarm id>.<weekday>"` for weekly roots.
+    /// - Rule: ID-1.
+    public var roots: [Root] {
+        switch repeats {
+        case .once(let fireWallMs):
+            return [Root(id: id, alarmID: id, hour: hour, minute: minute, weekday: nil,
+                         onceFireWallMs: fireWallMs, policy: policy, title: title)]
+        case .weekly(let days):
+            return days.sorted().map { day in
+                Root(id: "\(id).\(day)", alarmID: id, hour: hour, minute: minute, weekday: day,
+                     onceFireWallMs: nil, policy: policy, title: title)
+            }
+        }
+    }
+}
+
+/// One natively scheduled entry derived from a logical alarm. A logical alarm's roots form its family.
+/// - Rule: ID-1.
+public struct Root: Codable, Sendable, Equatable {
+    public var id: String
+    /// The logical alarm (family) this root belongs to.
+    public var alarmID: String
+    public var hour: Int
+    public var minute: Int
+    /// The weekday of a weekly root; nil for a one-shot.
+    public var weekday: Weekday?
+    /// The fixed fire instant of a one-shot root (wall-clock Unix-epoch ms); nil for weekly roots.
+    public var onceFireWallMs: Int64?
+    public var policy: InactivityPolicy
+    public var title: String
+}
+
+/// The kind of a physical ring. Every ring has exactly one owning root and one kind.
+/// - Rule: SCH-1, ID-9.
+public enum RingKind: String, Codable, Sendable, Equatable, CaseIterable {
+    /// The configured ring of a root at a fire time; one per occurrence.
+    case primary
+    /// The owner-scoped retry due 10 s after a trigger (OCC-5, OCC-6).
+    case successor
+}
+
+/// When a ring fires, in the platform-neutral form the core plans with.
+public enum RingSchedule: Codable, Sendable, Equatable, CustomStringConvertible {
+    /// An absolute wall-clock instant (Unix-epoch ms). AlarmKit `.fixed(Date)`; Android `RTC_WAKEUP`.
+    case fixed(wallMs: Int64)
+    /// Local hour and minute in the device zone, following zone changes. AlarmKit `.relative`:
+    /// `weekday == nil` is `repeats: .never` (next such local time), otherwise `.weekly([weekday])`.
+    case relative(hour: Int, minute: Int, weekday: Weekday?)
+
+    public var description: String {
+        switch self {
+        case .fixed(let wallMs): return "fixed(\(wallMs))"
+        case .relative(let hour, let minute, let weekday):
+            let time = String(format: "%02d:%02d", hour, minute)
+            return weekday.map { "relative(\(time) weekly \($0))" } ?? "relative(\(time) never)"
+        }
+    }
+}
+
+/// The identity input of a primary: the fire time truncated to the minute (ID-2).
+/// For a repeating relative schedule it is the configured local hour and minute; otherwise the
+/// absolute wall-clock minute.
+public enum FireKey: Codable, Sendable, Hashable, CustomStringConvertible {
+    case localTime(hour: Int, minute: Int)
+    case wallMinute(Int64)
+
+    public var description: String {
+        switch self {
+        case .localTime(let hour, let minute): return String(format: "local-%02d:%02d", hour, minute)
+        case .wallMinute(let minute): return "minute-\(minute)"
+        }
+    }
+}
