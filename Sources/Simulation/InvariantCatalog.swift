@@ -1,0 +1,42 @@
+/// The invariants checked after every event: stable ID, one-line statement, RULES.md IDs.
+public struct InvariantInfo: Sendable, Equatable {
+    public var id: String
+    public var statement: String
+    public var rules: [String]
+}
+
+public enum InvariantCatalog {
+    public static let all: [InvariantInfo] = [
+        InvariantInfo(id: "never-silent",
+                      statement: "while the oracle says an occurrence is live and the app is not natively active, the platform holds pressure for it (alerting or a bound pending ring), except within T_OP of a trigger or under a named exemption",
+                      rules: ["OCC-5", "OCC-6", "FG-3", "AND-3", "SNZ-22"]),
+        InvariantInfo(id: "one-successor-per-occurrence",
+                      statement: "each occurrence has at most one pending ordinary successor",
+                      rules: ["OCC-6", "OCC-7", "OCC-8"]),
+        InvariantInfo(id: "no-resurrection",
+                      statement: "a ring bound to a closed occurrence never sounds and is retired within T_OP of the bridge's first execution after closure",
+                      rules: ["OCC-20", "OCC-24", "OCC-25", "OCC-9", "AND-13", "AND-14", "INACT-21"]),
+        InvariantInfo(id: "hands-off-alerting",
+                      statement: "no sync cancels or re-registers a ring that is alerting or past its fire time, and the resume sync touches no family with an alerting member",
+                      rules: ["SCH-3", "SCH-21", "SCH-22", "SCH-23"]),
+        InvariantInfo(id: "unreadable-is-not-empty",
+                      statement: "no reconcile, migration or cancel decision is taken by a process whose store read failed and was never read successfully",
+                      rules: ["BOOT-2", "BOOT-4", "BOOT-5", "SCH-16"]),
+        InvariantInfo(id: "idempotent-sync",
+                      statement: "a second sync with no intervening input or daemon change issues zero scheduler calls",
+                      rules: ["SCH-19", "SCH-20", "ID-4", "ID-5"]),
+        InvariantInfo(id: "stable-ids",
+                      statement: "a (root, fire minute) pair keeps one primary ring ID for the whole run, across title edits, relaunches and reboots",
+                      rules: ["ID-2", "ID-3", "ID-4"]),
+        InvariantInfo(id: "miss-receipt-first",
+                      statement: "an inactivity expiry persists its miss receipt before it stops or cancels any ring",
+                      rules: ["INACT-16", "INACT-18"]),
+        InvariantInfo(id: "run-limit",
+                      statement: "a run finishes within its event and virtual-time limits",
+                      rules: []),
+    ]
+
+    public static func info(_ id: String) -> InvariantInfo? {
+        all.first { $0.id == id }
+    }
+}

@@ -1,0 +1,122 @@
+import AlarmBridge
+import SimKernel
+
+/// A known field bug that can be switched back on (DESIGN.md, "Known defects"). Off by default.
+public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
+    case resyncWhileAlerting = "resync-while-alerting"
+    case unavailableReadAsEmpty = "unavailable-read-as-empty"
+    case stopLeavesRecoveryGuard = "stop-leaves-recovery-guard"
+    case titleInRingID = "title-in-ring-id"
+
+    public static func < (lhs: KnownDefect, rhs: KnownDefect) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// One line for `alarmsim list defects`.
+    public var summary: String {
+        switch self {
+        case .resyncWhileAlerting:
+            return "seed 001: the resume sync cancels and recreates a family that is alerting (SCH-22)"
+        case .unavailableReadAsEmpty:
+            return "seed 004: a store unreadable before first unlock is taken as empty, and the launch reconcile cancels the daemon's alarms (BOOT-2)"
+        case .stopLeavesRecoveryGuard:
+            return "seed 004: stop, challenge render and completion leave earlier recovery successors armed (OCC-9, OCC-25)"
+        case .titleInRingID:
+            return "seed 003: the title is hashed into the primary ring ID, so a title edit cancels and re-creates the alarm (ID-2, ID-3)"
+        }
+    }
+
+    /// Platforms where the defect's code path exists.
+    public var platforms: [PlatformFlavor] {
+        switch self {
+        case .unavailableReadAsEmpty: return [.ios]
+        case .resyncWhileAlerting, .stopLeavesRecoveryGuard, .titleInRingID: return [.ios, .android]
+        }
+    }
+
+    /// The bridge switch set for a list of defects.
+    public static func switches(_ defects: [KnownDefect]) -> KnownDefects {
+        var switches = KnownDefects()
+        for defect in defects {
+            switch defect {
+            case .resyncWhileAlerting: switches.resyncWhileAlerting = true
+            case .unavailableReadAsEmpty: switches.unavailableReadAsEmpty = true
+            case .stopLeavesRecoveryGuard: switches.stopLeavesRecoveryGuard = true
+            case .titleInRingID: switches.titleInRingID = true
+            }
+        }
+        return switches
+    }
+}
+
+/// One invariant violation found in a run.
+public struct Violation: Sendable, Equatable, Codable {
+    /// Stable invariant ID, e.g. `never-silent`.
+    public var invariant: String
+    /// The RULES.md IDs it enforces.
+    public var rules: [String]
+    /// What was wrong, in one sentence with the ring / root involved.
+    public var message: String
+    /// Simulation time (Unix-epoch ms) and device wall time of the event after which it was found.
+    public var trueMs: Int64
+    public var wallMs: Int64
+    /// Index of the trace event after which it was found.
+    public var eventIndex: Int
+
+    public init(invariant: String, rules: [String], message: String, trueMs: Int64, wallMs: Int64, eventIndex: Int) {
+        self.invariant = invariant
+        self.rules = rules
+        self.message = message
+        self.trueMs = trueMs
+        self.wallMs = wallMs
+        self.eventIndex = eventIndex
+    }
+}
+
+/// A named parameter of a run (printed first by `replay`).
+public struct RunParameter: Sendable, Equatable, Codable {
+    public var name: String
+    public var value: String
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// What to run: one seed on one platform, optionally with known defects.
+public struct RunOptions: Sendable {
+    public var platform: PlatformFlavor
+    public var seed: UInt64
+    public var defects: [KnownDefect]
+    /// Keep every trace event (replay) instead of a bounded ring of the last ones (fuzz).
+    public var keepFullTrace: Bool
+    public var limits: RunLimits
+
+    public init(platform: PlatformFlavor, seed: UInt64, defects: [KnownDefect] = [], keepFullTrace: Bool = false,
+                limits: RunLimits = RunLimits(maxEvents: 200_000, maxVirtualTimeMs: 4 * 24 * 3_600_000)) {
+        self.platform = platform
+        self.seed = seed
+        self.defects = defects.sorted()
+        self.keepFullTrace = keepFullTrace
+        self.limits = limits
+    }
+}
+
+/// The outcome of one run.
+public struct RunResult: Sendable {
+    public var platform: PlatformFlavor
+    public var seed: UInt64
+    public var defects: [KnownDefect]
+    /// Every parameter the seed drew, in a fixed order.
+    public var parameters: [RunParameter]
+    /// Violations in the order found; the run stops at the first one.
+    public var violations: [Violation]
+    /// Exempted gaps by exemption name (sorted by name), counted, never silent.
+    public var exemptions: [RunParameter]
+    public var traceHashHex: String
+    public var eventCount: Int
+    /// Virtual time covered, ms.
+    public var virtualDurationMs: Int64
+    public var trace: Trace
+
+    /// The first violation, if any.
+    public var firstViolation: Violation? { violations.first }
+}
