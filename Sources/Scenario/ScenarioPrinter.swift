@@ -1,0 +1,152 @@
+// Prints a `ScenarioFile` in the canonical layout, so that parsing the output gives the same
+// scenario back (source positions aside) and printing is stable: print(parse(print(x))) ==
+// print(x). This is how a shrunk failing seed becomes a committed regression file.
+//
+// Canonical layout: leading comments, platform, start, seed, defects, parameters, alarms,
+// timed events, untimed expectations; one directive per line, single spaces, defaults left
+// out where the grammar has them (alarm options, `+0d`, `:00` seconds, `.000` milliseconds),
+// and always an explicit seed.
+
+/// Writes scenario files.
+public enum ScenarioPrinter {
+    /// Prints a scenario in the canonical layout, ending with a newline.
+    ///
+    /// - Parameter scenario: The scenario; `path` and source positions are not printed.
+    /// - Returns: Text that `ScenarioParser.parse` reads back into the same scenario.
+    ///
+    /// Names (alarms, defects, invariants, parameter keys) must be words the parser accepts,
+    /// and no string may contain a line break: a scenario that cannot be written as a file
+    /// is a programming error upstream and traps.
+    public static func print(_ scenario: ScenarioFile) -> String {
+        var lines: [String] = scenario.comments.map { comment in
+            precondition(!comment.contains(where: \.isNewline), "a comment cannot contain a line break: \(comment.debugDescription)")
+            return comment.isEmpty ? "#" : "# " + comment
+        }
+        lines.append("platform \(scenario.platform.rawValue)")
+        lines.append("start \(format(scenario.start.date)) \(formatStartTime(scenario.start)) \(word(scenario.start.zoneIdentifier))")
+        lines.append("seed \(scenario.seed)")
+        lines += scenario.defects.map { "defect \(word($0))" }
+        lines += scenario.parameters.map { "param \(word($0.key)) \(value($0.value))" }
+        lines += scenario.alarms.map(format(_:))
+        lines += scenario.events.map(format(_:))
+        lines += scenario.expectations.map { expectation in
+            switch expectation {
+            case .violation(let name, line: _): return "expect violation \(word(name))"
+            case .noViolations(line: _): return "expect no violations"
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: Lines
+
+    static func format(_ alarm: ScenarioAlarm) -> String {
+        var parts = ["alarm", word(alarm.name), twoDigits(alarm.hour) + ":" + twoDigits(alarm.minute)]
+        switch alarm.repeats {
+        case .once:
+            parts.append("once")
+        case .weekly(let days):
+            precondition(!days.isEmpty, "weekly alarm '\(alarm.name)' has no days")
+            parts += ["weekly", days.map(\.rawValue).joined(separator: ",")]
+        }
+        if alarm.policy != .v3 {
+            parts += ["policy", alarm.policy.rawValue]
+        }
+        if alarm.title != alarm.name {
+            parts += ["title", quote(alarm.title)]
+        }
+        if alarm.challenge != .none {
+            parts += ["challenge", alarm.challenge.rawValue]
+        }
+        return parts.joined(separator: " ")
+    }
+
+    static func format(_ event: ScenarioEvent) -> String {
+        assert(ScenarioVocabulary.lookup(actor: event.actor, verb: event.verb) != nil,
+               "event '\(event.actor) \(event.verb)' is not in ScenarioVocabulary")
+        let arguments = event.arguments.map(format(_:))
+        return (["at", format(event.time), word(event.actor), word(event.verb)] + arguments).joined(separator: " ")
+    }
+
+    static func format(_ argument: ScenarioArgument) -> String {
+        switch argument {
+        case .alarm(let name): return word(name)
+        case .text(let text): return quote(text)
+        case .count(let count): return String(count)
+        case .durationMs(let milliseconds): return formatDuration(milliseconds)
+        case .onOff(let isOn): return isOn ? "on" : "off"
+        case .timeOfDay(let hour, let minute): return twoDigits(hour) + ":" + twoDigits(minute)
+        }
+    }
+
+    // MARK: Values
+
+    /// `YYYY-MM-DD`.
+    static func format(_ date: LocalDate) -> String {
+        let year = String(date.year)
+        return String(repeating: "0", count: max(0, 4 - year.count)) + year + "-" + twoDigits(date.month) + "-" + twoDigits(date.day)
+    }
+
+    /// `HH:MM`, or `HH:MM:SS` when the seconds are not zero.
+    static func formatStartTime(_ start: ScenarioStart) -> String {
+        let clock = twoDigits(start.hour) + ":" + twoDigits(start.minute)
+        return start.second == 0 ? clock : clock + ":" + twoDigits(start.second)
+    }
+
+    /// `[+Nd ]HH:MM[:SS[.mmm]]`, leaving out a zero day offset and trailing zero fields.
+    static func format(_ time: ScenarioTime) -> String {
+        var text = twoDigits(time.hour) + ":" + twoDigits(time.minute)
+        if time.second != 0 || time.millisecond != 0 {
+            text += ":" + twoDigits(time.second)
+        }
+        if time.millisecond != 0 {
+            let digits = String(time.millisecond)
+            text += "." + String(repeating: "0", count: max(0, 3 - digits.count)) + digits
+        }
+        return time.dayOffset == 0 ? text : "+\(time.dayOffset)d " + text
+    }
+
+    /// In the largest unit that is exact: `2h`, `5m`, `90s`, `1500ms`.
+    static func formatDuration(_ milliseconds: Int64) -> String {
+        precondition(milliseconds >= 0, "a duration cannot be negative: \(milliseconds) ms")
+        if milliseconds == 0 { return "0s" }
+        if milliseconds % 3_600_000 == 0 { return "\(milliseconds / 3_600_000)h" }
+        if milliseconds % 60_000 == 0 { return "\(milliseconds / 60_000)m" }
+        if milliseconds % 1_000 == 0 { return "\(milliseconds / 1_000)s" }
+        return "\(milliseconds)ms"
+    }
+
+    static func twoDigits(_ value: Int) -> String {
+        value < 10 ? "0\(value)" : String(value)
+    }
+
+    /// A double-quoted string with `"` and `\` escaped.
+    static func quote(_ text: String) -> String {
+        precondition(!text.contains(where: \.isNewline), "a quoted string cannot contain a line break: \(text.debugDescription)")
+        var result = "\""
+        for character in text {
+            if character == "\"" || character == "\\" {
+                result.append("\\")
+            }
+            result.append(character)
+        }
+        return result + "\""
+    }
+
+    /// A word the lexer reads back as one bare token.
+    static func word(_ text: String) -> String {
+        precondition(isBareWord(text), "cannot print \(text.debugDescription) as a bare word")
+        return text
+    }
+
+    /// A parameter value: bare when it reads back as one bare token, quoted otherwise.
+    static func value(_ text: String) -> String {
+        isBareWord(text) ? text : quote(text)
+    }
+
+    static func isBareWord(_ text: String) -> Bool {
+        !text.isEmpty && !text.contains { character in
+            character == " " || character == "\t" || character == "#" || character == "\"" || character.isNewline
+        }
+    }
+}

@@ -1,0 +1,130 @@
+// The timed-event vocabulary: which `at TIME ACTOR VERB ARGS…` lines exist and what they take.
+//
+// The table is the single source of truth for the parser, the printer and the README: adding
+// a verb is one line in `ScenarioVocabulary.verbs`. Order matters only for documentation and
+// error messages (which list the verbs in table order, never in hash order).
+
+/// The kind of one argument a verb takes.
+public enum ScenarioArgumentKind: Sendable, Equatable {
+    /// The name of a declared alarm → `ScenarioArgument.alarm`.
+    case alarm
+    /// An alarm name that may be left out (only last in a list); absent from the AST when left out.
+    case optionalAlarm
+    /// A double-quoted string → `ScenarioArgument.text`.
+    case text
+    /// A non-negative decimal integer → `ScenarioArgument.count`.
+    case count
+    /// A count that may be left out (only last in a list); the AST holds `defaultValue` then.
+    case optionalCount(defaultValue: Int)
+    /// `1500ms`, `90s`, `5m`, `2h` → `ScenarioArgument.durationMs`.
+    case duration
+    /// `on` or `off` → `ScenarioArgument.onOff`.
+    case onOff
+    /// `HH:MM` → `ScenarioArgument.timeOfDay`.
+    case timeOfDay
+
+    /// Whether a line may leave this argument out.
+    public var isOptional: Bool {
+        switch self {
+        case .optionalAlarm, .optionalCount: return true
+        case .alarm, .text, .count, .duration, .onOff, .timeOfDay: return false
+        }
+    }
+
+    /// How the argument is shown in usage messages and the README, e.g. `ALARM`, `[N]`.
+    public var placeholder: String {
+        switch self {
+        case .alarm: return "ALARM"
+        case .optionalAlarm: return "[ALARM]"
+        case .text: return "\"TEXT\""
+        case .count: return "N"
+        case .optionalCount(let defaultValue): return "[N=\(defaultValue)]"
+        case .duration: return "DURATION"
+        case .onOff: return "on|off"
+        case .timeOfDay: return "HH:MM"
+        }
+    }
+}
+
+/// One verb of the vocabulary.
+public struct ScenarioVerb: Sendable, Equatable {
+    public var actor: String
+    public var verb: String
+    /// Argument kinds in order; optional kinds only at the end.
+    public var arguments: [ScenarioArgumentKind]
+    /// What the line makes happen, in one sentence (shown by usage messages and the README).
+    public var meaning: String
+
+    public init(_ actor: String, _ verb: String, _ arguments: [ScenarioArgumentKind] = [], meaning: String) {
+        self.actor = actor
+        self.verb = verb
+        self.arguments = arguments
+        self.meaning = meaning
+    }
+
+    /// `user edit-title ALARM "TEXT"`.
+    public var usage: String {
+        ([actor, verb] + arguments.map(\.placeholder)).joined(separator: " ")
+    }
+
+    /// How many arguments a line must give.
+    public var minimumArgumentCount: Int {
+        arguments.filter { !$0.isOptional }.count
+    }
+}
+
+/// The table of timed-event verbs.
+public enum ScenarioVocabulary {
+    /// Every verb, grouped by actor, in the order the README documents them.
+    public static let verbs: [ScenarioVerb] = [
+        ScenarioVerb("user", "stop", [.optionalAlarm],
+                     meaning: "The user presses Stop on the lock screen / alarm screen (for the named alarm, or the one alerting)."),
+        ScenarioVerb("user", "open-app", meaning: "The user brings the app to the foreground."),
+        ScenarioVerb("user", "leave-app", meaning: "The user sends the app to the background (home gesture, app switcher)."),
+        ScenarioVerb("user", "complete-challenge", meaning: "The user completes the alerting alarm's challenge (voice, math or walk)."),
+        ScenarioVerb("user", "unlock", meaning: "The user unlocks the device; after a reboot this is the first unlock, which makes protected data readable."),
+        ScenarioVerb("user", "lock", meaning: "The user locks the device."),
+        ScenarioVerb("user", "force-quit", meaning: "The user swipes the app away in the app switcher."),
+        ScenarioVerb("user", "edit-title", [.alarm, .text], meaning: "The user renames the alarm in the app."),
+        ScenarioVerb("user", "edit-time", [.alarm, .timeOfDay], meaning: "The user moves the alarm to a new time of day in the app."),
+        ScenarioVerb("user", "delete-alarm", [.alarm], meaning: "The user deletes the alarm in the app."),
+        ScenarioVerb("app", "sync-enabled-alarms", meaning: "The app's JavaScript layer asks the bridge to sync its enabled alarms (as it does on resume)."),
+        ScenarioVerb("app", "launch", meaning: "The app process is launched (cold start) and the bridge starts up."),
+        ScenarioVerb("device", "reboot", meaning: "The device restarts; the app process is gone and the device stays locked (before first unlock) until `user unlock`."),
+        ScenarioVerb("device", "boot-complete", meaning: "The OS delivers the boot-completed signal to the app."),
+        ScenarioVerb("fault", "process-death", meaning: "The OS kills the app process now; everything in its memory is lost."),
+        ScenarioVerb("fault", "schedule-failure", [.optionalCount(defaultValue: 1)],
+                     meaning: "The next N schedule requests to the platform fail."),
+        ScenarioVerb("fault", "inventory-read-failure", [.optionalCount(defaultValue: 1)],
+                     meaning: "The next N reads of the platform's alarm inventory fail."),
+        ScenarioVerb("fault", "capacity", [.count], meaning: "The AlarmKit daemon's undocumented alarm limit becomes N."),
+        ScenarioVerb("fault", "revoke-exact-permission", meaning: "The exact-alarm permission is revoked (Android)."),
+        ScenarioVerb("fault", "grant-exact-permission", meaning: "The exact-alarm permission is granted again (Android)."),
+        ScenarioVerb("fault", "coalesce-updates", [.onOff], meaning: "on: alarmUpdates snapshots coalesce (several changes arrive as one); off: one snapshot per change again."),
+        ScenarioVerb("fault", "late-delivery", [.duration], meaning: "The next alarm delivery is late by DURATION."),
+        ScenarioVerb("expect", "alerting", [.alarm], meaning: "Check: at this instant, the alarm is alerting (ringing, on screen)."),
+        ScenarioVerb("expect", "silent", [.alarm], meaning: "Check: at this instant, the alarm is not alerting."),
+    ]
+
+    /// The actors, in table order without repeats.
+    public static var actors: [String] {
+        var result: [String] = []
+        for entry in verbs where !result.contains(entry.actor) {
+            result.append(entry.actor)
+        }
+        return result
+    }
+
+    /// The verbs of one actor, in table order.
+    public static func verbs(of actor: String) -> [ScenarioVerb] {
+        verbs.filter { $0.actor == actor }
+    }
+
+    /// The table entry for `actor verb`, or nil when there is none.
+    ///
+    /// - Complexity: O(n) in the table size (a few dozen entries; a linear scan keeps the
+    ///   lookup free of hash order).
+    public static func lookup(actor: String, verb: String) -> ScenarioVerb? {
+        verbs.first { $0.actor == actor && $0.verb == verb }
+    }
+}
