@@ -5,7 +5,13 @@ extension BridgeCore {
     /// a confirmed past ring that vanished without being seen alerting was delivered and stopped
     /// inside one coalesced update (IOS-5, SCH-5).
     mutating func observe(inventory: [PlatformAlarm], now: BridgeInstants, into out: inout [BridgeCommand]) {
-        guard flavor == .ios, let document else { return }
+        guard let document else { return }
+        // A row whose ring the platform holds is confirmed, even if the completion was lost to a
+        // process death (the daemon finished the request; SCH-6 published the row first).
+        for row in document.rings where !row.confirmed && !inFlight.contains(row.id) && inventory.contains(where: { $0.id == row.id }) {
+            mutate { $0.upsert(with(row) { $0.confirmed = true }) }
+        }
+        guard flavor == .ios else { return }
         let nowAlerting = inventory.filter { $0.state == .alerting }.map(\.id).sorted()
         for id in nowAlerting where !alerting.contains(id) {
             insertAlerting(id)

@@ -275,3 +275,12 @@ public struct BridgeCore: Sendable {
         }
     }
 }
+
+extension BridgeCore {
+    /// True while a schedule request awaits its completion.
+    public var hasRequestsInFlight: Bool { !inFlight.isEmpty }
+    /// Rings the bridge believes are alerting.
+    public var believedAlerting: [AlarmUUID] { alerting }
+    /// The native lifecycle's view of the challenge being rendered.
+    public var challengeScreenVisible: Bool { challengeVisible }
+}

@@ -116,6 +116,8 @@ public struct RunResult: Sendable {
     /// Virtual time covered, ms.
     public var virtualDurationMs: Int64
     public var trace: Trace
+    /// Unmet timed `expect` lines of a scenario (empty for fuzz runs).
+    public var scenarioFailures: [String] = []
 
     /// The first violation, if any.
     public var firstViolation: Violation? { violations.first }

@@ -1,9 +1,25 @@
 import AlarmBridge
 import SimKernel
 
-/// Runs one simulated device for one seed. (Being written: this entry point's signature is fixed.)
+/// Runs one simulated device for one seed: a pure function of (platform, seed, defects).
 public enum Simulator {
+    /// Draws the seed's world (zone, start, alarms, platform parameters, swarm fault profile,
+    /// ambient user plan) and runs it, checking every invariant after every event.
     public static func run(_ options: RunOptions) -> RunResult {
-        fatalError("Simulator.run is being written")
+        let (setup, parameters) = SeedGenerator.setup(platform: options.platform, seed: options.seed)
+        return run(setup: setup, parameters: parameters, options: options)
+    }
+
+    /// Runs an explicit setup (scenario files, tests).
+    public static func run(setup: DeviceSetup, parameters: [RunParameter], options: RunOptions) -> RunResult {
+        let world = World(setup: setup, defects: options.defects, keepFullTrace: options.keepFullTrace)
+        world.run(limits: options.limits)
+        let exemptions = world.exemptionCounts.keys.sorted().map { RunParameter($0, String(world.exemptionCounts[$0]!)) }
+        var result = RunResult(platform: options.platform, seed: options.seed, defects: options.defects,
+                               parameters: parameters, violations: world.violations, exemptions: exemptions,
+                               traceHashHex: world.trace.hashHex, eventCount: world.eventsProcessed,
+                               virtualDurationMs: world.nowMs - setup.startWallMs, trace: world.trace)
+        result.scenarioFailures = world.scenarioFailures
+        return result
     }
 }

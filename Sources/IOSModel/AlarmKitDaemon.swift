@@ -1,0 +1,248 @@
+import AlarmBridge
+import SimKernel
+
+/// Named parameters of the AlarmKit-like daemon. Where public material is silent the value is a
+/// parameter the seed draws (PLATFORMS.md, confidence "?"), never a fixed guess.
+public struct AlarmKitParameters: Sendable, Equatable {
+    /// `schedule(id:configuration:)` is `async throws` (developer.apple.com/documentation/alarmkit/
+    /// alarmmanager/schedule(id:configuration:)); its latency is undocumented: drawn per request.
+    public var scheduleLatencyMinMs: Int64 = 20
+    public var scheduleLatencyMaxMs: Int64 = 800
+    /// Undocumented, device-dependent capacity (`AlarmError.maximumLimitReached`; forums 797158).
+    public var capacity: Int = 64
+    /// Whether `alarmUpdates` coalesces changes inside a window (undocumented; field reports L).
+    public var coalesceUpdates: Bool = false
+    public var coalesceWindowMs: Int64 = 500
+    /// Delay before a snapshot reaches the subscribed process.
+    public var updateDelayMs: Int64 = 5
+
+    public init() {}
+}
+
+/// One alarm the daemon holds.
+public struct DaemonAlarm: Sendable, Equatable {
+    public var id: AlarmUUID
+    public var schedule: RingSchedule
+    public var metadata: RingMetadata
+    public var state: PlatformAlarm.State
+    /// Next fire instant (wall ms) while scheduled.
+    public var nextFireWallMs: Int64
+    /// Bumped on every (re)arm; a fire event carries it so stale fires are ignored.
+    public var generation: UInt64
+}
+
+/// Timed events internal to the daemon (the simulator queues them).
+public enum DaemonEvent: Sendable, Equatable {
+    case completeSchedule(RingRequest)
+    case fire(AlarmUUID, generation: UInt64)
+    case deliverSnapshot
+}
+
+/// What a daemon step asks of the simulator.
+public enum DaemonEffect: Sendable, Equatable {
+    /// Deliver an input to the app process. `launch` non-nil: start the process if it is not
+    /// running (intents); nil: drop it when no process is running (async completions to a dead
+    /// client, `alarmUpdates` with no subscriber).
+    case toApp(BridgeInput, launch: LaunchReason?)
+    case later(DaemonEvent, afterMs: Int64)
+    case alertStarted(AlarmUUID, RingMetadata)
+    case alertEnded(AlarmUUID, RingMetadata)
+    case trace(String, [TraceField])
+}
+
+/// An AlarmKit-like daemon (first cut; issue 3 deepens it).
+///
+/// Modelled, with sources: `schedule` completes after a drawn latency (async API); `cancel` and
+/// `stop` are synchronous throwing calls, unknown IDs throw (…/alarmmanager/cancel(id:), stop(id:));
+/// `stop` deletes a one-shot and re-arms a weekly relative alarm for its next time; `alarms` is a
+/// throwing read of this app's alarms (…/alarmmanager/alarms); capacity is undocumented, drawn per
+/// seed and changeable at run time (`maximumLimitReached`, forums 797158); `alarmUpdates` sends the
+/// whole list on every change and may coalesce (…/alarmupdates; forums 825427). Alarms persist
+/// across process death and reboot (forums 797158); alerts still fire before first unlock (seed 004).
+///
+/// Not yet modelled (issue 3): countdown / paused states, pause/resume/countdown calls,
+/// authorization, late delivery of dense alarms, burst delivery while locked, OS-initiated
+/// removal. Assumption (parameter later): a reboot ends an alert in progress (as a system stop),
+/// and a one-shot whose time passed while the phone was off is dropped.
+public struct AlarmKitDaemon: Sendable {
+    public var parameters: AlarmKitParameters
+    public let calendar: WallCalendar
+    /// Sorted by ID.
+    public private(set) var alarms: [DaemonAlarm] = []
+    /// Scheduled-call failures still to inject (`fault schedule-failure N`).
+    public var failNextSchedules = 0
+    /// Inventory reads still to fail.
+    public var failNextReads = 0
+    /// Per-change counter, for the idempotent-sync probe.
+    public private(set) var changeCounter: UInt64 = 0
+    public private(set) var poweredOn = true
+    var snapshotPending = false
+    var latencyRNG: Xoshiro256StarStar
+
+    public init(parameters: AlarmKitParameters, calendar: WallCalendar, streams: RandomStreams) {
+        self.parameters = parameters
+        self.calendar = calendar
+        self.latencyRNG = streams.stream("ios.daemon.latency")
+    }
+
+    public func alarm(_ id: AlarmUUID) -> DaemonAlarm? { alarms.first { $0.id == id } }
+
+    /// `alarms`: this app's alarms with state copied at read time, or a read failure.
+    public mutating func readAlarms() -> Result<[PlatformAlarm], PlatformError> {
+        if failNextReads > 0 {
+            failNextReads -= 1
+            return .failure(.readFailed)
+        }
+        return .success(alarms.map { PlatformAlarm(id: $0.id, state: $0.state) })
+    }
+
+    /// `schedule(id:configuration:)`: completes after the drawn latency.
+    public mutating func schedule(_ request: RingRequest) -> [DaemonEffect] {
+        let latency = latencyRNG.int(in: parameters.scheduleLatencyMinMs...parameters.scheduleLatencyMaxMs)
+        return [.later(.completeSchedule(request), afterMs: latency)]
+    }
+
+    mutating func completeSchedule(_ request: RingRequest, nowWallMs: Int64) -> [DaemonEffect] {
+        if failNextSchedules > 0 {
+            failNextSchedules -= 1
+            return [.toApp(.scheduleCompleted(request.id, .failure(.writeFailed)), launch: nil),
+                    .trace("schedule-failed", [TraceField("id", request.id.description), TraceField("error", "writeFailed")])]
+        }
+        let replacing = alarms.contains { $0.id == request.id }
+        if !replacing && alarms.count >= parameters.capacity {
+            return [.toApp(.scheduleCompleted(request.id, .failure(.maximumLimitReached)), launch: nil),
+                    .trace("schedule-failed", [TraceField("id", request.id.description), TraceField("error", "maximumLimitReached")])]
+        }
+        // Scheduling an existing ID replaces it (undocumented; wrappers cancel first).
+        var effects: [DaemonEffect] = []
+        if let old = alarm(request.id), old.state == .alerting {
+            effects.append(.alertEnded(old.id, old.metadata))
+        }
+        alarms.removeAll { $0.id == request.id }
+        let fire = nextFire(of: request.schedule, after: nowWallMs)
+        let entry = DaemonAlarm(id: request.id, schedule: request.schedule, metadata: request.metadata,
+                                state: .scheduled, nextFireWallMs: fire, generation: changeCounter + 1)
+        insert(entry)
+        effects.append(.later(.fire(entry.id, generation: entry.generation), afterMs: max(0, fire - nowWallMs)))
+        effects.append(.toApp(.scheduleCompleted(request.id, .success(fire)), launch: nil))
+        effects.append(.trace("scheduled", [TraceField("id", request.id.description),
+                                            TraceField("schedule", request.schedule.description),
+                                            TraceField("fire", String(fire))]))
+        return effects + changed()
+    }
+
+    /// A `.fixed` instant, or the next local time of a `.relative` schedule (strictly after now;
+    /// a fixed instant already past fires at once).
+    func nextFire(of schedule: RingSchedule, after nowWallMs: Int64) -> Int64 {
+        switch schedule {
+        case .fixed(let wallMs): return max(wallMs, nowWallMs)
+        case .relative(let hour, let minute, let weekday):
+            return calendar.nextFire(hour: hour, minute: minute, weekday: weekday, after: nowWallMs)
+        }
+    }
+
+    /// `cancel(id:)`: synchronous; deletes from any state; unknown ID throws.
+    public mutating func cancel(_ id: AlarmUUID) -> [DaemonEffect] {
+        guard let entry = alarm(id) else {
+            return [.toApp(.cancelCompleted(id, .failure(.notFound)), launch: nil)]
+        }
+        alarms.removeAll { $0.id == id }
+        var effects: [DaemonEffect] = [.toApp(.cancelCompleted(id, .success(0)), launch: nil),
+                                       .trace("cancelled", [TraceField("id", id.description)])]
+        if entry.state == .alerting { effects.append(.alertEnded(id, entry.metadata)) }
+        return effects + changed()
+    }
+
+    /// `stop(id:)`: only an alerting alarm; one-shot deleted, weekly re-armed. Otherwise throws.
+    /// - Parameter byUser: the lock-screen / button Stop, which also runs the stop intent.
+    public mutating func stop(_ id: AlarmUUID, nowWallMs: Int64, byUser: Bool) -> [DaemonEffect] {
+        guard let entry = alarm(id), entry.state == .alerting else {
+            return byUser ? [] : [.toApp(.stopCompleted(id, .failure(.notFound)), launch: nil)]
+        }
+        var effects = endAlert(entry, nowWallMs: nowWallMs)
+        if byUser {
+            effects.append(.toApp(.stopIntent(id), launch: .intent))
+        } else {
+            effects.append(.toApp(.stopCompleted(id, .success(0)), launch: nil))
+        }
+        return effects + changed()
+    }
+
+    mutating func endAlert(_ entry: DaemonAlarm, nowWallMs: Int64) -> [DaemonEffect] {
+        var effects: [DaemonEffect] = [.alertEnded(entry.id, entry.metadata),
+                                       .trace("alert-ended", [TraceField("id", entry.id.description)])]
+        alarms.removeAll { $0.id == entry.id }
+        if case .relative(_, _, .some) = entry.schedule {
+            let fire = nextFire(of: entry.schedule, after: nowWallMs)
+            var rearmed = entry
+            rearmed.state = .scheduled
+            rearmed.nextFireWallMs = fire
+            rearmed.generation = changeCounter + 1
+            insert(rearmed)
+            effects.append(.later(.fire(entry.id, generation: rearmed.generation), afterMs: max(0, fire - nowWallMs)))
+        }
+        return effects
+    }
+
+    /// Handles one of the daemon's own timed events.
+    public mutating func handle(_ event: DaemonEvent, nowWallMs: Int64) -> [DaemonEffect] {
+        switch event {
+        case .completeSchedule(let request):
+            return poweredOn ? completeSchedule(request, nowWallMs: nowWallMs) : []
+        case .fire(let id, let generation):
+            guard poweredOn, var entry = alarm(id), entry.generation == generation, entry.state == .scheduled else { return [] }
+            entry.state = .alerting
+            alarms.removeAll { $0.id == id }
+            insert(entry)
+            return [.alertStarted(id, entry.metadata), .trace("alerting", [TraceField("id", id.description)])] + changed()
+        case .deliverSnapshot:
+            snapshotPending = false
+            return [.toApp(.alarmUpdates(alarms.map { PlatformAlarm(id: $0.id, state: $0.state) }), launch: nil)]
+        }
+    }
+
+    /// Device shutdown: alerts in progress end (assumption, see type docs).
+    public mutating func shutdown(nowWallMs: Int64) -> [DaemonEffect] {
+        var effects: [DaemonEffect] = []
+        for entry in alarms where entry.state == .alerting {
+            effects += endAlert(entry, nowWallMs: nowWallMs)
+        }
+        poweredOn = false
+        return effects
+    }
+
+    /// Boot: every alarm is re-armed for its next time after now (a one-shot missed while off is dropped).
+    public mutating func boot(nowWallMs: Int64) -> [DaemonEffect] {
+        poweredOn = true
+        var effects: [DaemonEffect] = []
+        let held = alarms
+        alarms = []
+        for var entry in held {
+            if entry.nextFireWallMs <= nowWallMs {
+                guard case .relative(_, _, .some) = entry.schedule else { continue }
+                entry.nextFireWallMs = nextFire(of: entry.schedule, after: nowWallMs)
+            }
+            changeCounter += 1
+            entry.generation = changeCounter
+            insert(entry)
+            effects.append(.later(.fire(entry.id, generation: entry.generation), afterMs: entry.nextFireWallMs - nowWallMs))
+        }
+        return effects
+    }
+
+    mutating func insert(_ entry: DaemonAlarm) {
+        alarms.append(entry)
+        alarms.sort { $0.id < $1.id }
+    }
+
+    /// Records a change and emits (or coalesces) an `alarmUpdates` snapshot.
+    mutating func changed() -> [DaemonEffect] {
+        changeCounter += 1
+        if parameters.coalesceUpdates {
+            if snapshotPending { return [] }
+            snapshotPending = true
+            return [.later(.deliverSnapshot, afterMs: parameters.coalesceWindowMs)]
+        }
+        return [.toApp(.alarmUpdates(alarms.map { PlatformAlarm(id: $0.id, state: $0.state) }), launch: nil)]
+    }
+}

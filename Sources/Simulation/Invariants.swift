@@ -1,0 +1,195 @@
+import AlarmBridge
+import SimKernel
+
+/// Invariant checks. Each reads ground truth from the platform model and the oracle, never the
+/// bridge's own books; per-command checks run as the platform receives each request.
+extension World {
+    func violate(_ invariant: String, _ rules: [String], _ message: String) {
+        let rulesOfCatalog = InvariantCatalog.info(invariant)?.rules ?? rules
+        violations.append(Violation(invariant: invariant, rules: rulesOfCatalog, message: message, trueMs: nowMs,
+                                    wallMs: wallMs, eventIndex: trace.count))
+        record("check", "violation", [TraceField("invariant", invariant), TraceField("message", message)])
+        stopped = true
+    }
+
+    func checkAfterEvent() {
+        guard !stopped else { return }
+        checkNeverSilent()
+        checkOneSuccessor()
+        checkNoResurrection()
+        checkIdempotentSync()
+    }
+
+    // MARK: never-silent
+
+    /// The named exemption in force now, if any ([limit] conditions and injected faults).
+    func currentExemption() -> String? {
+        if setup.platform == .ios && !protectedDataAvailable { return "protected-data-unavailable" }
+        if let fault = faultExemption { return fault.name }
+        if let manager = android, !manager.canScheduleExactAlarms { return "exact-permission-revoked" }
+        if armFailureExempt { return "arm-failed-no-predecessor" }
+        return nil
+    }
+
+    /// Ground truth: does the platform hold pressure for this occurrence?
+    func hasPressure(_ occurrence: OracleOccurrence) -> Bool {
+        let boundMs: Int64 = 10_000 + 1_000  // successor bound (OCC-5) + scheduling tolerance
+        if let daemon = ios {
+            return daemon.alarms.contains { alarm in
+                oracle.bindings[alarm.id] == occurrence.id
+                    && (alarm.state == .alerting || (alarm.metadata.kind == .successor && alarm.nextFireWallMs - wallMs <= boundMs))
+            }
+        }
+        guard let manager = android else { return false }
+        if manager.ringing.contains(where: { oracle.bindings[$0] == occurrence.id }) { return true }
+        return manager.pending.contains { alarm in
+            oracle.bindings[alarm.id] == occurrence.id && alarm.metadata.kind == .successor && alarm.triggerWallMs - wallMs <= boundMs
+        }
+    }
+
+    /// Candidate invariant 1: while live and the app is not natively active, pressure exists,
+    /// except for at most T_OP after a trigger or under a named exemption.
+    func checkNeverSilent() {
+        guard let index = oracle.liveIndex, deviceUp else { return }
+        var occurrence = oracle.occurrences[index]
+        defer { oracle.occurrences[index] = occurrence }
+        if process.active || hasPressure(occurrence) {
+            occurrence.gapStartMs = nil
+            occurrence.gapExemption = nil
+            return
+        }
+        if let exemption = currentExemption() {
+            if occurrence.gapExemption != exemption { countExemption(exemption) }
+            occurrence.gapExemption = exemption
+            occurrence.gapStartMs = nil
+            return
+        }
+        guard let gapStart = occurrence.gapStartMs else {
+            occurrence.gapStartMs = nowMs
+            occurrence.gapExemption = nil
+            enqueue(.gapCheck, afterMs: setup.transitionBoundMs + 1)
+            return
+        }
+        if nowMs - gapStart > setup.transitionBoundMs {
+            violate("never-silent", [], "occurrence of \(occurrence.rootID) (ring time \(occurrence.startWallMs)) has had no alerting or pending ring for \(nowMs - gapStart) ms with the app in the background")
+        }
+    }
+
+    // MARK: one-successor-per-occurrence
+
+    func pendingSuccessors(boundTo occurrenceID: Int) -> [AlarmUUID] {
+        if let daemon = ios {
+            return daemon.alarms.filter {
+                $0.state == .scheduled && $0.metadata.kind == .successor && oracle.bindings[$0.id] == occurrenceID
+            }.map(\.id)
+        }
+        return android?.pending.filter { $0.metadata.kind == .successor && oracle.bindings[$0.id] == occurrenceID }.map(\.id) ?? []
+    }
+
+    func checkOneSuccessor() {
+        guard let index = oracle.liveIndex else { return }
+        let pending = pendingSuccessors(boundTo: oracle.occurrences[index].id)
+        if pending.count > 1 {
+            violate("one-successor-per-occurrence", [], "occurrence of \(oracle.occurrences[index].rootID) holds \(pending.count) pending successors: \(pending.map(\.description).joined(separator: ", "))")
+        }
+    }
+
+    // MARK: no-resurrection
+
+    func groundTruthRings() -> [AlarmUUID] {
+        if let daemon = ios { return daemon.alarms.map(\.id) }
+        guard let manager = android else { return [] }
+        return manager.pending.map(\.id) + manager.ringing
+    }
+
+    func checkNoResurrection() {
+        for id in groundTruthRings() {
+            guard let occurrenceID = oracle.bindings[id],
+                  let occurrence = oracle.occurrences.first(where: { $0.id == occurrenceID }),
+                  !occurrence.live, let firstExecution = occurrence.firstExecutionAfterCloseMs,
+                  nowMs > firstExecution + setup.transitionBoundMs else { continue }
+            let state = isAudible(id) ? "sounding" : "still armed"
+            violate("no-resurrection", [], "ring \(id) of the \(occurrence.closeReason) occurrence of \(occurrence.rootID) is \(state) \(nowMs - firstExecution) ms after the bridge ran")
+            return
+        }
+    }
+
+    // MARK: per-command checks
+
+    func familyAlerting(_ alarmID: String) -> Bool {
+        if let daemon = ios { return daemon.alarms.contains { $0.state == .alerting && $0.metadata.alarmID == alarmID } }
+        guard let manager = android else { return false }
+        return manager.ringing.contains { manager.ringingMetadata($0)?.alarmID == alarmID }
+    }
+
+    /// hands-off-alerting (SCH-3, SCH-21, SCH-22) and unreadable-is-not-empty (BOOT-2).
+    func checkPlatformCall(ringID: AlarmUUID, alarmID: String?, origin: CommandOrigin, isCancel: Bool) {
+        guard origin.isSync, !stopped else { return }
+        if process.storeReadFailed && !process.storeReadSucceeded {
+            violate("unreadable-is-not-empty", [], "\(origin.rawValue) issued \(isCancel ? "cancel" : "schedule") of \(ringID) although this process never read its store (read failed: unavailable)")
+            return
+        }
+        if isAudible(ringID) {
+            violate("hands-off-alerting", [], "\(origin.rawValue) issued \(isCancel ? "cancel" : "re-registration") of ring \(ringID), which is alerting")
+            return
+        }
+        if origin == .resumeSync, let alarmID, familyAlerting(alarmID) {
+            violate("hands-off-alerting", [], "resume sync issued \(isCancel ? "cancel" : "schedule") of \(ringID) while family \(alarmID) is alerting")
+        }
+    }
+
+    /// stable-ids (ID-2, ID-3): one ID per (root, fire minute) for the whole run.
+    func checkStableID(_ request: RingRequest) {
+        guard request.metadata.kind == .primary, !stopped else { return }
+        let fireKey: String
+        switch request.schedule {
+        case .relative(let hour, let minute, .some): fireKey = "local-\(hour):\(minute)"
+        case .relative, .fixed: fireKey = "minute-\(request.fireWallMs / 60_000)"
+        }
+        let key = "\(request.metadata.rootID)|\(fireKey)"
+        if let known = stableIDs[key], known != request.id {
+            violate("stable-ids", [], "primary of \(request.metadata.rootID) at \(fireKey) changed ID from \(known) to \(request.id) (title now \"\(request.metadata.title)\")")
+            return
+        }
+        stableIDs[key] = request.id
+    }
+
+    /// miss-receipt-first (INACT-16): an expiry's stop or cancel follows a durable receipt.
+    func checkReceiptFirst(_ id: AlarmUUID, origin: CommandOrigin) {
+        guard origin == .expiry, !stopped, let metadata = requestMetadata[id] else { return }
+        let durable = storedDocument?.missReceipts.contains { $0.rootID == metadata.rootID } ?? false
+        if !durable {
+            violate("miss-receipt-first", [], "expiry silenced \(id) of \(metadata.rootID) before a miss receipt was persisted")
+        }
+    }
+
+    // MARK: idempotent-sync
+
+    /// SCH-20: right after a sync settles, a second sync on a copy of the bridge against the same
+    /// platform state must issue zero scheduler calls.
+    func checkIdempotentSync() {
+        guard syncProbePending, process.running, var copy = process.bridge, copy.phase == .ready,
+              !copy.hasRequestsInFlight else { return }
+        syncProbePending = false
+        guard lastFireMs < syncReadMs else { return }  // the platform changed since: not "no intervening change"
+        let instants = BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs)
+        let first = copy.handle(.api(.syncEnabledAlarms), at: instants)
+        guard first.contains(.readInventory(.resumeSync)) else { return }
+        let inventory: [PlatformAlarm]
+        if let daemon = ios {
+            inventory = daemon.alarms.map { PlatformAlarm(id: $0.id, state: $0.state) }
+        } else {
+            inventory = (android?.pending ?? []).map { PlatformAlarm(id: $0.id, state: .scheduled) }.sorted { $0.id < $1.id }
+        }
+        let second = copy.handle(.inventoryRead(.resumeSync, .success(inventory)), at: instants)
+        let calls = second.filter { command in
+            switch command {
+            case .schedule(_, let origin), .cancel(_, let origin): return origin.isSync
+            default: return false
+            }
+        }
+        if !calls.isEmpty {
+            violate("idempotent-sync", [], "a second sync with no intervening change issued \(calls.count) scheduler call(s): \(calls.map { "\($0)" }.joined(separator: "; ").prefix(300))")
+        }
+    }
+}

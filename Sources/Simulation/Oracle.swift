@@ -1,0 +1,185 @@
+import AlarmBridge
+import SimKernel
+
+/// The simulation's own truth of what *should* be (DESIGN.md: "judge with an independent
+/// oracle"): which occurrences are live, from configured times, the user's actions and the
+/// policy's arithmetic — never from the bridge's books.
+struct OracleOccurrence {
+    let id: Int
+    let rootID: String
+    let alarmID: String
+    let startWallMs: Int64
+    let policy: InactivityPolicy
+    var lastActivityMs: Int64?
+    var live = true
+    var closedAtMs: Int64?
+    var closeReason = ""
+    /// First bridge execution (ready step) at or after closure.
+    var firstExecutionAfterCloseMs: Int64?
+    /// Start of the current pressure gap (never-silent), nil while pressure holds.
+    var gapStartMs: Int64?
+    /// The exemption the current gap is under, if any.
+    var gapExemption: String?
+
+    /// INACT-2, INACT-3, OCC-21, computed independently of the bridge.
+    var deadlineMs: Int64 {
+        let bound = startWallMs + 20 * 3_600_000
+        switch policy {
+        case .legacy: return bound
+        case .v2: return min(bound, max(startWallMs, lastActivityMs ?? startWallMs) + 15 * 60_000)
+        case .v3: return min(bound, max(startWallMs, lastActivityMs ?? startWallMs) + 30 * 60_000)
+        }
+    }
+}
+
+struct Oracle {
+    var occurrences: [OracleOccurrence] = []
+    /// Ring → occurrence it is pressure for (lookup only, never iterated).
+    var bindings: [AlarmUUID: Int] = [:]
+    /// A dismissal reached a bridge that was not ready: credited when the gate releases.
+    var pendingCredit = false
+    /// Roots whose primary failed to register by an injected fault or the capacity limit.
+    var primaryFaultRoots: [String] = []
+
+    var liveIndex: Int? { occurrences.lastIndex { $0.live } }
+}
+
+extension World {
+    /// Oracle events for every configured fire time inside the run.
+    func scheduleOracleFireTimes(for alarmIDs: [String]? = nil) {
+        let endWallMs = setup.startWallMs + setup.durationMs
+        for alarm in alarms where alarm.enabled && (alarmIDs?.contains(alarm.id) ?? true) {
+            for root in alarm.roots {
+                if let once = root.onceFireWallMs {
+                    if once > wallMs && once <= endWallMs {
+                        queue.schedule(.fireTime(rootID: root.id, alarmID: alarm.id, wallMs: once), at: at(wallMs: once))
+                    }
+                    continue
+                }
+                var fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: wallMs)
+                while fire <= endWallMs {
+                    queue.schedule(.fireTime(rootID: root.id, alarmID: alarm.id, wallMs: fire), at: at(wallMs: fire))
+                    fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: fire)
+                }
+            }
+        }
+    }
+
+    func unscheduleOracleFireTimes(alarmID: String) {
+        queue.removeAll { event in
+            if case .fireTime(_, let id, _) = event { return id == alarmID }
+            return false
+        }
+    }
+
+    func countExemption(_ name: String) {
+        exemptionCounts[name, default: 0] += 1
+        record("oracle", "exemption", [TraceField("name", name)])
+    }
+
+    /// A root's configured time arrived (OCC-2, OCC-3 as truth).
+    func oracleFireTime(rootID: String, alarmID: String, fireWallMs: Int64) {
+        guard alarms.contains(where: { $0.id == alarmID && $0.enabled }) else { return }
+        guard deviceUp else { countExemption("device-restarting"); return }
+        if !platformHoldsPrimary(rootID: rootID, fireWallMs: fireWallMs) {
+            if oracle.primaryFaultRoots.contains(rootID) { countExemption("primary-unregistered-by-fault"); return }
+            if let manager = android, !manager.canScheduleExactAlarms { countExemption("exact-permission-revoked"); return }
+        }
+        if let index = oracle.liveIndex {
+            record("oracle", "pass-over", [TraceField("root", rootID), TraceField("owner", oracle.occurrences[index].rootID)])
+            return
+        }
+        let root = alarms.first { $0.id == alarmID }?.roots.first { $0.id == rootID }
+        var occurrence = OracleOccurrence(id: oracle.occurrences.count + 1, rootID: rootID, alarmID: alarmID,
+                                          startWallMs: fireWallMs, policy: root?.policy ?? .v3)
+        occurrence.gapStartMs = nowMs
+        oracle.occurrences.append(occurrence)
+        record("oracle", "occurrence-live", [TraceField("occurrence", String(occurrence.id)), TraceField("root", rootID)])
+        enqueue(.oracleDeadline(occurrence: occurrence.id), afterMs: occurrence.deadlineMs - wallMs)
+        enqueue(.gapCheck, afterMs: setup.transitionBoundMs + 1)
+    }
+
+    func platformHoldsPrimary(rootID: String, fireWallMs: Int64) -> Bool {
+        if let daemon = ios {
+            return daemon.alarms.contains { $0.metadata.rootID == rootID && $0.metadata.kind == .primary && $0.nextFireWallMs == fireWallMs }
+        }
+        return android?.pending.contains { $0.metadata.rootID == rootID && $0.metadata.kind == .primary && $0.triggerWallMs == fireWallMs } ?? false
+    }
+
+    func oracleDeadline(_ occurrenceID: Int) {
+        guard let index = oracle.occurrences.firstIndex(where: { $0.id == occurrenceID }), oracle.occurrences[index].live else { return }
+        if wallMs >= oracle.occurrences[index].deadlineMs { oracleClose(index, reason: "expired") }
+    }
+
+    func oracleClose(_ index: Int, reason: String) {
+        oracle.occurrences[index].live = false
+        oracle.occurrences[index].closedAtMs = nowMs
+        oracle.occurrences[index].closeReason = reason
+        record("oracle", "occurrence-closed", [TraceField("occurrence", String(oracle.occurrences[index].id)), TraceField("reason", reason)])
+        enqueue(.gapCheck, afterMs: setup.transitionBoundMs + 1)
+    }
+
+    func oracleCompleted(rootID: String) {
+        guard let index = oracle.liveIndex, oracle.occurrences[index].rootID == rootID else { return }
+        oracleClose(index, reason: "completed")
+        oracle.occurrences[index].firstExecutionAfterCloseMs = nowMs
+    }
+
+    func oracleNoteExecution() {
+        for index in oracle.occurrences.indices.reversed() {
+            if oracle.occurrences[index].live { continue }
+            if oracle.occurrences[index].firstExecutionAfterCloseMs != nil { break }
+            oracle.occurrences[index].firstExecutionAfterCloseMs = nowMs
+        }
+    }
+
+    func oracleAlertStarted(_ id: AlarmUUID, _ metadata: RingMetadata) {
+        guard metadata.kind == .primary, let index = oracle.liveIndex, oracle.occurrences[index].rootID == metadata.rootID else { return }
+        oracle.bindings[id] = oracle.occurrences[index].id
+    }
+
+    func oracleAlertEnded(_ id: AlarmUUID, _ metadata: RingMetadata) {
+        if metadata.kind == .primary { oracle.bindings[id] = nil }  // a re-armed weekly primary is the next occurrence's
+    }
+
+    func oracleBind(_ request: RingRequest) {
+        requestMetadata[request.id] = request.metadata
+        guard request.metadata.kind == .successor, let index = oracle.liveIndex,
+              oracle.occurrences[index].rootID == request.metadata.rootID else { return }
+        oracle.bindings[request.id] = oracle.occurrences[index].id
+    }
+
+    /// Genuine activity (INACT-4) is credited when the bridge could observe it (candidate invariant 16).
+    func oracleCredit(_ id: AlarmUUID, creditNow: Bool) {
+        guard let index = oracle.liveIndex else { return }
+        let occurrence = oracle.occurrences[index]
+        let metadata = requestMetadata[id]
+        let bound = oracle.bindings[id] == occurrence.id || (metadata?.kind == .primary && metadata?.rootID == occurrence.rootID)
+        guard bound else { return }
+        if creditNow {
+            oracle.occurrences[index].lastActivityMs = wallMs
+            enqueue(.oracleDeadline(occurrence: occurrence.id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+        } else {
+            oracle.pendingCredit = true
+        }
+    }
+
+    func oracleGateReleased() {
+        guard oracle.pendingCredit else { return }
+        oracle.pendingCredit = false
+        guard let index = oracle.liveIndex else { return }
+        oracle.occurrences[index].lastActivityMs = wallMs
+        enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+    }
+
+    func noteScheduleResult(_ id: AlarmUUID, success: Bool) {
+        guard let metadata = requestMetadata[id] else { return }
+        switch (metadata.kind, success) {
+        case (.primary, true): oracle.primaryFaultRoots.removeAll { $0 == metadata.rootID }
+        case (.primary, false):
+            if !oracle.primaryFaultRoots.contains(metadata.rootID) { oracle.primaryFaultRoots.append(metadata.rootID) }
+        case (.successor, true): armFailureExempt = false
+        case (.successor, false): armFailureExempt = true
+        }
+    }
+}

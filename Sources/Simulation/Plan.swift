@@ -1,0 +1,99 @@
+import AlarmBridge
+
+/// A scripted or generated action at a point in virtual time: what the user, the app's JS layer,
+/// the device or a fault does. Scenario files and the fuzz generator both produce these.
+public enum PlanAction: Sendable, Equatable {
+    /// The user stops the audible ring (of that alarm's family, when given): lock-screen Stop on
+    /// iOS, the alarm screen's dismiss on Android.
+    case userStop(alarmID: String?)
+    case userOpenApp
+    case userLeaveApp
+    /// JS calls the completion of the bridge's live occurrence (only when the challenge shows).
+    case userCompleteChallenge
+    case userUnlock
+    case userForceQuit
+    case userEditTitle(alarmID: String, title: String)
+    case userEditTime(alarmID: String, hour: Int, minute: Int)
+    case userDeleteAlarm(alarmID: String)
+    /// JS renders the challenge: `setForegroundAlarmContext(challengeScreenVisible: true)`.
+    case appShowChallenge
+    case appSyncEnabledAlarms
+    case appLaunch
+    case deviceReboot
+    case faultProcessDeath
+    case faultScheduleFailure(count: Int)
+    case faultInventoryReadFailure(count: Int)
+    case faultCapacity(Int)
+    case faultRevokeExactPermission
+    case faultGrantExactPermission
+    case faultCoalesceUpdates(Bool)
+    case expectAlerting(alarmID: String, line: Int)
+    case expectSilent(alarmID: String, line: Int)
+}
+
+/// A plan action due at a device wall-clock instant.
+public struct TimedAction: Sendable, Equatable {
+    public var wallMs: Int64
+    public var action: PlanAction
+    public init(wallMs: Int64, action: PlanAction) {
+        self.wallMs = wallMs
+        self.action = action
+    }
+}
+
+/// Everything that defines one simulated device before it runs.
+public struct DeviceSetup: Sendable {
+    public var platform: PlatformFlavor
+    public var zoneIdentifier: String
+    /// Device wall clock at the start (Unix-epoch ms).
+    public var startWallMs: Int64
+    /// Virtual time the run covers, ms.
+    public var durationMs: Int64
+    /// The alarms the user saves at the start (first launch of a fresh install).
+    public var alarms: [LogicalAlarm]
+    public var ios: AlarmKitParametersSpec
+    public var android: AlarmManagerParametersSpec
+    /// T_OP: the bound within which a requested transition must complete (RULES.md parameters).
+    public var transitionBoundMs: Int64
+    /// Bridge constants the seed varies (G_PUB).
+    public var publicationGraceMs: Int64
+    /// Scripted actions (scenario) or the generated ambient plan (fuzz).
+    public var plan: [TimedAction]
+    /// Fuzz mode: the sleepy user reacts to alerts and faults hit interleaving points.
+    public var reactiveUser: Bool
+    /// Fault switches of the seed's swarm profile (fuzz mode).
+    public var interleavingDeaths: Bool
+    /// Seed of the remaining randomness.
+    public var seed: UInt64
+
+    public init(platform: PlatformFlavor, zoneIdentifier: String, startWallMs: Int64, durationMs: Int64,
+                alarms: [LogicalAlarm], plan: [TimedAction], seed: UInt64) {
+        self.platform = platform
+        self.zoneIdentifier = zoneIdentifier
+        self.startWallMs = startWallMs
+        self.durationMs = durationMs
+        self.alarms = alarms
+        self.ios = AlarmKitParametersSpec()
+        self.android = AlarmManagerParametersSpec()
+        self.transitionBoundMs = 5_000
+        self.publicationGraceMs = 5_000
+        self.plan = plan
+        self.reactiveUser = false
+        self.interleavingDeaths = false
+        self.seed = seed
+    }
+}
+
+/// Platform parameters as plain values (the models' own types live in their targets).
+public struct AlarmKitParametersSpec: Sendable, Equatable {
+    public var scheduleLatencyMaxMs: Int64 = 300
+    public var capacity: Int = 64
+    public var coalesceUpdates = false
+    public init() {}
+}
+
+public struct AlarmManagerParametersSpec: Sendable, Equatable {
+    public var apiLevel = 34
+    public var lockedBootBroadcastDelayMs: Int64 = 3_000
+    public init() {}
+}

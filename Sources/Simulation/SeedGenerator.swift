@@ -1,0 +1,207 @@
+import AlarmBridge
+import SimKernel
+
+/// Derives a whole world from one seed. Every draw goes through a named sub-stream, so changing
+/// one part of the generator does not reshuffle the others (DESIGN.md, "Determinism").
+public enum SeedGenerator {
+    static let zones = ["Europe/Berlin", "America/New_York", "Asia/Tokyo", "Australia/Sydney", "UTC", "America/Sao_Paulo"]
+
+    /// The seed's device setup and its printed parameters, in a fixed order.
+    public static func setup(platform: PlatformFlavor, seed: UInt64) -> (DeviceSetup, [RunParameter]) {
+        let streams = RandomStreams(seed: seed)
+        var world = streams.stream("setup.world")
+        let zone = world.pick(zones)
+        let calendar = WallCalendar(zoneIdentifier: zone)!
+        let dayOfYear = Int(world.int(in: 0...364))
+        let base = calendar.instant(year: 2026, month: 1, day: 1, hour: 21, minute: 0)! + Int64(dayOfYear) * 86_400_000
+        let startWallMs = base + world.int(in: 0...7_200_000)
+        let durationMs: Int64 = 36 * 3_600_000
+
+        var alarmRNG = streams.stream("setup.alarms")
+        var alarms: [LogicalAlarm] = []
+        for number in 1...Int(alarmRNG.int(in: 1...3)) {
+            let hour = Int(alarmRNG.int(in: 5...9))
+            let minute = Int(alarmRNG.int(in: 0...59))
+            let policyRoll = alarmRNG.uniform(below: 10)
+            let policy: InactivityPolicy = policyRoll < 7 ? .v3 : (policyRoll < 9 ? .v2 : .legacy)
+            let repeats: AlarmRepeat
+            if alarmRNG.chance(Ratio(7, 10)) {
+                var days = Weekday.allCases.filter { _ in alarmRNG.chance(Ratio(1, 2)) }
+                if days.isEmpty { days = [alarmRNG.pick(Weekday.allCases)] }
+                repeats = .weekly(days)
+            } else {
+                repeats = .once(fireWallMs: calendar.nextFire(hour: hour, minute: minute, weekday: nil, after: startWallMs + 600_000))
+            }
+            alarms.append(LogicalAlarm(id: "a\(number)", hour: hour, minute: minute, repeats: repeats,
+                                       title: "Alarm \(number)", policy: policy))
+        }
+
+        var setup = DeviceSetup(platform: platform, zoneIdentifier: zone, startWallMs: startWallMs, durationMs: durationMs,
+                                alarms: alarms, plan: [], seed: seed)
+        var platformRNG = streams.stream("setup.platform")
+        setup.ios.scheduleLatencyMaxMs = platformRNG.pick([100, 300, 800, 2_000])
+        setup.ios.capacity = platformRNG.chance(Ratio(3, 10)) ? Int(platformRNG.int(in: 2...12)) : 64
+        setup.ios.coalesceUpdates = platformRNG.chance(Ratio(1, 2))
+        setup.android.apiLevel = platformRNG.pick([31, 32, 33, 34, 35])
+        setup.android.lockedBootBroadcastDelayMs = platformRNG.int(in: 1_000...8_000)
+        setup.transitionBoundMs = 5_000
+        setup.publicationGraceMs = platformRNG.int(in: 1_000...10_000)
+        setup.reactiveUser = true
+
+        let profile = SwarmProfile.draw(streams.stream("setup.swarm"), platform: platform, apiLevel: setup.android.apiLevel)
+        setup.interleavingDeaths = profile.processDeath
+        setup.plan = AmbientPlan.generate(setup: setup, profile: profile, calendar: calendar, streams: streams)
+
+        var parameters: [RunParameter] = [
+            RunParameter("zone", zone),
+            RunParameter("zone-data", WallCalendar.zoneDataVersion),
+            RunParameter("start-wall-ms", String(startWallMs)),
+            RunParameter("duration-ms", String(durationMs)),
+        ]
+        for alarm in alarms {
+            let repeats: String
+            switch alarm.repeats {
+            case .once(let fire): repeats = "once at \(fire)"
+            case .weekly(let days): repeats = "weekly " + days.map(\.description).joined(separator: ",")
+            }
+            parameters.append(RunParameter("alarm.\(alarm.id)", String(format: "%02d:%02d %@ policy %@", alarm.hour, alarm.minute, repeats, alarm.policy.rawValue)))
+        }
+        switch platform {
+        case .ios:
+            parameters.append(RunParameter("ios.schedule-latency-max-ms", String(setup.ios.scheduleLatencyMaxMs)))
+            parameters.append(RunParameter("ios.capacity", String(setup.ios.capacity)))
+            parameters.append(RunParameter("ios.coalesce-updates", String(setup.ios.coalesceUpdates)))
+        case .android:
+            parameters.append(RunParameter("android.api-level", String(setup.android.apiLevel)))
+            parameters.append(RunParameter("android.locked-boot-broadcast-delay-ms", String(setup.android.lockedBootBroadcastDelayMs)))
+        }
+        parameters.append(RunParameter("bridge.G_PUB-ms", String(setup.publicationGraceMs)))
+        parameters.append(RunParameter("sim.T_OP-ms", String(setup.transitionBoundMs)))
+        parameters.append(RunParameter("swarm", profile.description))
+        parameters.append(RunParameter("plan-actions", String(setup.plan.count)))
+        return (setup, parameters)
+    }
+}
+
+/// Which fault kinds a seed turns on (FoundationDB BUGGIFY / TigerBeetle swarm testing).
+struct SwarmProfile: CustomStringConvertible {
+    var processDeath = false
+    var reboot = false
+    var scheduleFailure = false
+    var capacitySqueeze = false
+    var exactRevocation = false
+    var inventoryReadFailure = false
+
+    static func draw(_ rng: Xoshiro256StarStar, platform: PlatformFlavor, apiLevel: Int) -> SwarmProfile {
+        var rng = rng
+        var profile = SwarmProfile()
+        profile.processDeath = rng.chance(Ratio(1, 2))
+        profile.reboot = rng.chance(Ratio(1, 2))
+        profile.scheduleFailure = rng.chance(Ratio(1, 2))
+        profile.capacitySqueeze = platform == .ios && rng.chance(Ratio(1, 3))
+        profile.exactRevocation = platform == .android && apiLevel <= 32 && rng.chance(Ratio(1, 2))
+        profile.inventoryReadFailure = rng.chance(Ratio(1, 3))
+        return profile
+    }
+
+    var description: String {
+        var on: [String] = []
+        if processDeath { on.append("process-death") }
+        if reboot { on.append("reboot") }
+        if scheduleFailure { on.append("schedule-failure") }
+        if capacitySqueeze { on.append("capacity") }
+        if exactRevocation { on.append("exact-permission-revocation") }
+        if inventoryReadFailure { on.append("inventory-read-failure") }
+        return on.isEmpty ? "none" : on.joined(separator: ",")
+    }
+}
+
+/// The sleepy user's ambient behaviour and the seed's faults, as a timed plan.
+enum AmbientPlan {
+    static func generate(setup: DeviceSetup, profile: SwarmProfile, calendar: WallCalendar,
+                         streams: RandomStreams) -> [TimedAction] {
+        var plan: [TimedAction] = []
+        let start = setup.startWallMs
+        let end = start + setup.durationMs
+        // First launch of a fresh install: open the app, save every alarm, leave.
+        plan.append(TimedAction(wallMs: start + 1_000, action: .userOpenApp))
+        for (index, alarm) in setup.alarms.enumerated() {
+            plan.append(TimedAction(wallMs: start + 3_000 + Int64(index) * 2_000, action: .userEditTitle(alarmID: alarm.id, title: alarm.title)))
+        }
+        plan.append(TimedAction(wallMs: start + 20_000, action: .userLeaveApp))
+
+        var user = streams.stream("plan.user")
+        var hour = start + 3_600_000
+        var edits = 0
+        while hour < end {
+            if user.chance(Ratio(1, 3)) {
+                let at = hour + user.int(in: 0...3_599_000)
+                let roll = user.uniform(below: 100)
+                if roll < 60 {
+                    plan.append(TimedAction(wallMs: at, action: .userOpenApp))
+                    if user.chance(Ratio(1, 2)) { plan.append(TimedAction(wallMs: at + user.int(in: 200...3_000), action: .appSyncEnabledAlarms)) }
+                    plan.append(TimedAction(wallMs: at + user.int(in: 5_000...120_000), action: .userLeaveApp))
+                } else if roll < 85, let alarm = setup.alarms.first {
+                    edits += 1
+                    let target = user.pick(setup.alarms)
+                    _ = alarm
+                    plan.append(contentsOf: titleEdit(target, number: edits, at: at))
+                } else {
+                    plan.append(TimedAction(wallMs: at, action: .appSyncEnabledAlarms))
+                }
+            }
+            hour += 3_600_000
+        }
+        // Title edits timed near a fire time: the seed-003 window.
+        for alarm in setup.alarms where user.chance(Ratio(1, 2)) {
+            let fire = calendar.nextFire(hour: alarm.hour, minute: alarm.minute, weekday: nil, after: start + 60_000)
+            edits += 1
+            plan.append(contentsOf: titleEdit(alarm, number: edits, at: fire - user.int(in: 1_000...240_000)))
+        }
+
+        var faults = streams.stream("plan.faults")
+        if profile.processDeath {
+            for _ in 0..<Int(faults.int(in: 1...6)) {
+                plan.append(TimedAction(wallMs: start + faults.int(in: 60_000...setup.durationMs), action: .faultProcessDeath))
+            }
+        }
+        if profile.reboot {
+            for _ in 0..<Int(faults.int(in: 1...2)) {
+                // Often shortly before an alarm, so the alert rings before first unlock (seed 004).
+                let anchor = setup.alarms.isEmpty || faults.chance(Ratio(1, 2))
+                    ? start + faults.int(in: 60_000...setup.durationMs)
+                    : calendar.nextFire(hour: setup.alarms[0].hour, minute: setup.alarms[0].minute, weekday: nil, after: start) - faults.int(in: 60_000...1_800_000)
+                plan.append(TimedAction(wallMs: anchor, action: .deviceReboot))
+                plan.append(TimedAction(wallMs: anchor + 45_000 + faults.int(in: 10_000...3_600_000), action: .userUnlock))
+            }
+        }
+        if profile.scheduleFailure {
+            for _ in 0..<Int(faults.int(in: 1...5)) {
+                plan.append(TimedAction(wallMs: start + faults.int(in: 0...setup.durationMs), action: .faultScheduleFailure(count: Int(faults.int(in: 1...3)))))
+            }
+        }
+        if profile.inventoryReadFailure {
+            for _ in 0..<Int(faults.int(in: 1...4)) {
+                plan.append(TimedAction(wallMs: start + faults.int(in: 0...setup.durationMs), action: .faultInventoryReadFailure(count: 1)))
+            }
+        }
+        if profile.capacitySqueeze {
+            let at = start + faults.int(in: 0...setup.durationMs)
+            plan.append(TimedAction(wallMs: at, action: .faultCapacity(Int(faults.int(in: 1...4)))))
+            plan.append(TimedAction(wallMs: at + faults.int(in: 600_000...7_200_000), action: .faultCapacity(setup.ios.capacity)))
+        }
+        if profile.exactRevocation {
+            let at = start + faults.int(in: 60_000...setup.durationMs)
+            plan.append(TimedAction(wallMs: at, action: .faultRevokeExactPermission))
+            plan.append(TimedAction(wallMs: at + faults.int(in: 300_000...7_200_000), action: .faultGrantExactPermission))
+        }
+        // Stable order: by time, then by generation order (the sort is stable).
+        return plan.enumerated().sorted { ($0.element.wallMs, $0.offset) < ($1.element.wallMs, $1.offset) }.map(\.element)
+    }
+
+    static func titleEdit(_ alarm: LogicalAlarm, number: Int, at: Int64) -> [TimedAction] {
+        [TimedAction(wallMs: at, action: .userOpenApp),
+         TimedAction(wallMs: at + 1_500, action: .userEditTitle(alarmID: alarm.id, title: "\(alarm.title) edit \(number)")),
+         TimedAction(wallMs: at + 6_000, action: .userLeaveApp)]
+    }
+}

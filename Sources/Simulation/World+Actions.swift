@@ -1,0 +1,130 @@
+import AlarmBridge
+import SimKernel
+
+/// The user, app (JS) and fault actions of a plan.
+extension World {
+    func perform(_ action: PlanAction) {
+        record("plan", "action", [TraceField("action", "\(action)")])
+        switch action {
+        case .userStop(let alarmID):
+            guard deviceUp else { return }
+            let audible = audibleRings().filter { alarmID == nil || $0.metadata.alarmID == alarmID }
+            if let ring = audible.first { stopRing(ring.id) }
+        case .userOpenApp:
+            openApp()
+        case .userLeaveApp:
+            guard process.running, process.active else { return }
+            process.active = false
+            step(.willResignActive)
+            step(.didEnterBackground)
+        case .userCompleteChallenge:
+            guard process.running, process.active, let live = process.bridge?.document?.liveOccurrence else { return }
+            step(.api(.completeChallenge(rootID: live.rootID, occurrenceToken: live.token)))
+        case .appShowChallenge:
+            guard process.running, process.active, process.bridge?.document?.liveOccurrence != nil else { return }
+            process.challengeShown = true
+            step(.api(.setForegroundAlarmContext(challengeScreenVisible: true)))
+        case .userUnlock:
+            unlock()
+        case .userForceQuit:
+            kill("force-quit")
+            noteFault("force-quit")
+        case .userEditTitle(let alarmID, let title):
+            editAlarm(alarmID) { $0.title = title }
+        case .userEditTime(let alarmID, let hour, let minute):
+            editAlarm(alarmID) { alarm in
+                alarm.hour = hour
+                alarm.minute = minute
+                if case .once = alarm.repeats {
+                    alarm.repeats = .once(fireWallMs: calendar.nextFire(hour: hour, minute: minute, weekday: nil, after: wallMs))
+                }
+            }
+            unscheduleOracleFireTimes(alarmID: alarmID)
+            scheduleOracleFireTimes(for: [alarmID])
+        case .userDeleteAlarm(let alarmID):
+            alarms.removeAll { $0.id == alarmID }
+            unscheduleOracleFireTimes(alarmID: alarmID)
+            openApp()
+            step(.api(.deleteAlarm(id: alarmID)))
+        case .appSyncEnabledAlarms:
+            guard process.running else { return }
+            step(.api(.syncEnabledAlarms))
+        case .appLaunch:
+            if deviceUp && !process.running { launch(.user) }
+        case .deviceReboot:
+            reboot(lockedForMs: -1)
+        case .faultProcessDeath:
+            if process.running {
+                kill("process-death")
+                noteFault("process-death")
+            }
+        case .faultScheduleFailure(let count):
+            if ios != nil { ios!.failNextSchedules += count }
+            if android != nil { android!.failNextSchedules += count }
+        case .faultInventoryReadFailure(let count):
+            if ios != nil { ios!.failNextReads += count }
+            if android != nil { android!.failNextReads += count }
+        case .faultCapacity(let capacity):
+            ios?.parameters.capacity = capacity
+        case .faultRevokeExactPermission:
+            guard var manager = android, manager.canScheduleExactAlarms else { return }
+            let effects = manager.revokeExactAlarmPermission()
+            android = manager
+            apply(effects)
+        case .faultGrantExactPermission:
+            guard var manager = android, !manager.canScheduleExactAlarms else { return }
+            let effects = manager.grantExactAlarmPermission()
+            android = manager
+            apply(effects)
+        case .faultCoalesceUpdates(let on):
+            ios?.parameters.coalesceUpdates = on
+        case .expectAlerting(let alarmID, let line):
+            if !audibleRings().contains(where: { $0.metadata.alarmID == alarmID }) {
+                scenarioFailures.append("line \(line): expected \(alarmID) alerting, but it is silent")
+            }
+        case .expectSilent(let alarmID, let line):
+            if audibleRings().contains(where: { $0.metadata.alarmID == alarmID }) {
+                scenarioFailures.append("line \(line): expected \(alarmID) silent, but it is alerting")
+            }
+        }
+    }
+
+    func audibleRings() -> [(id: AlarmUUID, metadata: RingMetadata)] {
+        if let daemon = ios {
+            return daemon.alarms.filter { $0.state == .alerting }.map { ($0.id, $0.metadata) }
+        }
+        guard let manager = android else { return [] }
+        return manager.ringing.compactMap { id in manager.ringingMetadata(id).map { (id, $0) } }
+    }
+
+    func openApp() {
+        guard deviceUp else { return }
+        if !protectedDataAvailable { unlock() }
+        if !process.running { launch(.user) }
+        guard !process.active else { return }
+        process.active = true
+        step(.didBecomeActive)
+        enqueue(.plan(.appShowChallenge), afterMs: 800)
+    }
+
+    func unlock() {
+        guard deviceUp, !protectedDataAvailable else { return }
+        protectedDataAvailable = true
+        record("device", "first-unlock")
+        if var manager = android {
+            apply(manager.firstUnlock())
+            android = manager
+        } else if process.running {
+            enqueue(.toProcess(.protectedDataAvailable, incarnation: process.incarnation), afterMs: 0)
+        }
+    }
+
+    /// The user edits an alarm in the app's editor; JS saves it through the direct save (API-19).
+    func editAlarm(_ alarmID: String, _ change: (inout LogicalAlarm) -> Void) {
+        guard let index = alarms.firstIndex(where: { $0.id == alarmID }) else { return }
+        change(&alarms[index])
+        openApp()
+        guard process.running else { return }
+        step(.api(.saveAlarm(alarms[index])))
+    }
+}

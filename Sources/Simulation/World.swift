@@ -1,0 +1,520 @@
+import AlarmBridge
+import AndroidModel
+import IOSModel
+import SimKernel
+
+/// Events on the world's queue.
+enum WorldEvent: Sendable {
+    /// An input for the app process of `incarnation` (dropped if that process is gone).
+    case toProcess(BridgeInput, incarnation: Int)
+    /// An input that starts the app process when none runs (intents, broadcasts).
+    case toAppLaunching(BridgeInput, LaunchReason)
+    /// An input for whatever process runs now; dropped when none does.
+    case toRunningApp(BridgeInput)
+    case storeRead(incarnation: Int)
+    case inventoryRead(InventoryPurpose, incarnation: Int)
+    case daemon(DaemonEvent)
+    case alarmManager(AlarmManagerEvent)
+    case timer(BridgeTimer, incarnation: Int)
+    case plan(PlanAction)
+    case reaction(AlarmUUID, Reaction)
+    case fireTime(rootID: String, alarmID: String, wallMs: Int64)
+    case oracleDeadline(occurrence: Int)
+    case gapCheck
+    case boot
+}
+
+/// What the sleepy user does about an audible ring.
+enum Reaction: Sendable, Equatable {
+    case stop, openAndComplete, openAndLeave
+}
+
+/// The app process: bridge memory lives and dies with it.
+struct AppProcess {
+    var incarnation = 0
+    var running = false
+    var active = false
+    var bridge: BridgeCore?
+    var storeReadSucceeded = false
+    var storeReadFailed = false
+    /// Last instant the bridge executed a step while ready.
+    var lastReadyStepMs: Int64 = .min
+    /// JS has rendered the challenge in this process.
+    var challengeShown = false
+}
+
+/// One simulated device: bridge + one platform model + user/app models + faults + checkers.
+final class World {
+    let setup: DeviceSetup
+    let defects: [KnownDefect]
+    let calendar: WallCalendar
+    var clock: VirtualClock
+    var queue = EventQueue<WorldEvent>()
+    var trace: Trace
+    let streams: RandomStreams
+    var ios: AlarmKitDaemon?
+    var android: AlarmManagerModel?
+    var process = AppProcess()
+    var storedDocument: BridgeDocument?
+    var deviceUp = true
+    var protectedDataAvailable = true
+    var alarms: [LogicalAlarm]
+    var oracle = Oracle()
+    var violations: [Violation] = []
+    var exemptionCounts: [String: Int] = [:]  // lookup and increment only; reported sorted
+    var scenarioFailures: [String] = []
+    var userRNG: Xoshiro256StarStar
+    var faultRNG: Xoshiro256StarStar
+    var appRNG: Xoshiro256StarStar
+    var stableIDs: [String: AlarmUUID] = [:]  // lookup only
+    var requestMetadata: [AlarmUUID: RingMetadata] = [:]  // lookup only
+    var lastFireMs: Int64 = .min
+    var syncReadMs: Int64 = .min
+    var syncProbePending = false
+    var faultExemption: (name: String, sinceMs: Int64)?
+    var armFailureExempt = false
+    var eventsProcessed = 0
+    var stopped = false
+
+    init(setup: DeviceSetup, defects: [KnownDefect], keepFullTrace: Bool) {
+        self.setup = setup
+        self.defects = defects
+        guard let calendar = WallCalendar(zoneIdentifier: setup.zoneIdentifier) else {
+            preconditionFailure("unknown zone \(setup.zoneIdentifier)")
+        }
+        self.calendar = calendar
+        self.clock = VirtualClock(startMs: setup.startWallMs)
+        self.trace = Trace(keepLast: keepFullTrace ? nil : 400)
+        self.streams = RandomStreams(seed: setup.seed)
+        self.alarms = setup.alarms
+        self.userRNG = streams.stream("user.reaction")
+        self.faultRNG = streams.stream("faults.interleaving")
+        self.appRNG = streams.stream("app.js")
+        switch setup.platform {
+        case .ios:
+            var parameters = AlarmKitParameters()
+            parameters.scheduleLatencyMaxMs = max(parameters.scheduleLatencyMinMs, setup.ios.scheduleLatencyMaxMs)
+            parameters.capacity = setup.ios.capacity
+            parameters.coalesceUpdates = setup.ios.coalesceUpdates
+            ios = AlarmKitDaemon(parameters: parameters, calendar: calendar, streams: streams)
+        case .android:
+            var parameters = AlarmManagerParameters()
+            parameters.apiLevel = setup.android.apiLevel
+            parameters.lockedBootBroadcastDelayMs = setup.android.lockedBootBroadcastDelayMs
+            android = AlarmManagerModel(parameters: parameters)
+        }
+    }
+
+    var nowMs: Int64 { clock.nowMs }
+    var wallMs: Int64 { clock.wallMs }
+
+    func at(wallMs: Int64) -> Int64 { wallMs - clock.wallOffsetMs }
+
+    func enqueue(_ event: WorldEvent, afterMs: Int64) {
+        queue.schedule(event, at: nowMs + max(0, afterMs))
+    }
+
+    func record(_ component: String, _ name: String, _ fields: [TraceField] = []) {
+        trace.record(component: component, name: name, fields: fields, trueMs: nowMs, wallMs: clock.wallMs,
+                     monotonicMs: clock.monotonicMs)
+    }
+
+    // MARK: - Run loop
+
+    func run(limits: RunLimits) {
+        record("sim", "start", [TraceField("platform", setup.platform.rawValue), TraceField("seed", String(setup.seed)),
+                                TraceField("zone", setup.zoneIdentifier), TraceField("zoneData", WallCalendar.zoneDataVersion)])
+        scheduleOracleFireTimes()
+        for timed in setup.plan {
+            queue.schedule(.plan(timed.action), at: max(nowMs, at(wallMs: timed.wallMs)))
+        }
+        let endMs = setup.startWallMs + setup.durationMs
+        while !stopped, let event = queue.popNext() {
+            if event.dueMs > endMs { break }
+            clock.advance(to: max(nowMs, event.dueMs))
+            eventsProcessed += 1
+            if eventsProcessed > limits.maxEvents || nowMs - setup.startWallMs > limits.maxVirtualTimeMs {
+                violate("run-limit", [], "run exceeded \(limits.maxEvents) events or \(limits.maxVirtualTimeMs) ms")
+                break
+            }
+            dispatch(event.payload)
+            checkAfterEvent()
+        }
+        record("sim", "end", [TraceField("events", String(eventsProcessed))])
+    }
+
+    func dispatch(_ event: WorldEvent) {
+        switch event {
+        case .toProcess(let input, let incarnation):
+            guard process.running, process.incarnation == incarnation else {
+                record("app", "dropped", [TraceField("input", describe(input))])
+                return
+            }
+            step(input)
+        case .toAppLaunching(let input, let reason):
+            guard deviceUp else { return }
+            if !process.running { launch(reason) }
+            step(input)
+        case .toRunningApp(let input):
+            guard process.running else { return }
+            step(input)
+        case .storeRead(let incarnation):
+            guard process.running, process.incarnation == incarnation else { return }
+            let result = readStore()
+            switch result {
+            case .success: process.storeReadSucceeded = true
+            case .failure: process.storeReadFailed = true
+            }
+            step(.storeLoaded(result))
+        case .inventoryRead(let purpose, let incarnation):
+            guard process.running, process.incarnation == incarnation else { return }
+            step(.inventoryRead(purpose, readInventory()))
+        case .daemon(let daemonEvent):
+            guard var daemon = ios else { return }
+            let effects = daemon.handle(daemonEvent, nowWallMs: wallMs)
+            ios = daemon
+            apply(effects)
+        case .alarmManager(let managerEvent):
+            guard var manager = android else { return }
+            let effects = manager.handle(managerEvent)
+            android = manager
+            apply(effects)
+        case .timer(let kind, let incarnation):
+            guard process.running, process.incarnation == incarnation else { return }
+            step(.timerFired(kind))
+        case .plan(let action):
+            perform(action)
+        case .reaction(let id, let reaction):
+            react(id, reaction)
+        case .fireTime(let rootID, let alarmID, let fireWallMs):
+            oracleFireTime(rootID: rootID, alarmID: alarmID, fireWallMs: fireWallMs)
+        case .oracleDeadline(let occurrence):
+            oracleDeadline(occurrence)
+        case .gapCheck:
+            break
+        case .boot:
+            boot()
+        }
+    }
+
+    // MARK: - The app process
+
+    func configuration() -> BridgeConfiguration {
+        var configuration = BridgeConfiguration(flavor: setup.platform, calendar: calendar,
+                                                defects: KnownDefect.switches(defects))
+        configuration.publicationGraceMs = setup.publicationGraceMs
+        return configuration
+    }
+
+    func launch(_ reason: LaunchReason) {
+        process.incarnation += 1
+        process.running = true
+        process.active = false
+        process.bridge = BridgeCore(configuration: configuration())
+        process.storeReadFailed = false
+        process.storeReadSucceeded = false
+        process.challengeShown = false
+        record("app", "launch", [TraceField("reason", reason.rawValue), TraceField("incarnation", String(process.incarnation))])
+        step(.processStarted(reason))
+    }
+
+    func kill(_ reason: String) {
+        guard process.running else { return }
+        process.running = false
+        process.active = false
+        process.bridge = nil
+        record("app", "process-death", [TraceField("reason", reason)])
+        if var manager = android {
+            let effects = manager.processDied()
+            android = manager
+            apply(effects)
+        }
+    }
+
+    /// One bridge step: the input, then every command in order.
+    func step(_ input: BridgeInput) {
+        guard var bridge = process.bridge else { return }
+        let wasReady = bridge.phase == .ready
+        let commands = bridge.handle(input, at: BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs))
+        process.bridge = bridge
+        record("bridge", "input", [TraceField("input", describe(input))])
+        if bridge.phase == .ready {
+            process.lastReadyStepMs = nowMs
+            if let exemption = faultExemption, exemption.sinceMs <= nowMs { faultExemption = nil }
+            oracleNoteExecution()
+        }
+        if case .stopIntent(let id) = input { oracleCredit(id, creditNow: wasReady) }
+        if case .ringDismissed(let id) = input { oracleCredit(id, creditNow: wasReady) }
+        for command in commands {
+            guard process.running, process.bridge != nil else { break }
+            execute(command)
+        }
+        if case .inventoryRead(let purpose, .success) = input, purpose != .launchGate { syncProbePending = true }
+    }
+
+    func readStore() -> Result<BridgeDocument?, StoreReadError> {
+        switch setup.platform {
+        case .ios: return protectedDataAvailable ? .success(storedDocument) : .failure(.unavailable)
+        case .android: return .success(storedDocument)  // device-protected storage (AND-2)
+        }
+    }
+
+    func readInventory() -> Result<[PlatformAlarm], PlatformError> {
+        if var daemon = ios {
+            let result = daemon.readAlarms()
+            ios = daemon
+            return result
+        }
+        var manager = android!
+        let result = manager.readPending()
+        android = manager
+        return result
+    }
+
+    func execute(_ command: BridgeCommand) {
+        switch command {
+        case .loadStore:
+            enqueue(.storeRead(incarnation: process.incarnation), afterMs: 15)
+        case .persist(let document):
+            let writable = setup.platform == .android || protectedDataAvailable
+            record("store", writable ? "persist" : "persist-failed",
+                   [TraceField("rings", String(document.rings.count)), TraceField("occurrences", String(document.occurrences.count))])
+            if writable { storedDocument = document }
+        case .schedule(let request, let origin):
+            checkPlatformCall(ringID: request.id, alarmID: request.metadata.alarmID, origin: origin, isCancel: false)
+            checkStableID(request)
+            oracleBind(request)
+            record("bridge", "schedule", [TraceField("id", request.id.description), TraceField("kind", request.metadata.kind.rawValue),
+                                          TraceField("root", request.metadata.rootID), TraceField("schedule", request.schedule.description),
+                                          TraceField("origin", origin.rawValue)])
+            if var daemon = ios {
+                let effects = daemon.schedule(request)
+                ios = daemon
+                apply(effects)
+            } else if var manager = android {
+                let effects = manager.setAlarmClock(request, nowWallMs: wallMs)
+                android = manager
+                apply(effects)
+            }
+            maybeInterleavingDeath()
+        case .cancel(let id, let origin):
+            checkPlatformCall(ringID: id, alarmID: groundTruthMetadata(id)?.alarmID, origin: origin, isCancel: true)
+            checkReceiptFirst(id, origin: origin)
+            record("bridge", "cancel", [TraceField("id", id.description), TraceField("origin", origin.rawValue)])
+            if var daemon = ios {
+                let effects = daemon.cancel(id)
+                ios = daemon
+                apply(effects)
+            } else if var manager = android {
+                let effects = manager.cancel(id)
+                android = manager
+                apply(effects)
+            }
+        case .stop(let id, let origin):
+            checkReceiptFirst(id, origin: origin)
+            record("bridge", "stop", [TraceField("id", id.description), TraceField("origin", origin.rawValue)])
+            if var daemon = ios {
+                let effects = daemon.stop(id, nowWallMs: wallMs, byUser: false)
+                ios = daemon
+                apply(effects)
+            } else if var manager = android {
+                let effects = manager.stopRinging(id)
+                android = manager
+                apply(effects)
+            }
+        case .startRinging(let id):
+            guard var manager = android, let metadata = process.bridge?.document?.row(id)?.metadata else { return }
+            let effects = manager.startRinging(id, metadata: metadata)
+            android = manager
+            apply(effects)
+        case .readInventory(let purpose):
+            syncReadMs = nowMs
+            enqueue(.inventoryRead(purpose, incarnation: process.incarnation), afterMs: 2)
+        case .setTimer(let kind, let delayMs):
+            let incarnation = process.incarnation
+            queue.removeAll { event in
+                if case .timer(kind, incarnation) = event { return true }
+                return false
+            }
+            enqueue(.timer(kind, incarnation: incarnation), afterMs: delayMs)
+        case .launchGate(let state):
+            record("bridge", "launch-gate", [TraceField("state", state.rawValue)])
+            if state == .released { oracleGateReleased() }
+        case .reply(let reply):
+            record("bridge", "reply", [TraceField("reply", "\(reply)")])
+            if case .completed(let rootID, true) = reply { oracleCompleted(rootID: rootID) }
+        case .note(let text):
+            record("bridge", "note", [TraceField("text", text)])
+        }
+    }
+
+    /// Process death between a request and its completion (the fault plan's interleaving points).
+    func maybeInterleavingDeath() {
+        guard setup.interleavingDeaths, faultRNG.chance(Ratio(1, 25)) else { return }
+        enqueue(.plan(.faultProcessDeath), afterMs: faultRNG.int(in: 0...400))
+    }
+
+    // MARK: - Platform effects
+
+    func apply(_ effects: [DaemonEffect]) {
+        for effect in effects {
+            switch effect {
+            case .toApp(let input, let launch): deliver(input, launch: launch)
+            case .later(let event, let afterMs): enqueue(.daemon(event), afterMs: afterMs)
+            case .alertStarted(let id, let metadata): lastFireMs = nowMs; alertStarted(id, metadata)
+            case .alertEnded(let id, let metadata): oracleAlertEnded(id, metadata)
+            case .trace(let name, let fields): record("ios", name, fields)
+            }
+        }
+    }
+
+    func apply(_ effects: [AlarmManagerEffect]) {
+        for effect in effects {
+            switch effect {
+            case .toApp(let input, let launch): deliver(input, launch: launch)
+            case .later(let event, let afterMs): enqueue(.alarmManager(event), afterMs: afterMs)
+            case .alertStarted(let id, let metadata): alertStarted(id, metadata)
+            case .alertEnded(let id, let metadata): oracleAlertEnded(id, metadata)
+            case .killProcess: kill("exact-alarm permission revoked"); noteFault("exact-permission-revoked")
+            case .trace(let name, let fields): record("android", name, fields)
+            }
+        }
+    }
+
+    func deliver(_ input: BridgeInput, launch: LaunchReason?) {
+        switch input {
+        case .scheduleCompleted(let id, let result):
+            if case .success = result { noteScheduleResult(id, success: true) } else { noteScheduleResult(id, success: false) }
+        case .alarmDelivered: lastFireMs = nowMs
+        default: break
+        }
+        if let launch {
+            enqueue(.toAppLaunching(input, launch), afterMs: launch == .user ? 0 : 30)
+        } else if process.running {
+            if case .alarmUpdates = input {
+                enqueue(.toRunningApp(input), afterMs: 5)
+            } else {
+                enqueue(.toProcess(input, incarnation: process.incarnation), afterMs: 0)
+            }
+        }
+    }
+
+    func alertStarted(_ id: AlarmUUID, _ metadata: RingMetadata) {
+        oracleAlertStarted(id, metadata)
+        guard setup.reactiveUser else { return }
+        let roll = userRNG.uniform(below: 100)
+        let delayMs: Int64
+        if roll < 50 {
+            delayMs = userRNG.int(in: 3_000...60_000)
+        } else if roll < 85 {
+            delayMs = userRNG.int(in: 60_000...600_000)
+        } else {
+            return  // sleeps through it
+        }
+        let pick = userRNG.uniform(below: 100)
+        let reaction: Reaction = pick < 55 ? .stop : (pick < 85 ? .openAndComplete : .openAndLeave)
+        enqueue(.reaction(id, reaction), afterMs: delayMs)
+    }
+
+    func isAudible(_ id: AlarmUUID) -> Bool {
+        if let daemon = ios { return daemon.alarm(id)?.state == .alerting }
+        return android?.ringing.contains(id) ?? false
+    }
+
+    func react(_ id: AlarmUUID, _ reaction: Reaction) {
+        guard deviceUp, isAudible(id) else { return }
+        switch reaction {
+        case .stop:
+            stopRing(id)
+        case .openAndComplete, .openAndLeave:
+            perform(.userOpenApp)
+            if userRNG.chance(Ratio(1, 2)) {
+                enqueue(.plan(.appSyncEnabledAlarms), afterMs: userRNG.int(in: 200...3_000))
+            }
+            if reaction == .openAndComplete {
+                let completeAfter = userRNG.int(in: 5_000...90_000)
+                enqueue(.plan(.userCompleteChallenge), afterMs: completeAfter)
+                enqueue(.plan(.userLeaveApp), afterMs: completeAfter + userRNG.int(in: 2_000...30_000))
+            } else {
+                enqueue(.plan(.userLeaveApp), afterMs: userRNG.int(in: 3_000...60_000))
+            }
+        }
+    }
+
+    /// The user stops one audible ring: lock-screen Stop (iOS) or the alarm screen (Android).
+    func stopRing(_ id: AlarmUUID) {
+        record("user", "stop", [TraceField("id", id.description)])
+        if var daemon = ios {
+            let effects = daemon.stop(id, nowWallMs: wallMs, byUser: true)
+            ios = daemon
+            apply(effects)
+        } else if process.running {
+            enqueue(.toProcess(.ringDismissed(id), incarnation: process.incarnation), afterMs: 0)
+        }
+    }
+
+    func groundTruthMetadata(_ id: AlarmUUID) -> RingMetadata? {
+        if let daemon = ios { return daemon.alarm(id)?.metadata }
+        return android?.alarm(id)?.metadata ?? android?.ringingMetadata(id)
+    }
+
+    // MARK: - Device
+
+    func reboot(lockedForMs: Int64) {
+        guard deviceUp else { return }
+        record("device", "shutdown")
+        kill("reboot")
+        noteFault("device-restarting")
+        if var daemon = ios {
+            let effects = daemon.shutdown(nowWallMs: wallMs)
+            ios = daemon
+            apply(effects)
+        }
+        if var manager = android {
+            let effects = manager.shutdown()
+            android = manager
+            apply(effects)
+        }
+        deviceUp = false
+        protectedDataAvailable = false
+        enqueue(.boot, afterMs: 45_000)
+        if lockedForMs >= 0 {
+            enqueue(.plan(.userUnlock), afterMs: 45_000 + lockedForMs)
+        }
+    }
+
+    func boot() {
+        deviceUp = true
+        clock.reboot()
+        record("device", "boot")
+        noteFault("device-restarting")
+        if var daemon = ios {
+            let effects = daemon.boot(nowWallMs: wallMs)
+            ios = daemon
+            apply(effects)
+        }
+        if var manager = android {
+            let effects = manager.boot()
+            android = manager
+            apply(effects)
+        }
+    }
+
+    func noteFault(_ name: String) {
+        faultExemption = (name, nowMs)
+    }
+
+    func describe(_ input: BridgeInput) -> String {
+        switch input {
+        case .storeLoaded(.success(let document)): return document == nil ? "storeLoaded(empty)" : "storeLoaded(document)"
+        case .storeLoaded(.failure(let error)): return "storeLoaded(\(error.rawValue))"
+        case .inventoryRead(let purpose, .success(let alarms)):
+            return "inventoryRead(\(purpose), \(alarms.count) alarms, \(alarms.filter { $0.state == .alerting }.count) alerting)"
+        case .inventoryRead(let purpose, .failure(let error)): return "inventoryRead(\(purpose), \(error.rawValue))"
+        case .alarmUpdates(let alarms):
+            return "alarmUpdates(\(alarms.count) alarms, \(alarms.filter { $0.state == .alerting }.count) alerting)"
+        case .api(.saveAlarm(let alarm)): return "saveAlarm(\(alarm.id), title \(alarm.title))"
+        default: return "\(input)"
+        }
+    }
+}
