@@ -1,0 +1,96 @@
+/// The `alarmsim` command line: picks the subcommand, parses its arguments, runs it and returns
+/// the exit status. `main.swift` only passes the process's arguments and streams in, so tests
+/// run every command in-process.
+public enum AlarmSimCLI {
+    /// The subcommands, in the order help lists them.
+    static var commands: [any Command.Type] { [FuzzCommand.self, ReplayCommand.self, RunCommand.self, ListCommand.self] }
+
+    static var commandNames: [String] { commands.map { $0.name } }
+
+    static let usage = "alarmsim <subcommand> [options]   (fuzz, replay, run, list; 'alarmsim help <subcommand>' for more)"
+
+    static var help: String {
+        var lines = [
+            "alarmsim: a deterministic simulator for alarm-app native bridges (iOS AlarmKit, Android AlarmManager).",
+            "",
+            "USAGE: \(usage)",
+            "",
+            "SUBCOMMANDS:",
+        ]
+        let width = commands.map { $0.name.count }.max() ?? 0
+        for command in commands {
+            lines.append("  " + command.name + String(repeating: " ", count: width - command.name.count + 2) + command.abstract)
+        }
+        lines += ["", "EXAMPLES:"]
+        lines += commands.map { "  " + $0.examples[0] }
+        lines += ["", "Exit status: 0 success, 1 violations found, 64 usage error, 65 malformed input file, 74 I/O error."]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Runs one command line.
+    ///
+    /// - Parameter arguments: The words after the program name.
+    /// - Parameter output: Results (summaries, reports): stdout.
+    /// - Parameter errors: Progress and diagnostics: stderr.
+    /// - Parameter environment: Whether stderr is a terminal, and the wall clock for rates.
+    /// - Returns: The exit status (``ExitStatus``).
+    public static func main(
+        arguments: [String], output: inout some TextOutputStream, errors: inout some TextOutputStream,
+        environment: CLIEnvironment = .process
+    ) -> ExitStatus {
+        guard let word = arguments.first else {
+            errors.write("error: missing subcommand; say what to do, e.g. 'alarmsim fuzz --seeds 1..100'\n")
+            errors.write("usage: \(usage)\n")
+            return .usage
+        }
+        let rest = Array(arguments.dropFirst())
+        if ["--help", "-h", "help"].contains(word) {
+            return showHelp(for: rest.first, output: &output, errors: &errors)
+        }
+        guard let command = commands.first(where: { $0.name == word }) else {
+            let hint = word.hasPrefix("-") ? " (options go after the subcommand)" : ""
+            errors.write("error: unknown subcommand '\(word)'\(hint); use one of \(commandNames.joined(separator: ", "))\n")
+            errors.write("usage: \(usage)\n")
+            return .usage
+        }
+        return run(command, arguments: rest, output: &output, errors: &errors, environment: environment)
+    }
+
+    private static func run(
+        _ command: any Command.Type, arguments: [String], output: inout some TextOutputStream,
+        errors: inout some TextOutputStream, environment: CLIEnvironment
+    ) -> ExitStatus {
+        // Like swift-argument-parser, `--help` anywhere before `--` wins over everything else.
+        let options = arguments.prefix { $0 != "--" }
+        if options.contains("--help") || options.contains("-h") {
+            output.write(command.help)
+            return .success
+        }
+        let parsed: any Command
+        do {
+            parsed = try command.init(arguments: arguments)
+            try parsed.validate()
+        } catch {
+            errors.write("error: \(error.message)\n")
+            errors.write("usage: \(command.usage)\n")
+            errors.write("See 'alarmsim \(command.name) --help'.\n")
+            return .usage
+        }
+        return parsed.run(output: &output, errors: &errors, environment: environment)
+    }
+
+    private static func showHelp(
+        for name: String?, output: inout some TextOutputStream, errors: inout some TextOutputStream
+    ) -> ExitStatus {
+        guard let name else {
+            output.write(help)
+            return .success
+        }
+        guard let command = commands.first(where: { $0.name == name }) else {
+            errors.write("error: no help for '\(name)': it is not a subcommand; use one of \(commandNames.joined(separator: ", "))\n")
+            return .usage
+        }
+        output.write(command.help)
+        return .success
+    }
+}

@@ -1,0 +1,92 @@
+import AlarmBridge
+import Campaign
+import Simulation
+
+/// Parsers for option values; each error says what was wrong and what to write instead.
+enum ArgumentValues {
+    /// `ios` or `android`.
+    static func platform(_ text: String) throws(UsageError) -> PlatformFlavor {
+        guard let platform = PlatformFlavor(rawValue: text) else {
+            let what = text == "both" ? "one seed runs on one platform" : "unknown platform '\(text)'"
+            throw UsageError("\(what); use --platform ios or --platform android")
+        }
+        return platform
+    }
+
+    /// `ios`, `android` or `both` (ios, then android); nil `text` means both.
+    static func platforms(_ text: String?) throws(UsageError) -> [PlatformFlavor] {
+        guard let text, text != "both" else { return [.ios, .android] }
+        guard let platform = PlatformFlavor(rawValue: text) else {
+            throw UsageError("unknown platform '\(text)'; use --platform ios, android or both")
+        }
+        return [platform]
+    }
+
+    /// A root seed: a decimal integer 0…2^64−1.
+    static func seed(_ text: String, option: String = "--seed") throws(UsageError) -> UInt64 {
+        guard let seed = decimal(text) else {
+            throw UsageError("'\(text)' is not a seed; \(option) takes a non-negative integer, e.g. \(option) 4711")
+        }
+        return seed
+    }
+
+    /// `A..B` (inclusive, A ≤ B) or a single `N`.
+    static func seedRange(_ text: String) throws(UsageError) -> ClosedRange<UInt64> {
+        let hint = "write --seeds A..B with non-negative integers A ≤ B (e.g. --seeds 1..1000) or a single seed (--seeds 17)"
+        let parts = text.split(separator: "..", omittingEmptySubsequences: false).map(String.init)
+        switch parts.count {
+        case 1:
+            guard let seed = decimal(text) else {
+                throw UsageError("invalid --seeds '\(text)': '\(text)' is not a seed; \(hint)")
+            }
+            return seed...seed
+        case 2:
+            for part in parts where decimal(part) == nil {
+                let what = part.isEmpty ? "a bound is missing" : "'\(part)' is not a seed"
+                throw UsageError("invalid --seeds '\(text)': \(what); \(hint)")
+            }
+            let first = decimal(parts[0])!, last = decimal(parts[1])!
+            guard first <= last else {
+                throw UsageError("invalid --seeds '\(text)': the range is empty because \(first) is greater than \(last); write the smaller seed first, e.g. --seeds \(last)..\(first)")
+            }
+            guard last - first < Campaign.seedCountMax else {
+                throw UsageError("invalid --seeds '\(text)': more than \(Campaign.seedCountMax) seeds; split the campaign into smaller ranges")
+            }
+            return first...last
+        default:
+            throw UsageError("invalid --seeds '\(text)': \(hint)")
+        }
+    }
+
+    /// A known defect's name, as `alarmsim list defects` prints it.
+    static func defect(_ text: String) throws(UsageError) -> KnownDefect {
+        guard let defect = KnownDefect(rawValue: text) else {
+            let names = KnownDefect.allCases.map(\.rawValue).joined(separator: ", ")
+            throw UsageError("unknown defect '\(text)'; the known defects are \(names) (see 'alarmsim list defects')")
+        }
+        return defect
+    }
+
+    static func defects(_ texts: [String]) throws(UsageError) -> [KnownDefect] {
+        var defects: [KnownDefect] = []
+        for text in texts {
+            defects.append(try defect(text))
+        }
+        return Array(Set(defects)).sorted()
+    }
+
+    /// Rejects defects that do not exist on a platform the user named explicitly.
+    static func checkDefects(_ defects: [KnownDefect], applyTo platform: PlatformFlavor) throws(UsageError) {
+        guard let defect = Campaign.inapplicableDefects(defects, on: platform).first else { return }
+        let platforms = defect.platforms.map(\.rawValue)
+        throw UsageError("defect '\(defect.rawValue)' does not apply to \(platform.rawValue) (its code path exists only on \(platforms.joined(separator: ", "))); drop --defect \(defect.rawValue) or use --platform \(platforms[0])")
+    }
+
+    /// Digits only (no sign, no spaces), fitting in 64 bits.
+    private static func decimal(_ text: String) -> UInt64? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return nil
+        }
+        return UInt64(text)
+    }
+}

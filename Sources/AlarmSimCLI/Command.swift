@@ -1,0 +1,117 @@
+/// One subcommand, in the shape of swift-argument-parser's `ParsableCommand`, written by hand
+/// because the package takes no dependencies (STYLE.md, "CLI").
+protocol Command {
+    /// The subcommand's word, e.g. `fuzz`.
+    static var name: String { get }
+    /// One line saying what it does.
+    static var abstract: String { get }
+    /// The synopsis, e.g. `alarmsim fuzz [--platform ios|android|both] …`.
+    static var usage: String { get }
+    /// The options, one per line, indented by two spaces.
+    static var options: [String] { get }
+    /// Example command lines, each with a comment.
+    static var examples: [String] { get }
+
+    /// Parses the arguments after the subcommand's word.
+    /// - Throws: ``UsageError`` for an unknown option, a missing or malformed value.
+    init(arguments: [String]) throws(UsageError)
+    /// Checks what single options cannot (combinations, required options).
+    func validate() throws(UsageError)
+    /// Does the work; writes results to `output`, progress and diagnostics to `errors`.
+    func run(output: inout some TextOutputStream, errors: inout some TextOutputStream,
+             environment: CLIEnvironment) -> ExitStatus
+}
+
+extension Command {
+    func validate() throws(UsageError) {}
+
+    /// The text `--help` prints.
+    static var help: String {
+        var lines = [abstract, "", "USAGE: \(usage)"]
+        if !options.isEmpty {
+            lines += ["", "OPTIONS:"] + options
+        }
+        lines += ["", "EXAMPLES:"] + examples.map { "  " + $0 }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// The options and positional words of one command line, in order.
+struct ParsedArguments {
+    /// `--name value` pairs in the order given (the name without dashes).
+    private(set) var options: [(name: String, value: String)] = []
+    /// Words that are not options or option values.
+    private(set) var positionals: [String] = []
+    let command: String
+
+    /// Splits `arguments` into options and positionals.
+    ///
+    /// Accepts `--name value` and `--name=value`; a `--` ends the options.
+    /// - Parameter valuedOptions: Option names (without dashes) that take a value.
+    /// - Parameter allowsPositionals: Whether words other than options are accepted.
+    /// - Throws: ``UsageError`` for an unknown option, a missing value, or an unexpected word.
+    init(_ arguments: [String], command: String, valuedOptions: [String], allowsPositionals: Bool) throws(UsageError) {
+        self.command = command
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let word = arguments[index]
+            index += 1
+            if optionsEnded || !word.hasPrefix("-") || word == "-" {
+                guard allowsPositionals else {
+                    throw UsageError("unexpected argument '\(word)' for 'alarmsim \(command)'; see 'alarmsim \(command) --help'")
+                }
+                positionals.append(word)
+                continue
+            }
+            if word == "--" {
+                optionsEnded = true
+                continue
+            }
+            var name = String(word.drop { $0 == "-" })
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            guard word.hasPrefix("--"), valuedOptions.contains(name) else {
+                let known = valuedOptions.map { "--" + $0 } + ["--help"]
+                throw UsageError("unknown option '\(word)' for 'alarmsim \(command)'; it takes \(known.joined(separator: ", "))")
+            }
+            if value == nil, index < arguments.count, !arguments[index].hasPrefix("--") {
+                value = arguments[index]
+                index += 1
+            }
+            guard let value, !value.isEmpty else {
+                throw UsageError("option '--\(name)' needs a value, e.g. \(Self.valueExample(name))")
+            }
+            options.append((name, value))
+        }
+    }
+
+    /// The value of an option given at most once, or nil when absent.
+    /// - Throws: ``UsageError`` when it was given twice.
+    func single(_ name: String) throws(UsageError) -> String? {
+        let values = all(name)
+        guard values.count <= 1 else {
+            throw UsageError("option '--\(name)' was given \(values.count) times (\(values.joined(separator: ", "))); give it once")
+        }
+        return values.first
+    }
+
+    /// Every value of a repeatable option, in the order given.
+    func all(_ name: String) -> [String] {
+        options.filter { $0.name == name }.map(\.value)
+    }
+
+    private static func valueExample(_ name: String) -> String {
+        switch name {
+        case "platform": "--platform ios"
+        case "seeds": "--seeds 1..1000"
+        case "seed": "--seed 4711"
+        case "defect": "--defect resync-while-alerting"
+        case "trace": "--trace Reports/seed-4711.jsonl"
+        default: "--\(name) VALUE"
+        }
+    }
+}

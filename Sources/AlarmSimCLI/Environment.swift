@@ -1,0 +1,79 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What the CLI reads from the process it runs in, passed in so tests can pin it.
+///
+/// This is the only place the tool looks at the real world (a terminal, the wall clock), and
+/// nothing read here reaches a simulation run.
+public struct CLIEnvironment: Sendable {
+    /// Whether standard error is a terminal: then progress is one line rewritten with `\r`;
+    /// otherwise (a log file, CI) one line per finished platform.
+    public var errorsIsTerminal: Bool
+    /// A monotonic reading in milliseconds, for campaign rates (seeds/s) only.
+    public var elapsedMs: @Sendable () -> Int64
+
+    public init(errorsIsTerminal: Bool, elapsedMs: @escaping @Sendable () -> Int64) {
+        self.errorsIsTerminal = errorsIsTerminal
+        self.elapsedMs = elapsedMs
+    }
+
+    /// The real process: `isatty(2)` and the continuous clock.
+    public static var process: CLIEnvironment {
+        // determinism-ok: wall-clock timing of the campaign, never reaches a run
+        let origin = ContinuousClock.now
+        return CLIEnvironment(errorsIsTerminal: isatty(2) != 0) {
+            // determinism-ok: wall-clock timing of the campaign, never reaches a run
+            let elapsed = origin.duration(to: ContinuousClock.now)
+            return elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+        }
+    }
+}
+
+/// Standard output: each `write` goes straight to file descriptor 1 (no stdio buffer, so
+/// nothing is lost on `exit` and the order with stderr is the order of the calls).
+public struct StandardOutput: TextOutputStream {
+    public init() {}
+    public mutating func write(_ string: String) {
+        writeAll(string, to: 1)
+    }
+}
+
+/// Standard error: each `write` goes straight to file descriptor 2, so progress shows at once.
+public struct StandardError: TextOutputStream {
+    public init() {}
+    public mutating func write(_ string: String) {
+        writeAll(string, to: 2)
+    }
+}
+
+/// Writes every byte of `string`, retrying after interrupts and short writes; gives up quietly
+/// when the reader has gone (a closed pipe), as `print` does.
+private func writeAll(_ string: String, to descriptor: Int32) {
+    var bytes = Array(string.utf8)
+    var offset = 0
+    while offset < bytes.count {
+        let written = bytes.withUnsafeMutableBytes { buffer in
+            posixWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        }
+        if written < 0 {
+            if errno == EINTR { continue }
+            return
+        }
+        offset += written
+    }
+}
+
+private func posixWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.write(descriptor, bytes, count)
+    #elseif canImport(Musl)
+    return Musl.write(descriptor, bytes, count)
+    #else
+    return Darwin.write(descriptor, bytes, count)
+    #endif
+}

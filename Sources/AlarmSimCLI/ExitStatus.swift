@@ -1,0 +1,25 @@
+/// The process exit status of `alarmsim` (STYLE.md, "CLI"; the 6x codes are BSD `sysexits.h`).
+public enum ExitStatus: Int32, Sendable, Equatable, CaseIterable {
+    /// The command did what was asked and found no violation.
+    case success = 0
+    /// A run broke an invariant, or a scenario's expectation failed.
+    case violations = 1
+    /// The command line was wrong (`EX_USAGE`).
+    case usage = 64
+    /// An input file was malformed (`EX_DATAERR`).
+    case dataError = 65
+    /// A file could not be read or written (`EX_IOERR`).
+    case ioError = 74
+}
+
+/// A command line the tool cannot run: what was wrong and what to do instead.
+public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// One sentence naming the offending argument and how to fix it.
+    public var message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}

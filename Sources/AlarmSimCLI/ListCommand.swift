@@ -1,0 +1,55 @@
+import Simulation
+
+/// `alarmsim list`: the known defects or the invariants, one per line.
+struct ListCommand: Command {
+    static let name = "list"
+    static let abstract = "List the known defects or the invariants, one per line: name, then a short description."
+    static let usage = "alarmsim list defects|invariants"
+    static let options = [
+        "  -h, --help  show this help",
+    ]
+    static let examples = [
+        "alarmsim list defects      # names to pass to --defect",
+        "alarmsim list invariants   # IDs that violations and 'expect violation' lines use",
+    ]
+
+    enum Subject: String, CaseIterable {
+        case defects, invariants
+    }
+
+    var subject: Subject
+
+    init(arguments: [String]) throws(UsageError) {
+        let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: [], allowsPositionals: true)
+        guard let word = parsed.positionals.first else {
+            throw UsageError("missing what to list: say 'alarmsim list defects' or 'alarmsim list invariants'")
+        }
+        guard let subject = Subject(rawValue: word) else {
+            throw UsageError("cannot list '\(word)': say 'alarmsim list defects' or 'alarmsim list invariants'")
+        }
+        guard parsed.positionals.count == 1 else {
+            throw UsageError("unexpected argument '\(parsed.positionals[1])': list one thing at a time, defects or invariants")
+        }
+        self.subject = subject
+    }
+
+    func run(output: inout some TextOutputStream, errors: inout some TextOutputStream,
+             environment: CLIEnvironment) -> ExitStatus {
+        let rows: [(String, String)]
+        switch subject {
+        case .defects:
+            rows = KnownDefect.allCases.map {
+                ($0.rawValue, "\($0.summary) [platforms: \($0.platforms.map(\.rawValue).joined(separator: ", "))]")
+            }
+        case .invariants:
+            rows = InvariantCatalog.all.map {
+                ($0.id, $0.statement + ($0.rules.isEmpty ? "" : " [rules: \($0.rules.joined(separator: ", "))]"))
+            }
+        }
+        let width = rows.map(\.0.count).max() ?? 0
+        for (name, description) in rows {
+            output.write(name + String(repeating: " ", count: width - name.count + 2) + description + "\n")
+        }
+        return .success
+    }
+}

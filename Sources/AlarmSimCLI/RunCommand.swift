@@ -1,0 +1,90 @@
+import Foundation
+import Scenario
+import Simulation
+
+/// `alarmsim run`: runs scenario files and checks their `expect` lines.
+struct RunCommand: Command {
+    static let name = "run"
+    static let abstract = "Run scenario files and check their expect lines."
+    static let usage = "alarmsim run FILE.scenario..."
+    static let options = [
+        "  -h, --help  show this help",
+        "",
+        "Every file is parsed before any runs; the first malformed file stops the command with",
+        "'file:line:col: message' on stderr. Then each prints 'PASS FILE' or 'FAIL FILE' and its failures.",
+        "Exit status: 0 all pass, 1 some failed, 64 usage error, 65 malformed file, 74 unreadable file.",
+    ]
+    static let examples = [
+        "alarmsim run Scenarios/*.scenario",
+        "alarmsim run Scenarios/regressions/ios-4711.scenario",
+    ]
+
+    var paths: [String]
+
+    init(arguments: [String]) throws(UsageError) {
+        let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: [], allowsPositionals: true)
+        paths = parsed.positionals
+        guard !paths.isEmpty else {
+            throw UsageError("missing scenario file: name one or more, e.g. alarmsim run Scenarios/*.scenario")
+        }
+    }
+
+    func run(output: inout some TextOutputStream, errors: inout some TextOutputStream,
+             environment: CLIEnvironment) -> ExitStatus {
+        // Parse everything first: a typo in the last file should not cost the runs of the others.
+        var scenarios: [(path: String, scenario: ScenarioFile)] = []
+        for path in paths {
+            switch Self.load(path) {
+            case .success(let scenario): scenarios.append((path, scenario))
+            case .failure(.unreadable(let message)):
+                errors.write("error: \(message)\n")
+                return .ioError
+            case .failure(.malformed(let message)):
+                errors.write("\(message)\n")
+                return .dataError
+            }
+        }
+        var failed = 0
+        for (path, scenario) in scenarios {
+            let outcome = ScenarioRunner.run(scenario, keepFullTrace: false)
+            if outcome.passed {
+                output.write("PASS \(path)\n")
+            } else {
+                failed += 1
+                output.write("FAIL \(path)\n")
+                for failure in outcome.failures {
+                    output.write("  \(failure)\n")
+                }
+            }
+        }
+        output.write("scenarios: \(scenarios.count - failed) passed, \(failed) failed\n")
+        return failed == 0 ? .success : .violations
+    }
+
+    enum LoadError: Error {
+        case unreadable(String)
+        case malformed(String)
+    }
+
+    /// Reads and parses one scenario file.
+    static func load(_ path: String) -> Result<ScenarioFile, LoadError> {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? "it exists but cannot be read" : "no such file"
+            return .failure(.unreadable("cannot read scenario file \(path): \(reason)"))
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return .failure(.malformed("\(path):1:1: the file is not UTF-8 text"))
+        }
+        do {
+            let scenario = try ScenarioParser.parse(
+                text, file: path, knownDefects: KnownDefect.allCases.map(\.rawValue),
+                knownInvariants: InvariantCatalog.all.map(\.id))
+            return .success(scenario)
+        } catch {
+            return .failure(.malformed(error.description))
+        }
+    }
+}

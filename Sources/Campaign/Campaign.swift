@@ -1,0 +1,116 @@
+import AlarmBridge
+import Simulation
+
+/// The fuzz driver: runs a seed range on each platform and collects every failing seed with a
+/// command line that reproduces it (DESIGN.md, "Determinism": print one repro line per failure).
+///
+/// Seeds run one after another in this process. Worker subprocesses (so that a trap on one seed
+/// is a reported failure rather than a dead campaign) are a later issue; no threads here.
+public enum Campaign {
+    /// The most seeds one platform may run in one campaign, so every count fits an `Int`.
+    public static let seedCountMax: UInt64 = 1 << 40
+
+    /// Runs every seed of `options.seeds` on each platform of `options.platforms`, in order.
+    ///
+    /// - Parameter options: What to run. Each platform runs only the requested defects that
+    ///   apply to it.
+    /// - Parameter progress: Called when a platform starts (`seedsDone == 0`) and after every
+    ///   seed; never escapes, so the caller may write to an `inout` stream from it.
+    /// - Returns: Per-platform tallies (in platform order) and the failing seeds, ordered by
+    ///   platform, then seed. A pure function of `options`.
+    /// - Complexity: One simulator run per (platform, seed).
+    public static func fuzz(_ options: FuzzOptions, progress: (FuzzProgress) -> Void = { _ in }) -> FuzzSummary {
+        precondition(options.seedCount <= seedCountMax,
+                     "Campaign.fuzz: \(options.seedCount) seeds per platform is more than \(seedCountMax)")
+        var tallies: [PlatformTally] = []
+        var failing: [FailingSeed] = []
+        for platform in options.platforms {
+            let (tally, platformFailing) = fuzzPlatform(platform, options: options, progress: progress)
+            tallies.append(tally)
+            failing += platformFailing
+        }
+        assert(tallies.count == options.platforms.count, "one tally per platform")
+        assert(failing.count == tallies.reduce(0) { $0 + $1.failures }, "every failure is listed once")
+        return FuzzSummary(options: options, tallies: tallies, failing: failing)
+    }
+
+    private static func fuzzPlatform(
+        _ platform: PlatformFlavor, options: FuzzOptions, progress: (FuzzProgress) -> Void
+    ) -> (PlatformTally, [FailingSeed]) {
+        let defects = applicableDefects(options.defects, on: platform)
+        let seedsTotal = Int(options.seedCount)
+        var tally = PlatformTally(platform: platform, defects: defects)
+        var exemptionTotals = ExemptionTotals()
+        var failing: [FailingSeed] = []
+        progress(FuzzProgress(platform: platform, seedsDone: 0, seedsTotal: seedsTotal, failing: 0))
+        for seed in options.seeds {
+            let result = Simulator.run(RunOptions(platform: platform, seed: seed, defects: defects))
+            tally.seeds += 1
+            tally.events += result.eventCount
+            exemptionTotals.add(result.exemptions)
+            if let violation = result.firstViolation {
+                tally.failures += 1
+                failing.append(FailingSeed(
+                    platform: platform, seed: seed, violation: violation,
+                    repro: reproLine(platform: platform, seed: seed, defects: defects)))
+            }
+            progress(FuzzProgress(platform: platform, seedsDone: tally.seeds, seedsTotal: seedsTotal,
+                                  failing: tally.failures))
+        }
+        tally.exemptions = exemptionTotals.sorted
+        assert(tally.seeds == seedsTotal, "every seed of the range ran")
+        return (tally, failing)
+    }
+
+    /// The requested defects whose code path exists on `platform`, sorted.
+    ///
+    /// - Returns: `defects` without those whose ``KnownDefect/platforms`` exclude `platform`.
+    public static func applicableDefects(_ defects: [KnownDefect], on platform: PlatformFlavor) -> [KnownDefect] {
+        defects.filter { $0.platforms.contains(platform) }.sorted()
+    }
+
+    /// The requested defects that do not apply to `platform`, sorted (a usage error when the user
+    /// named that platform explicitly).
+    public static func inapplicableDefects(_ defects: [KnownDefect], on platform: PlatformFlavor) -> [KnownDefect] {
+        defects.filter { !$0.platforms.contains(platform) }.sorted()
+    }
+
+    /// The one command line that replays a seed, e.g.
+    /// `alarmsim replay --platform ios --seed 4711 --defect title-in-ring-id`.
+    ///
+    /// - Parameter defects: Printed sorted and de-duplicated, one `--defect` each, so the same
+    ///   run always has the same line.
+    /// - Returns: A line a shell takes as is (every part is a plain word).
+    public static func reproLine(platform: PlatformFlavor, seed: UInt64, defects: [KnownDefect]) -> String {
+        var words = ["alarmsim", "replay", "--platform", platform.rawValue, "--seed", String(seed)]
+        for defect in Array(Set(defects)).sorted() {
+            words += ["--defect", defect.rawValue]
+        }
+        return words.joined(separator: " ")
+    }
+}
+
+/// Exemption counts summed by name. An array, not a `Dictionary`, so no hash order can reach a
+/// report (DESIGN.md, "Determinism").
+struct ExemptionTotals {
+    private var totals: [(name: String, count: Int)] = []
+
+    /// Adds one run's exemptions; each value is a decimal count.
+    mutating func add(_ exemptions: [RunParameter]) {
+        for exemption in exemptions {
+            guard let count = Int(exemption.value) else {
+                preconditionFailure("exemption \(exemption.name) has a non-integer count \"\(exemption.value)\"")
+            }
+            if let index = totals.firstIndex(where: { $0.name == exemption.name }) {
+                totals[index].count += count
+            } else {
+                totals.append((exemption.name, count))
+            }
+        }
+    }
+
+    /// The totals sorted by name, as `name = count` parameters.
+    var sorted: [RunParameter] {
+        totals.sorted { $0.name < $1.name }.map { RunParameter($0.name, String($0.count)) }
+    }
+}

@@ -1,0 +1,110 @@
+import AlarmBridge
+import Simulation
+
+/// What a fuzz campaign runs: every seed of a range on each platform, with known defects on.
+public struct FuzzOptions: Sendable, Equatable {
+    /// Platforms in the order they run (the CLI uses ios, then android).
+    public var platforms: [PlatformFlavor]
+    /// Root seeds, each a whole random world; run in ascending order.
+    public var seeds: ClosedRange<UInt64>
+    /// Known defects the user switched on. Each platform runs only the ones that apply to it
+    /// (``KnownDefect/platforms``); see ``Campaign/applicableDefects(_:on:)``.
+    public var defects: [KnownDefect]
+
+    /// - Parameter platforms: Must not be empty and must not repeat a platform.
+    /// - Parameter defects: Sorted and de-duplicated here, so the order the user named them in
+    ///   never reaches a run or a report.
+    public init(platforms: [PlatformFlavor], seeds: ClosedRange<UInt64>, defects: [KnownDefect] = []) {
+        precondition(!platforms.isEmpty, "FuzzOptions: at least one platform is needed")
+        precondition(Set(platforms.map(\.rawValue)).count == platforms.count,
+                     "FuzzOptions: platform listed twice in \(platforms.map(\.rawValue))")
+        self.platforms = platforms
+        self.seeds = seeds
+        self.defects = Array(Set(defects)).sorted()
+    }
+
+    /// How many seeds one platform runs.
+    public var seedCount: UInt64 { seeds.upperBound - seeds.lowerBound + 1 }
+}
+
+/// One seed whose run broke an invariant, with the command line that replays it.
+public struct FailingSeed: Sendable, Equatable {
+    public var platform: PlatformFlavor
+    public var seed: UInt64
+    /// The run's first violation (a run stops at its first one).
+    public var violation: Violation
+    /// `alarmsim replay --platform … --seed … [--defect …]…`, exactly as a shell takes it.
+    public var repro: String
+
+    public init(platform: PlatformFlavor, seed: UInt64, violation: Violation, repro: String) {
+        self.platform = platform
+        self.seed = seed
+        self.violation = violation
+        self.repro = repro
+    }
+}
+
+/// Totals of one platform's part of a campaign. Integers only: reports never print floats.
+public struct PlatformTally: Sendable, Equatable {
+    public var platform: PlatformFlavor
+    /// The defects this platform actually ran with (the requested ones that apply to it).
+    public var defects: [KnownDefect]
+    /// Seeds run.
+    public var seeds: Int
+    /// Seeds that found a violation.
+    public var failures: Int
+    /// Trace events over all seeds.
+    public var events: Int
+    /// Exempted gaps summed over all seeds by exemption name, sorted by name; values are
+    /// decimal integers.
+    public var exemptions: [RunParameter]
+
+    public init(platform: PlatformFlavor, defects: [KnownDefect] = [], seeds: Int = 0, failures: Int = 0,
+                events: Int = 0, exemptions: [RunParameter] = []) {
+        self.platform = platform
+        self.defects = defects
+        self.seeds = seeds
+        self.failures = failures
+        self.events = events
+        self.exemptions = exemptions
+    }
+}
+
+/// The outcome of a campaign.
+public struct FuzzSummary: Sendable, Equatable {
+    public var options: FuzzOptions
+    /// One per platform, in the order of `options.platforms`.
+    public var tallies: [PlatformTally]
+    /// Ordered by platform (in the order of `options.platforms`), then by seed.
+    public var failing: [FailingSeed]
+
+    public init(options: FuzzOptions, tallies: [PlatformTally], failing: [FailingSeed]) {
+        self.options = options
+        self.tallies = tallies
+        self.failing = failing
+    }
+
+    /// The number printed as `violations: N`: failing seeds, one violation each.
+    public var violationCount: Int { failing.count }
+}
+
+/// Where a campaign is, reported after each platform starts and after each seed.
+public struct FuzzProgress: Sendable, Equatable {
+    public var platform: PlatformFlavor
+    /// Seeds finished on this platform, 0 when the platform starts.
+    public var seedsDone: Int
+    /// Seeds this platform runs.
+    public var seedsTotal: Int
+    /// Failing seeds found so far on this platform.
+    public var failing: Int
+
+    public init(platform: PlatformFlavor, seedsDone: Int, seedsTotal: Int, failing: Int) {
+        self.platform = platform
+        self.seedsDone = seedsDone
+        self.seedsTotal = seedsTotal
+        self.failing = failing
+    }
+
+    /// True for the report sent when the platform's last seed finished.
+    public var isPlatformFinished: Bool { seedsDone == seedsTotal }
+}

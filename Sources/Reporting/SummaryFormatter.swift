@@ -1,0 +1,49 @@
+import AlarmBridge
+import Campaign
+import Simulation
+
+/// The campaign summary printed on stdout by `alarmsim fuzz`.
+///
+/// Deterministic: a pure function of the summary, integers only (no timing, no floats), so two
+/// runs of the same campaign print the same bytes and can be diffed. Wall-clock rates belong to
+/// the CLI's stderr progress.
+public enum SummaryFormatter {
+    /// The summary text, one item per line, ending with a newline.
+    ///
+    /// Shape:
+    /// ```
+    /// ios: 1000 seeds, 1 failing, 1234567 events, exemptions: force-quit=3 mute-switch=1
+    /// android: 1000 seeds, 0 failing, 1200000 events, exemptions: none
+    /// FAIL ios seed 17: never-silent — <message>
+    ///   repro: alarmsim replay --platform ios --seed 17
+    /// violations: 1
+    /// ```
+    /// A platform line names its defects (`defects: …`) when the campaign asked for any; a
+    /// requested defect that does not apply there shows as `defects: none apply`.
+    /// - Returns: Text whose last line is `violations: N`, N being the number of failing seeds.
+    public static func text(_ summary: FuzzSummary) -> String {
+        var lines: [String] = summary.tallies.map { tallyLine($0, defectsRequested: !summary.options.defects.isEmpty) }
+        for failing in summary.failing {
+            lines.append("FAIL \(failing.platform.rawValue) seed \(failing.seed): \(failing.violation.invariant) — \(failing.violation.message)")
+            lines.append("  repro: \(failing.repro)")
+        }
+        lines.append("violations: \(summary.violationCount)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `ios: 1000 seeds, 0 failing, N events[, defects: …], exemptions: a=3 b=1`.
+    public static func tallyLine(_ tally: PlatformTally, defectsRequested: Bool) -> String {
+        var line = "\(tally.platform.rawValue): \(tally.seeds) seeds, \(tally.failures) failing, \(tally.events) events"
+        if defectsRequested {
+            let names = tally.defects.map(\.rawValue)
+            line += ", defects: " + (names.isEmpty ? "none apply" : names.joined(separator: " "))
+        }
+        line += ", exemptions: " + exemptionList(tally.exemptions)
+        return line
+    }
+
+    /// `a=3 b=1` in the given order, or `none`.
+    public static func exemptionList(_ exemptions: [RunParameter]) -> String {
+        exemptions.isEmpty ? "none" : exemptions.map { "\($0.name)=\($0.value)" }.joined(separator: " ")
+    }
+}

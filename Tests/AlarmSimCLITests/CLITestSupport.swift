@@ -1,0 +1,41 @@
+import AlarmSimCLI
+import Foundation
+
+/// What one in-process run of the CLI printed and returned.
+struct CLIRun {
+    var status: ExitStatus
+    var output: String
+    var errors: String
+
+    /// The last non-empty line of stdout.
+    var lastOutputLine: String? {
+        output.split(separator: "\n").last.map(String.init)
+    }
+
+    /// The value of the first stdout line starting with `prefix`, without the prefix.
+    func outputValue(after prefix: String) -> String? {
+        output.split(separator: "\n").first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+    }
+}
+
+/// Runs `alarmsim ARGUMENTS…` in-process with a pinned environment: stderr is not a terminal and
+/// the clock stands still, so nothing a test checks depends on the machine.
+func cli(_ arguments: [String], errorsIsTerminal: Bool = false) -> CLIRun {
+    var output = ""
+    var errors = ""
+    let environment = CLIEnvironment(errorsIsTerminal: errorsIsTerminal) { 0 }
+    let status = AlarmSimCLI.main(arguments: arguments, output: &output, errors: &errors, environment: environment)
+    return CLIRun(status: status, output: output, errors: errors)
+}
+
+func cli(_ arguments: String...) -> CLIRun {
+    cli(arguments)
+}
+
+/// A fresh empty directory under the system's temporary directory, unique per call.
+func makeTemporaryDirectory(_ label: String) throws -> URL {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("alarmsim-cli-tests-\(label)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+}

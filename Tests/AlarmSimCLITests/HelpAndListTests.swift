@@ -1,0 +1,99 @@
+@testable import AlarmSimCLI
+import Simulation
+import Testing
+
+@Suite("CLI help and list")
+struct HelpAndListTests {
+    @Test("--help on every subcommand exits 0 and prints its usage with an example line",
+          arguments: ["fuzz", "replay", "run", "list"])
+    func helpForEachCommand(_ command: String) {
+        for arguments in [[command, "--help"], [command, "-h"], ["help", command], [command, "--seeds", "5..1", "--help"]] {
+            let run = cli(arguments)
+            #expect(run.status == .success, "\(arguments)")
+            #expect(run.output.contains("USAGE: alarmsim \(command)"), "\(arguments)")
+            #expect(run.output.contains("EXAMPLES:\n  alarmsim \(command) "), "\(arguments)")
+            #expect(run.errors.isEmpty)
+        }
+    }
+
+    @Test("top-level help exits 0 and names every subcommand", arguments: [["--help"], ["-h"], ["help"]])
+    func topLevelHelp(_ arguments: [String]) {
+        let run = cli(arguments)
+        #expect(run.status == .success)
+        for command in ["fuzz", "replay", "run", "list"] {
+            #expect(run.output.contains("\n  \(command) "))
+        }
+    }
+
+    @Test("list defects prints one line per known defect: its name, summary and platforms")
+    func listDefects() {
+        let run = cli("list", "defects")
+        #expect(run.status == .success)
+        let lines = run.output.split(separator: "\n")
+        #expect(lines.count == KnownDefect.allCases.count)
+        for name in ["resync-while-alerting", "unavailable-read-as-empty", "stop-leaves-recovery-guard", "title-in-ring-id"] {
+            let line = lines.first { $0.hasPrefix(name + " ") }
+            #expect(line != nil, "no line for \(name)")
+            #expect(line?.contains("platforms: ") == true)
+        }
+        #expect(lines.first { $0.hasPrefix("unavailable-read-as-empty ") }?.contains("[platforms: ios]") == true)
+    }
+
+    @Test("list invariants prints one line per catalog invariant: its ID, statement and rules")
+    func listInvariants() {
+        let run = cli("list", "invariants")
+        #expect(run.status == .success)
+        let lines = run.output.split(separator: "\n")
+        #expect(lines.count == InvariantCatalog.all.count)
+        for (line, info) in zip(lines, InvariantCatalog.all) {
+            #expect(line.hasPrefix(info.id + " "))
+            #expect(line.contains(info.statement))
+            for rule in info.rules {
+                #expect(line.contains(rule))
+            }
+        }
+    }
+
+    @Test("fuzz defaults to both platforms, ios first, and seeds 1..1000")
+    func fuzzDefaults() throws {
+        let command = try FuzzCommand(arguments: [])
+        #expect(command.platforms == [.ios, .android])
+        #expect(command.seeds == 1...1000)
+        #expect(command.defects.isEmpty)
+    }
+
+    @Test("--seeds takes A..B, a single N and the --seeds=VALUE form")
+    func seedForms() throws {
+        #expect(try FuzzCommand(arguments: ["--seeds", "3..9"]).seeds == 3...9)
+        #expect(try FuzzCommand(arguments: ["--seeds", "17"]).seeds == 17...17)
+        #expect(try FuzzCommand(arguments: ["--seeds=0..0"]).seeds == 0...0)
+        #expect(try FuzzCommand(arguments: ["--seeds", "18446744073709551615"]).seeds
+                == UInt64.max...UInt64.max)
+    }
+
+    @Test("repeated --defect options are sorted and de-duplicated, whatever order the user gave")
+    func defectsSorted() throws {
+        let command = try FuzzCommand(arguments: [
+            "--defect", "title-in-ring-id", "--defect", "resync-while-alerting", "--defect", "title-in-ring-id",
+        ])
+        #expect(command.defects == [.resyncWhileAlerting, .titleInRingID])
+    }
+
+    @Test("with --platform both, a defect that exists on one platform only is accepted")
+    func bothPlatformsAcceptsPartialDefect() throws {
+        let command = try FuzzCommand(arguments: ["--platform", "both", "--defect", "unavailable-read-as-empty"])
+        try command.validate()
+        #expect(command.platforms == [.ios, .android])
+    }
+
+    @Test("replay parses its required and optional options")
+    func replayParses() throws {
+        let command = try ReplayCommand(arguments: [
+            "--platform", "android", "--seed", "4711", "--defect", "title-in-ring-id", "--trace=out.jsonl",
+        ])
+        #expect(command.platform == .android)
+        #expect(command.seed == 4711)
+        #expect(command.defects == [.titleInRingID])
+        #expect(command.tracePath == "out.jsonl")
+    }
+}

@@ -1,0 +1,41 @@
+import AlarmSimCLI
+import Foundation
+import Testing
+
+@Suite("CLI run: scenario file errors")
+struct RunCommandFileErrorTests {
+    @Test("an unreadable scenario file exits 74 and names the file")
+    func unreadableFile() throws {
+        let directory = try makeTemporaryDirectory("unreadable")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("missing.scenario").path
+        let run = cli("run", path)
+        #expect(run.status == .ioError)
+        #expect(run.status.rawValue == 74)
+        #expect(run.errors.contains(path))
+    }
+
+    @Test("a malformed scenario file exits 65 with file:line:col on stderr, before any scenario runs")
+    func malformedFile() throws {
+        let directory = try makeTemporaryDirectory("malformed")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("bad.scenario").path
+        try "platform ios\nstart 2026-03-02 06:55 Europe/Berlin\nfrobnicate now\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let run = cli("run", path)
+        #expect(run.status == .dataError)
+        #expect(run.status.rawValue == 65)
+        #expect(run.errors.hasPrefix("\(path):3:1: "), "\(run.errors)")
+        #expect(run.output.isEmpty, "nothing ran")
+    }
+
+    @Test("a file that is not UTF-8 is malformed input (65), not a crash")
+    func notUTF8() throws {
+        let directory = try makeTemporaryDirectory("binary")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("binary.scenario").path
+        try Data([0xFF, 0xFE, 0x00, 0xC3]).write(to: URL(fileURLWithPath: path))
+        let run = cli("run", path)
+        #expect(run.status == .dataError)
+        #expect(run.errors.hasPrefix("\(path):1:1: "))
+    }
+}

@@ -1,0 +1,75 @@
+import AlarmSimCLI
+import Testing
+
+/// One wrong command line and words its error message must contain.
+struct UsageCase: Codable, Sendable, CustomTestStringConvertible {
+    var arguments: [String]
+    /// Each must appear in stderr: what was wrong, and what to do.
+    var mentions: [String]
+
+    var testDescription: String { "alarmsim " + arguments.joined(separator: " ") }
+}
+
+@Suite("CLI usage errors")
+struct UsageErrorTests {
+    static let cases: [UsageCase] = [
+        UsageCase(arguments: [], mentions: ["missing subcommand", "alarmsim fuzz"]),
+        UsageCase(arguments: ["frobnicate"], mentions: ["unknown subcommand 'frobnicate'", "fuzz, replay, run, list"]),
+        UsageCase(arguments: ["--seeds", "1..3"], mentions: ["unknown subcommand '--seeds'", "after the subcommand"]),
+        UsageCase(arguments: ["fuzz", "--bogus"], mentions: ["unknown option '--bogus'", "--seeds"]),
+        UsageCase(arguments: ["fuzz", "-x"], mentions: ["unknown option '-x'"]),
+        UsageCase(arguments: ["fuzz", "stray"], mentions: ["unexpected argument 'stray'"]),
+        UsageCase(arguments: ["fuzz", "--seeds"], mentions: ["'--seeds' needs a value", "--seeds 1..1000"]),
+        UsageCase(arguments: ["fuzz", "--seeds", "--platform", "ios"], mentions: ["'--seeds' needs a value"]),
+        UsageCase(arguments: ["fuzz", "--seeds="], mentions: ["'--seeds' needs a value"]),
+        UsageCase(arguments: ["fuzz", "--seeds", "5..1"], mentions: ["'5..1'", "empty", "--seeds 1..5"]),
+        UsageCase(arguments: ["fuzz", "--seeds", "x..3"], mentions: ["'x' is not a seed", "A..B"]),
+        UsageCase(arguments: ["fuzz", "--seeds", "1..y"], mentions: ["'y' is not a seed"]),
+        UsageCase(arguments: ["fuzz", "--seeds", "..3"], mentions: ["bound is missing"]),
+        UsageCase(arguments: ["fuzz", "--seeds", "1...3"], mentions: ["'1...3'", "A..B"]),
+        UsageCase(arguments: ["fuzz", "--seeds", "-4"], mentions: ["'-4' is not a seed"]),
+        UsageCase(arguments: ["fuzz", "--seeds", "1..2", "--seeds", "3..4"], mentions: ["given 2 times", "once"]),
+        UsageCase(arguments: ["fuzz", "--platform", "windows"], mentions: ["unknown platform 'windows'", "ios, android or both"]),
+        UsageCase(arguments: ["fuzz", "--defect", "gremlins"],
+                  mentions: ["unknown defect 'gremlins'", "resync-while-alerting", "alarmsim list defects"]),
+        UsageCase(arguments: ["fuzz", "--platform", "android", "--defect", "unavailable-read-as-empty"],
+                  mentions: ["'unavailable-read-as-empty' does not apply to android", "--platform ios"]),
+        UsageCase(arguments: ["replay", "--seed", "7"], mentions: ["missing --platform", "--platform ios"]),
+        UsageCase(arguments: ["replay", "--platform", "ios"], mentions: ["missing --seed", "--seed 4711"]),
+        UsageCase(arguments: ["replay", "--platform", "both", "--seed", "7"], mentions: ["one platform", "--platform ios"]),
+        UsageCase(arguments: ["replay", "--platform", "ios", "--seed", "seven"], mentions: ["'seven' is not a seed"]),
+        UsageCase(arguments: ["replay", "--platform", "ios", "--seed", "18446744073709551616"],
+                  mentions: ["'18446744073709551616' is not a seed"]),
+        UsageCase(arguments: ["replay", "--platform", "ios", "--seed", "7", "--defect", "nope"], mentions: ["unknown defect 'nope'"]),
+        UsageCase(arguments: ["replay", "--platform", "android", "--seed", "7", "--defect", "unavailable-read-as-empty"],
+                  mentions: ["does not apply to android"]),
+        UsageCase(arguments: ["replay", "--platform", "ios", "--seed", "7", "--trace"], mentions: ["'--trace' needs a value"]),
+        UsageCase(arguments: ["run"], mentions: ["missing scenario file"]),
+        UsageCase(arguments: ["run", "--strict", "a.scenario"], mentions: ["unknown option '--strict'"]),
+        UsageCase(arguments: ["list"], mentions: ["missing what to list", "defects", "invariants"]),
+        UsageCase(arguments: ["list", "faults"], mentions: ["cannot list 'faults'", "defects", "invariants"]),
+        UsageCase(arguments: ["list", "defects", "invariants"], mentions: ["one thing at a time"]),
+        UsageCase(arguments: ["help", "frobnicate"], mentions: ["'frobnicate'", "fuzz, replay, run, list"]),
+    ]
+
+    @Test("every malformed command line exits 64 with a message naming the problem and the fix, on stderr only",
+          arguments: cases)
+    func usageErrorExits64(_ usage: UsageCase) {
+        let run = cli(usage.arguments)
+        #expect(run.status == .usage)
+        #expect(run.status.rawValue == 64)
+        #expect(run.output.isEmpty, "usage errors print nothing on stdout")
+        for mention in usage.mentions {
+            #expect(run.errors.contains(mention), "stderr lacks \"\(mention)\": \(run.errors)")
+        }
+    }
+
+    @Test("a usage error for a subcommand also prints that subcommand's synopsis and where to get help",
+          arguments: ["fuzz", "replay", "run", "list"])
+    func usageErrorShowsSynopsis(_ command: String) {
+        let run = cli([command, "--no-such-option"])
+        #expect(run.status == .usage)
+        #expect(run.errors.contains("usage: alarmsim \(command)"))
+        #expect(run.errors.contains("alarmsim \(command) --help"))
+    }
+}

@@ -1,0 +1,105 @@
+import AlarmBridge
+@testable import Campaign
+import Simulation
+import Testing
+
+@Suite("Campaign: repro lines and defect applicability")
+struct CampaignUnitTests {
+    @Test("the repro line is the replay command with sorted defects, one --defect each")
+    func reproLineShape() {
+        #expect(Campaign.reproLine(platform: .ios, seed: 4711, defects: [.titleInRingID])
+                == "alarmsim replay --platform ios --seed 4711 --defect title-in-ring-id")
+        #expect(Campaign.reproLine(platform: .android, seed: 0, defects: [])
+                == "alarmsim replay --platform android --seed 0")
+        #expect(Campaign.reproLine(platform: .ios, seed: 17,
+                                   defects: [.titleInRingID, .resyncWhileAlerting, .titleInRingID])
+                == "alarmsim replay --platform ios --seed 17 --defect resync-while-alerting --defect title-in-ring-id")
+    }
+
+    @Test("the repro line does not depend on the order defects were named in")
+    func reproLineOrderIndependent() {
+        let defects = KnownDefect.allCases
+        #expect(Campaign.reproLine(platform: .ios, seed: 1, defects: defects)
+                == Campaign.reproLine(platform: .ios, seed: 1, defects: defects.reversed()))
+    }
+
+    @Test("each platform runs only the requested defects whose code path exists on it", arguments: PlatformFlavor.allCases)
+    func applicableDefects(_ platform: PlatformFlavor) {
+        let applicable = Campaign.applicableDefects(KnownDefect.allCases, on: platform)
+        let inapplicable = Campaign.inapplicableDefects(KnownDefect.allCases, on: platform)
+        #expect(applicable.allSatisfy { $0.platforms.contains(platform) })
+        #expect(inapplicable.allSatisfy { !$0.platforms.contains(platform) })
+        #expect(Set(applicable + inapplicable) == Set(KnownDefect.allCases))
+        #expect(applicable == applicable.sorted())
+    }
+
+    @Test("unavailable-read-as-empty applies to ios only")
+    func unavailableReadAsEmptyIsIOSOnly() {
+        #expect(Campaign.applicableDefects([.unavailableReadAsEmpty], on: .android).isEmpty)
+        #expect(Campaign.inapplicableDefects([.unavailableReadAsEmpty], on: .android) == [.unavailableReadAsEmpty])
+        #expect(Campaign.applicableDefects([.unavailableReadAsEmpty], on: .ios) == [.unavailableReadAsEmpty])
+    }
+
+    @Test("fuzz options keep defects sorted and de-duplicated")
+    func optionsNormaliseDefects() {
+        let options = FuzzOptions(platforms: [.ios], seeds: 1...3,
+                                  defects: [.titleInRingID, .resyncWhileAlerting, .titleInRingID])
+        #expect(options.defects == [.resyncWhileAlerting, .titleInRingID])
+        #expect(options.seedCount == 3)
+    }
+
+    @Test("exemption totals are summed by name and listed sorted by name, whatever order runs report them")
+    func exemptionTotals() {
+        var totals = ExemptionTotals()
+        totals.add([RunParameter("mute-switch", "2"), RunParameter("force-quit", "1")])
+        totals.add([])
+        totals.add([RunParameter("force-quit", "3"), RunParameter("a-first", "0")])
+        #expect(totals.sorted == [RunParameter("a-first", "0"), RunParameter("force-quit", "4"), RunParameter("mute-switch", "2")])
+    }
+
+    @Test("violationCount counts failing seeds")
+    func violationCount() {
+        let violation = Violation(invariant: "never-silent", rules: ["OCC-5"], message: "m", trueMs: 0, wallMs: 0, eventIndex: 0)
+        let summary = FuzzSummary(
+            options: FuzzOptions(platforms: [.ios], seeds: 1...2), tallies: [],
+            failing: [FailingSeed(platform: .ios, seed: 1, violation: violation, repro: "r"),
+                      FailingSeed(platform: .ios, seed: 2, violation: violation, repro: "r")])
+        #expect(summary.violationCount == 2)
+    }
+}
+
+/// These run the real simulator on a handful of seeds.
+@Suite("Campaign: fuzz end to end")
+struct CampaignFuzzTests {
+    @Test("a campaign runs every seed on each platform in order and reports progress from 0 to the total")
+    func progressAndTallies() {
+        let options = FuzzOptions(platforms: [.ios, .android], seeds: 3...6)
+        var reports: [FuzzProgress] = []
+        let summary = Campaign.fuzz(options) { reports.append($0) }
+        #expect(summary.tallies.map(\.platform) == [.ios, .android])
+        #expect(summary.tallies.allSatisfy { $0.seeds == 4 && $0.events > 0 })
+        #expect(reports.count == 2 * 5)
+        #expect(reports.map(\.seedsDone) == [0, 1, 2, 3, 4, 0, 1, 2, 3, 4])
+        #expect(reports.map(\.platform) == Array(repeating: .ios, count: 5) + Array(repeating: .android, count: 5))
+        #expect(reports.filter(\.isPlatformFinished).count == 2)
+        #expect(summary.failing.map(\.platform) == summary.failing.sorted { ($0.platform == .ios ? 0 : 1, $0.seed) < ($1.platform == .ios ? 0 : 1, $1.seed) }.map(\.platform))
+    }
+
+    @Test("a campaign is a pure function of its options: two runs give equal summaries")
+    func fuzzIsDeterministic() {
+        let options = FuzzOptions(platforms: [.android, .ios], seeds: 1...4, defects: [.resyncWhileAlerting])
+        #expect(Campaign.fuzz(options) == Campaign.fuzz(options))
+    }
+
+    @Test("every failing seed's repro line names its platform, seed and the defects it ran with")
+    func failingSeedsCarryRepro() {
+        let options = FuzzOptions(platforms: [.ios, .android], seeds: 1...10, defects: [.unavailableReadAsEmpty])
+        let summary = Campaign.fuzz(options)
+        #expect(summary.tallies.map(\.defects) == [[.unavailableReadAsEmpty], []])
+        for failing in summary.failing {
+            let defects = failing.platform == .ios ? [KnownDefect.unavailableReadAsEmpty] : []
+            #expect(failing.repro == Campaign.reproLine(platform: failing.platform, seed: failing.seed, defects: defects))
+        }
+        #expect(summary.violationCount == summary.tallies.reduce(0) { $0 + $1.failures })
+    }
+}
