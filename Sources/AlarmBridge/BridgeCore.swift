@@ -141,11 +141,9 @@ public struct BridgeCore: Sendable {
             appActive = false
         case .scheduleCompleted(let id, let result):
             scheduleCompleted(id, result: result, now: now, into: &out)
-        case .cancelCompleted(let id, _):
-            if let row = document?.row(id), row.metadata.kind == .successor || !row.isPast(at: now.wallMs) {
-                mutate { $0.removeRow(id) }
-            }
-        case .stopCompleted:
+        case .cancelCompleted, .stopCompleted:
+            // Rows were already retired when the call was issued; a re-registration republished
+            // the same ID, so the completion must not remove anything.
             break
         case .inventoryRead(let purpose, .success(let inventory)):
             observe(inventory: inventory, now: now, into: &out)

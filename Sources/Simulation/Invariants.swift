@@ -165,7 +165,7 @@ extension World {
 
     // MARK: idempotent-sync
 
-    /// SCH-20: right after a sync settles, a second sync on a copy of the bridge against the same
+    /// SCH-20: right after a sync settles, the same sync again on a copy of the bridge against the same
     /// platform state must issue zero scheduler calls.
     func checkIdempotentSync() {
         guard syncProbePending, process.running, var copy = process.bridge, copy.phase == .ready,
@@ -173,15 +173,13 @@ extension World {
         syncProbePending = false
         guard lastFireMs < syncReadMs else { return }  // the platform changed since: not "no intervening change"
         let instants = BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs)
-        let first = copy.handle(.api(.syncEnabledAlarms), at: instants)
-        guard first.contains(.readInventory(.resumeSync)) else { return }
         let inventory: [PlatformAlarm]
         if let daemon = ios {
             inventory = daemon.alarms.map { PlatformAlarm(id: $0.id, state: $0.state) }
         } else {
             inventory = (android?.pending ?? []).map { PlatformAlarm(id: $0.id, state: .scheduled) }.sorted { $0.id < $1.id }
         }
-        let second = copy.handle(.inventoryRead(.resumeSync, .success(inventory)), at: instants)
+        let second = copy.handle(.inventoryRead(syncProbePurpose, .success(inventory)), at: instants)
         let calls = second.filter { command in
             switch command {
             case .schedule(_, let origin), .cancel(_, let origin): return origin.isSync

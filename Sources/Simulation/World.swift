@@ -71,6 +71,7 @@ final class World {
     var lastFireMs: Int64 = .min
     var syncReadMs: Int64 = .min
     var syncProbePending = false
+    var syncProbePurpose = InventoryPurpose.resumeSync
     var faultExemption: (name: String, sinceMs: Int64)?
     var armFailureExempt = false
     var eventsProcessed = 0
@@ -214,6 +215,7 @@ final class World {
         process.storeReadFailed = false
         process.storeReadSucceeded = false
         process.challengeShown = false
+        syncProbePending = false
         record("app", "launch", [TraceField("reason", reason.rawValue), TraceField("incarnation", String(process.incarnation))])
         step(.processStarted(reason))
     }
@@ -249,7 +251,13 @@ final class World {
             guard process.running, process.bridge != nil else { break }
             execute(command)
         }
-        if case .inventoryRead(let purpose, .success) = input, purpose != .launchGate { syncProbePending = true }
+        switch input {
+        case .inventoryRead(let purpose, .success):
+            syncProbePending = purpose != .launchGate
+            syncProbePurpose = purpose
+        case .scheduleCompleted, .cancelCompleted, .stopCompleted, .alarmUpdates, .timerFired(.expiryCheck): break
+        default: syncProbePending = false  // anything else may change what the sync wants
+        }
     }
 
     func readStore() -> Result<BridgeDocument?, StoreReadError> {
@@ -384,7 +392,10 @@ final class World {
     func deliver(_ input: BridgeInput, launch: LaunchReason?) {
         switch input {
         case .scheduleCompleted(let id, let result):
-            if case .success = result { noteScheduleResult(id, success: true) } else { noteScheduleResult(id, success: false) }
+            if case .success = result { noteScheduleResult(id, success: true) } else {
+                noteScheduleResult(id, success: false)
+                lastFireMs = nowMs  // a failed request: the next sync legitimately retries it
+            }
         case .alarmDelivered: lastFireMs = nowMs
         default: break
         }
