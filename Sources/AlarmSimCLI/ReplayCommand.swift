@@ -84,6 +84,7 @@ struct ReplayCommand: Command {
         }
         lines.append("exemptions: " + SummaryFormatter.exemptionList(result.exemptions))
         lines.append("events: \(result.eventCount)")
+        lines.append("trace-events: \(result.trace.count)")
         lines.append("virtual-duration-ms: \(result.virtualDurationMs)")
         lines.append("trace-hash: \(result.traceHashHex)")
         return lines.joined(separator: "\n") + "\n"

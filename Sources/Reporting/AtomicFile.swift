@@ -66,6 +66,8 @@ public enum AtomicFile {
         let directory = url.deletingLastPathComponent().path
         let name = url.lastPathComponent
         for attempt in 0..<temporaryNameAttemptsMax {
+            // determinism-ok: the process ID only names a temporary file that is renamed away;
+            // it keeps two processes writing the same destination from colliding.
             let temporaryPath = directory + "/." + name + ".tmp-\(getpid())-\(attempt)"
             let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             if descriptor >= 0 { return (temporaryPath, descriptor) }

@@ -14,19 +14,22 @@ public struct TraceHeader: Sendable, Equatable {
     public var parameters: [RunParameter]
     /// The toolchain's time-zone data version (named zones come from it; DESIGN.md).
     public var zoneData: String
-    /// Events in the whole run, kept or not.
-    public var eventCount: Int
+    /// Events the run loop processed (``RunResult/eventCount``).
+    public var eventsProcessed: Int
+    /// Trace records of the whole run, kept or not (the hash covers all of them).
+    public var traceEventCount: Int
     /// FNV-1a 64 of every event's canonical line, as 16 hex digits.
     public var traceHashHex: String
 
     public init(platform: String, seed: UInt64, defects: [String], parameters: [RunParameter],
-                zoneData: String, eventCount: Int, traceHashHex: String) {
+                zoneData: String, eventsProcessed: Int, traceEventCount: Int, traceHashHex: String) {
         self.platform = platform
         self.seed = seed
         self.defects = defects
         self.parameters = parameters
         self.zoneData = zoneData
-        self.eventCount = eventCount
+        self.eventsProcessed = eventsProcessed
+        self.traceEventCount = traceEventCount
         self.traceHashHex = traceHashHex
     }
 
@@ -34,7 +37,8 @@ public struct TraceHeader: Sendable, Equatable {
     public init(_ result: RunResult) {
         self.init(platform: result.platform.rawValue, seed: result.seed, defects: result.defects.map(\.rawValue),
                   parameters: result.parameters, zoneData: WallCalendar.zoneDataVersion,
-                  eventCount: result.eventCount, traceHashHex: result.traceHashHex)
+                  eventsProcessed: result.eventCount, traceEventCount: result.trace.count,
+                  traceHashHex: result.traceHashHex)
     }
 }
 
@@ -47,7 +51,8 @@ public enum TraceWriter {
     /// The whole trace file for `result`, ending with a newline.
     ///
     /// - Returns: The header line (`header`, `platform`, `seed`, `defects`, `parameters` in the
-    ///   simulator's order, `zoneData`, `eventCount`, `eventsKept`, `traceHash`), then one
+    ///   simulator's order, `zoneData`, `eventsProcessed`, `traceEvents` (all
+    ///   recorded), `eventsKept` (written below), `traceHash`), then one
     ///   line per kept event. Run with `keepFullTrace: true` to keep them all.
     public static func jsonLines(_ result: RunResult) -> String {
         jsonLines(header: TraceHeader(result), events: result.trace.events)
@@ -75,7 +80,8 @@ public enum TraceWriter {
             .joined(separator: ",")
         json += "}"
         json += ",\"zoneData\":" + JSONText.quoted(header.zoneData)
-        json += ",\"eventCount\":\(header.eventCount)"
+        json += ",\"eventsProcessed\":\(header.eventsProcessed)"
+        json += ",\"traceEvents\":\(header.traceEventCount)"
         json += ",\"eventsKept\":\(eventsKept)"
         json += ",\"traceHash\":" + JSONText.quoted(header.traceHashHex)
         json += "}"

@@ -32,10 +32,12 @@ func cli(_ arguments: String...) -> CLIRun {
     cli(arguments)
 }
 
-/// A fresh empty directory under the system's temporary directory, unique per call.
+/// A fresh empty directory under the system's temporary directory, unique per call (`mkdtemp`,
+/// so parallel tests never share one).
 func makeTemporaryDirectory(_ label: String) throws -> URL {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("alarmsim-cli-tests-\(label)-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
+    var template = Array((FileManager.default.temporaryDirectory.path + "/alarmsim-cli-tests-\(label)-XXXXXX").utf8CString)
+    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+        throw CocoaError(.fileWriteUnknown)
+    }
+    return URL(fileURLWithPath: String(cString: made), isDirectory: true)
 }

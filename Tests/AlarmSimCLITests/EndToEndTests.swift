@@ -56,7 +56,7 @@ struct EndToEndTests {
         let header = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
         #expect(header["platform"] as? String == "ios")
         #expect(header["traceHash"] as? String == without.outputValue(after: "trace-hash: "))
-        #expect(header["eventCount"] as? Int == lines.count - 1, "replay keeps every event")
+        #expect(header["traceEvents"] as? Int == lines.count - 1, "replay keeps every event")
         for line in lines.dropFirst() {
             #expect(try JSONSerialization.jsonObject(with: Data(line.utf8)) is [String: Any])
         }

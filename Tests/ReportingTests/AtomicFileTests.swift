@@ -5,10 +5,12 @@ import Testing
 @Suite("AtomicFile")
 struct AtomicFileTests {
     private func temporaryDirectory(_ label: String) throws -> URL {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("alarmsim-reporting-tests-\(label)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
+        // mkdtemp: unique per call, so parallel tests never share a directory.
+        var template = Array((FileManager.default.temporaryDirectory.path + "/alarmsim-reporting-tests-\(label)-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        return URL(fileURLWithPath: String(cString: made), isDirectory: true)
     }
 
     @Test("write creates the file with exactly the given bytes and leaves no temporary file")

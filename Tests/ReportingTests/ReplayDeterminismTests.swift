@@ -18,7 +18,7 @@ struct ReplayDeterminismTests {
         #expect(first.violations == second.violations)
         let firstLines = TraceWriter.jsonLines(first)
         #expect(firstLines == TraceWriter.jsonLines(second))
-        #expect(firstLines.split(separator: "\n").count == first.eventCount + 1, "a full trace keeps every event")
+        #expect(firstLines.split(separator: "\n").count == first.trace.count + 1, "a full trace keeps every event")
     }
 
     @Test("the trace hash covers every event, whether the trace keeps them all or only the last few")
@@ -27,5 +27,6 @@ struct ReplayDeterminismTests {
         let ring = Simulator.run(RunOptions(platform: .ios, seed: 7, keepFullTrace: false))
         #expect(full.traceHashHex == ring.traceHashHex)
         #expect(full.eventCount == ring.eventCount)
+        #expect(full.trace.count == ring.trace.count)
     }
 }

@@ -23,7 +23,7 @@ struct TraceWriterTests {
         TraceHeader(platform: "ios", seed: 4711, defects: ["title-in-ring-id"],
                     parameters: [RunParameter("zone", "Europe/Berlin"), RunParameter("capacity", "64"),
                                  RunParameter("odd \"name\"", "line\nbreak")],
-                    zoneData: "2025b", eventCount: trace.count, traceHashHex: trace.hashHex)
+                    zoneData: "2025b", eventsProcessed: 2, traceEventCount: trace.count, traceHashHex: trace.hashHex)
     }
 
     @Test("every line of a trace file is one valid JSON object: the header, then one per event")
@@ -53,7 +53,8 @@ struct TraceWriterTests {
         #expect(object["seed"] as? Int == 4711)
         #expect(object["defects"] as? [String] == ["title-in-ring-id"])
         #expect(object["zoneData"] as? String == "2025b")
-        #expect(object["eventCount"] as? Int == 3)
+        #expect(object["eventsProcessed"] as? Int == 2)
+        #expect(object["traceEvents"] as? Int == 3)
         #expect(object["eventsKept"] as? Int == 3)
         #expect(object["traceHash"] as? String == trace.hashHex)
         let parameters = try #require(object["parameters"] as? [String: String])
@@ -68,7 +69,7 @@ struct TraceWriterTests {
     @Test("a seed above 2^63 is written as its exact decimal digits")
     func largeSeed() {
         let header = TraceHeader(platform: "android", seed: UInt64.max, defects: [], parameters: [],
-                                 zoneData: "x", eventCount: 0, traceHashHex: "0000000000000000")
+                                 zoneData: "x", eventsProcessed: 0, traceEventCount: 0, traceHashHex: "0000000000000000")
         #expect(TraceWriter.headerLine(header, eventsKept: 0).contains("\"seed\":18446744073709551615,"))
     }
 
