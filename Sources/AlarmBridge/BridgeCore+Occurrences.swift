@@ -112,8 +112,10 @@ extension BridgeCore {
     func hasPressure(_ live: OccurrenceRecord, now: BridgeInstants) -> Bool {
         guard let document else { return false }
         return document.rings.contains { row in
-            isBound(row, to: live) && (alerting.contains(row.id) || inFlight.contains(row.id)
-                || (row.metadata.kind == .successor && !row.delivered && (row.confirmed || flavor == .android)))
+            guard isBound(row, to: live) else { return false }
+            if alerting.contains(row.id) { return true }
+            // A pending primary is the root's *next* occurrence, never pressure for this one (REC-7).
+            return row.metadata.kind == .successor && !row.delivered && (row.confirmed || inFlight.contains(row.id))
         }
     }
 
