@@ -177,6 +177,10 @@ extension BridgeCore {
     mutating func scheduleCompleted(_ id: AlarmUUID, result: Result<Int64, PlatformError>, now: BridgeInstants,
                                     into out: inout [BridgeCommand]) {
         inFlight.removeAll { $0 == id }
+        if inFlight.isEmpty, let purpose = followUpSync {
+            followUpSync = nil
+            out.append(.readInventory(purpose))
+        }
         guard let row = document?.row(id) else { return }
         switch result {
         case .success:

@@ -85,7 +85,13 @@ extension BridgeCore {
 
         for request in desired where inScope(request.metadata.alarmID) {
             if busyFamilies.contains(request.metadata.alarmID) { deferred = true; continue }
-            if inFlight.contains(request.id) { continue }
+            if inFlight.contains(request.id) {
+                // A changed configuration of a ring still in flight: sync again once it lands.
+                if let row = document?.row(request.id), row.fingerprint != Self.fingerprint(request.metadata) {
+                    followUpSync = followUpSync ?? purpose
+                }
+                continue
+            }
             guard let held = present.first(where: { $0.id == request.id }) else {
                 schedules.append(request)  // SCH-19: add what is missing
                 continue

@@ -31,6 +31,8 @@ public struct BridgeCore: Sendable {
     var armRetries = 0
     /// A sync skipped an alerting family (SCH-22); run it again once no family is alerting.
     var deferredSync: InventoryPurpose?
+    /// A sync skipped a ring whose configuration changed while its schedule was in flight.
+    var followUpSync: InventoryPurpose?
     var dirty = false
 
     static let queuedInputsMax = 256

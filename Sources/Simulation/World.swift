@@ -71,6 +71,7 @@ final class World {
     var lastFireMs: Int64 = .min
     var syncReadMs: Int64 = .min
     var syncProbePending = false
+    var inventoryReadsOutstanding = 0
     var syncProbePurpose = InventoryPurpose.resumeSync
     var faultExemption: (name: String, sinceMs: Int64)?
     var armFailureExempt = false
@@ -168,6 +169,7 @@ final class World {
             }
             step(.storeLoaded(result))
         case .inventoryRead(let purpose, let incarnation):
+            inventoryReadsOutstanding -= 1
             guard process.running, process.incarnation == incarnation else { return }
             step(.inventoryRead(purpose, readInventory()))
         case .daemon(let daemonEvent):
@@ -337,6 +339,7 @@ final class World {
             apply(effects)
         case .readInventory(let purpose):
             syncReadMs = nowMs
+            inventoryReadsOutstanding += 1
             enqueue(.inventoryRead(purpose, incarnation: process.incarnation), afterMs: 2)
         case .setTimer(let kind, let delayMs):
             let incarnation = process.incarnation

@@ -165,3 +165,39 @@ enum BuiltBinary {
         return text
     }
 }
+
+/// Runs the real scenario runner.
+@Suite("CLI run: scenario files end to end")
+struct RunCommandEndToEndTests {
+    private static let scenario = """
+        # a weekday alarm rings and is stopped
+        platform ios
+        start 2026-03-02 06:55 Europe/Berlin
+        seed 42
+        alarm wake 07:00 weekly mon,tue,wed,thu,fri policy 3
+        at 07:00:30  user stop wake
+
+        """
+
+    @Test("run prints PASS or FAIL per file in the order given, a totals line, and exits 0 only when all pass")
+    func passFailLinesMatchStatus() throws {
+        let directory = try makeTemporaryDirectory("run")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let clean = directory.appendingPathComponent("clean.scenario").path
+        let contradictory = directory.appendingPathComponent("impossible.scenario").path
+        try (Self.scenario + "expect no violations\n").write(toFile: clean, atomically: true, encoding: .utf8)
+        // Without the title-in-ring-id defect and without a title edit, no ring ID can change.
+        try (Self.scenario + "expect violation stable-ids\n").write(toFile: contradictory, atomically: true, encoding: .utf8)
+        let run = cli("run", clean, contradictory)
+        let lines = run.output.split(separator: "\n").map(String.init)
+        let verdicts = lines.filter { $0.hasPrefix("PASS ") || $0.hasPrefix("FAIL ") }
+        #expect(verdicts.map { String($0.dropFirst(5)) } == [clean, contradictory])
+        #expect(verdicts.last == "FAIL \(contradictory)")
+        #expect(run.status == .violations)
+        let passed = verdicts.filter { $0.hasPrefix("PASS ") }.count
+        #expect(lines.last == "scenarios: \(passed) passed, \(2 - passed) failed")
+        // A FAIL line is followed by its failures, indented.
+        let failIndex = try #require(lines.firstIndex(of: "FAIL \(contradictory)"))
+        #expect(lines[failIndex + 1].hasPrefix("  "))
+    }
+}
