@@ -440,6 +440,13 @@ final class World {
         switch reaction {
         case .stop:
             stopRing(id)
+            if userRNG.chance(Ratio(1, 3)) {
+                // Stop, then straight into the app to do the mission while the successor is pending.
+                let openAfter = userRNG.int(in: 1_000...8_000)
+                enqueue(.plan(.userOpenApp), afterMs: openAfter)
+                enqueue(.plan(.userCompleteChallenge), afterMs: openAfter + userRNG.int(in: 1_500...6_000))
+                enqueue(.plan(.userLeaveApp), afterMs: openAfter + userRNG.int(in: 7_000...20_000))
+            }
         case .openAndComplete, .openAndLeave:
             perform(.userOpenApp)
             if userRNG.chance(Ratio(1, 2)) {
