@@ -181,7 +181,15 @@ extension BridgeCore {
             followUpSync = nil
             out.append(.readInventory(purpose))
         }
-        guard let row = document?.row(id) else { return }
+        guard let row = document?.row(id) else {
+            if case .success = result {
+                // Cancelled while its schedule was in flight: the cancel found nothing and the
+                // schedule landed afterwards. Retire the orphan now (OCC-25).
+                out.append(.note("ring \(id) landed after its cancel: cancelling again"))
+                out.append(.cancel(id, origin: .retire))
+            }
+            return
+        }
         switch result {
         case .success:
             mutate { $0.upsert(with(row) { $0.confirmed = true }) }
