@@ -11,9 +11,170 @@ public struct ScenarioOutcome: Sendable {
     public var result: RunResult
 }
 
-/// Maps a parsed scenario onto the simulator and checks its expectations. (Being written.)
+/// Maps a parsed scenario onto the simulator and checks its expectations.
+///
+/// At `start` the app is a fresh install: the user opens it, every declared alarm is saved
+/// through the direct save (one per 500 ms), and the app goes to the background 3 s after
+/// `start`. Then the timed lines run. There is no reactive user and no random fault: only the
+/// file's own lines act; `seed` drives what randomness remains (daemon latencies).
 public enum ScenarioRunner {
+    /// Parameters a scenario may set with `param KEY VALUE`.
+    public static let parameterKeys = ["ios.capacity", "ios.schedule-latency-max-ms", "ios.coalesce-updates",
+                                       "android.api-level", "bridge.G_PUB-ms", "sim.T_OP-ms", "sim.duration-ms"]
+
     public static func run(_ scenario: ScenarioFile, keepFullTrace: Bool = false) -> ScenarioOutcome {
-        fatalError("ScenarioRunner.run is being written")
+        var failures: [String] = []
+        let platform: PlatformFlavor = scenario.platform == .ios ? .ios : .android
+        guard let calendar = WallCalendar(zoneIdentifier: scenario.start.zoneIdentifier),
+              let startWallMs = calendar.instant(year: scenario.start.date.year, month: scenario.start.date.month,
+                                                 day: scenario.start.date.day, hour: scenario.start.hour,
+                                                 minute: scenario.start.minute, second: scenario.start.second) else {
+            preconditionFailure("the parser validated the zone and date")
+        }
+        let alarms = scenario.alarms.map { logicalAlarm($0, calendar: calendar, after: startWallMs) }
+        var plan: [TimedAction] = [TimedAction(wallMs: startWallMs, action: .userOpenApp)]
+        for (index, alarm) in alarms.enumerated() {
+            plan.append(TimedAction(wallMs: startWallMs + 500 + Int64(index) * 500,
+                                    action: .userEditTitle(alarmID: alarm.id, title: alarm.title)))
+        }
+        plan.append(TimedAction(wallMs: startWallMs + 3_000, action: .userLeaveApp))
+        var lastWallMs = startWallMs
+        for event in scenario.events {
+            let wallMs = instant(of: event.time, start: scenario.start, calendar: calendar)
+            lastWallMs = max(lastWallMs, wallMs)
+            if let action = action(for: event, calendar: calendar) {
+                plan.append(TimedAction(wallMs: wallMs, action: action))
+            } else {
+                failures.append("\(scenario.path):\(event.line): \(event.actor) \(event.verb) is not modelled yet")
+            }
+        }
+        var setup = DeviceSetup(platform: platform, zoneIdentifier: scenario.start.zoneIdentifier, startWallMs: startWallMs,
+                                durationMs: lastWallMs - startWallMs + 600_000, alarms: alarms, plan: plan, seed: scenario.seed)
+        applyParameters(scenario, to: &setup, failures: &failures)
+        let defects = scenario.defects.compactMap(KnownDefect.init(rawValue:))
+        let parameters = [RunParameter("scenario", scenario.path), RunParameter("zone", setup.zoneIdentifier),
+                          RunParameter("start-wall-ms", String(startWallMs))]
+        let options = RunOptions(platform: platform, seed: scenario.seed, defects: defects, keepFullTrace: keepFullTrace)
+        let result = Simulator.run(setup: setup, parameters: parameters, options: options)
+        failures += result.scenarioFailures.map { "\(scenario.path):\($0)" }
+        failures += judge(scenario, result)
+        return ScenarioOutcome(passed: failures.isEmpty, failures: failures, result: result)
+    }
+
+    static func judge(_ scenario: ScenarioFile, _ result: RunResult) -> [String] {
+        let found = result.violations.map(\.invariant)
+        var failures: [String] = []
+        var expectsSomething = false
+        for expectation in scenario.expectations {
+            switch expectation {
+            case .violation(let name, let line):
+                expectsSomething = true
+                if !found.contains(name) {
+                    failures.append("\(scenario.path):\(line): expected violation \(name), got \(found.isEmpty ? "none" : found.joined(separator: ", "))")
+                }
+            case .noViolations(let line):
+                expectsSomething = true
+                if let first = result.firstViolation {
+                    failures.append("\(scenario.path):\(line): expected no violations, got \(first.invariant): \(first.message)")
+                }
+            }
+        }
+        if !expectsSomething, let first = result.firstViolation {
+            failures.append("\(scenario.path): unexpected violation \(first.invariant): \(first.message)")
+        }
+        return failures
+    }
+
+    static func logicalAlarm(_ alarm: ScenarioAlarm, calendar: WallCalendar, after startWallMs: Int64) -> LogicalAlarm {
+        let repeats: AlarmRepeat
+        switch alarm.repeats {
+        case .once:
+            repeats = .once(fireWallMs: calendar.nextFire(hour: alarm.hour, minute: alarm.minute, weekday: nil, after: startWallMs))
+        case .weekly(let days):
+            repeats = .weekly(days.map(weekday).sorted())
+        }
+        let policy: InactivityPolicy = alarm.policy == .v3 ? .v3 : (alarm.policy == .v2 ? .v2 : .legacy)
+        return LogicalAlarm(id: alarm.name, hour: alarm.hour, minute: alarm.minute, repeats: repeats,
+                            title: alarm.title, policy: policy)
+    }
+
+    static func weekday(_ day: ScenarioWeekday) -> Weekday {
+        switch day {
+        case .sun: return .sunday
+        case .mon: return .monday
+        case .tue: return .tuesday
+        case .wed: return .wednesday
+        case .thu: return .thursday
+        case .fri: return .friday
+        case .sat: return .saturday
+        }
+    }
+
+    static func instant(of time: ScenarioTime, start: ScenarioStart, calendar: WallCalendar) -> Int64 {
+        let midnight = calendar.instant(year: start.date.year, month: start.date.month, day: start.date.day, hour: 0, minute: 0)!
+        let day = calendar.local(midnight + Int64(time.dayOffset) * 86_400_000 + 12 * 3_600_000)
+        let base = calendar.instant(year: day.year, month: day.month, day: day.day, hour: time.hour, minute: time.minute,
+                                    second: time.second)!
+        return base + Int64(time.millisecond)
+    }
+
+    static func action(for event: ScenarioEvent, calendar: WallCalendar) -> PlanAction? {
+        let arguments = event.arguments
+        func alarmArgument(_ index: Int) -> String? {
+            guard index < arguments.count, case .alarm(let name) = arguments[index] else { return nil }
+            return name
+        }
+        func countArgument(_ index: Int) -> Int {
+            guard index < arguments.count, case .count(let count) = arguments[index] else { return 1 }
+            return count
+        }
+        switch (event.actor, event.verb) {
+        case ("user", "stop"): return .userStop(alarmID: alarmArgument(0))
+        case ("user", "open-app"): return .userOpenApp
+        case ("user", "leave-app"): return .userLeaveApp
+        case ("user", "complete-challenge"): return .userCompleteChallenge
+        case ("user", "unlock"): return .userUnlock
+        case ("user", "force-quit"): return .userForceQuit
+        case ("user", "edit-title"):
+            guard let alarm = alarmArgument(0), arguments.count > 1, case .text(let title) = arguments[1] else { return nil }
+            return .userEditTitle(alarmID: alarm, title: title)
+        case ("user", "edit-time"):
+            guard let alarm = alarmArgument(0), arguments.count > 1, case .timeOfDay(let hour, let minute) = arguments[1] else { return nil }
+            return .userEditTime(alarmID: alarm, hour: hour, minute: minute)
+        case ("user", "delete-alarm"):
+            return alarmArgument(0).map { .userDeleteAlarm(alarmID: $0) }
+        case ("app", "sync-enabled-alarms"): return .appSyncEnabledAlarms
+        case ("app", "launch"): return .appLaunch
+        case ("device", "reboot"): return .deviceReboot
+        case ("fault", "process-death"): return .faultProcessDeath
+        case ("fault", "schedule-failure"): return .faultScheduleFailure(count: countArgument(0))
+        case ("fault", "inventory-read-failure"): return .faultInventoryReadFailure(count: countArgument(0))
+        case ("fault", "capacity"): return .faultCapacity(countArgument(0))
+        case ("fault", "revoke-exact-permission"): return .faultRevokeExactPermission
+        case ("fault", "grant-exact-permission"): return .faultGrantExactPermission
+        case ("fault", "coalesce-updates"):
+            guard let first = arguments.first, case .onOff(let on) = first else { return nil }
+            return .faultCoalesceUpdates(on)
+        case ("expect", "alerting"): return alarmArgument(0).map { .expectAlerting(alarmID: $0, line: event.line) }
+        case ("expect", "silent"): return alarmArgument(0).map { .expectSilent(alarmID: $0, line: event.line) }
+        default: return nil  // user lock, device boot-complete, fault late-delivery: later issues
+        }
+    }
+
+    static func applyParameters(_ scenario: ScenarioFile, to setup: inout DeviceSetup, failures: inout [String]) {
+        for parameter in scenario.parameters {
+            let number = Int64(parameter.value)
+            switch (parameter.key, number) {
+            case ("ios.capacity", .some(let value)): setup.ios.capacity = Int(value)
+            case ("ios.schedule-latency-max-ms", .some(let value)): setup.ios.scheduleLatencyMaxMs = value
+            case ("ios.coalesce-updates", _): setup.ios.coalesceUpdates = parameter.value == "on" || parameter.value == "true"
+            case ("android.api-level", .some(let value)): setup.android.apiLevel = Int(value)
+            case ("bridge.G_PUB-ms", .some(let value)): setup.publicationGraceMs = value
+            case ("sim.T_OP-ms", .some(let value)): setup.transitionBoundMs = value
+            case ("sim.duration-ms", .some(let value)): setup.durationMs = value
+            default:
+                failures.append("\(scenario.path):\(parameter.line):\(parameter.column): unknown parameter or value '\(parameter.key) \(parameter.value)' (known: \(parameterKeys.joined(separator: ", ")))")
+            }
+        }
     }
 }
