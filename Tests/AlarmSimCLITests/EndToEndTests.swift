@@ -184,20 +184,20 @@ struct RunCommandEndToEndTests {
         let directory = try makeTemporaryDirectory("run")
         defer { try? FileManager.default.removeItem(at: directory) }
         let clean = directory.appendingPathComponent("clean.scenario").path
-        let contradictory = directory.appendingPathComponent("impossible.scenario").path
+        let impossible = directory.appendingPathComponent("impossible.scenario").path
         try (Self.scenario + "expect no violations\n").write(toFile: clean, atomically: true, encoding: .utf8)
         // Without the title-in-ring-id defect and without a title edit, no ring ID can change.
-        try (Self.scenario + "expect violation stable-ids\n").write(toFile: contradictory, atomically: true, encoding: .utf8)
-        let run = cli("run", clean, contradictory)
+        try (Self.scenario + "expect violation stable-ids\n").write(toFile: impossible, atomically: true, encoding: .utf8)
+        let run = cli("run", clean, impossible)
         let lines = run.output.split(separator: "\n").map(String.init)
         let verdicts = lines.filter { $0.hasPrefix("PASS ") || $0.hasPrefix("FAIL ") }
-        #expect(verdicts.map { String($0.dropFirst(5)) } == [clean, contradictory])
-        #expect(verdicts.last == "FAIL \(contradictory)")
+        #expect(verdicts.map { String($0.dropFirst(5)) } == [clean, impossible])
+        #expect(verdicts.last == "FAIL \(impossible)")
         #expect(run.status == .violations)
         let passed = verdicts.filter { $0.hasPrefix("PASS ") }.count
         #expect(lines.last == "scenarios: \(passed) passed, \(2 - passed) failed")
         // A FAIL line is followed by its failures, indented.
-        let failIndex = try #require(lines.firstIndex(of: "FAIL \(contradictory)"))
+        let failIndex = try #require(lines.firstIndex(of: "FAIL \(impossible)"))
         #expect(lines[failIndex + 1].hasPrefix("  "))
     }
 }
