@@ -13,7 +13,13 @@ extension BridgeCore {
         }
         guard flavor == .ios else { return }
         let nowAlerting = inventory.filter { $0.state == .alerting }.map(\.id).sorted()
-        for id in nowAlerting where !alerting.contains(id) {
+        // OCC-2: the first root to become *due* owns the occurrence, whatever order a late
+        // observation sees the alerts in (the process may not have run when they started).
+        let newlyAlerting = nowAlerting.filter { !alerting.contains($0) }.map { id -> (Int64, AlarmUUID) in
+            guard let row = document.row(id) else { return (Int64.max, id) }
+            return (row.metadata.kind == .primary ? occurrenceStart(of: row, now: now) : row.fireWallMs, id)
+        }.sorted { $0 < $1 }.map(\.1)
+        for id in newlyAlerting {
             insertAlerting(id)
             if !observeDelivery(id, now: now, into: &out) { removeAlerting(id) }
         }
