@@ -32,6 +32,9 @@ public struct BridgeConfiguration: Sendable {
     /// Retry spacing and bound for a successor arm that failed while the process lives.
     public var armRetryDelayMs: Int64 = 1_000
     public var armRetryMax: Int = 3
+    /// Re-read spacing and bound after an inventory read failure.
+    public var syncRetryDelayMs: Int64 = 2_000
+    public var syncRetryMax: Int = 5
     /// BOOT-7: launch-gate re-check period.
     public var gateRecheckMs: Int64 = 1_000
     /// Housekeeping: delivered past rows older than this are pruned (ACT-9-style bound).

@@ -33,6 +33,9 @@ public struct BridgeCore: Sendable {
     var deferredSync: InventoryPurpose?
     /// A sync skipped a ring whose configuration changed while its schedule was in flight.
     var followUpSync: InventoryPurpose?
+    /// A sync whose inventory read failed, to be read again; bounded by `syncRetryMax`.
+    var retrySync: InventoryPurpose?
+    var syncRetries = 0
     var dirty = false
 
     static let queuedInputsMax = 256
@@ -127,8 +130,10 @@ public struct BridgeCore: Sendable {
 
     mutating func handleReady(_ input: BridgeInput, now: BridgeInstants, into out: inout [BridgeCommand]) {
         switch input {
-        case .processStarted, .storeLoaded, .protectedDataAvailable, .bootCompleted, .timerFired(.gateRecheck):
+        case .processStarted, .storeLoaded, .protectedDataAvailable, .timerFired(.gateRecheck):
             break
+        case .bootCompleted:
+            out.append(.readInventory(.launchSync))  // AND-3: restore after every boot broadcast
         case .didBecomeActive:
             appActive = true
             out.append(.readInventory(.resumeSync))  // SCH-22: ask the daemon first, then sync
@@ -148,11 +153,22 @@ public struct BridgeCore: Sendable {
             // the same ID, so the completion must not remove anything.
             break
         case .inventoryRead(let purpose, .success(let inventory)):
+            syncRetries = 0
             observe(inventory: inventory, now: now, into: &out)
             reconcile(purpose: purpose, inventory: inventory, now: now, into: &out)
         case .inventoryRead(let purpose, .failure):
-            // BOOT-2, SCH-16: an unreadable inventory is not empty; decide nothing.
+            // BOOT-2, SCH-16: an unreadable inventory is not empty; decide nothing now, read again.
             out.append(.note("inventory unreadable (\(purpose)): no reconcile decision"))
+            if purpose != .launchGate, syncRetries < configuration.syncRetryMax {
+                syncRetries += 1
+                retrySync = retrySync ?? purpose
+                out.append(.setTimer(.syncRetry, delayMs: configuration.syncRetryDelayMs))
+            }
+        case .timerFired(.syncRetry):
+            if let purpose = retrySync {
+                retrySync = nil
+                out.append(.readInventory(purpose))
+            }
         case .alarmUpdates(let snapshot):
             observe(inventory: snapshot, now: now, into: &out)
             runDeferredSyncIfClear(into: &out)

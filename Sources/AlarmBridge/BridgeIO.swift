@@ -134,6 +134,8 @@ public enum BridgeTimer: String, Sendable, Equatable, Codable {
     case gateRecheck
     /// Retry a failed successor arm while the process lives.
     case armRetry
+    /// Retry a sync whose inventory read failed (BOOT-2 forbids deciding without it).
+    case syncRetry
 }
 
 /// The launch gate's visible state (BOOT-7).
