@@ -484,6 +484,15 @@ final class World {
     func reboot(lockedForMs: Int64) {
         guard deviceUp else { return }
         record("device", "shutdown")
+        if let index = oracle.liveIndex, process.lastReadyStepMs < at(wallMs: oracle.occurrences[index].startWallMs),
+           isWeekly(alarmID: oracle.occurrences[index].alarmID) {
+            // [limit] The shutdown ends a weekly alert that no bridge process ever observed (a
+            // vanished one-shot is evidence the bridge can use, a re-armed weekly one is not): AlarmKit
+            // does not launch the app when it alerts, and a clock-only context may never create
+            // an occurrence (FG-10). Nothing can know this occurrence existed; counted by name.
+            countExemption("alert-ended-unobserved-by-reboot")
+            oracleClose(index, reason: "unobservable")
+        }
         kill("reboot")
         noteFault("device-restarting")
         if var daemon = ios {
@@ -502,6 +511,11 @@ final class World {
         if lockedForMs >= 0 {
             enqueue(.plan(.userUnlock), afterMs: 45_000 + lockedForMs)
         }
+    }
+
+    func isWeekly(alarmID: String) -> Bool {
+        guard let alarm = alarms.first(where: { $0.id == alarmID }), case .weekly = alarm.repeats else { return false }
+        return true
     }
 
     func boot() {
