@@ -57,6 +57,7 @@ extension BridgeCore {
 
     mutating func deliverPrimary(_ row: RingRow, now: BridgeInstants, into out: inout [BridgeCommand]) -> Bool {
         let startedAt = occurrenceStart(of: row, now: now)
+        expireIfDue(now: now, into: &out)  // INACT-21: an expired incumbent passes nothing over
         if let live = document?.liveOccurrence {
             if live.rootID == row.metadata.rootID && live.startedAtMs == startedAt { return true }
             // OCC-3: a different root due while an occurrence is live is a silent pass-over.
@@ -76,6 +77,10 @@ extension BridgeCore {
             document.update(OccurrenceRecord(token: token, rootID: row.metadata.rootID, startedAtMs: startedAt,
                                              policy: policy, lastActivityMs: nil, state: .live, closedAtMs: nil))
         }
+        // INACT-21: a delivery observed late may already be past its deadline: it opens, is
+        // journalled as a miss, and closes at once instead of ringing on.
+        expireIfDue(now: now, into: &out)
+        guard document?.liveOccurrence != nil else { return false }
         armExpiryTimer(now: now, into: &out)
         return true
     }
