@@ -52,10 +52,12 @@ extension BridgeCore {
         return RingRequest(id: id, schedule: schedule, fireWallMs: fire, metadata: metadata)
     }
 
-    /// The families (logical alarm IDs) with an alerting member, per the inventory just read and,
-    /// on Android, the bridge's own ringing service.
+    /// The families (logical alarm IDs) with an alerting member. `alerting` already folds in the
+    /// inventory just read (`observe`) minus the rings this very step stopped (pass-over, expiry);
+    /// on Android it is the bridge's own ringing service. Unknown alerting rings count too.
     func alertingFamilies(_ inventory: [PlatformAlarm]) -> [String] {
-        let ids = (inventory.filter { $0.state == .alerting }.map(\.id) + alerting)
+        let stillAlerting = inventory.filter { $0.state == .alerting && (alerting.contains($0.id) || document?.row($0.id) == nil) }
+        let ids = stillAlerting.map(\.id) + alerting
         let families = ids.compactMap { document?.row($0)?.metadata.alarmID }
         return Array(Set(families)).sorted()
     }

@@ -295,6 +295,8 @@ public struct BridgeCore: Sendable {
 extension BridgeCore {
     /// True while a schedule request awaits its completion.
     public var hasRequestsInFlight: Bool { !inFlight.isEmpty }
+    /// True while a sync is deferred (SCH-22, SCH-23), awaiting a follow-up, or awaiting a re-read.
+    public var hasPendingSyncWork: Bool { deferredSync != nil || followUpSync != nil || retrySync != nil }
     /// Rings the bridge believes are alerting.
     public var believedAlerting: [AlarmUUID] { alerting }
     /// The native lifecycle's view of the challenge being rendered.

@@ -169,7 +169,7 @@ extension World {
     /// platform state must issue zero scheduler calls.
     func checkIdempotentSync() {
         guard syncProbePending, process.running, var copy = process.bridge, copy.phase == .ready,
-              !copy.hasRequestsInFlight, inventoryReadsOutstanding == 0 else { return }
+              !copy.hasRequestsInFlight, !copy.hasPendingSyncWork, inventoryReadsOutstanding == 0 else { return }
         syncProbePending = false
         guard lastFireMs < syncReadMs else { return }  // the platform changed since: not "no intervening change"
         let instants = BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs)
