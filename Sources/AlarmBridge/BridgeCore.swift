@@ -37,6 +37,8 @@ public struct BridgeCore: Sendable {
     var retrySync: InventoryPurpose?
     var syncRetries = 0
     var dirty = false
+    /// Ready, but the launch inventory has not arrived yet: inputs queue until it does.
+    var awaitingLaunchInventory = false
 
     static let queuedInputsMax = 256
 
@@ -56,7 +58,15 @@ public struct BridgeCore: Sendable {
             handleBeforeReady(input, now: now, into: &out)
         case .ready:
             expireIfDue(now: now, into: &out)  // INACT-21: every path checks expiry first
-            handleReady(input, now: now, into: &out)
+            if awaitingLaunchInventory {
+                if case .inventoryRead(.launchSync, let result) = input {
+                    handleLaunchInventory(result, now: now, into: &out)
+                } else {
+                    enqueue(input)
+                }
+            } else {
+                handleReady(input, now: now, into: &out)
+            }
         }
         flush(into: &out)
         return out
@@ -117,13 +127,25 @@ public struct BridgeCore: Sendable {
         out.append(.launchGate(.released))
         housekeeping(now: now)
         expireIfDue(now: now, into: &out)
+        armExpiryTimer(now: now, into: &out)
+        // SCH-24, AND-3: restore on every launch / boot. Inputs that queued up during the launch
+        // (a Stop intent, say) wait for this read, so that alerts are observed in due order
+        // first (OCC-2) and not in the order the process happened to be woken for them.
+        awaitingLaunchInventory = true
+        out.append(.readInventory(.launchSync))
+    }
+
+    /// Handles the launch inventory: observe, replay what queued during the launch, reconcile.
+    mutating func handleLaunchInventory(_ result: Result<[PlatformAlarm], PlatformError>, now: BridgeInstants,
+                                        into out: inout [BridgeCommand]) {
+        awaitingLaunchInventory = false
+        if case .success(let inventory) = result { observe(inventory: inventory, now: now, into: &out) }
         let replay = queued
         queued = []
         for input in replay {
             handleReady(input, now: now, into: &out)
         }
-        armExpiryTimer(now: now, into: &out)
-        out.append(.readInventory(.launchSync))  // SCH-24, AND-3: restore on every launch / boot
+        handleReady(.inventoryRead(.launchSync, result), now: now, into: &out)
     }
 
     // MARK: - Ready
@@ -293,6 +315,8 @@ public struct BridgeCore: Sendable {
 }
 
 extension BridgeCore {
+    /// True once the bridge handles inputs as they come (ready, launch inventory observed).
+    public var isAcceptingInputs: Bool { phase == .ready && !awaitingLaunchInventory }
     /// True while a schedule request awaits its completion.
     public var hasRequestsInFlight: Bool { !inFlight.isEmpty }
     /// True while a sync is deferred (SCH-22, SCH-23), awaiting a follow-up, or awaiting a re-read.

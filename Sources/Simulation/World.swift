@@ -238,10 +238,11 @@ final class World {
     /// One bridge step: the input, then every command in order.
     func step(_ input: BridgeInput) {
         guard var bridge = process.bridge else { return }
-        let wasReady = bridge.phase == .ready
+        let wasReady = bridge.isAcceptingInputs
         let commands = bridge.handle(input, at: BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs))
         process.bridge = bridge
         record("bridge", "input", [TraceField("input", describe(input))])
+        if !wasReady && bridge.isAcceptingInputs { oracleGateReleased() }
         if bridge.phase == .ready {
             process.lastReadyStepMs = nowMs
             if let exemption = faultExemption, exemption.sinceMs <= nowMs { faultExemption = nil }
@@ -350,7 +351,6 @@ final class World {
             enqueue(.timer(kind, incarnation: incarnation), afterMs: delayMs)
         case .launchGate(let state):
             record("bridge", "launch-gate", [TraceField("state", state.rawValue)])
-            if state == .released { oracleGateReleased() }
         case .reply(let reply):
             record("bridge", "reply", [TraceField("reply", "\(reply)")])
             if case .completed(let rootID, true) = reply { oracleCompleted(rootID: rootID) }
