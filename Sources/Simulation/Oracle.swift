@@ -6,10 +6,14 @@ import SimKernel
 /// policy's arithmetic — never from the bridge's books.
 struct OracleOccurrence {
     let id: Int
-    let rootID: String
-    let alarmID: String
+    var rootID: String
+    /// Roots due at exactly the same instant as `rootID`: the platform's order among equal
+    /// times is unspecified (AOSP dispatch order; AlarmKit's "not deterministic"), so whichever of
+    /// them the platform delivers first may own the occurrence. Includes `rootID`.
+    var tiedRoots: [String] = []
+    var alarmID: String
     let startWallMs: Int64
-    let policy: InactivityPolicy
+    var policy: InactivityPolicy
     var lastActivityMs: Int64?
     var live = true
     var closedAtMs: Int64?
@@ -86,6 +90,11 @@ extension World {
             if let manager = android, !manager.canScheduleExactAlarms { countExemption("exact-permission-revoked"); return }
         }
         if let index = oracle.liveIndex {
+            if oracle.occurrences[index].startWallMs == fireWallMs {
+                oracle.occurrences[index].tiedRoots.append(rootID)
+                record("oracle", "tied-root", [TraceField("root", rootID), TraceField("with", oracle.occurrences[index].rootID)])
+                return
+            }
             record("oracle", "pass-over", [TraceField("root", rootID), TraceField("owner", oracle.occurrences[index].rootID)])
             return
         }
@@ -93,6 +102,7 @@ extension World {
         var occurrence = OracleOccurrence(id: oracle.occurrences.count + 1, rootID: rootID, alarmID: alarmID,
                                           startWallMs: fireWallMs, policy: root?.policy ?? .v3)
         occurrence.gapStartMs = nowMs
+        occurrence.tiedRoots = [rootID]
         oracle.occurrences.append(occurrence)
         record("oracle", "occurrence-live", [TraceField("occurrence", String(occurrence.id)), TraceField("root", rootID)])
         enqueue(.oracleDeadline(occurrence: occurrence.id), afterMs: occurrence.deadlineMs - wallMs)
@@ -120,7 +130,7 @@ extension World {
     }
 
     func oracleCompleted(rootID: String) {
-        guard let index = oracle.liveIndex, oracle.occurrences[index].rootID == rootID else { return }
+        guard let index = oracle.liveIndex, oracle.occurrences[index].tiedRoots.contains(rootID) else { return }
         oracleClose(index, reason: "completed")
         oracle.occurrences[index].firstExecutionAfterCloseMs = nowMs
     }
@@ -134,8 +144,37 @@ extension World {
     }
 
     func oracleAlertStarted(_ id: AlarmUUID, _ metadata: RingMetadata) {
-        guard metadata.kind == .primary, let index = oracle.liveIndex, oracle.occurrences[index].rootID == metadata.rootID else { return }
+        guard metadata.kind == .primary, let index = oracle.liveIndex,
+              oracle.occurrences[index].tiedRoots.contains(metadata.rootID) else { return }
         oracle.bindings[id] = oracle.occurrences[index].id
+        if setup.platform == .android && oracle.occurrences[index].tiedRoots.count > 1 {
+            // Android rings only the owner: the first tied root to ring is the platform's choice.
+            resolveTie(index, owner: metadata.rootID)
+        }
+    }
+
+    /// Settles which of several simultaneously due roots owns the occurrence.
+    func resolveTie(_ index: Int, owner rootID: String) {
+        guard let root = alarms.flatMap(\.roots).first(where: { $0.id == rootID }) else { return }
+        oracle.occurrences[index].rootID = rootID
+        oracle.occurrences[index].alarmID = root.alarmID
+        oracle.occurrences[index].policy = root.policy
+        oracle.occurrences[index].tiedRoots = [rootID]
+        record("oracle", "tie-resolved", [TraceField("owner", rootID)])
+        enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+    }
+
+    /// iOS alerts every tied root at once; the one silenced as a pass-over is not the owner.
+    func oracleTiedPassOver(_ id: AlarmUUID) {
+        guard let index = oracle.liveIndex, oracle.occurrences[index].tiedRoots.count > 1,
+              let metadata = requestMetadata[id], metadata.kind == .primary,
+              oracle.occurrences[index].tiedRoots.contains(metadata.rootID), isAudible(id) else { return }
+        oracle.bindings[id] = nil
+        let remaining = oracle.occurrences[index].tiedRoots.filter { $0 != metadata.rootID }
+        if oracle.occurrences[index].rootID == metadata.rootID || remaining.count == 1 {
+            resolveTie(index, owner: remaining[0])
+        }
+        oracle.occurrences[index].tiedRoots = remaining
     }
 
     func oracleAlertEnded(_ id: AlarmUUID, _ metadata: RingMetadata) {
@@ -145,7 +184,7 @@ extension World {
     func oracleBind(_ request: RingRequest) {
         requestMetadata[request.id] = request.metadata
         guard request.metadata.kind == .successor, let index = oracle.liveIndex,
-              oracle.occurrences[index].rootID == request.metadata.rootID else { return }
+              oracle.occurrences[index].tiedRoots.contains(request.metadata.rootID) else { return }
         oracle.bindings[request.id] = oracle.occurrences[index].id
     }
 
@@ -154,7 +193,7 @@ extension World {
         guard let index = oracle.liveIndex else { return }
         let occurrence = oracle.occurrences[index]
         let metadata = requestMetadata[id]
-        let bound = oracle.bindings[id] == occurrence.id || (metadata?.kind == .primary && metadata?.rootID == occurrence.rootID)
+        let bound = oracle.bindings[id] == occurrence.id || (metadata?.kind == .primary && occurrence.tiedRoots.contains(metadata?.rootID ?? ""))
         guard bound else { return }
         if creditNow {
             oracle.occurrences[index].lastActivityMs = wallMs

@@ -323,6 +323,7 @@ final class World {
             }
         case .stop(let id, let origin):
             checkReceiptFirst(id, origin: origin)
+            if origin == .lifecycle { oracleTiedPassOver(id) }
             record("bridge", "stop", [TraceField("id", id.description), TraceField("origin", origin.rawValue)])
             if var daemon = ios {
                 let effects = daemon.stop(id, nowWallMs: wallMs, byUser: false)
