@@ -4,7 +4,10 @@ extension BridgeCore {
     /// newly alerting rings are deliveries; rings that left alerting are alert ends (IOS-7);
     /// a confirmed past ring that vanished without being seen alerting was delivered and stopped
     /// inside one coalesced update (IOS-5, SCH-5).
-    mutating func observe(inventory: [PlatformAlarm], now: BridgeInstants, into out: inout [BridgeCommand]) {
+    /// - Parameter queuedDeliveries: rings whose delivery queued-up launch inputs report (a Stop
+    ///   intent for an alert that has already ended); they are ordered with the alerts by due time.
+    mutating func observe(inventory: [PlatformAlarm], queuedDeliveries: [AlarmUUID] = [], now: BridgeInstants,
+                          into out: inout [BridgeCommand]) {
         guard let document else { return }
         // A row whose ring the platform holds is confirmed, even if the completion was lost to a
         // process death (the daemon finished the request; SCH-6 published the row first).
@@ -15,11 +18,17 @@ extension BridgeCore {
         let nowAlerting = inventory.filter { $0.state == .alerting }.map(\.id).sorted()
         // OCC-2: the first root to become *due* owns the occurrence, whatever order a late
         // observation sees the alerts in (the process may not have run when they started).
-        let newlyAlerting = nowAlerting.filter { !alerting.contains($0) }.map { id -> (Int64, AlarmUUID) in
+        let candidates = nowAlerting.filter { !alerting.contains($0) }
+            + queuedDeliveries.filter { !nowAlerting.contains($0) && document.row($0)?.delivered == false }
+        let newlyAlerting = candidates.map { id -> (Int64, AlarmUUID) in
             guard let row = document.row(id) else { return (Int64.max, id) }
             return (row.metadata.kind == .primary ? occurrenceStart(of: row, now: now) : row.fireWallMs, id)
         }.sorted { $0 < $1 }.map(\.1)
         for id in newlyAlerting {
+            guard nowAlerting.contains(id) else {
+                observeDelivery(id, now: now, into: &out)
+                continue
+            }
             insertAlerting(id)
             if !observeDelivery(id, now: now, into: &out) { removeAlerting(id) }
         }

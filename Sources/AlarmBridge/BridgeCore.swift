@@ -139,7 +139,15 @@ public struct BridgeCore: Sendable {
     mutating func handleLaunchInventory(_ result: Result<[PlatformAlarm], PlatformError>, now: BridgeInstants,
                                         into out: inout [BridgeCommand]) {
         awaitingLaunchInventory = false
-        if case .success(let inventory) = result { observe(inventory: inventory, now: now, into: &out) }
+        let queuedDeliveries = queued.compactMap { input -> AlarmUUID? in
+            switch input {
+            case .stopIntent(let id), .alarmDelivered(let id): return id
+            default: return nil
+            }
+        }
+        if case .success(let inventory) = result {
+            observe(inventory: inventory, queuedDeliveries: queuedDeliveries, now: now, into: &out)
+        }
         let replay = queued
         queued = []
         for input in replay {
