@@ -36,8 +36,12 @@ extension BridgeCore {
             alertEnded(id, now: now, into: &out)
         }
         let present = inventory.map(\.id)
+        // Only since the current boot: a one-shot due before it may have been dropped while the
+        // phone was off, and a clock-only guess may never open an occurrence (FG-10).
+        let bootWallMs = now.wallMs - now.monotonicMs
         for row in document.rings
-        where row.confirmed && !row.delivered && row.isPast(at: now.wallMs) && !present.contains(row.id) {
+        where row.confirmed && !row.delivered && row.isPast(at: now.wallMs) && row.fireWallMs >= bootWallMs
+            && !present.contains(row.id) {
             observeDelivery(row.id, now: now, into: &out)
             alertEnded(row.id, now: now, into: &out)
         }

@@ -485,10 +485,10 @@ final class World {
     func reboot(lockedForMs: Int64) {
         guard deviceUp else { return }
         record("device", "shutdown")
-        if let index = oracle.liveIndex, process.lastReadyStepMs < at(wallMs: oracle.occurrences[index].startWallMs),
-           isWeekly(alarmID: oracle.occurrences[index].alarmID) {
-            // [limit] The shutdown ends a weekly alert that no bridge process ever observed (a
-            // vanished one-shot is evidence the bridge can use, a re-armed weekly one is not): AlarmKit
+        if let index = oracle.liveIndex, process.lastReadyStepMs < at(wallMs: oracle.occurrences[index].startWallMs) {
+            // [limit] The shutdown ends an alert that no bridge process ever observed. A weekly
+            // alarm is re-armed and a one-shot gone, with nothing to tell them from ones dropped
+            // while the phone was off; AlarmKit
             // does not launch the app when it alerts, and a clock-only context may never create
             // an occurrence (FG-10). Nothing can know this occurrence existed; counted by name.
             countExemption("alert-ended-unobserved-by-reboot")
@@ -512,11 +512,6 @@ final class World {
         if lockedForMs >= 0 {
             enqueue(.plan(.userUnlock), afterMs: 45_000 + lockedForMs)
         }
-    }
-
-    func isWeekly(alarmID: String) -> Bool {
-        guard let alarm = alarms.first(where: { $0.id == alarmID }), case .weekly = alarm.repeats else { return false }
-        return true
     }
 
     func boot() {
