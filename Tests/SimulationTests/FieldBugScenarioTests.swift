@@ -79,3 +79,33 @@ import AlarmBridge
 enum PlatformFlavorName { case ios, android
     var flavor: PlatformFlavor { self == .ios ? .ios : .android }
 }
+
+/// CI invariant suite: every committed regression scenario passes, and a fixed seed range of the
+/// correct bridge reports no violation on either platform.
+struct InvariantSuiteTests {
+    static let regressions: [String] = {
+        let directory = FieldBugScenarioTests.directory.deletingLastPathComponent().appendingPathComponent("regressions")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".scenario") }.sorted().map { directory.appendingPathComponent($0).path }
+    }()
+
+    @Test("every scenario under Scenarios/regressions passes", arguments: regressions)
+    func regression(path: String) throws {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let outcome = ScenarioRunner.run(try FieldBugScenarioTests.parse(text, path))
+        #expect(outcome.passed, "\(outcome.failures)")
+    }
+
+    @Test("there is at least one regression scenario")
+    func regressionsExist() {
+        #expect(!Self.regressions.isEmpty)
+    }
+
+    @Test("the correct bridge passes seeds 1..300 on both platforms", arguments: [PlatformFlavorName.ios, .android])
+    func cleanSeeds(platform: PlatformFlavorName) {
+        for seed in UInt64(1)...300 {
+            let result = Simulator.run(RunOptions(platform: platform.flavor, seed: seed))
+            #expect(result.firstViolation == nil, "seed \(seed): \(result.firstViolation?.message ?? "")")
+        }
+    }
+}

@@ -1,0 +1,177 @@
+import AlarmBridge
+import Testing
+
+/// Drives the sans-I/O core directly, playing the platform by hand.
+struct BridgeHarness {
+    var core: BridgeCore
+    var now: BridgeInstants
+    /// What the fake daemon holds.
+    var daemon: [PlatformAlarm] = []
+    var stored: BridgeDocument?
+
+    init(flavor: PlatformFlavor = .ios, defects: KnownDefects = KnownDefects()) {
+        let calendar = WallCalendar(zoneIdentifier: "Europe/Berlin")!
+        core = BridgeCore(configuration: BridgeConfiguration(flavor: flavor, calendar: calendar, defects: defects))
+        // Monday 2026-03-02 06:00 Berlin, an hour after boot.
+        now = BridgeInstants(wallMs: calendar.instant(year: 2026, month: 3, day: 2, hour: 6, minute: 0)!, monotonicMs: 3_600_000)
+    }
+
+    /// Feeds one input; answers inventory reads, store loads and schedule calls synchronously,
+    /// as a well-behaved platform would, and returns every command issued along the way.
+    mutating func send(_ input: BridgeInput, storeReadable: Bool = true) -> [BridgeCommand] {
+        var pending = [input]
+        var all: [BridgeCommand] = []
+        while !pending.isEmpty {
+            let next = pending.removeFirst()
+            let commands = core.handle(next, at: now)
+            all += commands
+            for command in commands {
+                switch command {
+                case .loadStore:
+                    pending.append(.storeLoaded(storeReadable ? .success(stored) : .failure(.unavailable)))
+                case .persist(let document):
+                    if storeReadable { stored = document }
+                case .readInventory(let purpose):
+                    pending.append(.inventoryRead(purpose, .success(daemon)))
+                case .schedule(let request, _):
+                    daemon.removeAll { $0.id == request.id }
+                    daemon.append(PlatformAlarm(id: request.id, state: .scheduled))
+                    daemon.sort { $0.id < $1.id }
+                    pending.append(.scheduleCompleted(request.id, .success(request.fireWallMs)))
+                case .cancel(let id, _):
+                    daemon.removeAll { $0.id == id }
+                default:
+                    break
+                }
+            }
+        }
+        return all
+    }
+
+    static func schedulerCalls(_ commands: [BridgeCommand]) -> [BridgeCommand] {
+        commands.filter { command in
+            switch command {
+            case .schedule, .cancel, .stop: return true
+            default: return false
+            }
+        }
+    }
+}
+
+struct BridgeCoreTests {
+    let weekly = LogicalAlarm(id: "wake", hour: 7, minute: 0, repeats: .weekly([.monday, .wednesday]), title: "Wake up")
+
+    @Test("SCH-20: a second sync with unchanged inputs and an unchanged daemon issues zero scheduler calls",
+          arguments: PlatformFlavor.allCases)
+    func secondSyncIsIdle(flavor: PlatformFlavor) {
+        var harness = BridgeHarness(flavor: flavor)
+        _ = harness.send(.processStarted(.user))
+        let first = harness.send(.api(.saveAlarm(weekly)))
+        #expect(BridgeHarness.schedulerCalls(first).count == 2)  // one primary per root (SCH-1)
+        _ = harness.send(.api(.syncEnabledAlarms))
+        let second = harness.send(.api(.syncEnabledAlarms))
+        #expect(BridgeHarness.schedulerCalls(second).isEmpty)
+    }
+
+    @Test("ID-2, ID-3: editing the title keeps every primary ID; only the fingerprint re-registers it")
+    func titleEditKeepsIDs() {
+        var harness = BridgeHarness()
+        _ = harness.send(.processStarted(.user))
+        _ = harness.send(.api(.saveAlarm(weekly)))
+        let before = harness.daemon.map(\.id)
+        var edited = weekly
+        edited.title = "Gym"
+        let calls = harness.send(.api(.saveAlarm(edited)))
+        #expect(harness.daemon.map(\.id) == before)
+        #expect(calls.contains { if case .schedule(let request, _) = $0 { return request.metadata.title == "Gym" }; return false })
+        #expect(RingIdentity.primaryID(rootID: "wake.mon", fireKey: .localTime(hour: 7, minute: 0)) == before.first { id in
+            harness.stored?.row(id)?.metadata.rootID == "wake.mon"
+        })
+    }
+
+    @Test("the title-in-ring-id defect changes the ID on a title edit (the known defect has teeth)")
+    func titleDefectChangesIDs() {
+        var defects = KnownDefects()
+        defects.titleInRingID = true
+        var harness = BridgeHarness(defects: defects)
+        _ = harness.send(.processStarted(.user))
+        _ = harness.send(.api(.saveAlarm(weekly)))
+        let before = harness.daemon.map(\.id)
+        var edited = weekly
+        edited.title = "Gym"
+        _ = harness.send(.api(.saveAlarm(edited)))
+        #expect(harness.daemon.map(\.id) != before)
+    }
+
+    @Test("BOOT-2, BOOT-4: an unreadable store holds the gate and makes no scheduler call")
+    func unreadableHolds() {
+        var harness = BridgeHarness()
+        _ = harness.send(.processStarted(.user))
+        _ = harness.send(.api(.saveAlarm(weekly)))
+        var relaunched = BridgeHarness()
+        relaunched.daemon = harness.daemon
+        relaunched.stored = harness.stored
+        let commands = relaunched.send(.processStarted(.intent), storeReadable: false)
+        #expect(commands.contains(.launchGate(.waitingForUnlock)))
+        #expect(BridgeHarness.schedulerCalls(commands).isEmpty)
+        #expect(relaunched.core.phase == .gated(.waitingForUnlock))
+        _ = relaunched.send(.protectedDataAvailable)
+        #expect(relaunched.core.phase == .ready)
+    }
+
+    @Test("BOOT-5, BOOT-6: no domain + daemon alarms holds; a fresh install (no domain, no alarms) launches")
+    func domainAbsent() {
+        var fresh = BridgeHarness()
+        #expect(fresh.send(.processStarted(.user)).contains(.launchGate(.released)))
+        var orphaned = BridgeHarness()
+        orphaned.daemon = [PlatformAlarm(id: RingIdentity.primaryID(rootID: "x", fireKey: .wallMinute(1)), state: .scheduled)]
+        let commands = orphaned.send(.processStarted(.user))
+        #expect(commands.contains(.launchGate(.waitingForSavedDomain)))
+        #expect(BridgeHarness.schedulerCalls(commands).isEmpty)
+    }
+
+    @Test("OCC-5..7: a Stop arms exactly one successor 10 s later; a concurrent trigger reuses it")
+    func oneSuccessor() throws {
+        var harness = BridgeHarness()
+        _ = harness.send(.processStarted(.user))
+        _ = harness.send(.api(.saveAlarm(weekly)))
+        _ = harness.send(.didEnterBackground)
+        let primary = try #require(harness.daemon.first { harness.stored?.row($0.id)?.metadata.rootID == "wake.mon" }).id
+        harness.now.wallMs += 3_600_000  // 07:00, Monday
+        harness.now.monotonicMs += 3_600_000
+        let stop = harness.send(.stopIntent(primary))
+        let successors = stop.compactMap { command -> RingRequest? in
+            if case .schedule(let request, .lifecycle) = command, request.metadata.kind == .successor { return request }
+            return nil
+        }
+        #expect(successors.count == 1)
+        #expect(successors.first?.fireWallMs == harness.now.wallMs + 10_000)
+        let again = harness.send(.alarmUpdates(harness.daemon))
+        #expect(!again.contains { if case .schedule = $0 { return true }; return false })
+    }
+
+    @Test("INACT-16: expiry persists the miss receipt before it stops or cancels any ring")
+    func receiptFirst() throws {
+        var harness = BridgeHarness()
+        _ = harness.send(.processStarted(.user))
+        _ = harness.send(.api(.saveAlarm(weekly)))
+        let primary = try #require(harness.daemon.first { harness.stored?.row($0.id)?.metadata.rootID == "wake.mon" }).id
+        harness.now.wallMs += 3_600_000
+        _ = harness.send(.stopIntent(primary))
+        harness.now.wallMs += 31 * 60_000  // policy 3: 30 min after the last genuine activity
+        let commands = harness.send(.timerFired(.expiryCheck))
+        let receiptIndex = try #require(commands.firstIndex { command in
+            if case .persist(let document) = command { return document.missReceipts.count == 1 }
+            return false
+        })
+        let firstSilence = commands.firstIndex { command in
+            switch command {
+            case .stop(_, .expiry), .cancel(_, .expiry): return true
+            default: return false
+            }
+        }
+        #expect(firstSilence.map { receiptIndex < $0 } ?? true)
+        #expect(firstSilence != nil)
+        #expect(harness.stored?.liveOccurrence == nil)
+    }
+}
