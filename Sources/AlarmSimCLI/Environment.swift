@@ -1,3 +1,4 @@
+import Reporting
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -54,26 +55,6 @@ public struct StandardError: TextOutputStream {
 /// Writes every byte of `string`, retrying after interrupts and short writes; gives up quietly
 /// when the reader has gone (a closed pipe), as `print` does.
 private func writeAll(_ string: String, to descriptor: Int32) {
-    var bytes = Array(string.utf8)
-    var offset = 0
-    while offset < bytes.count {
-        let written = bytes.withUnsafeMutableBytes { buffer in
-            posixWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        }
-        if written < 0 {
-            if errno == EINTR { continue }
-            return
-        }
-        offset += written
-    }
-}
-
-private func posixWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    return Glibc.write(descriptor, bytes, count)
-    #elseif canImport(Musl)
-    return Musl.write(descriptor, bytes, count)
-    #else
-    return Darwin.write(descriptor, bytes, count)
-    #endif
+    let bytes = Array(string.utf8)
+    bytes.withUnsafeBytes { _ = Descriptor.writeAll($0, to: descriptor) }
 }

@@ -78,25 +78,31 @@ public enum AtomicFile {
     }
 
     private static func writeAll(_ data: Data, to descriptor: Int32, path: String) throws(WriteError) {
-        var offset = 0
-        var failed = false
-        data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            while offset < buffer.count {
-                let written = posixWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failed = true
-                    return
-                }
-                offset += written
-            }
-        }
-        if failed { throw failure(path, "write") }
-        assert(offset == data.count, "wrote every byte")
+        let written = data.withUnsafeBytes { Descriptor.writeAll($0, to: descriptor) }
+        if !written { throw failure(path, "write") }
     }
 
     private static func failure(_ path: String, _ step: String) -> WriteError {
         WriteError(path: path, step: step, reason: String(cString: strerror(errno)))
+    }
+}
+
+/// Raw writes to a file descriptor, shared by `AtomicFile` and the CLI's standard streams.
+public enum Descriptor {
+    /// Writes every byte, retrying after `EINTR` and short writes.
+    /// - Returns: false when `write(2)` failed (errno says why; a closed pipe, say).
+    @discardableResult
+    public static func writeAll(_ bytes: UnsafeRawBufferPointer, to descriptor: Int32) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let written = posixWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += written
+        }
+        return true
     }
 }
 

@@ -88,26 +88,3 @@ public enum TraceWriter {
         return json
     }
 }
-
-/// JSON string quoting with the same rules as ``TraceEvent/jsonLine``: `"` and `\` escaped
-/// with a backslash, U+0000–U+001F as `\u00xx` (lowercase hex), everything else literal UTF-8.
-enum JSONText {
-    private static let lowerHexDigits: [Character] = Array("0123456789abcdef")
-
-    static func quoted(_ text: String) -> String {
-        var quoted = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x22: quoted += "\\\""
-            case 0x5C: quoted += "\\\\"
-            case 0x00...0x1F:
-                quoted += "\\u00"
-                quoted.append(lowerHexDigits[Int(scalar.value >> 4)])
-                quoted.append(lowerHexDigits[Int(scalar.value & 0x0F)])
-            default: quoted.unicodeScalars.append(scalar)
-            }
-        }
-        quoted += "\""
-        return quoted
-    }
-}

@@ -83,22 +83,21 @@ public struct TraceEvent: Sendable, Equatable {
     public var jsonLine: String {
         var json = "{\"index\":\(index),\"trueMs\":\(trueMs),\"wallMs\":\(wallMs),\"monotonicMs\":\(monotonicMs)"
         json += ",\"component\":"
-        json += Self.jsonQuoted(component)
+        json += JSONText.quoted(component)
         json += ",\"event\":"
-        json += Self.jsonQuoted(name)
+        json += JSONText.quoted(name)
         json += ",\"fields\":{"
         for (position, field) in fields.enumerated() {
             if position > 0 { json += "," }
-            json += Self.jsonQuoted(field.key)
+            json += JSONText.quoted(field.key)
             json += ":"
-            json += Self.jsonQuoted(field.value)
+            json += JSONText.quoted(field.value)
         }
         json += "}}"
         return json
     }
 
     private static let upperHexDigits: [Character] = Array("0123456789ABCDEF")
-    private static let lowerHexDigits: [Character] = Array("0123456789abcdef")
 
     private static func needsCanonicalEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
@@ -125,22 +124,6 @@ public struct TraceEvent: Sendable, Equatable {
         return escaped
     }
 
-    private static func jsonQuoted(_ text: String) -> String {
-        var quoted = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x22: quoted += "\\\""
-            case 0x5C: quoted += "\\\\"
-            case 0x00...0x1F:
-                quoted += "\\u00"
-                quoted.append(lowerHexDigits[Int(scalar.value >> 4)])
-                quoted.append(lowerHexDigits[Int(scalar.value & 0x0F)])
-            default: quoted.unicodeScalars.append(scalar)
-            }
-        }
-        quoted += "\""
-        return quoted
-    }
 }
 
 /// The record of a run: every event's canonical line folded into a running hash, and the
@@ -208,5 +191,29 @@ public struct Trace: Sendable {
     public var events: [TraceEvent] {
         guard nextRingSlot > 0 else { return ringStorage }
         return Array(ringStorage[nextRingSlot...] + ringStorage[..<nextRingSlot])
+    }
+}
+
+/// JSON string quoting shared by every JSON writer (trace lines, trace headers, reports):
+/// `"` and `\` escaped with a backslash, U+0000–U+001F as `\u00xx` (lowercase hex), everything
+/// else literal UTF-8 (RFC 8259 §7). Hand-written so output is byte-stable across platforms.
+public enum JSONText {
+    private static let lowerHexDigits: [Character] = Array("0123456789abcdef")
+
+    public static func quoted(_ text: String) -> String {
+        var quoted = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x22: quoted += "\\\""
+            case 0x5C: quoted += "\\\\"
+            case 0x00...0x1F:
+                quoted += "\\u00"
+                quoted.append(lowerHexDigits[Int(scalar.value >> 4)])
+                quoted.append(lowerHexDigits[Int(scalar.value & 0x0F)])
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        quoted += "\""
+        return quoted
     }
 }

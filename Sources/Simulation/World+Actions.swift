@@ -67,15 +67,11 @@ extension World {
         case .faultCapacity(let capacity):
             ios?.parameters.capacity = capacity
         case .faultRevokeExactPermission:
-            guard var manager = android, manager.canScheduleExactAlarms else { return }
-            let effects = manager.revokeExactAlarmPermission()
-            android = manager
-            apply(effects)
+            guard android?.canScheduleExactAlarms == true else { return }
+            onAlarmManager { $0.revokeExactAlarmPermission() }
         case .faultGrantExactPermission:
-            guard var manager = android, !manager.canScheduleExactAlarms else { return }
-            let effects = manager.grantExactAlarmPermission()
-            android = manager
-            apply(effects)
+            guard android?.canScheduleExactAlarms == false else { return }
+            onAlarmManager { $0.grantExactAlarmPermission() }
         case .faultCoalesceUpdates(let on):
             ios?.parameters.coalesceUpdates = on
         case .expectAlerting(let alarmID, let line):
@@ -111,9 +107,8 @@ extension World {
         guard deviceUp, !protectedDataAvailable else { return }
         protectedDataAvailable = true
         record("device", "first-unlock")
-        if var manager = android {
+        if let manager = android {
             apply(manager.firstUnlock())
-            android = manager
         } else if process.running {
             enqueue(.toProcess(.protectedDataAvailable, incarnation: process.incarnation), afterMs: 0)
         }

@@ -173,15 +173,9 @@ final class World {
             guard process.running, process.incarnation == incarnation else { return }
             step(.inventoryRead(purpose, readInventory()))
         case .daemon(let daemonEvent):
-            guard var daemon = ios else { return }
-            let effects = daemon.handle(daemonEvent, nowWallMs: wallMs)
-            ios = daemon
-            apply(effects)
+            onDaemon { $0.handle(daemonEvent, nowWallMs: wallMs) }
         case .alarmManager(let managerEvent):
-            guard var manager = android else { return }
-            let effects = manager.handle(managerEvent)
-            android = manager
-            apply(effects)
+            onAlarmManager { $0.handle(managerEvent) }
         case .timer(let kind, let incarnation):
             guard process.running, process.incarnation == incarnation else { return }
             step(.timerFired(kind))
@@ -228,11 +222,7 @@ final class World {
         process.active = false
         process.bridge = nil
         record("app", "process-death", [TraceField("reason", reason)])
-        if var manager = android {
-            let effects = manager.processDied()
-            android = manager
-            apply(effects)
-        }
+        onAlarmManager { $0.processDied() }
     }
 
     /// One bridge step: the input, then every command in order.
@@ -271,15 +261,8 @@ final class World {
     }
 
     func readInventory() -> Result<[PlatformAlarm], PlatformError> {
-        if var daemon = ios {
-            let result = daemon.readAlarms()
-            ios = daemon
-            return result
-        }
-        var manager = android!
-        let result = manager.readPending()
-        android = manager
-        return result
+        if ios != nil { return ios!.readAlarms() }
+        return android!.readPending()
     }
 
     func execute(_ command: BridgeCommand) {
@@ -298,47 +281,24 @@ final class World {
             record("bridge", "schedule", [TraceField("id", request.id.description), TraceField("kind", request.metadata.kind.rawValue),
                                           TraceField("root", request.metadata.rootID), TraceField("schedule", request.schedule.description),
                                           TraceField("origin", origin.rawValue)])
-            if var daemon = ios {
-                let effects = daemon.schedule(request)
-                ios = daemon
-                apply(effects)
-            } else if var manager = android {
-                let effects = manager.setAlarmClock(request, nowWallMs: wallMs)
-                android = manager
-                apply(effects)
-            }
+            onDaemon { $0.schedule(request) }
+            onAlarmManager { $0.setAlarmClock(request, nowWallMs: wallMs) }
             maybeInterleavingDeath()
         case .cancel(let id, let origin):
             checkPlatformCall(ringID: id, alarmID: groundTruthMetadata(id)?.alarmID, origin: origin, isCancel: true)
             checkReceiptFirst(id, origin: origin)
             record("bridge", "cancel", [TraceField("id", id.description), TraceField("origin", origin.rawValue)])
-            if var daemon = ios {
-                let effects = daemon.cancel(id)
-                ios = daemon
-                apply(effects)
-            } else if var manager = android {
-                let effects = manager.cancel(id)
-                android = manager
-                apply(effects)
-            }
+            onDaemon { $0.cancel(id) }
+            onAlarmManager { $0.cancel(id) }
         case .stop(let id, let origin):
             checkReceiptFirst(id, origin: origin)
             if origin == .lifecycle { oracleTiedPassOver(id) }
             record("bridge", "stop", [TraceField("id", id.description), TraceField("origin", origin.rawValue)])
-            if var daemon = ios {
-                let effects = daemon.stop(id, nowWallMs: wallMs, byUser: false)
-                ios = daemon
-                apply(effects)
-            } else if var manager = android {
-                let effects = manager.stopRinging(id)
-                android = manager
-                apply(effects)
-            }
+            onDaemon { $0.stop(id, nowWallMs: wallMs, byUser: false) }
+            onAlarmManager { $0.stopRinging(id) }
         case .startRinging(let id):
-            guard var manager = android, let metadata = process.bridge?.document?.row(id)?.metadata else { return }
-            let effects = manager.startRinging(id, metadata: metadata)
-            android = manager
-            apply(effects)
+            guard let metadata = process.bridge?.document?.row(id)?.metadata else { return }
+            onAlarmManager { $0.startRinging(id, metadata: metadata) }
         case .readInventory(let purpose):
             syncReadMs = nowMs
             inventoryReadsOutstanding += 1
@@ -367,6 +327,22 @@ final class World {
     }
 
     // MARK: - Platform effects
+
+    /// Runs one call on the iOS daemon (if this device is an iPhone) and applies its effects.
+    func onDaemon(_ call: (inout AlarmKitDaemon) -> [DaemonEffect]) {
+        guard var daemon = ios else { return }
+        let effects = call(&daemon)
+        ios = daemon
+        apply(effects)
+    }
+
+    /// Runs one call on AlarmManager (if this device is an Android phone) and applies its effects.
+    func onAlarmManager(_ call: (inout AlarmManagerModel) -> [AlarmManagerEffect]) {
+        guard var manager = android else { return }
+        let effects = call(&manager)
+        android = manager
+        apply(effects)
+    }
 
     func apply(_ effects: [DaemonEffect]) {
         for effect in effects {
@@ -466,10 +442,8 @@ final class World {
     /// The user stops one audible ring: lock-screen Stop (iOS) or the alarm screen (Android).
     func stopRing(_ id: AlarmUUID) {
         record("user", "stop", [TraceField("id", id.description)])
-        if var daemon = ios {
-            let effects = daemon.stop(id, nowWallMs: wallMs, byUser: true)
-            ios = daemon
-            apply(effects)
+        if ios != nil {
+            onDaemon { $0.stop(id, nowWallMs: wallMs, byUser: true) }
         } else if process.running {
             enqueue(.toProcess(.ringDismissed(id), incarnation: process.incarnation), afterMs: 0)
         }
@@ -496,16 +470,8 @@ final class World {
         }
         kill("reboot")
         noteFault("device-restarting")
-        if var daemon = ios {
-            let effects = daemon.shutdown(nowWallMs: wallMs)
-            ios = daemon
-            apply(effects)
-        }
-        if var manager = android {
-            let effects = manager.shutdown()
-            android = manager
-            apply(effects)
-        }
+        onDaemon { $0.shutdown(nowWallMs: wallMs) }
+        onAlarmManager { $0.shutdown() }
         deviceUp = false
         protectedDataAvailable = false
         enqueue(.boot, afterMs: 45_000)
@@ -519,16 +485,8 @@ final class World {
         clock.reboot()
         record("device", "boot")
         noteFault("device-restarting")
-        if var daemon = ios {
-            let effects = daemon.boot(nowWallMs: wallMs)
-            ios = daemon
-            apply(effects)
-        }
-        if var manager = android {
-            let effects = manager.boot()
-            android = manager
-            apply(effects)
-        }
+        onDaemon { $0.boot(nowWallMs: wallMs) }
+        onAlarmManager { $0.boot() }
     }
 
     func noteFault(_ name: String) {
