@@ -1,7 +1,7 @@
 /// A 128-bit identifier for alarms and rings, as in RFC 4122; derived deterministically
 /// (version 5) rather than drawn at random, so traces replay byte for byte.
 ///
-/// Deliberately not Foundation's `UUID`: `UUID()` is random and banned in the simulation,
+/// Deliberately not Foundation's `UUID`: its initialiser draws at random, banned in the simulation,
 /// and the bridge core must build without Foundation.
 public struct AlarmUUID: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     /// The 16 bytes in network (big-endian) order, as printed.

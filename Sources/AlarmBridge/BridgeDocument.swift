@@ -109,6 +109,17 @@ public struct OccurrenceRecord: Codable, Sendable, Equatable {
     public var state: OccurrenceState
     public var closedAtMs: Int64?
 
+    public init(token: String, rootID: String, startedAtMs: Int64, policy: InactivityPolicy, lastActivityMs: Int64?,
+                state: OccurrenceState, closedAtMs: Int64?) {
+        self.token = token
+        self.rootID = rootID
+        self.startedAtMs = startedAtMs
+        self.policy = policy
+        self.lastActivityMs = lastActivityMs
+        self.state = state
+        self.closedAtMs = closedAtMs
+    }
+
     /// The effective expiry (wall ms): policy timeout after the later of ring time and last
     /// activity, never past the 20 h bound (INACT-2, INACT-3, OCC-21).
     public var deadlineMs: Int64 {

@@ -25,11 +25,9 @@ public struct CLIEnvironment: Sendable {
 
     /// The real process: `isatty(2)` and the continuous clock.
     public static var process: CLIEnvironment {
-        // determinism-ok: wall-clock timing of the campaign, never reaches a run
-        let origin = ContinuousClock.now
+        let origin = ContinuousClock.now  // determinism-ok: campaign wall-clock timing, never reaches a run
         return CLIEnvironment(errorsIsTerminal: isatty(2) != 0) {
-            // determinism-ok: wall-clock timing of the campaign, never reaches a run
-            let elapsed = origin.duration(to: ContinuousClock.now)
+            let elapsed = origin.duration(to: ContinuousClock.now)  // determinism-ok: as above
             return elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000
         }
     }

@@ -5,7 +5,7 @@
 /// https://prng.di.unimi.it/xoshiro256starstar.c.
 ///
 /// Every bounded draw is written here rather than taken from the standard library, whose
-/// algorithms for `Int.random(in:using:)` and `shuffled(using:)` are not promised to stay the
+/// bounded-integer and shuffling algorithms (`random(in:using:)`, `shuffled(using:)`) are not promised to stay the
 /// same across Swift releases. That is also why this type deliberately does not conform to
 /// `RandomNumberGenerator`: a recorded seed must replay identically after a toolchain upgrade.
 public struct Xoshiro256StarStar: Sendable {

@@ -175,3 +175,88 @@ struct BridgeCoreTests {
         #expect(harness.stored?.liveOccurrence == nil)
     }
 }
+
+struct OccurrenceRuleTests {
+    let weekly = LogicalAlarm(id: "wake", hour: 7, minute: 0, repeats: .weekly([.monday]), title: "Wake up")
+
+    @Test("INACT-1: a newly created schedule carries inactivityPolicyVersion 3")
+    func newSchedulesCarryV3() {
+        #expect(LogicalAlarm(id: "x", hour: 6, minute: 0, repeats: .weekly([.monday]), title: "x").policy == .v3)
+    }
+
+    @Test("INACT-2, INACT-3: the deadline is the policy timeout after the later of ring time and last genuine activity; legacy lives 20 h",
+          arguments: [(InactivityPolicy.v3, Int64(30 * 60_000)), (.v2, 15 * 60_000), (.legacy, 20 * 3_600_000)])
+    func deadlines(policy: InactivityPolicy, timeoutMs: Int64) {
+        var occurrence = OccurrenceRecord(token: "t", rootID: "r", startedAtMs: 1_000_000, policy: policy,
+                                          lastActivityMs: nil, state: .live, closedAtMs: nil)
+        #expect(occurrence.deadlineMs == 1_000_000 + timeoutMs)
+        occurrence.lastActivityMs = 1_000_000 + 600_000
+        let expected = policy == .legacy ? 1_000_000 + timeoutMs : 1_600_000 + timeoutMs
+        #expect(occurrence.deadlineMs == expected)
+    }
+
+    @Test("ID-5: the fingerprint of an unchanged configuration is the same when recomputed later")
+    func fingerprintIsStable() throws {
+        var harness = BridgeHarness()
+        _ = harness.send(.processStarted(.user))
+        _ = harness.send(.api(.saveAlarm(weekly)))
+        let before = try #require(harness.stored?.rings.first?.fingerprint)
+        harness.now.wallMs += 25 * 60_000
+        _ = harness.send(.api(.syncEnabledAlarms))
+        #expect(harness.stored?.rings.first?.fingerprint == before)
+    }
+
+    @Test("ID-6, OCC-1: the occurrence token survives process death, and a second due root is a pass-over, not a second owner")
+    func tokenSurvivesAndOneOwner() throws {
+        var harness = BridgeHarness()
+        _ = harness.send(.processStarted(.user))
+        _ = harness.send(.api(.saveAlarm(weekly)))
+        _ = harness.send(.api(.saveAlarm(LogicalAlarm(id: "gym", hour: 7, minute: 5, repeats: .weekly([.monday]), title: "Gym"))))
+        let wake = try #require(harness.daemon.first { harness.stored?.row($0.id)?.metadata.rootID == "wake.mon" }).id
+        let gym = try #require(harness.daemon.first { harness.stored?.row($0.id)?.metadata.rootID == "gym.mon" }).id
+        harness.now.wallMs += 3_600_000
+        _ = harness.send(.stopIntent(wake))
+        let token = try #require(harness.stored?.liveOccurrence?.token)
+        // Process death: a new core over the same store and daemon.
+        var relaunched = BridgeHarness()
+        relaunched.stored = harness.stored
+        relaunched.daemon = harness.daemon
+        relaunched.now = harness.now
+        relaunched.now.wallMs += 5 * 60_000
+        _ = relaunched.send(.processStarted(.intent))
+        let passOver = relaunched.send(.stopIntent(gym))
+        #expect(relaunched.stored?.liveOccurrence?.token == token)
+        #expect(relaunched.stored?.liveOccurrence?.rootID == "wake.mon")
+        #expect(relaunched.stored?.occurrences.filter { $0.state == .live }.count == 1)
+        #expect(passOver.contains { if case .note(let text) = $0 { return text.hasPrefix("pass-over") }; return false })
+    }
+
+    @Test("OCC-7, OCC-8: a second trigger while a successor is pending reuses it; no second successor is armed")
+    func reuseSuccessor() throws {
+        var harness = BridgeHarness()
+        _ = harness.send(.processStarted(.user))
+        _ = harness.send(.api(.saveAlarm(weekly)))
+        let wake = try #require(harness.daemon.first).id
+        harness.now.wallMs += 3_600_000
+        _ = harness.send(.stopIntent(wake))
+        let resign = harness.send(.willResignActive)
+        #expect(!resign.contains { if case .schedule = $0 { return true }; return false })
+        #expect(harness.stored?.rings.filter { $0.metadata.kind == .successor }.count == 1)
+    }
+
+    @Test("AND-2, AND-3: Android keeps its state in device-protected storage and re-arms every primary after a reboot")
+    func androidBootRestore() {
+        var harness = BridgeHarness(flavor: .android)
+        _ = harness.send(.processStarted(.user))
+        _ = harness.send(.api(.saveAlarm(weekly)))
+        let armed = harness.daemon.map(\.id)
+        #expect(armed.count == 1)
+        var booted = BridgeHarness(flavor: .android)  // reboot: AlarmManager cleared, store kept
+        booted.stored = harness.stored
+        booted.now = harness.now
+        let commands = booted.send(.processStarted(.broadcast))
+        _ = booted.send(.bootCompleted(locked: true))
+        #expect(booted.daemon.map(\.id) == armed)
+        #expect(commands.contains { if case .schedule(_, .launchSync) = $0 { return true }; return false })
+    }
+}
