@@ -143,8 +143,8 @@ extension World {
         guard request.metadata.kind == .primary, !stopped else { return }
         let fireKey: String
         switch request.schedule {
-        case .relative(let hour, let minute, .some): fireKey = "local-\(hour):\(minute)"
-        case .relative, .fixed: fireKey = "minute-\(request.fireWallMs / 60_000)"
+        case .relative(let hour, let minute, .some): fireKey = FireKey.localTime(hour: hour, minute: minute).description
+        case .relative, .fixed: fireKey = FireKey.wallMinute(request.fireWallMs / 60_000).description
         }
         let key = "\(request.metadata.rootID)|\(fireKey)"
         if let known = stableIDs[key], known != request.id {
