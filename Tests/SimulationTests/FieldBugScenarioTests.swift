@@ -109,3 +109,21 @@ struct InvariantSuiteTests {
         }
     }
 }
+
+/// The examples in Scenarios/README.md do what the document says they do.
+struct ScenarioReadmeTests {
+    static let examples: [String] = {
+        let readme = FieldBugScenarioTests.directory.deletingLastPathComponent().appendingPathComponent("README.md")
+        guard let text = try? String(contentsOf: readme, encoding: .utf8) else { return [] }
+        return text.components(separatedBy: "```scenario\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
+    }()
+
+    @Test("every scenario example in Scenarios/README.md runs and meets its expectations", arguments: examples)
+    func example(text: String) throws {
+        let outcome = ScenarioRunner.run(try FieldBugScenarioTests.parse(text, "Scenarios/README.md"))
+        #expect(outcome.passed, "\(outcome.failures)")
+    }
+
+    @Test("the README has scenario examples to check")
+    func examplesExist() { #expect(Self.examples.count >= 2) }
+}
