@@ -29,7 +29,7 @@ let package = Package(
         .testTarget(name: "AlarmBridgeTests", dependencies: ["AlarmBridge"]),
         .testTarget(name: "IOSModelTests", dependencies: ["IOSModel", "SimKernel", "AlarmBridge"]),
         .testTarget(name: "AndroidModelTests", dependencies: ["AndroidModel", "SimKernel", "AlarmBridge"]),
-        .testTarget(name: "SimulationTests", dependencies: ["Simulation"]),
+        .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Scenario", "AlarmBridge"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
         .testTarget(name: "CampaignTests", dependencies: ["Campaign"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting"]),

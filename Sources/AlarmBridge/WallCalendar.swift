@@ -4,62 +4,144 @@ import Foundation
 ///
 /// The bridge and the simulator both go through this one port for calendar math (DESIGN.md,
 /// "Determinism"): never `TimeZone.current`. Instants are wall-clock Unix-epoch milliseconds.
-/// DST gap handling: a local time that does not exist is moved to the next existing time
-/// (`Calendar.MatchingPolicy.nextTime`); in an overlap the first instance is used.
+///
+/// The zone's rules come from Foundation (`TimeZone.secondsFromGMT(for:)`, the toolchain's ICU
+/// data); the civil-date arithmetic is Howard Hinnant's `days_from_civil` / `civil_from_days`
+/// (http://howardhinnant.github.io/date_algorithms.html), hand-written because
+/// `Calendar.nextDate(after:matching:…)` cost more than half of a simulated event. A test checks
+/// every answer against `Calendar` with `matchingPolicy: .nextTime, repeatedTimePolicy: .first`:
+/// a local time inside a DST gap resolves to the next whole hour after it; in an overlap both
+/// instants exist, so `nextFire` finds the second when the first has passed (a daily 02:30
+/// alarm fires twice on the fall-back night). Whether AlarmKit's `.relative` does the same is
+/// undocumented: issue 3 makes it a parameter.
 public struct WallCalendar: Sendable {
     public let zoneIdentifier: String
-    private let calendar: Calendar
+    private let zone: TimeZone
 
     /// - Returns: nil when `zoneIdentifier` is not a known IANA zone.
     public init?(zoneIdentifier: String) {
         guard let zone = TimeZone(identifier: zoneIdentifier) else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        calendar.locale = Locale(identifier: "en_US_POSIX")
-        self.calendar = calendar
+        self.zone = zone
         self.zoneIdentifier = zoneIdentifier
     }
 
     /// The version of the time-zone database in use (recorded in trace headers).
     public static var zoneDataVersion: String { TimeZone.timeZoneDataVersion }
 
-    /// The instant of a local date-time (seconds included) in this zone.
+    static let dayMs: Int64 = 86_400_000
+
+    /// UTC offset in force at an instant, ms.
+    func offsetMs(at instantMs: Int64) -> Int64 {
+        let seconds = instantMs >= 0 ? instantMs / 1000 : (instantMs - 999) / 1000
+        return Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds)))) * 1000
+    }
+
+    /// The instant of a local date-time (seconds included) in this zone; nil for an impossible date.
     public func instant(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int = 0) -> Int64? {
-        let components = DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
-        guard let date = calendar.date(from: components) else { return nil }
-        return Int64((date.timeIntervalSince1970 * 1000).rounded())
+        guard (1...12).contains(month), day >= 1, day <= Self.daysInMonth(year: year, month: month),
+              (0..<24).contains(hour), (0..<60).contains(minute), (0..<60).contains(second) else { return nil }
+        let localMs = Self.daysFromCivil(year: year, month: month, day: day) * Self.dayMs
+            + Int64(hour) * 3_600_000 + Int64(minute) * 60_000 + Int64(second) * 1000
+        return resolve(localMs: localMs)
     }
 
     /// Local calendar fields of an instant.
     public func local(_ wallMs: Int64) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, weekday: Weekday) {
-        let date = Date(timeIntervalSince1970: TimeInterval(wallMs) / 1000)
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday], from: date)
-        return (c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!, Weekday(rawValue: c.weekday!)!)
+        let localMs = wallMs + offsetMs(at: wallMs)
+        let days = Self.floorDiv(localMs, Self.dayMs)
+        let msOfDay = localMs - days * Self.dayMs
+        let (year, month, day) = Self.civilFromDays(days)
+        return (year, month, day, Int(msOfDay / 3_600_000), Int(msOfDay / 60_000 % 60), Int(msOfDay / 1000 % 60),
+                Self.weekday(ofDays: days))
     }
 
     /// The first instant strictly after `wallMs` whose local time is `hour:minute:00`, on `weekday`
     /// when given.
     public func nextFire(hour: Int, minute: Int, weekday: Weekday?, after wallMs: Int64) -> Int64 {
-        var components = DateComponents(hour: hour, minute: minute, second: 0)
-        if let weekday { components.weekday = weekday.rawValue }
-        let start = Date(timeIntervalSince1970: TimeInterval(wallMs) / 1000)
-        let next = calendar.nextDate(after: start, matching: components, matchingPolicy: .nextTime,
-                                     repeatedTimePolicy: .first, direction: .forward)!
-        let ms = Int64((next.timeIntervalSince1970 * 1000).rounded())
-        precondition(ms > wallMs, "nextFire must move forward")
-        return ms
+        let firstDay = Self.floorDiv(wallMs + offsetMs(at: wallMs), Self.dayMs) - 1
+        for day in firstDay...(firstDay + 9) {
+            if let weekday, Self.weekday(ofDays: day) != weekday { continue }
+            let local = day * Self.dayMs + Int64(hour) * 3_600_000 + Int64(minute) * 60_000
+            if let candidate = instants(localMs: local).first(where: { $0 > wallMs }) { return candidate }
+        }
+        preconditionFailure("no \(hour):\(minute) within ten days after \(wallMs) in \(zoneIdentifier)")
     }
 
     /// The latest instant at or before `wallMs` whose local time is `hour:minute:00` (on `weekday`).
     public func latestFire(hour: Int, minute: Int, weekday: Weekday?, atOrBefore wallMs: Int64) -> Int64 {
-        // Look back at most eight days, then walk forward: avoids backward calendar searches,
-        // whose DST behaviour differs between Foundation implementations.
-        var candidate = nextFire(hour: hour, minute: minute, weekday: weekday, after: wallMs - 8 * 86_400_000)
+        var candidate = nextFire(hour: hour, minute: minute, weekday: weekday, after: wallMs - 8 * Self.dayMs)
         var latest = candidate
         while candidate <= wallMs {
             latest = candidate
             candidate = nextFire(hour: hour, minute: minute, weekday: weekday, after: candidate)
         }
         return latest
+    }
+
+    /// The instant of a local time (ms since the local epoch): the earlier instant in an overlap.
+    func resolve(localMs: Int64) -> Int64 {
+        instants(localMs: localMs)[0]
+    }
+
+    /// Every instant showing this local time, earliest first: two in an overlap. A local time
+    /// inside a gap resolves, as Foundation's `.nextTime` does, to the next whole hour after it.
+    func instants(localMs: Int64) -> [Int64] {
+        // Offsets in force well before and well after: transitions are at least days apart.
+        let before = offsetMs(at: localMs - 2 * Self.dayMs)
+        let after = offsetMs(at: localMs + 2 * Self.dayMs)
+        var found: [Int64] = []
+        for offset in [before, after] where offsetMs(at: localMs - offset) == offset {
+            if !found.contains(localMs - offset) { found.append(localMs - offset) }
+        }
+        if found.isEmpty {
+            let nextHour = (Self.floorDiv(localMs, 3_600_000) + 1) * 3_600_000
+            return [instants(localMs: nextHour)[0]]
+        }
+        return found.sorted()
+    }
+
+    // MARK: Civil-date arithmetic (proleptic Gregorian)
+
+    static func floorDiv(_ value: Int64, _ divisor: Int64) -> Int64 {
+        let quotient = value / divisor
+        return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    }
+
+    /// Days since 1970-01-01 of a civil date.
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = floorDiv(y, 400)
+        let yearOfEra = y - era * 400
+        let m = Int64(month)
+        let dayOfYear = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + Int64(day) - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// Civil date of a day count since 1970-01-01.
+    static func civilFromDays(_ days: Int64) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = floorDiv(z, 146_097)
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (Int(year), Int(month), Int(day))
+    }
+
+    /// 1970-01-01 was a Thursday.
+    static func weekday(ofDays days: Int64) -> Weekday {
+        Weekday(rawValue: Int(floorDiv(days + 4, 7) * -7 + days + 4) + 1)!
+    }
+
+    static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
     }
 }

@@ -1,0 +1,114 @@
+import AlarmBridge
+import Foundation
+import Testing
+
+/// `WallCalendar` is checked against Foundation's `Calendar` (the reference it replaces for speed).
+struct WallCalendarTests {
+    static let zones = ["Europe/Berlin", "America/New_York", "Australia/Sydney", "Asia/Tokyo", "America/Sao_Paulo",
+                        "UTC", "Pacific/Chatham", "Asia/Kolkata", "Australia/Lord_Howe", "America/St_Johns"]
+
+    struct Reference {
+        let calendar: Calendar
+        init(_ zone: String) {
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: zone)!
+            self.calendar = calendar
+        }
+        func nextFire(hour: Int, minute: Int, weekday: Weekday?, after wallMs: Int64) -> Int64 {
+            var components = DateComponents(hour: hour, minute: minute, second: 0)
+            if let weekday { components.weekday = weekday.rawValue }
+            let next = calendar.nextDate(after: Date(timeIntervalSince1970: TimeInterval(wallMs) / 1000), matching: components,
+                                         matchingPolicy: .nextTime, repeatedTimePolicy: .first, direction: .forward)!
+            return Int64((next.timeIntervalSince1970 * 1000).rounded())
+        }
+    }
+
+    @Test("nextFire agrees with Calendar.nextDate(.nextTime, .first), DST nights included", arguments: zones)
+    func nextFireMatchesFoundation(zone: String) {
+        let calendar = WallCalendar(zoneIdentifier: zone)!
+        let reference = Reference(zone)
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(zone.utf8.count)
+        func next(_ bound: UInt64) -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (state >> 33) % bound
+        }
+        // Instants spread over 2026, with extra density around each zone's transitions.
+        let yearStart: Int64 = 1_767_225_600_000
+        var mismatches: [String] = []
+        for _ in 0..<1_500 {
+            let after = yearStart + Int64(next(365 * 86_400)) * 1000 + Int64(next(1000))
+            let hour = Int(next(24))
+            let minute = [0, 15, 30, 45, Int(next(60))][Int(next(5))]
+            let weekday: Weekday? = next(2) == 0 ? nil : Weekday(rawValue: Int(next(7)) + 1)
+            let ours = calendar.nextFire(hour: hour, minute: minute, weekday: weekday, after: after)
+            let theirs = reference.nextFire(hour: hour, minute: minute, weekday: weekday, after: after)
+            if ours != theirs { mismatches.append("\(hour):\(minute) \(String(describing: weekday)) after \(after): \(ours) vs \(theirs)") }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+
+    /// On DST nights Foundation is not self-consistent at the edges: it skips the second instance
+    /// of a repeated time when asked from exactly the first, and skips a whole day for a time inside
+    /// a 30-minute gap (Lord Howe). So this test demands: never later than Foundation, and where
+    /// earlier, a genuine instant of that local time (or, in a gap, the next whole hour) that
+    /// Foundation skipped.
+    @Test("on the 2026 DST nights nextFire is never later than Foundation, and every earlier answer is a real match",
+          arguments: zones)
+    func dstNights(zone: String) {
+        let calendar = WallCalendar(zoneIdentifier: zone)!
+        let reference = Reference(zone)
+        let timeZone = TimeZone(identifier: zone)!
+        var transitions: [Int64] = []
+        var cursor = Date(timeIntervalSince1970: 1_767_225_600)
+        while let transition = timeZone.nextDaylightSavingTimeTransition(after: cursor), transition.timeIntervalSince1970 < 1_798_761_600 {
+            transitions.append(Int64(transition.timeIntervalSince1970 * 1000))
+            cursor = transition
+        }
+        var checked = 0
+        for transition in transitions {
+            for hoursBefore in stride(from: Int64(-30), through: 2, by: 1) {
+                let after = transition + hoursBefore * 3_600_000
+                for (hour, minute) in [(1, 30), (2, 0), (2, 30), (3, 0), (0, 0), (23, 30)] {
+                    let ours = calendar.nextFire(hour: hour, minute: minute, weekday: nil, after: after)
+                    let theirs = reference.nextFire(hour: hour, minute: minute, weekday: nil, after: after)
+                    checked += 1
+                    if ours == theirs { continue }
+                    let shown = calendar.local(ours)
+                    let realMatch = shown.hour == hour && shown.minute == minute
+                    let gapResolution = shown.minute == 0 && !realMatch && ours >= transition - 3_600_000
+                    #expect(ours > after && ours < theirs && (realMatch || gapResolution),
+                            "\(zone) \(hour):\(minute) after \(after): ours \(ours) theirs \(theirs)")
+                }
+            }
+        }
+        if ["Europe/Berlin", "America/New_York", "Australia/Sydney", "Pacific/Chatham"].contains(zone) {
+            #expect(transitions.count == 2 && checked > 0)  // the test really visited both DST nights
+        }
+    }
+
+    @Test("local() and instant() round-trip and agree with Foundation's components", arguments: zones)
+    func localFields(zone: String) {
+        let calendar = WallCalendar(zoneIdentifier: zone)!
+        var gregorian = Calendar(identifier: .gregorian)
+        gregorian.timeZone = TimeZone(identifier: zone)!
+        for step in 0..<400 {
+            let instant: Int64 = 1_767_225_600_000 + Int64(step) * 79_213_457
+            let fields = calendar.local(instant)
+            let c = gregorian.dateComponents([.year, .month, .day, .hour, .minute, .second, .weekday],
+                                             from: Date(timeIntervalSince1970: TimeInterval(instant) / 1000))
+            let ours: [Int] = [fields.year, fields.month, fields.day, fields.hour, fields.minute, fields.second, fields.weekday.rawValue]
+            let theirs: [Int] = [c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!, c.weekday!]
+            #expect(ours == theirs)
+        }
+        #expect(calendar.instant(year: 2026, month: 2, day: 30, hour: 7, minute: 0) == nil)
+    }
+
+    @Test("civil-date arithmetic matches Hinnant's published anchors")
+    func civilAnchors() {
+        let utc = WallCalendar(zoneIdentifier: "UTC")!
+        #expect(utc.instant(year: 1970, month: 1, day: 1, hour: 0, minute: 0) == 0)
+        #expect(utc.instant(year: 2000, month: 3, day: 1, hour: 0, minute: 0) == 951_868_800_000)
+        #expect(utc.local(0).weekday == .thursday)
+        #expect(utc.instant(year: 1969, month: 12, day: 31, hour: 23, minute: 59) == -60_000)
+    }
+}
