@@ -15,8 +15,8 @@ struct RunCommand: Command {
         "Exit status: 0 all pass, 1 some failed, 64 usage error, 65 malformed file, 74 unreadable file.",
     ]
     static let examples = [
-        "alarmsim run Scenarios/*.scenario",
-        "alarmsim run Scenarios/regressions/ios-4711.scenario",
+        "alarmsim run Scenarios/field-bugs/*.scenario Scenarios/regressions/*.scenario",
+        "alarmsim run Scenarios/regressions/ios-2446-launch-orders-deliveries-by-due-time.scenario",
     ]
 
     var paths: [String]
@@ -25,7 +25,7 @@ struct RunCommand: Command {
         let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: [], allowsPositionals: true)
         paths = parsed.positionals
         guard !paths.isEmpty else {
-            throw UsageError("missing scenario file: name one or more, e.g. alarmsim run Scenarios/*.scenario")
+            throw UsageError("missing scenario file: name one or more, e.g. alarmsim run Scenarios/field-bugs/*.scenario")
         }
     }
 
@@ -82,6 +82,7 @@ struct RunCommand: Command {
             let scenario = try ScenarioParser.parse(
                 text, file: path, knownDefects: KnownDefect.allCases.map(\.rawValue),
                 knownInvariants: InvariantCatalog.all.map(\.id))
+            try ScenarioRunner.validate(scenario)
             return .success(scenario)
         } catch {
             return .failure(.malformed(error.description))

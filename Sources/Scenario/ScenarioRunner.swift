@@ -22,6 +22,27 @@ public enum ScenarioRunner {
     public static let parameterKeys = ["ios.capacity", "ios.schedule-latency-max-ms", "ios.coalesce-updates",
                                        "android.api-level", "bridge.G_PUB-ms", "sim.T_OP-ms", "sim.duration-ms"]
 
+    /// Checks what the parser cannot know: `param` keys and values, and faults that exist on one
+    /// platform only.
+    /// - Throws: `ScenarioError` at the offending line and column (the CLI exits 65).
+    public static func validate(_ scenario: ScenarioFile) throws(ScenarioError) {
+        var probe = DeviceSetup(platform: .ios, zoneIdentifier: "UTC", startWallMs: 0, durationMs: 0, alarms: [], plan: [], seed: 0)
+        for parameter in scenario.parameters {
+            if let problem = apply(parameter, to: &probe) {
+                throw ScenarioError(file: scenario.path, line: parameter.line, column: parameter.column, message: problem)
+            }
+        }
+        for event in scenario.events where event.actor == "fault" {
+            let androidOnly = ["revoke-exact-permission", "grant-exact-permission"]
+            let iosOnly = ["capacity", "coalesce-updates"]
+            if scenario.platform == .ios && androidOnly.contains(event.verb)
+                || scenario.platform == .android && iosOnly.contains(event.verb) {
+                throw ScenarioError(file: scenario.path, line: event.line, column: 1,
+                                    message: "fault \(event.verb) does not exist on \(scenario.platform.rawValue)")
+            }
+        }
+    }
+
     public static func run(_ scenario: ScenarioFile, keepFullTrace: Bool = false) -> ScenarioOutcome {
         var failures: [String] = []
         let platform: PlatformFlavor = scenario.platform == .ios ? .ios : .android
@@ -57,9 +78,13 @@ public enum ScenarioRunner {
         let defects = scenario.defects.compactMap(KnownDefect.init(rawValue:))
         let parameters = [RunParameter("scenario", scenario.path), RunParameter("zone", setup.zoneIdentifier),
                           RunParameter("start-wall-ms", String(startWallMs))]
-        let options = RunOptions(platform: platform, seed: scenario.seed, defects: defects, keepFullTrace: keepFullTrace)
+        // The run covers the file's own span: long scenarios (`at +30d …`) get the time they ask for.
+        let limits = RunLimits(maxEvents: 200_000 + Int(setup.durationMs / 1_000),
+                               maxVirtualTimeMs: setup.durationMs + 3_600_000)
+        let options = RunOptions(platform: platform, seed: scenario.seed, defects: defects, keepFullTrace: keepFullTrace,
+                                 limits: limits)
         let result = Simulator.run(setup: setup, parameters: parameters, options: options)
-        failures += result.scenarioFailures.map { "\(scenario.path):\($0)" }
+        failures += result.scenarioFailures.map { "\(scenario.path):\($0)" }  // "line: message"
         failures += judge(scenario, result)
         return ScenarioOutcome(passed: failures.isEmpty, failures: failures, result: result)
     }
@@ -166,18 +191,30 @@ public enum ScenarioRunner {
 
     static func applyParameters(_ scenario: ScenarioFile, to setup: inout DeviceSetup, failures: inout [String]) {
         for parameter in scenario.parameters {
-            let number = Int64(parameter.value)
-            switch (parameter.key, number) {
-            case ("ios.capacity", .some(let value)): setup.ios.capacity = Int(value)
-            case ("ios.schedule-latency-max-ms", .some(let value)): setup.ios.scheduleLatencyMaxMs = value
-            case ("ios.coalesce-updates", _): setup.ios.coalesceUpdates = parameter.value == "on" || parameter.value == "true"
-            case ("android.api-level", .some(let value)): setup.android.apiLevel = Int(value)
-            case ("bridge.G_PUB-ms", .some(let value)): setup.publicationGraceMs = value
-            case ("sim.T_OP-ms", .some(let value)): setup.transitionBoundMs = value
-            case ("sim.duration-ms", .some(let value)): setup.durationMs = value
-            default:
-                failures.append("\(scenario.path):\(parameter.line):\(parameter.column): unknown parameter or value '\(parameter.key) \(parameter.value)' (known: \(parameterKeys.joined(separator: ", ")))")
+            if let problem = apply(parameter, to: &setup) {
+                failures.append("\(scenario.path):\(parameter.line):\(parameter.column): \(problem)")
             }
         }
+    }
+
+    /// Applies one `param` line; returns what is wrong with it, if anything.
+    static func apply(_ parameter: ScenarioParameter, to setup: inout DeviceSetup) -> String? {
+        let number = Int64(parameter.value)
+        switch (parameter.key, number) {
+        case ("ios.capacity", .some(let value)) where value >= 0: setup.ios.capacity = Int(value)
+        case ("ios.schedule-latency-max-ms", .some(let value)) where value >= 20: setup.ios.scheduleLatencyMaxMs = value
+        case ("ios.coalesce-updates", _) where ["on", "off"].contains(parameter.value):
+            setup.ios.coalesceUpdates = parameter.value == "on"
+        case ("android.api-level", .some(let value)) where (26...40).contains(value): setup.android.apiLevel = Int(value)
+        case ("bridge.G_PUB-ms", .some(let value)) where value >= 0: setup.publicationGraceMs = value
+        case ("sim.T_OP-ms", .some(let value)) where value > 0: setup.transitionBoundMs = value
+        case ("sim.duration-ms", .some(let value)) where value > 0: setup.durationMs = value
+        default:
+            if !parameterKeys.contains(parameter.key) {
+                return "unknown parameter '\(parameter.key)' (known: \(parameterKeys.joined(separator: ", ")))"
+            }
+            return "bad value '\(parameter.value)' for \(parameter.key)"
+        }
+        return nil
     }
 }

@@ -76,11 +76,11 @@ extension World {
             ios?.parameters.coalesceUpdates = on
         case .expectAlerting(let alarmID, let line):
             if !audibleRings().contains(where: { $0.metadata.alarmID == alarmID }) {
-                scenarioFailures.append("line \(line): expected \(alarmID) alerting, but it is silent")
+                scenarioFailures.append("\(line): expected \(alarmID) alerting, but it is silent")
             }
         case .expectSilent(let alarmID, let line):
             if audibleRings().contains(where: { $0.metadata.alarmID == alarmID }) {
-                scenarioFailures.append("line \(line): expected \(alarmID) silent, but it is alerting")
+                scenarioFailures.append("\(line): expected \(alarmID) silent, but it is alerting")
             }
         }
     }
