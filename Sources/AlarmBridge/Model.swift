@@ -124,7 +124,7 @@ public enum RingSchedule: Codable, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .fixed(let wallMs): return "fixed(\(wallMs))"
         case .relative(let hour, let minute, let weekday):
-            let time = String(format: "%02d:%02d", hour, minute)
+            let time = clockTime(hour: hour, minute: minute)
             return weekday.map { "relative(\(time) weekly \($0))" } ?? "relative(\(time) never)"
         }
     }
@@ -139,8 +139,13 @@ public enum FireKey: Codable, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .localTime(let hour, let minute): return String(format: "local-%02d:%02d", hour, minute)
+        case .localTime(let hour, let minute): return "local-" + clockTime(hour: hour, minute: minute)
         case .wallMinute(let minute): return "minute-\(minute)"
         }
     }
+}
+
+/// `HH:MM`, zero-padded (cheaper than `String(format:)`, which sits on hot trace paths).
+public func clockTime(hour: Int, minute: Int) -> String {
+    (hour < 10 ? "0" : "") + String(hour) + ":" + (minute < 10 ? "0" : "") + String(minute)
 }

@@ -64,7 +64,7 @@ public enum SeedGenerator {
             case .once(let fire): repeats = "once at \(fire)"
             case .weekly(let days): repeats = "weekly " + days.map(\.description).joined(separator: ",")
             }
-            parameters.append(RunParameter("alarm.\(alarm.id)", String(format: "%02d:%02d %@ policy %@", alarm.hour, alarm.minute, repeats, alarm.policy.rawValue)))
+            parameters.append(RunParameter("alarm.\(alarm.id)", "\(clockTime(hour: alarm.hour, minute: alarm.minute)) \(repeats) policy \(alarm.policy.rawValue)"))
         }
         switch platform {
         case .ios:

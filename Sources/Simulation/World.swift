@@ -493,17 +493,51 @@ final class World {
         faultExemption = (name, nowMs)
     }
 
+    /// One short, stable line per input for the trace (no reflection: it is on the hot path and
+    /// its output must not depend on the standard library's debug printing).
     func describe(_ input: BridgeInput) -> String {
+        func result(_ result: Result<Int64, PlatformError>) -> String {
+            switch result {
+            case .success: return "ok"
+            case .failure(let error): return error.rawValue
+            }
+        }
         switch input {
+        case .processStarted(let reason): return "processStarted(\(reason.rawValue))"
         case .storeLoaded(.success(let document)): return document == nil ? "storeLoaded(empty)" : "storeLoaded(document)"
         case .storeLoaded(.failure(let error)): return "storeLoaded(\(error.rawValue))"
+        case .protectedDataAvailable: return "protectedDataAvailable"
+        case .didBecomeActive: return "didBecomeActive"
+        case .willResignActive: return "willResignActive"
+        case .didEnterBackground: return "didEnterBackground"
+        case .scheduleCompleted(let id, let outcome): return "scheduleCompleted(\(id), \(result(outcome)))"
+        case .cancelCompleted(let id, let outcome): return "cancelCompleted(\(id), \(result(outcome)))"
+        case .stopCompleted(let id, let outcome): return "stopCompleted(\(id), \(result(outcome)))"
         case .inventoryRead(let purpose, .success(let alarms)):
-            return "inventoryRead(\(purpose), \(alarms.count) alarms, \(alarms.filter { $0.state == .alerting }.count) alerting)"
-        case .inventoryRead(let purpose, .failure(let error)): return "inventoryRead(\(purpose), \(error.rawValue))"
+            return "inventoryRead(\(describe(purpose)), \(alarms.count) alarms, \(alarms.filter { $0.state == .alerting }.count) alerting)"
+        case .inventoryRead(let purpose, .failure(let error)): return "inventoryRead(\(describe(purpose)), \(error.rawValue))"
         case .alarmUpdates(let alarms):
             return "alarmUpdates(\(alarms.count) alarms, \(alarms.filter { $0.state == .alerting }.count) alerting)"
+        case .stopIntent(let id): return "stopIntent(\(id))"
+        case .alarmDelivered(let id): return "alarmDelivered(\(id))"
+        case .ringDismissed(let id): return "ringDismissed(\(id))"
+        case .bootCompleted(let locked): return locked ? "LOCKED_BOOT_COMPLETED" : "BOOT_COMPLETED"
+        case .exactAlarmPermissionGranted: return "exactAlarmPermissionGranted"
+        case .timerFired(let timer): return "timerFired(\(timer.rawValue))"
         case .api(.saveAlarm(let alarm)): return "saveAlarm(\(alarm.id), title \(alarm.title))"
-        default: return "\(input)"
+        case .api(.deleteAlarm(let id)): return "deleteAlarm(\(id))"
+        case .api(.syncEnabledAlarms): return "syncEnabledAlarms"
+        case .api(.setForegroundAlarmContext(let visible)): return "setForegroundAlarmContext(challengeScreenVisible: \(visible))"
+        case .api(.completeChallenge(let rootID, let token)): return "completeChallenge(\(rootID), \(token))"
+        }
+    }
+
+    func describe(_ purpose: InventoryPurpose) -> String {
+        switch purpose {
+        case .launchGate: return "launchGate"
+        case .launchSync: return "launchSync"
+        case .resumeSync: return "resumeSync"
+        case .directSave(let alarmID): return "directSave(\(alarmID))"
         }
     }
 }
