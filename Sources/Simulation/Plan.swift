@@ -1,4 +1,6 @@
 import AlarmBridge
+import AndroidModel
+import IOSModel
 
 /// A scripted or generated action at a point in virtual time: what the user, the app's JS layer,
 /// the device or a fault does. Scenario files and the fuzz generator both produce these.
@@ -51,8 +53,8 @@ public struct DeviceSetup: Sendable {
     public var durationMs: Int64
     /// The alarms the user saves at the start (first launch of a fresh install).
     public var alarms: [LogicalAlarm]
-    public var ios: AlarmKitParametersSpec
-    public var android: AlarmManagerParametersSpec
+    public var ios: AlarmKitParameters
+    public var android: AlarmManagerParameters
     /// T_OP: the bound within which a requested transition must complete (RULES.md parameters).
     public var transitionBoundMs: Int64
     /// Bridge constants the seed varies (G_PUB).
@@ -73,8 +75,8 @@ public struct DeviceSetup: Sendable {
         self.startWallMs = startWallMs
         self.durationMs = durationMs
         self.alarms = alarms
-        self.ios = AlarmKitParametersSpec()
-        self.android = AlarmManagerParametersSpec()
+        self.ios = AlarmKitParameters()
+        self.android = AlarmManagerParameters()
         self.transitionBoundMs = 5_000
         self.publicationGraceMs = 5_000
         self.plan = plan
@@ -82,18 +84,4 @@ public struct DeviceSetup: Sendable {
         self.interleavingDeaths = false
         self.seed = seed
     }
-}
-
-/// Platform parameters as plain values (the models' own types live in their targets).
-public struct AlarmKitParametersSpec: Sendable, Equatable {
-    public var scheduleLatencyMaxMs: Int64 = 300
-    public var capacity: Int = 64
-    public var coalesceUpdates = false
-    public init() {}
-}
-
-public struct AlarmManagerParametersSpec: Sendable, Equatable {
-    public var apiLevel = 34
-    public var lockedBootBroadcastDelayMs: Int64 = 3_000
-    public init() {}
 }

@@ -93,17 +93,8 @@ final class World {
         self.faultRNG = streams.stream("faults.interleaving")
         self.appRNG = streams.stream("app.js")
         switch setup.platform {
-        case .ios:
-            var parameters = AlarmKitParameters()
-            parameters.scheduleLatencyMaxMs = max(parameters.scheduleLatencyMinMs, setup.ios.scheduleLatencyMaxMs)
-            parameters.capacity = setup.ios.capacity
-            parameters.coalesceUpdates = setup.ios.coalesceUpdates
-            ios = AlarmKitDaemon(parameters: parameters, calendar: calendar, streams: streams)
-        case .android:
-            var parameters = AlarmManagerParameters()
-            parameters.apiLevel = setup.android.apiLevel
-            parameters.lockedBootBroadcastDelayMs = setup.android.lockedBootBroadcastDelayMs
-            android = AlarmManagerModel(parameters: parameters)
+        case .ios: ios = AlarmKitDaemon(parameters: setup.ios, calendar: calendar, streams: streams)
+        case .android: android = AlarmManagerModel(parameters: setup.android)
         }
     }
 
