@@ -56,6 +56,9 @@ struct RunCommand: Command {
                     output.write("  \(failure)\n")
                 }
             }
+            for note in outcome.notes {
+                output.write("  note: \(note)\n")
+            }
         }
         output.write("scenarios: \(scenarios.count - failed) passed, \(failed) failed\n")
         return failed == 0 ? .success : .violations

@@ -39,6 +39,10 @@ public enum AtomicFile {
     /// - Throws: ``WriteError``; the destination is then unchanged.
     public static func write(_ data: Data, to path: String) throws(WriteError) {
         precondition(!path.isEmpty, "AtomicFile.write: empty path")
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw WriteError(path: path, step: "replace", reason: "it is a directory; name a file inside it")
+        }
         let (temporaryPath, descriptor) = try createTemporaryFile(besides: path)
         do throws(WriteError) {
             try writeAll(data, to: descriptor, path: path)

@@ -8,6 +8,9 @@ public struct ScenarioOutcome: Sendable {
     public var passed: Bool
     /// One line per unmet expectation: "file:line: expected …, got …".
     public var failures: [String]
+    /// Informational lines: timed expectations the run never reached because it stopped at the
+    /// violation the file expects, and the named exemptions the run counted.
+    public var notes: [String]
     public var result: RunResult
 }
 
@@ -20,16 +23,18 @@ public struct ScenarioOutcome: Sendable {
 public enum ScenarioRunner {
     /// Parameters a scenario may set with `param KEY VALUE`.
     public static let parameterKeys = ["ios.capacity", "ios.schedule-latency-max-ms", "ios.coalesce-updates",
-                                       "android.api-level", "bridge.G_PUB-ms", "sim.T_OP-ms", "sim.duration-ms"]
+                                       "android.api-level", "bridge.g-pub-ms", "sim.t-op-ms", "sim.duration-ms"]
 
     /// Checks what the parser cannot know: `param` keys and values, and faults that exist on one
     /// platform only.
     /// - Throws: `ScenarioError` at the offending line and column (the CLI exits 65).
     public static func validate(_ scenario: ScenarioFile) throws(ScenarioError) {
-        var probe = DeviceSetup(platform: .ios, zoneIdentifier: "UTC", startWallMs: 0, durationMs: 0, alarms: [], plan: [], seed: 0)
+        var probe = DeviceSetup(platform: scenario.platform == .ios ? .ios : .android, zoneIdentifier: "UTC",
+                                startWallMs: 0, durationMs: 0, alarms: [], plan: [], seed: 0)
         for parameter in scenario.parameters {
             if let problem = apply(parameter, to: &probe) {
-                throw ScenarioError(file: scenario.path, line: parameter.line, column: parameter.column, message: problem)
+                let column = problem.hasPrefix("bad value") ? parameter.valueColumn : parameter.column
+                throw ScenarioError(file: scenario.path, line: parameter.line, column: column, message: problem)
             }
         }
         for event in scenario.events where event.actor == "fault" {
@@ -79,14 +84,29 @@ public enum ScenarioRunner {
         let parameters = [RunParameter("scenario", scenario.path), RunParameter("zone", setup.zoneIdentifier),
                           RunParameter("start-wall-ms", String(startWallMs))]
         // The run covers the file's own span: long scenarios (`at +30d …`) get the time they ask for.
-        let limits = RunLimits(maxEvents: 200_000 + Int(setup.durationMs / 1_000),
+        let limits = RunLimits(maxEvents: 200_000 + 50 * scenario.events.count + Int(setup.durationMs / 1_000),
                                maxVirtualTimeMs: setup.durationMs + 3_600_000)
         let options = RunOptions(platform: platform, seed: scenario.seed, defects: defects, keepFullTrace: keepFullTrace,
                                  limits: limits)
         let result = Simulator.run(setup: setup, parameters: parameters, options: options)
         failures += result.scenarioFailures.map { "\(scenario.path):\($0)" }  // "line: message"
         failures += judge(scenario, result)
-        return ScenarioOutcome(passed: failures.isEmpty, failures: failures, result: result)
+        // Timed expectations after the run's end were never checked: that is expected after the
+        // violation a file asks for, and a failure otherwise (say, a too short sim.duration-ms).
+        var notes: [String] = []
+        let endWallMs = startWallMs + result.virtualDurationMs
+        for timed in plan where timed.wallMs > endWallMs {
+            let line: Int
+            switch timed.action {
+            case .expectAlerting(_, let expectLine), .expectSilent(_, let expectLine): line = expectLine
+            default: continue
+            }
+            let text = "\(scenario.path):\(line): not checked: the run ended before it"
+            if let first = result.firstViolation { notes.append(text + " (stopped at the violation \(first.invariant))") }
+            else { failures.append(text) }
+        }
+        notes += result.exemptions.map { "exemption \($0.name): \($0.value)" }
+        return ScenarioOutcome(passed: failures.isEmpty, failures: failures, notes: notes, result: result)
     }
 
     static func judge(_ scenario: ScenarioFile, _ result: RunResult) -> [String] {
@@ -199,21 +219,40 @@ public enum ScenarioRunner {
 
     /// Applies one `param` line; returns what is wrong with it, if anything.
     static func apply(_ parameter: ScenarioParameter, to setup: inout DeviceSetup) -> String? {
-        let number = Int64(parameter.value)
-        switch (parameter.key, number) {
-        case ("ios.capacity", .some(let value)) where value >= 0: setup.ios.capacity = Int(value)
-        case ("ios.schedule-latency-max-ms", .some(let value)) where value >= 20: setup.ios.scheduleLatencyMaxMs = value
-        case ("ios.coalesce-updates", _) where ["on", "off"].contains(parameter.value):
+        guard parameterKeys.contains(parameter.key) else {
+            return "unknown parameter '\(parameter.key)' (known: \(parameterKeys.joined(separator: ", ")))"
+        }
+        let platformOf = parameter.key.hasPrefix("ios.") ? PlatformFlavor.ios : (parameter.key.hasPrefix("android.") ? .android : nil)
+        if let platformOf, platformOf != setup.platform {
+            return "parameter \(parameter.key) does not exist on \(setup.platform.rawValue)"
+        }
+        // Plain decimal digits only: no sign, no leading zero.
+        let digits = parameter.value.allSatisfy(\.isASCII) && parameter.value.allSatisfy(\.isNumber)
+            && !(parameter.value.count > 1 && parameter.value.hasPrefix("0"))
+        let number = digits ? Int64(parameter.value) : nil
+        let bad = "bad value '\(parameter.value)' for \(parameter.key)"
+        switch parameter.key {
+        case "ios.coalesce-updates":
+            guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
             setup.ios.coalesceUpdates = parameter.value == "on"
-        case ("android.api-level", .some(let value)) where (26...40).contains(value): setup.android.apiLevel = Int(value)
-        case ("bridge.G_PUB-ms", .some(let value)) where value >= 0: setup.publicationGraceMs = value
-        case ("sim.T_OP-ms", .some(let value)) where value > 0: setup.transitionBoundMs = value
-        case ("sim.duration-ms", .some(let value)) where value > 0: setup.durationMs = value
-        default:
-            if !parameterKeys.contains(parameter.key) {
-                return "unknown parameter '\(parameter.key)' (known: \(parameterKeys.joined(separator: ", ")))"
-            }
-            return "bad value '\(parameter.value)' for \(parameter.key)"
+        case "ios.capacity":
+            guard let number, number <= 10_000 else { return bad + " (0...10000)" }
+            setup.ios.capacity = Int(number)
+        case "ios.schedule-latency-max-ms":
+            guard let number, (20...600_000).contains(number) else { return bad + " (20...600000)" }
+            setup.ios.scheduleLatencyMaxMs = number
+        case "android.api-level":
+            guard let number, (26...40).contains(number) else { return bad + " (26...40)" }
+            setup.android.apiLevel = Int(number)
+        case "bridge.g-pub-ms":
+            guard let number, number <= 3_600_000 else { return bad + " (0...3600000)" }
+            setup.publicationGraceMs = number
+        case "sim.t-op-ms":
+            guard let number, (1...3_600_000).contains(number) else { return bad + " (1...3600000)" }
+            setup.transitionBoundMs = number
+        default:  // sim.duration-ms
+            guard let number, (1...30 * 86_400_000).contains(number) else { return bad + " (1...2592000000, 30 days)" }
+            setup.durationMs = number
         }
         return nil
     }

@@ -75,8 +75,8 @@ public enum SeedGenerator {
             parameters.append(RunParameter("android.api-level", String(setup.android.apiLevel)))
             parameters.append(RunParameter("android.locked-boot-broadcast-delay-ms", String(setup.android.lockedBootBroadcastDelayMs)))
         }
-        parameters.append(RunParameter("bridge.G_PUB-ms", String(setup.publicationGraceMs)))
-        parameters.append(RunParameter("sim.T_OP-ms", String(setup.transitionBoundMs)))
+        parameters.append(RunParameter("bridge.g-pub-ms", String(setup.publicationGraceMs)))
+        parameters.append(RunParameter("sim.t-op-ms", String(setup.transitionBoundMs)))
         parameters.append(RunParameter("swarm", profile.description))
         parameters.append(RunParameter("plan-actions", String(setup.plan.count)))
         return (setup, parameters)

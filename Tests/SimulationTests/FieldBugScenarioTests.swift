@@ -127,3 +127,30 @@ struct ScenarioReadmeTests {
     @Test("the README has scenario examples to check")
     func examplesExist() { #expect(Self.examples.count >= 2) }
 }
+
+struct ScenarioRunnerSemanticsTests {
+    static let header = "platform ios\nstart 2026-03-02 06:55 Europe/Berlin\nalarm wake 07:00 once\n"
+
+    @Test("a timed expectation the run never reaches fails the scenario unless the run stopped at an expected violation")
+    func unreachedExpectationFails() throws {
+        let text = Self.header + "param sim.duration-ms 1000\nat 07:00:01 expect silent wake\n"
+        let outcome = ScenarioRunner.run(try FieldBugScenarioTests.parse(text, "short.scenario"))
+        #expect(!outcome.passed)
+        #expect(outcome.failures.contains { $0.contains("not checked") })
+    }
+
+    @Test("a timed expectation is really checked: the wrong one fails")
+    func wrongExpectationFails() throws {
+        let text = Self.header + "at 07:00:01 expect silent wake\n"
+        let outcome = ScenarioRunner.run(try FieldBugScenarioTests.parse(text, "wrong.scenario"))
+        #expect(!outcome.passed)
+    }
+
+    @Test("unknown parameters, bad values and other-platform parameters or faults are malformed files",
+          arguments: ["param daemon.latency-ms 3\n", "param ios.capacity +5\n", "param android.api-level 33\n",
+                      "param sim.duration-ms 9999999999999\n", "at 07:01 fault revoke-exact-permission\n"])
+    func validation(line: String) throws {
+        let scenario = try FieldBugScenarioTests.parse(Self.header + line, "bad.scenario")
+        #expect(throws: ScenarioError.self) { try ScenarioRunner.validate(scenario) }
+    }
+}
