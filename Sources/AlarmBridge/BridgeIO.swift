@@ -25,7 +25,8 @@ public enum PlatformFlavor: String, Sendable, Codable, Equatable, CaseIterable {
 /// AlarmKit exposes only the ID and state (IOS-4); Android's inventory is modelled as
 /// `PendingIntent` existence probes (FLAG_NO_CREATE) over request codes, reported the same way.
 public struct PlatformAlarm: Sendable, Equatable, Codable {
-    public enum State: String, Sendable, Equatable, Codable { case scheduled, alerting }
+    /// AlarmKit's `Alarm.State` (developer.apple.com/documentation/alarmkit/alarm/state).
+    public enum State: String, Sendable, Equatable, Codable { case scheduled, countdown, paused, alerting }
     public var id: AlarmUUID
     public var state: State
     public init(id: AlarmUUID, state: State) {
@@ -42,6 +43,10 @@ public enum PlatformError: String, Error, Sendable, Equatable, Codable {
     case writeFailed
     /// `cancel`/`stop` of an ID the daemon does not hold (com.apple.AlarmKit.Alarm code 0).
     case notFound
+    /// A call made in a state that does not allow it: `stop` of a non-alerting alarm, `pause`
+    /// outside countdown, `resume` outside paused, `countdown` outside alerting or without a
+    /// postAlert duration (…/alarmmanager/pause(id:), resume(id:), countdown(id:)).
+    case invalidState
     /// The inventory could not be read (`alarms` is `get throws`).
     case readFailed
     /// Android: exact alarm without `SCHEDULE_EXACT_ALARM`/`USE_EXACT_ALARM` → SecurityException.
@@ -79,11 +84,27 @@ public struct RingRequest: Sendable, Equatable, Codable {
     /// The next instant the ring is meant to fire, as the bridge computed it (wall ms).
     public var fireWallMs: Int64
     public var metadata: RingMetadata
-    public init(id: AlarmUUID, schedule: RingSchedule, fireWallMs: Int64, metadata: RingMetadata) {
+    /// AlarmKit `CountdownDuration`: `preAlertMs` counts down before the alert, `postAlertMs` is
+    /// the snooze/repeat countdown entered from an alert. nil: no countdown (the first cut's rings).
+    public var countdown: CountdownDuration?
+    public init(id: AlarmUUID, schedule: RingSchedule, fireWallMs: Int64, metadata: RingMetadata,
+                countdown: CountdownDuration? = nil) {
         self.id = id
         self.schedule = schedule
         self.fireWallMs = fireWallMs
         self.metadata = metadata
+        self.countdown = countdown
+    }
+}
+
+/// AlarmKit's `Alarm.CountdownDuration` (developer.apple.com/documentation/alarmkit/alarm/countdownduration),
+/// in virtual milliseconds.
+public struct CountdownDuration: Sendable, Equatable, Codable {
+    public var preAlertMs: Int64?
+    public var postAlertMs: Int64?
+    public init(preAlertMs: Int64?, postAlertMs: Int64?) {
+        self.preAlertMs = preAlertMs
+        self.postAlertMs = postAlertMs
     }
 }
 

@@ -29,12 +29,22 @@ public struct DaemonAlarm: Sendable, Equatable {
     public var nextFireWallMs: Int64
     /// Bumped on every (re)arm; a fire event carries it so stale fires are ignored.
     public var generation: UInt64
+    /// The configured countdown (preAlert before the alert, postAlert from an alert), if any.
+    public var countdown: CountdownDuration?
+    /// While in `countdown`: when it runs out (wall ms). While `paused`: nil.
+    public var countdownEndWallMs: Int64?
+    /// While `paused`: the countdown time left, ms.
+    public var pausedRemainingMs: Int64?
 }
 
 /// Timed events internal to the daemon (the simulator queues them).
 public enum DaemonEvent: Sendable, Equatable {
     case completeSchedule(RingRequest)
     case fire(AlarmUUID, generation: UInt64)
+    /// scheduled → countdown at fire − preAlert.
+    case countdownStart(AlarmUUID, generation: UInt64)
+    /// countdown → alerting when the countdown runs out.
+    case countdownEnd(AlarmUUID, generation: UInt64)
     case deliverSnapshot
 }
 
@@ -60,8 +70,11 @@ public enum DaemonEffect: Sendable, Equatable {
 /// whole list on every change and may coalesce (…/alarmupdates; forums 825427). Alarms persist
 /// across process death and reboot (forums 797158); alerts still fire before first unlock (seed 004).
 ///
-/// Not yet modelled (issue 3): countdown / paused states, pause/resume/countdown calls,
-/// authorization, late delivery of dense alarms, burst delivery while locked, OS-initiated
+/// States and calls: scheduled → countdown at fire − preAlert; countdown → alerting when it runs
+/// out; alerting → countdown by `countdown(id:)` (postAlert); countdown ↔ paused by `pause` /
+/// `resume`; every call in the wrong state throws (…/pause(id:), resume(id:), countdown(id:)).
+///
+/// Not yet modelled (issue 3): authorization, late delivery of dense alarms, burst delivery while locked, OS-initiated
 /// removal. Assumption (parameter later): a reboot ends an alert in progress (as a system stop),
 /// and a one-shot whose time passed while the phone was off is dropped.
 public struct AlarmKitDaemon: Sendable {
@@ -121,9 +134,10 @@ public struct AlarmKitDaemon: Sendable {
         alarms.removeAll { $0.id == request.id }
         let fire = nextFire(of: request.schedule, after: nowWallMs)
         let entry = DaemonAlarm(id: request.id, schedule: request.schedule, metadata: request.metadata,
-                                state: .scheduled, nextFireWallMs: fire, generation: changeCounter + 1)
+                                state: .scheduled, nextFireWallMs: fire, generation: changeCounter + 1,
+                                countdown: request.countdown)
         insert(entry)
-        effects.append(.later(.fire(entry.id, generation: entry.generation), afterMs: max(0, fire - nowWallMs)))
+        effects.append(armEvent(entry, nowWallMs: nowWallMs))
         effects.append(.toApp(.scheduleCompleted(request.id, .success(fire)), launch: nil))
         effects.append(.trace("scheduled", [TraceField("id", request.id.description),
                                             TraceField("schedule", request.schedule.description),
@@ -157,7 +171,8 @@ public struct AlarmKitDaemon: Sendable {
     /// - Parameter byUser: the lock-screen / button Stop, which also runs the stop intent.
     public mutating func stop(_ id: AlarmUUID, nowWallMs: Int64, byUser: Bool) -> [DaemonEffect] {
         guard let entry = alarm(id), entry.state == .alerting else {
-            return byUser ? [] : [.toApp(.stopCompleted(id, .failure(.notFound)), launch: nil)]
+            let error: PlatformError = alarm(id) == nil ? .notFound : .invalidState
+            return byUser ? [] : [.toApp(.stopCompleted(id, .failure(error)), launch: nil)]
         }
         var effects = endAlert(entry, nowWallMs: nowWallMs)
         if byUser {
@@ -178,8 +193,10 @@ public struct AlarmKitDaemon: Sendable {
             rearmed.state = .scheduled
             rearmed.nextFireWallMs = fire
             rearmed.generation = changeCounter + 1
+            rearmed.countdownEndWallMs = nil
+            rearmed.pausedRemainingMs = nil
             insert(rearmed)
-            effects.append(.later(.fire(entry.id, generation: rearmed.generation), afterMs: max(0, fire - nowWallMs)))
+            effects.append(armEvent(rearmed, nowWallMs: nowWallMs))
         }
         return effects
     }
@@ -192,8 +209,17 @@ public struct AlarmKitDaemon: Sendable {
         case .fire(let id, let generation):
             guard poweredOn, var entry = alarm(id), entry.generation == generation, entry.state == .scheduled else { return [] }
             entry.state = .alerting
-            alarms.removeAll { $0.id == id }
-            insert(entry)
+            replace(entry)
+            return [.alertStarted(id, entry.metadata), .trace("alerting", [TraceField("id", id.description)])] + changed()
+        case .countdownStart(let id, let generation):
+            guard poweredOn, var entry = alarm(id), entry.generation == generation, entry.state == .scheduled,
+                  let preAlert = entry.countdown?.preAlertMs else { return [] }
+            return enterCountdown(&entry, lengthMs: preAlert, nowWallMs: nowWallMs)
+        case .countdownEnd(let id, let generation):
+            guard poweredOn, var entry = alarm(id), entry.generation == generation, entry.state == .countdown else { return [] }
+            entry.state = .alerting
+            entry.countdownEndWallMs = nil
+            replace(entry)
             return [.alertStarted(id, entry.metadata), .trace("alerting", [TraceField("id", id.description)])] + changed()
         case .deliverSnapshot:
             snapshotPending = false
@@ -218,16 +244,80 @@ public struct AlarmKitDaemon: Sendable {
         let held = alarms
         alarms = []
         for var entry in held {
-            if entry.nextFireWallMs <= nowWallMs {
-                guard case .relative(_, _, .some) = entry.schedule else { continue }
-                entry.nextFireWallMs = nextFire(of: entry.schedule, after: nowWallMs)
-            }
             changeCounter += 1
             entry.generation = changeCounter
-            insert(entry)
-            effects.append(.later(.fire(entry.id, generation: entry.generation), afterMs: entry.nextFireWallMs - nowWallMs))
+            switch entry.state {
+            case .paused:
+                insert(entry)  // a paused countdown waits for `resume`, across the restart too
+            case .countdown:
+                // A countdown keeps running in wall time while the phone is off (assumption).
+                let end = entry.countdownEndWallMs ?? nowWallMs
+                insert(entry)
+                effects.append(.later(.countdownEnd(entry.id, generation: entry.generation), afterMs: max(0, end - nowWallMs)))
+            case .scheduled, .alerting:
+                if entry.nextFireWallMs <= nowWallMs {
+                    guard case .relative(_, _, .some) = entry.schedule else { continue }
+                    entry.nextFireWallMs = nextFire(of: entry.schedule, after: nowWallMs)
+                }
+                entry.state = .scheduled
+                insert(entry)
+                effects.append(armEvent(entry, nowWallMs: nowWallMs))
+            }
         }
         return effects
+    }
+
+    /// The timed event that moves a scheduled alarm on: its countdown start (fire − preAlert,
+    /// when a preAlert is configured and still ahead) or its fire.
+    func armEvent(_ entry: DaemonAlarm, nowWallMs: Int64) -> DaemonEffect {
+        if let preAlert = entry.countdown?.preAlertMs, entry.nextFireWallMs - preAlert > nowWallMs {
+            return .later(.countdownStart(entry.id, generation: entry.generation), afterMs: entry.nextFireWallMs - preAlert - nowWallMs)
+        }
+        return .later(.fire(entry.id, generation: entry.generation), afterMs: max(0, entry.nextFireWallMs - nowWallMs))
+    }
+
+    mutating func enterCountdown(_ entry: inout DaemonAlarm, lengthMs: Int64, nowWallMs: Int64) -> [DaemonEffect] {
+        changeCounter += 1
+        entry.generation = changeCounter
+        entry.state = .countdown
+        entry.countdownEndWallMs = nowWallMs + lengthMs
+        entry.pausedRemainingMs = nil
+        replace(entry)
+        return [.later(.countdownEnd(entry.id, generation: entry.generation), afterMs: lengthMs),
+                .trace("countdown", [TraceField("id", entry.id.description), TraceField("ms", String(lengthMs))])] + changed()
+    }
+
+    /// `countdown(id:)`: alerting → countdown for the postAlert duration (the snooze / repeat).
+    /// - Throws (as a value): `.notFound`; `.invalidState` outside alerting or without postAlert.
+    public mutating func countdown(_ id: AlarmUUID, nowWallMs: Int64) -> Result<[DaemonEffect], PlatformError> {
+        guard var entry = alarm(id) else { return .failure(.notFound) }
+        guard entry.state == .alerting, let postAlert = entry.countdown?.postAlertMs else { return .failure(.invalidState) }
+        return .success([.alertEnded(id, entry.metadata)] + enterCountdown(&entry, lengthMs: postAlert, nowWallMs: nowWallMs))
+    }
+
+    /// `pause(id:)`: countdown → paused, keeping the time left.
+    public mutating func pause(_ id: AlarmUUID, nowWallMs: Int64) -> Result<[DaemonEffect], PlatformError> {
+        guard var entry = alarm(id) else { return .failure(.notFound) }
+        guard entry.state == .countdown, let end = entry.countdownEndWallMs else { return .failure(.invalidState) }
+        changeCounter += 1
+        entry.generation = changeCounter  // the pending countdownEnd goes stale
+        entry.state = .paused
+        entry.pausedRemainingMs = max(0, end - nowWallMs)
+        entry.countdownEndWallMs = nil
+        replace(entry)
+        return .success([.trace("paused", [TraceField("id", id.description)])] + changed())
+    }
+
+    /// `resume(id:)`: paused → countdown for the time that was left.
+    public mutating func resume(_ id: AlarmUUID, nowWallMs: Int64) -> Result<[DaemonEffect], PlatformError> {
+        guard var entry = alarm(id) else { return .failure(.notFound) }
+        guard entry.state == .paused, let remaining = entry.pausedRemainingMs else { return .failure(.invalidState) }
+        return .success(enterCountdown(&entry, lengthMs: remaining, nowWallMs: nowWallMs))
+    }
+
+    mutating func replace(_ entry: DaemonAlarm) {
+        alarms.removeAll { $0.id == entry.id }
+        insert(entry)
     }
 
     mutating func insert(_ entry: DaemonAlarm) {

@@ -40,6 +40,6 @@ struct AlarmKitDaemonTests {
         #expect(daemon.alarms.count == 1)
         #expect(daemon.alarms.first?.state == .scheduled)
         let again = daemon.stop(daemon.alarms[0].id, nowWallMs: now, byUser: false)
-        #expect(again.contains { if case .toApp(.stopCompleted(_, .failure(.notFound)), _) = $0 { return true }; return false })
+        #expect(again.contains { if case .toApp(.stopCompleted(_, .failure(.invalidState)), _) = $0 { return true }; return false })
     }
 }
