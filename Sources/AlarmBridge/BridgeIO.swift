@@ -47,6 +47,9 @@ public enum PlatformError: String, Error, Sendable, Equatable, Codable {
     /// outside countdown, `resume` outside paused, `countdown` outside alerting or without a
     /// postAlert duration (…/alarmmanager/pause(id:), resume(id:), countdown(id:)).
     case invalidState
+    /// AlarmKit authorization is denied, or the app lacks `NSAlarmKitUsageDescription`
+    /// (…/alarmmanager/requestauthorization(); Info.plist key documentation; seed 003).
+    case notAuthorized
     /// The inventory could not be read (`alarms` is `get throws`).
     case readFailed
     /// Android: exact alarm without `SCHEDULE_EXACT_ALARM`/`USE_EXACT_ALARM` → SecurityException.

@@ -1,6 +1,11 @@
 import AlarmBridge
 import SimKernel
 
+/// AlarmKit's `AlarmManager.AuthorizationState` (…/alarmmanager/authorizationstate-swift.enum).
+public enum AlarmKitAuthorization: String, Sendable, Equatable, CaseIterable {
+    case notDetermined = "not-determined", authorized, denied
+}
+
 /// Named parameters of the AlarmKit-like daemon. Where public material is silent the value is a
 /// parameter the seed draws (PLATFORMS.md, confidence "?"), never a fixed guess.
 public struct AlarmKitParameters: Sendable, Equatable {
@@ -15,6 +20,17 @@ public struct AlarmKitParameters: Sendable, Equatable {
     public var coalesceWindowMs: Int64 = 500
     /// Delay before a snapshot reaches the subscribed process.
     public var updateDelayMs: Int64 = 5
+    /// Authorization at install. `notDetermined`: the first schedule (or `requestAuthorization`)
+    /// prompts once and the user answers `promptGrants` (…/requestauthorization(): "prompts once;
+    /// first schedule also prompts"). `denied`: every schedule fails.
+    public var authorization: AlarmKitAuthorization = .authorized
+    public var promptGrants = true
+    /// Field fault (forums 792819, beta): `authorizationState` keeps reading `notDetermined` after
+    /// the user granted; scheduling works.
+    public var staleNotDetermined = false
+    /// The app's Info.plist has `NSAlarmKitUsageDescription`; without it nothing can be
+    /// scheduled (Info.plist key documentation; seed 003 §1).
+    public var usageDescriptionPresent = true
 
     public init() {}
 }
@@ -74,7 +90,11 @@ public enum DaemonEffect: Sendable, Equatable {
 /// out; alerting → countdown by `countdown(id:)` (postAlert); countdown ↔ paused by `pause` /
 /// `resume`; every call in the wrong state throws (…/pause(id:), resume(id:), countdown(id:)).
 ///
-/// Not yet modelled (issue 3): authorization, late delivery of dense alarms, burst delivery while locked, OS-initiated
+/// Authorization: `notDetermined` prompts at the first schedule, `denied` (or a missing
+/// `NSAlarmKitUsageDescription`) fails every schedule with `notAuthorized`; the field fault of a
+/// state stuck at `notDetermined` after a grant is `staleNotDetermined`.
+///
+/// Not yet modelled (issue 3): late delivery of dense alarms, burst delivery while locked, OS-initiated
 /// removal. Assumption (parameter later): a reboot ends an alert in progress (as a system stop),
 /// and a one-shot whose time passed while the phone was off is dropped.
 public struct AlarmKitDaemon: Sendable {
@@ -115,7 +135,31 @@ public struct AlarmKitDaemon: Sendable {
         return [.later(.completeSchedule(request), afterMs: latency)]
     }
 
+    /// What `authorizationState` reads now.
+    public var authorizationState: AlarmKitAuthorization {
+        parameters.staleNotDetermined && parameters.authorization == .authorized ? .notDetermined : parameters.authorization
+    }
+
+    /// `requestAuthorization()`: prompts once while not determined; returns the state after.
+    public mutating func requestAuthorization() -> (AlarmKitAuthorization, [DaemonEffect]) {
+        guard parameters.authorization == .notDetermined else { return (authorizationState, []) }
+        parameters.authorization = parameters.promptGrants ? .authorized : .denied
+        return (authorizationState, [.trace("authorization-prompt", [TraceField("answer", parameters.authorization.rawValue)])])
+    }
+
     mutating func completeSchedule(_ request: RingRequest, nowWallMs: Int64) -> [DaemonEffect] {
+        var prompted: [DaemonEffect] = []
+        if parameters.usageDescriptionPresent && parameters.authorization == .notDetermined {
+            prompted = requestAuthorization().1  // the first schedule prompts
+        }
+        if !parameters.usageDescriptionPresent || parameters.authorization == .denied {
+            return prompted + [.toApp(.scheduleCompleted(request.id, .failure(.notAuthorized)), launch: nil),
+                               .trace("schedule-failed", [TraceField("id", request.id.description), TraceField("error", "notAuthorized")])]
+        }
+        return prompted + completeAuthorizedSchedule(request, nowWallMs: nowWallMs)
+    }
+
+    mutating func completeAuthorizedSchedule(_ request: RingRequest, nowWallMs: Int64) -> [DaemonEffect] {
         if failNextSchedules > 0 {
             failNextSchedules -= 1
             return [.toApp(.scheduleCompleted(request.id, .failure(.writeFailed)), launch: nil),

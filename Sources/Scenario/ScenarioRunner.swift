@@ -1,4 +1,5 @@
 import AlarmBridge
+import IOSModel
 import SimKernel
 import Simulation
 
@@ -23,6 +24,8 @@ public struct ScenarioOutcome: Sendable {
 public enum ScenarioRunner {
     /// Parameters a scenario may set with `param KEY VALUE`.
     public static let parameterKeys = ["ios.capacity", "ios.schedule-latency-max-ms", "ios.coalesce-updates",
+                                       "ios.authorization", "ios.authorization-answer", "ios.usage-description",
+                                       "ios.stale-not-determined",
                                        "android.api-level", "bridge.g-pub-ms", "sim.t-op-ms", "sim.duration-ms"]
 
     /// Checks what the parser cannot know: `param` keys and values, and faults that exist on one
@@ -235,6 +238,18 @@ public enum ScenarioRunner {
         case "ios.coalesce-updates":
             guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
             setup.ios.coalesceUpdates = parameter.value == "on"
+        case "ios.authorization":
+            guard let value = AlarmKitAuthorization(rawValue: parameter.value) else { return bad + " (authorized, not-determined or denied)" }
+            setup.ios.authorization = value
+        case "ios.authorization-answer":
+            guard ["grant", "deny"].contains(parameter.value) else { return bad + " (grant or deny)" }
+            setup.ios.promptGrants = parameter.value == "grant"
+        case "ios.usage-description":
+            guard ["present", "missing"].contains(parameter.value) else { return bad + " (present or missing)" }
+            setup.ios.usageDescriptionPresent = parameter.value == "present"
+        case "ios.stale-not-determined":
+            guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
+            setup.ios.staleNotDetermined = parameter.value == "on"
         case "ios.capacity":
             guard let number, number <= 10_000 else { return bad + " (0...10000)" }
             setup.ios.capacity = Int(number)

@@ -27,7 +27,17 @@ extension World {
         if setup.platform == .ios && !protectedDataAvailable { return "protected-data-unavailable" }
         if let fault = faultExemption { return fault.name }
         if let manager = android, !manager.canScheduleExactAlarms { return "exact-permission-revoked" }
+        if let name = authorizationExemption() { return name }
         if armFailureExempt { return "arm-failed-no-predecessor" }
+        return nil
+    }
+
+    /// The user denied AlarmKit, or the app shipped without `NSAlarmKitUsageDescription`: nothing
+    /// can be scheduled, by the user's choice or the app's configuration ([limit], named).
+    func authorizationExemption() -> String? {
+        guard let daemon = ios else { return nil }
+        if !daemon.parameters.usageDescriptionPresent { return "alarmkit-usage-description-missing" }
+        if daemon.parameters.authorization == .denied { return "alarmkit-authorization-denied" }
         return nil
     }
 

@@ -86,8 +86,9 @@ extension World {
         guard alarms.contains(where: { $0.id == alarmID && $0.enabled }) else { return }
         guard deviceUp else { countExemption("device-restarting"); return }
         if !platformHoldsPrimary(rootID: rootID, fireWallMs: fireWallMs) {
-            if oracle.primaryFaultRoots.contains(rootID) { countExemption("primary-unregistered-by-fault"); return }
+            if let name = authorizationExemption() { countExemption(name); return }
             if let manager = android, !manager.canScheduleExactAlarms { countExemption("exact-permission-revoked"); return }
+            if oracle.primaryFaultRoots.contains(rootID) { countExemption("primary-unregistered-by-fault"); return }
         }
         if let index = oracle.liveIndex {
             if oracle.occurrences[index].startWallMs == fireWallMs {

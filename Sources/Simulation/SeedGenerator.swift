@@ -44,6 +44,11 @@ public enum SeedGenerator {
         setup.ios.coalesceUpdates = platformRNG.chance(Ratio(1, 2))
         setup.android.apiLevel = platformRNG.pick([31, 32, 33, 34, 35])
         setup.android.lockedBootBroadcastDelayMs = platformRNG.int(in: 1_000...8_000)
+        var authorizationRNG = streams.stream("setup.authorization")
+        let authorizationRoll = authorizationRNG.uniform(below: 100)
+        setup.ios.authorization = authorizationRoll < 90 ? .authorized : .notDetermined
+        setup.ios.promptGrants = authorizationRoll < 98
+        setup.ios.staleNotDetermined = authorizationRNG.chance(Ratio(1, 20))
         setup.transitionBoundMs = 5_000
         setup.publicationGraceMs = platformRNG.int(in: 1_000...10_000)
         setup.reactiveUser = true
@@ -71,6 +76,9 @@ public enum SeedGenerator {
             parameters.append(RunParameter("ios.schedule-latency-max-ms", String(setup.ios.scheduleLatencyMaxMs)))
             parameters.append(RunParameter("ios.capacity", String(setup.ios.capacity)))
             parameters.append(RunParameter("ios.coalesce-updates", String(setup.ios.coalesceUpdates)))
+            parameters.append(RunParameter("ios.authorization", setup.ios.authorization.rawValue
+                + (setup.ios.authorization == .notDetermined ? (setup.ios.promptGrants ? " (prompt: grant)" : " (prompt: deny)") : "")))
+            parameters.append(RunParameter("ios.stale-not-determined", String(setup.ios.staleNotDetermined)))
         case .android:
             parameters.append(RunParameter("android.api-level", String(setup.android.apiLevel)))
             parameters.append(RunParameter("android.locked-boot-broadcast-delay-ms", String(setup.android.lockedBootBroadcastDelayMs)))

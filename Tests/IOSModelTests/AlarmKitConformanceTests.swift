@@ -206,3 +206,52 @@ struct AlarmKitConformanceTests {
         #expect(snapshots <= 1)
     }
 }
+
+struct AlarmKitAuthorizationTests {
+    func daemon(_ configure: (inout AlarmKitParameters) -> Void) -> AlarmKitDaemon {
+        var parameters = AlarmKitParameters()
+        configure(&parameters)
+        return AlarmKitDaemon(parameters: parameters, calendar: WallCalendar(zoneIdentifier: "UTC")!, streams: RandomStreams(seed: 3))
+    }
+
+    func scheduleResult(_ daemon: inout AlarmKitDaemon) -> Result<Int64, PlatformError>? {
+        let request = RingRequest(id: AlarmUUID.v5(namespace: AlarmUUID.dnsNamespace, name: "a"), schedule: .fixed(wallMs: 120_000),
+                                  fireWallMs: 120_000, metadata: RingMetadata(rootID: "a", alarmID: "a", kind: .primary, token: nil, title: "a"))
+        guard case .later(let event, _) = daemon.schedule(request).first! else { return nil }
+        for effect in daemon.handle(event, nowWallMs: 0) {
+            if case .toApp(.scheduleCompleted(_, let result), _) = effect { return result }
+        }
+        return nil
+    }
+
+    @Test("denied authorization fails every schedule (…/alarmmanager/requestauthorization())")
+    func deniedFails() {
+        var denied = daemon { $0.authorization = .denied }
+        #expect(scheduleResult(&denied) == .failure(.notAuthorized))
+        #expect(denied.alarms.isEmpty)
+    }
+
+    @Test("not determined: the first schedule prompts once, and the answer decides this and every later schedule",
+          arguments: [true, false])
+    func firstSchedulePrompts(grants: Bool) {
+        var undecided = daemon { $0.authorization = .notDetermined; $0.promptGrants = grants }
+        #expect(undecided.authorizationState == .notDetermined)
+        let first = scheduleResult(&undecided)
+        #expect(undecided.authorizationState == (grants ? .authorized : .denied))
+        if grants { #expect((try? first?.get()) != nil) } else { #expect(first == .failure(.notAuthorized)) }
+        #expect(undecided.requestAuthorization().0 == (grants ? .authorized : .denied))  // no second prompt
+    }
+
+    @Test("a missing NSAlarmKitUsageDescription makes every schedule fail, even when authorized (Info.plist key doc; seed 003)")
+    func usageDescriptionMissing() {
+        var misconfigured = daemon { $0.usageDescriptionPresent = false }
+        #expect(scheduleResult(&misconfigured) == .failure(.notAuthorized))
+    }
+
+    @Test("field fault: the state reads notDetermined after a grant, yet scheduling works (forums 792819)")
+    func staleNotDetermined() {
+        var stale = daemon { $0.staleNotDetermined = true }
+        #expect(stale.authorizationState == .notDetermined)
+        #expect((try? scheduleResult(&stale)?.get()) != nil)
+    }
+}
