@@ -297,16 +297,24 @@ extension BridgeCore {
         let origin: CommandOrigin = state == .completed ? .completion : .expiry
         guard let document else { return }
         for row in document.rings where isBound(row, to: occurrence) {
-            if alerting.contains(row.id) {
-                out.append(.stop(row.id, origin: origin))
-                removeAlerting(row.id)
-            } else if row.metadata.kind == .successor && !row.delivered {
+            if row.metadata.kind == .successor && !row.delivered {
+                // Not yet seen delivered: pending, held late by the phone, or sounding unseen.
+                // cancel(id:) deletes from any state (…/alarmmanager/cancel(id:)).
                 if defects.stopLeavesRecoveryGuard {
                     out.append(.note("defect stop-leaves-recovery-guard: successor \(row.id) left armed"))
                     continue
                 }
                 out.append(.cancel(row.id, origin: origin))
+                removeAlerting(row.id)
                 mutate { $0.removeRow(row.id) }
+                continue
+            }
+            // iOS: what the bridge believes is only as fresh as the last `alarmUpdates`, which the
+            // phone may hold while locked (forums 825427). So every ring of the occurrence that
+            // could be sounding gets a stop; one that is not throws harmlessly (stop(id:) docs).
+            if alerting.contains(row.id) || (flavor == .ios && (row.metadata.kind == .primary || row.delivered)) {
+                out.append(.stop(row.id, origin: origin))
+                removeAlerting(row.id)
             }
         }
         runDeferredSyncIfClear(into: &out)

@@ -65,11 +65,11 @@ extension BridgeCore {
     /// Plans and issues one reconciliation pass.
     mutating func reconcile(purpose: InventoryPurpose, inventory: [PlatformAlarm], now: BridgeInstants,
                             into out: inout [BridgeCommand]) {
-        guard purpose != .launchGate, document != nil else { return }
+        guard purpose != .launchGate, purpose != .observe, document != nil else { return }
         let origin: CommandOrigin
         var family: String?
         switch purpose {
-        case .launchGate: return
+        case .launchGate, .observe: return
         case .launchSync: origin = .launchSync
         case .resumeSync: origin = .resumeSync
         case .directSave(let alarmID): origin = .directSave; family = alarmID

@@ -37,8 +37,9 @@ public struct BridgeCore: Sendable {
     var retrySync: InventoryPurpose?
     var syncRetries = 0
     var dirty = false
-    /// Ready, but the launch inventory has not arrived yet: inputs queue until it does.
-    var awaitingLaunchInventory = false
+    /// Ready, but an inventory read that must be observed before anything else (the launch read,
+    /// or a Stop intent's look-first read) has not arrived: inputs queue until it does.
+    var awaitingObservation: InventoryPurpose?
 
     static let queuedInputsMax = 256
 
@@ -58,12 +59,19 @@ public struct BridgeCore: Sendable {
             handleBeforeReady(input, now: now, into: &out)
         case .ready:
             expireIfDue(now: now, into: &out)  // INACT-21: every path checks expiry first
-            if awaitingLaunchInventory {
-                if case .inventoryRead(.launchSync, let result) = input {
-                    handleLaunchInventory(result, now: now, into: &out)
+            if let awaited = awaitingObservation {
+                if case .inventoryRead(awaited, let result) = input {
+                    handleObservation(result, purpose: awaited, now: now, into: &out)
                 } else {
                     enqueue(input)
                 }
+            } else if flavor == .ios, Self.looksFirst(input) {
+                // IOS-2: look at the daemon before acting on a Stop or a background wake; alerts
+                // the bridge never saw (updates held while locked) are observed first, in due
+                // order (OCC-2), and expired ones are retired (INACT-21).
+                enqueue(input)
+                awaitingObservation = .observe
+                out.append(.readInventory(.observe))
             } else {
                 handleReady(input, now: now, into: &out)
             }
@@ -131,14 +139,22 @@ public struct BridgeCore: Sendable {
         // SCH-24, AND-3: restore on every launch / boot. Inputs that queued up during the launch
         // (a Stop intent, say) wait for this read, so that alerts are observed in due order
         // first (OCC-2) and not in the order the process happened to be woken for them.
-        awaitingLaunchInventory = true
+        awaitingObservation = .launchSync
         out.append(.readInventory(.launchSync))
     }
 
-    /// Handles the launch inventory: observe, replay what queued during the launch, reconcile.
-    mutating func handleLaunchInventory(_ result: Result<[PlatformAlarm], PlatformError>, now: BridgeInstants,
-                                        into out: inout [BridgeCommand]) {
-        awaitingLaunchInventory = false
+    /// Inputs that make the iOS bridge read the daemon before acting.
+    static func looksFirst(_ input: BridgeInput) -> Bool {
+        switch input {
+        case .stopIntent, .timerFired(.expiryCheck): return true
+        default: return false
+        }
+    }
+
+    /// Handles an awaited inventory: observe, replay what queued meanwhile, then (at launch) reconcile.
+    mutating func handleObservation(_ result: Result<[PlatformAlarm], PlatformError>, purpose: InventoryPurpose,
+                                    now: BridgeInstants, into out: inout [BridgeCommand]) {
+        awaitingObservation = nil
         let queuedDeliveries = queued.compactMap { input -> AlarmUUID? in
             switch input {
             case .stopIntent(let id), .alarmDelivered(let id): return id
@@ -153,7 +169,8 @@ public struct BridgeCore: Sendable {
         for input in replay {
             handleReady(input, now: now, into: &out)
         }
-        handleReady(.inventoryRead(.launchSync, result), now: now, into: &out)
+        // Then the read itself: the launch reconcile, or (for a failed read) the bounded re-read.
+        handleReady(.inventoryRead(purpose, result), now: now, into: &out)
     }
 
     // MARK: - Ready
@@ -324,7 +341,7 @@ public struct BridgeCore: Sendable {
 
 extension BridgeCore {
     /// True once the bridge handles inputs as they come (ready, launch inventory observed).
-    public var isAcceptingInputs: Bool { phase == .ready && !awaitingLaunchInventory }
+    public var isAcceptingInputs: Bool { phase == .ready && awaitingObservation == nil }
     /// True while a schedule request awaits its completion.
     public var hasRequestsInFlight: Bool { !inFlight.isEmpty }
     /// True while a sync is deferred (SCH-22, SCH-23), awaiting a follow-up, or awaiting a re-read.

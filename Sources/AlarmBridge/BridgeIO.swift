@@ -148,6 +148,9 @@ public enum InventoryPurpose: Sendable, Equatable, Codable {
     case resumeSync
     /// Direct save of one logical alarm (SCH-3 before the schedule).
     case directSave(alarmID: String)
+    /// Look before acting: an iOS Stop intent reads the daemon first, because `alarmUpdates` may
+    /// have been held while the phone was locked (IOS-2: the daemon inventory is authoritative).
+    case observe
 }
 
 /// Process-local timers. They die with the process.

@@ -28,6 +28,14 @@ public struct AlarmKitParameters: Sendable, Equatable {
     /// Field fault (forums 792819, beta): `authorizationState` keeps reading `notDetermined` after
     /// the user granted; scheduling works.
     public var staleNotDetermined = false
+    /// Field fault (forums 825427): on a locked phone, a `.fixed` alarm with at least
+    /// `denseFixedThreshold` fixed alarms due within 10 minutes of it alerts late, by a delay drawn
+    /// up to `denseLateDelayMaxMs` (reports: 20 s – 4 min). 0 turns the fault off.
+    public var denseLateDelayMaxMs: Int64 = 0
+    public var denseFixedThreshold = 3
+    /// Field report (forums 825427): no `alarmUpdates` while the phone is locked, then the held
+    /// changes arrive as one burst when it unlocks. Off by default.
+    public var holdUpdatesWhileLocked = false
     /// The app's Info.plist has `NSAlarmKitUsageDescription`; without it nothing can be
     /// scheduled (Info.plist key documentation; seed 003 §1).
     public var usageDescriptionPresent = true
@@ -61,6 +69,8 @@ public enum DaemonEvent: Sendable, Equatable {
     case countdownStart(AlarmUUID, generation: UInt64)
     /// countdown → alerting when the countdown runs out.
     case countdownEnd(AlarmUUID, generation: UInt64)
+    /// A fire held back by the dense-fixed-alarm field fault.
+    case lateFire(AlarmUUID, generation: UInt64)
     case deliverSnapshot
 }
 
@@ -94,6 +104,9 @@ public enum DaemonEffect: Sendable, Equatable {
 /// `NSAlarmKitUsageDescription`) fails every schedule with `notAuthorized`; the field fault of a
 /// state stuck at `notDetermined` after a grant is `staleNotDetermined`.
 ///
+/// Locked-phone field faults (forums 825427), off unless the seed turns them on: dense fixed
+/// alarms alert late; `alarmUpdates` are held while locked and arrive as a burst at unlock.
+///
 /// Not yet modelled (issue 3): late delivery of dense alarms, burst delivery while locked, OS-initiated
 /// removal. Assumption (parameter later): a reboot ends an alert in progress (as a system stop),
 /// and a one-shot whose time passed while the phone was off is dropped.
@@ -109,13 +122,20 @@ public struct AlarmKitDaemon: Sendable {
     /// Per-change counter, for the idempotent-sync probe.
     public private(set) var changeCounter: UInt64 = 0
     public private(set) var poweredOn = true
+    /// Whether the phone's screen is locked; the simulator sets it (locked unless the user is in
+    /// an app). Drives the locked-phone field faults.
+    public var screenLocked = true
     var snapshotPending = false
+    /// A snapshot is owed for changes held while locked (`holdUpdatesWhileLocked`).
+    var snapshotHeld = false
     var latencyRNG: Xoshiro256StarStar
+    var lateRNG: Xoshiro256StarStar
 
     public init(parameters: AlarmKitParameters, calendar: WallCalendar, streams: RandomStreams) {
         self.parameters = parameters
         self.calendar = calendar
         self.latencyRNG = streams.stream("ios.daemon.latency")
+        self.lateRNG = streams.stream("ios.daemon.late-delivery")
     }
 
     public func alarm(_ id: AlarmUUID) -> DaemonAlarm? { alarms.first { $0.id == id } }
@@ -252,9 +272,19 @@ public struct AlarmKitDaemon: Sendable {
             return poweredOn ? completeSchedule(request, nowWallMs: nowWallMs) : []
         case .fire(let id, let generation):
             guard poweredOn, var entry = alarm(id), entry.generation == generation, entry.state == .scheduled else { return [] }
+            if let delay = denseLateDelay(entry, nowWallMs: nowWallMs) {
+                // Held: the alarm stays scheduled past its time and alerts late (same generation).
+                return [.later(.lateFire(id, generation: generation), afterMs: delay),
+                        .trace("late-delivery", [TraceField("id", id.description), TraceField("delay-ms", String(delay))])]
+            }
             entry.state = .alerting
             replace(entry)
             return [.alertStarted(id, entry.metadata), .trace("alerting", [TraceField("id", id.description)])] + changed()
+        case .lateFire(let id, let generation):
+            guard poweredOn, var entry = alarm(id), entry.generation == generation, entry.state == .scheduled else { return [] }
+            entry.state = .alerting
+            replace(entry)
+            return [.alertStarted(id, entry.metadata), .trace("alerting", [TraceField("id", id.description), TraceField("late", "true")])] + changed()
         case .countdownStart(let id, let generation):
             guard poweredOn, var entry = alarm(id), entry.generation == generation, entry.state == .scheduled,
                   let preAlert = entry.countdown?.preAlertMs else { return [] }
@@ -267,6 +297,10 @@ public struct AlarmKitDaemon: Sendable {
             return [.alertStarted(id, entry.metadata), .trace("alerting", [TraceField("id", id.description)])] + changed()
         case .deliverSnapshot:
             snapshotPending = false
+            if parameters.holdUpdatesWhileLocked && screenLocked {
+                snapshotHeld = true
+                return []
+            }
             return [.toApp(.alarmUpdates(alarms.map { PlatformAlarm(id: $0.id, state: $0.state) }), launch: nil)]
         }
     }
@@ -370,8 +404,32 @@ public struct AlarmKitDaemon: Sendable {
     }
 
     /// Records a change and emits (or coalesces) an `alarmUpdates` snapshot.
+    /// The late-delivery delay for this fire, if the dense-fixed-alarm fault applies.
+    mutating func denseLateDelay(_ entry: DaemonAlarm, nowWallMs: Int64) -> Int64? {
+        guard parameters.denseLateDelayMaxMs > 0, screenLocked, case .fixed = entry.schedule else { return nil }
+        let neighbours = alarms.filter { other in
+            if case .fixed = other.schedule { return abs(other.nextFireWallMs - entry.nextFireWallMs) <= 600_000 }
+            return false
+        }
+        guard neighbours.count >= parameters.denseFixedThreshold else { return nil }
+        return lateRNG.int(in: min(20_000, parameters.denseLateDelayMaxMs)...parameters.denseLateDelayMaxMs)
+    }
+
+    /// The phone unlocked: updates held while it was locked arrive as one burst.
+    public mutating func screenUnlocked() -> [DaemonEffect] {
+        screenLocked = false
+        guard snapshotHeld else { return [] }
+        snapshotHeld = false
+        return [.toApp(.alarmUpdates(alarms.map { PlatformAlarm(id: $0.id, state: $0.state) }), launch: nil),
+                .trace("updates-burst", [])]
+    }
+
     mutating func changed() -> [DaemonEffect] {
         changeCounter += 1
+        if parameters.holdUpdatesWhileLocked && screenLocked {
+            snapshotHeld = true
+            return []
+        }
         if parameters.coalesceUpdates {
             if snapshotPending { return [] }
             snapshotPending = true

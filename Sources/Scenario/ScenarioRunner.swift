@@ -25,7 +25,7 @@ public enum ScenarioRunner {
     /// Parameters a scenario may set with `param KEY VALUE`.
     public static let parameterKeys = ["ios.capacity", "ios.schedule-latency-max-ms", "ios.coalesce-updates",
                                        "ios.authorization", "ios.authorization-answer", "ios.usage-description",
-                                       "ios.stale-not-determined",
+                                       "ios.stale-not-determined", "ios.hold-updates-while-locked", "ios.dense-late-delay-max-ms",
                                        "android.api-level", "bridge.g-pub-ms", "sim.t-op-ms", "sim.duration-ms"]
 
     /// Checks what the parser cannot know: `param` keys and values, and faults that exist on one
@@ -250,6 +250,12 @@ public enum ScenarioRunner {
         case "ios.stale-not-determined":
             guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
             setup.ios.staleNotDetermined = parameter.value == "on"
+        case "ios.hold-updates-while-locked":
+            guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
+            setup.ios.holdUpdatesWhileLocked = parameter.value == "on"
+        case "ios.dense-late-delay-max-ms":
+            guard let number, number <= 600_000 else { return bad + " (0...600000)" }
+            setup.ios.denseLateDelayMaxMs = number
         case "ios.capacity":
             guard let number, number <= 10_000 else { return bad + " (0...10000)" }
             setup.ios.capacity = Int(number)

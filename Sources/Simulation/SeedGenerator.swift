@@ -49,6 +49,9 @@ public enum SeedGenerator {
         setup.ios.authorization = authorizationRoll < 90 ? .authorized : .notDetermined
         setup.ios.promptGrants = authorizationRoll < 98
         setup.ios.staleNotDetermined = authorizationRNG.chance(Ratio(1, 20))
+        var lockedRNG = streams.stream("setup.locked-phone")
+        setup.ios.denseLateDelayMaxMs = lockedRNG.chance(Ratio(1, 3)) ? 240_000 : 0
+        setup.ios.holdUpdatesWhileLocked = lockedRNG.chance(Ratio(1, 3))
         setup.transitionBoundMs = 5_000
         setup.publicationGraceMs = platformRNG.int(in: 1_000...10_000)
         setup.reactiveUser = true
@@ -79,6 +82,8 @@ public enum SeedGenerator {
             parameters.append(RunParameter("ios.authorization", setup.ios.authorization.rawValue
                 + (setup.ios.authorization == .notDetermined ? (setup.ios.promptGrants ? " (prompt: grant)" : " (prompt: deny)") : "")))
             parameters.append(RunParameter("ios.stale-not-determined", String(setup.ios.staleNotDetermined)))
+            parameters.append(RunParameter("ios.dense-late-delay-max-ms", String(setup.ios.denseLateDelayMaxMs)))
+            parameters.append(RunParameter("ios.hold-updates-while-locked", String(setup.ios.holdUpdatesWhileLocked)))
         case .android:
             parameters.append(RunParameter("android.api-level", String(setup.android.apiLevel)))
             parameters.append(RunParameter("android.locked-boot-broadcast-delay-ms", String(setup.android.lockedBootBroadcastDelayMs)))

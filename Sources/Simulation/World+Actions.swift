@@ -100,6 +100,7 @@ extension World {
         guard !process.active else { return }
         process.active = true
         step(.didBecomeActive)
+        onDaemon { $0.screenUnlocked() }  // held alarmUpdates arrive as a burst (forums 825427)
         enqueue(.plan(.appShowChallenge), afterMs: 800)
     }
 

@@ -237,7 +237,7 @@ final class World {
         }
         switch input {
         case .inventoryRead(let purpose, .success):
-            syncProbePending = purpose != .launchGate
+            syncProbePending = purpose != .launchGate && purpose != .observe
             syncProbePurpose = purpose
         case .scheduleCompleted, .cancelCompleted, .stopCompleted, .alarmUpdates, .timerFired(.expiryCheck): break
         default: syncProbePending = false  // anything else may change what the sync wants
@@ -322,6 +322,9 @@ final class World {
     /// Runs one call on the iOS daemon (if this device is an iPhone) and applies its effects.
     func onDaemon(_ call: (inout AlarmKitDaemon) -> [DaemonEffect]) {
         guard var daemon = ios else { return }
+        // Approximation: the phone is locked unless the user is in the app (at night, the
+        // sleepy user touches the phone only to stop alarms and to use the app).
+        daemon.screenLocked = !(process.running && process.active)
         let effects = call(&daemon)
         ios = daemon
         apply(effects)
@@ -529,6 +532,7 @@ final class World {
         case .launchSync: return "launchSync"
         case .resumeSync: return "resumeSync"
         case .directSave(let alarmID): return "directSave(\(alarmID))"
+        case .observe: return "observe"
         }
     }
 }

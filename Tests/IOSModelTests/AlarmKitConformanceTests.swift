@@ -255,3 +255,45 @@ struct AlarmKitAuthorizationTests {
         #expect((try? scheduleResult(&stale)?.get()) != nil)
     }
 }
+
+struct AlarmKitLockedPhoneTests {
+    @Test("field fault (forums 825427): on a locked phone, dense fixed alarms alert 20 s – 4 min late; unlocked or sparse, on time")
+    func denseFixedAlarmsAlertLate() {
+        for (locked, count, expectLate) in [(true, 4, true), (false, 4, false), (true, 1, false)] {
+            var driver = AlarmKitConformanceTests.Driver()
+            driver.daemon.parameters.denseLateDelayMaxMs = 240_000
+            driver.daemon.screenLocked = locked
+            let start = driver.nowWallMs
+            let ids = (0..<count).map { driver.schedule("f\($0)", .fixed(wallMs: start + 600_000 + Int64($0) * 60_000)) }
+            driver.daemon.screenLocked = locked
+            driver.advance(byMs: 600_000 - 100)
+            let onTime = driver.state(ids[0]) == .alerting
+            driver.advance(byMs: 240_000)
+            #expect(onTime == !expectLate, "locked \(locked), \(count) alarms")
+            #expect(driver.state(ids[0]) == .alerting, "it alerts at the latest 4 min late")
+        }
+    }
+
+    @Test("field report (forums 825427): alarmUpdates are held while locked and arrive as one burst at unlock")
+    func updatesHeldWhileLocked() {
+        var driver = AlarmKitConformanceTests.Driver()
+        driver.daemon.parameters.holdUpdatesWhileLocked = true
+        driver.daemon.screenLocked = true
+        let request = RingRequest(id: AlarmUUID.v5(namespace: AlarmUUID.dnsNamespace, name: "h"), schedule: .fixed(wallMs: driver.nowWallMs + 1_000),
+                                  fireWallMs: 0, metadata: RingMetadata(rootID: "h", alarmID: "h", kind: .primary, token: nil, title: "h"))
+        guard case .later(let completion, _) = driver.daemon.schedule(request).first! else { return }
+        let held = driver.daemon.handle(completion, nowWallMs: driver.nowWallMs)
+        #expect(!held.contains { if case .toApp(.alarmUpdates, _) = $0 { return true }; return false })
+        let burst = driver.daemon.screenUnlocked()
+        #expect(burst.contains { if case .toApp(.alarmUpdates(let alarms), _) = $0 { return alarms.count == 1 }; return false })
+        #expect(driver.daemon.screenUnlocked().isEmpty, "one burst, not two")
+    }
+
+    @Test("an unattended alert keeps alerting past its sound's length until it is stopped (forums 852856)")
+    func alertKeepsSounding() {
+        var driver = AlarmKitConformanceTests.Driver()
+        let id = driver.schedule("a", .fixed(wallMs: driver.nowWallMs + 1_000))
+        driver.advance(byMs: 3 * 3_600_000)
+        #expect(driver.state(id) == .alerting)
+    }
+}
