@@ -40,6 +40,8 @@ public struct BridgeCore: Sendable {
     /// Ready, but an inventory read that must be observed before anything else (the launch read,
     /// or a Stop intent's look-first read) has not arrived: inputs queue until it does.
     var awaitingObservation: InventoryPurpose?
+    /// Actions journalled while the store could not be read; cleared once they were handled.
+    var journal: [JournalEntry] = []
 
     static let queuedInputsMax = 256
 
@@ -85,7 +87,19 @@ public struct BridgeCore: Sendable {
     mutating func handleBeforeReady(_ input: BridgeInput, now: BridgeInstants, into out: inout [BridgeCommand]) {
         switch input {
         case .processStarted:
+            out.append(.loadJournal)
             out.append(.loadStore)
+        case .journalLoaded(let entries):
+            // ACT-1: a Stop journalled by a process that died before it could act is acted on now,
+            // before anything that arrived later.
+            journal = entries
+            let pending = entries.map { BridgeInput.stopIntent($0.ringID) }.filter { !queued.contains($0) }
+            queued = pending + queued
+        case .stopIntent(let id):
+            // ACT-1: journal the action durably before anything else, readable before first unlock.
+            journal.append(JournalEntry(ringID: id, action: "stop", occurredAtMs: now.wallMs))
+            out.append(.persistJournal(journal))
+            enqueue(input)
         case .storeLoaded(.success(let document)):
             if let document {
                 becomeReady(document, now: now, into: &out)
@@ -169,6 +183,10 @@ public struct BridgeCore: Sendable {
         for input in replay {
             handleReady(input, now: now, into: &out)
         }
+        if !journal.isEmpty {
+            journal = []
+            out.append(.persistJournal([]))  // handled: the journal has done its work
+        }
         // Then the read itself: the launch reconcile, or (for a failed read) the bounded re-read.
         handleReady(.inventoryRead(purpose, result), now: now, into: &out)
     }
@@ -177,7 +195,7 @@ public struct BridgeCore: Sendable {
 
     mutating func handleReady(_ input: BridgeInput, now: BridgeInstants, into out: inout [BridgeCommand]) {
         switch input {
-        case .processStarted, .storeLoaded, .protectedDataAvailable, .timerFired(.gateRecheck):
+        case .processStarted, .storeLoaded, .journalLoaded, .protectedDataAvailable, .timerFired(.gateRecheck):
             break
         case .bootCompleted:
             out.append(.readInventory(.launchSync))  // AND-3: restore after every boot broadcast

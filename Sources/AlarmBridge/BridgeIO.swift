@@ -205,11 +205,27 @@ public enum APIReply: Sendable, Equatable {
     case saved(alarmID: String)
 }
 
+/// One platform action written to the unprotected action journal the moment it happens, before
+/// the bridge can read its protected store (ACT-1: "written natively … whether or not JS is
+/// running"; BOOT-1: protected data is unreadable before the first unlock).
+public struct JournalEntry: Sendable, Equatable, Codable {
+    public var ringID: AlarmUUID
+    public var action: String
+    public var occurredAtMs: Int64
+    public init(ringID: AlarmUUID, action: String, occurredAtMs: Int64) {
+        self.ringID = ringID
+        self.action = action
+        self.occurredAtMs = occurredAtMs
+    }
+}
+
 /// Every input the bridge handles.
 public enum BridgeInput: Sendable, Equatable {
     /// A new process started; bridge memory is empty. Followed by the store load.
     case processStarted(LaunchReason)
     case storeLoaded(Result<BridgeDocument?, StoreReadError>)
+    /// The unprotected action journal (readable before first unlock), read at process start.
+    case journalLoaded([JournalEntry])
     /// iOS `protectedDataDidBecomeAvailableNotification`; Android `USER_UNLOCKED`.
     case protectedDataAvailable
     case didBecomeActive
@@ -241,6 +257,11 @@ public enum BridgeCommand: Sendable, Equatable {
     case loadStore
     /// Write the whole bridge document, synchronously and atomically (a file replace).
     case persist(BridgeDocument)
+    /// Read the unprotected action journal (iOS: a file with no data protection; Android:
+    /// device-protected storage).
+    case loadJournal
+    /// Replace the unprotected action journal.
+    case persistJournal([JournalEntry])
     /// iOS `AlarmManager.schedule(id:configuration:)`; Android `setAlarmClock` (RTC_WAKEUP).
     case schedule(RingRequest, origin: CommandOrigin)
     /// iOS `cancel(id:)`; Android `AlarmManager.cancel(PendingIntent)`.

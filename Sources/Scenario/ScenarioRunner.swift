@@ -26,6 +26,7 @@ public enum ScenarioRunner {
     public static let parameterKeys = ["ios.capacity", "ios.schedule-latency-max-ms", "ios.coalesce-updates",
                                        "ios.authorization", "ios.authorization-answer", "ios.usage-description",
                                        "ios.stale-not-determined", "ios.hold-updates-while-locked", "ios.dense-late-delay-max-ms",
+                                       "ios.background-execution-ms", "ios.intents-after-force-quit",
                                        "android.api-level", "bridge.g-pub-ms", "sim.t-op-ms", "sim.duration-ms"]
 
     /// Checks what the parser cannot know: `param` keys and values, and faults that exist on one
@@ -250,6 +251,13 @@ public enum ScenarioRunner {
         case "ios.stale-not-determined":
             guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
             setup.ios.staleNotDetermined = parameter.value == "on"
+        case "ios.background-execution-ms":
+            if parameter.value == "unlimited" { setup.backgroundExecutionMs = nil; break }
+            guard let number, (1...3_600_000).contains(number) else { return bad + " (1...3600000 or unlimited)" }
+            setup.backgroundExecutionMs = number
+        case "ios.intents-after-force-quit":
+            guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
+            setup.intentsAfterForceQuit = parameter.value == "on"
         case "ios.hold-updates-while-locked":
             guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
             setup.ios.holdUpdatesWhileLocked = parameter.value == "on"

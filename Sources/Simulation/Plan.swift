@@ -67,6 +67,12 @@ public struct DeviceSetup: Sendable {
     public var interleavingDeaths: Bool
     /// Seed of the remaining randomness.
     public var seed: UInt64
+    /// iOS: how long a background process runs before it is suspended (nil: never suspended).
+    /// Undocumented for AlarmKit intent launches: a parameter.
+    public var backgroundExecutionMs: Int64?
+    /// iOS: whether AlarmKit intents still launch the app after a force-quit (undocumented:
+    /// PLATFORMS.md, "intents"; false holds them until the user opens the app).
+    public var intentsAfterForceQuit = true
 
     public init(platform: PlatformFlavor, zoneIdentifier: String, startWallMs: Int64, durationMs: Int64,
                 alarms: [LogicalAlarm], plan: [TimedAction], seed: UInt64) {

@@ -52,6 +52,10 @@ public enum SeedGenerator {
         var lockedRNG = streams.stream("setup.locked-phone")
         setup.ios.denseLateDelayMaxMs = lockedRNG.chance(Ratio(1, 3)) ? 240_000 : 0
         setup.ios.holdUpdatesWhileLocked = lockedRNG.chance(Ratio(1, 3))
+        var lifecycleRNG = streams.stream("setup.ios-lifecycle")
+        let budgets: [Int64?] = [nil, 5_000, 10_000, 30_000, 180_000]
+        setup.backgroundExecutionMs = lifecycleRNG.pick(budgets)
+        setup.intentsAfterForceQuit = lifecycleRNG.chance(Ratio(1, 2))
         setup.transitionBoundMs = 5_000
         setup.publicationGraceMs = platformRNG.int(in: 1_000...10_000)
         setup.reactiveUser = true
@@ -84,6 +88,8 @@ public enum SeedGenerator {
             parameters.append(RunParameter("ios.stale-not-determined", String(setup.ios.staleNotDetermined)))
             parameters.append(RunParameter("ios.dense-late-delay-max-ms", String(setup.ios.denseLateDelayMaxMs)))
             parameters.append(RunParameter("ios.hold-updates-while-locked", String(setup.ios.holdUpdatesWhileLocked)))
+            parameters.append(RunParameter("ios.background-execution-ms", setup.backgroundExecutionMs.map(String.init) ?? "unlimited"))
+            parameters.append(RunParameter("ios.intents-after-force-quit", String(setup.intentsAfterForceQuit)))
         case .android:
             parameters.append(RunParameter("android.api-level", String(setup.android.apiLevel)))
             parameters.append(RunParameter("android.locked-boot-broadcast-delay-ms", String(setup.android.lockedBootBroadcastDelayMs)))

@@ -17,6 +17,7 @@ extension World {
             process.active = false
             step(.willResignActive)
             step(.didEnterBackground)
+            startBackgroundBudget()
         case .userCompleteChallenge:
             guard process.running, process.active, let live = process.bridge?.document?.liveOccurrence else { return }
             step(.api(.completeChallenge(rootID: live.rootID, occurrenceToken: live.token)))
@@ -29,6 +30,7 @@ extension World {
         case .userForceQuit:
             kill("force-quit")
             noteFault("force-quit")
+            if setup.platform == .ios && !setup.intentsAfterForceQuit { forceQuitHoldsIntents = true }
         case .userEditTitle(let alarmID, let title):
             editAlarm(alarmID) { $0.title = title }
         case .userEditTime(let alarmID, let hour, let minute):
@@ -47,7 +49,7 @@ extension World {
             openApp()
             step(.api(.deleteAlarm(id: alarmID)))
         case .appSyncEnabledAlarms:
-            guard process.running else { return }
+            guard process.running, !process.suspended else { return }  // suspended JS runs nothing
             step(.api(.syncEnabledAlarms))
         case .appLaunch:
             if deviceUp && !process.running { launch(.user) }
@@ -96,7 +98,12 @@ extension World {
     func openApp() {
         guard deviceUp else { return }
         if !protectedDataAvailable { unlock() }
-        if !process.running { launch(.user) }
+        if !process.running { launch(.user) } else { resume() }
+        if forceQuitHoldsIntents {
+            forceQuitHoldsIntents = false
+            for input in heldIntents { enqueue(.toProcess(input, incarnation: process.incarnation), afterMs: 0) }
+            heldIntents = []
+        }
         guard !process.active else { return }
         process.active = true
         step(.didBecomeActive)

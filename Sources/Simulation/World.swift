@@ -22,6 +22,8 @@ enum WorldEvent: Sendable {
     case oracleDeadline(occurrence: Int)
     case gapCheck
     case boot
+    /// iOS: the background execution budget ran out.
+    case suspend(incarnation: Int, token: Int)
 }
 
 /// What the sleepy user does about an audible ring.
@@ -41,6 +43,11 @@ struct AppProcess {
     var lastReadyStepMs: Int64 = .min
     /// JS has rendered the challenge in this process.
     var challengeShown = false
+    /// iOS: the background process is suspended; events for it wait in `heldEvents`.
+    var suspended = false
+    /// Bumped whenever a suspension countdown is (re)started, so stale ones do nothing.
+    var suspensionToken = 0
+    var heldEvents: [WorldEvent] = []
 }
 
 /// One simulated device: bridge + one platform model + user/app models + faults + checkers.
@@ -56,6 +63,8 @@ final class World {
     var android: AlarmManagerModel?
     var process = AppProcess()
     var storedDocument: BridgeDocument?
+    /// The bridge's unprotected action journal: readable before first unlock, survives everything.
+    var unprotectedJournal: [JournalEntry] = []
     var deviceUp = true
     var protectedDataAvailable = true
     var alarms: [LogicalAlarm]
@@ -77,6 +86,10 @@ final class World {
     var armFailureExempt = false
     var eventsProcessed = 0
     var stopped = false
+    /// After a force-quit, with `setup.intentsAfterForceQuit == false`: intents wait here until
+    /// the user opens the app.
+    var forceQuitHoldsIntents = false
+    var heldIntents: [BridgeInput] = []
 
     init(setup: DeviceSetup, defects: [KnownDefect], keepFullTrace: Bool) {
         self.setup = setup
@@ -136,7 +149,19 @@ final class World {
         record("sim", "end", [TraceField("events", String(eventsProcessed))])
     }
 
+    /// True for events addressed to the app process, which a suspended process cannot run.
+    func isForProcess(_ event: WorldEvent) -> Bool {
+        switch event {
+        case .toProcess, .toRunningApp, .storeRead, .inventoryRead, .timer: return true
+        default: return false
+        }
+    }
+
     func dispatch(_ event: WorldEvent) {
+        if process.running && process.suspended && isForProcess(event) {
+            process.heldEvents.append(event)  // a suspended process runs nothing until resumed
+            return
+        }
         switch event {
         case .toProcess(let input, let incarnation):
             guard process.running, process.incarnation == incarnation else {
@@ -146,8 +171,14 @@ final class World {
             step(input)
         case .toAppLaunching(let input, let reason):
             guard deviceUp else { return }
-            if !process.running { launch(reason) }
+            if reason == .intent && forceQuitHoldsIntents {
+                heldIntents.append(input)  // parameter: no intents after a force-quit until the user opens the app
+                record("app", "intent-held-after-force-quit", [TraceField("input", describe(input))])
+                return
+            }
+            if !process.running { launch(reason) } else { resume() }
             step(input)
+            startBackgroundBudget()
         case .toRunningApp(let input):
             guard process.running else { return }
             step(input)
@@ -182,6 +213,10 @@ final class World {
             break
         case .boot:
             boot()
+        case .suspend(let incarnation, let token):
+            guard process.running, process.incarnation == incarnation, process.suspensionToken == token, !process.active else { return }
+            process.suspended = true
+            record("app", "suspended")
         }
     }
 
@@ -207,11 +242,32 @@ final class World {
         step(.processStarted(reason))
     }
 
+    /// iOS: a background process runs for a limited budget, then is suspended (it is not killed:
+    /// its memory survives, and an intent or the user resumes it). The budget is a parameter:
+    /// Apple documents no number for AlarmKit intent launches.
+    func startBackgroundBudget() {
+        guard setup.platform == .ios, process.running, !process.active, let budget = setup.backgroundExecutionMs else { return }
+        process.suspensionToken += 1
+        enqueue(.suspend(incarnation: process.incarnation, token: process.suspensionToken), afterMs: budget)
+    }
+
+    /// Resumes a suspended process: what waited for it runs first, in order.
+    func resume() {
+        process.suspensionToken += 1
+        guard process.suspended else { return }
+        process.suspended = false
+        record("app", "resumed", [TraceField("held", String(process.heldEvents.count))])
+        for event in process.heldEvents { enqueue(event, afterMs: 0) }
+        process.heldEvents = []
+    }
+
     func kill(_ reason: String) {
         guard process.running else { return }
         process.running = false
         process.active = false
         process.bridge = nil
+        process.suspended = false
+        process.heldEvents = []
         record("app", "process-death", [TraceField("reason", reason)])
         onAlarmManager { $0.processDied() }
     }
@@ -260,6 +316,11 @@ final class World {
         switch command {
         case .loadStore:
             enqueue(.storeRead(incarnation: process.incarnation), afterMs: 15)
+        case .loadJournal:
+            enqueue(.toProcess(.journalLoaded(unprotectedJournal), incarnation: process.incarnation), afterMs: 0)
+        case .persistJournal(let entries):
+            unprotectedJournal = entries
+            record("store", "journal", [TraceField("entries", String(entries.count))])
         case .persist(let document):
             let writable = setup.platform == .android || protectedDataAvailable
             record("store", writable ? "persist" : "persist-failed",
@@ -515,6 +576,7 @@ final class World {
         case .stopIntent(let id): return "stopIntent(\(id))"
         case .alarmDelivered(let id): return "alarmDelivered(\(id))"
         case .ringDismissed(let id): return "ringDismissed(\(id))"
+        case .journalLoaded(let entries): return "journalLoaded(\(entries.count))"
         case .bootCompleted(let locked): return locked ? "LOCKED_BOOT_COMPLETED" : "BOOT_COMPLETED"
         case .exactAlarmPermissionGranted: return "exactAlarmPermissionGranted"
         case .timerFired(let timer): return "timerFired(\(timer.rawValue))"

@@ -260,3 +260,32 @@ struct OccurrenceRuleTests {
         #expect(commands.contains { if case .schedule(_, .launchSync) = $0 { return true }; return false })
     }
 }
+
+struct ActionJournalTests {
+    @Test("ACT-1: a Stop that reaches a bridge which cannot read its store is journalled at once, and a new process acts on it")
+    func stopJournalledBeforeFirstUnlock() throws {
+        var harness = BridgeHarness()
+        _ = harness.send(.processStarted(.user))
+        _ = harness.send(.api(.saveAlarm(LogicalAlarm(id: "wake", hour: 7, minute: 0, repeats: .weekly([.monday]), title: "Wake"))))
+        let primary = try #require(harness.daemon.first).id
+        var locked = BridgeHarness()
+        locked.stored = harness.stored
+        locked.daemon = harness.daemon
+        locked.now.wallMs += 3_600_000
+        _ = locked.send(.processStarted(.intent), storeReadable: false)
+        let commands = locked.send(.stopIntent(primary), storeReadable: false)
+        let entries = try #require(commands.compactMap { if case .persistJournal(let entries) = $0 { return entries }; return nil }.first)
+        #expect(entries.map(\.ringID) == [primary])
+        #expect(BridgeHarness.schedulerCalls(commands).isEmpty)  // BOOT-2: no decision yet
+        // The process dies; a new one (after the unlock) reads the journal and arms the successor.
+        var next = BridgeHarness()
+        next.stored = harness.stored
+        next.daemon = harness.daemon
+        next.now = locked.now
+        _ = next.core.handle(.processStarted(.user), at: next.now)
+        _ = next.core.handle(.journalLoaded(entries), at: next.now)
+        let ready = next.send(.storeLoaded(.success(harness.stored)))
+        #expect(ready.contains { if case .schedule(let request, .lifecycle) = $0 { return request.metadata.kind == .successor }; return false })
+        #expect(ready.contains(.persistJournal([])))
+    }
+}
