@@ -110,6 +110,7 @@ struct SwarmProfile: CustomStringConvertible {
     var capacitySqueeze = false
     var exactRevocation = false
     var inventoryReadFailure = false
+    var forceQuit = false
 
     static func draw(_ rng: Xoshiro256StarStar, platform: PlatformFlavor, apiLevel: Int) -> SwarmProfile {
         var rng = rng
@@ -120,6 +121,7 @@ struct SwarmProfile: CustomStringConvertible {
         profile.capacitySqueeze = platform == .ios && rng.chance(Ratio(1, 3))
         profile.exactRevocation = platform == .android && apiLevel <= 32 && rng.chance(Ratio(1, 2))
         profile.inventoryReadFailure = rng.chance(Ratio(1, 3))
+        profile.forceQuit = rng.chance(Ratio(1, 3))
         return profile
     }
 
@@ -131,6 +133,7 @@ struct SwarmProfile: CustomStringConvertible {
         if capacitySqueeze { on.append("capacity") }
         if exactRevocation { on.append("exact-permission-revocation") }
         if inventoryReadFailure { on.append("inventory-read-failure") }
+        if forceQuit { on.append("force-quit") }
         return on.isEmpty ? "none" : on.joined(separator: ",")
     }
 }
@@ -202,6 +205,17 @@ enum AmbientPlan {
         if profile.inventoryReadFailure {
             for _ in 0..<Int(faults.int(in: 1...4)) {
                 plan.append(TimedAction(wallMs: start + faults.int(in: 0...setup.durationMs), action: .faultInventoryReadFailure(count: 1)))
+            }
+        }
+        if profile.forceQuit {
+            // The user swipes the app away in the app switcher, sometimes mid-challenge.
+            var swipes = streams.stream("plan.force-quit")
+            for _ in 0..<Int(swipes.int(in: 1...2)) {
+                let anchor = setup.alarms.isEmpty || swipes.chance(Ratio(1, 2))
+                    ? start + swipes.int(in: 60_000...setup.durationMs)
+                    : calendar.nextFire(hour: setup.alarms[0].hour, minute: setup.alarms[0].minute, weekday: nil, after: start) + swipes.int(in: 5_000...600_000)
+                plan.append(TimedAction(wallMs: anchor, action: .userOpenApp))
+                plan.append(TimedAction(wallMs: anchor + swipes.int(in: 2_000...60_000), action: .userForceQuit))
             }
         }
         if profile.capacitySqueeze {

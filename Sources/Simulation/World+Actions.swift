@@ -28,6 +28,12 @@ extension World {
         case .userUnlock:
             unlock()
         case .userForceQuit:
+            if process.running && process.active {
+                // The app switcher: the app resigns active first (FG-4's reason to arm then),
+                // and the swipe kills the process.
+                process.active = false
+                step(.willResignActive)
+            }
             kill("force-quit")
             noteFault("force-quit")
             if setup.platform == .ios && !setup.intentsAfterForceQuit { forceQuitHoldsIntents = true }
