@@ -181,7 +181,7 @@ extension World {
         guard syncProbePending, process.running, var copy = process.bridge, copy.phase == .ready,
               !copy.hasRequestsInFlight, !copy.hasPendingSyncWork, inventoryReadsOutstanding == 0 else { return }
         syncProbePending = false
-        guard lastFireMs < syncReadMs else { return }  // the platform changed since: not "no intervening change"
+        guard lastPlatformChangeMs < syncReadMs else { return }  // the platform changed since: not "no intervening change"
         let instants = BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs)
         let inventory: [PlatformAlarm]
         if let daemon = ios {

@@ -77,7 +77,9 @@ final class World {
     var appRNG: Xoshiro256StarStar
     var stableIDs: [String: AlarmUUID] = [:]  // lookup only
     var requestMetadata: [AlarmUUID: RingMetadata] = [:]  // lookup only
-    var lastFireMs: Int64 = .min
+    /// Last instant the platform changed on its own (a ring fired or was delivered) or refused a
+    /// request: a later sync may then legitimately make calls (idempotent-sync probe).
+    var lastPlatformChangeMs: Int64 = .min
     var syncReadMs: Int64 = .min
     var syncProbePending = false
     var inventoryReadsOutstanding = 0
@@ -404,7 +406,7 @@ final class World {
             switch effect {
             case .toApp(let input, let launch): deliver(input, launch: launch)
             case .later(let event, let afterMs): enqueue(.daemon(event), afterMs: afterMs)
-            case .alertStarted(let id, let metadata): lastFireMs = nowMs; alertStarted(id, metadata)
+            case .alertStarted(let id, let metadata): lastPlatformChangeMs = nowMs; alertStarted(id, metadata)
             case .alertEnded(let id, let metadata): oracleAlertEnded(id, metadata)
             case .trace(let name, let fields): record("ios", name, fields)
             }
@@ -429,9 +431,9 @@ final class World {
         case .scheduleCompleted(let id, let result):
             if case .success = result { noteScheduleResult(id, success: true) } else {
                 noteScheduleResult(id, success: false)
-                lastFireMs = nowMs  // a failed request: the next sync legitimately retries it
+                lastPlatformChangeMs = nowMs  // a failed request: the next sync legitimately retries it
             }
-        case .alarmDelivered: lastFireMs = nowMs
+        case .alarmDelivered: lastPlatformChangeMs = nowMs
         default: break
         }
         if let launch {
