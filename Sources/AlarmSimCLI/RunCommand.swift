@@ -85,7 +85,7 @@ struct RunCommand: Command {
             let scenario = try ScenarioParser.parse(
                 text, file: path, knownDefects: KnownDefect.allCases.map(\.rawValue),
                 knownInvariants: InvariantCatalog.all.map(\.id))
-            try ScenarioRunner.validate(scenario)
+            try ScenarioRunner.validate(scenario, source: text)
             return .success(scenario)
         } catch {
             return .failure(.malformed(error.description))

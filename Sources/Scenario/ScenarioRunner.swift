@@ -32,7 +32,21 @@ public enum ScenarioRunner {
     /// Checks what the parser cannot know: `param` keys and values, and faults that exist on one
     /// platform only.
     /// - Throws: `ScenarioError` at the offending line and column (the CLI exits 65).
-    public static func validate(_ scenario: ScenarioFile) throws(ScenarioError) {
+    /// - Parameter source: the file's text, to point a defect error at its line (1:1 without it).
+    public static func validate(_ scenario: ScenarioFile, source: String? = nil) throws(ScenarioError) {
+        let platform: PlatformFlavor = scenario.platform == .ios ? .ios : .android
+        for name in scenario.defects {
+            guard let defect = KnownDefect(rawValue: name), !defect.platforms.contains(platform) else { continue }
+            let lines = (source ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+            let index = lines.firstIndex { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).prefix(2) == ["defect", Substring(name)] }
+            let line = index.map { $0 + 1 } ?? 1
+            var column = 1
+            if let index, let found = lines[index].range(of: name) {
+                column = lines[index].distance(from: lines[index].startIndex, to: found.lowerBound) + 1
+            }
+            throw ScenarioError(file: scenario.path, line: line, column: column,
+                                message: "defect \(name) does not apply to \(platform.rawValue) (it applies to \(defect.platforms.map(\.rawValue).joined(separator: ", ")))")
+        }
         var probe = DeviceSetup(platform: scenario.platform == .ios ? .ios : .android, zoneIdentifier: "UTC",
                                 startWallMs: 0, durationMs: 0, alarms: [], plan: [], seed: 0)
         for parameter in scenario.parameters {
@@ -46,7 +60,12 @@ public enum ScenarioRunner {
             let iosOnly = ["capacity", "coalesce-updates"]
             if scenario.platform == .ios && androidOnly.contains(event.verb)
                 || scenario.platform == .android && iosOnly.contains(event.verb) {
-                throw ScenarioError(file: scenario.path, line: event.line, column: 1,
+                var column = 1
+                let lines = (source ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+                if event.line >= 1, event.line <= lines.count, let found = lines[event.line - 1].range(of: " " + event.verb) {
+                    column = lines[event.line - 1].distance(from: lines[event.line - 1].startIndex, to: found.lowerBound) + 2
+                }
+                throw ScenarioError(file: scenario.path, line: event.line, column: column,
                                     message: "fault \(event.verb) does not exist on \(scenario.platform.rawValue)")
             }
         }

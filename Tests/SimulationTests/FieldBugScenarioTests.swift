@@ -154,3 +154,27 @@ struct ScenarioRunnerSemanticsTests {
         #expect(throws: ScenarioError.self) { try ScenarioRunner.validate(scenario) }
     }
 }
+
+struct ScenarioValidationLocationTests {
+    @Test("a defect for the other platform is a malformed file pointing at the defect's name")
+    func wrongPlatformDefect() throws {
+        let text = "platform android\nstart 2026-03-02 06:55 UTC\ndefect unavailable-read-as-empty\nalarm wake 07:00 once\n"
+        let scenario = try FieldBugScenarioTests.parse(text, "d.scenario")
+        #expect(throws: ScenarioError(file: "d.scenario", line: 3, column: 8,
+                                      message: "defect unavailable-read-as-empty does not apply to android (it applies to ios)")) {
+            try ScenarioRunner.validate(scenario, source: text)
+        }
+    }
+
+    @Test("a fault for the other platform points at the fault's verb")
+    func wrongPlatformFaultColumn() throws {
+        let text = "platform ios\nstart 2026-03-02 06:55 UTC\nalarm wake 07:00 once\nat 07:00:10 fault revoke-exact-permission\n"
+        let scenario = try FieldBugScenarioTests.parse(text, "f.scenario")
+        do {
+            try ScenarioRunner.validate(scenario, source: text)
+            Issue.record("expected a validation error")
+        } catch {
+            #expect(error.line == 4 && error.column == 19)
+        }
+    }
+}
