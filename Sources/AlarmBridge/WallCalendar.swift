@@ -13,16 +13,60 @@ import Foundation
 /// a local time inside a DST gap resolves to the next whole hour after it; in an overlap both
 /// instants exist, so `nextFire` finds the second when the first has passed (a daily 02:30
 /// alarm fires twice on the fall-back night). Whether AlarmKit's `.relative` does the same is
-/// undocumented: issue 3 makes it a parameter.
+/// undocumented (PLATFORMS.md, `.relative`: "DST gap/overlap behaviour undocumented"), so the
+/// iOS model passes a ``DSTPolicy`` the seed draws; the default is Foundation's behaviour above.
 public struct WallCalendar: Sendable {
+    /// How a local wall time that a DST transition skips or repeats resolves to instants.
+    public struct DSTPolicy: Sendable, Equatable, CustomStringConvertible {
+        /// A local time inside a spring-forward gap (e.g. 02:30 on a night that jumps 02:00→03:00).
+        public enum Gap: String, Sendable, CaseIterable {
+            /// The next whole hour after it (03:00): Foundation `.nextTime`.
+            case nextHour = "next-hour"
+            /// Shifted by the gap's length, keeping the minutes (03:30):
+            /// Foundation `.nextTimePreservingSmallerComponents`.
+            case preserveMinute = "preserve-minute"
+            /// No instant that day: the alarm skips the night (Foundation `.strict` semantics).
+            case skip
+        }
+        /// A local time a fall-back night shows twice (e.g. 02:30 before and after 03:00→02:00).
+        public enum Overlap: String, Sendable, CaseIterable {
+            /// Both instants: a daily alarm fires twice that night.
+            case both
+            /// The earlier instant only (Foundation `repeatedTimePolicy: .first`).
+            case first
+            /// The later instant only (`.last`).
+            case last
+        }
+        public var gap: Gap
+        public var overlap: Overlap
+        public init(gap: Gap = .nextHour, overlap: Overlap = .both) {
+            self.gap = gap
+            self.overlap = overlap
+        }
+        /// Foundation's `nextDate(after:matching:matchingPolicy: .nextTime)` as a repeating search sees it.
+        public static let foundation = DSTPolicy()
+        public var description: String { "gap \(gap.rawValue), overlap \(overlap.rawValue)" }
+    }
+
     public let zoneIdentifier: String
     private let zone: TimeZone
+    /// How DST gaps and overlaps resolve (``DSTPolicy``).
+    public let dstPolicy: DSTPolicy
 
+    /// - Parameters:
+    ///   - zoneIdentifier: an IANA zone (e.g. `Europe/Berlin`).
+    ///   - dstPolicy: gap / overlap resolution; Foundation's by default.
     /// - Returns: nil when `zoneIdentifier` is not a known IANA zone.
-    public init?(zoneIdentifier: String) {
+    public init?(zoneIdentifier: String, dstPolicy: DSTPolicy = .foundation) {
         guard let zone = TimeZone(identifier: zoneIdentifier) else { return nil }
         self.zone = zone
         self.zoneIdentifier = zoneIdentifier
+        self.dstPolicy = dstPolicy
+    }
+
+    /// The same zone with another DST policy.
+    public func with(dstPolicy: DSTPolicy) -> WallCalendar {
+        WallCalendar(zoneIdentifier: zoneIdentifier, dstPolicy: dstPolicy)!
     }
 
     /// The version of the time-zone database in use (recorded in trace headers).
@@ -62,7 +106,7 @@ public struct WallCalendar: Sendable {
         for day in firstDay...(firstDay + 9) {
             if let weekday, Self.weekday(ofDays: day) != weekday { continue }
             let local = day * Self.dayMs + Int64(hour) * 3_600_000 + Int64(minute) * 60_000
-            if let candidate = instants(localMs: local).first(where: { $0 > wallMs }) { return candidate }
+            if let candidate = fireInstants(localMs: local).first(where: { $0 > wallMs }) { return candidate }
         }
         preconditionFailure("no \(hour):\(minute) within ten days after \(wallMs) in \(zoneIdentifier)")
     }
@@ -76,6 +120,41 @@ public struct WallCalendar: Sendable {
             candidate = nextFire(hour: hour, minute: minute, weekday: weekday, after: candidate)
         }
         return latest
+    }
+
+    /// The instants an alarm at this local time fires at under ``dstPolicy``: none (a skipped
+    /// gap), one, or two (an overlap under `.both`).
+    func fireInstants(localMs: Int64) -> [Int64] {
+        let found = exactInstants(localMs: localMs)
+        if found.isEmpty {
+            switch dstPolicy.gap {
+            case .nextHour:
+                let nextHour = (Self.floorDiv(localMs, 3_600_000) + 1) * 3_600_000
+                return [instants(localMs: nextHour)[0]]
+            case .preserveMinute:
+                // The offset before the gap applied to the skipped local time lands after it.
+                return [localMs - offsetMs(at: localMs - 2 * Self.dayMs)]
+            case .skip:
+                return []
+            }
+        }
+        guard found.count > 1 else { return found }
+        switch dstPolicy.overlap {
+        case .both: return found
+        case .first: return [found[0]]
+        case .last: return [found[found.count - 1]]
+        }
+    }
+
+    /// The instants whose local time is exactly `localMs`: none in a gap, two in an overlap.
+    func exactInstants(localMs: Int64) -> [Int64] {
+        let before = offsetMs(at: localMs - 2 * Self.dayMs)
+        let after = offsetMs(at: localMs + 2 * Self.dayMs)
+        var found: [Int64] = []
+        for offset in [before, after] where offsetMs(at: localMs - offset) == offset {
+            if !found.contains(localMs - offset) { found.append(localMs - offset) }
+        }
+        return found.sorted()
     }
 
     /// The instant of a local time (ms since the local epoch): the earlier instant in an overlap.

@@ -111,4 +111,40 @@ struct WallCalendarTests {
         #expect(utc.local(0).weekday == .thursday)
         #expect(utc.instant(year: 1969, month: 12, day: 31, hour: 23, minute: 59) == -60_000)
     }
+
+    /// Berlin 2026: spring forward 29 March 02:00 CET → 03:00 CEST (01:00 UTC); fall back
+    /// 25 October 03:00 CEST → 02:00 CET (01:00 UTC). A daily 02:30 alarm meets both nights.
+    @Test("DST policies: a 02:30 daily alarm on Berlin's 2026 gap and overlap nights, per policy")
+    func dstPolicies() {
+        let utc = WallCalendar(zoneIdentifier: "UTC")!
+        func at(_ month: Int, _ day: Int, _ hour: Int, _ minute: Int) -> Int64 {
+            utc.instant(year: 2026, month: month, day: day, hour: hour, minute: minute)!
+        }
+        func fires(_ policy: WallCalendar.DSTPolicy, from: Int64, count: Int) -> [Int64] {
+            let calendar = WallCalendar(zoneIdentifier: "Europe/Berlin", dstPolicy: policy)!
+            var result: [Int64] = []
+            var after = from
+            for _ in 0..<count {
+                after = calendar.nextFire(hour: 2, minute: 30, weekday: nil, after: after)
+                result.append(after)
+            }
+            return result
+        }
+        let springEve = at(3, 28, 12, 0)  // noon UTC the day before
+        // The gap: 02:30 local does not exist on 29 March.
+        #expect(fires(.init(gap: .nextHour), from: springEve, count: 1) == [at(3, 29, 1, 0)])          // 03:00 CEST
+        #expect(fires(.init(gap: .preserveMinute), from: springEve, count: 1) == [at(3, 29, 1, 30)])   // 03:30 CEST
+        #expect(fires(.init(gap: .skip), from: springEve, count: 1) == [at(3, 30, 0, 30)])             // next day 02:30 CEST
+        // The normalisation changes no later occurrence (invariant 44).
+        for gap in WallCalendar.DSTPolicy.Gap.allCases {
+            let later = fires(.init(gap: gap), from: springEve, count: 3)
+            #expect(later.contains(at(3, 30, 0, 30)) && later.contains(at(3, 31, 0, 30)))
+        }
+        // The overlap: 02:30 local happens at 00:30 UTC (CEST) and 01:30 UTC (CET) on 25 October.
+        let fallEve = at(10, 24, 12, 0)
+        #expect(fires(.init(overlap: .both), from: fallEve, count: 3) == [at(10, 25, 0, 30), at(10, 25, 1, 30), at(10, 26, 1, 30)])
+        #expect(fires(.init(overlap: .first), from: fallEve, count: 2) == [at(10, 25, 0, 30), at(10, 26, 1, 30)])
+        #expect(fires(.init(overlap: .last), from: fallEve, count: 2) == [at(10, 25, 1, 30), at(10, 26, 1, 30)])
+        #expect(WallCalendar.DSTPolicy.foundation == .init(gap: .nextHour, overlap: .both))
+    }
 }
