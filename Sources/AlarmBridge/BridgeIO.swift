@@ -90,13 +90,17 @@ public struct RingRequest: Sendable, Equatable, Codable {
     /// AlarmKit `CountdownDuration`: `preAlertMs` counts down before the alert, `postAlertMs` is
     /// the snooze/repeat countdown entered from an alert. nil: no countdown (the first cut's rings).
     public var countdown: CountdownDuration?
+    /// The alert's sound: a file name in the app bundle (AlarmKit `AlertConfiguration.AlertSound.named`,
+    /// Android: the ringing service's track), or nil for the system default sound.
+    public var soundName: String?
     public init(id: AlarmUUID, schedule: RingSchedule, fireWallMs: Int64, metadata: RingMetadata,
-                countdown: CountdownDuration? = nil) {
+                countdown: CountdownDuration? = nil, soundName: String? = nil) {
         self.id = id
         self.schedule = schedule
         self.fireWallMs = fireWallMs
         self.metadata = metadata
         self.countdown = countdown
+        self.soundName = soundName
     }
 }
 

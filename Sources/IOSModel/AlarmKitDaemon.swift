@@ -39,8 +39,33 @@ public struct AlarmKitParameters: Sendable, Equatable {
     /// The app's Info.plist has `NSAlarmKitUsageDescription`; without it nothing can be
     /// scheduled (Info.plist key documentation; seed 003 §1).
     public var usageDescriptionPresent = true
+    /// How `.relative` schedules resolve a local time that a DST night skips or repeats:
+    /// undocumented (PLATFORMS.md `.relative`, "DST ?"), so drawn per seed. Default: Foundation's.
+    public var dstPolicy = WallCalendar.DSTPolicy.foundation
+    /// Field fault (forums 802620, fixed in iOS 26.1): a custom alert sound fails and the alert
+    /// plays the system tone instead. Nothing observable reaches the app.
+    public var customSoundFails = false
+    /// [limit] (RULES IOS-6, IOS-8): whether Silent mode (the mute switch) can silence an alert.
+    /// Apple's sample says AlarmKit alarms break through Silent mode and every Focus (documented:
+    /// false); the seed's spec treats a muted still-alerting alarm as a known limit, so the swarm
+    /// turns this on rarely. The alarm stays `alerting`: no observable state change.
+    public var silentModeSilencesAlerts = false
+    /// A wall-clock change that jumps over a `.relative` alarm's time: true, it alerts at once
+    /// (like a `.fixed` instant already past); false, it waits for that local time's next match.
+    /// Undocumented: drawn per seed.
+    public var jumpedOverRelativeFires = true
 
     public init() {}
+}
+
+/// What the alert is playing (not observable by the app).
+public enum AlertSoundPlayed: Sendable, Equatable {
+    /// The system's default alarm sound (no custom sound configured).
+    case systemDefault
+    /// The configured custom sound.
+    case custom(String)
+    /// The custom sound failed and the system tone plays instead (forums 802620).
+    case systemFallback(String)
 }
 
 /// One alarm the daemon holds.
@@ -59,6 +84,8 @@ public struct DaemonAlarm: Sendable, Equatable {
     public var countdownEndWallMs: Int64?
     /// While `paused`: the countdown time left, ms.
     public var pausedRemainingMs: Int64?
+    /// The custom sound configured for the alert, nil for the system default.
+    public var soundName: String?
 }
 
 /// Timed events internal to the daemon (the simulator queues them).
@@ -107,12 +134,21 @@ public enum DaemonEffect: Sendable, Equatable {
 /// Locked-phone field faults (forums 825427), off unless the seed turns them on: dense fixed
 /// alarms alert late; `alarmUpdates` are held while locked and arrive as a burst at unlock.
 ///
-/// Not yet modelled (issue 3): late delivery of dense alarms, burst delivery while locked, OS-initiated
-/// removal. Assumption (parameter later): a reboot ends an alert in progress (as a system stop),
-/// and a one-shot whose time passed while the phone was off is dropped.
+/// Device changes (PLATFORMS.md): a time-zone change moves `.relative` alarms to the new zone's
+/// local time and leaves `.fixed` instants alone (…/schedule-swift.enum/fixed(_:), relative(_:));
+/// a manual wall-clock change re-arms every scheduled alarm against the new wall clock (a
+/// jumped-over `.relative`: parameter `jumpedOverRelativeFires`); DST gaps and overlaps
+/// of `.relative`: parameter `dstPolicy`. The OS can remove an alarm with no app call (forums
+/// 825427): ``systemRemove(_:nowWallMs:)``; the app sees it only as missing from the next
+/// `alarmUpdates` snapshot. A custom sound can fail to the system tone (`customSoundFails`), and
+/// Silent mode can silence an alert with no state change (`silentModeSilencesAlerts`, [limit]).
+///
+/// Assumption (parameter later): a reboot ends an alert in progress (as a system stop), and a
+/// one-shot whose time passed while the phone was off is dropped.
 public struct AlarmKitDaemon: Sendable {
     public var parameters: AlarmKitParameters
-    public let calendar: WallCalendar
+    /// The device zone with the seed's DST policy; a time-zone change replaces it.
+    public private(set) var calendar: WallCalendar
     /// Sorted by ID.
     public private(set) var alarms: [DaemonAlarm] = []
     /// Scheduled-call failures still to inject (`fault schedule-failure N`).
@@ -125,6 +161,8 @@ public struct AlarmKitDaemon: Sendable {
     /// Whether the phone's screen is locked; the simulator sets it (locked unless the user is in
     /// an app). Drives the locked-phone field faults.
     public var screenLocked = true
+    /// The ring / silent switch is set to Silent (see `silentModeSilencesAlerts`).
+    public var silentMode = false
     var snapshotPending = false
     /// A snapshot is owed for changes held while locked (`holdUpdatesWhileLocked`).
     var snapshotHeld = false
@@ -133,7 +171,7 @@ public struct AlarmKitDaemon: Sendable {
 
     public init(parameters: AlarmKitParameters, calendar: WallCalendar, streams: RandomStreams) {
         self.parameters = parameters
-        self.calendar = calendar
+        self.calendar = calendar.with(dstPolicy: parameters.dstPolicy)
         self.latencyRNG = streams.stream("ios.daemon.latency")
         self.lateRNG = streams.stream("ios.daemon.late-delivery")
     }
@@ -199,7 +237,7 @@ public struct AlarmKitDaemon: Sendable {
         let fire = nextFire(of: request.schedule, after: nowWallMs)
         let entry = DaemonAlarm(id: request.id, schedule: request.schedule, metadata: request.metadata,
                                 state: .scheduled, nextFireWallMs: fire, generation: changeCounter + 1,
-                                countdown: request.countdown)
+                                countdown: request.countdown, soundName: request.soundName)
         insert(entry)
         effects.append(armEvent(entry, nowWallMs: nowWallMs))
         effects.append(.toApp(.scheduleCompleted(request.id, .success(fire)), launch: nil))
@@ -391,6 +429,80 @@ public struct AlarmKitDaemon: Sendable {
         guard var entry = alarm(id) else { return .failure(.notFound) }
         guard entry.state == .paused, let remaining = entry.pausedRemainingMs else { return .failure(.invalidState) }
         return .success(enterCountdown(&entry, lengthMs: remaining, nowWallMs: nowWallMs))
+    }
+
+    /// What an alerting alarm plays (not observable by the app).
+    public func soundPlayed(_ id: AlarmUUID) -> AlertSoundPlayed? {
+        guard let entry = alarm(id), entry.state == .alerting else { return nil }
+        guard let name = entry.soundName else { return .systemDefault }
+        return parameters.customSoundFails ? .systemFallback(name) : .custom(name)
+    }
+
+    /// Whether an alerting alarm can be heard: false for a non-alerting alarm, or when Silent
+    /// mode silences it ([limit], `silentModeSilencesAlerts`); the state reads `alerting` either way.
+    public func isAudible(_ id: AlarmUUID) -> Bool {
+        guard alarm(id)?.state == .alerting else { return false }
+        return !(silentMode && parameters.silentModeSilencesAlerts)
+    }
+
+    /// The OS removes an alarm with no app call (forums 825427). No call returns anything; the
+    /// app sees the alarm missing from the next `alarmUpdates` snapshot (IOS-5, IOS-14). An alert
+    /// in progress ends.
+    public mutating func systemRemove(_ id: AlarmUUID, nowWallMs: Int64) -> [DaemonEffect] {
+        guard let entry = alarm(id) else { return [] }
+        alarms.removeAll { $0.id == id }
+        var effects: [DaemonEffect] = [.trace("system-removed", [TraceField("id", id.description)])]
+        if entry.state == .alerting { effects.append(.alertEnded(id, entry.metadata)) }
+        return effects + changed()
+    }
+
+    /// The device's time zone changed: each scheduled `.relative` alarm moves to its local time in
+    /// the new zone; `.fixed` instants stay (…/schedule-swift.enum/fixed(_:), relative(_:)).
+    /// Countdowns run on; alerting and paused alarms are untouched. No `alarmUpdates` (no state changed).
+    public mutating func timeZoneChanged(to zoneIdentifier: String, nowWallMs: Int64) -> [DaemonEffect] {
+        guard let next = WallCalendar(zoneIdentifier: zoneIdentifier, dstPolicy: parameters.dstPolicy) else { return [] }
+        calendar = next
+        var effects: [DaemonEffect] = [.trace("time-zone-changed", [TraceField("zone", zoneIdentifier)])]
+        for var entry in alarms where entry.state == .scheduled {
+            guard case .relative = entry.schedule else { continue }
+            entry.nextFireWallMs = nextFire(of: entry.schedule, after: nowWallMs)
+            effects.append(rearm(&entry, nowWallMs: nowWallMs))
+        }
+        return effects
+    }
+
+    /// The wall clock was set by `deltaMs` (manual correction, or NTP): every scheduled alarm is
+    /// re-armed against the new wall clock. A `.fixed` instant now in the past alerts at once; a
+    /// `.relative` alarm keeps its next local time, and one whose time was jumped over alerts at
+    /// once or waits for the next match (`jumpedOverRelativeFires`). Countdowns are durations and run on.
+    /// - Parameter nowWallMs: the wall clock after the change.
+    public mutating func wallClockChanged(byMs deltaMs: Int64, nowWallMs: Int64) -> [DaemonEffect] {
+        var effects: [DaemonEffect] = [.trace("wall-clock-changed", [TraceField("delta-ms", String(deltaMs))])]
+        let beforeWallMs = nowWallMs - deltaMs
+        for var entry in alarms where entry.state == .scheduled {
+            switch entry.schedule {
+            case .fixed:
+                break  // the same instant; `armEvent` measures it against the new clock
+            case .relative:
+                let jumpedOver = entry.nextFireWallMs > beforeWallMs && entry.nextFireWallMs <= nowWallMs
+                if jumpedOver && parameters.jumpedOverRelativeFires {
+                    // Treated as due now; a weekly alarm re-arms for its next time after the alert.
+                    entry.nextFireWallMs = nowWallMs
+                } else {
+                    entry.nextFireWallMs = nextFire(of: entry.schedule, after: nowWallMs - 1)
+                }
+            }
+            effects.append(rearm(&entry, nowWallMs: nowWallMs))
+        }
+        return effects
+    }
+
+    /// New generation (stale timed events are ignored) and the timed event for it.
+    mutating func rearm(_ entry: inout DaemonAlarm, nowWallMs: Int64) -> DaemonEffect {
+        changeCounter += 1
+        entry.generation = changeCounter
+        replace(entry)
+        return armEvent(entry, nowWallMs: nowWallMs)
     }
 
     mutating func replace(_ entry: DaemonAlarm) {
