@@ -14,7 +14,7 @@ public struct BridgeCore: Sendable {
         case ready
     }
 
-    public let configuration: BridgeConfiguration
+    public private(set) var configuration: BridgeConfiguration
     public private(set) var phase: Phase = .loading
     /// The loaded document; nil until the store was read (or the gate proved a fresh install).
     public private(set) var document: BridgeDocument?
@@ -147,6 +147,7 @@ public struct BridgeCore: Sendable {
         document = loaded
         phase = .ready
         out.append(.launchGate(.released))
+        adoptDeviceZone(now: now, into: &out)  // REC-8: the zone may have changed while no process ran
         housekeeping(now: now)
         expireIfDue(now: now, into: &out)
         armExpiryTimer(now: now, into: &out)
@@ -257,6 +258,13 @@ public struct BridgeCore: Sendable {
             runDeferredSyncIfClear(into: &out)
         case .exactAlarmPermissionGranted:
             out.append(.readInventory(.launchSync))  // AND-3
+        case .clockChanged(let zoneIdentifier):
+            // REC-8, AND-3: re-plan every fire time in the new local frame and re-register.
+            if let calendar = WallCalendar(zoneIdentifier: zoneIdentifier) {
+                configuration.calendar = calendar
+            }
+            adoptDeviceZone(now: now, into: &out)
+            out.append(.readInventory(.launchSync))
         case .timerFired(.expiryCheck):
             armExpiryTimer(now: now, into: &out)
         case .timerFired(.armRetry):
@@ -309,6 +317,20 @@ public struct BridgeCore: Sendable {
     // MARK: - Helpers
 
     /// Applies a change to the document and marks it for the next persist.
+    /// REC-8: when the persisted zone differs from the device zone, one-shots still ahead are
+    /// re-planned in the new local frame (``LogicalAlarm/rebasingOneShot(to:after:)``) and the
+    /// zone is recorded. Weekly roots need nothing: their fire times are computed from local time.
+    mutating func adoptDeviceZone(now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard let document, document.zoneIdentifier != configuration.calendar.zoneIdentifier else { return }
+        let calendar = configuration.calendar
+        let rebase = document.zoneIdentifier != nil
+        mutate { document in
+            if rebase { document.alarms = document.alarms.map { $0.rebasingOneShot(to: calendar, after: now.wallMs) } }
+            document.zoneIdentifier = calendar.zoneIdentifier
+        }
+        flush(into: &out)
+    }
+
     mutating func mutate(_ change: (inout BridgeDocument) -> Void) {
         guard var document else { preconditionFailure("document mutated before the store was loaded") }
         change(&document)

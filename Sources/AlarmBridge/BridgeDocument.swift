@@ -19,6 +19,9 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     public var serial: UInt64 = 0
     /// Wanted rings that could not be registered (capacity), surfaced to the user (CAP-9).
     public var droppedCount: Int = 0
+    /// The device zone the one-shot fire instants were last computed in (REC-8); nil before the
+    /// first save that recorded it.
+    public var zoneIdentifier: String?
 
     public init() {}
 

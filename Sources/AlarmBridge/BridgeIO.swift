@@ -251,6 +251,10 @@ public enum BridgeInput: Sendable, Equatable {
     case bootCompleted(locked: Bool)
     /// Android ACTION_SCHEDULE_EXACT_ALARM_PERMISSION_STATE_CHANGED (grant).
     case exactAlarmPermissionGranted
+    /// The wall clock or the time zone changed: iOS `UIApplication.significantTimeChangeNotification`
+    /// (and `NSSystemTimeZoneDidChange`) to a running process; Android `TIME_SET` /
+    /// `TIMEZONE_CHANGED`. Carries the device zone now in force (REC-8, AND-3).
+    case clockChanged(zoneIdentifier: String)
     case timerFired(BridgeTimer)
     case api(APICall)
 }

@@ -73,6 +73,16 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
     /// The schedule roots this alarm is realised as: one per selected weekday, or one for a one-shot.
     /// Root IDs are stable: `"<alarm id>"` for a one-shot, `"<alarm id>.<weekday>"` for weekly roots.
     /// - Rule: ID-1.
+    /// REC-8: a one-shot still ahead keeps its wall-clock time in a new local frame — the next
+    /// `hour:minute` after `wallMs` in `calendar` (as AlarmKit's `.relative(… repeats: .never)`
+    /// does). Weekly alarms and one-shots already due are returned unchanged.
+    public func rebasingOneShot(to calendar: WallCalendar, after wallMs: Int64) -> LogicalAlarm {
+        guard case .once(let fire) = repeats, fire > wallMs else { return self }
+        var copy = self
+        copy.repeats = .once(fireWallMs: calendar.nextFire(hour: hour, minute: minute, weekday: nil, after: wallMs))
+        return copy
+    }
+
     public var roots: [Root] {
         switch repeats {
         case .once(let fireWallMs):

@@ -146,6 +146,10 @@ public enum ScenarioArgument: Sendable, Equatable {
     case onOff(Bool)
     /// A local wall time of day, `HH:MM`.
     case timeOfDay(hour: Int, minute: Int)
+    /// An IANA time-zone identifier.
+    case zone(String)
+    /// A signed duration in milliseconds (written `+30m`, `-1h`).
+    case signedDurationMs(Int64)
 }
 
 /// When a timed event happens: local wall time on the start date plus `dayOffset` days.

@@ -584,7 +584,7 @@ extension ScenarioBuilder {
                 switch kind {
                 case .optionalAlarm: continue
                 case .optionalCount(let defaultValue): arguments.append(.count(defaultValue)); continue
-                case .alarm, .text, .count, .duration, .onOff, .timeOfDay:
+                case .alarm, .text, .count, .duration, .onOff, .timeOfDay, .zone, .signedDuration:
                     throw error(line, at: verbToken, "`\(entry.actor) \(entry.verb)` needs \(entry.minimumArgumentCount) argument(s), found \(given.count); usage: `\(usage)`")
                 }
             }
@@ -631,6 +631,19 @@ extension ScenarioBuilder {
         case .timeOfDay:
             let clock = try timeOfDay(line, token)
             return .timeOfDay(hour: clock.hour, minute: clock.minute)
+        case .zone:
+            let zone = try bare(line, token, expected: "an IANA time zone such as Asia/Tokyo")
+            guard TimeZone(identifier: zone) != nil else {
+                throw error(line, at: token, "unknown time zone '\(zone)'; expected an IANA identifier such as Europe/Berlin or America/New_York")
+            }
+            return .zone(zone)
+        case .signedDuration:
+            let text = token.text
+            guard !token.isQuoted, let sign = text.first, sign == "+" || sign == "-",
+                  let milliseconds = ScenarioClock.durationMs(String(text.dropFirst())), milliseconds > 0 else {
+                throw error(line, at: token, "expected a signed duration such as +30m or -1h (at most 30 days), found '\(text)'")
+            }
+            return .signedDurationMs(sign == "-" ? -milliseconds : milliseconds)
         }
     }
 }

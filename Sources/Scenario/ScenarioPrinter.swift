@@ -76,6 +76,9 @@ public enum ScenarioPrinter {
         case .durationMs(let milliseconds): return formatDuration(milliseconds)
         case .onOff(let isOn): return isOn ? "on" : "off"
         case .timeOfDay(let hour, let minute): return twoDigits(hour) + ":" + twoDigits(minute)
+        case .zone(let zone): return word(zone)
+        case .signedDurationMs(let milliseconds):
+            return (milliseconds < 0 ? "-" : "+") + formatDuration(milliseconds < 0 ? -milliseconds : milliseconds)
         }
     }
 

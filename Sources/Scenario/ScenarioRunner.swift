@@ -27,6 +27,8 @@ public enum ScenarioRunner {
                                        "ios.authorization", "ios.authorization-answer", "ios.usage-description",
                                        "ios.stale-not-determined", "ios.hold-updates-while-locked", "ios.dense-late-delay-max-ms",
                                        "ios.background-execution-ms", "ios.intents-after-force-quit",
+                                       "ios.dst-gap", "ios.dst-overlap", "ios.custom-sound-fails", "ios.silent-mode-silences",
+                                       "ios.jumped-over-relative",
                                        "android.api-level", "bridge.g-pub-ms", "sim.t-op-ms", "sim.duration-ms"]
 
     /// Checks what the parser cannot know: `param` keys and values, and faults that exist on one
@@ -55,9 +57,9 @@ public enum ScenarioRunner {
                 throw ScenarioError(file: scenario.path, line: parameter.line, column: column, message: problem)
             }
         }
-        for event in scenario.events where event.actor == "fault" {
+        for event in scenario.events where event.actor == "fault" || event.actor == "device" {
             let androidOnly = ["revoke-exact-permission", "grant-exact-permission"]
-            let iosOnly = ["capacity", "coalesce-updates"]
+            let iosOnly = ["capacity", "coalesce-updates", "os-removes-alarm", "silent-mode"]
             if scenario.platform == .ios && androidOnly.contains(event.verb)
                 || scenario.platform == .android && iosOnly.contains(event.verb) {
                 var column = 1
@@ -66,7 +68,7 @@ public enum ScenarioRunner {
                     column = lines[event.line - 1].distance(from: lines[event.line - 1].startIndex, to: found.lowerBound) + 2
                 }
                 throw ScenarioError(file: scenario.path, line: event.line, column: column,
-                                    message: "fault \(event.verb) does not exist on \(scenario.platform.rawValue)")
+                                    message: "\(event.actor) \(event.verb) does not exist on \(scenario.platform.rawValue)")
             }
         }
     }
@@ -214,6 +216,21 @@ public enum ScenarioRunner {
             return .userEditTime(alarmID: alarm, hour: hour, minute: minute)
         case ("user", "delete-alarm"):
             return alarmArgument(0).map { .userDeleteAlarm(alarmID: $0) }
+        case ("user", "control-center"): return .userControlCenter
+        case ("user", "reinstall"): return .userReinstall
+        case ("device", "time-zone"):
+            guard let first = arguments.first, case .zone(let zone) = first else { return nil }
+            return .deviceTimeZone(zone)
+        case ("device", "set-clock"):
+            guard let first = arguments.first, case .signedDurationMs(let delta) = first else { return nil }
+            return .deviceSetClock(deltaMs: delta)
+        case ("device", "silent-mode"):
+            guard let first = arguments.first, case .onOff(let on) = first else { return nil }
+            return .deviceSilentMode(on)
+        case ("fault", "os-removes-alarm"): return .faultOSRemovesAlarm(alarmID: alarmArgument(0))
+        case ("fault", "late-delivery"):
+            guard let first = arguments.first, case .durationMs(let ms) = first else { return nil }
+            return .faultLateDelivery(ms: ms)
         case ("app", "sync-enabled-alarms"): return .appSyncEnabledAlarms
         case ("app", "launch"): return .appLaunch
         case ("device", "reboot"): return .deviceReboot
@@ -228,7 +245,7 @@ public enum ScenarioRunner {
             return .faultCoalesceUpdates(on)
         case ("expect", "alerting"): return alarmArgument(0).map { .expectAlerting(alarmID: $0, line: event.line) }
         case ("expect", "silent"): return alarmArgument(0).map { .expectSilent(alarmID: $0, line: event.line) }
-        default: return nil  // fault late-delivery: issues 3 and 4
+        default: return nil
         }
     }
 
@@ -283,6 +300,21 @@ public enum ScenarioRunner {
         case "ios.dense-late-delay-max-ms":
             guard let number, number <= 600_000 else { return bad + " (0...600000)" }
             setup.ios.denseLateDelayMaxMs = number
+        case "ios.dst-gap":
+            guard let value = WallCalendar.DSTPolicy.Gap(rawValue: parameter.value) else { return bad + " (next-hour, preserve-minute or skip)" }
+            setup.ios.dstPolicy.gap = value
+        case "ios.dst-overlap":
+            guard let value = WallCalendar.DSTPolicy.Overlap(rawValue: parameter.value) else { return bad + " (both, first or last)" }
+            setup.ios.dstPolicy.overlap = value
+        case "ios.custom-sound-fails":
+            guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
+            setup.ios.customSoundFails = parameter.value == "on"
+        case "ios.silent-mode-silences":
+            guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
+            setup.ios.silentModeSilencesAlerts = parameter.value == "on"
+        case "ios.jumped-over-relative":
+            guard ["fires", "waits"].contains(parameter.value) else { return bad + " (fires or waits)" }
+            setup.ios.jumpedOverRelativeFires = parameter.value == "fires"
         case "ios.capacity":
             guard let number, number <= 10_000 else { return bad + " (0...10000)" }
             setup.ios.capacity = Int(number)

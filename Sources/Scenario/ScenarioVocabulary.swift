@@ -22,12 +22,16 @@ public enum ScenarioArgumentKind: Sendable, Equatable {
     case onOff
     /// `HH:MM` → `ScenarioArgument.timeOfDay`.
     case timeOfDay
+    /// An IANA time-zone identifier, e.g. `Asia/Tokyo`.
+    case zone
+    /// A duration with a sign: `+30m`, `-1h`.
+    case signedDuration
 
     /// Whether a line may leave this argument out.
     public var isOptional: Bool {
         switch self {
         case .optionalAlarm, .optionalCount: return true
-        case .alarm, .text, .count, .duration, .onOff, .timeOfDay: return false
+        case .alarm, .text, .count, .duration, .onOff, .timeOfDay, .zone, .signedDuration: return false
         }
     }
 
@@ -42,6 +46,8 @@ public enum ScenarioArgumentKind: Sendable, Equatable {
         case .duration: return "DURATION"
         case .onOff: return "on|off"
         case .timeOfDay: return "HH:MM"
+        case .zone: return "ZONE"
+        case .signedDuration: return "±DURATION"
         }
     }
 }
@@ -88,10 +94,15 @@ public enum ScenarioVocabulary {
         ScenarioVerb("user", "edit-title", [.alarm, .text], meaning: "The user renames the alarm in the app."),
         ScenarioVerb("user", "edit-time", [.alarm, .timeOfDay], meaning: "The user moves the alarm to a new time of day in the app."),
         ScenarioVerb("user", "delete-alarm", [.alarm], meaning: "The user deletes the alarm in the app."),
+        ScenarioVerb("user", "control-center", meaning: "The user pulls down Control Center (or a system sheet covers the app) for a few seconds: the app resigns active without going to the background, then comes back."),
+        ScenarioVerb("user", "reinstall", meaning: "The user deletes the app and installs it again: process, alarms and app data are gone; iOS Keychain items survive."),
         ScenarioVerb("app", "sync-enabled-alarms", meaning: "The app's JavaScript layer asks the bridge to sync its enabled alarms (as it does on resume)."),
         ScenarioVerb("app", "launch", meaning: "The app process is launched (cold start) and the bridge starts up."),
         ScenarioVerb("device", "reboot", meaning: "The device restarts; the app process is gone and the device stays locked (before first unlock) until `user unlock`."),
         ScenarioVerb("device", "boot-complete", meaning: "The OS delivers the boot-completed signal to the app."),
+        ScenarioVerb("device", "time-zone", [.zone], meaning: "The device's time zone becomes ZONE (travel, or the user picks one)."),
+        ScenarioVerb("device", "set-clock", [.signedDuration], meaning: "The wall clock is set forward (+) or back (-) by DURATION (manual correction)."),
+        ScenarioVerb("device", "silent-mode", [.onOff], meaning: "The ring/silent switch (iOS). With `param ios.silent-mode-silences on` an alert is inaudible though it still reads alerting [limit]."),
         ScenarioVerb("fault", "process-death", meaning: "The OS kills the app process now; everything in its memory is lost."),
         ScenarioVerb("fault", "schedule-failure", [.optionalCount(defaultValue: 1)],
                      meaning: "The next N schedule requests to the platform fail."),
@@ -102,6 +113,7 @@ public enum ScenarioVocabulary {
         ScenarioVerb("fault", "grant-exact-permission", meaning: "The exact-alarm permission is granted again (Android)."),
         ScenarioVerb("fault", "coalesce-updates", [.onOff], meaning: "on: alarmUpdates snapshots coalesce (several changes arrive as one); off: one snapshot per change again."),
         ScenarioVerb("fault", "late-delivery", [.duration], meaning: "The next alarm delivery is late by DURATION."),
+        ScenarioVerb("fault", "os-removes-alarm", [.optionalAlarm], meaning: "iOS removes one of the app's alarms (of ALARM, or any) with no app call; the app sees it only as missing from the next snapshot."),
         ScenarioVerb("expect", "alerting", [.alarm], meaning: "Check: at this instant, the alarm is alerting (ringing, on screen)."),
         ScenarioVerb("expect", "silent", [.alarm], meaning: "Check: at this instant, the alarm is not alerting."),
     ]

@@ -26,6 +26,8 @@ extension World {
     func currentExemption() -> String? {
         if setup.platform == .ios && !protectedDataAvailable { return "protected-data-unavailable" }
         if let fault = faultExemption { return fault.name }
+        if let daemon = ios, daemon.silentMode && daemon.parameters.silentModeSilencesAlerts { return "mute-switch" }
+        if !lateHeld.isEmpty { return "platform-late-delivery" }
         if let manager = android, !manager.canScheduleExactAlarms { return "exact-permission-revoked" }
         if let name = authorizationExemption() { return name }
         if armFailureExempt { return "arm-failed-no-predecessor" }
@@ -47,7 +49,7 @@ extension World {
         if let daemon = ios {
             return daemon.alarms.contains { alarm in
                 oracle.bindings[alarm.id] == occurrence.id
-                    && (alarm.state == .alerting || (alarm.metadata.kind == .successor && alarm.nextFireWallMs - wallMs <= boundMs))
+                    && (daemon.isAudible(alarm.id) || (alarm.metadata.kind == .successor && alarm.nextFireWallMs - wallMs <= boundMs))
             }
         }
         guard let manager = android else { return false }

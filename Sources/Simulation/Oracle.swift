@@ -20,6 +20,8 @@ struct OracleOccurrence {
     var closeReason = ""
     /// First bridge execution (ready step) at or after closure.
     var firstExecutionAfterCloseMs: Int64?
+    /// REC-9: wall-clock corrections since the occurrence began; the deadline moves with them.
+    var clockOffsetMs: Int64 = 0
     /// Start of the current pressure gap (never-silent), nil while pressure holds.
     var gapStartMs: Int64?
     /// The exemption the current gap is under, if any.
@@ -27,11 +29,12 @@ struct OracleOccurrence {
 
     /// INACT-2, INACT-3, OCC-21, computed independently of the bridge.
     var deadlineMs: Int64 {
-        let bound = startWallMs + 20 * 3_600_000
+        let start = startWallMs + clockOffsetMs
+        let bound = start + 20 * 3_600_000
         switch policy {
         case .legacy: return bound
-        case .v2: return min(bound, max(startWallMs, lastActivityMs ?? startWallMs) + 15 * 60_000)
-        case .v3: return min(bound, max(startWallMs, lastActivityMs ?? startWallMs) + 30 * 60_000)
+        case .v2: return min(bound, max(start, lastActivityMs ?? start) + 15 * 60_000)
+        case .v3: return min(bound, max(start, lastActivityMs ?? start) + 30 * 60_000)
         }
     }
 }

@@ -29,6 +29,22 @@ public enum PlanAction: Sendable, Equatable {
     case faultRevokeExactPermission
     case faultGrantExactPermission
     case faultCoalesceUpdates(Bool)
+    /// The device's time zone becomes this IANA zone (travel, or the user picks one).
+    case deviceTimeZone(String)
+    /// The wall clock is set forward (positive) or back by this many ms (manual correction).
+    case deviceSetClock(deltaMs: Int64)
+    /// The ring / silent switch (iOS); see `AlarmKitParameters.silentModeSilencesAlerts`.
+    case deviceSilentMode(Bool)
+    /// The user pulls down Control Center (or a system sheet covers the app) for a few seconds:
+    /// the app resigns active without entering the background, then becomes active again.
+    case userControlCenter
+    /// The user deletes the app and installs it again: process, alarms and container are gone;
+    /// device-only Keychain items survive (iOS).
+    case userReinstall
+    /// iOS: the OS removes one of the app's alarms (of this alarm, or any) with no app call.
+    case faultOSRemovesAlarm(alarmID: String?)
+    /// The platform's next alarm delivery is late by this many ms.
+    case faultLateDelivery(ms: Int64)
     case expectAlerting(alarmID: String, line: Int)
     case expectSilent(alarmID: String, line: Int)
 }

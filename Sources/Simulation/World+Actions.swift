@@ -82,6 +82,20 @@ extension World {
             onAlarmManager { $0.grantExactAlarmPermission() }
         case .faultCoalesceUpdates(let on):
             ios?.parameters.coalesceUpdates = on
+        case .deviceTimeZone(let zone):
+            changeTimeZone(to: zone)
+        case .deviceSetClock(let deltaMs):
+            setWallClock(byMs: deltaMs)
+        case .deviceSilentMode(let on):
+            setSilentMode(on)
+        case .userControlCenter:
+            controlCenterGlance()
+        case .userReinstall:
+            reinstall()
+        case .faultOSRemovesAlarm(let alarmID):
+            osRemovesAlarm(alarmID: alarmID)
+        case .faultLateDelivery(let ms):
+            lateDeliveryMs = ms
         case .expectAlerting(let alarmID, let line):
             if !audibleRings().contains(where: { $0.metadata.alarmID == alarmID }) {
                 scenarioFailures.append("\(line): expected \(alarmID) alerting, but it is silent")
@@ -95,7 +109,7 @@ extension World {
 
     func audibleRings() -> [(id: AlarmUUID, metadata: RingMetadata)] {
         if let daemon = ios {
-            return daemon.alarms.filter { $0.state == .alerting }.map { ($0.id, $0.metadata) }
+            return daemon.alarms.filter { daemon.isAudible($0.id) }.map { ($0.id, $0.metadata) }
         }
         guard let manager = android else { return [] }
         return manager.ringing.compactMap { id in manager.ringingMetadata(id).map { (id, $0) } }

@@ -54,7 +54,8 @@ struct AppProcess {
 final class World {
     let setup: DeviceSetup
     let defects: [KnownDefect]
-    let calendar: WallCalendar
+    /// The device zone now in force (a time-zone change replaces it).
+    var calendar: WallCalendar
     var clock: VirtualClock
     var queue = EventQueue<WorldEvent>()
     var trace: Trace
@@ -92,6 +93,12 @@ final class World {
     /// the user opens the app.
     var forceQuitHoldsIntents = false
     var heldIntents: [BridgeInput] = []
+    /// Device-only Keychain items: outside the app container, they survive a reinstall (iOS).
+    var keychain = KeychainModel()
+    /// `fault late-delivery`: the next platform delivery is held back this long.
+    var lateDeliveryMs: Int64?
+    /// Deliveries the platform is holding back (injected, or the dense-fixed field fault), by ring.
+    var lateHeld: [AlarmUUID] = []
 
     init(setup: DeviceSetup, defects: [KnownDefect], keepFullTrace: Bool) {
         self.setup = setup
@@ -197,8 +204,11 @@ final class World {
             guard process.running, process.incarnation == incarnation else { return }
             step(.inventoryRead(purpose, readInventory()))
         case .daemon(let daemonEvent):
+            if case .fire(let id, _) = daemonEvent, holdBackDelivery(id, event) { return }
+            if case .lateFire(let id, _) = daemonEvent { lateHeld.removeAll { $0 == id } }
             onDaemon { $0.handle(daemonEvent, nowWallMs: wallMs) }
         case .alarmManager(let managerEvent):
+            if case .fire(let id, _) = managerEvent, holdBackDelivery(id, event) { return }
             onAlarmManager { $0.handle(managerEvent) }
         case .timer(let kind, let incarnation):
             guard process.running, process.incarnation == incarnation else { return }
@@ -220,6 +230,21 @@ final class World {
             process.suspended = true
             record("app", "suspended")
         }
+    }
+
+    /// `fault late-delivery`: holds one due delivery back; the platform delivers it late.
+    /// Returns true when `event` was held (it is re-queued, and runs as usual when it comes back).
+    func holdBackDelivery(_ id: AlarmUUID, _ event: WorldEvent) -> Bool {
+        if let held = lateHeld.firstIndex(of: id) {
+            lateHeld.remove(at: held)  // the held delivery is back: run it
+            return false
+        }
+        guard let delay = lateDeliveryMs else { return false }
+        lateDeliveryMs = nil
+        lateHeld.append(id)
+        record("fault", "late-delivery", [TraceField("id", id.description), TraceField("delay-ms", String(delay))])
+        enqueue(event, afterMs: delay)
+        return true
     }
 
     // MARK: - The app process
@@ -405,7 +430,9 @@ final class World {
         for effect in effects {
             switch effect {
             case .toApp(let input, let launch): deliver(input, launch: launch)
-            case .later(let event, let afterMs): enqueue(.daemon(event), afterMs: afterMs)
+            case .later(let event, let afterMs):
+                if case .lateFire(let id, _) = event { lateHeld.append(id) }  // dense-fixed field fault
+                enqueue(.daemon(event), afterMs: afterMs)
             case .alertStarted(let id, let metadata): lastPlatformChangeMs = nowMs; alertStarted(id, metadata)
             case .alertEnded(let id, let metadata): oracleAlertEnded(id, metadata)
             case .trace(let name, let fields): record("ios", name, fields)
@@ -465,7 +492,7 @@ final class World {
     }
 
     func isAudible(_ id: AlarmUUID) -> Bool {
-        if let daemon = ios { return daemon.alarm(id)?.state == .alerting }
+        if let daemon = ios { return daemon.isAudible(id) }
         return android?.ringing.contains(id) ?? false
     }
 
@@ -581,6 +608,7 @@ final class World {
         case .journalLoaded(let entries): return "journalLoaded(\(entries.count))"
         case .bootCompleted(let locked): return locked ? "LOCKED_BOOT_COMPLETED" : "BOOT_COMPLETED"
         case .exactAlarmPermissionGranted: return "exactAlarmPermissionGranted"
+        case .clockChanged(let zone): return "clockChanged(\(zone))"
         case .timerFired(let timer): return "timerFired(\(timer.rawValue))"
         case .api(.saveAlarm(let alarm)): return "saveAlarm(\(alarm.id), title \(alarm.title))"
         case .api(.deleteAlarm(let id)): return "deleteAlarm(\(id))"

@@ -165,6 +165,8 @@ struct RandomScenarioGenerator {
         case .duration: return .durationMs(random.pick([0, 1, 999, 1_500, 90_000, 300_000, 7_200_000, 86_400_000]))
         case .onOff: return .onOff(random.chance(1, in: 2))
         case .timeOfDay: return .timeOfDay(hour: random.below(24), minute: random.below(60))
+        case .zone: return .zone(random.pick(["UTC", "Asia/Tokyo", "America/New_York", "Europe/Berlin"]))
+        case .signedDuration: return .signedDurationMs(random.pick([1, 999, -1_500, 90_000, -7_200_000, 86_400_000]))
         }
     }
 

@@ -24,11 +24,13 @@ struct ScenarioVocabularyTests {
         #expect(usages == [
             "user stop [ALARM]", "user open-app", "user leave-app", "user complete-challenge", "user unlock", "user lock",
             "user force-quit", "user edit-title ALARM \"TEXT\"", "user edit-time ALARM HH:MM", "user delete-alarm ALARM",
+            "user control-center", "user reinstall",
             "app sync-enabled-alarms", "app launch",
-            "device reboot", "device boot-complete",
+            "device reboot", "device boot-complete", "device time-zone ZONE", "device set-clock ±DURATION",
+            "device silent-mode on|off",
             "fault process-death", "fault schedule-failure [N=1]", "fault inventory-read-failure [N=1]", "fault capacity N",
             "fault revoke-exact-permission", "fault grant-exact-permission", "fault coalesce-updates on|off",
-            "fault late-delivery DURATION",
+            "fault late-delivery DURATION", "fault os-removes-alarm [ALARM]",
             "expect alerting ALARM", "expect silent ALARM",
         ])
         #expect(ScenarioVocabulary.actors == ["user", "app", "device", "fault", "expect"])
@@ -42,6 +44,8 @@ struct ScenarioVocabularyTests {
         case .duration: return ("2m", .durationMs(120_000))
         case .onOff: return ("on", .onOff(true))
         case .timeOfDay: return ("06:30", .timeOfDay(hour: 6, minute: 30))
+        case .zone: return ("Asia/Tokyo", .zone("Asia/Tokyo"))
+        case .signedDuration: return ("-90m", .signedDurationMs(-5_400_000))
         }
     }
 

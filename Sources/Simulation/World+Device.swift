@@ -1,0 +1,136 @@
+import AlarmBridge
+import IOSModel
+import SimKernel
+
+/// Device changes and platform faults of a plan: time zone, wall clock, Silent mode, Control
+/// Center, reinstall, OS-initiated removal, late delivery.
+extension World {
+    /// The device zone changes. The platform moves what follows local time (AlarmKit `.relative`);
+    /// the app hears of it if a process runs (iOS) or by broadcast (Android `TIMEZONE_CHANGED`);
+    /// the oracle re-plans every configured time in the new zone (REC-8 as truth).
+    func changeTimeZone(to zoneIdentifier: String) {
+        guard deviceUp, zoneIdentifier != calendar.zoneIdentifier,
+              let next = WallCalendar(zoneIdentifier: zoneIdentifier) else { return }
+        record("device", "time-zone", [TraceField("from", calendar.zoneIdentifier), TraceField("to", zoneIdentifier)])
+        calendar = next
+        onDaemon { $0.timeZoneChanged(to: zoneIdentifier, nowWallMs: wallMs) }
+        // The user's one-shots mean "the next time the clock shows HH:MM" (REC-8).
+        alarms = alarms.map { alarm in
+            guard case .once(let fire) = alarm.repeats, fire > wallMs else { return alarm }
+            var copy = alarm
+            copy.repeats = .once(fireWallMs: next.nextFire(hour: alarm.hour, minute: alarm.minute, weekday: nil, after: wallMs))
+            return copy
+        }
+        replanOracleFireTimes(jumpedOver: [])
+        announceClockChange()
+    }
+
+    /// The wall clock is set by `deltaMs`. True and monotonic time do not move. The platform
+    /// re-arms against the new clock; a live occurrence keeps its deadline in true time (REC-9);
+    /// configured times the clock jumped over fire now if the platform fires them (a past
+    /// `.fixed` / RTC instant always does; `.relative` per `jumpedOverRelativeFires`).
+    func setWallClock(byMs deltaMs: Int64) {
+        guard deviceUp, deltaMs != 0 else { return }
+        let before = wallMs
+        clock.correctWall(byMs: deltaMs)
+        record("device", "set-clock", [TraceField("delta-ms", String(deltaMs))])
+        onDaemon { $0.wallClockChanged(byMs: deltaMs, nowWallMs: wallMs) }
+        if let index = oracle.liveIndex {
+            // REC-9: the live occurrence's activity and deadline move with the clock.
+            oracle.occurrences[index].clockOffsetMs += deltaMs
+            if let activity = oracle.occurrences[index].lastActivityMs { oracle.occurrences[index].lastActivityMs = activity + deltaMs }
+            enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+        }
+        var jumpedOver: [(rootID: String, alarmID: String)] = []
+        if deltaMs > 0 && (ios == nil || ios!.parameters.jumpedOverRelativeFires) {
+            for alarm in alarms where alarm.enabled {
+                for root in alarm.roots {
+                    let fire = root.onceFireWallMs
+                        ?? calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: before)
+                    if fire > before && fire <= wallMs { jumpedOver.append((root.id, alarm.id)) }
+                }
+            }
+        }
+        replanOracleFireTimes(jumpedOver: jumpedOver)
+        announceClockChange()
+    }
+
+    /// Tells the app: a running iOS process gets the significant-time-change notification (held
+    /// while suspended, as every event is); Android broadcasts `TIME_SET` / `TIMEZONE_CHANGED`,
+    /// which start the process (they are exempt from the manifest-receiver limits).
+    func announceClockChange() {
+        let input = BridgeInput.clockChanged(zoneIdentifier: calendar.zoneIdentifier)
+        if setup.platform == .android {
+            deliver(input, launch: .broadcast)
+        } else if process.running {
+            enqueue(.toProcess(input, incarnation: process.incarnation), afterMs: 0)
+        }
+    }
+
+    /// Drops every pending oracle fire time and plans them again from the wall clock and zone now
+    /// in force; `jumpedOver` roots are due at once.
+    func replanOracleFireTimes(jumpedOver: [(rootID: String, alarmID: String)]) {
+        queue.removeAll { event in
+            if case .fireTime = event { return true }
+            return false
+        }
+        for root in jumpedOver {
+            queue.schedule(.fireTime(rootID: root.rootID, alarmID: root.alarmID, wallMs: wallMs), at: nowMs)
+        }
+        scheduleOracleFireTimes()
+    }
+
+    /// The ring / silent switch. With `silentModeSilencesAlerts` ([limit], IOS-6) an alert is
+    /// inaudible and the never-silent invariant is exempt by name (`mute-switch`).
+    func setSilentMode(_ on: Bool) {
+        guard var daemon = ios else { return }
+        daemon.silentMode = on
+        ios = daemon
+        record("device", "silent-mode", [TraceField("on", String(on))])
+    }
+
+    /// Control Center or a system sheet over the app: resign active (not background), then back.
+    func controlCenterGlance() {
+        guard process.running, process.active else { return }
+        process.active = false
+        step(.willResignActive)
+        enqueue(.plan(.userOpenApp), afterMs: userRNG.int(in: 2_000...12_000))
+    }
+
+    /// Delete and reinstall: the process dies, the platform drops the app's alarms, the container
+    /// (bridge document, journal) is wiped; the Keychain survives (iOS). The user's alarms are gone.
+    func reinstall() {
+        guard deviceUp else { return }
+        record("user", "reinstall")
+        kill("app-deleted")
+        if let daemon = ios {
+            for alarm in daemon.alarms { onDaemon { $0.systemRemove(alarm.id, nowWallMs: wallMs) } }
+        }
+        if let manager = android {
+            for alarm in manager.pending { onAlarmManager { $0.cancel(alarm.id) } }
+        }
+        keychain.appDeleted()
+        storedDocument = nil
+        unprotectedJournal = []
+        forceQuitHoldsIntents = false
+        heldIntents = []
+        for alarm in alarms { unscheduleOracleFireTimes(alarmID: alarm.id) }
+        alarms = []
+        if let index = oracle.liveIndex { oracleClose(index, reason: "app-deleted") }
+    }
+
+    /// iOS: the OS removes one alarm with no app call (forums 825427). The bridge learns of it only
+    /// from the next `alarmUpdates` snapshot or inventory read; until a ready bridge has run, the
+    /// gap it leaves is the platform's (exemption `os-removed-alarm`).
+    func osRemovesAlarm(alarmID: String?) {
+        guard let daemon = ios, deviceUp else { return }
+        let candidates = daemon.alarms.filter { alarmID == nil || $0.metadata.alarmID == alarmID }
+        guard !candidates.isEmpty else { return }
+        let victim = candidates[Int(faultRNG.uniform(below: UInt64(candidates.count)))]
+        if victim.metadata.kind == .primary, !oracle.primaryFaultRoots.contains(victim.metadata.rootID) {
+            oracle.primaryFaultRoots.append(victim.metadata.rootID)
+        }
+        noteFault("os-removed-alarm")
+        onDaemon { $0.systemRemove(victim.id, nowWallMs: wallMs) }
+    }
+}
