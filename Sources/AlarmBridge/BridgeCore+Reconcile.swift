@@ -106,6 +106,13 @@ extension BridgeCore {
                 adopt(request, now: now)  // BOOT-9: a live daemon ID we lost the row of is adopted unchanged
                 continue
             }
+            if let row, held.state != .alerting, !row.delivered, row.fireWallMs <= now.wallMs,
+               now.wallMs - row.fireWallMs < Self.undeliveredFireProtectionMs {
+                // SCH-21: its fire time passed and no delivery was seen yet: the platform may be
+                // delivering it late (or about to); replacing it now would cancel that alert.
+                deferred = true
+                continue
+            }
             if held.state != .alerting && request.fireWallMs - now.wallMs < configuration.reRegisterGuardMs {
                 deferred = true  // SCH-23: never let a cancel/schedule pair straddle the fire time
                 continue
@@ -136,6 +143,10 @@ extension BridgeCore {
             armSuccessor(for: live, now: now, into: &out)
         }
     }
+
+    /// How long after its fire time an undelivered ring is still left alone by a re-registration
+    /// (SCH-21): the 20 h occurrence bound (OCC-21); past it, the fire was lost, not late.
+    static let undeliveredFireProtectionMs: Int64 = 20 * 3_600_000
 
     mutating func adopt(_ request: RingRequest, now: BridgeInstants) {
         mutate { document in

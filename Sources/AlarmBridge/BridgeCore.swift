@@ -56,6 +56,13 @@ public struct BridgeCore: Sendable {
     /// - Complexity: O(rings + alarms) per step.
     public mutating func handle(_ input: BridgeInput, at now: BridgeInstants) -> [BridgeCommand] {
         var out: [BridgeCommand] = []
+        // The zone is read with the clock, not learnt from a notification that may still be
+        // queued behind this input: every calendar decision uses the zone in force now (REC-8).
+        if let zone = now.zoneIdentifier, zone != configuration.calendar.zoneIdentifier,
+           let calendar = WallCalendar(zoneIdentifier: zone) {
+            configuration.calendar = calendar
+            if phase == .ready { adoptDeviceZone(now: now, into: &out) }
+        }
         switch phase {
         case .loading, .gated:
             handleBeforeReady(input, now: now, into: &out)
@@ -260,7 +267,7 @@ public struct BridgeCore: Sendable {
             out.append(.readInventory(.launchSync))  // AND-3
         case .clockChanged(let zoneIdentifier):
             // REC-8, AND-3: re-plan every fire time in the new local frame and re-register.
-            if let calendar = WallCalendar(zoneIdentifier: zoneIdentifier) {
+            if zoneIdentifier != configuration.calendar.zoneIdentifier, let calendar = WallCalendar(zoneIdentifier: zoneIdentifier) {
                 configuration.calendar = calendar
             }
             adoptDeviceZone(now: now, into: &out)

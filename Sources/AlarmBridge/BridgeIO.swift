@@ -10,9 +10,13 @@ public struct BridgeInstants: Sendable, Equatable {
     public var wallMs: Int64
     /// Milliseconds since boot; never corrected.
     public var monotonicMs: Int64
-    public init(wallMs: Int64, monotonicMs: Int64) {
+    /// The device's time zone as the app reads it at this instant (iOS `TimeZone.autoupdatingCurrent`,
+    /// Android `TimeZone.getDefault()`); nil: unchanged from the configuration's.
+    public var zoneIdentifier: String?
+    public init(wallMs: Int64, monotonicMs: Int64, zoneIdentifier: String? = nil) {
         self.wallMs = wallMs
         self.monotonicMs = monotonicMs
+        self.zoneIdentifier = zoneIdentifier
     }
 }
 

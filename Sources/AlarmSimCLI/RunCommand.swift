@@ -1,4 +1,5 @@
 import Foundation
+import Reporting
 import Scenario
 import Simulation
 
@@ -6,9 +7,10 @@ import Simulation
 struct RunCommand: Command {
     static let name = "run"
     static let abstract = "Run scenario files and check their expect lines."
-    static let usage = "alarmsim run FILE.scenario..."
+    static let usage = "alarmsim run FILE.scenario... [--trace FILE.jsonl]"
     static let options = [
-        "  -h, --help  show this help",
+        "  --trace FILE.jsonl  also write the run's full trace as JSON Lines (one scenario file only)",
+        "  -h, --help          show this help",
         "",
         "Every file is parsed before any runs; the first malformed file stops the command with",
         "'file:line:col: message' on stderr. Then each prints 'PASS FILE' or 'FAIL FILE' and its failures.",
@@ -17,15 +19,21 @@ struct RunCommand: Command {
     static let examples = [
         "alarmsim run Scenarios/field-bugs/*.scenario Scenarios/regressions/*.scenario",
         "alarmsim run Scenarios/regressions/ios-2446-launch-orders-deliveries-by-due-time.scenario",
+        "alarmsim run Scenarios/conformance/ios/late-delivery.scenario --trace late.jsonl",
     ]
 
     var paths: [String]
+    var tracePath: String?
 
     init(arguments: [String]) throws(UsageError) {
-        let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: [], allowsPositionals: true)
+        let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: ["trace"], allowsPositionals: true)
         paths = parsed.positionals
+        tracePath = try parsed.single("trace")
         guard !paths.isEmpty else {
             throw UsageError("missing scenario file: name one or more, e.g. alarmsim run Scenarios/field-bugs/*.scenario")
+        }
+        if tracePath != nil && paths.count > 1 {
+            throw UsageError("--trace writes one run's trace: name exactly one scenario file")
         }
     }
 
@@ -46,7 +54,16 @@ struct RunCommand: Command {
         }
         var failed = 0
         for (path, scenario) in scenarios {
-            let outcome = ScenarioRunner.run(scenario, keepFullTrace: false)
+            let outcome = ScenarioRunner.run(scenario, keepFullTrace: tracePath != nil)
+            if let tracePath {
+                do {
+                    try AtomicFile.write(TraceWriter.jsonLines(outcome.result), to: tracePath)
+                } catch {
+                    errors.write("error: \(error); check that the directory exists and is writable\n")
+                    return .ioError
+                }
+                errors.write("trace: \(outcome.result.trace.events.count) events written to \(tracePath)\n")
+            }
             if outcome.passed {
                 output.write("PASS \(path)\n")
             } else {

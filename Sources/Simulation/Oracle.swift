@@ -93,8 +93,15 @@ extension World {
             if let manager = android, !manager.canScheduleExactAlarms { countExemption("exact-permission-revoked"); return }
             if oracle.primaryFaultRoots.contains(rootID) { countExemption("primary-unregistered-by-fault"); return }
         }
+        if oracle.occurrences.contains(where: { !$0.live && $0.startWallMs == fireWallMs && $0.tiedRoots.contains(rootID) }) {
+            // OCC-20: the same configured time again (the wall clock was set back over it) is
+            // the closed occurrence delivered late, which never becomes live again.
+            record("oracle", "closed-occurrence-redelivered", [TraceField("root", rootID)])
+            return
+        }
         if let index = oracle.liveIndex {
             if oracle.occurrences[index].startWallMs == fireWallMs {
+                if oracle.occurrences[index].tiedRoots.contains(rootID) { return }  // re-planned, same instant
                 oracle.occurrences[index].tiedRoots.append(rootID)
                 record("oracle", "tied-root", [TraceField("root", rootID), TraceField("with", oracle.occurrences[index].rootID)])
                 return
@@ -109,6 +116,11 @@ extension World {
         occurrence.tiedRoots = [rootID]
         oracle.occurrences.append(occurrence)
         record("oracle", "occurrence-live", [TraceField("occurrence", String(occurrence.id)), TraceField("root", rootID)])
+        // The platform may have started the alert a moment before this event ran (same instant,
+        // queued later after a clock or zone change re-planned the oracle): bind it now.
+        for ring in audibleRings() where ring.metadata.kind == .primary && ring.metadata.rootID == rootID {
+            oracleAlertStarted(ring.id, ring.metadata)
+        }
         enqueue(.oracleDeadline(occurrence: occurrence.id), afterMs: occurrence.deadlineMs - wallMs)
         enqueue(.gapCheck, afterMs: setup.transitionBoundMs + 1)
     }

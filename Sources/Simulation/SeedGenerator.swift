@@ -56,6 +56,12 @@ public enum SeedGenerator {
         let budgets: [Int64?] = [nil, 5_000, 10_000, 30_000, 180_000]
         setup.backgroundExecutionMs = lifecycleRNG.pick(budgets)
         setup.intentsAfterForceQuit = lifecycleRNG.chance(Ratio(1, 2))
+        var deviceRNG = streams.stream("setup.ios-device")
+        setup.ios.dstPolicy = WallCalendar.DSTPolicy(gap: deviceRNG.pick(WallCalendar.DSTPolicy.Gap.allCases),
+                                                     overlap: deviceRNG.pick(WallCalendar.DSTPolicy.Overlap.allCases))
+        setup.ios.customSoundFails = deviceRNG.chance(Ratio(1, 10))
+        setup.ios.silentModeSilencesAlerts = deviceRNG.chance(Ratio(1, 20))
+        setup.ios.jumpedOverRelativeFires = deviceRNG.chance(Ratio(1, 2))
         setup.transitionBoundMs = 5_000
         setup.publicationGraceMs = platformRNG.int(in: 1_000...10_000)
         setup.reactiveUser = true
@@ -90,6 +96,10 @@ public enum SeedGenerator {
             parameters.append(RunParameter("ios.hold-updates-while-locked", String(setup.ios.holdUpdatesWhileLocked)))
             parameters.append(RunParameter("ios.background-execution-ms", setup.backgroundExecutionMs.map(String.init) ?? "unlimited"))
             parameters.append(RunParameter("ios.intents-after-force-quit", String(setup.intentsAfterForceQuit)))
+            parameters.append(RunParameter("ios.dst-policy", setup.ios.dstPolicy.description))
+            parameters.append(RunParameter("ios.custom-sound-fails", String(setup.ios.customSoundFails)))
+            parameters.append(RunParameter("ios.silent-mode-silences", String(setup.ios.silentModeSilencesAlerts)))
+            parameters.append(RunParameter("ios.jumped-over-relative", setup.ios.jumpedOverRelativeFires ? "fires" : "waits"))
         case .android:
             parameters.append(RunParameter("android.api-level", String(setup.android.apiLevel)))
             parameters.append(RunParameter("android.locked-boot-broadcast-delay-ms", String(setup.android.lockedBootBroadcastDelayMs)))
@@ -104,6 +114,9 @@ public enum SeedGenerator {
 
 /// Which fault kinds a seed turns on (FoundationDB BUGGIFY / TigerBeetle swarm testing).
 struct SwarmProfile: CustomStringConvertible {
+    /// Wall-clock corrections in the swarm: off until the bridge implements REC-9 (issue 5).
+    static let clockChangesEnabled = false
+
     var processDeath = false
     var reboot = false
     var scheduleFailure = false
@@ -111,6 +124,11 @@ struct SwarmProfile: CustomStringConvertible {
     var exactRevocation = false
     var inventoryReadFailure = false
     var forceQuit = false
+    var osRemoval = false
+    var lateDelivery = false
+    var timeZoneChange = false
+    var clockChange = false
+    var silentMode = false
 
     static func draw(_ rng: Xoshiro256StarStar, platform: PlatformFlavor, apiLevel: Int) -> SwarmProfile {
         var rng = rng
@@ -122,6 +140,14 @@ struct SwarmProfile: CustomStringConvertible {
         profile.exactRevocation = platform == .android && apiLevel <= 32 && rng.chance(Ratio(1, 2))
         profile.inventoryReadFailure = rng.chance(Ratio(1, 3))
         profile.forceQuit = rng.chance(Ratio(1, 3))
+        profile.osRemoval = platform == .ios && rng.chance(Ratio(1, 4))
+        profile.lateDelivery = rng.chance(Ratio(1, 4))
+        profile.timeZoneChange = platform == .ios && rng.chance(Ratio(1, 5))  // Android: with TIME_SET / TIMEZONE_CHANGED (issue 4)
+        // Drawn (so later draws keep their values) but off: a forward jump over a ring time makes
+        // the bridge expire the new alert at once (its occurrence starts at the configured time,
+        // INACT-21), while REC-9 / INACT-19's clock offset is issue 5's. First case: ios seed 566.
+        profile.clockChange = platform == .ios && rng.chance(Ratio(1, 5)) && SwarmProfile.clockChangesEnabled
+        profile.silentMode = platform == .ios && rng.chance(Ratio(1, 3))
         return profile
     }
 
@@ -134,6 +160,11 @@ struct SwarmProfile: CustomStringConvertible {
         if exactRevocation { on.append("exact-permission-revocation") }
         if inventoryReadFailure { on.append("inventory-read-failure") }
         if forceQuit { on.append("force-quit") }
+        if osRemoval { on.append("os-removal") }
+        if lateDelivery { on.append("late-delivery") }
+        if timeZoneChange { on.append("time-zone-change") }
+        if clockChange { on.append("clock-change") }
+        if silentMode { on.append("silent-mode") }
         return on.isEmpty ? "none" : on.joined(separator: ",")
     }
 }
@@ -153,6 +184,7 @@ enum AmbientPlan {
         plan.append(TimedAction(wallMs: start + 20_000, action: .userLeaveApp))
 
         var user = streams.stream("plan.user")
+        var glances = streams.stream("plan.control-center")
         var hour = start + 3_600_000
         var edits = 0
         while hour < end {
@@ -162,6 +194,7 @@ enum AmbientPlan {
                 if roll < 60 {
                     plan.append(TimedAction(wallMs: at, action: .userOpenApp))
                     if user.chance(Ratio(1, 2)) { plan.append(TimedAction(wallMs: at + user.int(in: 200...3_000), action: .appSyncEnabledAlarms)) }
+                    if glances.chance(Ratio(1, 3)) { plan.append(TimedAction(wallMs: at + glances.int(in: 1_000...4_000), action: .userControlCenter)) }
                     plan.append(TimedAction(wallMs: at + user.int(in: 5_000...120_000), action: .userLeaveApp))
                 } else if roll < 85, let alarm = setup.alarms.first {
                     edits += 1
@@ -227,6 +260,35 @@ enum AmbientPlan {
             let at = start + faults.int(in: 60_000...setup.durationMs)
             plan.append(TimedAction(wallMs: at, action: .faultRevokeExactPermission))
             plan.append(TimedAction(wallMs: at + faults.int(in: 300_000...7_200_000), action: .faultGrantExactPermission))
+        }
+        var platformFaults = streams.stream("plan.platform-faults")
+        if profile.osRemoval {
+            for _ in 0..<Int(platformFaults.int(in: 1...2)) {
+                plan.append(TimedAction(wallMs: start + platformFaults.int(in: 60_000...setup.durationMs), action: .faultOSRemovesAlarm(alarmID: nil)))
+            }
+        }
+        if profile.lateDelivery {
+            for _ in 0..<Int(platformFaults.int(in: 1...2)) {
+                // Just before an alarm's time, so the held delivery is that alarm's.
+                let target = setup.alarms.isEmpty ? nil : platformFaults.pick(setup.alarms)
+                let at = target.map { calendar.nextFire(hour: $0.hour, minute: $0.minute, weekday: nil, after: start + 60_000) - 30_000 }
+                    ?? start + platformFaults.int(in: 60_000...setup.durationMs)
+                plan.append(TimedAction(wallMs: at, action: .faultLateDelivery(ms: platformFaults.int(in: 20_000...240_000))))
+            }
+        }
+        var device = streams.stream("plan.device")
+        if profile.timeZoneChange {
+            let others = SeedGenerator.zones.filter { $0 != setup.zoneIdentifier }
+            plan.append(TimedAction(wallMs: start + device.int(in: 60_000...setup.durationMs), action: .deviceTimeZone(device.pick(others))))
+        }
+        if profile.clockChange {
+            let delta = device.pick([Int64(-3_600_000), -600_000, -90_000, 90_000, 600_000, 3_600_000])
+            plan.append(TimedAction(wallMs: start + device.int(in: 60_000...setup.durationMs), action: .deviceSetClock(deltaMs: delta)))
+        }
+        if profile.silentMode {
+            let at = start + device.int(in: 0...setup.durationMs)
+            plan.append(TimedAction(wallMs: at, action: .deviceSilentMode(true)))
+            plan.append(TimedAction(wallMs: at + device.int(in: 600_000...14_400_000), action: .deviceSilentMode(false)))
         }
         // Stable order: by time, then by generation order (the sort is stable).
         return plan.enumerated().sorted { ($0.element.wallMs, $0.offset) < ($1.element.wallMs, $1.offset) }.map(\.element)

@@ -303,7 +303,8 @@ final class World {
     func step(_ input: BridgeInput) {
         guard var bridge = process.bridge else { return }
         let wasReady = bridge.isAcceptingInputs
-        let commands = bridge.handle(input, at: BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs))
+        let commands = bridge.handle(input, at: BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs,
+                                                                zoneIdentifier: calendar.zoneIdentifier))
         process.bridge = bridge
         record("bridge", "input", [TraceField("input", describe(input))])
         if !wasReady && bridge.isAcceptingInputs { oracleGateReleased() }
