@@ -104,7 +104,11 @@ extension BridgeCore {
         case .fixed(let wallMs):
             return wallMs
         case .relative(let hour, let minute, let weekday):
-            return configuration.calendar.latestFire(hour: hour, minute: minute, weekday: weekday, atOrBefore: now.wallMs)
+            // The latest match in the zone in force now — or the instant the ring was registered
+            // for, when that is later: an alert that began before a time-zone change belongs to
+            // the old zone's ring time (REC-8), not to a week-old match in the new zone.
+            let latest = configuration.calendar.latestFire(hour: hour, minute: minute, weekday: weekday, atOrBefore: now.wallMs)
+            return row.fireWallMs <= now.wallMs ? max(latest, row.fireWallMs) : latest
         }
     }
 

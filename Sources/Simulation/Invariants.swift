@@ -27,7 +27,6 @@ extension World {
         if setup.platform == .ios && !protectedDataAvailable { return "protected-data-unavailable" }
         if let fault = faultExemption { return fault.name }
         if let daemon = ios, daemon.silentMode && daemon.parameters.silentModeSilencesAlerts { return "mute-switch" }
-        if !lateHeld.isEmpty { return "platform-late-delivery" }
         if let manager = android, !manager.canScheduleExactAlarms { return "exact-permission-revoked" }
         if let name = authorizationExemption() { return name }
         if armFailureExempt { return "arm-failed-no-predecessor" }

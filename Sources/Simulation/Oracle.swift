@@ -22,6 +22,8 @@ struct OracleOccurrence {
     var firstExecutionAfterCloseMs: Int64?
     /// REC-9: wall-clock corrections since the occurrence began; the deadline moves with them.
     var clockOffsetMs: Int64 = 0
+    /// True time the oracle opened it.
+    var openedAtMs: Int64 = .min
     /// Start of the current pressure gap (never-silent), nil while pressure holds.
     var gapStartMs: Int64?
     /// The exemption the current gap is under, if any.
@@ -88,6 +90,11 @@ extension World {
     func oracleFireTime(rootID: String, alarmID: String, fireWallMs: Int64) {
         guard alarms.contains(where: { $0.id == alarmID && $0.enabled }) else { return }
         guard deviceUp else { countExemption("device-restarting"); return }
+        if let held = lateHeld.first(where: { groundTruthMetadata($0).map { $0.kind == .primary && $0.rootID == rootID } ?? false }) {
+            lateOracleFires.append((held, rootID, alarmID, fireWallMs))
+            record("oracle", "due-when-delivered-late", [TraceField("root", rootID)])
+            return
+        }
         if !platformHoldsPrimary(rootID: rootID, fireWallMs: fireWallMs) {
             if let name = authorizationExemption() { countExemption(name); return }
             if let manager = android, !manager.canScheduleExactAlarms { countExemption("exact-permission-revoked"); return }
@@ -113,6 +120,7 @@ extension World {
         var occurrence = OracleOccurrence(id: oracle.occurrences.count + 1, rootID: rootID, alarmID: alarmID,
                                           startWallMs: fireWallMs, policy: root?.policy ?? .v3)
         occurrence.gapStartMs = nowMs
+        occurrence.openedAtMs = nowMs
         occurrence.tiedRoots = [rootID]
         oracle.occurrences.append(occurrence)
         record("oracle", "occurrence-live", [TraceField("occurrence", String(occurrence.id)), TraceField("root", rootID)])
@@ -123,6 +131,24 @@ extension World {
         }
         enqueue(.oracleDeadline(occurrence: occurrence.id), afterMs: occurrence.deadlineMs - wallMs)
         enqueue(.gapCheck, afterMs: setup.transitionBoundMs + 1)
+    }
+
+    /// The platform just held back the delivery of ring `id`: if the oracle opened (or joined) an
+    /// occurrence for its root at this very instant, that root becomes due only when the platform
+    /// delivers it (see `lateOracleFires`).
+    func deferOracleFire(forHeld id: AlarmUUID) {
+        guard let metadata = groundTruthMetadata(id), metadata.kind == .primary, let index = oracle.liveIndex,
+              oracle.occurrences[index].openedAtMs == nowMs, oracle.occurrences[index].tiedRoots.contains(metadata.rootID) else { return }
+        let occurrence = oracle.occurrences[index]
+        lateOracleFires.append((id, metadata.rootID, metadata.alarmID, occurrence.startWallMs))
+        record("oracle", "due-when-delivered-late", [TraceField("root", metadata.rootID)])
+        let remaining = occurrence.tiedRoots.filter { $0 != metadata.rootID }
+        if remaining.isEmpty {
+            oracle.occurrences.remove(at: index)
+        } else {
+            if occurrence.rootID == metadata.rootID { resolveTie(index, owner: remaining[0]) }
+            oracle.occurrences[index].tiedRoots = remaining
+        }
     }
 
     func platformHoldsPrimary(rootID: String, fireWallMs: Int64) -> Bool {

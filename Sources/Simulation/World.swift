@@ -99,6 +99,10 @@ final class World {
     var lateDeliveryMs: Int64?
     /// Deliveries the platform is holding back (injected, or the dense-fixed field fault), by ring.
     var lateHeld: [AlarmUUID] = []
+    /// Oracle fire times of roots whose delivery the platform holds back: the root becomes due
+    /// when the platform delivers it (a late platform is the platform's fault, and which root
+    /// owns the occurrence follows the order the app can see).
+    var lateOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64)] = []
 
     init(setup: DeviceSetup, defects: [KnownDefect], keepFullTrace: Bool) {
         self.setup = setup
@@ -205,7 +209,7 @@ final class World {
             step(.inventoryRead(purpose, readInventory()))
         case .daemon(let daemonEvent):
             if case .fire(let id, _) = daemonEvent, holdBackDelivery(id, event) { return }
-            if case .lateFire(let id, _) = daemonEvent { lateHeld.removeAll { $0 == id } }
+            if case .lateFire(let id, _) = daemonEvent { lateHeld.removeAll { $0 == id }; releaseLateOracleFires(id) }
             onDaemon { $0.handle(daemonEvent, nowWallMs: wallMs) }
         case .alarmManager(let managerEvent):
             if case .fire(let id, _) = managerEvent, holdBackDelivery(id, event) { return }
@@ -237,14 +241,22 @@ final class World {
     func holdBackDelivery(_ id: AlarmUUID, _ event: WorldEvent) -> Bool {
         if let held = lateHeld.firstIndex(of: id) {
             lateHeld.remove(at: held)  // the held delivery is back: run it
+            releaseLateOracleFires(id)
             return false
         }
         guard let delay = lateDeliveryMs else { return false }
         lateDeliveryMs = nil
         lateHeld.append(id)
+        deferOracleFire(forHeld: id)
         record("fault", "late-delivery", [TraceField("id", id.description), TraceField("delay-ms", String(delay))])
         enqueue(event, afterMs: delay)
         return true
+    }
+
+    func releaseLateOracleFires(_ id: AlarmUUID) {
+        let due = lateOracleFires.filter { $0.ringID == id }
+        lateOracleFires.removeAll { $0.ringID == id }
+        for fire in due { oracleFireTime(rootID: fire.rootID, alarmID: fire.alarmID, fireWallMs: fire.fireWallMs) }
     }
 
     // MARK: - The app process
@@ -432,7 +444,7 @@ final class World {
             switch effect {
             case .toApp(let input, let launch): deliver(input, launch: launch)
             case .later(let event, let afterMs):
-                if case .lateFire(let id, _) = event { lateHeld.append(id) }  // dense-fixed field fault
+                if case .lateFire(let id, _) = event { lateHeld.append(id); deferOracleFire(forHeld: id) }  // dense-fixed field fault
                 enqueue(.daemon(event), afterMs: afterMs)
             case .alertStarted(let id, let metadata): lastPlatformChangeMs = nowMs; alertStarted(id, metadata)
             case .alertEnded(let id, let metadata): oracleAlertEnded(id, metadata)
