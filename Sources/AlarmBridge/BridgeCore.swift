@@ -99,13 +99,16 @@ public struct BridgeCore: Sendable {
         case .journalLoaded(let entries):
             // ACT-1: a Stop journalled by a process that died before it could act is acted on now,
             // before anything that arrived later.
-            journal = entries
+            // Entries this process appended before the read are already on disk (an append), so
+            // they are in `entries` too: merge, never overwrite (ios seed 1881 lost a clear that way).
+            journal = entries + journal.filter { !entries.contains($0) }
             let pending = entries.map { BridgeInput.stopIntent($0.ringID) }.filter { !queued.contains($0) }
             queued = pending + queued
         case .stopIntent(let id):
             // ACT-1: journal the action durably before anything else, readable before first unlock.
-            journal.append(JournalEntry(ringID: id, action: "stop", occurredAtMs: now.wallMs))
-            out.append(.persistJournal(journal))
+            let entry = JournalEntry(ringID: id, action: "stop", occurredAtMs: now.wallMs)
+            journal.append(entry)
+            out.append(.appendJournal(entry))
             enqueue(input)
         case .storeLoaded(.success(let document)):
             if let document {

@@ -272,7 +272,10 @@ public enum BridgeCommand: Sendable, Equatable {
     /// Read the unprotected action journal (iOS: a file with no data protection; Android:
     /// device-protected storage).
     case loadJournal
-    /// Replace the unprotected action journal.
+    /// Append one entry to the unprotected action journal, durably (an append to a log file): it
+    /// may run before the journal was read, so it must not rewrite entries it has not seen.
+    case appendJournal(JournalEntry)
+    /// Replace the unprotected action journal (after its entries were acted on).
     case persistJournal([JournalEntry])
     /// iOS `AlarmManager.schedule(id:configuration:)`; Android `setAlarmClock` (RTC_WAKEUP).
     case schedule(RingRequest, origin: CommandOrigin)

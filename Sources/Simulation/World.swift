@@ -358,6 +358,9 @@ final class World {
             enqueue(.storeRead(incarnation: process.incarnation), afterMs: 15)
         case .loadJournal:
             enqueue(.toProcess(.journalLoaded(unprotectedJournal), incarnation: process.incarnation), afterMs: 0)
+        case .appendJournal(let entry):
+            unprotectedJournal.append(entry)
+            record("store", "journal", [TraceField("entries", String(unprotectedJournal.count))])
         case .persistJournal(let entries):
             unprotectedJournal = entries
             record("store", "journal", [TraceField("entries", String(entries.count))])

@@ -274,7 +274,7 @@ struct ActionJournalTests {
         locked.now.wallMs += 3_600_000
         _ = locked.send(.processStarted(.intent), storeReadable: false)
         let commands = locked.send(.stopIntent(primary), storeReadable: false)
-        let entries = try #require(commands.compactMap { if case .persistJournal(let entries) = $0 { return entries }; return nil }.first)
+        let entries = commands.compactMap { if case .appendJournal(let entry) = $0 { return entry }; return nil }
         #expect(entries.map(\.ringID) == [primary])
         #expect(BridgeHarness.schedulerCalls(commands).isEmpty)  // BOOT-2: no decision yet
         // The process dies; a new one (after the unlock) reads the journal and arms the successor.
