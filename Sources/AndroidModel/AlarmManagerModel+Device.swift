@@ -206,8 +206,9 @@ extension AlarmManagerModel {
         return effects + rearmKernelAlarm()
     }
 
-    /// The user swipes the app away in recents: a process kill, or a force-stop on OEMs that treat it
-    /// so (`swipeFromRecentsForceStops`; notifee#126).
+    /// The user swipes the app away in recents. AOSP: the host kills the process (this call ends the
+    /// ringing service and keeps every alarm). OEMs that treat it as force-stop
+    /// (`swipeFromRecentsForceStops`; notifee#126): `forceStop(now:)`.
     public mutating func swipedFromRecents(now: AndroidInstant) -> [AlarmManagerEffect] {
         if parameters.swipeFromRecentsForceStops { return forceStop(now: now) }
         return observe(now) + processDied() + [.trace("swiped-from-recents", [])]
