@@ -58,6 +58,9 @@ public enum PlatformError: String, Error, Sendable, Equatable, Codable {
     case readFailed
     /// Android: exact alarm without `SCHEDULE_EXACT_ALARM`/`USE_EXACT_ALARM` → SecurityException.
     case securityException
+    /// Android: the app already has `MAX_ALARMS_PER_UID` (500) alarms pending → IllegalStateException
+    /// (AOSP AlarmManagerService `setImpl`).
+    case illegalStateException
 }
 
 /// Why a store read failed. *Unavailable* is not *empty* (BOOT-2).

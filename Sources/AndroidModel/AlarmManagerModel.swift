@@ -1,27 +1,52 @@
 import AlarmBridge
 import SimKernel
 
-/// Named parameters of the AlarmManager-like scheduler.
-public struct AlarmManagerParameters: Sendable, Equatable {
-    /// Delay from boot to LOCKED_BOOT_COMPLETED (undocumented; drawn per seed).
-    public var lockedBootBroadcastDelayMs: Int64 = 3_000
-    /// API level of the device (31/32: SCHEDULE_EXACT_ALARM revocable; 33+: USE_EXACT_ALARM).
-    public var apiLevel: Int = 34
-    public init() {}
-}
-
 /// One pending alarm: a PendingIntent identified by its request code.
 public struct PendingAlarm: Sendable, Equatable {
     public var id: AlarmUUID
     public var requestCode: Int32
+    /// The trigger the caller asked for, as wall-clock ms (RTC*: the requested time itself;
+    /// ELAPSED*: converted at set time). For the bridge's setAlarmClock rings this is the ring's
+    /// `fireWallMs`, which checkers compare with the oracle.
     public var triggerWallMs: Int64
     public var metadata: RingMetadata
     public var generation: UInt64
+    /// The call that set it.
+    public var method: AlarmSetMethod = .setAlarmClock
+    public var type: AlarmClockType = .rtcWakeup
+    /// AMS `origWhen`: the requested trigger in the type's clock (wall ms or elapsed ms); RTC
+    /// alarms are recomputed from it on a time change.
+    public var requestedTriggerMs: Int64 = 0
+    /// AMS requester policy time: the nominal delivery in elapsedRealtime ms, after the 5 s floor.
+    public var whenElapsedMs: Int64 = 0
+    /// Delivery window after `whenElapsedMs`, ms (0 = exact).
+    public var windowLengthMs: Int64 = 0
+    /// Repeat interval, ms (0 = one-shot).
+    public var intervalMs: Int64 = 0
+    /// Order among alarms due at the same instant (generation, or a seeded draw).
+    public var tieBreak: UInt64 = 0
+    /// OEM battery-optimisation delay drawn at set time, ms (0 unless the parameter is on).
+    public var oemDelayMs: Int64 = 0
+
+    /// Allowed while idle with the exact quota (FLAG_ALLOW_WHILE_IDLE).
+    var allowWhileIdleExact: Bool { method == .setExactAndAllowWhileIdle }
+    /// Allowed while idle with the compat quota (FLAG_ALLOW_WHILE_IDLE_COMPAT).
+    var allowWhileIdleCompat: Bool { method == .setAndAllowWhileIdle }
+    /// AMS `isExemptFromAppStandby`: alarm clocks and FLAG_ALLOW_WHILE_IDLE alarms.
+    var exemptFromStandby: Bool { method == .setAlarmClock || method == .setExactAndAllowWhileIdle }
 }
 
 public enum AlarmManagerEvent: Sendable, Equatable {
+    /// First-cut per-alarm fire event; no longer emitted (kept for hosts that replay old queues):
+    /// handled as a kernel wakeup.
     case fire(AlarmUUID, generation: UInt64)
     case lockedBootBroadcast
+    /// The kernel alarm AMS set for its next delivery or doze step; stale tokens are ignored.
+    case wakeup(token: UInt64, atElapsedMs: Int64)
+    /// A heads-up alarm notification collapses to the shade (FSI denied).
+    case headsUpCollapse(AlarmUUID, token: UInt64)
+    /// The OEM battery killer strikes the ringing process.
+    case oemKillRinging(token: UInt64)
 }
 
 public enum AlarmManagerEffect: Sendable, Equatable {
@@ -34,69 +59,267 @@ public enum AlarmManagerEffect: Sendable, Equatable {
     /// The system kills the app process (exact-alarm permission revoked).
     case killProcess
     case trace(String, [TraceField])
+    /// A broadcast the bridge has no input for (TIME_SET, TIMEZONE_CHANGED, MY_PACKAGE_REPLACED,
+    /// SCREEN_OFF …); `launch` as for `toApp`.
+    case broadcast(AndroidBroadcast, launch: LaunchReason?)
+    /// The system kills the app process for another reason than the permission revocation.
+    case processKilled(AndroidKillReason)
 }
 
-/// An AlarmManager-like scheduler plus the app's ringing service (first cut; issue 4 deepens it).
+/// An AlarmManager-like scheduler plus the app's ringing service, in virtual time.
 ///
-/// Modelled, with sources (AOSP `AlarmManagerService`, developer.android.com): exact alarms via
-/// `setAlarmClock` on `RTC_WAKEUP` (never deferred by doze); the same PendingIntent (request code)
-/// replaces the old alarm; a delivered alarm is gone; reboot clears every alarm; boot sends
-/// LOCKED_BOOT_COMPLETED to direct-boot-aware receivers and BOOT_COMPLETED + USER_UNLOCKED after
-/// the first unlock; revoking SCHEDULE_EXACT_ALARM removes every exact alarm of the app and kills
-/// its process with no broadcast, a grant sends ACTION_SCHEDULE_EXACT_ALARM_PERMISSION_STATE_CHANGED;
-/// scheduling without the permission throws SecurityException. The ringing service lives in the
-/// app process: process death silences it.
+/// Sources: AOSP `com.android.server.alarm.AlarmManagerService` (AMS) and developer.android.com,
+/// condensed in PLATFORMS.md; each rule's doc comment names its function or page. Modelled:
+/// - scheduling: `set`, `setWindow`, `setExact`, `setExactAndAllowWhileIdle`, `setAndAllowWhileIdle`,
+///   `setAlarmClock`, `setRepeating`, `setInexactRepeating` on the four clock types; the 5 s floor;
+///   inexact windows; the same PendingIntent replaces; > 500 pending throws IllegalStateException;
+/// - delivery: lazy batching (AMS `LazyAlarmStore.getNextWakeupDeliveryTime`), non-wakeup alarms
+///   held while the screen is off, a seeded order among equal times, missed repeats folded into one
+///   delivery with a count;
+/// - doze (idle periods, maintenance windows, allow-while-idle quotas, alarm clocks pulling the exit
+///   forward), standby-bucket quotas, charging parole;
+/// - time changes (TIME_SET, TIMEZONE_CHANGED), exact-alarm permissions by API level and manifest,
+///   direct boot and storage, force-stop, swipe-from-recents, app update, OEM interference;
+/// - the ringing service (presentation, audio focus, volume, failure, teardown) — see
+///   `AlarmManagerModel+Ringing.swift`.
 ///
-/// Not yet modelled (issue 4): inexact/`set`/`setWindow`, the 5 s floor, doze and its quotas,
-/// standby buckets, the 500-alarm limit, force-stop, app update, OEM behaviour, equal-time order.
+/// Time: every new call takes `now` (`AndroidInstant`). The first cut's calls without it
+/// (`setAlarmClock(_:nowWallMs:)`, `handle(_:)`, …) use the last instant the host reported with
+/// `observe(_:)`, or infer elapsed time from the wall clock when the host never reported one.
+/// Randomness comes only from the injected generator.
 public struct AlarmManagerModel: Sendable {
     public var parameters: AlarmManagerParameters
     /// Sorted by request code.
-    public private(set) var pending: [PendingAlarm] = []
-    /// Rings the app's ringing service is playing (audible), sorted.
-    public private(set) var ringing: [AlarmUUID] = []
-    var ringingMetadata: [RingMetadata] = []
-    public private(set) var exactAlarmPermission = true
-    public private(set) var poweredOn = true
+    public internal(set) var pending: [PendingAlarm] = []
+    /// The ringing service's rings, in start order.
+    public internal(set) var ringingStatuses: [RingingStatus] = []
+    /// SCHEDULE_EXACT_ALARM's app-op: allowed (true) or denied.
+    public internal(set) var exactAlarmPermission = true
+    public internal(set) var poweredOn = true
     public var failNextSchedules = 0
     public var failNextReads = 0
-    public private(set) var changeCounter: UInt64 = 0
+    public internal(set) var changeCounter: UInt64 = 0
 
+    /// The model's generator (doze-exit fuzz, seeded tie-breaks, OEM delays).
+    var random: Xoshiro256StarStar
+    /// The last instant the model knows of.
+    public internal(set) var now = AndroidInstant(elapsedRealtimeMs: 0, wallMs: 0)
+    /// Whether `now.wallMs - now.elapsedRealtimeMs` is known since the last boot.
+    var clockAnchored = false
+    /// Interactive (screen on).
+    public internal(set) var screenOn = false
+    public internal(set) var charging = false
+    public internal(set) var doze: DozeState = .inactive
+    /// The current idle period's requested end before alarm clocks pulled it forward.
+    var dozeNominalUntilMs: Int64 = 0
+    public internal(set) var standbyBucket: StandbyBucket = .active
+    /// Force-stopped: no broadcast reaches the app until the user launches it.
+    public internal(set) var forceStopped = false
+    /// Unlocked since the last boot (credential-protected storage readable).
+    public internal(set) var userUnlocked = true
+    public internal(set) var timeZoneID = "UTC"
+    /// USE_FULL_SCREEN_INTENT granted (34+: user-revocable).
+    public internal(set) var fullScreenIntentAllowed = true
+    /// Elapsed times of deliveries counted by each quota, ascending, pruned past 24 h.
+    var standbyHistory: [Int64] = []
+    var allowWhileIdleHistory: [Int64] = []
+    var allowWhileIdleCompatHistory: [Int64] = []
+    var kernelAlarmToken: UInt64 = 0
+    var kernelAlarmElapsedMs: Int64?
+    var ringingToken: UInt64 = 0
+    /// The last deliveries, oldest first, at most `deliveryLogLimit`.
+    public internal(set) var deliveryLog: [AlarmDelivery] = []
+    static let deliveryLogLimit = 512
+
+    /// A model whose randomness is a generator seeded with `parameters.randomSeed`.
     public init(parameters: AlarmManagerParameters) {
+        self.init(parameters: parameters, random: Xoshiro256StarStar(seed: parameters.randomSeed))
+    }
+
+    /// A model drawing every random choice from `random` (for example
+    /// `streams.stream("android.alarm-manager")`).
+    public init(parameters: AlarmManagerParameters, random: Xoshiro256StarStar) {
         self.parameters = parameters
+        self.random = random
+        // API 34: a fresh install targeting 33+ starts with SCHEDULE_EXACT_ALARM denied
+        // (developer.android.com/about/versions/14/changes/schedule-exact-alarms).
+        self.exactAlarmPermission = !(parameters.freshInstall && parameters.apiLevel >= 34)
+        self.fullScreenIntentAllowed = parameters.manifest.declaresUseFullScreenIntent
+        self.timeZoneID = parameters.timeZoneID
     }
 
     public func alarm(_ id: AlarmUUID) -> PendingAlarm? { pending.first { $0.id == id } }
 
+    /// The app's alarm with this PendingIntent request code.
+    public func alarm(requestCode: Int32) -> PendingAlarm? { pending.first { $0.requestCode == requestCode } }
+
+    /// Rings the app's ringing service is running, in start order.
+    public var ringing: [AlarmUUID] { ringingStatuses.map(\.id) }
+
     public func ringingMetadata(_ id: AlarmUUID) -> RingMetadata? {
-        ringing.firstIndex(of: id).map { ringingMetadata[$0] }
+        ringingStatuses.first { $0.id == id }?.metadata
     }
 
-    /// `canScheduleExactAlarms()`.
-    public var canScheduleExactAlarms: Bool { exactAlarmPermission }
+    /// `canScheduleExactAlarms()`: USE_EXACT_ALARM on 33+ (install-time), or a SCHEDULE_EXACT_ALARM
+    /// declaration that applies at this API level with its app-op allowed (AMS `canScheduleExactAlarms`,
+    /// `hasUseExactAlarmInternal`, `hasScheduleExactAlarmInternal`).
+    public var canScheduleExactAlarms: Bool {
+        holdsUseExactAlarm || (scheduleExactAlarmDeclared && exactAlarmPermission)
+    }
+
+    /// USE_EXACT_ALARM is declared and exists at this API level (33+).
+    var holdsUseExactAlarm: Bool { parameters.apiLevel >= 33 && parameters.manifest.declaresUseExactAlarm }
+
+    /// SCHEDULE_EXACT_ALARM is declared and its `maxSdkVersion` (if any) covers this API level.
+    var scheduleExactAlarmDeclared: Bool {
+        let manifest = parameters.manifest
+        return manifest.declaresScheduleExactAlarm && (manifest.scheduleExactAlarmMaxSdk.map { parameters.apiLevel <= $0 } ?? true)
+    }
+
+    // MARK: - Clock
+
+    /// Tells the model the host's clocks at this instant. A wall-clock jump of more than 1 s
+    /// against the elapsed clock since the last reading is a time change: RTC alarms are
+    /// recomputed from their wall time and TIME_SET is broadcast (AMS AlarmThread, TIME_CHANGED:
+    /// `nowRTC` outside `expectedClockTime ± 1000`; `reevaluateRtcAlarms`).
+    ///
+    /// - Parameter now: The host's elapsedRealtime and wall clock; elapsed time never goes back
+    ///   except across a reboot.
+    /// - Returns: Effects of a detected time change, else none.
+    public mutating func observe(_ now: AndroidInstant) -> [AlarmManagerEffect] {
+        let previous = self.now
+        let wasAnchored = clockAnchored
+        self.now = now
+        clockAnchored = true
+        guard wasAnchored, poweredOn, now.elapsedRealtimeMs >= previous.elapsedRealtimeMs else { return [] }
+        let expectedWallMs = previous.wallMs + (now.elapsedRealtimeMs - previous.elapsedRealtimeMs)
+        guard abs(now.wallMs - expectedWallMs) > 1_000 else { return [] }
+        return wallClockChanged(jumpMs: now.wallMs - expectedWallMs)
+    }
+
+    /// wall − elapsed, the offset AMS `convertToElapsed` subtracts from RTC times.
+    var wallMinusElapsedMs: Int64 { now.wallMs - now.elapsedRealtimeMs }
+
+    /// The instant of a first-cut call that passes only the wall clock.
+    mutating func instant(wallMs: Int64) -> AndroidInstant {
+        if !clockAnchored {
+            clockAnchored = true
+            return AndroidInstant(elapsedRealtimeMs: now.elapsedRealtimeMs, wallMs: wallMs)
+        }
+        let elapsed = max(now.elapsedRealtimeMs, wallMs - wallMinusElapsedMs)
+        return AndroidInstant(elapsedRealtimeMs: elapsed, wallMs: elapsed + wallMinusElapsedMs)
+    }
+
+    // MARK: - Scheduling
 
     /// `setAlarmClock(AlarmClockInfo(triggerAtMillis), PendingIntent)`: synchronous.
+    ///
+    /// The first cut's call: an `RTC_WAKEUP` alarm clock at `request.fireWallMs`. Completes with
+    /// `.scheduleCompleted(id, .success(fireWallMs))`, or a failure: `.securityException` without an
+    /// exact-alarm permission, `.illegalStateException` at 500 pending, `.writeFailed` (fault).
     public mutating func setAlarmClock(_ request: RingRequest, nowWallMs: Int64) -> [AlarmManagerEffect] {
-        guard canScheduleExactAlarms else {
+        now = instant(wallMs: nowWallMs)
+        return set(AlarmManagerRequest(request, method: .setAlarmClock), at: now)
+    }
+
+    /// Any `AlarmManager.set*` call with a broadcast PendingIntent; synchronous.
+    ///
+    /// The trigger becomes `max(now + 5 s, requested)` in elapsed time (AMS `setImpl`, MIN_FUTURITY),
+    /// the window follows the method (`AlarmSetMethod`), and an alarm with the same request code is
+    /// replaced (AMS `setImplLocked` → `removeLocked(operation)`).
+    ///
+    /// - Returns: `.toApp(.scheduleCompleted(id, result))` with `.success(triggerWallMs)` or a failure:
+    ///   `.securityException` — an exact method (`setExact`, `setExactAndAllowWhileIdle`,
+    ///   `setAlarmClock`) without `canScheduleExactAlarms` (AMS `set`, S+; also from a boot receiver);
+    ///   `.illegalStateException` — `maxAlarmsPerApp` already pending (AMS `setImpl`, checked before
+    ///   the replacement); `.writeFailed` — an injected schedule fault.
+    public mutating func set(_ request: AlarmManagerRequest, now: AndroidInstant) -> [AlarmManagerEffect] {
+        var effects = observe(now)
+        effects += set(request, at: self.now)
+        return effects
+    }
+
+    mutating func set(_ request: AlarmManagerRequest, at now: AndroidInstant) -> [AlarmManagerEffect] {
+        let idField = TraceField("id", request.id.description)
+        if request.method.isExact && !canScheduleExactAlarms {
             return [.toApp(.scheduleCompleted(request.id, .failure(.securityException)), launch: nil),
-                    .trace("security-exception", [TraceField("id", request.id.description)])]
+                    .trace("security-exception", [idField])]
         }
         if failNextSchedules > 0 {
             failNextSchedules -= 1
             return [.toApp(.scheduleCompleted(request.id, .failure(.writeFailed)), launch: nil),
-                    .trace("schedule-failed", [TraceField("id", request.id.description)])]
+                    .trace("schedule-failed", [idField])]
         }
-        let code = RingIdentity.requestCode(of: request.id)
-        pending.removeAll { $0.requestCode == code }  // the same PendingIntent replaces
-        changeCounter += 1
-        let alarm = PendingAlarm(id: request.id, requestCode: code, triggerWallMs: request.fireWallMs,
-                                 metadata: request.metadata, generation: changeCounter)
+        if pending.count >= parameters.maxAlarmsPerApp {
+            return [.toApp(.scheduleCompleted(request.id, .failure(.illegalStateException)), launch: nil),
+                    .trace("illegal-state-exception", [idField, TraceField("pending", String(pending.count))])]
+        }
+        let alarm = makeAlarm(request, at: now)
+        pending.removeAll { $0.requestCode == alarm.requestCode }  // the same PendingIntent replaces
         pending.append(alarm)
         pending.sort { $0.requestCode < $1.requestCode }
-        return [.later(.fire(alarm.id, generation: alarm.generation), afterMs: max(0, alarm.triggerWallMs - nowWallMs)),
-                .toApp(.scheduleCompleted(request.id, .success(alarm.triggerWallMs)), launch: nil),
-                .trace("set-alarm-clock", [TraceField("id", request.id.description), TraceField("code", String(code)),
-                                           TraceField("trigger", String(alarm.triggerWallMs))])]
+        if alarm.method == .setAlarmClock { readjustIdleUntil() }
+        var effects = rearmKernelAlarm()
+        effects.append(.toApp(.scheduleCompleted(request.id, .success(alarm.triggerWallMs)), launch: nil))
+        var fields = [idField, TraceField("code", String(alarm.requestCode)), TraceField("trigger", String(alarm.triggerWallMs))]
+        if request.method != .setAlarmClock || request.type != .rtcWakeup {
+            fields += [TraceField("method", request.method.rawValue), TraceField("type", request.type.rawValue),
+                       TraceField("window", String(alarm.windowLengthMs))]
+        }
+        effects.append(.trace(request.method == .setAlarmClock ? "set-alarm-clock" : "set", fields))
+        assert(alarm.whenElapsedMs >= now.elapsedRealtimeMs + parameters.minFuturityMs, "the 5 s floor was not applied")
+        return effects
+    }
+
+    /// The pending alarm for `request` at `now`: floor, window and interval as AMS `setImpl` computes them.
+    mutating func makeAlarm(_ request: AlarmManagerRequest, at now: AndroidInstant) -> PendingAlarm {
+        let nowElapsed = now.elapsedRealtimeMs
+        let nominal = request.type.isWallClock ? request.triggerAtMs - wallMinusElapsedMs : request.triggerAtMs
+        let whenElapsed = max(nowElapsed + parameters.minFuturityMs, nominal)
+        let interval = request.method.isRepeating ? max(parameters.minRepeatIntervalMs, request.intervalMs) : 0
+        let window: Int64
+        switch request.method {
+        case .setExact, .setExactAndAllowWhileIdle, .setAlarmClock:
+            window = 0
+        case .setWindow:
+            window = Self.clampedWindow(request.windowLengthMs, nowElapsedMs: nowElapsed, whenElapsedMs: whenElapsed,
+                                        minWindowMs: parameters.minWindowMs)
+        case .set, .setAndAllowWhileIdle, .setRepeating, .setInexactRepeating:
+            window = Self.maxTriggerTime(nowElapsedMs: nowElapsed, triggerElapsedMs: whenElapsed, intervalMs: interval) - whenElapsed
+        }
+        changeCounter += 1
+        var tieBreak = changeCounter
+        if parameters.seededEqualTimeOrder { tieBreak = random.next() }
+        var oemDelay: Int64 = 0
+        if parameters.oemDeliveryDelayMaxMs > 0 && !(request.method == .setAlarmClock && parameters.oemDelaySparesAlarmClock) {
+            oemDelay = random.int(in: 0...parameters.oemDeliveryDelayMaxMs)
+        }
+        let triggerWall = request.type.isWallClock ? request.triggerAtMs : request.triggerAtMs + wallMinusElapsedMs
+        return PendingAlarm(id: request.id, requestCode: request.requestCode, triggerWallMs: triggerWall, metadata: request.metadata,
+                            generation: changeCounter, method: request.method, type: request.type,
+                            requestedTriggerMs: request.triggerAtMs, whenElapsedMs: whenElapsed, windowLengthMs: window,
+                            intervalMs: interval, tieBreak: tieBreak, oemDelayMs: oemDelay)
+    }
+
+    /// AMS `maxTriggerTime`: the end of the delivery window of an inexact alarm: 0.75 × futurity
+    /// (or × interval for repeating alarms), no window under 10 s, one-shots capped at +1 h.
+    ///
+    /// - Returns: Elapsed ms, never before `triggerElapsedMs`.
+    public static func maxTriggerTime(nowElapsedMs: Int64, triggerElapsedMs: Int64, intervalMs: Int64) -> Int64 {
+        var futurity = intervalMs == 0 ? triggerElapsedMs - nowElapsedMs : intervalMs
+        if futurity < 10_000 { futurity = 0 }  // MIN_FUZZABLE_INTERVAL
+        var maxElapsed = triggerElapsedMs + futurity / 4 * 3 + (futurity % 4) * 3 / 4
+        if intervalMs == 0 { maxElapsed = min(maxElapsed, triggerElapsedMs + 3_600_000) }
+        return maxElapsed
+    }
+
+    /// AMS `setImpl` window rules for `setWindow`: longer than 1 day → 1 day; shorter than
+    /// `getMinimumAllowedWindow` = min(0.75 × futurity, MIN_WINDOW) → expanded to it.
+    public static func clampedWindow(_ windowMs: Int64, nowElapsedMs: Int64, whenElapsedMs: Int64, minWindowMs: Int64) -> Int64 {
+        if windowMs > 86_400_000 { return 86_400_000 }
+        let futurity = whenElapsedMs - nowElapsedMs
+        let minimum = min(futurity / 4 * 3 + (futurity % 4) * 3 / 4, minWindowMs)
+        return max(windowMs, minimum)
     }
 
     /// `AlarmManager.cancel(PendingIntent)`.
@@ -117,78 +340,13 @@ public struct AlarmManagerModel: Sendable {
         return .success(pending.map { PlatformAlarm(id: $0.id, state: .scheduled) }.sorted { $0.id < $1.id })
     }
 
-    public mutating func startRinging(_ id: AlarmUUID, metadata: RingMetadata) -> [AlarmManagerEffect] {
-        guard !ringing.contains(id) else { return [] }
-        ringing.append(id)
-        ringingMetadata.append(metadata)
-        return [.alertStarted(id, metadata), .trace("ringing", [TraceField("id", id.description)])]
-    }
-
-    public mutating func stopRinging(_ id: AlarmUUID) -> [AlarmManagerEffect] {
-        guard let index = ringing.firstIndex(of: id) else {
-            return [.toApp(.stopCompleted(id, .failure(.notFound)), launch: nil)]
-        }
-        let metadata = ringingMetadata[index]
-        ringing.remove(at: index)
-        ringingMetadata.remove(at: index)
-        return [.alertEnded(id, metadata), .toApp(.stopCompleted(id, .success(0)), launch: nil),
-                .trace("ringing-stopped", [TraceField("id", id.description)])]
-    }
-
-    /// The app process died: its ringing service goes with it.
-    public mutating func processDied() -> [AlarmManagerEffect] {
-        var effects: [AlarmManagerEffect] = []
-        for (index, id) in ringing.enumerated() {
-            effects.append(.alertEnded(id, ringingMetadata[index]))
-        }
-        ringing = []
-        ringingMetadata = []
-        return effects
-    }
-
-    public mutating func handle(_ event: AlarmManagerEvent) -> [AlarmManagerEffect] {
-        switch event {
-        case .fire(let id, let generation):
-            guard poweredOn, let alarm = alarm(id), alarm.generation == generation else { return [] }
-            pending.removeAll { $0.id == id }
-            changeCounter += 1
-            return [.toApp(.alarmDelivered(id), launch: .broadcast),
-                    .trace("delivered", [TraceField("id", id.description)])]
-        case .lockedBootBroadcast:
-            guard poweredOn else { return [] }
-            return [.toApp(.bootCompleted(locked: true), launch: .broadcast)]
-        }
-    }
-
-    /// Reboot: every alarm is cleared (AlarmManager reference).
-    public mutating func shutdown() -> [AlarmManagerEffect] {
-        let effects = processDied()
-        pending = []
-        changeCounter += 1
-        poweredOn = false
-        return effects
-    }
-
-    public mutating func boot() -> [AlarmManagerEffect] {
-        poweredOn = true
-        return [.later(.lockedBootBroadcast, afterMs: parameters.lockedBootBroadcastDelayMs)]
-    }
-
-    /// The first unlock after boot: BOOT_COMPLETED and USER_UNLOCKED.
-    public func firstUnlock() -> [AlarmManagerEffect] {
-        [.toApp(.bootCompleted(locked: false), launch: .broadcast), .toApp(.protectedDataAvailable, launch: nil)]
-    }
-
-    /// The user revokes SCHEDULE_EXACT_ALARM (API 31/32): exact alarms removed, process killed, no broadcast.
-    public mutating func revokeExactAlarmPermission() -> [AlarmManagerEffect] {
-        exactAlarmPermission = false
-        pending = []
-        changeCounter += 1
-        return processDied() + [.killProcess, .trace("exact-permission-revoked", [])]
-    }
-
-    public mutating func grantExactAlarmPermission() -> [AlarmManagerEffect] {
-        exactAlarmPermission = true
-        return [.toApp(.exactAlarmPermissionGranted, launch: .broadcast), .trace("exact-permission-granted", [])]
+    /// Removes every alarm matching `predicate`; returns how many went.
+    @discardableResult
+    mutating func removeAlarms(where predicate: (PendingAlarm) -> Bool) -> Int {
+        let before = pending.count
+        pending.removeAll(where: predicate)
+        let removed = before - pending.count
+        if removed > 0 { changeCounter += 1 }
+        return removed
     }
 }

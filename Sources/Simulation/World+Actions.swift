@@ -135,8 +135,8 @@ extension World {
         guard deviceUp, !protectedDataAvailable else { return }
         protectedDataAvailable = true
         record("device", "first-unlock")
-        if let manager = android {
-            apply(manager.firstUnlock())
+        if android != nil {
+            onAlarmManager { $0.unlockAfterBoot() }
         } else if process.running {
             enqueue(.toProcess(.protectedDataAvailable, incarnation: process.incarnation), afterMs: 0)
         }

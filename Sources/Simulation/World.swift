@@ -437,7 +437,8 @@ final class World {
     /// Runs one call on AlarmManager (if this device is an Android phone) and applies its effects.
     func onAlarmManager(_ call: (inout AlarmManagerModel) -> [AlarmManagerEffect]) {
         guard var manager = android else { return }
-        let effects = call(&manager)
+        var effects = manager.observe(AndroidInstant(elapsedRealtimeMs: clock.monotonicMs, wallMs: clock.wallMs))
+        effects += call(&manager)
         android = manager
         apply(effects)
     }
@@ -465,6 +466,8 @@ final class World {
             case .alertEnded(let id, let metadata): oracleAlertEnded(id, metadata)
             case .killProcess: kill("exact-alarm permission revoked"); noteFault("exact-permission-revoked")
             case .trace(let name, let fields): record("android", name, fields)
+            case .broadcast(let broadcast, _): record("android", "broadcast", [TraceField("action", broadcast.action)])
+            case .processKilled(let reason): kill(reason.rawValue); noteFault(reason.rawValue)
             }
         }
     }

@@ -1,0 +1,208 @@
+import AlarmBridge
+import SimKernel
+
+/// Delivery: policy deferrals (doze, quotas, standby buckets, OEM delay), the kernel alarm and
+/// the batch that runs when it fires.
+extension AlarmManagerModel {
+    /// The earliest elapsed time `alarm` may be delivered and the end of its window, given the
+    /// device's state now (AMS `Alarm.getWhenElapsed` = the latest of its policy times;
+    /// `getMaxWhenElapsed` = max(requested window end, that)).
+    public func deliveryBounds(_ alarm: PendingAlarm) -> (whenElapsedMs: Int64, maxWhenElapsedMs: Int64) {
+        var when = alarm.whenElapsedMs + alarm.oemDelayMs
+        when = max(when, deviceIdleEarliest(alarm))
+        when = max(when, standbyEarliest(alarm))
+        return (when, max(alarm.whenElapsedMs + alarm.windowLengthMs + alarm.oemDelayMs, when))
+    }
+
+    /// AMS `adjustDeliveryTimeBasedOnDeviceIdle`: in doze idle, alarm clocks (FLAG_WAKE_FROM_IDLE)
+    /// run on time; allow-while-idle alarms run within their quota (72 exact / 7 compat per rolling
+    /// hour), else at min(the time the quota frees, the end of idle); every other alarm waits for
+    /// the end of idle (the next maintenance window).
+    func deviceIdleEarliest(_ alarm: PendingAlarm) -> Int64 {
+        guard case .idle(let untilElapsedMs, _) = doze, alarm.method != .setAlarmClock else { return .min }
+        let quota: Int, window: Int64, history: [Int64]
+        if alarm.allowWhileIdleExact {
+            (quota, window, history) = (parameters.allowWhileIdleQuota, parameters.allowWhileIdleWindowMs, allowWhileIdleHistory)
+        } else if alarm.allowWhileIdleCompat {
+            (quota, window, history) = (parameters.allowWhileIdleCompatQuota, parameters.allowWhileIdleCompatWindowMs,
+                                        allowWhileIdleCompatHistory)
+        } else {
+            return untilElapsedMs
+        }
+        guard let freed = Self.quotaFreesAt(history, quota: quota, windowMs: window, nowElapsedMs: now.elapsedRealtimeMs) else {
+            return .min
+        }
+        return min(freed, untilElapsedMs)
+    }
+
+    /// AMS `adjustDeliveryTimeBasedOnBucketLocked`: non-exempt alarms of an app over its bucket's
+    /// quota wait until the `quota`-th last wakeup leaves the window; quota 0 defers a year;
+    /// restricted: 1 per 24 h; no limit while charging (`mAppStandbyParole`).
+    func standbyEarliest(_ alarm: PendingAlarm) -> Int64 {
+        guard !alarm.exemptFromStandby, !charging else { return .min }
+        let nowElapsed = now.elapsedRealtimeMs
+        guard let quota = parameters.standbyQuotas.quota(standbyBucket) else {
+            return Self.quotaFreesAt(standbyHistory, quota: parameters.restrictedQuota, windowMs: parameters.restrictedWindowMs,
+                                     nowElapsedMs: nowElapsed) ?? .min
+        }
+        if quota <= 0 { return nowElapsed + 31_536_000_000 }
+        return Self.quotaFreesAt(standbyHistory, quota: quota, windowMs: parameters.standbyWindowMs, nowElapsedMs: nowElapsed) ?? .min
+    }
+
+    /// When a rolling-window quota admits one more event: nil if it admits one now, else the time
+    /// the `quota`-th most recent event leaves the window (AppWakeupHistory `getNthLastWakeupForPackage`).
+    static func quotaFreesAt(_ history: [Int64], quota: Int, windowMs: Int64, nowElapsedMs: Int64) -> Int64? {
+        let inWindow = history.filter { $0 > nowElapsedMs - windowMs }
+        guard inWindow.count >= quota else { return nil }
+        guard quota > 0 else { return nowElapsedMs + 31_536_000_000 }
+        return inWindow[inWindow.count - quota] + windowMs
+    }
+
+    /// AMS `LazyAlarmStore.getNextWakeupDeliveryTime`: walking alarms by earliest delivery, the
+    /// device wakes at the smallest window end among those that can share one wakeup, so inexact
+    /// alarms batch and nothing is delivered early.
+    func nextDeliveryElapsed(wakeupOnly: Bool) -> Int64? {
+        let bounds = pending.filter { !wakeupOnly || $0.type.isWakeup }.map(deliveryBounds)
+            .sorted { ($0.whenElapsedMs, $0.maxWhenElapsedMs) < ($1.whenElapsedMs, $1.maxWhenElapsedMs) }
+        var next: Int64?
+        for bound in bounds {
+            if let current = next {
+                if bound.whenElapsedMs > current { break }
+                next = min(current, bound.maxWhenElapsedMs)
+            } else {
+                next = bound.maxWhenElapsedMs
+            }
+        }
+        return next
+    }
+
+    /// The next instant the model must run: a wakeup delivery, a doze step, or (screen on) any delivery.
+    func nextKernelAlarmElapsed() -> Int64? {
+        var candidates: [Int64] = []
+        if let wakeup = nextDeliveryElapsed(wakeupOnly: true) { candidates.append(wakeup) }
+        if screenOn, let any = nextDeliveryElapsed(wakeupOnly: false) { candidates.append(any) }
+        switch doze {
+        case .inactive: break
+        case .idle(let until, _), .maintenance(let until, _): candidates.append(until)
+        }
+        return candidates.min().map { max($0, now.elapsedRealtimeMs) }
+    }
+
+    /// Sets the kernel alarm to the next instant the model must run (AMS `rescheduleKernelAlarmsLocked`).
+    mutating func rearmKernelAlarm() -> [AlarmManagerEffect] {
+        guard poweredOn, let next = nextKernelAlarmElapsed() else {
+            kernelAlarmElapsedMs = nil
+            return []
+        }
+        guard next != kernelAlarmElapsedMs else { return [] }
+        kernelAlarmToken += 1
+        kernelAlarmElapsedMs = next
+        return [.later(.wakeup(token: kernelAlarmToken, atElapsedMs: next), afterMs: next - now.elapsedRealtimeMs)]
+    }
+
+    /// Runs a timed event at `now` (the host's clocks).
+    public mutating func handle(_ event: AlarmManagerEvent, now: AndroidInstant) -> [AlarmManagerEffect] {
+        var effects = observe(now)
+        effects += handle(event)
+        return effects
+    }
+
+    /// Runs a timed event. Without `observe(_:)` from the host, the event's own due time moves the
+    /// model's clock.
+    public mutating func handle(_ event: AlarmManagerEvent) -> [AlarmManagerEffect] {
+        switch event {
+        case .fire:
+            guard poweredOn else { return [] }
+            return runKernelAlarm()
+        case .wakeup(let token, let atElapsedMs):
+            guard poweredOn, token == kernelAlarmToken else { return [] }
+            if atElapsedMs > now.elapsedRealtimeMs {
+                now = AndroidInstant(elapsedRealtimeMs: atElapsedMs, wallMs: atElapsedMs + wallMinusElapsedMs)
+            }
+            kernelAlarmElapsedMs = nil
+            return runKernelAlarm()
+        case .lockedBootBroadcast:
+            return lockedBootCompleted()
+        case .headsUpCollapse(let id, let token):
+            return collapseHeadsUp(id, token: token)
+        case .oemKillRinging(let token):
+            return oemKillRinging(token: token)
+        }
+    }
+
+    /// The kernel alarm fired: step doze, deliver what is due, re-arm.
+    mutating func runKernelAlarm() -> [AlarmManagerEffect] {
+        var effects: [AlarmManagerEffect] = []
+        let flushFromDoze = stepDoze(&effects)
+        effects += deliverDue(flushNonWakeup: screenOn || flushFromDoze)
+        effects += rearmKernelAlarm()
+        return effects
+    }
+
+    /// Delivers every alarm due now. Non-wakeup alarms go only with a wakeup delivery, a doze
+    /// maintenance wakeup or while the screen is on; otherwise they are held (AMS
+    /// `checkAllowNonWakeupDelayLocked`, `mPendingNonWakeupAlarms`).
+    ///
+    /// Order: by requested time, then the tie-break (set order, or a seeded draw: AMS leaves equal
+    /// times unspecified). Quotas are re-checked before each delivery, so a batch never exceeds one.
+    mutating func deliverDue(flushNonWakeup: Bool) -> [AlarmManagerEffect] {
+        let nowElapsed = now.elapsedRealtimeMs
+        var due = pending.filter { deliveryBounds($0).whenElapsedMs <= nowElapsed }
+        guard !due.isEmpty else { return [] }
+        if !flushNonWakeup && !due.contains(where: { $0.type.isWakeup }) { return [] }
+        due.sort { ($0.whenElapsedMs, $0.tieBreak) < ($1.whenElapsedMs, $1.tieBreak) }
+        var effects: [AlarmManagerEffect] = []
+        for candidate in due {
+            guard let alarm = alarm(requestCode: candidate.requestCode), alarm.generation == candidate.generation,
+                  deliveryBounds(alarm).whenElapsedMs <= nowElapsed else { continue }
+            effects += deliver(alarm)
+        }
+        return effects
+    }
+
+    /// One delivery: the broadcast, the quota histories, the next occurrence of a repeating alarm
+    /// (AMS `triggerAlarmsLocked`: count = 1 + missed intervals; the next trigger keeps the phase).
+    mutating func deliver(_ alarm: PendingAlarm) -> [AlarmManagerEffect] {
+        let nowElapsed = now.elapsedRealtimeMs
+        pending.removeAll { $0.requestCode == alarm.requestCode }
+        changeCounter += 1
+        var count = 1
+        if alarm.intervalMs > 0 {
+            count += Int((nowElapsed - alarm.whenElapsedMs) / alarm.intervalMs)
+            let delta = Int64(count) * alarm.intervalMs
+            var next = alarm
+            next.whenElapsedMs = alarm.whenElapsedMs + delta
+            next.requestedTriggerMs = alarm.requestedTriggerMs + delta
+            next.triggerWallMs = alarm.triggerWallMs + delta
+            next.windowLengthMs = Self.maxTriggerTime(nowElapsedMs: nowElapsed, triggerElapsedMs: next.whenElapsedMs,
+                                                      intervalMs: alarm.intervalMs) - next.whenElapsedMs
+            next.generation = changeCounter
+            if !parameters.seededEqualTimeOrder { next.tieBreak = changeCounter }
+            pending.append(next)
+            pending.sort { $0.requestCode < $1.requestCode }
+        }
+        record(alarm, nowElapsed: nowElapsed)
+        deliveryLog.append(AlarmDelivery(id: alarm.id, requestCode: alarm.requestCode, method: alarm.method, type: alarm.type,
+                                         deliveredElapsedMs: nowElapsed, dueElapsedMs: alarm.whenElapsedMs, count: count))
+        if deliveryLog.count > Self.deliveryLogLimit { deliveryLog.removeFirst(deliveryLog.count - Self.deliveryLogLimit) }
+        var fields = [TraceField("id", alarm.id.description)]
+        var effects: [AlarmManagerEffect] = [.toApp(.alarmDelivered(alarm.id), launch: .broadcast)]
+        if count > 1 {
+            fields.append(TraceField("count", String(count)))
+            effects.append(.broadcast(.alarmCount(alarm.id, count: count), launch: nil))
+        }
+        effects.append(.trace("delivered", fields))
+        return effects
+    }
+
+    /// Counts a delivery against the quotas that govern it; histories keep 24 h.
+    mutating func record(_ alarm: PendingAlarm, nowElapsed: Int64) {
+        if alarm.type.isWakeup && !alarm.exemptFromStandby { standbyHistory.append(nowElapsed) }
+        if alarm.allowWhileIdleExact { allowWhileIdleHistory.append(nowElapsed) }
+        if alarm.allowWhileIdleCompat { allowWhileIdleCompatHistory.append(nowElapsed) }
+        let horizon = nowElapsed - max(parameters.restrictedWindowMs, parameters.standbyWindowMs)
+        standbyHistory.removeAll { $0 <= horizon }
+        allowWhileIdleHistory.removeAll { $0 <= nowElapsed - parameters.allowWhileIdleWindowMs }
+        allowWhileIdleCompatHistory.removeAll { $0 <= nowElapsed - parameters.allowWhileIdleCompatWindowMs }
+    }
+}

@@ -1,0 +1,158 @@
+import AlarmBridge
+import AndroidModel
+import SimKernel
+import Testing
+
+/// Doze, allow-while-idle quotas and app-standby buckets (AMS adjustDeliveryTimeBasedOnDeviceIdle,
+/// adjustIdleUntilTime, adjustDeliveryTimeBasedOnBucketLocked; developer.android.com/training/monitoring-device-state/doze-standby).
+struct DozeAndQuotaConformanceTests {
+    static let minute: Int64 = 60_000
+    static let hour: Int64 = 3_600_000
+
+    @Test("doze: setExact and set wait for the next maintenance window (AMS adjustDeliveryTimeBasedOnDeviceIdle → mPendingIdleUntil)",
+          arguments: [AlarmSetMethod.setExact, .set, .setWindow])
+    func deferredToMaintenance(method: AlarmSetMethod) {
+        var driver = AndroidDriver { $0.dozeIdlePeriodsMs = [3_600_000] }
+        driver.apply(driver.model.enterDoze(now: driver.now))
+        let start = driver.elapsedMs
+        let id = driver.set("a", method, inMs: 10 * Self.minute)
+        driver.advance(byMs: Self.hour - 1)
+        #expect(driver.deliveryTimes(id).isEmpty, "delivered inside the idle period")
+        driver.advance(byMs: Self.minute)
+        #expect(driver.deliveryTimes(id) == [start + Self.hour], "delivered when the maintenance window opens")
+    }
+
+    @Test("doze idle periods follow the named spacing parameter and maintenance windows recur (DeviceIdleController; spacing: parameter)")
+    func idlePeriodsLengthen() {
+        var driver = AndroidDriver {
+            $0.dozeIdlePeriodsMs = [3_600_000, 7_200_000, 14_400_000]
+            $0.dozeMaintenanceWindowMs = 300_000
+        }
+        driver.apply(driver.model.enterDoze(now: driver.now))
+        let start = driver.elapsedMs
+        var maintenanceStarts: [Int64] = []
+        for _ in 0..<(20 * 60) {
+            driver.advance(byMs: Self.minute)
+            if case .maintenance = driver.model.doze, maintenanceStarts.last.map({ driver.elapsedMs - $0 > 10 * Self.minute }) ?? true {
+                maintenanceStarts.append(driver.elapsedMs)
+            }
+        }
+        let offsets = maintenanceStarts.map { $0 - start }
+        #expect(offsets == [Self.hour, 3 * Self.hour + 5 * Self.minute, 7 * Self.hour + 10 * Self.minute,
+                            11 * Self.hour + 15 * Self.minute, 15 * Self.hour + 20 * Self.minute, 19 * Self.hour + 25 * Self.minute])
+    }
+
+    @Test("setAlarmClock is never deferred by doze, and pulls the doze exit to alarm − a random 2..15 min (AMS adjustIdleUntilTime)",
+          arguments: UInt64(1)...UInt64(8))
+    func alarmClockPullsExit(seed: UInt64) {
+        var driver = AndroidDriver({ $0.dozeIdlePeriodsMs = [21_600_000] }, seed: seed)
+        driver.apply(driver.model.enterDoze(now: driver.now))
+        let start = driver.elapsedMs
+        let clock = driver.set("clock", .setAlarmClock, inMs: 2 * Self.hour)
+        guard case .idle(let until, _) = driver.model.doze else {
+            Issue.record("expected idle")
+            return
+        }
+        let alarmAt = start + 2 * Self.hour
+        #expect(until >= alarmAt - 15 * Self.minute && until <= alarmAt - 2 * Self.minute)
+        driver.advance(byMs: 3 * Self.hour)
+        #expect(driver.deliveryTimes(clock) == [alarmAt], "an alarm clock rings on time in doze")
+    }
+
+    @Test("an alarm clock closer than 2 min ends doze at once (AMS adjustIdleUntilTime: futurity ≤ MIN_DEVICE_IDLE_FUZZ)")
+    func nearAlarmClockEndsIdleNow() {
+        var driver = AndroidDriver { $0.dozeIdlePeriodsMs = [21_600_000] }
+        driver.apply(driver.model.enterDoze(now: driver.now))
+        driver.set("clock", .setAlarmClock, inMs: Self.minute)
+        #expect(driver.model.doze == .idle(untilElapsedMs: driver.elapsedMs, period: 0))
+    }
+
+    @Test("setExactAndAllowWhileIdle in doze: at most 72 per rolling hour, the rest deferred (AMS ALLOW_WHILE_IDLE_QUOTA)")
+    func allowWhileIdleQuota() {
+        quota(method: .setExactAndAllowWhileIdle, expected: 72)
+    }
+
+    @Test("setAndAllowWhileIdle in doze: at most 7 per rolling hour, the rest deferred (AMS ALLOW_WHILE_IDLE_COMPAT_QUOTA)")
+    func allowWhileIdleCompatQuota() {
+        quota(method: .setAndAllowWhileIdle, expected: 7)
+    }
+
+    func quota(method: AlarmSetMethod, expected: Int) {
+        var driver = AndroidDriver { $0.dozeIdlePeriodsMs = [86_400_000] }
+        driver.apply(driver.model.enterDoze(now: driver.now))
+        let start = driver.elapsedMs
+        for number in 0..<100 { driver.set("q\(number)", method, inMs: 10_000 + Int64(number) * 10_000) }
+        driver.advance(byMs: 3 * Self.hour)
+        let times = driver.deliveries.map(\.elapsedMs)
+        #expect(times.filter { $0 < start + Self.hour }.count == expected, "the first hour delivers exactly the quota")
+        for time in times {
+            let inWindow = times.filter { $0 > time - Self.hour && $0 <= time }.count
+            #expect(inWindow <= expected, "more than the quota in the rolling hour ending at \(time)")
+        }
+        #expect(times.count > expected, "deferred alarms run once the quota frees")
+    }
+
+    @Test("outside doze the allow-while-idle quota does not apply (AMS: quota only while mPendingIdleUntil)")
+    func noQuotaOutsideDoze() {
+        var driver = AndroidDriver()
+        for number in 0..<20 { driver.set("q\(number)", .setAndAllowWhileIdle, inMs: 10_000 + Int64(number) * 10_000) }
+        driver.advance(byMs: Self.hour)
+        #expect(driver.deliveries.count == 20)
+    }
+
+    @Test("standby buckets: non-exempt alarms per rolling hour: active 720, working 10, frequent 2, rare 1, never 0 (AMS DEFAULT_APP_STANDBY_QUOTAS)",
+          arguments: [(StandbyBucket.workingSet, 10), (.frequent, 2), (.rare, 1), (.never, 0)])
+    func standbyQuota(bucket: StandbyBucket, quota: Int) {
+        var driver = AndroidDriver()
+        driver.apply(driver.model.setStandbyBucket(bucket, now: driver.now))
+        let start = driver.elapsedMs
+        for number in 0..<15 { driver.set("s\(number)", .setExact, inMs: 10_000 + Int64(number) * 60_000) }
+        let clock = driver.set("clock", .setAlarmClock, inMs: 30 * Self.minute)
+        driver.advance(byMs: Self.hour - 1)
+        let ordinary = driver.deliveries.filter { $0.id != clock }
+        #expect(ordinary.count == quota)
+        #expect(ordinary.allSatisfy { $0.elapsedMs < start + Self.hour })
+        #expect(driver.deliveryTimes(clock) == [start + 30 * Self.minute], "setAlarmClock is exempt from standby buckets")
+    }
+
+    @Test("restricted bucket: 1 non-exempt alarm per 24 h (AMS APP_STANDBY_RESTRICTED_QUOTA / _WINDOW)")
+    func restrictedBucket() {
+        var driver = AndroidDriver()
+        driver.apply(driver.model.setStandbyBucket(.restricted, now: driver.now))
+        let start = driver.elapsedMs
+        driver.set("first", .setExact, inMs: Self.minute)
+        let second = driver.set("second", .setExact, inMs: 2 * Self.minute)
+        driver.advance(byMs: 23 * Self.hour)
+        #expect(driver.deliveries.count == 1)
+        driver.advance(byMs: 2 * Self.hour)
+        #expect(driver.deliveryTimes(second) == [start + Self.minute + 86_400_000])
+    }
+
+    @Test("charging lifts standby-bucket quotas (AMS mAppStandbyParole)")
+    func chargingParole() {
+        var driver = AndroidDriver()
+        driver.apply(driver.model.setStandbyBucket(.rare, now: driver.now))
+        driver.apply(driver.model.setCharging(true, now: driver.now))
+        for number in 0..<5 { driver.set("c\(number)", .setExact, inMs: 10_000 + Int64(number) * 60_000) }
+        driver.advance(byMs: Self.hour)
+        #expect(driver.deliveries.count == 5)
+    }
+
+    @Test("doze ends on screen-on and on charging; it cannot start with the screen on (doze docs: screen off, unplugged)")
+    func dozeExit() {
+        var driver = AndroidDriver()
+        driver.apply(driver.model.enterDoze(now: driver.now))
+        let id = driver.set("a", .setExact, inMs: Self.minute)
+        driver.advance(byMs: 10 * Self.minute)
+        #expect(driver.deliveryTimes(id).isEmpty)
+        driver.apply(driver.model.setScreen(on: true, now: driver.now))
+        #expect(driver.model.doze == .inactive)
+        #expect(driver.deliveryTimes(id) == [driver.elapsedMs], "deferred alarms run when doze ends")
+        driver.apply(driver.model.enterDoze(now: driver.now))
+        #expect(driver.model.doze == .inactive, "no doze with the screen on")
+        driver.apply(driver.model.setScreen(on: false, now: driver.now))
+        driver.apply(driver.model.enterDoze(now: driver.now))
+        driver.apply(driver.model.setCharging(true, now: driver.now))
+        #expect(driver.model.doze == .inactive)
+    }
+}
