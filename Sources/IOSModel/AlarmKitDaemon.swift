@@ -54,6 +54,9 @@ public struct AlarmKitParameters: Sendable, Equatable {
     /// (like a `.fixed` instant already past); false, it waits for that local time's next match.
     /// Undocumented: drawn per seed.
     public var jumpedOverRelativeFires = true
+    /// Field fault (nitro-ios-alarm-kit#1): for one app, `schedule` throws (code 0) on every call
+    /// despite authorization. Nothing can be scheduled; the run exempts what follows by name.
+    public var scheduleAlwaysFails = false
 
     public init() {}
 }
@@ -218,8 +221,8 @@ public struct AlarmKitDaemon: Sendable {
     }
 
     mutating func completeAuthorizedSchedule(_ request: RingRequest, nowWallMs: Int64) -> [DaemonEffect] {
-        if failNextSchedules > 0 {
-            failNextSchedules -= 1
+        if failNextSchedules > 0 || parameters.scheduleAlwaysFails {
+            failNextSchedules = max(0, failNextSchedules - 1)
             return [.toApp(.scheduleCompleted(request.id, .failure(.writeFailed)), launch: nil),
                     .trace("schedule-failed", [TraceField("id", request.id.description), TraceField("error", "writeFailed")])]
         }

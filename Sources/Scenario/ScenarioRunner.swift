@@ -28,7 +28,7 @@ public enum ScenarioRunner {
                                        "ios.stale-not-determined", "ios.hold-updates-while-locked", "ios.dense-late-delay-max-ms",
                                        "ios.background-execution-ms", "ios.intents-after-force-quit",
                                        "ios.dst-gap", "ios.dst-overlap", "ios.custom-sound-fails", "ios.silent-mode-silences",
-                                       "ios.jumped-over-relative",
+                                       "ios.jumped-over-relative", "ios.schedule-always-fails",
                                        "android.api-level", "bridge.g-pub-ms", "sim.t-op-ms", "sim.duration-ms"]
 
     /// Checks what the parser cannot know: `param` keys and values, and faults that exist on one
@@ -315,6 +315,9 @@ public enum ScenarioRunner {
         case "ios.jumped-over-relative":
             guard ["fires", "waits"].contains(parameter.value) else { return bad + " (fires or waits)" }
             setup.ios.jumpedOverRelativeFires = parameter.value == "fires"
+        case "ios.schedule-always-fails":
+            guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
+            setup.ios.scheduleAlwaysFails = parameter.value == "on"
         case "ios.capacity":
             guard let number, number <= 10_000 else { return bad + " (0...10000)" }
             setup.ios.capacity = Int(number)

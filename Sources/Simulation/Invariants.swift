@@ -39,6 +39,7 @@ extension World {
         guard let daemon = ios else { return nil }
         if !daemon.parameters.usageDescriptionPresent { return "alarmkit-usage-description-missing" }
         if daemon.parameters.authorization == .denied { return "alarmkit-authorization-denied" }
+        if daemon.parameters.scheduleAlwaysFails { return "alarmkit-schedule-always-fails" }
         return nil
     }
 

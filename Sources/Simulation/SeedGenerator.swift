@@ -62,6 +62,7 @@ public enum SeedGenerator {
         setup.ios.customSoundFails = deviceRNG.chance(Ratio(1, 10))
         setup.ios.silentModeSilencesAlerts = deviceRNG.chance(Ratio(1, 20))
         setup.ios.jumpedOverRelativeFires = deviceRNG.chance(Ratio(1, 2))
+        setup.ios.scheduleAlwaysFails = deviceRNG.chance(Ratio(1, 100))
         setup.transitionBoundMs = 5_000
         setup.publicationGraceMs = platformRNG.int(in: 1_000...10_000)
         setup.reactiveUser = true
@@ -100,6 +101,7 @@ public enum SeedGenerator {
             parameters.append(RunParameter("ios.custom-sound-fails", String(setup.ios.customSoundFails)))
             parameters.append(RunParameter("ios.silent-mode-silences", String(setup.ios.silentModeSilencesAlerts)))
             parameters.append(RunParameter("ios.jumped-over-relative", setup.ios.jumpedOverRelativeFires ? "fires" : "waits"))
+            parameters.append(RunParameter("ios.schedule-always-fails", String(setup.ios.scheduleAlwaysFails)))
         case .android:
             parameters.append(RunParameter("android.api-level", String(setup.android.apiLevel)))
             parameters.append(RunParameter("android.locked-boot-broadcast-delay-ms", String(setup.android.lockedBootBroadcastDelayMs)))

@@ -180,3 +180,16 @@ struct AlarmKitDeviceChangeTests {
         #expect(driver.daemon.isAudible(id))
     }
 }
+
+extension AlarmKitDeviceChangeTests {
+    @Test("field fault: schedule throws on every call despite authorization (nitro-ios-alarm-kit#1)")
+    func scheduleAlwaysFails() {
+        var driver = Driver { $0.scheduleAlwaysFails = true }
+        #expect(driver.daemon.authorizationState == .authorized)
+        for name in ["a", "b", "c"] {
+            let id = driver.schedule(name, .fixed(wallMs: driver.wallMs + 60_000))
+            #expect(driver.daemon.alarm(id) == nil)
+        }
+        #expect(driver.daemon.alarms.isEmpty)
+    }
+}
