@@ -11,6 +11,9 @@ struct OracleOccurrence {
     /// times is unspecified (AOSP dispatch order; AlarmKit's "not deterministic"), so whichever of
     /// them the platform delivers first may own the occurrence. Includes `rootID`.
     var tiedRoots: [String] = []
+    /// Policies of the other tied roots: until the tie is settled any of them may own the
+    /// occurrence, so the most lenient deadline holds (ios seed 5915).
+    var tiedPolicies: [(root: String, policy: InactivityPolicy)] = []
     var alarmID: String
     let startWallMs: Int64
     var policy: InactivityPolicy
@@ -33,6 +36,8 @@ struct OracleOccurrence {
     var deadlineMs: Int64 {
         let start = startWallMs + clockOffsetMs
         let bound = start + 20 * 3_600_000
+        let policy = tiedPolicies.filter { tiedRoots.contains($0.root) }.map(\.policy)
+            .reduce(self.policy) { $1.timeoutMs > $0.timeoutMs ? $1 : $0 }
         switch policy {
         case .legacy: return bound
         case .v2: return min(bound, max(start, lastActivityMs ?? start) + 15 * 60_000)
@@ -110,6 +115,11 @@ extension World {
             if oracle.occurrences[index].startWallMs == fireWallMs {
                 if oracle.occurrences[index].tiedRoots.contains(rootID) { return }  // re-planned, same instant
                 oracle.occurrences[index].tiedRoots.append(rootID)
+                if let tied = alarms.first(where: { $0.id == alarmID })?.roots.first(where: { $0.id == rootID }) {
+                    oracle.occurrences[index].tiedPolicies.append((rootID, tied.policy))
+                    enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id),
+                            afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+                }
                 record("oracle", "tied-root", [TraceField("root", rootID), TraceField("with", oracle.occurrences[index].rootID)])
                 return
             }
@@ -202,6 +212,7 @@ extension World {
         oracle.occurrences[index].alarmID = root.alarmID
         oracle.occurrences[index].policy = root.policy
         oracle.occurrences[index].tiedRoots = [rootID]
+        oracle.occurrences[index].tiedPolicies = []
         record("oracle", "tie-resolved", [TraceField("owner", rootID)])
         enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
     }

@@ -131,6 +131,13 @@ extension World {
             oracle.primaryFaultRoots.append(victim.metadata.rootID)
         }
         noteFault("os-removed-alarm")
+        if victim.state == .alerting, let index = oracle.liveIndex, oracle.bindings[victim.id] == oracle.occurrences[index].id,
+           victim.metadata.kind == .primary, process.lastReadyStepMs < at(wallMs: oracle.occurrences[index].startWallMs) {
+            // [limit] As with a reboot: the OS ended an alert no bridge process ever observed, and
+            // left nothing in the daemon to tell it happened (ios seed 3309). Counted by name.
+            countExemption("alert-ended-unobserved-by-os-removal")
+            oracleClose(index, reason: "unobservable")
+        }
         onDaemon { $0.systemRemove(victim.id, nowWallMs: wallMs) }
     }
 }
