@@ -83,7 +83,7 @@ struct ProgressMeter {
             // determinism-ok: wall-clock timing of the campaign, never reaches a run
             let durationMs = max(elapsedMs() - platformStartMs, 0)
             let seedsPerSecond = Int64(progress.seedsTotal) * 1_000 / max(durationMs, 1)
-            let line = "\(platform): \(progress.seedsTotal) seeds, \(progress.failing) failing, \(durationMs) ms, \(seedsPerSecond) seeds/s"
+            let line = "\(platform): \(progress.seedsTotal) \(progress.seedsTotal == 1 ? "seed" : "seeds"), \(progress.failing) failing, \(durationMs) ms, \(seedsPerSecond) seeds/s"
             errors.write(errorsIsTerminal ? "\r\(line)\u{1B}[K\n" : "\(line)\n")
             return
         }

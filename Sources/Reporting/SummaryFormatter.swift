@@ -33,7 +33,7 @@ public enum SummaryFormatter {
 
     /// `ios: 1000 seeds, 0 failing, N events[, defects: …], exemptions: a=3 b=1`.
     public static func tallyLine(_ tally: PlatformTally, defectsRequested: Bool) -> String {
-        var line = "\(tally.platform.rawValue): \(tally.seeds) seeds, \(tally.failures) failing, \(tally.events) events"
+        var line = "\(tally.platform.rawValue): \(tally.seeds) \(tally.seeds == 1 ? "seed" : "seeds"), \(tally.failures) failing, \(tally.events) events"
         if defectsRequested {
             let names = tally.defects.map(\.rawValue)
             line += ", defects: " + (names.isEmpty ? "none apply" : names.joined(separator: " "))

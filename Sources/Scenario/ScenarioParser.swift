@@ -287,7 +287,7 @@ fileprivate struct ScenarioBuilder {
         }
         let zoneToken = line.tokens[3]
         let zone = try bare(line, zoneToken, expected: "an IANA time zone such as Europe/Berlin")
-        guard TimeZone(identifier: zone) != nil else {
+        guard ScenarioClock.isIANAZone(zone) else {
             throw error(line, at: zoneToken, "unknown time zone '\(zone)'; expected an IANA identifier such as Europe/Berlin or America/New_York")
         }
         let value = ScenarioStart(date: date, hour: clock.hour, minute: clock.minute, second: clock.second, zoneIdentifier: zone)
@@ -633,15 +633,18 @@ extension ScenarioBuilder {
             return .timeOfDay(hour: clock.hour, minute: clock.minute)
         case .zone:
             let zone = try bare(line, token, expected: "an IANA time zone such as Asia/Tokyo")
-            guard TimeZone(identifier: zone) != nil else {
+            guard ScenarioClock.isIANAZone(zone) else {
                 throw error(line, at: token, "unknown time zone '\(zone)'; expected an IANA identifier such as Europe/Berlin or America/New_York")
             }
             return .zone(zone)
         case .signedDuration:
             let text = token.text
             guard !token.isQuoted, let sign = text.first, sign == "+" || sign == "-",
-                  let milliseconds = ScenarioClock.durationMs(String(text.dropFirst())), milliseconds > 0 else {
+                  let milliseconds = ScenarioClock.durationMs(String(text.dropFirst())) else {
                 throw error(line, at: token, "expected a signed duration such as +30m or -1h (at most 30 days), found '\(text)'")
+            }
+            guard milliseconds > 0 else {
+                throw error(line, at: token, "a clock change of zero changes nothing; write at least +1ms or -1ms, found '\(text)'")
             }
             return .signedDurationMs(sign == "-" ? -milliseconds : milliseconds)
         }
@@ -740,6 +743,14 @@ fileprivate struct ScenarioClock: Equatable {
     }
 
     /// Whether `text` is one or more ASCII digits (no sign, no spaces).
+    /// An IANA zone Foundation knows: `Area/Location` (or `UTC` / `GMT`). Abbreviations such as
+    /// `EST` and offsets such as `GMT+5` are refused: Foundation accepts them, but they are not
+    /// IANA names, and POSIX-style `GMT+5` means the opposite sign of what most readers expect.
+    static func isIANAZone(_ zone: String) -> Bool {
+        guard TimeZone(identifier: zone) != nil else { return false }
+        return zone.contains("/") || zone == "UTC" || zone == "GMT"
+    }
+
     static func isDecimal(_ text: some StringProtocol) -> Bool {
         !text.isEmpty && text.allSatisfy { $0.asciiValue.map { (48...57).contains($0) } ?? false }
     }

@@ -15,6 +15,18 @@ struct RunCommandFileErrorTests {
         #expect(run.errors.contains(path))
     }
 
+    @Test("a directory named as a scenario file exits 74 and says it is a directory; /dev/null reads as an empty file (65)")
+    func directoryAndDevice() throws {
+        let directory = try makeTemporaryDirectory("directory")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = cli("run", directory.path)
+        #expect(run.status == .ioError)
+        #expect(run.errors.contains("it is a directory"), "\(run.errors)")
+        let empty = cli("run", "/dev/null")
+        #expect(empty.status == .dataError)
+        #expect(empty.errors.hasPrefix("/dev/null:1:1: "), "\(empty.errors)")
+    }
+
     @Test("a malformed scenario file exits 65 with file:line:col on stderr, before any scenario runs")
     func malformedFile() throws {
         let directory = try makeTemporaryDirectory("malformed")
