@@ -18,7 +18,7 @@ let package = Package(
         .target(name: "IOSModel", dependencies: ["SimKernel", "AlarmBridge"]),
         .target(name: "AndroidModel", dependencies: ["SimKernel", "AlarmBridge"]),
         .target(name: "Simulation", dependencies: ["SimKernel", "AlarmBridge", "IOSModel", "AndroidModel"]),
-        .target(name: "Scenario", dependencies: ["SimKernel", "Simulation"]),
+        .target(name: "Scenario", dependencies: ["SimKernel", "AlarmBridge", "IOSModel", "AndroidModel", "Simulation"]),
         .target(name: "Campaign", dependencies: ["Simulation", "Scenario"]),
         .target(name: "Reporting", dependencies: ["Campaign", "Simulation", "SimKernel"]),
         // The CLI's commands, as a library so tests call them in-process; `alarmsim` is main.swift only.

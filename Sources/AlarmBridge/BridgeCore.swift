@@ -210,6 +210,8 @@ public struct BridgeCore: Sendable {
             break
         case .bootCompleted:
             out.append(.readInventory(.launchSync))  // AND-3: restore after every boot broadcast
+        case .packageReplaced:
+            out.append(.readInventory(.launchSync))  // AND-3, BOOT-9: restore after an app replacement
         case .didBecomeActive:
             appActive = true
             out.append(.readInventory(.resumeSync))  // SCH-22: ask the daemon first, then sync

@@ -262,6 +262,8 @@ public enum BridgeInput: Sendable, Equatable {
     /// (and `NSSystemTimeZoneDidChange`) to a running process; Android `TIME_SET` /
     /// `TIMEZONE_CHANGED`. Carries the device zone now in force (REC-8, AND-3).
     case clockChanged(zoneIdentifier: String)
+    /// Android `MY_PACKAGE_REPLACED`: the app was updated (its process was killed first).
+    case packageReplaced
     case timerFired(BridgeTimer)
     case api(APICall)
 }

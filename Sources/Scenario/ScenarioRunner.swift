@@ -1,4 +1,5 @@
 import AlarmBridge
+import AndroidModel
 import IOSModel
 import SimKernel
 import Simulation
@@ -29,7 +30,9 @@ public enum ScenarioRunner {
                                        "ios.background-execution-ms", "ios.intents-after-force-quit",
                                        "ios.dst-gap", "ios.dst-overlap", "ios.custom-sound-fails", "ios.silent-mode-silences",
                                        "ios.jumped-over-relative", "ios.schedule-always-fails",
-                                       "android.api-level", "bridge.g-pub-ms", "sim.t-op-ms", "sim.duration-ms"]
+                                       "android.api-level", "android.swipe-force-stops", "android.update-clears-alarms",
+                                       "android.oem-kills-ringing-ms", "android.focus-loss-silences", "android.seeded-tie-order",
+                                       "android.full-screen-intent", "android.standby-bucket", "android.doze-maintenance-ms", "bridge.g-pub-ms", "sim.t-op-ms", "sim.duration-ms"]
 
     /// Checks what the parser cannot know: `param` keys and values, and faults that exist on one
     /// platform only.
@@ -58,7 +61,8 @@ public enum ScenarioRunner {
             }
         }
         for event in scenario.events where event.actor == "fault" || event.actor == "device" {
-            let androidOnly = ["revoke-exact-permission", "grant-exact-permission"]
+            let androidOnly = ["revoke-exact-permission", "grant-exact-permission", "doze", "charging", "force-stop",
+                               "audio-focus-loss", "phone-call", "audio-focus-regained", "playback-failure"]
             let iosOnly = ["capacity", "coalesce-updates", "os-removes-alarm", "silent-mode"]
             if scenario.platform == .ios && androidOnly.contains(event.verb)
                 || scenario.platform == .android && iosOnly.contains(event.verb) {
@@ -218,6 +222,18 @@ public enum ScenarioRunner {
             return alarmArgument(0).map { .userDeleteAlarm(alarmID: $0) }
         case ("user", "control-center"): return .userControlCenter
         case ("user", "reinstall"): return .userReinstall
+        case ("user", "app-update"): return .userAppUpdate
+        case ("device", "doze"):
+            guard let first = arguments.first, case .onOff(let on) = first else { return nil }
+            return .deviceDoze(on)
+        case ("device", "charging"):
+            guard let first = arguments.first, case .onOff(let on) = first else { return nil }
+            return .deviceCharging(on)
+        case ("fault", "force-stop"): return .faultForceStop
+        case ("fault", "audio-focus-loss"): return .faultAudioFocus(.loss)
+        case ("fault", "phone-call"): return .faultAudioFocus(.callStarted)
+        case ("fault", "audio-focus-regained"): return .faultAudioFocus(.gain)
+        case ("fault", "playback-failure"): return .faultPlaybackFailure
         case ("device", "time-zone"):
             guard let first = arguments.first, case .zone(let zone) = first else { return nil }
             return .deviceTimeZone(zone)
@@ -324,6 +340,33 @@ public enum ScenarioRunner {
         case "ios.schedule-latency-max-ms":
             guard let number, (20...600_000).contains(number) else { return bad + " (20...600000)" }
             setup.ios.scheduleLatencyMaxMs = number
+        case "android.swipe-force-stops":
+            guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
+            setup.android.swipeFromRecentsForceStops = parameter.value == "on"
+        case "android.update-clears-alarms":
+            guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
+            setup.android.updateClearsAlarms = parameter.value == "on"
+        case "android.oem-kills-ringing-ms":
+            if parameter.value == "off" { setup.android.oemKillsRingingAfterMs = nil; break }
+            guard let number, (1_000...3_600_000).contains(number) else { return bad + " (1000...3600000 or off)" }
+            setup.android.oemKillsRingingAfterMs = number
+        case "android.focus-loss-silences":
+            guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
+            setup.android.focusLossSilencesAlarm = parameter.value == "on"
+        case "android.seeded-tie-order":
+            guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
+            setup.android.seededEqualTimeOrder = parameter.value == "on"
+        case "android.full-screen-intent":
+            guard ["granted", "denied"].contains(parameter.value) else { return bad + " (granted or denied)" }
+            setup.androidFullScreenIntent = parameter.value == "granted"
+        case "android.standby-bucket":
+            guard let bucket = StandbyBucket(rawValue: parameter.value) else {
+                return bad + " (" + StandbyBucket.allCases.map(\.rawValue).joined(separator: ", ") + ")"
+            }
+            setup.androidStandbyBucket = bucket
+        case "android.doze-maintenance-ms":
+            guard let number, (1_000...3_600_000).contains(number) else { return bad + " (1000...3600000)" }
+            setup.android.dozeMaintenanceWindowMs = number
         case "android.api-level":
             guard let number, (26...40).contains(number) else { return bad + " (26...40)" }
             setup.android.apiLevel = Int(number)

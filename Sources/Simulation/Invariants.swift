@@ -28,6 +28,8 @@ extension World {
         if let fault = faultExemption { return fault.name }
         if let daemon = ios, daemon.silentMode && daemon.parameters.silentModeSilencesAlerts { return "mute-switch" }
         if let manager = android, !manager.canScheduleExactAlarms { return "exact-permission-revoked" }
+        if let manager = android, manager.forceStopped { return "force-stop" }  // [limit] AND-6
+        if let name = androidSilencedExemption() { return name }
         if let name = authorizationExemption() { return name }
         if armFailureExempt { return "arm-failed-no-predecessor" }
         return nil
@@ -53,7 +55,7 @@ extension World {
             }
         }
         guard let manager = android else { return false }
-        if manager.ringing.contains(where: { oracle.bindings[$0] == occurrence.id }) { return true }
+        if manager.ringing.contains(where: { oracle.bindings[$0] == occurrence.id && manager.isAudible($0) }) { return true }
         return manager.pending.contains { alarm in
             oracle.bindings[alarm.id] == occurrence.id && alarm.metadata.kind == .successor && alarm.triggerWallMs - wallMs <= boundMs
         }

@@ -103,6 +103,7 @@ extension World {
         if !platformHoldsPrimary(rootID: rootID, fireWallMs: fireWallMs) {
             if let name = authorizationExemption() { countExemption(name); return }
             if let manager = android, !manager.canScheduleExactAlarms { countExemption("exact-permission-revoked"); return }
+            if let manager = android, manager.forceStopped { countExemption("force-stop"); return }  // [limit] AND-6
             if oracle.primaryFaultRoots.contains(rootID) { countExemption("primary-unregistered-by-fault"); return }
         }
         if oracle.occurrences.contains(where: { !$0.live && $0.startWallMs == fireWallMs && $0.tiedRoots.contains(rootID) }) {

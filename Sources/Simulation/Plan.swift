@@ -45,6 +45,18 @@ public enum PlanAction: Sendable, Equatable {
     case faultOSRemovesAlarm(alarmID: String?)
     /// The platform's next alarm delivery is late by this many ms.
     case faultLateDelivery(ms: Int64)
+    /// Android: the device enters (true) or leaves deep doze; refused while the screen is on or charging.
+    case deviceDoze(Bool)
+    /// Android: the charger is connected (true) or removed.
+    case deviceCharging(Bool)
+    /// The app is updated to a new version (Android: MY_PACKAGE_REPLACED; iOS: the process is killed).
+    case userAppUpdate
+    /// Android: Settings → Force stop [limit] (AND-6).
+    case faultForceStop
+    /// Android: an audio-focus change reaches the ringing service (another app, a phone call).
+    case faultAudioFocus(AudioFocusChange)
+    /// Android: the ringing service's player fails for the ring now sounding.
+    case faultPlaybackFailure
     case expectAlerting(alarmID: String, line: Int)
     case expectSilent(alarmID: String, line: Int)
 }
@@ -89,6 +101,10 @@ public struct DeviceSetup: Sendable {
     /// iOS: whether AlarmKit intents still launch the app after a force-quit (undocumented:
     /// PLATFORMS.md, "intents"; false holds them until the user opens the app).
     public var intentsAfterForceQuit = true
+    /// Android: the app's standby bucket at the start (UsageStats); alarm clocks are exempt.
+    public var androidStandbyBucket = StandbyBucket.active
+    /// Android 34+: whether USE_FULL_SCREEN_INTENT is granted (denied: heads-up only, fsi-limits).
+    public var androidFullScreenIntent = true
 
     public init(platform: PlatformFlavor, zoneIdentifier: String, startWallMs: Int64, durationMs: Int64,
                 alarms: [LogicalAlarm], plan: [TimedAction], seed: UInt64) {

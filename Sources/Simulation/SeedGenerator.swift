@@ -1,4 +1,5 @@
 import AlarmBridge
+import AndroidModel
 import SimKernel
 
 /// Derives a whole world from one seed. Every draw goes through a named sub-stream, so changing
@@ -63,6 +64,24 @@ public enum SeedGenerator {
         setup.ios.silentModeSilencesAlerts = deviceRNG.chance(Ratio(1, 20))
         setup.ios.jumpedOverRelativeFires = deviceRNG.chance(Ratio(1, 2))
         setup.ios.scheduleAlwaysFails = deviceRNG.chance(Ratio(1, 100))
+        var androidRNG = streams.stream("setup.android-device")
+        setup.android.manifest = .usual  // AND-1: SCHEDULE_EXACT_ALARM ≤ 32 + USE_EXACT_ALARM
+        setup.android.freshInstall = androidRNG.chance(Ratio(1, 2))
+        let firstIdle = androidRNG.int(in: 900_000...3_600_000)
+        setup.android.dozeIdlePeriodsMs = (0..<4).map { min(firstIdle << Int64($0), 21_600_000) }
+        setup.android.dozeMaintenanceWindowMs = androidRNG.int(in: 30_000...600_000)
+        setup.android.seededEqualTimeOrder = androidRNG.chance(Ratio(1, 2))
+        setup.android.swipeFromRecentsForceStops = androidRNG.chance(Ratio(1, 4))
+        setup.android.updateClearsAlarms = androidRNG.chance(Ratio(1, 10))
+        setup.android.oemKillsRingingAfterMs = androidRNG.chance(Ratio(1, 5)) ? androidRNG.int(in: 10_000...300_000) : nil
+        setup.android.oemDeliveryDelayMaxMs = androidRNG.chance(Ratio(1, 5)) ? androidRNG.int(in: 60_000...900_000) : 0
+        setup.android.alarmVolumeMaxIndex = Int(androidRNG.int(in: 7...15))
+        setup.android.alarmVolumeIndex = Int(androidRNG.int(in: 1...Int64(setup.android.alarmVolumeMaxIndex)))
+        setup.android.focusLossSilencesAlarm = androidRNG.chance(Ratio(1, 4))
+        setup.android.exactAlarmForegroundServiceWindowMs = androidRNG.int(in: 5_000...10_000)
+        let bucketRoll = androidRNG.uniform(below: 20)
+        setup.androidStandbyBucket = bucketRoll < 12 ? .active : bucketRoll < 16 ? .workingSet : bucketRoll < 18 ? .frequent : bucketRoll < 19 ? .rare : .restricted
+        setup.androidFullScreenIntent = androidRNG.chance(Ratio(3, 4))
         setup.transitionBoundMs = 5_000
         setup.publicationGraceMs = platformRNG.int(in: 1_000...10_000)
         setup.reactiveUser = true
@@ -105,6 +124,19 @@ public enum SeedGenerator {
         case .android:
             parameters.append(RunParameter("android.api-level", String(setup.android.apiLevel)))
             parameters.append(RunParameter("android.locked-boot-broadcast-delay-ms", String(setup.android.lockedBootBroadcastDelayMs)))
+            parameters.append(RunParameter("android.fresh-install", String(setup.android.freshInstall)))
+            parameters.append(RunParameter("android.doze-idle-periods-ms", setup.android.dozeIdlePeriodsMs.map(String.init).joined(separator: ",")))
+            parameters.append(RunParameter("android.doze-maintenance-ms", String(setup.android.dozeMaintenanceWindowMs)))
+            parameters.append(RunParameter("android.seeded-tie-order", String(setup.android.seededEqualTimeOrder)))
+            parameters.append(RunParameter("android.swipe-force-stops", String(setup.android.swipeFromRecentsForceStops)))
+            parameters.append(RunParameter("android.update-clears-alarms", String(setup.android.updateClearsAlarms)))
+            parameters.append(RunParameter("android.oem-kills-ringing-ms", setup.android.oemKillsRingingAfterMs.map(String.init) ?? "off"))
+            parameters.append(RunParameter("android.oem-delivery-delay-max-ms", String(setup.android.oemDeliveryDelayMaxMs)))
+            parameters.append(RunParameter("android.alarm-volume", "\(setup.android.alarmVolumeIndex)/\(setup.android.alarmVolumeMaxIndex)"))
+            parameters.append(RunParameter("android.focus-loss-silences", String(setup.android.focusLossSilencesAlarm)))
+            parameters.append(RunParameter("android.fgs-window-ms", String(setup.android.exactAlarmForegroundServiceWindowMs)))
+            parameters.append(RunParameter("android.standby-bucket", setup.androidStandbyBucket.rawValue))
+            parameters.append(RunParameter("android.full-screen-intent", setup.androidFullScreenIntent ? "granted" : "denied"))
         }
         parameters.append(RunParameter("bridge.g-pub-ms", String(setup.publicationGraceMs)))
         parameters.append(RunParameter("sim.t-op-ms", String(setup.transitionBoundMs)))
@@ -118,6 +150,8 @@ public enum SeedGenerator {
 struct SwarmProfile: CustomStringConvertible {
     /// Wall-clock corrections in the swarm: off until the bridge implements REC-9 (issue 5).
     static let clockChangesEnabled = false
+    /// Player failures in the swarm: off until the bridge falls back to the system sound (SND-9, issue 5).
+    static let playbackFailuresEnabled = false
 
     var processDeath = false
     var reboot = false
@@ -131,6 +165,12 @@ struct SwarmProfile: CustomStringConvertible {
     var timeZoneChange = false
     var clockChange = false
     var silentMode = false
+    var doze = false
+    var charging = false
+    var forceStop = false
+    var appUpdate = false
+    var audioFocus = false
+    var playbackFailure = false
 
     static func draw(_ rng: Xoshiro256StarStar, platform: PlatformFlavor, apiLevel: Int) -> SwarmProfile {
         var rng = rng
@@ -144,12 +184,23 @@ struct SwarmProfile: CustomStringConvertible {
         profile.forceQuit = rng.chance(Ratio(1, 3))
         profile.osRemoval = platform == .ios && rng.chance(Ratio(1, 4))
         profile.lateDelivery = rng.chance(Ratio(1, 4))
-        profile.timeZoneChange = platform == .ios && rng.chance(Ratio(1, 5))  // Android: with TIME_SET / TIMEZONE_CHANGED (issue 4)
+        profile.timeZoneChange = platform == .ios && rng.chance(Ratio(1, 5))
         // Drawn (so later draws keep their values) but off: a forward jump over a ring time makes
         // the bridge expire the new alert at once (its occurrence starts at the configured time,
         // INACT-21), while REC-9 / INACT-19's clock offset is issue 5's. First case: ios seed 566.
         profile.clockChange = platform == .ios && rng.chance(Ratio(1, 5)) && SwarmProfile.clockChangesEnabled
         profile.silentMode = platform == .ios && rng.chance(Ratio(1, 3))
+        // Later kinds draw from their own generator, so the kinds above keep their values.
+        var android = Xoshiro256StarStar(seed: rng.next())
+        if platform == .android && !profile.timeZoneChange { profile.timeZoneChange = android.chance(Ratio(1, 5)) }
+        profile.doze = platform == .android && android.chance(Ratio(1, 2))
+        profile.charging = platform == .android && android.chance(Ratio(1, 3))
+        profile.forceStop = platform == .android && android.chance(Ratio(1, 6))
+        profile.appUpdate = android.chance(Ratio(1, 5))
+        profile.audioFocus = platform == .android && android.chance(Ratio(1, 4))
+        // Drawn but off: a failed player leaves the alarm silent until the bridge falls back to
+        // the system sound (SND-9, issue 5).
+        profile.playbackFailure = platform == .android && android.chance(Ratio(1, 8)) && SwarmProfile.playbackFailuresEnabled
         return profile
     }
 
@@ -167,6 +218,12 @@ struct SwarmProfile: CustomStringConvertible {
         if timeZoneChange { on.append("time-zone-change") }
         if clockChange { on.append("clock-change") }
         if silentMode { on.append("silent-mode") }
+        if doze { on.append("doze") }
+        if charging { on.append("charging") }
+        if forceStop { on.append("force-stop") }
+        if appUpdate { on.append("app-update") }
+        if audioFocus { on.append("audio-focus") }
+        if playbackFailure { on.append("playback-failure") }
         return on.isEmpty ? "none" : on.joined(separator: ",")
     }
 }
@@ -291,6 +348,36 @@ enum AmbientPlan {
             let at = start + device.int(in: 0...setup.durationMs)
             plan.append(TimedAction(wallMs: at, action: .deviceSilentMode(true)))
             plan.append(TimedAction(wallMs: at + device.int(in: 600_000...14_400_000), action: .deviceSilentMode(false)))
+        }
+        var androidFaults = streams.stream("plan.android")
+        if profile.doze {
+            // Deep doze some time after the screen went off (DeviceIdleController needs a stationary,
+            // unplugged, screen-off phone; the model refuses otherwise).
+            for _ in 0..<Int(androidFaults.int(in: 1...3)) {
+                plan.append(TimedAction(wallMs: start + androidFaults.int(in: 600_000...setup.durationMs), action: .deviceDoze(true)))
+            }
+        }
+        if profile.charging {
+            let at = start + androidFaults.int(in: 0...7_200_000)
+            plan.append(TimedAction(wallMs: at, action: .deviceCharging(true)))
+            plan.append(TimedAction(wallMs: at + androidFaults.int(in: 3_600_000...36_000_000), action: .deviceCharging(false)))
+        }
+        if profile.forceStop {
+            plan.append(TimedAction(wallMs: start + androidFaults.int(in: 60_000...setup.durationMs), action: .faultForceStop))
+        }
+        if profile.appUpdate {
+            plan.append(TimedAction(wallMs: start + androidFaults.int(in: 60_000...setup.durationMs), action: .userAppUpdate))
+        }
+        if profile.audioFocus, let target = setup.alarms.isEmpty ? nil : androidFaults.pick(setup.alarms) {
+            // A call or another app's audio while the alarm rings.
+            let at = calendar.nextFire(hour: target.hour, minute: target.minute, weekday: nil, after: start + 60_000) + androidFaults.int(in: 1_000...120_000)
+            let change: AudioFocusChange = androidFaults.chance(Ratio(1, 2)) ? .callStarted : .loss
+            plan.append(TimedAction(wallMs: at, action: .faultAudioFocus(change)))
+            plan.append(TimedAction(wallMs: at + androidFaults.int(in: 30_000...300_000), action: .faultAudioFocus(.gain)))
+        }
+        if profile.playbackFailure, let target = setup.alarms.isEmpty ? nil : androidFaults.pick(setup.alarms) {
+            let at = calendar.nextFire(hour: target.hour, minute: target.minute, weekday: nil, after: start + 60_000) + 2_000
+            plan.append(TimedAction(wallMs: at, action: .faultPlaybackFailure))
         }
         // Stable order: by time, then by generation order (the sort is stable).
         return plan.enumerated().sorted { ($0.element.wallMs, $0.offset) < ($1.element.wallMs, $1.offset) }.map(\.element)

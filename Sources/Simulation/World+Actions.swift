@@ -18,6 +18,7 @@ extension World {
             step(.willResignActive)
             step(.didEnterBackground)
             startBackgroundBudget()
+            setScreen(on: false)
         case .userCompleteChallenge:
             guard process.running, process.active, let live = process.bridge?.document?.liveOccurrence else { return }
             step(.api(.completeChallenge(rootID: live.rootID, occurrenceToken: live.token)))
@@ -33,6 +34,11 @@ extension World {
                 // and the swipe kills the process.
                 process.active = false
                 step(.willResignActive)
+            }
+            if android != nil {
+                // AOSP: the process goes, alarms stay; some OEMs force-stop instead (notifee#126).
+                let now = androidNow
+                onAlarmManager { $0.swipedFromRecents(now: now) }
             }
             kill("force-quit")
             noteFault("force-quit")
@@ -96,6 +102,18 @@ extension World {
             osRemovesAlarm(alarmID: alarmID)
         case .faultLateDelivery(let ms):
             lateDeliveryMs = ms
+        case .deviceDoze(let on):
+            setDoze(on)
+        case .deviceCharging(let on):
+            setCharging(on)
+        case .userAppUpdate:
+            appUpdate()
+        case .faultForceStop:
+            forceStop()
+        case .faultAudioFocus(let change):
+            audioFocus(change)
+        case .faultPlaybackFailure:
+            playbackFailure()
         case .expectAlerting(let alarmID, let line):
             if !audibleRings().contains(where: { $0.metadata.alarmID == alarmID }) {
                 scenarioFailures.append("\(line): expected \(alarmID) alerting, but it is silent")
@@ -112,12 +130,16 @@ extension World {
             return daemon.alarms.filter { daemon.isAudible($0.id) }.map { ($0.id, $0.metadata) }
         }
         guard let manager = android else { return [] }
-        return manager.ringing.compactMap { id in manager.ringingMetadata(id).map { (id, $0) } }
+        return manager.ringing.filter { manager.isAudible($0) }.compactMap { id in manager.ringingMetadata(id).map { (id, $0) } }
     }
 
     func openApp() {
         guard deviceUp else { return }
         if !protectedDataAvailable { unlock() }
+        if android != nil {
+            setScreen(on: true)
+            onAlarmManager { $0.appLaunchedByUser() }  // leaves the stopped state after a force-stop
+        }
         if !process.running { launch(.user) } else { resume() }
         if forceQuitHoldsIntents {
             forceQuitHoldsIntents = false

@@ -1,4 +1,5 @@
 import AlarmBridge
+import AndroidModel
 import IOSModel
 import SimKernel
 
@@ -14,6 +15,7 @@ extension World {
         record("device", "time-zone", [TraceField("from", calendar.zoneIdentifier), TraceField("to", zoneIdentifier)])
         calendar = next
         onDaemon { $0.timeZoneChanged(to: zoneIdentifier, nowWallMs: wallMs) }
+        onAlarmManager { $0.setTimeZone(zoneIdentifier) }  // TIMEZONE_CHANGED (AMS setTimeZoneImpl)
         // The user's one-shots mean "the next time the clock shows HH:MM" (REC-8).
         alarms = alarms.map { alarm in
             guard case .once(let fire) = alarm.repeats, fire > wallMs else { return alarm }
@@ -35,6 +37,8 @@ extension World {
         clock.correctWall(byMs: deltaMs)
         record("device", "set-clock", [TraceField("delta-ms", String(deltaMs))])
         onDaemon { $0.wallClockChanged(byMs: deltaMs, nowWallMs: wallMs) }
+        let instant = AndroidInstant(elapsedRealtimeMs: clock.monotonicMs, wallMs: wallMs)
+        onAlarmManager { $0.setTime(wallMs: instant.wallMs, now: instant) }  // TIME_SET (AMS reevaluateRtcAlarms)
         if let index = oracle.liveIndex {
             // REC-9: the live occurrence's activity and deadline move with the clock.
             oracle.occurrences[index].clockOffsetMs += deltaMs
@@ -55,16 +59,12 @@ extension World {
         announceClockChange()
     }
 
-    /// Tells the app: a running iOS process gets the significant-time-change notification (held
-    /// while suspended, as every event is); Android broadcasts `TIME_SET` / `TIMEZONE_CHANGED`,
-    /// which start the process (they are exempt from the manifest-receiver limits).
+    /// Tells the app on iOS: a running process gets the significant-time-change notification
+    /// (held while suspended, as every event is). On Android the model's `TIME_SET` /
+    /// `TIMEZONE_CHANGED` broadcasts do it (they start the process).
     func announceClockChange() {
-        let input = BridgeInput.clockChanged(zoneIdentifier: calendar.zoneIdentifier)
-        if setup.platform == .android {
-            deliver(input, launch: .broadcast)
-        } else if process.running {
-            enqueue(.toProcess(input, incarnation: process.incarnation), afterMs: 0)
-        }
+        guard setup.platform == .ios, process.running else { return }
+        enqueue(.toProcess(.clockChanged(zoneIdentifier: calendar.zoneIdentifier), incarnation: process.incarnation), afterMs: 0)
     }
 
     /// Drops every pending oracle fire time and plans them again from the wall clock and zone now
@@ -139,5 +139,83 @@ extension World {
             oracleClose(index, reason: "unobservable")
         }
         onDaemon { $0.systemRemove(victim.id, nowWallMs: wallMs) }
+    }
+}
+
+/// Android device state and faults: doze, charging, screen, force-stop, updates, audio.
+extension World {
+    var androidNow: AndroidInstant { AndroidInstant(elapsedRealtimeMs: clock.monotonicMs, wallMs: clock.wallMs) }
+
+    /// Android: deep doze on or off (the model refuses while the screen is on or charging).
+    func setDoze(_ on: Bool) {
+        let now = androidNow
+        onAlarmManager { on ? $0.enterDoze(now: now) : $0.exitDoze(now: now) }
+    }
+
+    func setCharging(_ on: Bool) {
+        let now = androidNow
+        onAlarmManager { $0.setCharging(on, now: now) }
+    }
+
+    /// Android: the screen follows the user (on while in the app); SCREEN_ON ends doze.
+    func setScreen(on: Bool) {
+        let now = androidNow
+        onAlarmManager { $0.setScreen(on: on, now: now) }
+    }
+
+    /// Settings → Force stop [limit] (AND-6): alarms removed, process killed, no broadcast until
+    /// the user opens the app.
+    func forceStop() {
+        guard deviceUp, android != nil else { return }
+        if process.running && process.active {
+            process.active = false
+            step(.willResignActive)
+        }
+        let now = androidNow
+        onAlarmManager { $0.forceStop(now: now) }
+        kill("force-stop")
+    }
+
+    /// The app is updated. Android: the model kills the process, keeps (or on some OEMs clears)
+    /// the alarms and sends MY_PACKAGE_REPLACED. iOS: the process is killed; AlarmKit keeps the
+    /// app's alarms (BOOT-9) and nothing launches the app.
+    func appUpdate() {
+        guard deviceUp else { return }
+        record("user", "app-update")
+        if process.running && process.active {
+            process.active = false
+            step(.willResignActive)
+        }
+        if android != nil {
+            let now = androidNow
+            onAlarmManager { $0.packageReplaced(now: now) }
+        }
+        kill("app-update")
+        noteFault("app-update")
+    }
+
+    /// Android: an audio-focus change reaches the ringing service.
+    func audioFocus(_ change: AudioFocusChange) {
+        onAlarmManager { $0.audioFocusChanged(change) }
+    }
+
+    /// Android: the player of the ring now sounding fails.
+    func playbackFailure() {
+        guard let id = android?.ringing.first else { return }
+        onAlarmManager { $0.playbackFailed(id) }
+    }
+
+    /// Android: why a ringing alarm cannot be heard, when the platform (not the bridge) silenced
+    /// it: a call (in-call tone only, AlarmClock#198) or focus loss that silences ([limit] param).
+    func androidSilencedExemption() -> String? {
+        guard let manager = android else { return nil }
+        for id in manager.ringing {
+            switch manager.ringingStatus(id)?.audio {
+            case .inCallTone: return "in-call"
+            case .silencedByFocusLoss: return "audio-focus-loss"
+            default: continue
+            }
+        }
+        return nil
     }
 }

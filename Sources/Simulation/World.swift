@@ -120,7 +120,13 @@ final class World {
         self.appRNG = streams.stream("app.js")
         switch setup.platform {
         case .ios: ios = AlarmKitDaemon(parameters: setup.ios, calendar: calendar, streams: streams)
-        case .android: android = AlarmManagerModel(parameters: setup.android)
+        case .android:
+            var parameters = setup.android
+            parameters.timeZoneID = setup.zoneIdentifier
+            var manager = AlarmManagerModel(parameters: parameters, random: streams.stream("android.alarm-manager"))
+            _ = manager.setStandbyBucket(setup.androidStandbyBucket, now: AndroidInstant(elapsedRealtimeMs: 0, wallMs: setup.startWallMs))
+            _ = manager.setFullScreenIntentPermission(setup.androidFullScreenIntent)
+            android = manager
         }
     }
 
@@ -466,7 +472,14 @@ final class World {
             case .alertEnded(let id, let metadata): oracleAlertEnded(id, metadata)
             case .killProcess: kill("exact-alarm permission revoked"); noteFault("exact-permission-revoked")
             case .trace(let name, let fields): record("android", name, fields)
-            case .broadcast(let broadcast, _): record("android", "broadcast", [TraceField("action", broadcast.action)])
+            case .broadcast(let broadcast, let launch):
+                record("android", "broadcast", [TraceField("action", broadcast.action)])
+                switch broadcast {
+                case .timeSet: deliver(.clockChanged(zoneIdentifier: calendar.zoneIdentifier), launch: launch)
+                case .timezoneChanged(let zone): deliver(.clockChanged(zoneIdentifier: zone), launch: launch)
+                case .myPackageReplaced: deliver(.packageReplaced, launch: launch)
+                case .screenOn, .screenOff, .alarmCount: break  // no bridge input: context receivers only
+                }
             case .processKilled(let reason): kill(reason.rawValue); noteFault(reason.rawValue)
             }
         }
@@ -512,7 +525,7 @@ final class World {
 
     func isAudible(_ id: AlarmUUID) -> Bool {
         if let daemon = ios { return daemon.isAudible(id) }
-        return android?.ringing.contains(id) ?? false
+        return android?.isAudible(id) ?? false
     }
 
     func react(_ id: AlarmUUID, _ reaction: Reaction) {
@@ -628,6 +641,7 @@ final class World {
         case .bootCompleted(let locked): return locked ? "LOCKED_BOOT_COMPLETED" : "BOOT_COMPLETED"
         case .exactAlarmPermissionGranted: return "exactAlarmPermissionGranted"
         case .clockChanged(let zone): return "clockChanged(\(zone))"
+        case .packageReplaced: return "MY_PACKAGE_REPLACED"
         case .timerFired(let timer): return "timerFired(\(timer.rawValue))"
         case .api(.saveAlarm(let alarm)): return "saveAlarm(\(alarm.id), title \(alarm.title))"
         case .api(.deleteAlarm(let id)): return "deleteAlarm(\(id))"
