@@ -24,13 +24,14 @@ struct ScenarioVocabularyTests {
         #expect(usages == [
             "user stop [ALARM]", "user open-app", "user leave-app", "user complete-challenge", "user unlock", "user lock",
             "user force-quit", "user edit-title ALARM \"TEXT\"", "user edit-time ALARM HH:MM", "user delete-alarm ALARM",
-            "user control-center", "user reinstall",
+            "user control-center", "user app-update", "user reinstall",
             "app sync-enabled-alarms", "app launch",
             "device reboot", "device boot-complete", "device time-zone ZONE", "device set-clock ±DURATION",
-            "device silent-mode on|off",
+            "device doze on|off", "device charging on|off", "device silent-mode on|off",
             "fault process-death", "fault schedule-failure [N=1]", "fault inventory-read-failure [N=1]", "fault capacity N",
             "fault revoke-exact-permission", "fault grant-exact-permission", "fault coalesce-updates on|off",
-            "fault late-delivery DURATION", "fault os-removes-alarm [ALARM]",
+            "fault late-delivery DURATION", "fault force-stop", "fault audio-focus-loss", "fault phone-call",
+            "fault audio-focus-regained", "fault playback-failure", "fault os-removes-alarm [ALARM]",
             "expect alerting ALARM", "expect silent ALARM",
         ])
         #expect(ScenarioVocabulary.actors == ["user", "app", "device", "fault", "expect"])
