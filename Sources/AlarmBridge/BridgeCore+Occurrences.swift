@@ -78,6 +78,13 @@ extension BridgeCore {
             silence(row.id, origin: .lifecycle, into: &out)
             return false
         }
+        if let incumbent = document?.occurrences.last(where: { $0.rootID != row.metadata.rootID && $0.wasLive(at: startedAt) }) {
+            // OCC-3: this root became due while another occurrence was live — observed only now
+            // (a suspended or dead process), after that occurrence closed. Still a pass-over.
+            out.append(.note("pass-over (observed late): \(row.metadata.rootID) was due while \(incumbent.rootID) owned the occurrence"))
+            silence(row.id, origin: .lifecycle, into: &out)
+            return false
+        }
         if document?.occurrences.contains(where: { $0.rootID == row.metadata.rootID && $0.startedAtMs == startedAt }) == true {
             retire(row, reason: "primary of a closed occurrence", into: &out)  // OCC-20
             return false

@@ -123,6 +123,18 @@ public struct OccurrenceRecord: Codable, Sendable, Equatable {
         self.closedAtMs = closedAtMs
     }
 
+    /// Whether the occurrence was live at `wallMs`: it had begun (strictly before: equal ring
+    /// times are ties, settled elsewhere) and had not yet ended — an expired one ends at its
+    /// deadline however late its closure was observed, the others when they were closed.
+    public func wasLive(at wallMs: Int64) -> Bool {
+        guard startedAtMs < wallMs else { return false }
+        switch state {
+        case .live: return wallMs < deadlineMs
+        case .expired: return wallMs < min(deadlineMs, closedAtMs ?? deadlineMs)
+        case .completed, .abandoned, .retired: return wallMs < (closedAtMs ?? startedAtMs)
+        }
+    }
+
     /// The effective expiry (wall ms): policy timeout after the later of ring time and last
     /// activity, never past the 20 h bound (INACT-2, INACT-3, OCC-21).
     public var deadlineMs: Int64 {
