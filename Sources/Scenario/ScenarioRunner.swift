@@ -273,6 +273,28 @@ public enum ScenarioRunner {
         }
     }
 
+    /// The two-valued `param` keys: key, the word that sets true, the word that sets false, and
+    /// the setup field. One table, so every switch parses and reports the same way.
+    static var switches: [(key: String, yes: String, no: String, field: WritableKeyPath<DeviceSetup, Bool>)] {
+        [
+            ("ios.coalesce-updates", "on", "off", \.ios.coalesceUpdates),
+            ("ios.authorization-answer", "grant", "deny", \.ios.promptGrants),
+            ("ios.usage-description", "present", "missing", \.ios.usageDescriptionPresent),
+            ("ios.stale-not-determined", "on", "off", \.ios.staleNotDetermined),
+            ("ios.intents-after-force-quit", "on", "off", \.intentsAfterForceQuit),
+            ("ios.hold-updates-while-locked", "on", "off", \.ios.holdUpdatesWhileLocked),
+            ("ios.custom-sound-fails", "on", "off", \.ios.customSoundFails),
+            ("ios.silent-mode-silences", "on", "off", \.ios.silentModeSilencesAlerts),
+            ("ios.jumped-over-relative", "fires", "waits", \.ios.jumpedOverRelativeFires),
+            ("ios.schedule-always-fails", "on", "off", \.ios.scheduleAlwaysFails),
+            ("android.swipe-force-stops", "on", "off", \.android.swipeFromRecentsForceStops),
+            ("android.update-clears-alarms", "on", "off", \.android.updateClearsAlarms),
+            ("android.focus-loss-silences", "on", "off", \.android.focusLossSilencesAlarm),
+            ("android.seeded-tie-order", "on", "off", \.android.seededEqualTimeOrder),
+            ("android.full-screen-intent", "granted", "denied", \.androidFullScreenIntent),
+        ]
+    }
+
     /// Applies one `param` line; returns what is wrong with it, if anything.
     static func apply(_ parameter: ScenarioParameter, to setup: inout DeviceSetup) -> String? {
         guard parameterKeys.contains(parameter.key) else {
@@ -287,32 +309,19 @@ public enum ScenarioRunner {
             && !(parameter.value.count > 1 && parameter.value.hasPrefix("0"))
         let number = digits ? Int64(parameter.value) : nil
         let bad = "bad value '\(parameter.value)' for \(parameter.key)"
+        if let entry = switches.first(where: { $0.key == parameter.key }) {
+            guard parameter.value == entry.yes || parameter.value == entry.no else { return bad + " (\(entry.yes) or \(entry.no))" }
+            setup[keyPath: entry.field] = parameter.value == entry.yes
+            return nil
+        }
         switch parameter.key {
-        case "ios.coalesce-updates":
-            guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
-            setup.ios.coalesceUpdates = parameter.value == "on"
         case "ios.authorization":
             guard let value = AlarmKitAuthorization(rawValue: parameter.value) else { return bad + " (authorized, not-determined or denied)" }
             setup.ios.authorization = value
-        case "ios.authorization-answer":
-            guard ["grant", "deny"].contains(parameter.value) else { return bad + " (grant or deny)" }
-            setup.ios.promptGrants = parameter.value == "grant"
-        case "ios.usage-description":
-            guard ["present", "missing"].contains(parameter.value) else { return bad + " (present or missing)" }
-            setup.ios.usageDescriptionPresent = parameter.value == "present"
-        case "ios.stale-not-determined":
-            guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
-            setup.ios.staleNotDetermined = parameter.value == "on"
         case "ios.background-execution-ms":
             if parameter.value == "unlimited" { setup.backgroundExecutionMs = nil; break }
             guard let number, (1...3_600_000).contains(number) else { return bad + " (1...3600000 or unlimited)" }
             setup.backgroundExecutionMs = number
-        case "ios.intents-after-force-quit":
-            guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
-            setup.intentsAfterForceQuit = parameter.value == "on"
-        case "ios.hold-updates-while-locked":
-            guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
-            setup.ios.holdUpdatesWhileLocked = parameter.value == "on"
         case "ios.dense-late-delay-max-ms":
             guard let number, number <= 600_000 else { return bad + " (0...600000)" }
             setup.ios.denseLateDelayMaxMs = number
@@ -322,43 +331,16 @@ public enum ScenarioRunner {
         case "ios.dst-overlap":
             guard let value = WallCalendar.DSTPolicy.Overlap(rawValue: parameter.value) else { return bad + " (both, first or last)" }
             setup.ios.dstPolicy.overlap = value
-        case "ios.custom-sound-fails":
-            guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
-            setup.ios.customSoundFails = parameter.value == "on"
-        case "ios.silent-mode-silences":
-            guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
-            setup.ios.silentModeSilencesAlerts = parameter.value == "on"
-        case "ios.jumped-over-relative":
-            guard ["fires", "waits"].contains(parameter.value) else { return bad + " (fires or waits)" }
-            setup.ios.jumpedOverRelativeFires = parameter.value == "fires"
-        case "ios.schedule-always-fails":
-            guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
-            setup.ios.scheduleAlwaysFails = parameter.value == "on"
         case "ios.capacity":
             guard let number, number <= 10_000 else { return bad + " (0...10000)" }
             setup.ios.capacity = Int(number)
         case "ios.schedule-latency-max-ms":
             guard let number, (20...600_000).contains(number) else { return bad + " (20...600000)" }
             setup.ios.scheduleLatencyMaxMs = number
-        case "android.swipe-force-stops":
-            guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
-            setup.android.swipeFromRecentsForceStops = parameter.value == "on"
-        case "android.update-clears-alarms":
-            guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
-            setup.android.updateClearsAlarms = parameter.value == "on"
         case "android.oem-kills-ringing-ms":
             if parameter.value == "off" { setup.android.oemKillsRingingAfterMs = nil; break }
             guard let number, (1_000...3_600_000).contains(number) else { return bad + " (1000...3600000 or off)" }
             setup.android.oemKillsRingingAfterMs = number
-        case "android.focus-loss-silences":
-            guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
-            setup.android.focusLossSilencesAlarm = parameter.value == "on"
-        case "android.seeded-tie-order":
-            guard ["on", "off"].contains(parameter.value) else { return bad + " (on or off)" }
-            setup.android.seededEqualTimeOrder = parameter.value == "on"
-        case "android.full-screen-intent":
-            guard ["granted", "denied"].contains(parameter.value) else { return bad + " (granted or denied)" }
-            setup.androidFullScreenIntent = parameter.value == "granted"
         case "android.standby-bucket":
             guard let bucket = StandbyBucket(rawValue: parameter.value) else {
                 return bad + " (" + StandbyBucket.allCases.map(\.rawValue).joined(separator: ", ") + ")"
