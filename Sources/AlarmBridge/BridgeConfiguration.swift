@@ -11,6 +11,8 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     public var stopLeavesRecoveryGuard = false
     /// Seed 003: the title is hashed into the primary ring ID.
     public var titleInRingID = false
+    /// Issue 5: the snooze latch is spent only once the snooze ring is confirmed (SNZ-5).
+    public var snoozeLatchAfterArm = false
 
     public init() {}
 
@@ -39,6 +41,10 @@ public struct BridgeConfiguration: Sendable {
     public var gateRecheckMs: Int64 = 1_000
     /// Housekeeping: delivered past rows older than this are pruned (ACT-9-style bound).
     public var pastRowRetentionMs: Int64 = 26 * 3_600_000
+    /// MIN_SNOOZE_LEAD (SNZ-3): "a few seconds"; the simulation varies it (2–10 s). Virtual ms.
+    public var minSnoozeLeadMs: Int64 = 5_000
+    /// The snooze maximum: 30 min (SNZ-3, SNZ-11, SNZ-21).
+    public var snoozeMaxMs: Int64 = 30 * 60_000
     public var defects: KnownDefects
 
     public init(flavor: PlatformFlavor, calendar: WallCalendar, defects: KnownDefects = KnownDefects()) {

@@ -59,7 +59,7 @@ extension BridgeCore {
         switch row.metadata.kind {
         case .primary:
             return deliverPrimary(row, now: now, into: &out)
-        case .successor:
+        case .successor, .snooze:
             if let token = row.metadata.token, document?.occurrence(token: token)?.state == .live {
                 return true
             }
@@ -122,7 +122,7 @@ extension BridgeCore {
     /// True when `row` is pressure of the live occurrence `live`.
     func isBound(_ row: RingRow, to live: OccurrenceRecord) -> Bool {
         switch row.metadata.kind {
-        case .successor: return row.metadata.token == live.token
+        case .successor, .snooze: return row.metadata.token == live.token
         case .primary: return row.metadata.rootID == live.rootID
         }
     }
@@ -150,7 +150,7 @@ extension BridgeCore {
             guard isBound(row, to: live) else { return false }
             if alerting.contains(row.id) { return true }
             // A pending primary is the root's *next* occurrence, never pressure for this one (REC-7).
-            return row.metadata.kind == .successor && !row.delivered && (row.confirmed || inFlight.contains(row.id))
+            return row.metadata.kind.isOccurrenceBound && !row.delivered && (row.confirmed || inFlight.contains(row.id))
         }
     }
 
@@ -163,6 +163,10 @@ extension BridgeCore {
     /// concurrent trigger reuses the one already armed. The row is published before the
     /// platform call (SCH-6).
     mutating func armSuccessor(for live: OccurrenceRecord, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        if let snooze = pendingSnooze(of: live), snooze.confirmed {
+            out.append(.note("snooze ring \(snooze.id) holds the pressure (SNZ-10)"))
+            return
+        }
         if let pending = pendingSuccessor(of: live) {
             out.append(.note("successor \(pending.id) reused (OCC-7)"))
             return
@@ -231,14 +235,26 @@ extension BridgeCore {
             if let token = row.metadata.token, document?.occurrence(token: token)?.state != .live {
                 // Its occurrence closed while the request was in flight: retire it now (OCC-25).
                 retire(row, reason: "armed after its occurrence closed", into: &out)
+                if row.metadata.kind == .snooze { out.append(.reply(.snoozeRejected(reason: "occurrence closed"))) }
+                return
             }
             armRetries = 0
+            if row.metadata.kind == .snooze { snoozeConfirmed(row, now: now, into: &out) }
+            if row.metadata.kind == .successor { skipHandoffConfirmed(row, now: now, into: &out) }
         case .failure(let error):
             mutate { document in
                 document.removeRow(id)
                 if error == .maximumLimitReached { document.droppedCount += 1 }  // CAP-9: surfaced, not silent
             }
             out.append(.note("schedule of \(row.metadata.kind.rawValue) \(id) failed: \(error.rawValue)"))
+            if row.metadata.kind == .snooze {
+                // SNZ-9: prior pressure untouched; SNZ-5: the latch stays spent.
+                out.append(.reply(.snoozeRejected(reason: "arm failed: \(error.rawValue)")))
+            }
+            if row.metadata.kind == .successor, let skip = pendingSkip, skip.successorID == id {
+                pendingSkip = nil  // SNZ-16: the snooze ring stays armed
+                out.append(.reply(.skipRejected(reason: "handoff arm failed: \(error.rawValue)")))
+            }
             if row.metadata.kind == .successor, armRetries < configuration.armRetryMax {
                 armRetries += 1
                 out.append(.setTimer(.armRetry, delayMs: configuration.armRetryDelayMs))
@@ -260,7 +276,7 @@ extension BridgeCore {
         if alerting.contains(row.id) || (flavor == .ios && row.delivered) {
             out.append(.stop(row.id, origin: .retire))
             removeAlerting(row.id)
-        } else if row.metadata.kind == .successor {
+        } else if row.metadata.kind.isOccurrenceBound {
             out.append(.cancel(row.id, origin: .retire))
             mutate { $0.removeRow(row.id) }
         }
@@ -308,7 +324,7 @@ extension BridgeCore {
         let origin: CommandOrigin = state == .completed ? .completion : .expiry
         guard let document else { return }
         for row in document.rings where isBound(row, to: occurrence) {
-            if row.metadata.kind == .successor && !row.delivered {
+            if row.metadata.kind.isOccurrenceBound && !row.delivered {
                 // Not yet seen delivered: pending, held late by the phone, or sounding unseen.
                 // cancel(id:) deletes from any state (…/alarmmanager/cancel(id:)).
                 if defects.stopLeavesRecoveryGuard {

@@ -12,9 +12,12 @@ extension BridgeCore {
                 if let request = primaryRequest(for: root, alarmID: alarm.id, now: now) { wanted.append(request) }
             }
         }
-        if let live = document.liveOccurrence, let pending = pendingSuccessor(of: live) {
-            wanted.append(RingRequest(id: pending.id, schedule: pending.schedule,
-                                      fireWallMs: max(pending.fireWallMs, now.wallMs), metadata: pending.metadata))
+        if let live = document.liveOccurrence {
+            // SNZ-11: a snooze ring is repaired at its own deadline, never collapsed to +10 s.
+            for pending in [pendingSuccessor(of: live), pendingSnooze(of: live)].compactMap({ $0 }) {
+                wanted.append(RingRequest(id: pending.id, schedule: pending.schedule,
+                                          fireWallMs: max(pending.fireWallMs, now.wallMs), metadata: pending.metadata))
+            }
         }
         return wanted.sorted { ($0.fireWallMs, $0.id) < ($1.fireWallMs, $1.id) }
     }
@@ -128,7 +131,7 @@ extension BridgeCore {
             if row == nil && family != nil { continue }  // a direct save reconciles its own family only
             if held.state == .alerting { continue }  // SCH-3, SCH-21: never cancel an alerting ring
             if let row, row.isPast(at: now.wallMs) { continue }  // SCH-3: nor one whose fire time passed
-            if let row, row.metadata.kind == .successor { continue }  // occurrence-bound: lifecycle paths own it
+            if let row, row.metadata.kind.isOccurrenceBound { continue }  // occurrence-bound: lifecycle paths own it
             cancels.append(held.id)  // SCH-3: unknown or no longer wanted
         }
 

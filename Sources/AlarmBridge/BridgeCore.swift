@@ -29,6 +29,8 @@ public struct BridgeCore: Sendable {
     /// Schedule requests awaiting completion.
     var inFlight: [AlarmUUID] = []
     var armRetries = 0
+    /// A skip in progress (SNZ-15): the successor armed for the handoff, then the snooze ring to retire.
+    var pendingSkip: (token: String, successorID: AlarmUUID, snoozeID: AlarmUUID)?
     /// A sync skipped an alerting family (SCH-22); run it again once no family is alerting.
     var deferredSync: InventoryPurpose?
     /// A sync skipped a ring whose configuration changed while its schedule was in flight.
@@ -308,6 +310,13 @@ public struct BridgeCore: Sendable {
             if challengeVisible, let live = document?.liveOccurrence, !defects.stopLeavesRecoveryGuard {
                 cancelPendingSuccessors(of: live, origin: .lifecycle, now: now, into: &out)  // OCC-9, FG-7
             }
+            if challengeVisible, let live = document?.liveOccurrence {
+                stopSoundingSnooze(of: live, into: &out)  // SNZ-19: rendering the challenge stops it
+            }
+        case .beginOneTimeSnooze(let untilMs, let token, let alarmIDs):
+            beginOneTimeSnooze(untilMs: untilMs, token: token, alarmIDs: alarmIDs, now: now, into: &out)
+        case .skipOneTimeSnooze(let token, let alarmIDs):
+            skipOneTimeSnooze(token: token, alarmIDs: alarmIDs, now: now, into: &out)
         case .completeChallenge(let rootID, let token):
             completeChallenge(rootID: rootID, token: token, now: now, into: &out)
         }

@@ -111,6 +111,12 @@ public struct OccurrenceRecord: Codable, Sendable, Equatable {
     public var lastActivityMs: Int64?
     public var state: OccurrenceState
     public var closedAtMs: Int64?
+    /// SNZ-4, SNZ-5: the once-only snooze latch of this token, persisted as spent before the
+    /// snooze ring is attempted; only a new occurrence starts unspent (SNZ-6).
+    public var oneTimeSnoozeUsed = false
+    /// INACT-9, INACT-10: the accepted snooze deadline, the inactivity baseline; it survives the
+    /// consumption of the snooze ring.
+    public var inactivitySnoozeUntilMs: Int64?
 
     public init(token: String, rootID: String, startedAtMs: Int64, policy: InactivityPolicy, lastActivityMs: Int64?,
                 state: OccurrenceState, closedAtMs: Int64?) {
@@ -141,7 +147,10 @@ public struct OccurrenceRecord: Codable, Sendable, Equatable {
         let bound = startedAtMs + InactivityPolicy.legacy.timeoutMs
         switch policy {
         case .legacy: return bound
-        case .v2, .v3: return min(bound, max(startedAtMs, lastActivityMs ?? startedAtMs) + policy.timeoutMs)
+        case .v2, .v3:
+            // INACT-9: not before the snooze deadline, then the policy's full timeout from it.
+            let baseline = max(startedAtMs, lastActivityMs ?? startedAtMs, inactivitySnoozeUntilMs ?? startedAtMs)
+            return min(bound, baseline + policy.timeoutMs)
         }
     }
 }

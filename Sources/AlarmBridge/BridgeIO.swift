@@ -208,12 +208,23 @@ public enum APICall: Sendable, Equatable {
     case setForegroundAlarmContext(challengeScreenVisible: Bool)
     /// Mission completion for one (root, token) (OCC-12).
     case completeChallenge(rootID: String, occurrenceToken: String)
+    /// `beginOneTimeSnooze({untilMs, occurrenceToken?, alarmIds})` (SNZ-1..9, API).
+    case beginOneTimeSnooze(untilMs: Int64, occurrenceToken: String?, alarmIDs: [String])
+    /// `skipOneTimeSnooze({occurrenceToken, alarmIds})` (SNZ-15, SNZ-16).
+    case skipOneTimeSnooze(occurrenceToken: String, alarmIDs: [String])
 }
 
 /// Replies to JS.
 public enum APIReply: Sendable, Equatable {
     case completed(rootID: String, accepted: Bool)
     case saved(alarmID: String)
+    /// `beginOneTimeSnooze` resolved with the deadline it accepted (SNZ-1).
+    case snoozeAccepted(token: String, untilMs: Int64)
+    /// `beginOneTimeSnooze` rejected: validation, a spent latch, or a failed arm (SNZ-3, SNZ-4, SNZ-9).
+    case snoozeRejected(reason: String)
+    /// `skipOneTimeSnooze` resolved: the ordinary successor is armed and the snooze ring retired.
+    case snoozeSkipped(token: String)
+    case skipRejected(reason: String)
 }
 
 /// One platform action written to the unprotected action journal the moment it happens, before

@@ -120,6 +120,12 @@ public enum RingKind: String, Codable, Sendable, Equatable, CaseIterable {
     case primary
     /// The owner-scoped retry due 10 s after a trigger (OCC-5, OCC-6).
     case successor
+    /// The occurrence's one user-chosen delay (SNZ-1, SNZ-8): AlarmKit kind `one_time_snooze`,
+    /// Android a PendingRetry with `oneTimeSnooze`.
+    case snooze = "one-time-snooze"
+
+    /// Kinds bound to one occurrence token rather than to a root's schedule (ID-9).
+    public var isOccurrenceBound: Bool { self != .primary }
 }
 
 /// When a ring fires, in the platform-neutral form the core plans with.

@@ -211,6 +211,10 @@ public enum ScenarioRunner {
         case ("user", "leave-app"): return .userLeaveApp
         case ("user", "complete-challenge"): return .userCompleteChallenge
         case ("user", "unlock"): return .userUnlock
+        case ("user", "snooze"):
+            guard let first = arguments.first, case .durationMs(let ms) = first else { return nil }
+            return .userSnooze(delayMs: ms, doubleTap: false)
+        case ("user", "skip-snooze"): return .userSkipSnooze
         case ("user", "force-quit"): return .userForceQuit
         case ("user", "edit-title"):
             guard let alarm = alarmArgument(0), arguments.count > 1, case .text(let title) = arguments[1] else { return nil }

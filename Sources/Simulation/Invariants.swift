@@ -47,17 +47,28 @@ extension World {
 
     /// Ground truth: does the platform hold pressure for this occurrence?
     func hasPressure(_ occurrence: OracleOccurrence) -> Bool {
-        let boundMs: Int64 = 10_000 + 1_000  // successor bound (OCC-5) + scheduling tolerance
+        // Each kind's bound: a successor within 10 s (OCC-5), a snooze ring within 30 min (SNZ-3),
+        // plus a second of scheduling tolerance.
+        func bound(_ kind: RingKind) -> Int64? {
+            switch kind {
+            case .primary: return nil
+            case .successor: return 10_000 + 1_000
+            case .snooze: return 30 * 60_000 + 1_000
+            }
+        }
         if let daemon = ios {
             return daemon.alarms.contains { alarm in
-                oracle.bindings[alarm.id] == occurrence.id
-                    && (daemon.isAudible(alarm.id) || (alarm.metadata.kind == .successor && alarm.nextFireWallMs - wallMs <= boundMs))
+                guard oracle.bindings[alarm.id] == occurrence.id else { return false }
+                if daemon.isAudible(alarm.id) { return true }
+                guard alarm.state == .scheduled, let limit = bound(alarm.metadata.kind) else { return false }
+                return alarm.nextFireWallMs - wallMs <= limit
             }
         }
         guard let manager = android else { return false }
         if manager.ringing.contains(where: { oracle.bindings[$0] == occurrence.id && manager.isAudible($0) }) { return true }
         return manager.pending.contains { alarm in
-            oracle.bindings[alarm.id] == occurrence.id && alarm.metadata.kind == .successor && alarm.triggerWallMs - wallMs <= boundMs
+            guard oracle.bindings[alarm.id] == occurrence.id, let limit = bound(alarm.metadata.kind) else { return false }
+            return alarm.triggerWallMs - wallMs <= limit
         }
     }
 

@@ -25,6 +25,8 @@ struct OracleOccurrence {
     var firstExecutionAfterCloseMs: Int64?
     /// REC-9: wall-clock corrections since the occurrence began; the deadline moves with them.
     var clockOffsetMs: Int64 = 0
+    /// INACT-9: the accepted one-time snooze deadline (wall ms); nil before any (SNZ-4: at most one).
+    var snoozeUntilMs: Int64?
     /// True time the oracle opened it.
     var openedAtMs: Int64 = .min
     /// Start of the current pressure gap (never-silent), nil while pressure holds.
@@ -40,8 +42,8 @@ struct OracleOccurrence {
             .reduce(self.policy) { $1.timeoutMs > $0.timeoutMs ? $1 : $0 }
         switch policy {
         case .legacy: return bound
-        case .v2: return min(bound, max(start, lastActivityMs ?? start) + 15 * 60_000)
-        case .v3: return min(bound, max(start, lastActivityMs ?? start) + 30 * 60_000)
+        case .v2: return min(bound, max(start, lastActivityMs ?? start, snoozeUntilMs ?? start) + 15 * 60_000)
+        case .v3: return min(bound, max(start, lastActivityMs ?? start, snoozeUntilMs ?? start) + 30 * 60_000)
         }
     }
 }
@@ -162,6 +164,25 @@ extension World {
         }
     }
 
+    /// The bridge accepted a one-time snooze: judged against the oracle's own record (candidate
+    /// invariants 8 and 9), then the occurrence's deadline baseline moves to it (INACT-9).
+    func oracleSnoozeAccepted(untilMs: Int64) {
+        guard let index = oracle.liveIndex else { return }
+        if let earlier = oracle.occurrences[index].snoozeUntilMs {
+            violate("snooze-once", [], "a second snooze (until \(untilMs)) was accepted for the occurrence of \(oracle.occurrences[index].rootID), which already had one until \(earlier)")
+            return
+        }
+        if let request = snoozeRequests.last(where: { $0.untilMs == untilMs }) {
+            let minLead = configuration().minSnoozeLeadMs
+            if untilMs < request.atWallMs + minLead || untilMs > request.atWallMs + 30 * 60_000 {
+                violate("snooze-window", [], "snooze until \(untilMs) accepted for a request at \(request.atWallMs): outside [+\(minLead) ms, +30 min]")
+                return
+            }
+        }
+        oracle.occurrences[index].snoozeUntilMs = untilMs
+        enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+    }
+
     func platformHoldsPrimary(rootID: String, fireWallMs: Int64) -> Bool {
         if let daemon = ios {
             return daemon.alarms.contains { $0.metadata.rootID == rootID && $0.metadata.kind == .primary && $0.nextFireWallMs == fireWallMs }
@@ -237,7 +258,7 @@ extension World {
 
     func oracleBind(_ request: RingRequest) {
         requestMetadata[request.id] = request.metadata
-        guard request.metadata.kind == .successor, let index = oracle.liveIndex,
+        guard request.metadata.kind.isOccurrenceBound, let index = oracle.liveIndex,
               oracle.occurrences[index].tiedRoots.contains(request.metadata.rootID) else { return }
         oracle.bindings[request.id] = oracle.occurrences[index].id
     }
@@ -273,6 +294,7 @@ extension World {
             if !oracle.primaryFaultRoots.contains(metadata.rootID) { oracle.primaryFaultRoots.append(metadata.rootID) }
         case (.successor, true): armFailureExempt = false
         case (.successor, false): armFailureExempt = true
+        case (.snooze, _): break  // SNZ-9: a failed snooze leaves the prior pressure; it is no trigger
         }
     }
 }

@@ -19,6 +19,11 @@ public enum PlanAction: Sendable, Equatable {
     case userDeleteAlarm(alarmID: String)
     /// JS renders the challenge: `setForegroundAlarmContext(challengeScreenVisible: true)`.
     case appShowChallenge
+    /// JS calls `beginOneTimeSnooze(untilMs: now + delayMs)` for the live occurrence the user is
+    /// looking at; with `doubleTap` the button fires twice (the second call 100–400 ms later).
+    case userSnooze(delayMs: Int64, doubleTap: Bool)
+    /// JS calls `skipOneTimeSnooze` for the live occurrence.
+    case userSkipSnooze
     case appSyncEnabledAlarms
     case appLaunch
     case deviceReboot

@@ -7,6 +7,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case unavailableReadAsEmpty = "unavailable-read-as-empty"
     case stopLeavesRecoveryGuard = "stop-leaves-recovery-guard"
     case titleInRingID = "title-in-ring-id"
+    case snoozeLatchAfterArm = "snooze-latch-after-arm"
 
     public static func < (lhs: KnownDefect, rhs: KnownDefect) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -21,6 +22,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "seed 004: stop, challenge render and completion leave earlier recovery successors armed (OCC-9, OCC-25)"
         case .titleInRingID:
             return "seed 003: the title is hashed into the primary ring ID, so a title edit cancels and re-creates the alarm (ID-2, ID-3)"
+        case .snoozeLatchAfterArm:
+            return "issue 5: the one-time snooze latch is spent only after the snooze ring is confirmed, so a second request in flight gets a second snooze (SNZ-4, SNZ-5)"
         }
     }
 
@@ -28,7 +31,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     public var platforms: [PlatformFlavor] {
         switch self {
         case .unavailableReadAsEmpty: return [.ios]
-        case .resyncWhileAlerting, .stopLeavesRecoveryGuard, .titleInRingID: return [.ios, .android]
+        case .resyncWhileAlerting, .stopLeavesRecoveryGuard, .titleInRingID, .snoozeLatchAfterArm: return [.ios, .android]
         }
     }
 
@@ -41,6 +44,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .unavailableReadAsEmpty: switches.unavailableReadAsEmpty = true
             case .stopLeavesRecoveryGuard: switches.stopLeavesRecoveryGuard = true
             case .titleInRingID: switches.titleInRingID = true
+            case .snoozeLatchAfterArm: switches.snoozeLatchAfterArm = true
             }
         }
         return switches

@@ -26,6 +26,13 @@ extension World {
             guard process.running, process.active, process.bridge?.document?.liveOccurrence != nil else { return }
             process.challengeShown = true
             step(.api(.setForegroundAlarmContext(challengeScreenVisible: true)))
+        case .userSnooze(let delayMs, let doubleTap):
+            snooze(delayMs: delayMs)
+            if doubleTap { enqueue(.plan(.userSnooze(delayMs: delayMs, doubleTap: false)), afterMs: userRNG.int(in: 100...400)) }
+        case .userSkipSnooze:
+            guard process.running, process.active, let live = process.bridge?.document?.liveOccurrence,
+                  let alarmID = process.bridge?.document?.root(live.rootID)?.alarmID else { return }
+            step(.api(.skipOneTimeSnooze(occurrenceToken: live.token, alarmIDs: [alarmID])))
         case .userUnlock:
             unlock()
         case .userForceQuit:
@@ -123,6 +130,16 @@ extension World {
                 scenarioFailures.append("\(line): expected \(alarmID) silent, but it is alerting")
             }
         }
+    }
+
+    /// The snooze button of the challenge screen: JS reads the live occurrence (as
+    /// `getActiveWakeOccurrence` gives it) and asks for a snooze until now + `delayMs`.
+    func snooze(delayMs: Int64) {
+        guard process.running, process.active, let live = process.bridge?.document?.liveOccurrence,
+              let alarmID = process.bridge?.document?.root(live.rootID)?.alarmID else { return }
+        snoozeRequests.append((wallMs, wallMs + delayMs))
+        if snoozeRequests.count > 16 { snoozeRequests.removeFirst() }
+        step(.api(.beginOneTimeSnooze(untilMs: wallMs + delayMs, occurrenceToken: live.token, alarmIDs: [alarmID])))
     }
 
     func audibleRings() -> [(id: AlarmUUID, metadata: RingMetadata)] {

@@ -76,6 +76,8 @@ final class World {
     var userRNG: Xoshiro256StarStar
     var faultRNG: Xoshiro256StarStar
     var appRNG: Xoshiro256StarStar
+    /// The sleepy user's snooze habits (own stream: other draws keep their values).
+    var snoozeRNG: Xoshiro256StarStar
     var stableIDs: [String: AlarmUUID] = [:]  // lookup only
     var requestMetadata: [AlarmUUID: RingMetadata] = [:]  // lookup only
     /// Last instant the platform changed on its own (a ring fired or was delivered) or refused a
@@ -99,6 +101,8 @@ final class World {
     var lateDeliveryMs: Int64?
     /// Deliveries the platform is holding back (injected, or the dense-fixed field fault), by ring.
     var lateHeld: [AlarmUUID] = []
+    /// `beginOneTimeSnooze` calls JS made: when (wall ms) and for which deadline, newest last.
+    var snoozeRequests: [(atWallMs: Int64, untilMs: Int64)] = []
     /// Oracle fire times of roots whose delivery the platform holds back: the root becomes due
     /// when the platform delivers it (a late platform is the platform's fault, and which root
     /// owns the occurrence follows the order the app can see).
@@ -118,6 +122,7 @@ final class World {
         self.userRNG = streams.stream("user.reaction")
         self.faultRNG = streams.stream("faults.interleaving")
         self.appRNG = streams.stream("app.js")
+        self.snoozeRNG = streams.stream("user.snooze")
         switch setup.platform {
         case .ios: ios = AlarmKitDaemon(parameters: setup.ios, calendar: calendar, streams: streams)
         case .android:
@@ -416,6 +421,7 @@ final class World {
         case .reply(let reply):
             record("bridge", "reply", [TraceField("reply", "\(reply)")])
             if case .completed(let rootID, true) = reply { oracleCompleted(rootID: rootID) }
+            if case .snoozeAccepted(_, let untilMs) = reply { oracleSnoozeAccepted(untilMs: untilMs) }
         case .note(let text):
             record("bridge", "note", [TraceField("text", text)])
         }
@@ -549,9 +555,29 @@ final class World {
                 let completeAfter = userRNG.int(in: 5_000...90_000)
                 enqueue(.plan(.userCompleteChallenge), afterMs: completeAfter)
                 enqueue(.plan(.userLeaveApp), afterMs: completeAfter + userRNG.int(in: 2_000...30_000))
+            } else if setup.reactiveUser && snoozeRNG.chance(Ratio(1, 2)) {
+                planSnooze()
             } else {
                 enqueue(.plan(.userLeaveApp), afterMs: userRNG.int(in: 3_000...60_000))
             }
+        }
+    }
+
+    /// The user taps Snooze on the challenge screen, sometimes twice, sometimes with a deadline
+    /// the bridge must refuse; then leaves the app. Now and then they come back and skip it.
+    func planSnooze() {
+        let tapAfter = snoozeRNG.int(in: 2_000...8_000)
+        let roll = snoozeRNG.uniform(below: 100)
+        let minutes: Int64 = roll < 40 ? 5 : roll < 65 ? 10 : roll < 80 ? 20 : roll < 90 ? 30 : 0
+        let delayMs = minutes > 0 ? minutes * 60_000 : (snoozeRNG.chance(Ratio(1, 2)) ? 30 * 60_000 + 1_000 : 1_000)
+        enqueue(.plan(.userSnooze(delayMs: delayMs, doubleTap: snoozeRNG.chance(Ratio(1, 4)))), afterMs: tapAfter)
+        let leaveAfter = tapAfter + snoozeRNG.int(in: 1_000...5_000)
+        enqueue(.plan(.userLeaveApp), afterMs: leaveAfter)
+        if minutes >= 10 && snoozeRNG.chance(Ratio(1, 6)) {
+            let back = leaveAfter + snoozeRNG.int(in: 60_000...(minutes * 60_000 / 2))
+            enqueue(.plan(.userOpenApp), afterMs: back)
+            enqueue(.plan(.userSkipSnooze), afterMs: back + snoozeRNG.int(in: 1_000...4_000))
+            enqueue(.plan(.userLeaveApp), afterMs: back + snoozeRNG.int(in: 5_000...20_000))
         }
     }
 
@@ -648,6 +674,10 @@ final class World {
         case .api(.syncEnabledAlarms): return "syncEnabledAlarms"
         case .api(.setForegroundAlarmContext(let visible)): return "setForegroundAlarmContext(challengeScreenVisible: \(visible))"
         case .api(.completeChallenge(let rootID, let token)): return "completeChallenge(\(rootID), \(token))"
+        case .api(.beginOneTimeSnooze(let untilMs, let token, let alarmIDs)):
+            return "beginOneTimeSnooze(until \(untilMs), token \(token ?? "none"), \(alarmIDs.joined(separator: ",")))"
+        case .api(.skipOneTimeSnooze(let token, let alarmIDs)):
+            return "skipOneTimeSnooze(\(token), \(alarmIDs.joined(separator: ",")))"
         }
     }
 

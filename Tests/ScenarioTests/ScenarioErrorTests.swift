@@ -73,7 +73,8 @@ struct ScenarioErrorTests {
         .afterHeader("quote glued to a word", ["alarm nap 13:30 once title x\"y\""], line: 4, column: 29, "separate token"),
         .afterHeader("word glued to a closing quote", ["alarm nap 13:30 once title \"y\"x"], line: 4, column: 31, "space after the closing quote"),
         // Timed events.
-        .afterHeader("unknown verb", ["at 07:00 user snooze"], line: 4, column: 15, "unknown verb 'user snooze'"),
+        .afterHeader("unknown verb", ["at 07:00 user dance"], line: 4, column: 15, "unknown verb 'user dance'"),
+        .afterHeader("snooze without a duration", ["at 07:00 user snooze"], line: 4, column: 15, "`user snooze` needs 1 argument(s)"),
         .afterHeader("unknown actor", ["at 07:00 cat stop"], line: 4, column: 10, "unknown actor 'cat'"),
         .afterHeader("actor without verb", ["at 07:00 fault"], line: 4, column: 10, "needs a verb"),
         .afterHeader("time without event", ["at 07:00"], line: 4, column: 1, "no event"),

@@ -83,7 +83,7 @@ enum PlatformFlavorName { case ios, android
 /// CI invariant suite: every committed regression scenario passes, and a fixed seed range of the
 /// correct bridge reports no violation on either platform.
 struct InvariantSuiteTests {
-    static let regressions: [String] = ["regressions", "conformance/ios", "conformance/android"].flatMap { folder -> [String] in
+    static let regressions: [String] = ["regressions", "conformance/ios", "conformance/android", "rules"].flatMap { folder -> [String] in
         let directory = FieldBugScenarioTests.directory.deletingLastPathComponent().appendingPathComponent(folder)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { $0.hasSuffix(".scenario") }.sorted().map { directory.appendingPathComponent($0).path }

@@ -1,0 +1,128 @@
+/// The one-time snooze (SNZ-1..19): exactly one user-chosen delay per occurrence token, validated
+/// against native state only, the latch spent before the ring is attempted, the ring armed and
+/// confirmed before anything that pressured the occurrence is silenced.
+extension BridgeCore {
+    /// The occurrence's snooze ring while it is armed (not yet delivered), if any.
+    func pendingSnooze(of live: OccurrenceRecord) -> RingRow? {
+        document?.rings.first { $0.metadata.kind == .snooze && $0.metadata.token == live.token && !$0.delivered }
+    }
+
+    /// Validates against the live occurrence only (SNZ-2): it exists, the token matches when
+    /// given, and its root's alarm is among `alarmIDs`. Returns the live record or why not.
+    func snoozeTarget(token: String?, alarmIDs: [String]) -> Result<OccurrenceRecord, SnoozeRejection> {
+        guard let live = document?.liveOccurrence else { return .failure(.noLiveOccurrence) }
+        if let token, token != live.token { return .failure(.staleToken) }
+        let alarmID = document?.root(live.rootID)?.alarmID ?? rootFromRows(live.rootID)?.alarmID
+        guard let alarmID, alarmIDs.contains(alarmID) else { return .failure(.notTheOwner) }
+        return .success(live)
+    }
+
+    enum SnoozeRejection: String, Error {
+        case noLiveOccurrence = "no live occurrence"
+        case staleToken = "token is not the live occurrence's"
+        case notTheOwner = "no owning root among alarmIds"
+        case outsideWindow = "untilMs outside [now + MIN_SNOOZE_LEAD, now + 30 min]"
+        case latchSpent = "this occurrence already used its snooze"
+        case noSnoozeArmed = "no snooze ring is armed"
+    }
+
+    /// SNZ-1..9. Rejections change nothing (SNZ-3); an accepted request spends the latch durably
+    /// first (SNZ-5), then arms the snooze ring; the reply waits for the platform's answer
+    /// (`snoozeConfirmed`, or the failure path of `scheduleCompleted`).
+    mutating func beginOneTimeSnooze(untilMs: Int64, token: String?, alarmIDs: [String], now: BridgeInstants,
+                                     into out: inout [BridgeCommand]) {
+        let live: OccurrenceRecord
+        switch snoozeTarget(token: token, alarmIDs: alarmIDs) {
+        case .failure(let reason):
+            out.append(.reply(.snoozeRejected(reason: reason.rawValue)))
+            return
+        case .success(let found):
+            live = found
+        }
+        guard untilMs >= now.wallMs + configuration.minSnoozeLeadMs, untilMs <= now.wallMs + configuration.snoozeMaxMs else {
+            out.append(.reply(.snoozeRejected(reason: SnoozeRejection.outsideWindow.rawValue)))
+            return
+        }
+        let inFlightSnooze = document?.rings.contains { $0.metadata.kind == .snooze && $0.metadata.token == live.token } ?? false
+        guard !live.oneTimeSnoozeUsed, !inFlightSnooze || defects.snoozeLatchAfterArm else {
+            out.append(.reply(.snoozeRejected(reason: SnoozeRejection.latchSpent.rawValue)))
+            return
+        }
+        guard let root = document?.root(live.rootID) ?? rootFromRows(live.rootID) else { return }
+        var id = AlarmUUID(bytes: Array(repeating: 0, count: 16))
+        let spendNow = !defects.snoozeLatchAfterArm
+        mutate { document in
+            document.serial += 1
+            id = RingIdentity.successorID(token: live.token, serial: document.serial)
+            if spendNow {
+                document.update(with(live) { $0.oneTimeSnoozeUsed = true })  // SNZ-5: spent before the attempt
+            }
+        }
+        let metadata = RingMetadata(rootID: live.rootID, alarmID: root.alarmID, kind: .snooze, token: live.token, title: root.title)
+        let request = RingRequest(id: id, schedule: .fixed(wallMs: untilMs), fireWallMs: untilMs, metadata: metadata)
+        publishAndSchedule([request], origin: .lifecycle, now: now, into: &out)  // persists the latch with the row
+    }
+
+    /// SNZ-7: the snooze ring is confirmed; only now is the prior pressure silenced (the ring
+    /// sounding, pending successors). INACT-9: the deadline baseline becomes the snooze deadline.
+    mutating func snoozeConfirmed(_ row: RingRow, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard let live = document?.liveOccurrence, live.token == row.metadata.token else { return }
+        // A repair (launch restore, SNZ-11) re-registers the accepted ring: nothing to accept again.
+        guard live.inactivitySnoozeUntilMs != row.fireWallMs else { return }
+        mutate { document in
+            document.update(with(live) {
+                $0.oneTimeSnoozeUsed = true  // with the defect this is the first time it is spent
+                $0.inactivitySnoozeUntilMs = row.fireWallMs
+            })
+        }
+        flush(into: &out)
+        for id in alerting where id != row.id {
+            if let ring = document?.row(id), isBound(ring, to: live) { silence(id, origin: .lifecycle, into: &out) }
+        }
+        cancelPendingSuccessors(of: live, origin: .lifecycle, now: now, into: &out)
+        armExpiryTimer(now: now, into: &out)
+        out.append(.reply(.snoozeAccepted(token: live.token, untilMs: row.fireWallMs)))
+    }
+
+    /// SNZ-19: rendering the challenge stops a snooze ring that is sounding.
+    mutating func stopSoundingSnooze(of live: OccurrenceRecord, into out: inout [BridgeCommand]) {
+        for id in alerting {
+            guard let row = document?.row(id), row.metadata.kind == .snooze, row.metadata.token == live.token else { continue }
+            silence(id, origin: .lifecycle, into: &out)
+        }
+    }
+
+    /// SNZ-15, SNZ-16: only for the exact live owner and token with a snooze armed; arms the
+    /// ordinary successor first and retires the snooze ring once that successor is confirmed.
+    mutating func skipOneTimeSnooze(token: String, alarmIDs: [String], now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard case .success(let live) = snoozeTarget(token: token, alarmIDs: alarmIDs) else {
+            out.append(.reply(.skipRejected(reason: "not the live owner and token")))
+            return
+        }
+        guard let snooze = pendingSnooze(of: live), pendingSkip == nil else {
+            out.append(.reply(.skipRejected(reason: SnoozeRejection.noSnoozeArmed.rawValue)))
+            return
+        }
+        guard let root = document?.root(live.rootID) ?? rootFromRows(live.rootID) else { return }
+        var id = AlarmUUID(bytes: Array(repeating: 0, count: 16))
+        mutate { document in
+            document.serial += 1
+            id = RingIdentity.successorID(token: live.token, serial: document.serial)
+        }
+        let fire = now.wallMs + configuration.successorDelayMs
+        let metadata = RingMetadata(rootID: live.rootID, alarmID: root.alarmID, kind: .successor, token: live.token, title: root.title)
+        pendingSkip = (live.token, id, snooze.id)
+        publishAndSchedule([RingRequest(id: id, schedule: .fixed(wallMs: fire), fireWallMs: fire, metadata: metadata)],
+                           origin: .lifecycle, now: now, into: &out)
+    }
+
+    /// The skip's successor is confirmed: retire the snooze ring (SNZ-15); the latch stays spent.
+    mutating func skipHandoffConfirmed(_ row: RingRow, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard let skip = pendingSkip, skip.successorID == row.id else { return }
+        pendingSkip = nil
+        if let snooze = document?.row(skip.snoozeID) {
+            retire(snooze, reason: "snooze skipped (SNZ-15)", into: &out)
+        }
+        out.append(.reply(.snoozeSkipped(token: skip.token)))
+    }
+}
