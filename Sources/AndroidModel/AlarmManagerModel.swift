@@ -164,7 +164,8 @@ public struct AlarmManagerModel: Sendable {
     /// declaration that applies at this API level with its app-op allowed (AMS `canScheduleExactAlarms`,
     /// `hasUseExactAlarmInternal`, `hasScheduleExactAlarmInternal`).
     public var canScheduleExactAlarms: Bool {
-        holdsUseExactAlarm || (scheduleExactAlarmDeclared && exactAlarmPermission)
+        // Before API 31 there is no exact-alarm permission at all (AMS: target < S is exempt).
+        parameters.apiLevel < 31 || holdsUseExactAlarm || (scheduleExactAlarmDeclared && exactAlarmPermission)
     }
 
     /// USE_EXACT_ALARM is declared and exists at this API level (33+).
@@ -173,7 +174,7 @@ public struct AlarmManagerModel: Sendable {
     /// SCHEDULE_EXACT_ALARM is declared and its `maxSdkVersion` (if any) covers this API level.
     var scheduleExactAlarmDeclared: Bool {
         let manifest = parameters.manifest
-        return manifest.declaresScheduleExactAlarm && (manifest.scheduleExactAlarmMaxSdk.map { parameters.apiLevel <= $0 } ?? true)
+        return parameters.apiLevel >= 31 && manifest.declaresScheduleExactAlarm && (manifest.scheduleExactAlarmMaxSdk.map { parameters.apiLevel <= $0 } ?? true)
     }
 
     // MARK: - Clock

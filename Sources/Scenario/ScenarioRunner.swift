@@ -32,7 +32,7 @@ public enum ScenarioRunner {
                                        "ios.jumped-over-relative", "ios.schedule-always-fails",
                                        "android.api-level", "android.swipe-force-stops", "android.update-clears-alarms",
                                        "android.oem-kills-ringing-ms", "android.focus-loss-silences", "android.seeded-tie-order",
-                                       "android.full-screen-intent", "android.standby-bucket", "android.doze-maintenance-ms", "bridge.g-pub-ms", "sim.t-op-ms", "sim.duration-ms"]
+                                       "android.full-screen-intent", "android.standby-bucket", "android.doze-maintenance-ms", "android.manifest", "bridge.g-pub-ms", "sim.t-op-ms", "sim.duration-ms"]
 
     /// Checks what the parser cannot know: `param` keys and values, and faults that exist on one
     /// platform only.
@@ -353,6 +353,16 @@ public enum ScenarioRunner {
         case "android.doze-maintenance-ms":
             guard let number, (1_000...3_600_000).contains(number) else { return bad + " (1000...3600000)" }
             setup.android.dozeMaintenanceWindowMs = number
+        case "android.manifest":
+            switch parameter.value {
+            case "usual": setup.android.manifest = .usual
+            case "schedule-exact-only":
+                var manifest = AndroidManifestDeclarations()
+                manifest.declaresScheduleExactAlarm = true
+                manifest.declaresUseExactAlarm = false
+                setup.android.manifest = manifest
+            default: return bad + " (usual or schedule-exact-only)"
+            }
         case "android.api-level":
             guard let number, (26...40).contains(number) else { return bad + " (26...40)" }
             setup.android.apiLevel = Int(number)

@@ -120,6 +120,7 @@ public struct DeviceSetup: Sendable {
         self.alarms = alarms
         self.ios = AlarmKitParameters()
         self.android = AlarmManagerParameters()
+        self.android.manifest = .usual  // AND-1: the manifest the bridge's config plugin generates
         self.transitionBoundMs = 5_000
         self.publicationGraceMs = 5_000
         self.plan = plan

@@ -68,6 +68,17 @@ struct AndroidDeviceConformanceTests {
         #expect(driver.scheduleResult(exact)?.failure == .securityException)
     }
 
+    @Test("before API 31 there is no exact-alarm permission: a revocation changes nothing and exact alarms stay (AMS canScheduleExactAlarms: target < S)",
+          arguments: [26, 30])
+    func noPermissionBeforeS(apiLevel: Int) {
+        var driver = AndroidDriver { $0.apiLevel = apiLevel; $0.manifest = AndroidManifestDeclarations() }
+        let clock = driver.set("clock", .setAlarmClock, inMs: Self.hour)
+        driver.apply(driver.model.revokeExactAlarmPermission())
+        #expect(driver.model.pending.map(\.id) == [clock])
+        #expect(driver.kills == 0)
+        #expect(driver.model.canScheduleExactAlarms)
+    }
+
     @Test("granting SCHEDULE_EXACT_ALARM sends ACTION_SCHEDULE_EXACT_ALARM_PERMISSION_STATE_CHANGED, which launches the app (AMS opChanged)")
     func grantBroadcast() {
         var driver = AndroidDriver { $0.apiLevel = 31 }
