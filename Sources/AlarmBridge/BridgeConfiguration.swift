@@ -43,6 +43,8 @@ public struct BridgeConfiguration: Sendable {
     public var pastRowRetentionMs: Int64 = 26 * 3_600_000
     /// MIN_SNOOZE_LEAD (SNZ-3): "a few seconds"; the simulation varies it (2–10 s). Virtual ms.
     public var minSnoozeLeadMs: Int64 = 5_000
+    /// ACT-2: an action expires this long after its `occurredAtMs`: 2 min.
+    public var actionLifetimeMs: Int64 = 120_000
     /// The snooze maximum: 30 min (SNZ-3, SNZ-11, SNZ-21).
     public var snoozeMaxMs: Int64 = 30 * 60_000
     public var defects: KnownDefects

@@ -317,6 +317,10 @@ public struct BridgeCore: Sendable {
             beginOneTimeSnooze(untilMs: untilMs, token: token, alarmIDs: alarmIDs, now: now, into: &out)
         case .skipOneTimeSnooze(let token, let alarmIDs):
             skipOneTimeSnooze(token: token, alarmIDs: alarmIDs, now: now, into: &out)
+        case .peekLastAlarmAction:
+            out.append(.reply(.lastAlarmAction(lastAlarmAction(now: now))))
+        case .acknowledgeLastAlarmAction(let alarmID, let action, let occurredAtMs):
+            acknowledgeAlarmAction(alarmID: alarmID, action: action, occurredAtMs: occurredAtMs, into: &out)
         case .completeChallenge(let rootID, let token):
             completeChallenge(rootID: rootID, token: token, now: now, into: &out)
         }

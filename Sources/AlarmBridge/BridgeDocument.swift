@@ -167,7 +167,14 @@ public struct MissReceipt: Codable, Sendable, Equatable {
 
 /// A platform action (ID-11): (alarmId, action, occurredAtMs).
 public struct ActionRecord: Codable, Sendable, Equatable {
+    /// The root the action was taken on (ID-10: never the physical ring UUID).
     public var alarmID: String
+    /// `stop` (iOS Stop / Android alarm-screen dismissal), …
     public var action: String
     public var occurredAtMs: Int64
+    public init(alarmID: String, action: String, occurredAtMs: Int64) {
+        self.alarmID = alarmID
+        self.action = action
+        self.occurredAtMs = occurredAtMs
+    }
 }

@@ -212,6 +212,11 @@ public enum APICall: Sendable, Equatable {
     case beginOneTimeSnooze(untilMs: Int64, occurrenceToken: String?, alarmIDs: [String])
     /// `skipOneTimeSnooze({occurrenceToken, alarmIds})` (SNZ-15, SNZ-16).
     case skipOneTimeSnooze(occurrenceToken: String, alarmIDs: [String])
+    /// `peekLastAlarmAction()` (ACT-2, ACT-3): the newest unexpired action; never removes anything.
+    case peekLastAlarmAction
+    /// `acknowledgeLastAlarmAction(alarmId, action, occurredAtMs)` (ACT-4): removes the stored
+    /// action only when all three fields match.
+    case acknowledgeLastAlarmAction(alarmID: String, action: String, occurredAtMs: Int64)
 }
 
 /// Replies to JS.
@@ -225,6 +230,10 @@ public enum APIReply: Sendable, Equatable {
     /// `skipOneTimeSnooze` resolved: the ordinary successor is armed and the snooze ring retired.
     case snoozeSkipped(token: String)
     case skipRejected(reason: String)
+    /// `peekLastAlarmAction` resolved: the newest action younger than 2 min, or nil.
+    case lastAlarmAction(ActionRecord?)
+    /// `acknowledgeLastAlarmAction` resolved: whether a stored action matched and was removed.
+    case actionAcknowledged(Bool)
 }
 
 /// One platform action written to the unprotected action journal the moment it happens, before

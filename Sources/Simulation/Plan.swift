@@ -24,6 +24,10 @@ public enum PlanAction: Sendable, Equatable {
     case userSnooze(delayMs: Int64, doubleTap: Bool)
     /// JS calls `skipOneTimeSnooze` for the live occurrence.
     case userSkipSnooze
+    /// JS, once ready in the foreground, peeks at the last platform action (ACT-3).
+    case appPeekAction
+    /// JS's handler for a peeked action finishes (`succeeds`) or fails, in process `incarnation`.
+    case appActionWork(ActionRecord, succeeds: Bool, incarnation: Int)
     case appSyncEnabledAlarms
     case appLaunch
     case deviceReboot

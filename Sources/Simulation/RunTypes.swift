@@ -8,6 +8,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case stopLeavesRecoveryGuard = "stop-leaves-recovery-guard"
     case titleInRingID = "title-in-ring-id"
     case snoozeLatchAfterArm = "snooze-latch-after-arm"
+    case ackBeforeWork = "ack-before-work"
 
     public static func < (lhs: KnownDefect, rhs: KnownDefect) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -22,6 +23,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "seed 004: stop, challenge render and completion leave earlier recovery successors armed (OCC-9, OCC-25)"
         case .titleInRingID:
             return "seed 003: the title is hashed into the primary ring ID, so a title edit cancels and re-creates the alarm (ID-2, ID-3)"
+        case .ackBeforeWork:
+            return "issue 5 (app side): JS acknowledges a platform action before the work it triggers has succeeded, so a failed or interrupted handler loses it (ACT-5)"
         case .snoozeLatchAfterArm:
             return "issue 5: the one-time snooze latch is spent only after the snooze ring is confirmed, so a second request in flight gets a second snooze (SNZ-4, SNZ-5)"
         }
@@ -31,7 +34,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     public var platforms: [PlatformFlavor] {
         switch self {
         case .unavailableReadAsEmpty: return [.ios]
-        case .resyncWhileAlerting, .stopLeavesRecoveryGuard, .titleInRingID, .snoozeLatchAfterArm: return [.ios, .android]
+        case .resyncWhileAlerting, .stopLeavesRecoveryGuard, .titleInRingID, .snoozeLatchAfterArm, .ackBeforeWork: return [.ios, .android]
         }
     }
 
@@ -45,6 +48,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .stopLeavesRecoveryGuard: switches.stopLeavesRecoveryGuard = true
             case .titleInRingID: switches.titleInRingID = true
             case .snoozeLatchAfterArm: switches.snoozeLatchAfterArm = true
+            case .ackBeforeWork: break  // the simulated JS, not the bridge, acknowledges too early
             }
         }
         return switches

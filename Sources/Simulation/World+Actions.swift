@@ -33,6 +33,19 @@ extension World {
             guard process.running, process.active, let live = process.bridge?.document?.liveOccurrence,
                   let alarmID = process.bridge?.document?.root(live.rootID)?.alarmID else { return }
             step(.api(.skipOneTimeSnooze(occurrenceToken: live.token, alarmIDs: [alarmID])))
+        case .appPeekAction:
+            guard process.running, process.active, process.bridge?.isAcceptingInputs == true else { return }
+            step(.api(.peekLastAlarmAction))
+        case .appActionWork(let action, let succeeds, let incarnation):
+            guard process.running, process.incarnation == incarnation else { return }  // interrupted
+            guard succeeds else {
+                record("app", "action-work-failed", [TraceField("alarm", action.alarmID), TraceField("action", action.action)])
+                return
+            }
+            actionsWorked.append(action)
+            if !defects.contains(.ackBeforeWork) {
+                step(.api(.acknowledgeLastAlarmAction(alarmID: action.alarmID, action: action.action, occurredAtMs: action.occurredAtMs)))
+            }
         case .userUnlock:
             unlock()
         case .userForceQuit:
@@ -166,6 +179,7 @@ extension World {
         guard !process.active else { return }
         process.active = true
         step(.didBecomeActive)
+        enqueue(.plan(.appPeekAction), afterMs: 600)  // JS reads the action journal when it is up
         onDaemon { $0.screenUnlocked() }  // held alarmUpdates arrive as a burst (forums 825427)
         enqueue(.plan(.appShowChallenge), afterMs: 800)
     }
@@ -188,5 +202,44 @@ extension World {
         openApp()
         guard process.running else { return }
         step(.api(.saveAlarm(alarms[index])))
+    }
+}
+
+/// The app's action-journal handling (ACT-1..5) and candidate invariant 31.
+extension World {
+    /// After a step: the action a ready bridge recorded for a Stop or a dismissal.
+    func noteRecordedAction(_ input: BridgeInput, bridge: BridgeCore) {
+        let id: AlarmUUID
+        switch input {
+        case .stopIntent(let ring), .ringDismissed(let ring): id = ring
+        default: return
+        }
+        guard let newest = process.bridge?.document?.actions.last, newest.occurredAtMs == wallMs,
+              requestMetadata[id]?.rootID == newest.alarmID, !bridgeActions.contains(newest) else { return }
+        bridgeActions.append(newest)
+        if bridgeActions.count > 64 { bridgeActions.removeFirst() }
+    }
+
+    /// JS got `peekLastAlarmAction`'s answer: judge it (invariant `action-journal`), then run the
+    /// handler, acknowledging only after it succeeded (ACT-5) — or first, with `ack-before-work`.
+    func jsGotLastAction(_ returned: ActionRecord?) {
+        let lifetime = configuration().actionLifetimeMs
+        if let returned, wallMs - returned.occurredAtMs >= lifetime {
+            violate("action-journal", [], "peek returned an action \(wallMs - returned.occurredAtMs) ms old (\(returned.action) on \(returned.alarmID))")
+            return
+        }
+        let pending = bridgeActions.filter { wallMs - $0.occurredAtMs < lifetime && !actionsWorked.contains($0) }
+        if let expected = pending.max(by: { $0.occurredAtMs < $1.occurredAtMs }),
+           (returned?.occurredAtMs ?? .min) < expected.occurredAtMs {
+            violate("action-journal", [], "peek returned \(returned.map { "\($0.action) on \($0.alarmID) at \($0.occurredAtMs)" } ?? "nothing") while the unfinished \(expected.action) on \(expected.alarmID) at \(expected.occurredAtMs) is unexpired")
+            return
+        }
+        guard let returned, !actionsWorked.contains(returned) else { return }
+        if defects.contains(.ackBeforeWork) {
+            enqueue(.toProcess(.api(.acknowledgeLastAlarmAction(alarmID: returned.alarmID, action: returned.action,
+                                                                occurredAtMs: returned.occurredAtMs)), incarnation: process.incarnation), afterMs: 0)
+        }
+        enqueue(.plan(.appActionWork(returned, succeeds: appRNG.chance(Ratio(4, 5)), incarnation: process.incarnation)),
+                afterMs: appRNG.int(in: 200...2_000))
     }
 }

@@ -101,6 +101,10 @@ final class World {
     var lateDeliveryMs: Int64?
     /// Deliveries the platform is holding back (injected, or the dense-fixed field fault), by ring.
     var lateHeld: [AlarmUUID] = []
+    /// Actions a ready bridge recorded (root, action, when), as the app model saw them go in,
+    /// and the ones whose JS work succeeded (candidate invariant 31).
+    var bridgeActions: [ActionRecord] = []
+    var actionsWorked: [ActionRecord] = []
     /// `beginOneTimeSnooze` calls JS made: when (wall ms) and for which deadline, newest last.
     var snoozeRequests: [(atWallMs: Int64, untilMs: Int64)] = []
     /// Oracle fire times of roots whose delivery the platform holds back: the root becomes due
@@ -338,6 +342,7 @@ final class World {
         }
         if case .stopIntent(let id) = input { oracleCredit(id, creditNow: wasReady) }
         if case .ringDismissed(let id) = input { oracleCredit(id, creditNow: wasReady) }
+        noteRecordedAction(input, bridge: bridge)
         for command in commands {
             guard process.running, process.bridge != nil else { break }
             execute(command)
@@ -422,6 +427,7 @@ final class World {
             record("bridge", "reply", [TraceField("reply", "\(reply)")])
             if case .completed(let rootID, true) = reply { oracleCompleted(rootID: rootID) }
             if case .snoozeAccepted(_, let untilMs) = reply { oracleSnoozeAccepted(untilMs: untilMs) }
+            if case .lastAlarmAction(let record) = reply { jsGotLastAction(record) }
         case .note(let text):
             record("bridge", "note", [TraceField("text", text)])
         }
@@ -676,6 +682,8 @@ final class World {
         case .api(.completeChallenge(let rootID, let token)): return "completeChallenge(\(rootID), \(token))"
         case .api(.beginOneTimeSnooze(let untilMs, let token, let alarmIDs)):
             return "beginOneTimeSnooze(until \(untilMs), token \(token ?? "none"), \(alarmIDs.joined(separator: ",")))"
+        case .api(.peekLastAlarmAction): return "peekLastAlarmAction"
+        case .api(.acknowledgeLastAlarmAction(let alarmID, let action, let at)): return "acknowledgeLastAlarmAction(\(alarmID), \(action), \(at))"
         case .api(.skipOneTimeSnooze(let token, let alarmIDs)):
             return "skipOneTimeSnooze(\(token), \(alarmIDs.joined(separator: ",")))"
         }
