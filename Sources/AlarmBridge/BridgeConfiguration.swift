@@ -43,6 +43,9 @@ public struct BridgeConfiguration: Sendable {
     public var pastRowRetentionMs: Int64 = 26 * 3_600_000
     /// MIN_SNOOZE_LEAD (SNZ-3): "a few seconds"; the simulation varies it (2–10 s). Virtual ms.
     public var minSnoozeLeadMs: Int64 = 5_000
+    /// Δ_CLOCK (REC-8): a wall-clock move against the monotonic clock larger than this is a
+    /// clock correction. Virtual ms; the simulation varies it (1–60 s).
+    public var clockChangeThresholdMs: Int64 = 1_000
     /// ACT-2: an action expires this long after its `occurredAtMs`: 2 min.
     public var actionLifetimeMs: Int64 = 120_000
     /// The snooze maximum: 30 min (SNZ-3, SNZ-11, SNZ-21).

@@ -91,11 +91,18 @@ extension BridgeCore {
         }
         // OCC-2, ID-6: the first due root becomes owner; a new persisted token (OCC-16).
         let policy = document?.root(row.metadata.rootID)?.policy ?? .v3
+        let jump = lastForwardJump
         mutate { document in
             document.serial += 1
             let token = RingIdentity.occurrenceToken(rootID: row.metadata.rootID, startedAtMs: startedAt, serial: document.serial)
-            document.update(OccurrenceRecord(token: token, rootID: row.metadata.rootID, startedAtMs: startedAt,
-                                             policy: policy, lastActivityMs: nil, state: .live, closedAtMs: nil))
+            var record = OccurrenceRecord(token: token, rootID: row.metadata.rootID, startedAtMs: startedAt,
+                                          policy: policy, lastActivityMs: nil, state: .live, closedAtMs: nil)
+            if let jump, startedAt > jump.fromWallMs, startedAt <= jump.toWallMs {
+                // REC-9: a ring time the clock jumped over began ringing at the jump, not at its
+                // configured time: the deadline counts from there (ID-8 keeps the ring time).
+                record.inactivityClockOffsetMs = jump.toWallMs - startedAt
+            }
+            document.update(record)
         }
         // INACT-21: a delivery observed late may already be past its deadline: it opens, is
         // journalled as a miss, and closes at once instead of ringing on.
@@ -114,8 +121,12 @@ extension BridgeCore {
             // The latest match in the zone in force now — or the instant the ring was registered
             // for, when that is later: an alert that began before a time-zone change belongs to
             // the old zone's ring time (REC-8), not to a week-old match in the new zone.
+            // A row planned in a previous zone is evidence only for a time before the change
+            // (after it, the platform had moved the alarm to the new zone: ios seed 508).
             let latest = configuration.calendar.latestFire(hour: hour, minute: minute, weekday: weekday, atOrBefore: now.wallMs)
-            return row.fireWallMs <= now.wallMs ? max(latest, row.fireWallMs) : latest
+            let adopted = document?.zoneAdoptedAtMs ?? .min
+            let rowInForce = row.publishedAtMs >= adopted || row.fireWallMs <= adopted
+            return row.fireWallMs <= now.wallMs && rowInForce ? max(latest, row.fireWallMs) : latest
         }
     }
 
@@ -310,7 +321,7 @@ extension BridgeCore {
         mutate { document in
             document.missReceipts.append(MissReceipt(token: live.token, rootID: live.rootID, reason: "inactivity",
                                                      expiredAtMs: live.deadlineMs, policy: live.policy,
-                                                     inactivityClockOffsetMs: 0))
+                                                     inactivityClockOffsetMs: live.inactivityClockOffsetMs))
         }
         close(live, as: .expired, now: now, into: &out)
     }

@@ -29,6 +29,12 @@ public struct BridgeCore: Sendable {
     /// Schedule requests awaiting completion.
     var inFlight: [AlarmUUID] = []
     var armRetries = 0
+    /// The last (wall, monotonic) reading: a later step whose wall clock moved by more than
+    /// Δ_CLOCK against the monotonic clock saw a clock correction (REC-8, REC-9).
+    var clockAnchor: (wallMs: Int64, monotonicMs: Int64)?
+    /// The last forward correction, as (pre-correction projected wall, wall after): ring times
+    /// in between were jumped over.
+    var lastForwardJump: (fromWallMs: Int64, toWallMs: Int64)?
     /// A skip in progress (SNZ-15): the successor armed for the handoff, then the snooze ring to retire.
     var pendingSkip: (token: String, successorID: AlarmUUID, snoozeID: AlarmUUID)?
     /// A sync skipped an alerting family (SCH-22); run it again once no family is alerting.
@@ -65,10 +71,13 @@ public struct BridgeCore: Sendable {
             configuration.calendar = calendar
             if phase == .ready { adoptDeviceZone(now: now, into: &out) }
         }
+        let correction = clockCorrection(now: now)
+        clockAnchor = (now.wallMs, now.monotonicMs)
         switch phase {
         case .loading, .gated:
             handleBeforeReady(input, now: now, into: &out)
         case .ready:
+            if let correction { applyClockCorrection(correction, now: now, into: &out) }  // before expiry
             expireIfDue(now: now, into: &out)  // INACT-21: every path checks expiry first
             if let awaited = awaitingObservation {
                 if case .inventoryRead(awaited, let result) = input {
@@ -352,6 +361,7 @@ public struct BridgeCore: Sendable {
         mutate { document in
             if rebase { document.alarms = document.alarms.map { $0.rebasingOneShot(to: calendar, after: now.wallMs) } }
             document.zoneIdentifier = calendar.zoneIdentifier
+            document.zoneAdoptedAtMs = now.wallMs
         }
         flush(into: &out)
     }

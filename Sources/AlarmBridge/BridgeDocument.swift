@@ -22,6 +22,9 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// The device zone the one-shot fire instants were last computed in (REC-8); nil before the
     /// first save that recorded it.
     public var zoneIdentifier: String?
+    /// When (wall ms) the bridge adopted `zoneIdentifier`: rows published before it were planned
+    /// in the previous zone.
+    public var zoneAdoptedAtMs: Int64?
 
     public init() {}
 
@@ -117,6 +120,9 @@ public struct OccurrenceRecord: Codable, Sendable, Equatable {
     /// INACT-9, INACT-10: the accepted snooze deadline, the inactivity baseline; it survives the
     /// consumption of the snooze ring.
     public var inactivitySnoozeUntilMs: Int64?
+    /// REC-9, INACT-19: wall-clock corrections since the occurrence began (ms). The ring time
+    /// (`startedAtMs`) never changes (ID-8); the deadline is computed from ring time + offset.
+    public var inactivityClockOffsetMs: Int64 = 0
 
     public init(token: String, rootID: String, startedAtMs: Int64, policy: InactivityPolicy, lastActivityMs: Int64?,
                 state: OccurrenceState, closedAtMs: Int64?) {
@@ -133,7 +139,7 @@ public struct OccurrenceRecord: Codable, Sendable, Equatable {
     /// times are ties, settled elsewhere) and had not yet ended — an expired one ends at its
     /// deadline however late its closure was observed, the others when they were closed.
     public func wasLive(at wallMs: Int64) -> Bool {
-        guard startedAtMs < wallMs else { return false }
+        guard startedAtMs + inactivityClockOffsetMs < wallMs else { return false }
         switch state {
         case .live: return wallMs < deadlineMs
         case .expired: return wallMs < min(deadlineMs, closedAtMs ?? deadlineMs)
@@ -144,12 +150,13 @@ public struct OccurrenceRecord: Codable, Sendable, Equatable {
     /// The effective expiry (wall ms): policy timeout after the later of ring time and last
     /// activity, never past the 20 h bound (INACT-2, INACT-3, OCC-21).
     public var deadlineMs: Int64 {
-        let bound = startedAtMs + InactivityPolicy.legacy.timeoutMs
+        let start = startedAtMs + inactivityClockOffsetMs  // REC-9: in the corrected frame
+        let bound = start + InactivityPolicy.legacy.timeoutMs
         switch policy {
         case .legacy: return bound
         case .v2, .v3:
             // INACT-9: not before the snooze deadline, then the policy's full timeout from it.
-            let baseline = max(startedAtMs, lastActivityMs ?? startedAtMs, inactivitySnoozeUntilMs ?? startedAtMs)
+            let baseline = max(start, lastActivityMs ?? start, inactivitySnoozeUntilMs ?? start)
             return min(bound, baseline + policy.timeoutMs)
         }
     }

@@ -54,6 +54,8 @@ struct Oracle {
     var bindings: [AlarmUUID: Int] = [:]
     /// A dismissal reached a bridge that was not ready: credited when the gate releases.
     var pendingCredit = false
+    /// (root, ring time) pairs that were due while another occurrence was live (OCC-3).
+    var passedOver: [(rootID: String, fireWallMs: Int64)] = []
     /// Roots whose primary failed to register by an injected fault or the capacity limit.
     var primaryFaultRoots: [String] = []
 
@@ -108,7 +110,8 @@ extension World {
             if let manager = android, manager.forceStopped { countExemption("force-stop"); return }  // [limit] AND-6
             if oracle.primaryFaultRoots.contains(rootID) { countExemption("primary-unregistered-by-fault"); return }
         }
-        if oracle.occurrences.contains(where: { !$0.live && $0.startWallMs == fireWallMs && $0.tiedRoots.contains(rootID) }) {
+        if oracle.occurrences.contains(where: { !$0.live && $0.startWallMs == fireWallMs && $0.tiedRoots.contains(rootID) })
+            || oracle.passedOver.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }) {
             // OCC-20: the same configured time again (the wall clock was set back over it) is
             // the closed occurrence delivered late, which never becomes live again.
             record("oracle", "closed-occurrence-redelivered", [TraceField("root", rootID)])
@@ -127,6 +130,8 @@ extension World {
                 return
             }
             record("oracle", "pass-over", [TraceField("root", rootID), TraceField("owner", oracle.occurrences[index].rootID)])
+            oracle.passedOver.append((rootID, fireWallMs))
+            if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
             return
         }
         let root = alarms.first { $0.id == alarmID }?.roots.first { $0.id == rootID }

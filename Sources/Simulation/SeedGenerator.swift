@@ -149,7 +149,7 @@ public enum SeedGenerator {
 /// Which fault kinds a seed turns on (FoundationDB BUGGIFY / TigerBeetle swarm testing).
 struct SwarmProfile: CustomStringConvertible {
     /// Wall-clock corrections in the swarm: off until the bridge implements REC-9 (issue 5).
-    static let clockChangesEnabled = false
+    static let clockChangesEnabled = true
     /// Player failures in the swarm: off until the bridge falls back to the system sound (SND-9, issue 5).
     static let playbackFailuresEnabled = false
 
@@ -193,6 +193,7 @@ struct SwarmProfile: CustomStringConvertible {
         // Later kinds draw from their own generator, so the kinds above keep their values.
         var android = Xoshiro256StarStar(seed: rng.next())
         if platform == .android && !profile.timeZoneChange { profile.timeZoneChange = android.chance(Ratio(1, 5)) }
+        if platform == .android { profile.clockChange = android.chance(Ratio(1, 5)) && SwarmProfile.clockChangesEnabled }
         profile.doze = platform == .android && android.chance(Ratio(1, 2))
         profile.charging = platform == .android && android.chance(Ratio(1, 3))
         profile.forceStop = platform == .android && android.chance(Ratio(1, 6))

@@ -43,6 +43,7 @@ extension World {
             // REC-9: the live occurrence's activity and deadline move with the clock.
             oracle.occurrences[index].clockOffsetMs += deltaMs
             if let activity = oracle.occurrences[index].lastActivityMs { oracle.occurrences[index].lastActivityMs = activity + deltaMs }
+            if let snooze = oracle.occurrences[index].snoozeUntilMs { oracle.occurrences[index].snoozeUntilMs = snooze + deltaMs }  // SNZ-20
             enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
         }
         var jumpedOver: [(rootID: String, alarmID: String)] = []

@@ -1,0 +1,35 @@
+/// Clock corrections (REC-8, REC-9, SNZ-20..22): the bridge compares the wall clock with the
+/// monotonic clock at every step, so it notices a correction whichever input it is running for.
+extension BridgeCore {
+    /// The wall-clock correction since the last step, in ms, when larger than Δ_CLOCK; nil when
+    /// none, or when the monotonic clock restarted (a reboot: nothing to compare).
+    func clockCorrection(now: BridgeInstants) -> Int64? {
+        guard let anchor = clockAnchor, now.monotonicMs >= anchor.monotonicMs else { return nil }
+        let delta = (now.wallMs - anchor.wallMs) - (now.monotonicMs - anchor.monotonicMs)
+        return abs(delta) > configuration.clockChangeThresholdMs ? delta : nil
+    }
+
+    /// REC-9: the live occurrence's activity and snooze baseline move with the clock and its
+    /// offset grows by the same shift (its ring time and token stay). SNZ-20, SNZ-22: its pending
+    /// successor and snooze ring keep their remaining time — re-registered under the same ID,
+    /// which the platform treats as a replacement, so a failed re-arm leaves the old ring (SNZ-21).
+    mutating func applyClockCorrection(_ delta: Int64, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        out.append(.note("clock corrected by \(delta) ms (REC-9)"))
+        if delta > 0 { lastForwardJump = (now.wallMs - delta, now.wallMs) }
+        guard let live = document?.liveOccurrence else { return }
+        mutate { document in
+            document.update(with(live) { occurrence in
+                occurrence.inactivityClockOffsetMs += delta
+                occurrence.lastActivityMs = occurrence.lastActivityMs.map { $0 + delta }
+                occurrence.inactivitySnoozeUntilMs = occurrence.inactivitySnoozeUntilMs.map { $0 + delta }
+            })
+        }
+        var rebased: [RingRequest] = []
+        for row in document?.rings ?? [] where row.metadata.kind.isOccurrenceBound && row.metadata.token == live.token && !row.delivered {
+            let fire = max(now.wallMs, row.fireWallMs + delta)
+            rebased.append(RingRequest(id: row.id, schedule: .fixed(wallMs: fire), fireWallMs: fire, metadata: row.metadata))
+        }
+        publishAndSchedule(rebased, origin: .lifecycle, now: now, into: &out)
+        armExpiryTimer(now: now, into: &out)
+    }
+}
