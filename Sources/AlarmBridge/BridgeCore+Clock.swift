@@ -4,7 +4,7 @@ extension BridgeCore {
     /// The wall-clock correction since the last step, in ms, when larger than Δ_CLOCK; nil when
     /// none, or when the monotonic clock restarted (a reboot: nothing to compare).
     func clockCorrection(now: BridgeInstants) -> Int64? {
-        guard let anchor = clockAnchor, now.monotonicMs >= anchor.monotonicMs else { return nil }
+        guard let anchor = clockAnchor, anchor.bootCount == now.bootCount, now.monotonicMs >= anchor.monotonicMs else { return nil }
         let delta = (now.wallMs - anchor.wallMs) - (now.monotonicMs - anchor.monotonicMs)
         return abs(delta) > configuration.clockChangeThresholdMs ? delta : nil
     }
@@ -25,7 +25,10 @@ extension BridgeCore {
             })
         }
         var rebased: [RingRequest] = []
-        for row in document?.rings ?? [] where row.metadata.kind.isOccurrenceBound && row.metadata.token == live.token && !row.delivered {
+        // Only rings still ahead of the uncorrected clock: one already due has rung (or is ringing,
+        // unseen yet); re-registering its ID would recreate it (ios seed 2101).
+        for row in document?.rings ?? [] where row.metadata.kind.isOccurrenceBound && row.metadata.token == live.token
+            && !row.delivered && row.fireWallMs > now.wallMs - delta {
             let fire = max(now.wallMs, row.fireWallMs + delta)
             rebased.append(RingRequest(id: row.id, schedule: .fixed(wallMs: fire), fireWallMs: fire, metadata: row.metadata))
         }

@@ -27,9 +27,12 @@ extension BridgeCore {
         let schedule: RingSchedule
         let fireKey: FireKey
         let fire: Int64
+        // After the clock was set back, a ring time that already opened an occurrence comes round
+        // again: that occurrence is closed (OCC-20), so the next primary is the one after it.
+        let after = max(now.wallMs, document?.occurrences.filter { $0.rootID == root.id }.map(\.startedAtMs).max() ?? .min)
         switch (flavor, root.weekday, root.onceFireWallMs) {
         case (.ios, .some(let weekday), _):
-            fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: weekday, after: now.wallMs)
+            fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: weekday, after: after)
             schedule = .relative(hour: root.hour, minute: root.minute, weekday: weekday)
             fireKey = .localTime(hour: root.hour, minute: root.minute)  // ID-2: stable week to week
         case (.ios, nil, .some(let once)):
@@ -38,7 +41,7 @@ extension BridgeCore {
             schedule = .relative(hour: root.hour, minute: root.minute, weekday: nil)
             fireKey = .wallMinute(once / 60_000)
         case (.android, .some(let weekday), _):
-            fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: weekday, after: now.wallMs)
+            fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: weekday, after: after)
             schedule = .fixed(wallMs: fire)
             fireKey = .wallMinute(fire / 60_000)
         case (.android, nil, .some(let once)):
@@ -164,7 +167,7 @@ extension BridgeCore {
         guard let document else { return }
         let presentIDs = present.map(\.id)
         let stale = document.rings.filter { row in
-            !presentIDs.contains(row.id) && !inFlight.contains(row.id) && !row.isPast(at: now.wallMs)
+            !presentIDs.contains(row.id) && !inFlight.contains(row.id) && !row.isPast(at: now.wallMs) && !row.delivered
                 && now.wallMs - row.publishedAtMs >= configuration.publicationGraceMs
                 && row.metadata.kind == .primary
         }

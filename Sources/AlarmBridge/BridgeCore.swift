@@ -31,7 +31,7 @@ public struct BridgeCore: Sendable {
     var armRetries = 0
     /// The last (wall, monotonic) reading: a later step whose wall clock moved by more than
     /// Δ_CLOCK against the monotonic clock saw a clock correction (REC-8, REC-9).
-    var clockAnchor: (wallMs: Int64, monotonicMs: Int64)?
+    var clockAnchor: (wallMs: Int64, monotonicMs: Int64, bootCount: Int)?
     /// The last forward correction, as (pre-correction projected wall, wall after): ring times
     /// in between were jumped over.
     var lastForwardJump: (fromWallMs: Int64, toWallMs: Int64)?
@@ -72,7 +72,7 @@ public struct BridgeCore: Sendable {
             if phase == .ready { adoptDeviceZone(now: now, into: &out) }
         }
         let correction = clockCorrection(now: now)
-        clockAnchor = (now.wallMs, now.monotonicMs)
+        clockAnchor = (now.wallMs, now.monotonicMs, now.bootCount)
         switch phase {
         case .loading, .gated:
             handleBeforeReady(input, now: now, into: &out)
@@ -168,6 +168,14 @@ public struct BridgeCore: Sendable {
         document = loaded
         phase = .ready
         out.append(.launchGate(.released))
+        if let wall = loaded.clockReferenceWallMs, let mono = loaded.clockReferenceMonotonicMs,
+           let boot = loaded.clockReferenceBootCount {
+            // A correction made while no process ran (same boot: the monotonic clock went on).
+            let saved = clockAnchor
+            clockAnchor = (wall, mono, boot)
+            if let delta = clockCorrection(now: now) { applyClockCorrection(delta, now: now, into: &out) }
+            clockAnchor = saved ?? (now.wallMs, now.monotonicMs, now.bootCount)
+        }
         adoptDeviceZone(now: now, into: &out)  // REC-8: the zone may have changed while no process ran
         housekeeping(now: now)
         expireIfDue(now: now, into: &out)
@@ -375,7 +383,13 @@ public struct BridgeCore: Sendable {
 
     /// Emits the pending persist, so that later commands in `out` follow the durable write.
     mutating func flush(into out: inout [BridgeCommand]) {
-        guard dirty, let document else { return }
+        guard dirty, var document else { return }
+        if let anchor = clockAnchor {
+            document.clockReferenceWallMs = anchor.wallMs
+            document.clockReferenceMonotonicMs = anchor.monotonicMs
+            document.clockReferenceBootCount = anchor.bootCount
+            self.document = document
+        }
         out.append(.persist(document))
         dirty = false
     }

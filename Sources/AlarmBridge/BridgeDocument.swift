@@ -25,6 +25,11 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// When (wall ms) the bridge adopted `zoneIdentifier`: rows published before it were planned
     /// in the previous zone.
     public var zoneAdoptedAtMs: Int64?
+    /// The (wall, monotonic) reading of the step that last wrote the document: a later process of
+    /// the same boot compares against it to notice a clock correction made while none ran (REC-9).
+    public var clockReferenceWallMs: Int64?
+    public var clockReferenceMonotonicMs: Int64?
+    public var clockReferenceBootCount: Int?
 
     public init() {}
 

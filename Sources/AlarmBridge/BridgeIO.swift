@@ -13,10 +13,14 @@ public struct BridgeInstants: Sendable, Equatable {
     /// The device's time zone as the app reads it at this instant (iOS `TimeZone.autoupdatingCurrent`,
     /// Android `TimeZone.getDefault()`); nil: unchanged from the configuration's.
     public var zoneIdentifier: String?
-    public init(wallMs: Int64, monotonicMs: Int64, zoneIdentifier: String? = nil) {
+    /// Which boot of the device this is (Android `Settings.Global.BOOT_COUNT`, iOS
+    /// `kern.bootsessionuuid`): monotonic readings compare only within one boot.
+    public var bootCount: Int
+    public init(wallMs: Int64, monotonicMs: Int64, zoneIdentifier: String? = nil, bootCount: Int = 0) {
         self.wallMs = wallMs
         self.monotonicMs = monotonicMs
         self.zoneIdentifier = zoneIdentifier
+        self.bootCount = bootCount
     }
 }
 

@@ -75,7 +75,8 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
     /// - Rule: ID-1.
     /// REC-8: a one-shot still ahead keeps its wall-clock time in a new local frame — the next
     /// `hour:minute` after `wallMs` in `calendar` (as AlarmKit's `.relative(… repeats: .never)`
-    /// does). Weekly alarms and one-shots already due are returned unchanged.
+    /// does). Weekly alarms and one-shots already due are returned unchanged: a one-shot whose
+    /// instant passed before the app learnt of the change may have rung already (ios seed 482).
     public func rebasingOneShot(to calendar: WallCalendar, after wallMs: Int64) -> LogicalAlarm {
         guard case .once(let fire) = repeats, fire > wallMs else { return self }
         var copy = self

@@ -58,6 +58,7 @@ extension World {
             if android != nil {
                 // AOSP: the process goes, alarms stay; some OEMs force-stop instead (notifee#126).
                 let now = androidNow
+                if android?.parameters.swipeFromRecentsForceStops == true { markForceStopRemovals() }
                 onAlarmManager { $0.swipedFromRecents(now: now) }
             }
             kill("force-quit")

@@ -172,9 +172,20 @@ extension World {
             process.active = false
             step(.willResignActive)
         }
+        // [limit] AND-6: every removed primary is the platform's doing until a repair re-registers
+        // it (an app that learns of a zone change only after a one-shot's old time passed cannot
+        // know it never rang: android seed 141).
+        markForceStopRemovals()
         let now = androidNow
         onAlarmManager { $0.forceStop(now: now) }
         kill("force-stop")
+    }
+
+    func markForceStopRemovals() {
+        for alarm in android?.pending ?? [] where alarm.metadata.kind == .primary
+            && !oracle.primaryFaultRoots.contains(alarm.metadata.rootID) {
+            oracle.primaryFaultRoots.append(alarm.metadata.rootID)
+        }
     }
 
     /// The app is updated. Android: the model kills the process, keeps (or on some OEMs clears)

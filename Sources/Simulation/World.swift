@@ -67,6 +67,8 @@ final class World {
     /// The bridge's unprotected action journal: readable before first unlock, survives everything.
     var unprotectedJournal: [JournalEntry] = []
     var deviceUp = true
+    /// Boots since the run began (the platform's boot count / boot session).
+    var bootCount = 0
     var protectedDataAvailable = true
     var alarms: [LogicalAlarm]
     var oracle = Oracle()
@@ -331,7 +333,7 @@ final class World {
         guard var bridge = process.bridge else { return }
         let wasReady = bridge.isAcceptingInputs
         let commands = bridge.handle(input, at: BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs,
-                                                                zoneIdentifier: calendar.zoneIdentifier))
+                                                                zoneIdentifier: calendar.zoneIdentifier, bootCount: bootCount))
         process.bridge = bridge
         record("bridge", "input", [TraceField("input", describe(input))])
         if !wasReady && bridge.isAcceptingInputs { oracleGateReleased() }
@@ -630,6 +632,7 @@ final class World {
 
     func boot() {
         deviceUp = true
+        bootCount += 1
         clock.reboot()
         record("device", "boot")
         noteFault("device-restarting")
