@@ -258,7 +258,8 @@ extension BridgeCore {
                 if error == .maximumLimitReached { document.droppedCount += 1 }  // CAP-9: surfaced, not silent
             }
             out.append(.note("schedule of \(row.metadata.kind.rawValue) \(id) failed: \(error.rawValue)"))
-            if row.metadata.kind == .snooze {
+            if row.metadata.kind == .snooze, let request = snoozeRequestsInFlight.firstIndex(of: id) {
+                snoozeRequestsInFlight.remove(at: request)
                 // SNZ-9: prior pressure untouched; SNZ-5: the latch stays spent.
                 out.append(.reply(.snoozeRejected(reason: "arm failed: \(error.rawValue)")))
             }

@@ -60,15 +60,17 @@ extension BridgeCore {
         }
         let metadata = RingMetadata(rootID: live.rootID, alarmID: root.alarmID, kind: .snooze, token: live.token, title: root.title)
         let request = RingRequest(id: id, schedule: .fixed(wallMs: untilMs), fireWallMs: untilMs, metadata: metadata)
+        snoozeRequestsInFlight.append(id)
         publishAndSchedule([request], origin: .lifecycle, now: now, into: &out)  // persists the latch with the row
     }
 
     /// SNZ-7: the snooze ring is confirmed; only now is the prior pressure silenced (the ring
     /// sounding, pending successors). INACT-9: the deadline baseline becomes the snooze deadline.
     mutating func snoozeConfirmed(_ row: RingRow, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        // A repair (launch restore, SNZ-11) re-registers an accepted ring: nothing to accept again.
+        guard let request = snoozeRequestsInFlight.firstIndex(of: row.id) else { return }
+        snoozeRequestsInFlight.remove(at: request)
         guard let live = document?.liveOccurrence, live.token == row.metadata.token else { return }
-        // A repair (launch restore, SNZ-11) re-registers the accepted ring: nothing to accept again.
-        guard live.inactivitySnoozeUntilMs != row.fireWallMs else { return }
         mutate { document in
             document.update(with(live) {
                 $0.oneTimeSnoozeUsed = true  // with the defect this is the first time it is spent

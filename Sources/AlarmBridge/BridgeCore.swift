@@ -37,6 +37,9 @@ public struct BridgeCore: Sendable {
     var lastForwardJump: (fromWallMs: Int64, toWallMs: Int64)?
     /// A skip in progress (SNZ-15): the successor armed for the handoff, then the snooze ring to retire.
     var pendingSkip: (token: String, successorID: AlarmUUID, snoozeID: AlarmUUID)?
+    /// Snooze rings requested by `beginOneTimeSnooze` in this process and not yet answered: only
+    /// their confirmation accepts a snooze (a repair's re-registration does not, ios seed 4592).
+    var snoozeRequestsInFlight: [AlarmUUID] = []
     /// A sync skipped an alerting family (SCH-22); run it again once no family is alerting.
     var deferredSync: InventoryPurpose?
     /// A sync skipped a ring whose configuration changed while its schedule was in flight.

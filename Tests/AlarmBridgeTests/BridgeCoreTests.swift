@@ -18,6 +18,12 @@ struct BridgeHarness {
 
     /// Feeds one input; answers inventory reads, store loads and schedule calls synchronously,
     /// as a well-behaved platform would, and returns every command issued along the way.
+    /// Time passes: wall and monotonic clocks move together (no clock correction).
+    mutating func advance(_ ms: Int64) {
+        now.wallMs += ms
+        now.monotonicMs += ms
+    }
+
     mutating func send(_ input: BridgeInput, storeReadable: Bool = true) -> [BridgeCommand] {
         var pending = [input]
         var all: [BridgeCommand] = []
@@ -137,8 +143,7 @@ struct BridgeCoreTests {
         _ = harness.send(.api(.saveAlarm(weekly)))
         _ = harness.send(.didEnterBackground)
         let primary = try #require(harness.daemon.first { harness.stored?.row($0.id)?.metadata.rootID == "wake.mon" }).id
-        harness.now.wallMs += 3_600_000  // 07:00, Monday
-        harness.now.monotonicMs += 3_600_000
+        harness.advance(3_600_000)  // 07:00, Monday
         let stop = harness.send(.stopIntent(primary))
         let successors = stop.compactMap { command -> RingRequest? in
             if case .schedule(let request, .lifecycle) = command, request.metadata.kind == .successor { return request }
@@ -150,15 +155,36 @@ struct BridgeCoreTests {
         #expect(!again.contains { if case .schedule = $0 { return true }; return false })
     }
 
+    @Test("REC-9: a clock correction during a live occurrence keeps its remaining time; the ring time and token stay")
+    func clockCorrectionKeepsRemainingTime() throws {
+        var harness = BridgeHarness()
+        _ = harness.send(.processStarted(.user))
+        _ = harness.send(.api(.saveAlarm(weekly)))
+        let primary = try #require(harness.daemon.first { harness.stored?.row($0.id)?.metadata.rootID == "wake.mon" }).id
+        harness.advance(3_600_000)
+        _ = harness.send(.stopIntent(primary))
+        let before = try #require(harness.stored?.liveOccurrence)
+        harness.now.wallMs -= 3_600_000  // the user sets the clock back an hour: wall only
+        harness.advance(29 * 60_000)
+        _ = harness.send(.timerFired(.expiryCheck))
+        let shifted = try #require(harness.stored?.liveOccurrence, "29 of 30 minutes gone: still live")
+        #expect(shifted.token == before.token && shifted.startedAtMs == before.startedAtMs)
+        #expect(shifted.inactivityClockOffsetMs == -3_600_000)
+        #expect(shifted.deadlineMs == before.deadlineMs - 3_600_000)
+        harness.advance(2 * 60_000)
+        _ = harness.send(.timerFired(.expiryCheck))
+        #expect(harness.stored?.liveOccurrence == nil, "31 minutes after the Stop: expired, not an hour later")
+    }
+
     @Test("INACT-16: expiry persists the miss receipt before it stops or cancels any ring")
     func receiptFirst() throws {
         var harness = BridgeHarness()
         _ = harness.send(.processStarted(.user))
         _ = harness.send(.api(.saveAlarm(weekly)))
         let primary = try #require(harness.daemon.first { harness.stored?.row($0.id)?.metadata.rootID == "wake.mon" }).id
-        harness.now.wallMs += 3_600_000
+        harness.advance(3_600_000)
         _ = harness.send(.stopIntent(primary))
-        harness.now.wallMs += 31 * 60_000  // policy 3: 30 min after the last genuine activity
+        harness.advance(31 * 60_000)  // policy 3: 30 min after the last genuine activity
         let commands = harness.send(.timerFired(.expiryCheck))
         let receiptIndex = try #require(commands.firstIndex { command in
             if case .persist(let document) = command { return document.missReceipts.count == 1 }
@@ -201,7 +227,7 @@ struct OccurrenceRuleTests {
         _ = harness.send(.processStarted(.user))
         _ = harness.send(.api(.saveAlarm(weekly)))
         let before = try #require(harness.stored?.rings.first?.fingerprint)
-        harness.now.wallMs += 25 * 60_000
+        harness.advance(25 * 60_000)
         _ = harness.send(.api(.syncEnabledAlarms))
         #expect(harness.stored?.rings.first?.fingerprint == before)
     }
@@ -214,7 +240,7 @@ struct OccurrenceRuleTests {
         _ = harness.send(.api(.saveAlarm(LogicalAlarm(id: "gym", hour: 7, minute: 5, repeats: .weekly([.monday]), title: "Gym"))))
         let wake = try #require(harness.daemon.first { harness.stored?.row($0.id)?.metadata.rootID == "wake.mon" }).id
         let gym = try #require(harness.daemon.first { harness.stored?.row($0.id)?.metadata.rootID == "gym.mon" }).id
-        harness.now.wallMs += 3_600_000
+        harness.advance(3_600_000)
         _ = harness.send(.stopIntent(wake))
         let token = try #require(harness.stored?.liveOccurrence?.token)
         // Process death: a new core over the same store and daemon.
@@ -222,7 +248,7 @@ struct OccurrenceRuleTests {
         relaunched.stored = harness.stored
         relaunched.daemon = harness.daemon
         relaunched.now = harness.now
-        relaunched.now.wallMs += 5 * 60_000
+        relaunched.advance(5 * 60_000)
         _ = relaunched.send(.processStarted(.intent))
         let passOver = relaunched.send(.stopIntent(gym))
         #expect(relaunched.stored?.liveOccurrence?.token == token)
@@ -237,7 +263,7 @@ struct OccurrenceRuleTests {
         _ = harness.send(.processStarted(.user))
         _ = harness.send(.api(.saveAlarm(weekly)))
         let wake = try #require(harness.daemon.first).id
-        harness.now.wallMs += 3_600_000
+        harness.advance(3_600_000)
         _ = harness.send(.stopIntent(wake))
         let resign = harness.send(.willResignActive)
         #expect(!resign.contains { if case .schedule = $0 { return true }; return false })
@@ -271,7 +297,7 @@ struct ActionJournalTests {
         var locked = BridgeHarness()
         locked.stored = harness.stored
         locked.daemon = harness.daemon
-        locked.now.wallMs += 3_600_000
+        locked.advance(3_600_000)
         _ = locked.send(.processStarted(.intent), storeReadable: false)
         let commands = locked.send(.stopIntent(primary), storeReadable: false)
         let entries = commands.compactMap { if case .appendJournal(let entry) = $0 { return entry }; return nil }

@@ -114,7 +114,7 @@ struct InvariantSuiteTests {
     /// exercises, so the scenarios under Scenarios/regressions remain the durable proof.
     static let fixedSeeds: [(PlatformFlavorName, UInt64)] = [
         (.ios, 629), (.ios, 1050), (.ios, 1290), (.ios, 1421), (.ios, 1470), (.ios, 1569), (.ios, 1881),
-        (.ios, 3309), (.ios, 5915), (.ios, 7575), (.android, 112), (.android, 719),
+        (.ios, 3309), (.ios, 4592), (.ios, 5915), (.ios, 7575), (.android, 112), (.android, 719),
     ]
 
     @Test("seeds the fuzzer once failed on stay clean")
