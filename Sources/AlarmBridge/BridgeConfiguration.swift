@@ -13,6 +13,12 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     public var titleInRingID = false
     /// Issue 5: the snooze latch is spent only once the snooze ring is confirmed (SNZ-5).
     public var snoozeLatchAfterArm = false
+    /// Issue 5: opening the app or a context heartbeat counts as genuine activity (INACT-5).
+    public var heartbeatExtendsDeadline = false
+    /// Issue 5: an explicit dismissal of a ring of an expired occurrence makes it live again (OCC-20).
+    public var dismissalRevivesExpired = false
+    /// Issue 5: a snooze request silences the prior pressure before its ring is confirmed (SNZ-7).
+    public var retireBeforeArm = false
 
     public init() {}
 

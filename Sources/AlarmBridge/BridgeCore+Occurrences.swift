@@ -141,6 +141,15 @@ extension BridgeCore {
     /// INACT-4, INACT-6: an explicit dismissal credits genuine activity, only after validating
     /// that the ring belongs to the live occurrence.
     mutating func credit(_ id: AlarmUUID, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        if defects.dismissalRevivesExpired, document?.liveOccurrence == nil, let row = document?.row(id),
+           let token = row.metadata.token ?? document?.occurrences.last(where: { $0.rootID == row.metadata.rootID })?.token,
+           let closed = document?.occurrence(token: token), closed.state == .expired {
+            // Known defect (issue 5): the dismissal of a ring of an expired occurrence revives it.
+            out.append(.note("defect dismissal-revives-expired: \(closed.rootID) live again"))
+            mutate { $0.update(with(closed) { $0.state = .live; $0.closedAtMs = nil; $0.lastActivityMs = now.wallMs }) }
+            armExpiryTimer(now: now, into: &out)
+            return
+        }
         guard let live = document?.liveOccurrence, let row = document?.row(id), isBound(row, to: live) else { return }
         mutate { $0.update(with(live) { $0.lastActivityMs = now.wallMs }) }
         armExpiryTimer(now: now, into: &out)

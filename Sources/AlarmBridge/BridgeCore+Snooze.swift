@@ -61,6 +61,12 @@ extension BridgeCore {
         let metadata = RingMetadata(rootID: live.rootID, alarmID: root.alarmID, kind: .snooze, token: live.token, title: root.title)
         let request = RingRequest(id: id, schedule: .fixed(wallMs: untilMs), fireWallMs: untilMs, metadata: metadata)
         snoozeRequestsInFlight.append(id)
+        if defects.retireBeforeArm {
+            // Known defect (issue 5): the prior pressure goes before the snooze ring is accepted.
+            out.append(.note("defect retire-before-arm: silencing before the snooze ring is confirmed"))
+            for ring in alerting { if let row = document?.row(ring), isBound(row, to: live) { silence(ring, origin: .lifecycle, into: &out) } }
+            cancelPendingSuccessors(of: live, origin: .lifecycle, now: now, into: &out)
+        }
         publishAndSchedule([request], origin: .lifecycle, now: now, into: &out)  // persists the latch with the row
     }
 

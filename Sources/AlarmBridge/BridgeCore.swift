@@ -236,6 +236,11 @@ public struct BridgeCore: Sendable {
             out.append(.readInventory(.launchSync))  // AND-3, BOOT-9: restore after an app replacement
         case .didBecomeActive:
             appActive = true
+            if defects.heartbeatExtendsDeadline, let live = document?.liveOccurrence {
+                // Known defect (issue 5): opening the app is taken as activity (INACT-5 says no).
+                mutate { $0.update(with(live) { $0.lastActivityMs = now.wallMs }) }
+                armExpiryTimer(now: now, into: &out)
+            }
             out.append(.readInventory(.resumeSync))  // SCH-22: ask the daemon first, then sync
         case .willResignActive:
             appActive = false

@@ -100,6 +100,18 @@ extension World {
         }
     }
 
+    // MARK: failed-snooze-changes-nothing
+
+    /// Candidate invariant 11: a rejected snooze leaves the occurrence's prior pressure as it was.
+    func checkFailedSnoozeChangedNothing() {
+        guard oracle.liveIndex != nil else { return }
+        let present = groundTruthRings()
+        if let lost = pressureAtSnoozeRequest.first(where: { !present.contains($0) }) {
+            violate("failed-snooze-changes-nothing", [], "a rejected snooze left the occurrence without ring \(lost), which pressured it when the snooze was asked for")
+        }
+        pressureAtSnoozeRequest = []
+    }
+
     // MARK: one-successor-per-occurrence
 
     func pendingSuccessors(boundTo occurrenceID: Int) -> [AlarmUUID] {

@@ -1,6 +1,7 @@
 import AlarmBridge
 import AndroidModel
 import IOSModel
+import SimKernel
 
 /// A scripted or generated action at a point in virtual time: what the user, the app's JS layer,
 /// the device or a fault does. Scenario files and the fuzz generator both produce these.
@@ -102,6 +103,9 @@ public struct DeviceSetup: Sendable {
     public var reactiveUser: Bool
     /// Fault switches of the seed's swarm profile (fuzz mode).
     public var interleavingDeaths: Bool
+    /// BUGGIFY-style: each schedule request fails with this chance (nil: never), so failures also
+    /// land on the requests that matter (a snooze ring, a rotation), not only at random times.
+    public var requestFailureRate: Ratio?
     /// Seed of the remaining randomness.
     public var seed: UInt64
     /// iOS: how long a background process runs before it is suspended (nil: never suspended).

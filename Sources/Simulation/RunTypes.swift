@@ -9,6 +9,9 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case titleInRingID = "title-in-ring-id"
     case snoozeLatchAfterArm = "snooze-latch-after-arm"
     case ackBeforeWork = "ack-before-work"
+    case heartbeatExtendsDeadline = "heartbeat-extends-deadline"
+    case dismissalRevivesExpired = "dismissal-revives-expired"
+    case retireBeforeArm = "retire-before-arm"
 
     public static func < (lhs: KnownDefect, rhs: KnownDefect) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -23,6 +26,12 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "seed 004: stop, challenge render and completion leave earlier recovery successors armed (OCC-9, OCC-25)"
         case .titleInRingID:
             return "seed 003: the title is hashed into the primary ring ID, so a title edit cancels and re-creates the alarm (ID-2, ID-3)"
+        case .heartbeatExtendsDeadline:
+            return "issue 5: opening the app counts as genuine activity and pushes the inactivity deadline (INACT-4, INACT-5)"
+        case .dismissalRevivesExpired:
+            return "issue 5: dismissing a ring of an expired occurrence makes the occurrence live again (OCC-20, INACT-7)"
+        case .retireBeforeArm:
+            return "issue 5: a snooze silences the ringing alarm and its successor before its own ring is confirmed, so a failed arm leaves nothing (SNZ-7, SNZ-9)"
         case .ackBeforeWork:
             return "issue 5 (app side): JS acknowledges a platform action before the work it triggers has succeeded, so a failed or interrupted handler loses it (ACT-5)"
         case .snoozeLatchAfterArm:
@@ -34,7 +43,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     public var platforms: [PlatformFlavor] {
         switch self {
         case .unavailableReadAsEmpty: return [.ios]
-        case .resyncWhileAlerting, .stopLeavesRecoveryGuard, .titleInRingID, .snoozeLatchAfterArm, .ackBeforeWork: return [.ios, .android]
+        case .resyncWhileAlerting, .stopLeavesRecoveryGuard, .titleInRingID, .snoozeLatchAfterArm, .ackBeforeWork,
+             .heartbeatExtendsDeadline, .dismissalRevivesExpired, .retireBeforeArm: return [.ios, .android]
         }
     }
 
@@ -49,6 +59,9 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .titleInRingID: switches.titleInRingID = true
             case .snoozeLatchAfterArm: switches.snoozeLatchAfterArm = true
             case .ackBeforeWork: break  // the simulated JS, not the bridge, acknowledges too early
+            case .heartbeatExtendsDeadline: switches.heartbeatExtendsDeadline = true
+            case .dismissalRevivesExpired: switches.dismissalRevivesExpired = true
+            case .retireBeforeArm: switches.retireBeforeArm = true
             }
         }
         return switches

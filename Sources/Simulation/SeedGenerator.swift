@@ -88,6 +88,7 @@ public enum SeedGenerator {
 
         let profile = SwarmProfile.draw(streams.stream("setup.swarm"), platform: platform, apiLevel: setup.android.apiLevel)
         setup.interleavingDeaths = profile.processDeath
+        setup.requestFailureRate = profile.scheduleFailure ? Ratio(1, 30) : nil
         setup.plan = AmbientPlan.generate(setup: setup, profile: profile, calendar: calendar, streams: streams)
 
         var parameters: [RunParameter] = [

@@ -152,6 +152,9 @@ extension World {
         guard process.running, process.active, let live = process.bridge?.document?.liveOccurrence,
               let alarmID = process.bridge?.document?.root(live.rootID)?.alarmID else { return }
         snoozeRequests.append((wallMs, wallMs + delayMs))
+        pressureAtSnoozeRequest = groundTruthRings().filter { id in
+            oracle.liveIndex.map { oracle.bindings[id] == oracle.occurrences[$0].id } ?? false
+        }
         if snoozeRequests.count > 16 { snoozeRequests.removeFirst() }
         step(.api(.beginOneTimeSnooze(untilMs: wallMs + delayMs, occurrenceToken: live.token, alarmIDs: [alarmID])))
     }

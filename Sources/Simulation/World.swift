@@ -80,6 +80,7 @@ final class World {
     var appRNG: Xoshiro256StarStar
     /// The sleepy user's snooze habits (own stream: other draws keep their values).
     var snoozeRNG: Xoshiro256StarStar
+    var requestFaultRNG: Xoshiro256StarStar
     var stableIDs: [String: AlarmUUID] = [:]  // lookup only
     var requestMetadata: [AlarmUUID: RingMetadata] = [:]  // lookup only
     /// Last instant the platform changed on its own (a ring fired or was delivered) or refused a
@@ -109,6 +110,8 @@ final class World {
     var actionsWorked: [ActionRecord] = []
     /// `beginOneTimeSnooze` calls JS made: when (wall ms) and for which deadline, newest last.
     var snoozeRequests: [(atWallMs: Int64, untilMs: Int64)] = []
+    /// The live occurrence's pressure rings when JS asked for the latest snooze (invariant 11).
+    var pressureAtSnoozeRequest: [AlarmUUID] = []
     /// Oracle fire times of roots whose delivery the platform holds back: the root becomes due
     /// when the platform delivers it (a late platform is the platform's fault, and which root
     /// owns the occurrence follows the order the app can see).
@@ -129,6 +132,7 @@ final class World {
         self.faultRNG = streams.stream("faults.interleaving")
         self.appRNG = streams.stream("app.js")
         self.snoozeRNG = streams.stream("user.snooze")
+        self.requestFaultRNG = streams.stream("faults.requests")
         switch setup.platform {
         case .ios: ios = AlarmKitDaemon(parameters: setup.ios, calendar: calendar, streams: streams)
         case .android:
@@ -394,6 +398,10 @@ final class World {
             record("bridge", "schedule", [TraceField("id", request.id.description), TraceField("kind", request.metadata.kind.rawValue),
                                           TraceField("root", request.metadata.rootID), TraceField("schedule", request.schedule.description),
                                           TraceField("origin", origin.rawValue)])
+            if let rate = setup.requestFailureRate, requestFaultRNG.chance(rate) {
+                ios?.failNextSchedules += 1
+                android?.failNextSchedules += 1
+            }
             onDaemon { $0.schedule(request) }
             onAlarmManager { $0.setAlarmClock(request, nowWallMs: wallMs) }
             maybeInterleavingDeath()
@@ -429,6 +437,7 @@ final class World {
             record("bridge", "reply", [TraceField("reply", "\(reply)")])
             if case .completed(let rootID, true) = reply { oracleCompleted(rootID: rootID) }
             if case .snoozeAccepted(_, let untilMs) = reply { oracleSnoozeAccepted(untilMs: untilMs) }
+            if case .snoozeRejected = reply { checkFailedSnoozeChangedNothing() }
             if case .lastAlarmAction(let record) = reply { jsGotLastAction(record) }
         case .note(let text):
             record("bridge", "note", [TraceField("text", text)])

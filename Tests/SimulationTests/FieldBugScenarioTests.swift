@@ -48,13 +48,13 @@ struct DefectDetectionTests {
     func fuzzerFindsDefect(defect: KnownDefect) {
         var found: RunResult?
         outer: for platform in defect.platforms {
-            for seed in UInt64(1)...400 {
+            for seed in UInt64(1)...2_000 {
                 let result = Simulator.run(RunOptions(platform: platform, seed: seed, defects: [defect]))
                 if result.firstViolation != nil { found = result; break outer }
             }
         }
         guard let found, let violation = found.firstViolation else {
-            Issue.record("\(defect.rawValue) not found in seeds 1..400")
+            Issue.record("\(defect.rawValue) not found in seeds 1..2000")
             return
         }
         let replay = Simulator.run(RunOptions(platform: found.platform, seed: found.seed, defects: [defect]))
