@@ -234,6 +234,10 @@ public struct BridgeCore: Sendable {
             out.append(.readInventory(.launchSync))  // AND-3: restore after every boot broadcast
         case .packageReplaced:
             out.append(.readInventory(.launchSync))  // AND-3, BOOT-9: restore after an app replacement
+        case .playbackFailed(let id):
+            // SND-9: a failed sound falls back to the system alarm sound; sequencing never makes
+            // an alarm silent.
+            if alerting.contains(id) { out.append(.playSystemSound(id)) }
         case .didBecomeActive:
             appActive = true
             if defects.heartbeatExtendsDeadline, let live = document?.liveOccurrence {

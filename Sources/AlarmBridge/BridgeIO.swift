@@ -288,6 +288,8 @@ public enum BridgeInput: Sendable, Equatable {
     case clockChanged(zoneIdentifier: String)
     /// Android `MY_PACKAGE_REPLACED`: the app was updated (its process was killed first).
     case packageReplaced
+    /// Android: the ringing service's player reported an error for this ring.
+    case playbackFailed(AlarmUUID)
     case timerFired(BridgeTimer)
     case api(APICall)
 }
@@ -306,6 +308,8 @@ public enum BridgeCommand: Sendable, Equatable {
     case appendJournal(JournalEntry)
     /// Replace the unprotected action journal (after its entries were acted on).
     case persistJournal([JournalEntry])
+    /// Android: the ringing service plays the system alarm sound for this ring (SND-9).
+    case playSystemSound(AlarmUUID)
     /// iOS `AlarmManager.schedule(id:configuration:)`; Android `setAlarmClock` (RTC_WAKEUP).
     case schedule(RingRequest, origin: CommandOrigin)
     /// iOS `cancel(id:)`; Android `AlarmManager.cancel(PendingIntent)`.

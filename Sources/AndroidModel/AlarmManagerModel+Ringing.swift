@@ -165,11 +165,20 @@ extension AlarmManagerModel {
         return [.trace("audio-focus", [TraceField("change", change.rawValue)])]
     }
 
-    /// MediaPlayer fails for this ring (bad URI, decoder error): the service runs, silent.
+    /// MediaPlayer fails for this ring (bad URI, decoder error): the service runs, silent, and
+    /// its error callback (`MediaPlayer.OnErrorListener`) reaches the app's ringing service.
     public mutating func playbackFailed(_ id: AlarmUUID) -> [AlarmManagerEffect] {
         guard let index = ringingStatuses.firstIndex(where: { $0.id == id }) else { return [] }
         ringingStatuses[index].audio = .failed
-        return [.trace("playback-failed", [TraceField("id", id.description)])]
+        return [.trace("playback-failed", [TraceField("id", id.description)]), .toApp(.playbackFailed(id), launch: nil)]
+    }
+
+    /// The ringing service starts the system default alarm sound for a ring whose player failed
+    /// (`RingtoneManager.getDefaultUri(TYPE_ALARM)`); the ring is audible again.
+    public mutating func playSystemSound(_ id: AlarmUUID) -> [AlarmManagerEffect] {
+        guard let index = ringingStatuses.firstIndex(where: { $0.id == id }), ringingStatuses[index].audio == .failed else { return [] }
+        ringingStatuses[index].audio = .playing
+        return [.trace("system-sound", [TraceField("id", id.description)])]
     }
 
     /// A hardware volume key while STREAM_ALARM plays: one step, within [min, max] (AudioService;

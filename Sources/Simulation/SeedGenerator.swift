@@ -155,8 +155,8 @@ struct SwarmProfile: CustomStringConvertible {
     /// none), so the bridge and the oracle disagree on its deadline (ios seeds 4019, 4122, 4868).
     /// Off until RULES.md says what that occurrence's deadline is (noted on issue 5).
     static let clockChangesEnabled = false
-    /// Player failures in the swarm: off until the bridge falls back to the system sound (SND-9, issue 5).
-    static let playbackFailuresEnabled = false
+    /// Player failures in the swarm (the bridge falls back to the system sound, SND-9).
+    static let playbackFailuresEnabled = true
 
     var processDeath = false
     var reboot = false
@@ -202,8 +202,6 @@ struct SwarmProfile: CustomStringConvertible {
         profile.forceStop = platform == .android && android.chance(Ratio(1, 6))
         profile.appUpdate = android.chance(Ratio(1, 5))
         profile.audioFocus = platform == .android && android.chance(Ratio(1, 4))
-        // Drawn but off: a failed player leaves the alarm silent until the bridge falls back to
-        // the system sound (SND-9, issue 5).
         profile.playbackFailure = platform == .android && android.chance(Ratio(1, 8)) && SwarmProfile.playbackFailuresEnabled
         return profile
     }

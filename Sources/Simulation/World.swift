@@ -380,6 +380,8 @@ final class World {
             enqueue(.storeRead(incarnation: process.incarnation), afterMs: 15)
         case .loadJournal:
             enqueue(.toProcess(.journalLoaded(unprotectedJournal), incarnation: process.incarnation), afterMs: 0)
+        case .playSystemSound(let id):
+            onAlarmManager { $0.playSystemSound(id) }
         case .appendJournal(let entry):
             unprotectedJournal.append(entry)
             record("store", "journal", [TraceField("entries", String(unprotectedJournal.count))])
@@ -686,6 +688,7 @@ final class World {
         case .exactAlarmPermissionGranted: return "exactAlarmPermissionGranted"
         case .clockChanged(let zone): return "clockChanged(\(zone))"
         case .packageReplaced: return "MY_PACKAGE_REPLACED"
+        case .playbackFailed(let id): return "playbackFailed(\(id))"
         case .timerFired(let timer): return "timerFired(\(timer.rawValue))"
         case .api(.saveAlarm(let alarm)): return "saveAlarm(\(alarm.id), title \(alarm.title))"
         case .api(.deleteAlarm(let id)): return "deleteAlarm(\(id))"
