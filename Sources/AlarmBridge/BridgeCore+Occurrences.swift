@@ -342,7 +342,12 @@ extension BridgeCore {
                         into out: inout [BridgeCommand]) {
         mutate { $0.update(with(occurrence) { $0.state = state; $0.closedAtMs = now.wallMs }) }
         flush(into: &out)
-        let origin: CommandOrigin = state == .completed ? .completion : .expiry
+        let origin: CommandOrigin
+        switch state {
+        case .completed: origin = .completion
+        case .expired: origin = .expiry
+        case .abandoned, .retired, .live: origin = .retire  // OCC-18: abandonment retires, no receipt
+        }
         guard let document else { return }
         for row in document.rings where isBound(row, to: occurrence) {
             if row.metadata.kind.isOccurrenceBound && !row.delivered {

@@ -134,3 +134,40 @@ extension BridgeCore {
         out.append(.reply(.snoozeSkipped(token: skip.token)))
     }
 }
+
+/// JS's view of and hold on the live occurrence (API-11..13).
+extension BridgeCore {
+    /// API-11, INACT-14, SNZ-23.
+    func activeWakeOccurrence() -> ActiveWakeOccurrence? {
+        guard let live = document?.liveOccurrence else { return nil }
+        return ActiveWakeOccurrence(rootID: live.rootID, token: live.token, occurrenceStartedAtMs: live.startedAtMs,
+                                    inactivityPolicyVersion: live.policy, lastMeaningfulActivityMs: live.lastActivityMs,
+                                    effectiveExpiryMs: live.deadlineMs, inactivityClockOffsetMs: live.inactivityClockOffsetMs,
+                                    inactivitySnoozeUntilMs: live.inactivitySnoozeUntilMs, oneTimeSnoozeUsed: live.oneTimeSnoozeUsed,
+                                    oneTimeSnoozeUntilMs: pendingSnooze(of: live)?.fireWallMs)
+    }
+
+    /// OCC-18, OCC-19, API-12: retires the live occurrence only for its owner, without recording
+    /// a completion; otherwise changes nothing.
+    mutating func abandonWakeOccurrence(alarmIDs: [String], now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard case .success(let live) = snoozeTarget(token: nil, alarmIDs: alarmIDs) else {
+            out.append(.reply(.abandoned(false)))
+            return
+        }
+        close(live, as: .abandoned, now: now, into: &out)
+        out.append(.reply(.abandoned(true)))
+    }
+
+    /// INACT-15..17, API-13: only the live occurrence of one of `alarmIDs`, with that ring time
+    /// (and token, when given), whose deadline has passed; the miss receipt goes first (INACT-16).
+    mutating func expireWakeOccurrence(alarmIDs: [String], startedAtMs: Int64, token: String?, now: BridgeInstants,
+                                       into out: inout [BridgeCommand]) {
+        guard case .success(let live) = snoozeTarget(token: token, alarmIDs: alarmIDs), live.startedAtMs == startedAtMs,
+              now.wallMs >= live.deadlineMs else {
+            out.append(.reply(.expired(false)))
+            return
+        }
+        expireIfDue(now: now, into: &out)
+        out.append(.reply(.expired(true)))
+    }
+}

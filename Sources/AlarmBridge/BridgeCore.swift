@@ -346,6 +346,12 @@ public struct BridgeCore: Sendable {
             beginOneTimeSnooze(untilMs: untilMs, token: token, alarmIDs: alarmIDs, now: now, into: &out)
         case .skipOneTimeSnooze(let token, let alarmIDs):
             skipOneTimeSnooze(token: token, alarmIDs: alarmIDs, now: now, into: &out)
+        case .getActiveWakeOccurrence:
+            out.append(.reply(.activeWakeOccurrence(activeWakeOccurrence())))
+        case .abandonWakeOccurrence(let alarmIDs):
+            abandonWakeOccurrence(alarmIDs: alarmIDs, now: now, into: &out)
+        case .expireWakeOccurrence(let alarmIDs, let startedAt, let token):
+            expireWakeOccurrence(alarmIDs: alarmIDs, startedAtMs: startedAt, token: token, now: now, into: &out)
         case .peekLastAlarmAction:
             out.append(.reply(.lastAlarmAction(lastAlarmAction(now: now))))
         case .acknowledgeLastAlarmAction(let alarmID, let action, let occurredAtMs):

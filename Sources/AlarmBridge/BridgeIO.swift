@@ -218,9 +218,30 @@ public enum APICall: Sendable, Equatable {
     case skipOneTimeSnooze(occurrenceToken: String, alarmIDs: [String])
     /// `peekLastAlarmAction()` (ACT-2, ACT-3): the newest unexpired action; never removes anything.
     case peekLastAlarmAction
+    /// `getActiveWakeOccurrence()` (API-11, INACT-14, SNZ-23).
+    case getActiveWakeOccurrence
+    /// `abandonWakeOccurrence(alarmIds)` (API-12, OCC-18, OCC-19).
+    case abandonWakeOccurrence(alarmIDs: [String])
+    /// `expireWakeOccurrence({alarmIds, occurrenceStartedAtMs, occurrenceToken?})` (API-13, INACT-15..17).
+    case expireWakeOccurrence(alarmIDs: [String], occurrenceStartedAtMs: Int64, occurrenceToken: String?)
     /// `acknowledgeLastAlarmAction(alarmId, action, occurredAtMs)` (ACT-4): removes the stored
     /// action only when all three fields match.
     case acknowledgeLastAlarmAction(alarmID: String, action: String, occurredAtMs: Int64)
+}
+
+/// What `getActiveWakeOccurrence()` reports (API-11).
+public struct ActiveWakeOccurrence: Sendable, Equatable {
+    public var rootID: String
+    public var token: String
+    public var occurrenceStartedAtMs: Int64
+    public var inactivityPolicyVersion: InactivityPolicy
+    public var lastMeaningfulActivityMs: Int64?
+    public var effectiveExpiryMs: Int64
+    public var inactivityClockOffsetMs: Int64
+    public var inactivitySnoozeUntilMs: Int64?
+    public var oneTimeSnoozeUsed: Bool
+    /// Only while a snooze ring is armed (SNZ-23).
+    public var oneTimeSnoozeUntilMs: Int64?
 }
 
 /// Replies to JS.
@@ -238,6 +259,11 @@ public enum APIReply: Sendable, Equatable {
     case lastAlarmAction(ActionRecord?)
     /// `acknowledgeLastAlarmAction` resolved: whether a stored action matched and was removed.
     case actionAcknowledged(Bool)
+    /// `getActiveWakeOccurrence` resolved: the live occurrence as JS sees it, or nil.
+    case activeWakeOccurrence(ActiveWakeOccurrence?)
+    /// `abandonWakeOccurrence` / `expireWakeOccurrence` resolved: whether the occurrence closed.
+    case abandoned(Bool)
+    case expired(Bool)
 }
 
 /// One platform action written to the unprotected action journal the moment it happens, before

@@ -215,6 +215,7 @@ public enum ScenarioRunner {
             guard let first = arguments.first, case .durationMs(let ms) = first else { return nil }
             return .userSnooze(delayMs: ms, doubleTap: false)
         case ("user", "skip-snooze"): return .userSkipSnooze
+        case ("user", "abandon"): return .userAbandon(wrongAlarm: false)
         case ("user", "force-quit"): return .userForceQuit
         case ("user", "edit-title"):
             guard let alarm = alarmArgument(0), arguments.count > 1, case .text(let title) = arguments[1] else { return nil }

@@ -89,6 +89,7 @@ public enum ScenarioVocabulary {
         ScenarioVerb("user", "leave-app", meaning: "The user sends the app to the background (home gesture, app switcher)."),
         ScenarioVerb("user", "complete-challenge", meaning: "The user completes the alerting alarm's challenge (voice, math or walk)."),
         ScenarioVerb("user", "snooze", [.duration], meaning: "On the challenge screen the user taps Snooze: the app asks the bridge for one snooze until now + DURATION (beginOneTimeSnooze); the app must be in the foreground with a live occurrence."),
+        ScenarioVerb("user", "abandon", meaning: "The user gives up on this morning's check in the app: JS calls abandonWakeOccurrence for the live occurrence's alarm (OCC-18); nothing is recorded as completed."),
         ScenarioVerb("user", "skip-snooze", meaning: "The user cancels the running snooze in the app (skipOneTimeSnooze): the ordinary 10 s successor takes over."),
         ScenarioVerb("user", "unlock", meaning: "The user unlocks the device; after a reboot this is the first unlock, which makes protected data readable."),
         ScenarioVerb("user", "lock", meaning: "The user locks the device."),

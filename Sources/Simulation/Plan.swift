@@ -25,6 +25,9 @@ public enum PlanAction: Sendable, Equatable {
     case userSnooze(delayMs: Int64, doubleTap: Bool)
     /// JS calls `skipOneTimeSnooze` for the live occurrence.
     case userSkipSnooze
+    /// JS calls `abandonWakeOccurrence` for the live occurrence's alarm (or, `wrongAlarm`, for
+    /// another one, which must change nothing: OCC-18).
+    case userAbandon(wrongAlarm: Bool)
     /// JS, once ready in the foreground, peeks at the last platform action (ACT-3).
     case appPeekAction
     /// JS's handler for a peeked action finishes (`succeeds`) or fails, in process `incarnation`.

@@ -33,6 +33,11 @@ extension World {
             guard process.running, process.active, let live = process.bridge?.document?.liveOccurrence,
                   let alarmID = process.bridge?.document?.root(live.rootID)?.alarmID else { return }
             step(.api(.skipOneTimeSnooze(occurrenceToken: live.token, alarmIDs: [alarmID])))
+        case .userAbandon(let wrongAlarm):
+            guard process.running, process.active, let live = process.bridge?.document?.liveOccurrence,
+                  let alarmID = process.bridge?.document?.root(live.rootID)?.alarmID else { return }
+            let named = wrongAlarm ? (alarms.map(\.id).first { $0 != alarmID } ?? "\(alarmID)-other") : alarmID
+            step(.api(.abandonWakeOccurrence(alarmIDs: [named])))
         case .appPeekAction:
             guard process.running, process.active, process.bridge?.isAcceptingInputs == true else { return }
             step(.api(.peekLastAlarmAction))

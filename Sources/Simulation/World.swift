@@ -440,6 +440,7 @@ final class World {
             if case .completed(let rootID, true) = reply { oracleCompleted(rootID: rootID) }
             if case .snoozeAccepted(_, let untilMs) = reply { oracleSnoozeAccepted(untilMs: untilMs) }
             if case .snoozeRejected = reply { checkFailedSnoozeChangedNothing() }
+            if case .abandoned(true) = reply, let index = oracle.liveIndex { oracleClose(index, reason: "abandoned") }
             if case .lastAlarmAction(let record) = reply { jsGotLastAction(record) }
         case .note(let text):
             record("bridge", "note", [TraceField("text", text)])
@@ -576,6 +577,12 @@ final class World {
                 enqueue(.plan(.userLeaveApp), afterMs: completeAfter + userRNG.int(in: 2_000...30_000))
             } else if setup.reactiveUser && snoozeRNG.chance(Ratio(1, 2)) {
                 planSnooze()
+            } else if setup.reactiveUser && snoozeRNG.chance(Ratio(1, 6)) {
+                // The user gives up on this morning's check (OCC-18): JS abandons the occurrence —
+                // sometimes naming the wrong alarm, which must change nothing.
+                let after = snoozeRNG.int(in: 2_000...10_000)
+                enqueue(.plan(.userAbandon(wrongAlarm: snoozeRNG.chance(Ratio(1, 4)))), afterMs: after)
+                enqueue(.plan(.userLeaveApp), afterMs: after + snoozeRNG.int(in: 1_000...5_000))
             } else {
                 enqueue(.plan(.userLeaveApp), afterMs: userRNG.int(in: 3_000...60_000))
             }
@@ -698,6 +705,10 @@ final class World {
         case .api(.beginOneTimeSnooze(let untilMs, let token, let alarmIDs)):
             return "beginOneTimeSnooze(until \(untilMs), token \(token ?? "none"), \(alarmIDs.joined(separator: ",")))"
         case .api(.peekLastAlarmAction): return "peekLastAlarmAction"
+        case .api(.getActiveWakeOccurrence): return "getActiveWakeOccurrence"
+        case .api(.abandonWakeOccurrence(let ids)): return "abandonWakeOccurrence(\(ids.joined(separator: ",")))"
+        case .api(.expireWakeOccurrence(let ids, let at, let token)):
+            return "expireWakeOccurrence(\(ids.joined(separator: ",")), \(at), \(token ?? "none"))"
         case .api(.acknowledgeLastAlarmAction(let alarmID, let action, let at)): return "acknowledgeLastAlarmAction(\(alarmID), \(action), \(at))"
         case .api(.skipOneTimeSnooze(let token, let alarmIDs)):
             return "skipOneTimeSnooze(\(token), \(alarmIDs.joined(separator: ",")))"

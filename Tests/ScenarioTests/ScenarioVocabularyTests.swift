@@ -22,7 +22,7 @@ struct ScenarioVocabularyTests {
     func agreedVerbs() {
         let usages = ScenarioVocabulary.verbs.map(\.usage)
         #expect(usages == [
-            "user stop [ALARM]", "user open-app", "user leave-app", "user complete-challenge", "user snooze DURATION", "user skip-snooze", "user unlock", "user lock",
+            "user stop [ALARM]", "user open-app", "user leave-app", "user complete-challenge", "user snooze DURATION", "user abandon", "user skip-snooze", "user unlock", "user lock",
             "user force-quit", "user edit-title ALARM \"TEXT\"", "user edit-time ALARM HH:MM", "user delete-alarm ALARM",
             "user control-center", "user app-update", "user reinstall",
             "app sync-enabled-alarms", "app launch",
