@@ -191,16 +191,21 @@ extension BridgeCore {
             out.append(.note("successor \(pending.id) reused (OCC-7)"))
             return
         }
-        guard let root = document?.root(live.rootID) ?? rootFromRows(live.rootID) else { return }
+        guard let request = newOccurrenceRing(.successor, for: live, fireWallMs: now.wallMs + configuration.successorDelayMs) else { return }
+        publishAndSchedule([request], origin: .lifecycle, now: now, into: &out)
+    }
+
+    /// A new ring bound to `live` (successor or snooze ring, ID-9): a fresh serial-based ID, the
+    /// owner's metadata, a fixed fire instant. nil when the owner's root is unknown.
+    mutating func newOccurrenceRing(_ kind: RingKind, for live: OccurrenceRecord, fireWallMs: Int64) -> RingRequest? {
+        guard let root = document?.root(live.rootID) ?? rootFromRows(live.rootID) else { return nil }
         var id = AlarmUUID(bytes: Array(repeating: 0, count: 16))
         mutate { document in
             document.serial += 1
             id = RingIdentity.successorID(token: live.token, serial: document.serial)
         }
-        let fire = now.wallMs + configuration.successorDelayMs
-        let metadata = RingMetadata(rootID: live.rootID, alarmID: root.alarmID, kind: .successor, token: live.token, title: root.title)
-        let request = RingRequest(id: id, schedule: .fixed(wallMs: fire), fireWallMs: fire, metadata: metadata)
-        publishAndSchedule([request], origin: .lifecycle, now: now, into: &out)
+        let metadata = RingMetadata(rootID: live.rootID, alarmID: root.alarmID, kind: kind, token: live.token, title: root.title)
+        return RingRequest(id: id, schedule: .fixed(wallMs: fireWallMs), fireWallMs: fireWallMs, metadata: metadata)
     }
 
     /// A root known only from registry rows (its alarm was deleted while an occurrence lives).

@@ -48,19 +48,13 @@ extension BridgeCore {
             out.append(.reply(.snoozeRejected(reason: SnoozeRejection.latchSpent.rawValue)))
             return
         }
-        guard let root = document?.root(live.rootID) ?? rootFromRows(live.rootID) else { return }
-        var id = AlarmUUID(bytes: Array(repeating: 0, count: 16))
-        let spendNow = !defects.snoozeLatchAfterArm
-        mutate { document in
-            document.serial += 1
-            id = RingIdentity.successorID(token: live.token, serial: document.serial)
-            if spendNow {
-                document.update(with(live) { $0.oneTimeSnoozeUsed = true })  // SNZ-5: spent before the attempt
-            }
+        guard let request = newOccurrenceRing(.snooze, for: live, fireWallMs: untilMs) else { return }
+        if !defects.snoozeLatchAfterArm {
+            // SNZ-5: spent before the attempt — persisted in the same write that publishes the row,
+            // which precedes the platform call (SCH-6).
+            mutate { $0.update(with(live) { $0.oneTimeSnoozeUsed = true }) }
         }
-        let metadata = RingMetadata(rootID: live.rootID, alarmID: root.alarmID, kind: .snooze, token: live.token, title: root.title)
-        let request = RingRequest(id: id, schedule: .fixed(wallMs: untilMs), fireWallMs: untilMs, metadata: metadata)
-        snoozeRequestsInFlight.append(id)
+        snoozeRequestsInFlight.append(request.id)
         if defects.retireBeforeArm {
             // Known defect (issue 5): the prior pressure goes before the snooze ring is accepted.
             out.append(.note("defect retire-before-arm: silencing before the snooze ring is confirmed"))
@@ -111,17 +105,9 @@ extension BridgeCore {
             out.append(.reply(.skipRejected(reason: SnoozeRejection.noSnoozeArmed.rawValue)))
             return
         }
-        guard let root = document?.root(live.rootID) ?? rootFromRows(live.rootID) else { return }
-        var id = AlarmUUID(bytes: Array(repeating: 0, count: 16))
-        mutate { document in
-            document.serial += 1
-            id = RingIdentity.successorID(token: live.token, serial: document.serial)
-        }
-        let fire = now.wallMs + configuration.successorDelayMs
-        let metadata = RingMetadata(rootID: live.rootID, alarmID: root.alarmID, kind: .successor, token: live.token, title: root.title)
-        pendingSkip = (live.token, id, snooze.id)
-        publishAndSchedule([RingRequest(id: id, schedule: .fixed(wallMs: fire), fireWallMs: fire, metadata: metadata)],
-                           origin: .lifecycle, now: now, into: &out)
+        guard let request = newOccurrenceRing(.successor, for: live, fireWallMs: now.wallMs + configuration.successorDelayMs) else { return }
+        pendingSkip = (live.token, request.id, snooze.id)
+        publishAndSchedule([request], origin: .lifecycle, now: now, into: &out)
     }
 
     /// The skip's successor is confirmed: retire the snooze ring (SNZ-15); the latch stays spent.
