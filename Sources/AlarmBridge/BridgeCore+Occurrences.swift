@@ -327,6 +327,13 @@ extension BridgeCore {
             return
         }
         close(live, as: .completed, now: now, into: &out)
+        if defects.completionScopedToFamily, let alarmID = document?.root(rootID)?.alarmID {
+            // Known defect (issue 5): the whole logical alarm is treated as done for now.
+            for row in document?.rings ?? [] where row.metadata.alarmID == alarmID && row.metadata.kind == .primary
+                && !alerting.contains(row.id) && !row.delivered {
+                out.append(.cancel(row.id, origin: .completion))
+            }
+        }
         out.append(.reply(.completed(rootID: rootID, accepted: true)))
     }
 

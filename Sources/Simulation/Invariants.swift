@@ -175,6 +175,17 @@ extension World {
         }
     }
 
+    /// Candidate invariant 20: closing an occurrence (completion, expiry, abandonment) never
+    /// cancels a root's pending primary — another root's, or the next occurrence of its own.
+    func checkNoCollateralDamage(_ id: AlarmUUID, origin: CommandOrigin) {
+        guard origin == .completion || origin == .expiry || origin == .retire, !stopped,
+              let metadata = groundTruthMetadata(id), metadata.kind == .primary, !isAudible(id) else { return }
+        let pending: Bool
+        if let daemon = ios { pending = daemon.alarm(id)?.state == .scheduled } else { pending = android?.alarm(id) != nil }
+        guard pending else { return }
+        violate("no-collateral-damage", [], "\(origin.rawValue) cancelled the pending primary \(id) of \(metadata.rootID)")
+    }
+
     /// stable-ids (ID-2, ID-3): one ID per (root, fire minute) for the whole run.
     func checkStableID(_ request: RingRequest) {
         guard request.metadata.kind == .primary, !stopped else { return }

@@ -12,6 +12,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case heartbeatExtendsDeadline = "heartbeat-extends-deadline"
     case dismissalRevivesExpired = "dismissal-revives-expired"
     case retireBeforeArm = "retire-before-arm"
+    case completionScopedToFamily = "completion-scoped-to-family"
 
     public static func < (lhs: KnownDefect, rhs: KnownDefect) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -30,6 +31,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "issue 5: opening the app counts as genuine activity and pushes the inactivity deadline (INACT-4, INACT-5)"
         case .dismissalRevivesExpired:
             return "issue 5: dismissing a ring of an expired occurrence makes the occurrence live again (OCC-20, INACT-7)"
+        case .completionScopedToFamily:
+            return "issue 5: completing one weekday's occurrence cancels the pending primaries of every weekday root of the alarm (OCC-12, OCC-14)"
         case .retireBeforeArm:
             return "issue 5: a snooze silences the ringing alarm and its successor before its own ring is confirmed, so a failed arm leaves nothing (SNZ-7, SNZ-9)"
         case .ackBeforeWork:
@@ -44,7 +47,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
         switch self {
         case .unavailableReadAsEmpty: return [.ios]
         case .resyncWhileAlerting, .stopLeavesRecoveryGuard, .titleInRingID, .snoozeLatchAfterArm, .ackBeforeWork,
-             .heartbeatExtendsDeadline, .dismissalRevivesExpired, .retireBeforeArm: return [.ios, .android]
+             .heartbeatExtendsDeadline, .dismissalRevivesExpired, .retireBeforeArm, .completionScopedToFamily: return [.ios, .android]
         }
     }
 
@@ -62,6 +65,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .heartbeatExtendsDeadline: switches.heartbeatExtendsDeadline = true
             case .dismissalRevivesExpired: switches.dismissalRevivesExpired = true
             case .retireBeforeArm: switches.retireBeforeArm = true
+            case .completionScopedToFamily: switches.completionScopedToFamily = true
             }
         }
         return switches

@@ -410,6 +410,7 @@ final class World {
         case .cancel(let id, let origin):
             checkPlatformCall(ringID: id, alarmID: groundTruthMetadata(id)?.alarmID, origin: origin, isCancel: true)
             checkReceiptFirst(id, origin: origin)
+            checkNoCollateralDamage(id, origin: origin)
             record("bridge", "cancel", [TraceField("id", id.description), TraceField("origin", origin.rawValue)])
             onDaemon { $0.cancel(id) }
             onAlarmManager { $0.cancel(id) }
