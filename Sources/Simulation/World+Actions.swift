@@ -27,15 +27,25 @@ extension World {
             process.challengeShown = true
             step(.api(.setForegroundAlarmContext(challengeScreenVisible: true)))
         case .userSnooze(let delayMs, let doubleTap):
+            guard process.running, process.active, process.bridge?.document?.liveOccurrence != nil else {
+                record("plan", "ignored", [TraceField("why", "snooze needs the app in the foreground with a live occurrence")])
+                return
+            }
             snooze(delayMs: delayMs)
             if doubleTap { enqueue(.plan(.userSnooze(delayMs: delayMs, doubleTap: false)), afterMs: userRNG.int(in: 100...400)) }
         case .userSkipSnooze:
             guard process.running, process.active, let live = process.bridge?.document?.liveOccurrence,
-                  let alarmID = process.bridge?.document?.root(live.rootID)?.alarmID else { return }
+                  let alarmID = process.bridge?.document?.root(live.rootID)?.alarmID else {
+                record("plan", "ignored", [TraceField("why", "skip needs the app in the foreground with a live occurrence")])
+                return
+            }
             step(.api(.skipOneTimeSnooze(occurrenceToken: live.token, alarmIDs: [alarmID])))
         case .userAbandon(let wrongAlarm):
             guard process.running, process.active, let live = process.bridge?.document?.liveOccurrence,
-                  let alarmID = process.bridge?.document?.root(live.rootID)?.alarmID else { return }
+                  let alarmID = process.bridge?.document?.root(live.rootID)?.alarmID else {
+                record("plan", "ignored", [TraceField("why", "abandon needs the app in the foreground with a live occurrence")])
+                return
+            }
             let named = wrongAlarm ? (alarms.map(\.id).first { $0 != alarmID } ?? "\(alarmID)-other") : alarmID
             step(.api(.abandonWakeOccurrence(alarmIDs: [named])))
         case .appPeekAction:
