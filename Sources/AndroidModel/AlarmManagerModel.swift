@@ -188,9 +188,9 @@ public struct AlarmManagerModel: Sendable {
     ///   except across a reboot.
     /// - Returns: Effects of a detected time change, else none.
     public mutating func observe(_ now: AndroidInstant) -> [AlarmManagerEffect] {
-        let previous = self.now
+        let previous = self.now  // determinism-ok: the host-reported instant, not a clock read
         let wasAnchored = clockAnchored
-        self.now = now
+        self.now = now  // determinism-ok: the host-reported instant
         clockAnchored = true
         guard wasAnchored, poweredOn, now.elapsedRealtimeMs >= previous.elapsedRealtimeMs else { return [] }
         let expectedWallMs = previous.wallMs + (now.elapsedRealtimeMs - previous.elapsedRealtimeMs)
@@ -236,7 +236,7 @@ public struct AlarmManagerModel: Sendable {
     ///   the replacement); `.writeFailed` — an injected schedule fault.
     public mutating func set(_ request: AlarmManagerRequest, now: AndroidInstant) -> [AlarmManagerEffect] {
         var effects = observe(now)
-        effects += set(request, at: self.now)
+        effects += set(request, at: self.now)  // determinism-ok: the host-reported instant
         return effects
     }
 
