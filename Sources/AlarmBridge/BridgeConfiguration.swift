@@ -19,6 +19,8 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     public var dismissalRevivesExpired = false
     /// Issue 5: a snooze request silences the prior pressure before its ring is confirmed (SNZ-7).
     public var retireBeforeArm = false
+    /// Issue 5: the rendered-challenge state is persisted and restored by a new process (FG-13).
+    public var staleChallengeVisibleSurvivesRestart = false
     /// Issue 5: completing one weekday root's occurrence cancels the whole family's pending primaries (OCC-12).
     public var completionScopedToFamily = false
 

@@ -159,7 +159,8 @@ extension BridgeCore {
     mutating func alertEnded(_ id: AlarmUUID, now: BridgeInstants, into out: inout [BridgeCommand]) {
         removeAlerting(id)
         guard let live = document?.liveOccurrence, let row = document?.row(id), isBound(row, to: live) else { return }
-        if appActive { return }
+        // FG-6: retries are held back while the app is active or the challenge is rendered.
+        if appActive || challengeVisible { return }
         armSuccessor(for: live, now: now, into: &out)
     }
 

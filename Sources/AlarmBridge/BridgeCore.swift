@@ -171,6 +171,10 @@ public struct BridgeCore: Sendable {
         document = loaded
         phase = .ready
         out.append(.launchGate(.released))
+        if defects.staleChallengeVisibleSurvivesRestart, loaded.staleChallengeVisible == true {
+            challengeVisible = true  // known defect: FG-13 says no visibility survives a restart
+            out.append(.note("defect stale-challenge-visible-survives-restart: challenge taken as visible"))
+        }
         if let wall = loaded.clockReferenceWallMs, let mono = loaded.clockReferenceMonotonicMs,
            let boot = loaded.clockReferenceBootCount {
             // A correction made while no process ran (same boot: the monotonic clock went on).
@@ -336,6 +340,10 @@ public struct BridgeCore: Sendable {
             out.append(.readInventory(.resumeSync))
         case .setForegroundAlarmContext(let visible):
             challengeVisible = visible && appActive
+            if defects.staleChallengeVisibleSurvivesRestart {
+                let visibleNow = challengeVisible
+                mutate { $0.staleChallengeVisible = visibleNow }
+            }
             if challengeVisible, let live = document?.liveOccurrence, !defects.stopLeavesRecoveryGuard {
                 cancelPendingSuccessors(of: live, origin: .lifecycle, now: now, into: &out)  // OCC-9, FG-7
             }

@@ -30,6 +30,9 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     public var clockReferenceWallMs: Int64?
     public var clockReferenceMonotonicMs: Int64?
     public var clockReferenceBootCount: Int?
+    /// Only with the known defect `stale-challenge-visible-survives-restart`: the rendered-challenge
+    /// state, persisted (FG-13 says it must never outlive its process).
+    public var staleChallengeVisible: Bool?
 
     public init() {}
 

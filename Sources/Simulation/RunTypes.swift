@@ -13,6 +13,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case dismissalRevivesExpired = "dismissal-revives-expired"
     case retireBeforeArm = "retire-before-arm"
     case completionScopedToFamily = "completion-scoped-to-family"
+    case staleChallengeVisibleSurvivesRestart = "stale-challenge-visible-survives-restart"
 
     public static func < (lhs: KnownDefect, rhs: KnownDefect) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -31,6 +32,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "issue 5: opening the app counts as genuine activity and pushes the inactivity deadline (INACT-4, INACT-5)"
         case .dismissalRevivesExpired:
             return "issue 5: dismissing a ring of an expired occurrence makes the occurrence live again (OCC-20, INACT-7)"
+        case .staleChallengeVisibleSurvivesRestart:
+            return "issue 5: the rendered-challenge state is persisted, so a process restarted after a crash or reboot holds retries back as if the challenge were on screen (FG-6, FG-13)"
         case .completionScopedToFamily:
             return "issue 5: completing one weekday's occurrence cancels the pending primaries of every weekday root of the alarm (OCC-12, OCC-14)"
         case .retireBeforeArm:
@@ -47,7 +50,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
         switch self {
         case .unavailableReadAsEmpty: return [.ios]
         case .resyncWhileAlerting, .stopLeavesRecoveryGuard, .titleInRingID, .snoozeLatchAfterArm, .ackBeforeWork,
-             .heartbeatExtendsDeadline, .dismissalRevivesExpired, .retireBeforeArm, .completionScopedToFamily: return [.ios, .android]
+             .heartbeatExtendsDeadline, .dismissalRevivesExpired, .retireBeforeArm, .completionScopedToFamily,
+             .staleChallengeVisibleSurvivesRestart: return [.ios, .android]
         }
     }
 
@@ -66,6 +70,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .dismissalRevivesExpired: switches.dismissalRevivesExpired = true
             case .retireBeforeArm: switches.retireBeforeArm = true
             case .completionScopedToFamily: switches.completionScopedToFamily = true
+            case .staleChallengeVisibleSurvivesRestart: switches.staleChallengeVisibleSurvivesRestart = true
             }
         }
         return switches
