@@ -32,7 +32,7 @@ public enum ScenarioRunner {
                                        "ios.jumped-over-relative", "ios.schedule-always-fails",
                                        "android.api-level", "android.swipe-force-stops", "android.update-clears-alarms",
                                        "android.oem-kills-ringing-ms", "android.focus-loss-silences", "android.seeded-tie-order",
-                                       "android.full-screen-intent", "android.standby-bucket", "android.doze-maintenance-ms", "android.manifest", "bridge.g-pub-ms", "sim.t-op-ms", "sim.duration-ms"]
+                                       "android.full-screen-intent", "android.standby-bucket", "android.doze-maintenance-ms", "android.manifest", "bridge.min-snooze-lead-ms", "bridge.clock-threshold-ms", "bridge.g-pub-ms", "sim.t-op-ms", "sim.duration-ms"]
 
     /// Checks what the parser cannot know: `param` keys and values, and faults that exist on one
     /// platform only.
@@ -367,6 +367,12 @@ public enum ScenarioRunner {
         case "android.api-level":
             guard let number, (26...40).contains(number) else { return bad + " (26...40)" }
             setup.android.apiLevel = Int(number)
+        case "bridge.min-snooze-lead-ms":
+            guard let number, (0...600_000).contains(number) else { return bad + " (0...600000)" }
+            setup.minSnoozeLeadMs = number
+        case "bridge.clock-threshold-ms":
+            guard let number, (1...3_600_000).contains(number) else { return bad + " (1...3600000)" }
+            setup.clockChangeThresholdMs = number
         case "bridge.g-pub-ms":
             guard let number, number <= 3_600_000 else { return bad + " (0...3600000)" }
             setup.publicationGraceMs = number

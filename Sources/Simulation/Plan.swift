@@ -100,6 +100,10 @@ public struct DeviceSetup: Sendable {
     public var transitionBoundMs: Int64
     /// Bridge constants the seed varies (G_PUB).
     public var publicationGraceMs: Int64
+    /// MIN_SNOOZE_LEAD (SNZ-3), varied per seed: 2–10 s. Virtual ms.
+    public var minSnoozeLeadMs: Int64 = 5_000
+    /// Δ_CLOCK (REC-8), varied per seed: 1–60 s. Virtual ms.
+    public var clockChangeThresholdMs: Int64 = 1_000
     /// Scripted actions (scenario) or the generated ambient plan (fuzz).
     public var plan: [TimedAction]
     /// Fuzz mode: the sleepy user reacts to alerts and faults hit interleaving points.

@@ -84,6 +84,9 @@ public enum SeedGenerator {
         setup.androidFullScreenIntent = androidRNG.chance(Ratio(3, 4))
         setup.transitionBoundMs = 5_000
         setup.publicationGraceMs = platformRNG.int(in: 1_000...10_000)
+        var constants = streams.stream("setup.bridge-constants")
+        setup.minSnoozeLeadMs = constants.int(in: 2_000...10_000)
+        setup.clockChangeThresholdMs = constants.pick([Int64(1_000), 5_000, 30_000, 60_000])
         setup.reactiveUser = true
 
         let profile = SwarmProfile.draw(streams.stream("setup.swarm"), platform: platform, apiLevel: setup.android.apiLevel)
@@ -140,6 +143,8 @@ public enum SeedGenerator {
             parameters.append(RunParameter("android.full-screen-intent", setup.androidFullScreenIntent ? "granted" : "denied"))
         }
         parameters.append(RunParameter("bridge.g-pub-ms", String(setup.publicationGraceMs)))
+        parameters.append(RunParameter("bridge.min-snooze-lead-ms", String(setup.minSnoozeLeadMs)))
+        parameters.append(RunParameter("bridge.clock-threshold-ms", String(setup.clockChangeThresholdMs)))
         parameters.append(RunParameter("sim.t-op-ms", String(setup.transitionBoundMs)))
         parameters.append(RunParameter("swarm", profile.description))
         parameters.append(RunParameter("plan-actions", String(setup.plan.count)))

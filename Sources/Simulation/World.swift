@@ -286,6 +286,8 @@ final class World {
         var configuration = BridgeConfiguration(flavor: setup.platform, calendar: calendar,
                                                 defects: KnownDefect.switches(defects))
         configuration.publicationGraceMs = setup.publicationGraceMs
+        configuration.minSnoozeLeadMs = setup.minSnoozeLeadMs
+        configuration.clockChangeThresholdMs = setup.clockChangeThresholdMs
         return configuration
     }
 
