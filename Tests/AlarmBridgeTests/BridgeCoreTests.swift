@@ -155,14 +155,20 @@ struct BridgeCoreTests {
         #expect(!again.contains { if case .schedule = $0 { return true }; return false })
     }
 
-    @Test("REC-9: a clock correction during a live occurrence keeps its remaining time; the ring time and token stay")
-    func clockCorrectionKeepsRemainingTime() throws {
+    /// A fresh install saves the weekly alarm; at its Monday ring time the user presses Stop.
+    func stoppedAtRingTime() throws -> BridgeHarness {
         var harness = BridgeHarness()
         _ = harness.send(.processStarted(.user))
         _ = harness.send(.api(.saveAlarm(weekly)))
         let primary = try #require(harness.daemon.first { harness.stored?.row($0.id)?.metadata.rootID == "wake.mon" }).id
         harness.advance(3_600_000)
         _ = harness.send(.stopIntent(primary))
+        return harness
+    }
+
+    @Test("REC-9: a clock correction during a live occurrence keeps its remaining time; the ring time and token stay")
+    func clockCorrectionKeepsRemainingTime() throws {
+        var harness = try stoppedAtRingTime()
         let before = try #require(harness.stored?.liveOccurrence)
         harness.now.wallMs -= 3_600_000  // the user sets the clock back an hour: wall only
         harness.advance(29 * 60_000)
@@ -178,12 +184,7 @@ struct BridgeCoreTests {
 
     @Test("INACT-16: expiry persists the miss receipt before it stops or cancels any ring")
     func receiptFirst() throws {
-        var harness = BridgeHarness()
-        _ = harness.send(.processStarted(.user))
-        _ = harness.send(.api(.saveAlarm(weekly)))
-        let primary = try #require(harness.daemon.first { harness.stored?.row($0.id)?.metadata.rootID == "wake.mon" }).id
-        harness.advance(3_600_000)
-        _ = harness.send(.stopIntent(primary))
+        var harness = try stoppedAtRingTime()
         harness.advance(31 * 60_000)  // policy 3: 30 min after the last genuine activity
         let commands = harness.send(.timerFired(.expiryCheck))
         let receiptIndex = try #require(commands.firstIndex { command in
