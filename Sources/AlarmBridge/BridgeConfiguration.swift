@@ -23,6 +23,10 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     public var staleChallengeVisibleSurvivesRestart = false
     /// Issue 5: completing one weekday root's occurrence cancels the whole family's pending primaries (OCC-12).
     public var completionScopedToFamily = false
+    /// FG-1, FG-2 broken: ordinary wake rings keep alerting while Ember is active.
+    public var foregroundAlertKept = false
+    /// FG-11 broken: the foreground context never lapses.
+    public var contextNeverLapses = false
 
     public init() {}
 
@@ -60,6 +64,13 @@ public struct BridgeConfiguration: Sendable {
     public var actionLifetimeMs: Int64 = 120_000
     /// The snooze maximum: 30 min (SNZ-3, SNZ-11, SNZ-21).
     public var snoozeMaxMs: Int64 = 30 * 60_000
+    /// Δ_IMMINENT (FG-2): foregrounding consumes an ordinary successor due within this horizon.
+    /// Virtual ms; the simulation varies it (5 s – 2 min).
+    public var imminentHorizonMs: Int64 = 30_000
+    /// H_CTX (FG-11): a foreground context not refreshed within this lapses. Virtual ms; varied.
+    public var contextHeartbeatLifetimeMs: Int64 = 15_000
+    /// D_SESSION (FG-12): the longest a claimed wake session suppresses anything. Virtual ms; varied.
+    public var wakeSessionDeadlineMs: Int64 = 30 * 60_000
     public var defects: KnownDefects
 
     public init(flavor: PlatformFlavor, calendar: WallCalendar, defects: KnownDefects = KnownDefects()) {

@@ -21,7 +21,7 @@ public struct BridgeCore: Sendable {
     /// Inputs that arrived before the bridge was ready, replayed in order once it is. Bounded.
     var queued: [BridgeInput] = []
     /// Native lifecycle: authoritative foreground state (FG-8).
-    public private(set) var appActive = false
+    public internal(set) var appActive = false
     var challengeVisible = false
     /// Rings the bridge believes are alerting (iOS: from snapshots; Android: its ringing service).
     /// Sorted, no duplicates.
@@ -53,6 +53,14 @@ public struct BridgeCore: Sendable {
     var awaitingObservation: InventoryPurpose?
     /// Actions journalled while the store could not be read; cleared once they were handled.
     var journal: [JournalEntry] = []
+    /// Alerting rings this foreground stint already asked to stop (FG-2); cleared on leaving.
+    var foregroundStops: [AlarmUUID] = []
+    /// FG-2, SCH-18: primaries consumed while Ember stayed in the foreground. Process-local.
+    public internal(set) var foregroundSuppressed: [ForegroundSuppressedProof] = []
+    /// FG-11: monotonic time of the last `setForegroundAlarmContext` heartbeat, nil once lapsed.
+    var contextHeartbeatMonotonicMs: Int64?
+    /// FG-12: the wake session JS claimed for the live occurrence, with its explicit deadline.
+    var wakeSession: (token: String, untilMonotonicMs: Int64)?
 
     static let queuedInputsMax = 256
 
@@ -244,6 +252,10 @@ public struct BridgeCore: Sendable {
             if alerting.contains(id) { out.append(.playSystemSound(id)) }
         case .didBecomeActive:
             appActive = true
+            // OCC-10: coming to the foreground acknowledges, completes and retires nothing; it
+            // silences (FG-1, FG-2) and consumes an imminent successor (FG-2).
+            consumeImminentSuccessors(now: now, into: &out)
+            silenceWhileForeground(now: now, into: &out)
             if defects.heartbeatExtendsDeadline, let live = document?.liveOccurrence {
                 // Known defect (issue 5): opening the app is taken as activity (INACT-5 says no).
                 mutate { $0.update(with(live) { $0.lastActivityMs = now.wallMs }) }
@@ -251,14 +263,13 @@ public struct BridgeCore: Sendable {
             }
             out.append(.readInventory(.resumeSync))  // SCH-22: ask the daemon first, then sync
         case .willResignActive:
-            appActive = false
-            challengeVisible = false
+            leftForeground()
             if let live = document?.liveOccurrence {
                 // FG-3, FG-4: leaving an unfinished challenge arms one successor at resign-active.
                 armSuccessor(for: live, now: now, into: &out)
             }
         case .didEnterBackground:
-            appActive = false
+            leftForeground()
         case .scheduleCompleted(let id, let result):
             scheduleCompleted(id, result: result, now: now, into: &out)
         case .cancelCompleted, .stopCompleted:
@@ -269,6 +280,9 @@ public struct BridgeCore: Sendable {
             syncRetries = 0
             observe(inventory: inventory, now: now, into: &out)
             reconcile(purpose: purpose, inventory: inventory, now: now, into: &out)
+            // FG-2: alerts found on foregrounding are silenced — after the sync has seen them
+            // alerting and deferred itself (SCH-22); it runs once `alarmUpdates` shows them ended.
+            silenceWhileForeground(now: now, into: &out)
         case .inventoryRead(let purpose, .failure):
             // BOOT-2, SCH-16: an unreadable inventory is not empty; decide nothing now, read again.
             out.append(.note("inventory unreadable (\(purpose)): no reconcile decision"))
@@ -284,8 +298,11 @@ public struct BridgeCore: Sendable {
             }
         case .alarmUpdates(let snapshot):
             observe(inventory: snapshot, now: now, into: &out)
+            silenceWhileForeground(now: now, into: &out)  // FG-1: a delivery while Ember is active
             runDeferredSyncIfClear(into: &out)
         case .stopIntent(let id):
+            // OCC-11: Stop ends only this alert; the occurrence stays unfinished until its
+            // challenge is completed.
             journal(id, action: "stop", now: now)
             observeDelivery(id, now: now, into: &out)
             credit(id, now: now, into: &out)  // INACT-4: the iOS Stop is genuine activity
@@ -293,8 +310,17 @@ public struct BridgeCore: Sendable {
             runDeferredSyncIfClear(into: &out)
         case .alarmDelivered(let id):
             if observeDelivery(id, now: now, into: &out) {
-                insertAlerting(id)
-                out.append(.startRinging(id))
+                if appActive, !defects.foregroundAlertKept, let row = document?.row(id), row.metadata.kind != .snooze {
+                    // FG-1: an ordinary wake ring never presents while Ember is active; the
+                    // in-app challenge takes the delivery over (SNZ-17: the snooze ring rings).
+                    out.append(.note("FG-1: \(row.metadata.kind.rawValue) \(id) delivered while Ember is active: not rung"))
+                    if row.metadata.kind == .primary, let live = document?.liveOccurrence {
+                        noteForegroundSuppressed(rootID: live.rootID, ringID: id, startedAtMs: live.startedAtMs)
+                    }
+                } else {
+                    insertAlerting(id)
+                    out.append(.startRinging(id))
+                }
             }
             out.append(.readInventory(.launchSync))  // roll the root's next primary (REC-6)
         case .ringDismissed(let id):
@@ -314,6 +340,8 @@ public struct BridgeCore: Sendable {
             out.append(.readInventory(.launchSync))
         case .timerFired(.expiryCheck):
             armExpiryTimer(now: now, into: &out)
+        case .timerFired(.contextLapse):
+            contextLapsed(now: now, into: &out)
         case .timerFired(.armRetry):
             if let live = document?.liveOccurrence, !appActive, !hasPressure(live, now: now) {
                 armSuccessor(for: live, now: now, into: &out)
@@ -338,18 +366,12 @@ public struct BridgeCore: Sendable {
             deleteAlarm(alarmID, now: now, into: &out)
         case .syncEnabledAlarms:
             out.append(.readInventory(.resumeSync))
-        case .setForegroundAlarmContext(let visible):
-            challengeVisible = visible && appActive
-            if defects.staleChallengeVisibleSurvivesRestart {
-                let visibleNow = challengeVisible
-                mutate { $0.staleChallengeVisible = visibleNow }
-            }
-            if challengeVisible, let live = document?.liveOccurrence, !defects.stopLeavesRecoveryGuard {
-                cancelPendingSuccessors(of: live, origin: .lifecycle, now: now, into: &out)  // OCC-9, FG-7
-            }
-            if challengeVisible, let live = document?.liveOccurrence {
-                stopSoundingSnooze(of: live, into: &out)  // SNZ-19: rendering the challenge stops it
-            }
+        case .setForegroundAlarmContext(let context):
+            applyForegroundContext(context, now: now, into: &out)
+        case .getAlertingAlarmIds:
+            out.append(.reply(.alertingAlarmIDs(alertingAlarmIDs)))
+        case .stopAlertingAlarms(let alarmIDs):
+            stopAlertingAlarms(alarmIDs, now: now, into: &out)
         case .beginOneTimeSnooze(let untilMs, let token, let alarmIDs):
             beginOneTimeSnooze(untilMs: untilMs, token: token, alarmIDs: alarmIDs, now: now, into: &out)
         case .skipOneTimeSnooze(let token, let alarmIDs):

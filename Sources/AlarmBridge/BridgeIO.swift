@@ -178,6 +178,8 @@ public enum BridgeTimer: String, Sendable, Equatable, Codable {
     case armRetry
     /// Retry a sync whose inventory read failed (BOOT-2 forbids deciding without it).
     case syncRetry
+    /// FG-11: the foreground context's heartbeat lifetime H_CTX has passed.
+    case contextLapse
 }
 
 /// The launch gate's visible state (BOOT-7).
@@ -209,7 +211,7 @@ public enum APICall: Sendable, Equatable {
     /// JS's "make sure every enabled alarm is scheduled" sync (seed 001).
     case syncEnabledAlarms
     /// `setForegroundAlarmContext(payload)`: only `challengeScreenVisible` is read in the first cut (FG-7).
-    case setForegroundAlarmContext(challengeScreenVisible: Bool)
+    case setForegroundAlarmContext(ForegroundAlarmContext)
     /// Mission completion for one (root, token) (OCC-12).
     case completeChallenge(rootID: String, occurrenceToken: String)
     /// `beginOneTimeSnooze({untilMs, occurrenceToken?, alarmIds})` (SNZ-1..9, API).
@@ -227,6 +229,10 @@ public enum APICall: Sendable, Equatable {
     /// `acknowledgeLastAlarmAction(alarmId, action, occurredAtMs)` (ACT-4): removes the stored
     /// action only when all three fields match.
     case acknowledgeLastAlarmAction(alarmID: String, action: String, occurredAtMs: Int64)
+    /// API-9: the root IDs of the wake rings alerting now.
+    case getAlertingAlarmIds
+    /// API-17: stops only the alerting rings of the listed roots; completes nothing (OCC-11).
+    case stopAlertingAlarms(alarmIDs: [String])
 }
 
 /// What `getActiveWakeOccurrence()` reports (API-11).
@@ -264,6 +270,10 @@ public enum APIReply: Sendable, Equatable {
     /// `abandonWakeOccurrence` / `expireWakeOccurrence` resolved: whether the occurrence closed.
     case abandoned(Bool)
     case expired(Bool)
+    /// `getAlertingAlarmIds()`: root IDs, sorted (API-9, ID-10).
+    case alertingAlarmIDs([String])
+    /// `stopAlertingAlarms(alarmIds)`: the roots whose alerts were asked to stop (API-17).
+    case alertsStopped(rootIDs: [String])
 }
 
 /// One platform action written to the unprotected action journal the moment it happens, before

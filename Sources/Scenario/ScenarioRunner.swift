@@ -32,7 +32,8 @@ public enum ScenarioRunner {
                                        "ios.jumped-over-relative", "ios.schedule-always-fails",
                                        "android.api-level", "android.swipe-force-stops", "android.update-clears-alarms",
                                        "android.oem-kills-ringing-ms", "android.focus-loss-silences", "android.seeded-tie-order",
-                                       "android.full-screen-intent", "android.standby-bucket", "android.doze-maintenance-ms", "android.manifest", "bridge.min-snooze-lead-ms", "bridge.clock-threshold-ms", "bridge.g-pub-ms", "sim.t-op-ms", "sim.duration-ms"]
+                                       "android.full-screen-intent", "android.standby-bucket", "android.doze-maintenance-ms", "android.manifest", "bridge.min-snooze-lead-ms", "bridge.clock-threshold-ms", "bridge.g-pub-ms",
+                                       "bridge.imminent-ms", "bridge.h-ctx-ms", "bridge.d-session-ms", "js.heartbeat-ms", "sim.t-op-ms", "sim.duration-ms"]
 
     /// Checks what the parser cannot know: `param` keys and values, and faults that exist on one
     /// platform only.
@@ -373,6 +374,18 @@ public enum ScenarioRunner {
         case "bridge.clock-threshold-ms":
             guard let number, (1...3_600_000).contains(number) else { return bad + " (1...3600000)" }
             setup.clockChangeThresholdMs = number
+        case "bridge.imminent-ms":
+            guard let number, (0...3_600_000).contains(number) else { return bad + " (0...3600000)" }
+            setup.imminentHorizonMs = number
+        case "bridge.h-ctx-ms":
+            guard let number, (1...3_600_000).contains(number) else { return bad + " (1...3600000)" }
+            setup.contextHeartbeatLifetimeMs = number
+        case "bridge.d-session-ms":
+            guard let number, (1...86_400_000).contains(number) else { return bad + " (1...86400000)" }
+            setup.wakeSessionDeadlineMs = number
+        case "js.heartbeat-ms":
+            guard let number, (100...3_600_000).contains(number) else { return bad + " (100...3600000)" }
+            setup.contextHeartbeatIntervalMs = number
         case "bridge.g-pub-ms":
             guard let number, number <= 3_600_000 else { return bad + " (0...3600000)" }
             setup.publicationGraceMs = number

@@ -18,6 +18,8 @@ extension World {
         checkOneSuccessor()
         checkNoResurrection()
         checkIdempotentSync()
+        checkForegroundSilence()
+        checkNoStaleSuppression()
     }
 
     // MARK: never-silent

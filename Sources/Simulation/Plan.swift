@@ -18,8 +18,10 @@ public enum PlanAction: Sendable, Equatable {
     case userEditTitle(alarmID: String, title: String)
     case userEditTime(alarmID: String, hour: Int, minute: Int)
     case userDeleteAlarm(alarmID: String)
-    /// JS renders the challenge: `setForegroundAlarmContext(challengeScreenVisible: true)`.
+    /// JS renders the challenge: `setForegroundAlarmContext` with `challengeScreenVisible`.
     case appShowChallenge
+    /// JS refreshes its foreground context (FG-11 heartbeat), in foreground stint `stint`.
+    case appContextHeartbeat(stint: Int)
     /// JS calls `beginOneTimeSnooze(untilMs: now + delayMs)` for the live occurrence the user is
     /// looking at; with `doubleTap` the button fires twice (the second call 100–400 ms later).
     case userSnooze(delayMs: Int64, doubleTap: Bool)
@@ -104,6 +106,16 @@ public struct DeviceSetup: Sendable {
     public var minSnoozeLeadMs: Int64 = 5_000
     /// Δ_CLOCK (REC-8), varied per seed: 1–60 s. Virtual ms.
     public var clockChangeThresholdMs: Int64 = 1_000
+    /// Δ_IMMINENT (FG-2), varied per seed: 5 s – 2 min. Virtual ms.
+    public var imminentHorizonMs: Int64 = 30_000
+    /// H_CTX (FG-11), varied per seed: 10–60 s. Virtual ms.
+    public var contextHeartbeatLifetimeMs: Int64 = 15_000
+    /// D_SESSION (FG-12), varied per seed: 5 min – 2 h. Virtual ms.
+    public var wakeSessionDeadlineMs: Int64 = 30 * 60_000
+    /// How often JS refreshes the foreground context while the challenge shows. Virtual ms.
+    public var contextHeartbeatIntervalMs: Int64 = 5_000
+    /// 1 in N foreground stints JS stalls: it stops sending context heartbeats (FG-11's reason).
+    public var jsStallOneIn: Int = 0
     /// Scripted actions (scenario) or the generated ambient plan (fuzz).
     public var plan: [TimedAction]
     /// Fuzz mode: the sleepy user reacts to alerts and faults hit interleaving points.

@@ -14,6 +14,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case retireBeforeArm = "retire-before-arm"
     case completionScopedToFamily = "completion-scoped-to-family"
     case staleChallengeVisibleSurvivesRestart = "stale-challenge-visible-survives-restart"
+    case foregroundAlertKept = "foreground-alert-kept"
+    case contextNeverLapses = "context-never-lapses"
 
     public static func < (lhs: KnownDefect, rhs: KnownDefect) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -40,6 +42,10 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "issue 5: a snooze silences the ringing alarm and its successor before its own ring is confirmed, so a failed arm leaves nothing (SNZ-7, SNZ-9)"
         case .ackBeforeWork:
             return "issue 5 (app side): JS acknowledges a platform action before the work it triggers has succeeded, so a failed or interrupted handler loses it (ACT-5)"
+        case .foregroundAlertKept:
+            return "issue 5: the bridge leaves an ordinary wake ring alerting while Ember is in the foreground instead of silencing it (FG-1, FG-2)"
+        case .contextNeverLapses:
+            return "issue 5: the foreground context has no heartbeat lifetime, so a stalled JS layer's last 'challenge visible' suppresses for ever (FG-11)"
         case .snoozeLatchAfterArm:
             return "issue 5: the one-time snooze latch is spent only after the snooze ring is confirmed, so a second request in flight gets a second snooze (SNZ-4, SNZ-5)"
         }
@@ -51,7 +57,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
         case .unavailableReadAsEmpty: return [.ios]
         case .resyncWhileAlerting, .stopLeavesRecoveryGuard, .titleInRingID, .snoozeLatchAfterArm, .ackBeforeWork,
              .heartbeatExtendsDeadline, .dismissalRevivesExpired, .retireBeforeArm, .completionScopedToFamily,
-             .staleChallengeVisibleSurvivesRestart: return [.ios, .android]
+             .staleChallengeVisibleSurvivesRestart, .foregroundAlertKept, .contextNeverLapses: return [.ios, .android]
         }
     }
 
@@ -71,6 +77,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .retireBeforeArm: switches.retireBeforeArm = true
             case .completionScopedToFamily: switches.completionScopedToFamily = true
             case .staleChallengeVisibleSurvivesRestart: switches.staleChallengeVisibleSurvivesRestart = true
+            case .foregroundAlertKept: switches.foregroundAlertKept = true
+            case .contextNeverLapses: switches.contextNeverLapses = true
             }
         }
         return switches

@@ -25,7 +25,11 @@ extension World {
         case .appShowChallenge:
             guard process.running, process.active, process.bridge?.document?.liveOccurrence != nil else { return }
             process.challengeShown = true
-            step(.api(.setForegroundAlarmContext(challengeScreenVisible: true)))
+            process.jsStalled = setup.jsStallOneIn > 0 && jsRNG.uniform(below: UInt64(setup.jsStallOneIn)) == 0
+            sendForegroundContext()
+        case .appContextHeartbeat(let stint):
+            guard process.running, process.stint == stint, process.challengeShown else { return }
+            sendForegroundContext()
         case .userSnooze(let delayMs, let doubleTap):
             guard process.running, process.active, process.bridge?.document?.liveOccurrence != nil else {
                 record("plan", "ignored", [TraceField("why", "snooze needs the app in the foreground with a live occurrence")])
@@ -174,6 +178,19 @@ extension World {
         step(.api(.beginOneTimeSnooze(untilMs: wallMs + delayMs, occurrenceToken: live.token, alarmIDs: [alarmID])))
     }
 
+    /// JS's foreground context while the challenge shows (API-3): rendered, with the wake session
+    /// the native occurrence gives; refreshed every `contextHeartbeatIntervalMs` until JS stalls,
+    /// leaves the foreground or the process dies.
+    func sendForegroundContext() {
+        guard process.running, process.active, process.challengeShown else { return }
+        let live = process.bridge?.document?.liveOccurrence != nil
+        step(.api(.setForegroundAlarmContext(ForegroundAlarmContext(appActive: true, wakeSessionEstablished: live,
+                                                                   challengeScreenVisible: live, onChallengeScreen: false))))
+        if live { lastVisibleContext = (process.incarnation, nowMs) }
+        guard !process.jsStalled else { return }
+        enqueue(.plan(.appContextHeartbeat(stint: process.stint)), afterMs: setup.contextHeartbeatIntervalMs)
+    }
+
     func audibleRings() -> [(id: AlarmUUID, metadata: RingMetadata)] {
         if let daemon = ios {
             return daemon.alarms.filter { daemon.isAudible($0.id) }.map { ($0.id, $0.metadata) }
@@ -197,6 +214,7 @@ extension World {
         }
         guard !process.active else { return }
         process.active = true
+        process.stint += 1
         step(.didBecomeActive)
         enqueue(.plan(.appPeekAction), afterMs: 600)  // JS reads the action journal when it is up
         onDaemon { $0.screenUnlocked() }  // held alarmUpdates arrive as a burst (forums 825427)

@@ -43,6 +43,10 @@ struct AppProcess {
     var lastReadyStepMs: Int64 = .min
     /// JS has rendered the challenge in this process.
     var challengeShown = false
+    /// JS stalled in this foreground stint: it sends no more context heartbeats (FG-11).
+    var jsStalled = false
+    /// Counts the app's foreground stints (across processes); a heartbeat belongs to one.
+    var stint = 0
     /// iOS: the background process is suspended; events for it wait in `heldEvents`.
     var suspended = false
     /// Bumped whenever a suspension countdown is (re)started, so stale ones do nothing.
@@ -81,6 +85,13 @@ final class World {
     /// The sleepy user's snooze habits (own stream: other draws keep their values).
     var snoozeRNG: Xoshiro256StarStar
     var requestFaultRNG: Xoshiro256StarStar
+    /// JS timing: heartbeats, stalls (its own stream, so other draws do not reshuffle).
+    var jsRNG: Xoshiro256StarStar
+    /// The last context JS sent that said the challenge is rendered: (process incarnation, true ms).
+    var lastVisibleContext: (incarnation: Int, trueMs: Int64)?
+    /// foreground-silence: alerting ordinary rings seen while the app is active, with the true
+    /// time the window started and whether the bridge had observed them then. Platform order.
+    var foregroundAlerts: [(id: AlarmUUID, sinceMs: Int64, observed: Bool)] = []
     var stableIDs: [String: AlarmUUID] = [:]  // lookup only
     var requestMetadata: [AlarmUUID: RingMetadata] = [:]  // lookup only
     /// Last instant the platform changed on its own (a ring fired or was delivered) or refused a
@@ -133,6 +144,7 @@ final class World {
         self.appRNG = streams.stream("app.js")
         self.snoozeRNG = streams.stream("user.snooze")
         self.requestFaultRNG = streams.stream("faults.requests")
+        self.jsRNG = streams.stream("app.js-heartbeat")
         switch setup.platform {
         case .ios: ios = AlarmKitDaemon(parameters: setup.ios, calendar: calendar, streams: streams)
         case .android:
@@ -288,6 +300,9 @@ final class World {
         configuration.publicationGraceMs = setup.publicationGraceMs
         configuration.minSnoozeLeadMs = setup.minSnoozeLeadMs
         configuration.clockChangeThresholdMs = setup.clockChangeThresholdMs
+        configuration.imminentHorizonMs = setup.imminentHorizonMs
+        configuration.contextHeartbeatLifetimeMs = setup.contextHeartbeatLifetimeMs
+        configuration.wakeSessionDeadlineMs = setup.wakeSessionDeadlineMs
         return configuration
     }
 
@@ -703,7 +718,10 @@ final class World {
         case .api(.saveAlarm(let alarm)): return "saveAlarm(\(alarm.id), title \(alarm.title))"
         case .api(.deleteAlarm(let id)): return "deleteAlarm(\(id))"
         case .api(.syncEnabledAlarms): return "syncEnabledAlarms"
-        case .api(.setForegroundAlarmContext(let visible)): return "setForegroundAlarmContext(challengeScreenVisible: \(visible))"
+        case .api(.setForegroundAlarmContext(let context)):
+            return "setForegroundAlarmContext(challengeScreenVisible: \(context.challengeScreenVisible), wakeSession: \(context.wakeSessionEstablished))"
+        case .api(.getAlertingAlarmIds): return "getAlertingAlarmIds"
+        case .api(.stopAlertingAlarms(let ids)): return "stopAlertingAlarms(\(ids.joined(separator: ",")))"
         case .api(.completeChallenge(let rootID, let token)): return "completeChallenge(\(rootID), \(token))"
         case .api(.beginOneTimeSnooze(let untilMs, let token, let alarmIDs)):
             return "beginOneTimeSnooze(until \(untilMs), token \(token ?? "none"), \(alarmIDs.joined(separator: ",")))"
