@@ -106,6 +106,14 @@ extension BridgeCore {
             return
         }
         guard let request = newOccurrenceRing(.successor, for: live, fireWallMs: now.wallMs + configuration.successorDelayMs) else { return }
+        if defects.retireBeforeArm {
+            // Known defect (issue 5): the snooze ring goes before its replacement is accepted.
+            out.append(.note("defect retire-before-arm: snooze ring retired before the skip's successor is confirmed"))
+            retire(snooze, reason: "snooze skipped", into: &out)
+            pendingSkip = (live.token, request.id, snooze.id)
+            publishAndSchedule([request], origin: .lifecycle, now: now, into: &out)
+            return
+        }
         pendingSkip = (live.token, request.id, snooze.id)
         publishAndSchedule([request], origin: .lifecycle, now: now, into: &out)
     }

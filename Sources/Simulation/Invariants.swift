@@ -20,6 +20,9 @@ extension World {
         checkIdempotentSync()
         checkForegroundSilence()
         checkNoStaleSuppression()
+        checkSnoozeIsThePressure()
+        checkSuccessorCleanup()
+        checkExpiryFormula()
     }
 
     // MARK: never-silent

@@ -53,7 +53,7 @@ struct Oracle {
     /// Ring → occurrence it is pressure for (lookup only, never iterated).
     var bindings: [AlarmUUID: Int] = [:]
     /// A dismissal reached a bridge that was not ready: credited when the gate releases.
-    var pendingCredit = false
+    var pendingCredit: Int?
     /// (root, ring time) pairs that were due while another occurrence was live (OCC-3).
     var passedOver: [(rootID: String, fireWallMs: Int64)] = []
     /// Roots whose primary failed to register by an injected fault or the capacity limit.
@@ -116,6 +116,11 @@ extension World {
             // the closed occurrence delivered late, which never becomes live again.
             record("oracle", "closed-occurrence-redelivered", [TraceField("root", rootID)])
             return
+        }
+        if let index = oracle.liveIndex, oracle.occurrences[index].deadlineMs <= wallMs {
+            // INACT-22: from its deadline on no path treats the occurrence as live — not even a
+            // root due at that very instant, whichever event the queue runs first (ios seed 1141).
+            oracleClose(index, reason: "expired")
         }
         if let index = oracle.liveIndex {
             if oracle.occurrences[index].startWallMs == fireWallMs {
@@ -279,14 +284,16 @@ extension World {
             oracle.occurrences[index].lastActivityMs = wallMs
             enqueue(.oracleDeadline(occurrence: occurrence.id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
         } else {
-            oracle.pendingCredit = true
+            oracle.pendingCredit = occurrence.id
         }
     }
 
     func oracleGateReleased() {
-        guard oracle.pendingCredit else { return }
-        oracle.pendingCredit = false
-        guard let index = oracle.liveIndex else { return }
+        guard let credited = oracle.pendingCredit else { return }
+        oracle.pendingCredit = nil
+        // Only the occurrence the dismissal was for (ios seed 712: a journalled Stop of an earlier
+        // occurrence credits nothing to the one live at the gate's release).
+        guard let index = oracle.liveIndex, oracle.occurrences[index].id == credited else { return }
         oracle.occurrences[index].lastActivityMs = wallMs
         enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
     }

@@ -43,6 +43,7 @@ extension World {
                 record("plan", "ignored", [TraceField("why", "skip needs the app in the foreground with a live occurrence")])
                 return
             }
+            lastSkipRequestMs = nowMs
             step(.api(.skipOneTimeSnooze(occurrenceToken: live.token, alarmIDs: [alarmID])))
         case .userAbandon(let wrongAlarm):
             guard process.running, process.active, let live = process.bridge?.document?.liveOccurrence,
@@ -184,6 +185,7 @@ extension World {
     func sendForegroundContext() {
         guard process.running, process.active, process.challengeShown else { return }
         let live = process.bridge?.document?.liveOccurrence != nil
+        if live { noteChallengeRendered() }
         step(.api(.setForegroundAlarmContext(ForegroundAlarmContext(appActive: true, wakeSessionEstablished: live,
                                                                    challengeScreenVisible: live, onChallengeScreen: false))))
         if live { lastVisibleContext = (process.incarnation, nowMs) }

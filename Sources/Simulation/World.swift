@@ -92,6 +92,15 @@ final class World {
     /// foreground-silence: alerting ordinary rings seen while the app is active, with the true
     /// time the window started and whether the bridge had observed them then. Platform order.
     var foregroundAlerts: [(id: AlarmUUID, sinceMs: Int64, observed: Bool)] = []
+    /// snooze-is-the-pressure: the live occurrence's pending snooze ring and when it was first seen.
+    var snoozeRingSeen: (id: AlarmUUID, sinceMs: Int64)?
+    /// True time of the user's last skip request (a skip may hold both rings briefly, SNZ-15).
+    var lastSkipRequestMs: Int64 = Int64.min / 2
+    /// The input of the bridge step whose commands are executing now.
+    var stepInput: BridgeInput?
+    /// successor-cleanup: the successors bound to the live occurrence when JS rendered its
+    /// challenge in foreground stint `stint`.
+    var renderedCleanup: (stint: Int, atMs: Int64, successors: [AlarmUUID])?
     var stableIDs: [String: AlarmUUID] = [:]  // lookup only
     var requestMetadata: [AlarmUUID: RingMetadata] = [:]  // lookup only
     /// Last instant the platform changed on its own (a ring fired or was delivered) or refused a
@@ -353,6 +362,7 @@ final class World {
     func step(_ input: BridgeInput) {
         guard var bridge = process.bridge else { return }
         let wasReady = bridge.isAcceptingInputs
+        let documentBefore = bridge.document
         let commands = bridge.handle(input, at: BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs,
                                                                 zoneIdentifier: calendar.zoneIdentifier, bootCount: bootCount))
         process.bridge = bridge
@@ -366,6 +376,11 @@ final class World {
         if case .stopIntent(let id) = input { oracleCredit(id, creditNow: wasReady) }
         if case .ringDismissed(let id) = input { oracleCredit(id, creditNow: wasReady) }
         noteRecordedAction(input, bridge: bridge)
+        if documentBefore?.liveOccurrence.map({ $0.deadlineMs > wallMs }) ?? true {  // not an expiry step
+            checkOwnershipValidation(input, before: documentBefore, commands: commands)
+        }
+        stepInput = input
+        defer { stepInput = nil }
         for command in commands {
             guard process.running, process.bridge != nil else { break }
             execute(command)
@@ -413,6 +428,7 @@ final class World {
         case .schedule(let request, let origin):
             checkPlatformCall(ringID: request.id, alarmID: request.metadata.alarmID, origin: origin, isCancel: false)
             checkStableID(request)
+            checkPressureBelongsToOwner(request)
             oracleBind(request)
             record("bridge", "schedule", [TraceField("id", request.id.description), TraceField("kind", request.metadata.kind.rawValue),
                                           TraceField("root", request.metadata.rootID), TraceField("schedule", request.schedule.description),
@@ -428,12 +444,14 @@ final class World {
             checkPlatformCall(ringID: id, alarmID: groundTruthMetadata(id)?.alarmID, origin: origin, isCancel: true)
             checkReceiptFirst(id, origin: origin)
             checkNoCollateralDamage(id, origin: origin)
+            checkArmBeforeRetire(id, origin: origin, isCancel: true)
             record("bridge", "cancel", [TraceField("id", id.description), TraceField("origin", origin.rawValue)])
             onDaemon { $0.cancel(id) }
             onAlarmManager { $0.cancel(id) }
         case .stop(let id, let origin):
             checkReceiptFirst(id, origin: origin)
             if origin == .lifecycle { oracleTiedPassOver(id) }
+            checkArmBeforeRetire(id, origin: origin, isCancel: false)
             record("bridge", "stop", [TraceField("id", id.description), TraceField("origin", origin.rawValue)])
             onDaemon { $0.stop(id, nowWallMs: wallMs, byUser: false) }
             onAlarmManager { $0.stopRinging(id) }

@@ -1,0 +1,151 @@
+import AlarmBridge
+import SimKernel
+
+/// Pressure invariants (RULES.md candidate invariants 2, 10, 15/16, 21, 23 and 43), judged
+/// against platform truth and the oracle.
+extension World {
+    /// Ground truth: does the platform hold pressure for `occurrence` without ring `excluded`?
+    func hasPressure(_ occurrence: OracleOccurrence, excluding excluded: AlarmUUID) -> Bool {
+        groundTruthRings().contains { id in
+            guard id != excluded, oracle.bindings[id] == occurrence.id else { return false }
+            if isAudible(id) { return true }
+            guard let metadata = groundTruthMetadata(id), metadata.kind.isOccurrenceBound else { return false }
+            if let daemon = ios { return daemon.alarm(id)?.state == .scheduled }
+            return android?.alarm(id) != nil
+        }
+    }
+
+    /// Candidate invariant 2, `arm-before-retire` (SNZ-7, SNZ-15, WALK-15, OCC-8): a stop or
+    /// cancel of a live occurrence's ring must leave the platform holding other pressure for it
+    /// (a replacement confirmed earlier). Exempt: closing paths (completion, expiry and
+    /// retirement have their own origins), the user's own Stop or dismissal (invariant 1's
+    /// transition window), and the foreground rules while natively active — FG-1/FG-2 stops of
+    /// alerting rings, and the removal of successors when Ember comes forward or the challenge
+    /// renders (FG-2, OCC-9). A snooze ring retired while active (a skip) is checked.
+    func checkArmBeforeRetire(_ id: AlarmUUID, origin: CommandOrigin, isCancel: Bool) {
+        guard origin == .lifecycle || origin == .retire, !stopped, let index = oracle.liveIndex,
+              oracle.bindings[id] == oracle.occurrences[index].id else { return }
+        if process.active {
+            if !isCancel && isAudible(id) { return }  // FG-1, FG-2
+            if isCancel && groundTruthMetadata(id)?.kind == .successor { return }  // FG-2, OCC-9
+        }
+        // The user's dismissal or Stop ends this alert: the transition window of invariant 1.
+        switch stepInput {
+        case .ringDismissed(id)?, .stopIntent(id)?: return
+        default: break
+        }
+        let occurrence = oracle.occurrences[index]
+        let isPressure: Bool
+        if isAudible(id) {
+            isPressure = true
+        } else if let metadata = groundTruthMetadata(id), metadata.kind.isOccurrenceBound {
+            isPressure = ios.map { $0.alarm(id)?.state == .scheduled } ?? (android?.alarm(id) != nil)
+        } else {
+            isPressure = false
+        }
+        guard isPressure, !hasPressure(occurrence, excluding: id), currentExemption() == nil else { return }
+        violate("arm-before-retire", [], "\(isCancel ? "cancel" : "stop") of \(id) retired the last pressure of the live occurrence of \(occurrence.rootID) before a replacement was confirmed")
+    }
+
+    /// Candidate invariant 43, `pressure-belongs-to-owner` (ID-9, OCC-1, OCC-3, OCC-14, AND-15):
+    /// every successor, snooze ring or walk fuse the bridge arms is for the live owner's root.
+    func checkPressureBelongsToOwner(_ request: RingRequest) {
+        guard request.metadata.kind.isOccurrenceBound, !stopped else { return }
+        guard let index = oracle.liveIndex else {
+            // A primary the platform lost by an injected fault (the OS removed it) vanishes past
+            // its fire time exactly like one delivered and stopped inside one coalesced update
+            // (IOS-5): the bridge errs toward ringing (ios seed 764).
+            if oracle.primaryFaultRoots.contains(request.metadata.rootID) || currentExemption() != nil { return }
+            violate("pressure-belongs-to-owner", [], "\(request.metadata.kind.rawValue) \(request.id) armed for \(request.metadata.rootID) while no occurrence is live")
+            return
+        }
+        let occurrence = oracle.occurrences[index]
+        guard !occurrence.tiedRoots.contains(request.metadata.rootID), occurrence.rootID != request.metadata.rootID else { return }
+        violate("pressure-belongs-to-owner", [], "\(request.metadata.kind.rawValue) \(request.id) armed for \(request.metadata.rootID), which does not own the live occurrence (\(occurrence.rootID) does)")
+    }
+
+    /// Candidate invariant 10, `snooze-is-the-pressure` (SNZ-7, SNZ-10, SNZ-11, SNZ-15): once a
+    /// pending snooze ring of the live occurrence has stood for T_OP, the occurrence holds no
+    /// pending ordinary successor, except while a skip hands over (the skip arms its successor
+    /// first, then retires the snooze ring).
+    func checkSnoozeIsThePressure() {
+        guard let index = oracle.liveIndex else { snoozeRingSeen = nil; return }
+        let occurrence = oracle.occurrences[index]
+        let snooze = groundTruthRings().first { id in
+            oracle.bindings[id] == occurrence.id && groundTruthMetadata(id)?.kind == .snooze && !isAudible(id)
+        }
+        guard let snooze else { snoozeRingSeen = nil; return }
+        if snoozeRingSeen?.id != snooze { snoozeRingSeen = (snooze, nowMs) }
+        guard let seen = snoozeRingSeen, nowMs - seen.sinceMs > setup.transitionBoundMs,
+              nowMs - lastSkipRequestMs > setup.transitionBoundMs else { return }
+        let successors = pendingSuccessors(boundTo: occurrence.id)
+        if !successors.isEmpty {
+            violate("snooze-is-the-pressure", [], "the occurrence of \(occurrence.rootID) holds successor \(successors[0]) beside its pending snooze ring \(snooze)")
+        }
+    }
+
+    /// Candidate invariant 23, `successor-cleanup` (OCC-9, FG-7, SNZ-19): a successor armed for
+    /// the live occurrence before JS rendered its challenge never becomes audible while the
+    /// challenge stays rendered (after T_OP for the removal to land).
+    func checkSuccessorCleanup() {
+        guard let rendered = renderedCleanup, process.running, process.active, process.stint == rendered.stint,
+              nowMs - rendered.atMs > setup.transitionBoundMs else { return }
+        for id in rendered.successors where isAudible(id) {
+            violate("successor-cleanup", [], "successor \(id), armed before the challenge rendered, is sounding \(nowMs - rendered.atMs) ms after it rendered")
+            return
+        }
+    }
+
+    /// Notes the successors bound to the live occurrence when JS renders its challenge.
+    func noteChallengeRendered() {
+        guard let index = oracle.liveIndex else { renderedCleanup = nil; return }
+        if renderedCleanup?.stint == process.stint { return }
+        renderedCleanup = (process.stint, nowMs, pendingSuccessors(boundTo: oracle.occurrences[index].id))
+    }
+
+    /// Candidate invariants 15 and 16, `expiry-formula` (INACT-2, INACT-3, INACT-5, INACT-9,
+    /// INACT-10, INACT-19, REC-9): the effective expiry the bridge keeps for the live occurrence
+    /// equals the oracle's: max(ring time, last credited genuine activity, snooze deadline) +
+    /// 15/30 min in the offset-corrected frame, ring time + 20 h for legacy, capped at 20 h.
+    /// Checked when both agree on which occurrence is live and no tie is unsettled.
+    func checkExpiryFormula() {
+        guard process.running, let bridge = process.bridge, bridge.isAcceptingInputs,
+              let live = bridge.document?.liveOccurrence, let index = oracle.liveIndex else { return }
+        let occurrence = oracle.occurrences[index]
+        guard occurrence.tiedRoots.count <= 1, occurrence.rootID == live.rootID,
+              occurrence.startWallMs == live.startedAtMs, oracle.pendingCredit == nil else { return }
+        // Credited activity is what the bridge observed: its step may run a look-first read
+        // (IOS-2) or a launch after the press, so the credit may lag the press by up to T_OP.
+        if abs(live.deadlineMs - occurrence.deadlineMs) > setup.transitionBoundMs {
+            violate("expiry-formula", [], "the bridge's expiry for the occurrence of \(live.rootID) is \(live.deadlineMs - occurrence.deadlineMs) ms off the policy's (\(occurrence.policy.rawValue), ring time \(occurrence.startWallMs))")
+        }
+    }
+
+    /// Candidate invariant 21, `ownership-validation` (OCC-18, INACT-15, SNZ-2, SNZ-15, API-1):
+    /// an abandon, expire, snooze or skip request rejected by native validation changes no
+    /// persisted state and issues no platform call.
+    func checkOwnershipValidation(_ input: BridgeInput, before: BridgeDocument?, commands: [BridgeCommand]) {
+        guard case .api(let call) = input, !stopped else { return }
+        switch call {
+        case .abandonWakeOccurrence, .expireWakeOccurrence, .beginOneTimeSnooze, .skipOneTimeSnooze: break
+        default: return
+        }
+        let rejected = commands.contains { command in
+            switch command {
+            case .reply(.abandoned(false)), .reply(.expired(false)), .reply(.snoozeRejected), .reply(.skipRejected): return true
+            default: return false
+            }
+        }
+        guard rejected else { return }
+        let calls = commands.filter { command in
+            switch command {
+            case .schedule, .cancel, .stop: return true
+            default: return false
+            }
+        }
+        let after = process.bridge?.document
+        if !calls.isEmpty || before != after {
+            violate("ownership-validation", [], "a rejected \(describe(input)) \(calls.isEmpty ? "changed the bridge's persisted state" : "issued \(calls.count) platform call(s)")")
+        }
+    }
+}
