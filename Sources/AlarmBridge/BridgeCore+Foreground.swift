@@ -52,7 +52,7 @@ extension BridgeCore {
             if row.metadata.kind == .primary, let live = document.liveOccurrence, live.rootID == row.metadata.rootID {
                 noteForegroundSuppressed(rootID: live.rootID, ringID: id, startedAtMs: live.startedAtMs)
             }
-            out.append(.stop(id, origin: .lifecycle))
+            out.append(.stop(id, origin: .foreground))
             if flavor == .android { removeAlerting(id) }  // the ringing service stops synchronously
         }
     }
@@ -68,7 +68,7 @@ extension BridgeCore {
               pending.confirmed, !inFlight.contains(pending.id),
               pending.fireWallMs - now.wallMs <= configuration.imminentHorizonMs else { return }
         out.append(.note("FG-2: imminent successor \(pending.id) consumed on foregrounding"))
-        out.append(.cancel(pending.id, origin: .lifecycle))
+        out.append(.cancel(pending.id, origin: .foreground))
         mutate { $0.removeRow(pending.id) }
     }
 

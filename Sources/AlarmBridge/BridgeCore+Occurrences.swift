@@ -247,6 +247,18 @@ extension BridgeCore {
             out.append(.readInventory(purpose))
         }
         guard let row = document?.row(id) else {
+            if case .success = result, let wanted = desiredRings(now: now).first(where: { $0.id == id }) {
+                // A late success for the very ring the schedule wants now — a request of an earlier
+                // process, or a sibling of a request that failed and took the row (ios seed 5103):
+                // keep it (SCH-19), never cancel a wanted primary as an orphan.
+                out.append(.note("ring \(id) landed after its row was dropped: adopted"))
+                mutate { document in
+                    document.upsert(RingRow(id: wanted.id, schedule: wanted.schedule, fireWallMs: wanted.fireWallMs,
+                                            metadata: wanted.metadata, fingerprint: Self.fingerprint(wanted.metadata),
+                                            publishedAtMs: now.wallMs, confirmed: true, delivered: false))
+                }
+                return
+            }
             if case .success = result {
                 // Cancelled while its schedule was in flight: the cancel found nothing and the
                 // schedule landed afterwards. Retire the orphan now (OCC-25).

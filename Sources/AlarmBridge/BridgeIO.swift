@@ -143,12 +143,15 @@ public enum CommandOrigin: String, Sendable, Equatable, Codable {
     case expiry
     /// Retiring rings of a closed occurrence (OCC-24).
     case retire
+    /// The foreground rules while Ember is natively active: an ordinary alert silenced, an
+    /// imminent successor consumed (FG-1, FG-2).
+    case foreground
 
     /// True for the sync/repair paths bound by SCH-21 and BOOT-2.
     public var isSync: Bool {
         switch self {
         case .resumeSync, .launchSync, .directSave: return true
-        case .lifecycle, .completion, .expiry, .retire: return false
+        case .lifecycle, .completion, .expiry, .retire, .foreground: return false
         }
     }
 }

@@ -23,11 +23,13 @@ extension World {
     /// alerting rings, and the removal of successors when Ember comes forward or the challenge
     /// renders (FG-2, OCC-9). A snooze ring retired while active (a skip) is checked.
     func checkArmBeforeRetire(_ id: AlarmUUID, origin: CommandOrigin, isCancel: Bool) {
-        guard origin == .lifecycle || origin == .retire, !stopped, let index = oracle.liveIndex,
+        guard origin == .lifecycle || origin == .retire, !stopped, let index = oracle.liveIndex,  // not .foreground (FG-2)
               oracle.bindings[id] == oracle.occurrences[index].id else { return }
         if process.active {
-            if !isCancel && isAudible(id) { return }  // FG-1, FG-2
-            if isCancel && groundTruthMetadata(id)?.kind == .successor { return }  // FG-2, OCC-9
+            // OCC-9, SNZ-19: the rendered challenge removes the pending successor and stops a
+            // sounding snooze ring; it is the pressure while Ember is active.
+            if isCancel && groundTruthMetadata(id)?.kind == .successor { return }
+            if !isCancel && isAudible(id) { return }
         }
         // The user's dismissal or Stop ends this alert: the transition window of invariant 1.
         switch stepInput {
@@ -109,7 +111,8 @@ extension World {
     /// 15/30 min in the offset-corrected frame, ring time + 20 h for legacy, capped at 20 h.
     /// Checked when both agree on which occurrence is live and no tie is unsettled.
     func checkExpiryFormula() {
-        guard process.running, let bridge = process.bridge, bridge.isAcceptingInputs,
+        guard process.running, process.lastReadyStepMs > lastWallClockChangeMs,  // it saw the change
+              let bridge = process.bridge, bridge.isAcceptingInputs,
               let live = bridge.document?.liveOccurrence, let index = oracle.liveIndex else { return }
         let occurrence = oracle.occurrences[index]
         guard occurrence.tiedRoots.count <= 1, occurrence.rootID == live.rootID,

@@ -35,6 +35,7 @@ extension World {
         guard deviceUp, deltaMs != 0 else { return }
         let before = wallMs
         clock.correctWall(byMs: deltaMs)
+        lastWallClockChangeMs = nowMs
         record("device", "set-clock", [TraceField("delta-ms", String(deltaMs))])
         onDaemon { $0.wallClockChanged(byMs: deltaMs, nowWallMs: wallMs) }
         let instant = AndroidInstant(elapsedRealtimeMs: clock.monotonicMs, wallMs: wallMs)

@@ -98,6 +98,8 @@ final class World {
     var lastSkipRequestMs: Int64 = Int64.min / 2
     /// The input of the bridge step whose commands are executing now.
     var stepInput: BridgeInput?
+    /// True time of the last manual wall-clock change (REC-9: the bridge applies it when it runs).
+    var lastWallClockChangeMs: Int64 = Int64.min / 2
     /// successor-cleanup: the successors bound to the live occurrence when JS rendered its
     /// challenge in foreground stint `stint`.
     var renderedCleanup: (stint: Int, atMs: Int64, successors: [AlarmUUID])?
