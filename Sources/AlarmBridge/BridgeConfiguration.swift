@@ -23,6 +23,11 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     public var staleChallengeVisibleSurvivesRestart = false
     /// Issue 5: completing one weekday root's occurrence cancels the whole family's pending primaries (OCC-12).
     public var completionScopedToFamily = false
+    /// BOOT-12: a kill-switch check that timed out, failed or was unreadable disables scheduling.
+    public var killSwitchFailsClosed = false
+    /// IOS-10: a fresh install deletes a surviving Keychain receipt as soon as it asks for the
+    /// failed-wake-day write, before that write succeeded.
+    public var receiptDeletedBeforeWrite = false
 
     public init() {}
 

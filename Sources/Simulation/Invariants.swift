@@ -18,6 +18,7 @@ extension World {
         checkOneSuccessor()
         checkNoResurrection()
         checkIdempotentSync()
+        checkOccurrenceInvariants()  // Invariants+Occurrence.swift
     }
 
     // MARK: never-silent
