@@ -14,6 +14,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case retireBeforeArm = "retire-before-arm"
     case completionScopedToFamily = "completion-scoped-to-family"
     case staleChallengeVisibleSurvivesRestart = "stale-challenge-visible-survives-restart"
+    case killSwitchFailsClosed = "kill-switch-fails-closed"
+    case receiptDeletedBeforeWrite = "receipt-deleted-before-write"
 
     public static func < (lhs: KnownDefect, rhs: KnownDefect) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -42,13 +44,18 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "issue 5 (app side): JS acknowledges a platform action before the work it triggers has succeeded, so a failed or interrupted handler loses it (ACT-5)"
         case .snoozeLatchAfterArm:
             return "issue 5: the one-time snooze latch is spent only after the snooze ring is confirmed, so a second request in flight gets a second snooze (SNZ-4, SNZ-5)"
+        case .killSwitchFailsClosed:
+            return "seed 003: a kill-switch check that timed out, failed or was unreadable disables scheduling (BOOT-12)"
+        case .receiptDeletedBeforeWrite:
+            return "seed 000: a fresh install deletes the surviving Keychain receipt before the failed wake day was written (IOS-10)"
         }
     }
 
     /// Platforms where the defect's code path exists.
     public var platforms: [PlatformFlavor] {
         switch self {
-        case .unavailableReadAsEmpty: return [.ios]
+        case .unavailableReadAsEmpty, .receiptDeletedBeforeWrite: return [.ios]
+        case .killSwitchFailsClosed: return [.ios, .android]
         case .resyncWhileAlerting, .stopLeavesRecoveryGuard, .titleInRingID, .snoozeLatchAfterArm, .ackBeforeWork,
              .heartbeatExtendsDeadline, .dismissalRevivesExpired, .retireBeforeArm, .completionScopedToFamily,
              .staleChallengeVisibleSurvivesRestart: return [.ios, .android]
@@ -71,6 +78,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .retireBeforeArm: switches.retireBeforeArm = true
             case .completionScopedToFamily: switches.completionScopedToFamily = true
             case .staleChallengeVisibleSurvivesRestart: switches.staleChallengeVisibleSurvivesRestart = true
+            case .killSwitchFailsClosed: switches.killSwitchFailsClosed = true
+            case .receiptDeletedBeforeWrite: switches.receiptDeletedBeforeWrite = true
             }
         }
         return switches
