@@ -266,6 +266,13 @@ public enum ScenarioRunner {
             return .faultCoalesceUpdates(on)
         case ("expect", "alerting"): return alarmArgument(0).map { .expectAlerting(alarmID: $0, line: event.line) }
         case ("expect", "silent"): return alarmArgument(0).map { .expectSilent(alarmID: $0, line: event.line) }
+        case ("fault", "kill-switch-ok"): return .faultKillSwitch(.ok)
+        case ("fault", "kill-switch-disabled"): return .faultKillSwitch(.disabled)
+        case ("fault", "kill-switch-timeout"): return .faultKillSwitch(.timeout)
+        case ("fault", "kill-switch-network-failure"): return .faultKillSwitch(.networkFailure)
+        case ("fault", "kill-switch-unreadable"): return .faultKillSwitch(.unreadable)
+        case ("fault", "app-state-write-failure"): return .faultAppStateWriteFailure(count: countArgument(0))
+        case ("app", "cancel-system-alarms"): return alarmArgument(0).map { .appCancelSystemAlarms(alarmID: $0) }
         default: return nil
         }
     }
