@@ -28,6 +28,9 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     /// IOS-10: a fresh install deletes a surviving Keychain receipt as soon as it asks for the
     /// failed-wake-day write, before that write succeeded.
     public var receiptDeletedBeforeWrite = false
+    /// BOOT-3: the launch gate believes JS's cached "no alarms configured" and releases an
+    /// unreadable store as a fresh, empty install.
+    public var gateTrustsJSCache = false
 
     public init() {}
 

@@ -35,6 +35,8 @@ public struct LaunchLedger: Sendable, Equatable {
     /// API-18: pending `cancelSystemAlarms` calls: the root IDs asked for and the rings whose
     /// cancellation the platform has not confirmed yet.
     public var systemCancels: [(rootIDs: [String], rings: [AlarmUUID], confirmed: Bool)] = []
+    /// What JS reported from its cache at startup (BOOT-3: never read by the gate); nil before.
+    public var jsCachedAlarmsConfigured: Bool?
 
     public init() {}
 
@@ -43,6 +45,7 @@ public struct LaunchLedger: Sendable, Equatable {
             && lhs.receiptWritesInFlight == rhs.receiptWritesInFlight && lhs.survivors == rhs.survivors
             && lhs.failedDayWritesInFlight == rhs.failedDayWritesInFlight && lhs.heldDocument == rhs.heldDocument
             && lhs.killSwitchRequested == rhs.killSwitchRequested && lhs.remoteScheduling == rhs.remoteScheduling
+            && lhs.jsCachedAlarmsConfigured == rhs.jsCachedAlarmsConfigured
             && lhs.systemCancels.map(\.rootIDs) == rhs.systemCancels.map(\.rootIDs)
             && lhs.systemCancels.map(\.rings) == rhs.systemCancels.map(\.rings)
     }
@@ -87,6 +90,14 @@ extension BridgeCore {
         case .cancelCompleted(let id, let result):
             systemCancelCompleted(id, result: result, into: &out)
             return false
+        case .api(.reportCachedPreferences(let alarmsConfigured)):
+            jsCachedPreferencesReported(alarmsConfigured: alarmsConfigured, now: now, into: &out)
+            return true
+        case .storeLoaded(.failure) where defects.gateTrustsJSCache && launch.jsCachedAlarmsConfigured == false && phase != .ready:
+            // Known defect (BOOT-3): "JS says there are no alarms" releases an unreadable store as empty.
+            out.append(.note("defect gate-trusts-js-cache: unreadable store released as a fresh install"))
+            becomeReady(BridgeDocument(), now: now, into: &out)
+            return true
         default:
             return false
         }
@@ -212,6 +223,17 @@ extension BridgeCore {
             out.append(.deleteReceipt(token: receipt.token))
             launch.receipts.removeAll { $0.token == receipt.token }
         }
+    }
+
+    /// BOOT-3: the gate decides from native facts only — protected-data availability, whether
+    /// the saved domain exists and reads, whether the daemon holds alarms. JS's cached preferences
+    /// are kept for diagnostics and never consulted by the gate.
+    mutating func jsCachedPreferencesReported(alarmsConfigured: Bool, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        launch.jsCachedAlarmsConfigured = alarmsConfigured
+        guard defects.gateTrustsJSCache, !alarmsConfigured, case .gated(.waitingForUnlock) = phase else { return }
+        // Known defect (BOOT-3): "JS says there are no alarms" releases an unreadable store as empty.
+        out.append(.note("defect gate-trusts-js-cache: unreadable store released as a fresh install"))
+        becomeReady(BridgeDocument(), now: now, into: &out)
     }
 
     /// The per-step hook of the launch path: receipts (IOS-9) and the one kill-switch check of a

@@ -384,6 +384,8 @@ public struct BridgeCore: Sendable {
             out.append(.reply(.abandonedWakeOccurrences(abandonedWakeOccurrences())))
         case .acknowledgeAbandonedWakeOccurrence(let token):
             acknowledgeAbandonedWakeOccurrence(token: token, into: &out)
+        case .reportCachedPreferences:
+            break  // BOOT-3: advisory; handled (and ignored by the gate) in handleLaunchInput
         }
     }
 

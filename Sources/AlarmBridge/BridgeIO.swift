@@ -235,6 +235,9 @@ public enum APICall: Sendable, Equatable {
     case getAbandonedWakeOccurrences
     /// Acknowledges one miss receipt by its occurrence token; removes that receipt only (API-20).
     case acknowledgeAbandonedWakeOccurrence(occurrenceToken: String)
+    /// JS reports what it cached in its own (unprotected) storage at startup, e.g. whether the
+    /// user has configured alarms. Advisory and often stale: the launch gate never reads it (BOOT-3).
+    case reportCachedPreferences(alarmsConfigured: Bool)
 }
 
 /// What `getActiveWakeOccurrence()` reports (API-11).

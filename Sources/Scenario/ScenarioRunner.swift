@@ -32,7 +32,8 @@ public enum ScenarioRunner {
                                        "ios.jumped-over-relative", "ios.schedule-always-fails",
                                        "android.api-level", "android.swipe-force-stops", "android.update-clears-alarms",
                                        "android.oem-kills-ringing-ms", "android.focus-loss-silences", "android.seeded-tie-order",
-                                       "android.full-screen-intent", "android.standby-bucket", "android.doze-maintenance-ms", "android.manifest", "bridge.min-snooze-lead-ms", "bridge.clock-threshold-ms", "bridge.g-pub-ms", "sim.t-op-ms", "sim.duration-ms"]
+                                       "android.full-screen-intent", "android.standby-bucket", "android.doze-maintenance-ms", "android.manifest", "bridge.min-snooze-lead-ms", "bridge.clock-threshold-ms", "bridge.g-pub-ms", "sim.t-op-ms", "sim.duration-ms",
+                                       "app.js-cache-stale"]
 
     /// Checks what the parser cannot know: `param` keys and values, and faults that exist on one
     /// platform only.
@@ -304,6 +305,7 @@ public enum ScenarioRunner {
             ("android.focus-loss-silences", "on", "off", \.android.focusLossSilencesAlarm),
             ("android.seeded-tie-order", "on", "off", \.android.seededEqualTimeOrder),
             ("android.full-screen-intent", "granted", "denied", \.androidFullScreenIntent),
+            ("app.js-cache-stale", "on", "off", \.jsCacheStale),
         ]
     }
 

@@ -137,6 +137,9 @@ public struct DeviceSetup: Sendable {
     /// BOOT-12: how long a kill-switch request waits before it times out, virtual ms
     /// (`URLRequest.timeoutInterval`; the app's choice, a parameter).
     public var killSwitchTimeoutMs: Int64 = 10_000
+    /// BOOT-3: JS never refreshes its cached "alarms configured" after onboarding, so it reports
+    /// "no alarms" at every launch. Varied per seed; scenarios: `param app.js-cache-stale on`.
+    public var jsCacheStale = false
 
     public init(platform: PlatformFlavor, zoneIdentifier: String, startWallMs: Int64, durationMs: Int64,
                 alarms: [LogicalAlarm], plan: [TimedAction], seed: UInt64) {

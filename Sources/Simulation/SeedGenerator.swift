@@ -93,6 +93,8 @@ public enum SeedGenerator {
         var network = streams.stream("setup.kill-switch")
         setup.killSwitchFailureRate = network.chance(Ratio(1, 2)) ? network.pick([Ratio(1, 4), Ratio(1, 2), Ratio(1, 1)]) : nil
         setup.killSwitchTimeoutMs = network.pick([Int64(5_000), 10_000, 30_000, 60_000])
+        var jsCache = streams.stream("setup.js-cache")
+        setup.jsCacheStale = jsCache.chance(Ratio(1, 3))
 
         var profile = SwarmProfile.draw(streams.stream("setup.swarm"), platform: platform, apiLevel: setup.android.apiLevel)
         // IOS-10: the user deletes and reinstalls the app while a wake-up is unfinished (own stream).
@@ -156,6 +158,7 @@ public enum SeedGenerator {
         parameters.append(RunParameter("sim.t-op-ms", String(setup.transitionBoundMs)))
         parameters.append(RunParameter("net.kill-switch-failure-rate", setup.killSwitchFailureRate.map { "\($0)" } ?? "never"))
         parameters.append(RunParameter("net.kill-switch-timeout-ms", String(setup.killSwitchTimeoutMs)))
+        parameters.append(RunParameter("app.js-cache-stale", String(setup.jsCacheStale)))
         parameters.append(RunParameter("swarm", profile.description))
         parameters.append(RunParameter("plan-actions", String(setup.plan.count)))
         return (setup, parameters)

@@ -166,3 +166,16 @@ extension World {
         }
     }
 }
+
+extension World {
+    /// BOOT-3: right after a process starts, JS reports what it cached in its own unprotected
+    /// storage. The cache is written when the user leaves the app with alarms configured — except
+    /// on seeds whose JS never refreshes it after onboarding (`jsCacheStale`), so after a reboot
+    /// it may say "no alarms" while the daemon holds several. A gate that believed it would treat
+    /// an unreadable store as a fresh install.
+    func jsReportsCachedPreferences() {
+        guard process.running else { return }
+        let cached = setup.jsCacheStale ? false : !alarms.isEmpty
+        enqueue(.toProcess(.api(.reportCachedPreferences(alarmsConfigured: cached)), incarnation: process.incarnation), afterMs: 5)
+    }
+}

@@ -308,6 +308,7 @@ final class World {
         syncProbePending = false
         record("app", "launch", [TraceField("reason", reason.rawValue), TraceField("incarnation", String(process.incarnation))])
         step(.processStarted(reason))
+        jsReportsCachedPreferences()  // BOOT-3: JS's cached, possibly stale view
     }
 
     /// iOS: a background process runs for a limited budget, then is suspended (it is not killed:
@@ -729,6 +730,7 @@ final class World {
             return "expireWakeOccurrence(\(ids.joined(separator: ",")), \(at), \(token ?? "none"))"
         case .api(.acknowledgeLastAlarmAction(let alarmID, let action, let at)): return "acknowledgeLastAlarmAction(\(alarmID), \(action), \(at))"
         case .api(.cancelSystemAlarms(let ids)): return "cancelSystemAlarms(\(ids.joined(separator: ",")))"
+        case .api(.reportCachedPreferences(let configured)): return "reportCachedPreferences(alarmsConfigured: \(configured))"
         case .api(.getAbandonedWakeOccurrences): return "getAbandonedWakeOccurrences"
         case .api(.acknowledgeAbandonedWakeOccurrence(let token)): return "acknowledgeAbandonedWakeOccurrence(\(token))"
         case .receiptsRead(.success(let receipts)): return "receiptsRead(\(receipts.count))"
