@@ -1,4 +1,5 @@
 import AlarmBridge
+import IOSModel
 import SimKernel
 
 /// Occurrence and launch invariants (RULES.md candidate invariants 12, 17, 18, 22, 35, 38, 39,
@@ -256,6 +257,25 @@ extension World {
         if declared == .disabledByKillSwitch { launchState.killSwitchEverDisabled = true }
         if let message = OccurrenceChecks.failOpen(declared: declared, lastAnswer: answer) {
             violate("fail-open", [], message)
+        }
+    }
+}
+
+/// What the never-silent judgement accepts as pressure on iOS (IOS-15): an AlarmKit alarm sounds
+/// through Silent mode and Focus; a notification's sound follows the switch, and its requested
+/// interruption level may silently drop to `.active` without the entitlement (IOS-13). The bridge
+/// therefore never relies on a notification for pressure, and the checker never counts one.
+enum IOSPressure {
+    enum Source: Sendable, Equatable {
+        case alarmKitAlarm
+        case notification(requested: NotificationInterruptionLevel, entitlements: NotificationEntitlements)
+    }
+
+    /// True when `source` counts as pressure for never-silent (IOS-15).
+    static func counts(_ source: Source) -> Bool {
+        switch source {
+        case .alarmKitAlarm: return true
+        case .notification: return false
         }
     }
 }

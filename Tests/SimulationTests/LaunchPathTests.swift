@@ -1,6 +1,7 @@
 import AlarmBridge
 import Foundation
 import Scenario
+import IOSModel
 @testable import Simulation
 import Testing
 
@@ -142,5 +143,17 @@ struct OccurrenceCheckTests {
                    "receipt-lifecycle", "fail-open"] {
             #expect(InvariantCatalog.info(id)?.rules.isEmpty == false, "\(id)")
         }
+    }
+}
+
+/// IOS-15: the never-silent judgement counts AlarmKit alarms only, never a notification.
+struct IOSPressureTests {
+    @Test("IOS-15: a notification is never pressure, whatever level it asked for and whatever the entitlements",
+          arguments: NotificationInterruptionLevel.allCases)
+    func notificationsAreNoPressure(_ level: NotificationInterruptionLevel) {
+        for entitlements in [NotificationEntitlements(), NotificationEntitlements(timeSensitive: true, criticalAlerts: true)] {
+            #expect(!IOSPressure.counts(.notification(requested: level, entitlements: entitlements)))
+        }
+        #expect(IOSPressure.counts(.alarmKitAlarm))
     }
 }
