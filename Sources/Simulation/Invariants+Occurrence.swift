@@ -204,6 +204,7 @@ extension World {
             launchState.gateClearSinceMs = nil
             return
         }
+        // A failed inventory read restarts the clock (see `dispatch`): the gate cannot know yet.
         let since = launchState.gateClearSinceMs ?? nowMs
         launchState.gateClearSinceMs = since
         let boundMs = configuration().gateRecheckMs + 500

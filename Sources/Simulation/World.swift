@@ -231,7 +231,10 @@ final class World {
         case .inventoryRead(let purpose, let incarnation):
             inventoryReadsOutstanding -= 1
             guard process.running, process.incarnation == incarnation else { return }
-            step(.inventoryRead(purpose, readInventory()))
+            let result = readInventory()
+            // BOOT-2: an unreadable inventory is no cleared gate condition (invariant launch-gate).
+            if case .failure = result { launchState.gateClearSinceMs = nil }
+            step(.inventoryRead(purpose, result))
         case .daemon(let daemonEvent):
             if case .fire(let id, _) = daemonEvent, holdBackDelivery(id, event) { return }
             if case .lateFire(let id, _) = daemonEvent { lateHeld.removeAll { $0 == id }; releaseLateOracleFires(id) }
