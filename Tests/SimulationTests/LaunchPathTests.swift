@@ -157,3 +157,13 @@ struct IOSPressureTests {
         #expect(IOSPressure.counts(.alarmKitAlarm))
     }
 }
+
+/// Seeds on which a launch checker once misjudged the bridge (a held gate after an injected
+/// inventory read failure is no BOOT-7 violation: the gate cannot know yet, BOOT-2). Kept clean.
+struct LaunchCheckerSeedTests {
+    @Test("ios seeds 2541, 4208, 4254 stay clean", arguments: [UInt64(2541), 4208, 4254])
+    func staysClean(seed: UInt64) {
+        let result = Simulator.run(RunOptions(platform: .ios, seed: seed))
+        #expect(result.firstViolation == nil, "\(result.firstViolation?.message ?? "")")
+    }
+}
