@@ -27,6 +27,14 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     public var foregroundAlertKept = false
     /// FG-11 broken: the foreground context never lapses.
     public var contextNeverLapses = false
+    /// BOOT-12: a kill-switch check that timed out, failed or was unreadable disables scheduling.
+    public var killSwitchFailsClosed = false
+    /// IOS-10: a fresh install deletes a surviving Keychain receipt as soon as it asks for the
+    /// failed-wake-day write, before that write succeeded.
+    public var receiptDeletedBeforeWrite = false
+    /// BOOT-3: the launch gate believes JS's cached "no alarms configured" and releases an
+    /// unreadable store as a fresh, empty install.
+    public var gateTrustsJSCache = false
 
     public init() {}
 

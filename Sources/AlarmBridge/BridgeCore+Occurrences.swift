@@ -182,7 +182,8 @@ extension BridgeCore {
 
     /// OCC-6, OCC-7: arms at most one owner-scoped successor due 10 s after the trigger; a
     /// concurrent trigger reuses the one already armed. The row is published before the
-    /// platform call (SCH-6).
+    /// platform call (SCH-6). IOS-15: the pressure is always an AlarmKit ring, never a notification
+    /// whose interruption level could silently drop to `.active` (IOS-13).
     mutating func armSuccessor(for live: OccurrenceRecord, now: BridgeInstants, into out: inout [BridgeCommand]) {
         if let snooze = pendingSnooze(of: live), snooze.confirmed {
             out.append(.note("snooze ring \(snooze.id) holds the pressure (SNZ-10)"))

@@ -139,7 +139,9 @@ extension BridgeCore {
         }
 
         removeStaleRows(present: present, now: now)
-        issue(cancels: cancels, schedules: schedules, origin: origin, now: now, into: &out)
+        if !killSwitchFreezesSync(origin: origin, into: &out) {  // BOOT-12: only an explicit "disabled"
+            issue(cancels: cancels, schedules: schedules, origin: origin, now: now, into: &out)
+        }
         if deferred {
             deferredSync = deferredSync ?? purpose
             out.append(.note("sync deferred: alerting family or imminent fire (SCH-22, SCH-23)"))

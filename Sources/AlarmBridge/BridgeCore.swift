@@ -61,6 +61,8 @@ public struct BridgeCore: Sendable {
     var contextHeartbeatMonotonicMs: Int64?
     /// FG-12: the wake session JS claimed for the live occurrence, with its explicit deadline.
     var wakeSession: (token: String, untilMonotonicMs: Int64)?
+    /// Keychain receipts, the kill switch and `cancelSystemAlarms` (BridgeCore+Receipts.swift).
+    var launch = LaunchLedger()
 
     static let queuedInputsMax = 256
 
@@ -108,12 +110,14 @@ public struct BridgeCore: Sendable {
             }
         }
         flush(into: &out)
+        launchHousekeeping(into: &out)  // IOS-9 receipts, BOOT-12 kill-switch check
         return out
     }
 
     // MARK: - Launch gate (BOOT-2, BOOT-4..7)
 
     mutating func handleBeforeReady(_ input: BridgeInput, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        if handleLaunchInput(input, now: now, into: &out) { return }
         switch input {
         case .processStarted:
             out.append(.loadJournal)
@@ -128,6 +132,8 @@ public struct BridgeCore: Sendable {
             queued = pending + queued
         case .stopIntent(let id):
             // ACT-1: journal the action durably before anything else, readable before first unlock.
+            // BOOT-8: the Stop is not acted on now — without the saved definition the bridge
+            // cannot tell a plain alarm from one with a challenge; it waits for the store.
             let entry = JournalEntry(ringID: id, action: "stop", occurredAtMs: now.wallMs)
             journal.append(entry)
             out.append(.appendJournal(entry))
@@ -176,6 +182,10 @@ public struct BridgeCore: Sendable {
     }
 
     mutating func becomeReady(_ loaded: BridgeDocument, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        // IOS-10: a surviving Keychain receipt becomes a failed wake day before startup is released.
+        guard receiptsPermitRelease(loaded, now: now, into: &out) else { return }
+        // INACT-13: the live occurrence is restored as persisted — its policy, ring time, activity
+        // and snooze times — and its deadline is never restarted from this launch.
         document = loaded
         phase = .ready
         out.append(.launchGate(.released))
@@ -239,8 +249,10 @@ public struct BridgeCore: Sendable {
     // MARK: - Ready
 
     mutating func handleReady(_ input: BridgeInput, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        if handleLaunchInput(input, now: now, into: &out) { return }
         switch input {
-        case .processStarted, .storeLoaded, .journalLoaded, .protectedDataAvailable, .timerFired(.gateRecheck):
+        case .processStarted, .storeLoaded, .journalLoaded, .protectedDataAvailable, .timerFired(.gateRecheck),
+             .receiptsRead, .receiptWritten, .failedWakeDayWritten, .killSwitchChecked:
             break
         case .bootCompleted:
             out.append(.readInventory(.launchSync))  // AND-3: restore after every boot broadcast
@@ -388,6 +400,14 @@ public struct BridgeCore: Sendable {
             acknowledgeAlarmAction(alarmID: alarmID, action: action, occurredAtMs: occurredAtMs, into: &out)
         case .completeChallenge(let rootID, let token):
             completeChallenge(rootID: rootID, token: token, now: now, into: &out)
+        case .cancelSystemAlarms(let rootIDs):
+            cancelSystemAlarms(rootIDs: rootIDs, now: now, into: &out)
+        case .getAbandonedWakeOccurrences:
+            out.append(.reply(.abandonedWakeOccurrences(abandonedWakeOccurrences())))
+        case .acknowledgeAbandonedWakeOccurrence(let token):
+            acknowledgeAbandonedWakeOccurrence(token: token, into: &out)
+        case .reportCachedPreferences:
+            break  // BOOT-3: advisory; handled (and ignored by the gate) in handleLaunchInput
         }
     }
 

@@ -178,6 +178,30 @@ public struct MissReceipt: Codable, Sendable, Equatable {
     public var expiredAtMs: Int64
     public var policy: InactivityPolicy
     public var inactivityClockOffsetMs: Int64
+
+    public init(token: String, rootID: String, reason: String, expiredAtMs: Int64, policy: InactivityPolicy,
+                inactivityClockOffsetMs: Int64) {
+        self.token = token
+        self.rootID = rootID
+        self.reason = reason
+        self.expiredAtMs = expiredAtMs
+        self.policy = policy
+        self.inactivityClockOffsetMs = inactivityClockOffsetMs
+    }
+
+    enum CodingKeys: String, CodingKey { case token, rootID, reason, expiredAtMs, policy, inactivityClockOffsetMs }
+
+    /// INACT-20: a receipt written before the policy field existed reads as policy 2; one written
+    /// before the clock offset existed reads as offset 0 (no correction was recorded).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        token = try container.decode(String.self, forKey: .token)
+        rootID = try container.decode(String.self, forKey: .rootID)
+        reason = try container.decode(String.self, forKey: .reason)
+        expiredAtMs = try container.decode(Int64.self, forKey: .expiredAtMs)
+        policy = try container.decodeIfPresent(InactivityPolicy.self, forKey: .policy) ?? .v2
+        inactivityClockOffsetMs = try container.decodeIfPresent(Int64.self, forKey: .inactivityClockOffsetMs) ?? 0
+    }
 }
 
 /// A platform action (ID-11): (alarmId, action, occurredAtMs).

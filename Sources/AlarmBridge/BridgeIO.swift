@@ -236,6 +236,17 @@ public enum APICall: Sendable, Equatable {
     case getAlertingAlarmIds
     /// API-17: stops only the alerting rings of the listed roots; completes nothing (OCC-11).
     case stopAlertingAlarms(alarmIDs: [String])
+    /// `cancelSystemAlarms(alarmIds)` (API-18): root IDs; their rings are deleted and the roots
+    /// retired from the configuration; resolves once the platform confirmed every cancellation.
+    case cancelSystemAlarms(alarmIDs: [String])
+    /// The abandoned-occurrence journal (API-20; the seeds do not name the accessor): every miss
+    /// receipt not yet acknowledged, oldest first.
+    case getAbandonedWakeOccurrences
+    /// Acknowledges one miss receipt by its occurrence token; removes that receipt only (API-20).
+    case acknowledgeAbandonedWakeOccurrence(occurrenceToken: String)
+    /// JS reports what it cached in its own (unprotected) storage at startup, e.g. whether the
+    /// user has configured alarms. Advisory and often stale: the launch gate never reads it (BOOT-3).
+    case reportCachedPreferences(alarmsConfigured: Bool)
 }
 
 /// What `getActiveWakeOccurrence()` reports (API-11).
@@ -277,6 +288,13 @@ public enum APIReply: Sendable, Equatable {
     case alertingAlarmIDs([String])
     /// `stopAlertingAlarms(alarmIds)`: the roots whose alerts were asked to stop (API-17).
     case alertsStopped(rootIDs: [String])
+    /// `cancelSystemAlarms` resolved (API-18): `confirmed` is false when a cancellation failed
+    /// for another reason than "not found" (the ring is then still registered).
+    case systemAlarmsCancelled(alarmIDs: [String], confirmed: Bool)
+    /// `getAbandonedWakeOccurrences` resolved: the unacknowledged miss receipts (API-20, INACT-18).
+    case abandonedWakeOccurrences([MissReceipt])
+    /// `acknowledgeAbandonedWakeOccurrence` resolved: whether a receipt with that token was removed.
+    case abandonedWakeOccurrenceAcknowledged(Bool)
 }
 
 /// One platform action written to the unprotected action journal the moment it happens, before
@@ -331,6 +349,14 @@ public enum BridgeInput: Sendable, Equatable {
     case playbackFailed(AlarmUUID)
     case timerFired(BridgeTimer)
     case api(APICall)
+    /// The Keychain wake receipts read at launch (IOS-10); `.unavailable` before first unlock.
+    case receiptsRead(Result<[WakeReceipt], StoreReadError>)
+    /// A `writeReceipt` finished (IOS-9).
+    case receiptWritten(token: String, succeeded: Bool)
+    /// A `writeFailedWakeDay` app-state write finished (IOS-10).
+    case failedWakeDayWritten(token: String, succeeded: Bool)
+    /// The remote kill-switch check answered, or failed (BOOT-12).
+    case killSwitchChecked(KillSwitchResponse)
 }
 
 /// Every request the bridge makes.
@@ -365,4 +391,16 @@ public enum BridgeCommand: Sendable, Equatable {
     case reply(APIReply)
     /// A decision worth a trace line (pass-over, deferral, rejection); no effect.
     case note(String)
+    /// Read every Keychain wake receipt (iOS `SecItemCopyMatching`, IOS-10).
+    case readReceipts
+    /// Add or replace a device-only Keychain wake receipt (iOS `SecItemAdd`, IOS-9).
+    case writeReceipt(WakeReceipt)
+    /// Delete the Keychain wake receipt of an occurrence token (iOS `SecItemDelete`, IOS-9).
+    case deleteReceipt(token: String)
+    /// Record a failed wake day in the app's state (IOS-10); completes as `failedWakeDayWritten`.
+    case writeFailedWakeDay(FailedWakeDay)
+    /// Fetch the remote kill switch (BOOT-12); completes as `killSwitchChecked`.
+    case checkKillSwitch
+    /// The kill switch's effect on scheduling changed (BOOT-12), as JS sees it.
+    case remoteScheduling(RemoteSchedulingState)
 }

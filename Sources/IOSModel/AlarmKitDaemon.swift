@@ -281,6 +281,8 @@ public struct AlarmKitDaemon: Sendable {
         }
         var effects = endAlert(entry, nowWallMs: nowWallMs)
         if byUser {
+            // IOS-11: iOS, not the app, decides when the stop intent runs and launches a process
+            // for it; the alert itself ended here, whether or not any process ever runs.
             effects.append(.toApp(.stopIntent(id), launch: .intent))
         } else {
             effects.append(.toApp(.stopCompleted(id, .success(0)), launch: nil))

@@ -33,7 +33,8 @@ public enum ScenarioRunner {
                                        "android.api-level", "android.swipe-force-stops", "android.update-clears-alarms",
                                        "android.oem-kills-ringing-ms", "android.focus-loss-silences", "android.seeded-tie-order",
                                        "android.full-screen-intent", "android.standby-bucket", "android.doze-maintenance-ms", "android.manifest", "bridge.min-snooze-lead-ms", "bridge.clock-threshold-ms", "bridge.g-pub-ms",
-                                       "bridge.imminent-ms", "bridge.h-ctx-ms", "bridge.d-session-ms", "js.heartbeat-ms", "sim.t-op-ms", "sim.duration-ms"]
+                                       "bridge.imminent-ms", "bridge.h-ctx-ms", "bridge.d-session-ms", "js.heartbeat-ms", "sim.t-op-ms", "sim.duration-ms",
+                                       "app.js-cache-stale"]
 
     /// Checks what the parser cannot know: `param` keys and values, and faults that exist on one
     /// platform only.
@@ -267,6 +268,13 @@ public enum ScenarioRunner {
             return .faultCoalesceUpdates(on)
         case ("expect", "alerting"): return alarmArgument(0).map { .expectAlerting(alarmID: $0, line: event.line) }
         case ("expect", "silent"): return alarmArgument(0).map { .expectSilent(alarmID: $0, line: event.line) }
+        case ("fault", "kill-switch-ok"): return .faultKillSwitch(.ok)
+        case ("fault", "kill-switch-disabled"): return .faultKillSwitch(.disabled)
+        case ("fault", "kill-switch-timeout"): return .faultKillSwitch(.timeout)
+        case ("fault", "kill-switch-network-failure"): return .faultKillSwitch(.networkFailure)
+        case ("fault", "kill-switch-unreadable"): return .faultKillSwitch(.unreadable)
+        case ("fault", "app-state-write-failure"): return .faultAppStateWriteFailure(count: countArgument(0))
+        case ("app", "cancel-system-alarms"): return alarmArgument(0).map { .appCancelSystemAlarms(alarmID: $0) }
         default: return nil
         }
     }
@@ -298,6 +306,7 @@ public enum ScenarioRunner {
             ("android.focus-loss-silences", "on", "off", \.android.focusLossSilencesAlarm),
             ("android.seeded-tie-order", "on", "off", \.android.seededEqualTimeOrder),
             ("android.full-screen-intent", "granted", "denied", \.androidFullScreenIntent),
+            ("app.js-cache-stale", "on", "off", \.jsCacheStale),
         ]
     }
 

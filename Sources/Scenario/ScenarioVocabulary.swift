@@ -127,6 +127,14 @@ public enum ScenarioVocabulary {
         ScenarioVerb("fault", "os-removes-alarm", [.optionalAlarm], meaning: "iOS removes one of the app's alarms (of ALARM, or any) with no app call; the app sees it only as missing from the next snapshot."),
         ScenarioVerb("expect", "alerting", [.alarm], meaning: "Check: at this instant, the alarm is alerting (ringing, on screen)."),
         ScenarioVerb("expect", "silent", [.alarm], meaning: "Check: at this instant, the alarm is not alerting."),
+        ScenarioVerb("fault", "kill-switch-ok", meaning: "Every later remote kill-switch check answers ok (BOOT-12)."),
+        ScenarioVerb("fault", "kill-switch-disabled", meaning: "Every later kill-switch check answers an explicit, readable \"disabled\" (a forced update): syncs and direct saves make no scheduler call; registered alarms and the live occurrence's pressure stay (BOOT-12)."),
+        ScenarioVerb("fault", "kill-switch-timeout", meaning: "Every later kill-switch check times out; the bridge must fail open (BOOT-12)."),
+        ScenarioVerb("fault", "kill-switch-network-failure", meaning: "Every later kill-switch check fails to connect (airplane mode, captive portal); the bridge must fail open (BOOT-12)."),
+        ScenarioVerb("fault", "kill-switch-unreadable", meaning: "Every later kill-switch check gets a body that does not parse; the bridge must fail open (BOOT-12)."),
+        ScenarioVerb("fault", "app-state-write-failure", [.optionalCount(defaultValue: 1)],
+                     meaning: "The next N writes to the app's state (a failed wake day, IOS-10) fail."),
+        ScenarioVerb("app", "cancel-system-alarms", [.alarm], meaning: "JS calls cancelSystemAlarms with every root of ALARM (API-18) and forgets the alarm."),
     ]
 
     /// The actors, in table order without repeats.

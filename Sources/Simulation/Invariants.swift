@@ -23,6 +23,7 @@ extension World {
         checkSnoozeIsThePressure()
         checkSuccessorCleanup()
         checkExpiryFormula()
+        checkOccurrenceInvariants()  // Invariants+Occurrence.swift
     }
 
     // MARK: never-silent
@@ -51,6 +52,8 @@ extension World {
     }
 
     /// Ground truth: does the platform hold pressure for this occurrence?
+    /// IOS-15: on iOS only AlarmKit alarms count (``IOSPressure/counts(_:)``); a notification,
+    /// whatever interruption level it asked for, never does.
     func hasPressure(_ occurrence: OracleOccurrence) -> Bool {
         // Each kind's bound: a successor within 10 s (OCC-5), a snooze ring within 30 min (SNZ-3),
         // plus a second of scheduling tolerance.

@@ -109,6 +109,8 @@ extension World {
             if let manager = android, !manager.canScheduleExactAlarms { countExemption("exact-permission-revoked"); return }
             if let manager = android, manager.forceStopped { countExemption("force-stop"); return }  // [limit] AND-6
             if oracle.primaryFaultRoots.contains(rootID) { countExemption("primary-unregistered-by-fault"); return }
+            // BOOT-12: an explicit "disabled" from the kill switch held the sync back (operator's choice).
+            if launchState.killSwitchEverDisabled { countExemption("kill-switch-disabled"); return }
         }
         if oracle.occurrences.contains(where: { !$0.live && $0.startWallMs == fireWallMs && $0.tiedRoots.contains(rootID) })
             || oracle.passedOver.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }) {

@@ -74,6 +74,12 @@ public enum PlanAction: Sendable, Equatable {
     case faultPlaybackFailure
     case expectAlerting(alarmID: String, line: Int)
     case expectSilent(alarmID: String, line: Int)
+    /// BOOT-12: every later kill-switch check gets this answer (the server's or the network's).
+    case faultKillSwitch(KillSwitchResponse)
+    /// IOS-10: the next N app-state writes fail.
+    case faultAppStateWriteFailure(count: Int)
+    /// JS calls `cancelSystemAlarms` with every root of this alarm (API-18).
+    case appCancelSystemAlarms(alarmID: String)
 }
 
 /// A plan action due at a device wall-clock instant.
@@ -137,6 +143,15 @@ public struct DeviceSetup: Sendable {
     public var androidStandbyBucket = StandbyBucket.active
     /// Android 34+: whether USE_FULL_SCREEN_INTENT is granted (denied: heads-up only, fsi-limits).
     public var androidFullScreenIntent = true
+    /// BOOT-12: the chance that one kill-switch check meets a network problem (a timeout, a
+    /// network failure or an unreadable body); nil: the network always answers. Varied per seed.
+    public var killSwitchFailureRate: Ratio?
+    /// BOOT-12: how long a kill-switch request waits before it times out, virtual ms
+    /// (`URLRequest.timeoutInterval`; the app's choice, a parameter).
+    public var killSwitchTimeoutMs: Int64 = 10_000
+    /// BOOT-3: JS never refreshes its cached "alarms configured" after onboarding, so it reports
+    /// "no alarms" at every launch. Varied per seed; scenarios: `param app.js-cache-stale on`.
+    public var jsCacheStale = false
 
     public init(platform: PlatformFlavor, zoneIdentifier: String, startWallMs: Int64, durationMs: Int64,
                 alarms: [LogicalAlarm], plan: [TimedAction], seed: UInt64) {

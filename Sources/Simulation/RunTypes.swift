@@ -16,6 +16,9 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case staleChallengeVisibleSurvivesRestart = "stale-challenge-visible-survives-restart"
     case foregroundAlertKept = "foreground-alert-kept"
     case contextNeverLapses = "context-never-lapses"
+    case killSwitchFailsClosed = "kill-switch-fails-closed"
+    case receiptDeletedBeforeWrite = "receipt-deleted-before-write"
+    case gateTrustsJSCache = "gate-trusts-js-cache"
 
     public static func < (lhs: KnownDefect, rhs: KnownDefect) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -48,13 +51,20 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "issue 5: the foreground context has no heartbeat lifetime, so a stalled JS layer's last 'challenge visible' suppresses for ever (FG-11)"
         case .snoozeLatchAfterArm:
             return "issue 5: the one-time snooze latch is spent only after the snooze ring is confirmed, so a second request in flight gets a second snooze (SNZ-4, SNZ-5)"
+        case .killSwitchFailsClosed:
+            return "seed 003: a kill-switch check that timed out, failed or was unreadable disables scheduling (BOOT-12)"
+        case .gateTrustsJSCache:
+            return "seed 004: the launch gate trusts JS's cached \"no alarms configured\" and releases an unreadable store as a fresh install (BOOT-3, BOOT-4)"
+        case .receiptDeletedBeforeWrite:
+            return "seed 000: a fresh install deletes the surviving Keychain receipt before the failed wake day was written (IOS-10)"
         }
     }
 
     /// Platforms where the defect's code path exists.
     public var platforms: [PlatformFlavor] {
         switch self {
-        case .unavailableReadAsEmpty: return [.ios]
+        case .unavailableReadAsEmpty, .receiptDeletedBeforeWrite, .gateTrustsJSCache: return [.ios]
+        case .killSwitchFailsClosed: return [.ios, .android]
         case .resyncWhileAlerting, .stopLeavesRecoveryGuard, .titleInRingID, .snoozeLatchAfterArm, .ackBeforeWork,
              .heartbeatExtendsDeadline, .dismissalRevivesExpired, .retireBeforeArm, .completionScopedToFamily,
              .staleChallengeVisibleSurvivesRestart, .foregroundAlertKept, .contextNeverLapses: return [.ios, .android]
@@ -79,6 +89,9 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .staleChallengeVisibleSurvivesRestart: switches.staleChallengeVisibleSurvivesRestart = true
             case .foregroundAlertKept: switches.foregroundAlertKept = true
             case .contextNeverLapses: switches.contextNeverLapses = true
+            case .killSwitchFailsClosed: switches.killSwitchFailsClosed = true
+            case .receiptDeletedBeforeWrite: switches.receiptDeletedBeforeWrite = true
+            case .gateTrustsJSCache: switches.gateTrustsJSCache = true
             }
         }
         return switches

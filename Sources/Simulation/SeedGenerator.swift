@@ -94,8 +94,18 @@ public enum SeedGenerator {
         setup.contextHeartbeatIntervalMs = foreground.pick([Int64(2_000), 5_000, 8_000])
         setup.jsStallOneIn = foreground.pick([0, 4, 10])
         setup.reactiveUser = true
+        // BOOT-12: half the seeds have a network that sometimes fails the kill-switch check
+        // (airplane mode, a captive portal, a CDN outage). Own stream: other draws keep their values.
+        var network = streams.stream("setup.kill-switch")
+        setup.killSwitchFailureRate = network.chance(Ratio(1, 2)) ? network.pick([Ratio(1, 4), Ratio(1, 2), Ratio(1, 1)]) : nil
+        setup.killSwitchTimeoutMs = network.pick([Int64(5_000), 10_000, 30_000, 60_000])
+        var jsCache = streams.stream("setup.js-cache")
+        setup.jsCacheStale = jsCache.chance(Ratio(1, 3))
 
-        let profile = SwarmProfile.draw(streams.stream("setup.swarm"), platform: platform, apiLevel: setup.android.apiLevel)
+        var profile = SwarmProfile.draw(streams.stream("setup.swarm"), platform: platform, apiLevel: setup.android.apiLevel)
+        // IOS-10: the user deletes and reinstalls the app while a wake-up is unfinished (own stream).
+        var reinstallRNG = streams.stream("setup.swarm.reinstall")
+        profile.reinstall = platform == .ios && reinstallRNG.chance(Ratio(1, 6))
         setup.interleavingDeaths = profile.processDeath
         setup.requestFailureRate = profile.scheduleFailure ? Ratio(1, 30) : nil
         setup.plan = AmbientPlan.generate(setup: setup, profile: profile, calendar: calendar, streams: streams)
@@ -157,6 +167,9 @@ public enum SeedGenerator {
         parameters.append(RunParameter("js.heartbeat-ms", String(setup.contextHeartbeatIntervalMs)))
         parameters.append(RunParameter("js.stall-one-in", String(setup.jsStallOneIn)))
         parameters.append(RunParameter("sim.t-op-ms", String(setup.transitionBoundMs)))
+        parameters.append(RunParameter("net.kill-switch-failure-rate", setup.killSwitchFailureRate.map { "\($0)" } ?? "never"))
+        parameters.append(RunParameter("net.kill-switch-timeout-ms", String(setup.killSwitchTimeoutMs)))
+        parameters.append(RunParameter("app.js-cache-stale", String(setup.jsCacheStale)))
         parameters.append(RunParameter("swarm", profile.description))
         parameters.append(RunParameter("plan-actions", String(setup.plan.count)))
         return (setup, parameters)
@@ -192,6 +205,8 @@ struct SwarmProfile: CustomStringConvertible {
     var appUpdate = false
     var audioFocus = false
     var playbackFailure = false
+    /// Drawn from its own stream by `SeedGenerator` (iOS only).
+    var reinstall = false
 
     static func draw(_ rng: Xoshiro256StarStar, platform: PlatformFlavor, apiLevel: Int) -> SwarmProfile {
         var rng = rng
@@ -242,6 +257,7 @@ struct SwarmProfile: CustomStringConvertible {
         if appUpdate { on.append("app-update") }
         if audioFocus { on.append("audio-focus") }
         if playbackFailure { on.append("playback-failure") }
+        if reinstall { on.append("reinstall") }
         return on.isEmpty ? "none" : on.joined(separator: ",")
     }
 }
@@ -396,6 +412,16 @@ enum AmbientPlan {
         if profile.playbackFailure, let target = setup.alarms.isEmpty ? nil : androidFaults.pick(setup.alarms) {
             let at = calendar.nextFire(hour: target.hour, minute: target.minute, weekday: nil, after: start + 60_000) + 2_000
             plan.append(TimedAction(wallMs: at, action: .faultPlaybackFailure))
+        }
+        if profile.reinstall, let target = setup.alarms.first {
+            // IOS-10: delete and reinstall while the first alarm's wake-up is unfinished, then open
+            // the fresh install, which finds the surviving Keychain receipt.
+            var reinstall = streams.stream("plan.reinstall")
+            let at = calendar.nextFire(hour: target.hour, minute: target.minute, weekday: nil, after: start + 60_000) + reinstall.int(in: 20_000...600_000)
+            plan.append(TimedAction(wallMs: at, action: .userReinstall))
+            let back = at + reinstall.int(in: 30_000...1_800_000)
+            plan.append(TimedAction(wallMs: back, action: .userOpenApp))
+            plan.append(TimedAction(wallMs: back + reinstall.int(in: 5_000...60_000), action: .userLeaveApp))
         }
         // Stable order: by time, then by generation order (the sort is stable).
         return plan.enumerated().sorted { ($0.element.wallMs, $0.offset) < ($1.element.wallMs, $1.offset) }.map(\.element)

@@ -159,6 +159,8 @@ extension World {
             if !audibleRings().contains(where: { $0.metadata.alarmID == alarmID }) {
                 scenarioFailures.append("\(line): expected \(alarmID) alerting, but it is silent")
             }
+        case .faultKillSwitch, .faultAppStateWriteFailure, .appCancelSystemAlarms:
+            performLaunch(action)
         case .expectSilent(let alarmID, let line):
             if audibleRings().contains(where: { $0.metadata.alarmID == alarmID }) {
                 scenarioFailures.append("\(line): expected \(alarmID) silent, but it is alerting")

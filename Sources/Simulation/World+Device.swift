@@ -112,6 +112,7 @@ extension World {
             for alarm in manager.pending { onAlarmManager { $0.cancel(alarm.id) } }
         }
         keychain.appDeleted()
+        launchNoteReinstall()  // IOS-10: the app state goes, the receipts stay
         storedDocument = nil
         unprotectedJournal = []
         forceQuitHoldsIntents = false

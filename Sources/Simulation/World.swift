@@ -24,6 +24,8 @@ enum WorldEvent: Sendable {
     case boot
     /// iOS: the background execution budget ran out.
     case suspend(incarnation: Int, token: Int)
+    /// Receipts, app state and the kill switch (World+Launch.swift).
+    case launch(LaunchWorldEvent)
 }
 
 /// What the sleepy user does about an audible ring.
@@ -122,6 +124,8 @@ final class World {
     var heldIntents: [BridgeInput] = []
     /// Device-only Keychain items: outside the app container, they survive a reinstall (iOS).
     var keychain = KeychainModel()
+    /// The launch path's world state and checker memory (World+Launch.swift).
+    lazy var launchState = LaunchWorldState(streams: streams)
     /// `fault late-delivery`: the next platform delivery is held back this long.
     var lateDeliveryMs: Int64?
     /// Deliveries the platform is holding back (injected, or the dense-fixed field fault), by ring.
@@ -209,7 +213,7 @@ final class World {
     /// True for events addressed to the app process, which a suspended process cannot run.
     func isForProcess(_ event: WorldEvent) -> Bool {
         switch event {
-        case .toProcess, .toRunningApp, .storeRead, .inventoryRead, .timer: return true
+        case .toProcess, .toRunningApp, .storeRead, .inventoryRead, .timer, .launch: return true
         default: return false
         }
     }
@@ -250,7 +254,10 @@ final class World {
         case .inventoryRead(let purpose, let incarnation):
             inventoryReadsOutstanding -= 1
             guard process.running, process.incarnation == incarnation else { return }
-            step(.inventoryRead(purpose, readInventory()))
+            let result = readInventory()
+            // BOOT-2: an unreadable inventory is no cleared gate condition (invariant launch-gate).
+            if case .failure = result { launchState.gateClearSinceMs = nil }
+            step(.inventoryRead(purpose, result))
         case .daemon(let daemonEvent):
             if case .fire(let id, _) = daemonEvent, holdBackDelivery(id, event) { return }
             if case .lateFire(let id, _) = daemonEvent { lateHeld.removeAll { $0 == id }; releaseLateOracleFires(id) }
@@ -273,6 +280,8 @@ final class World {
             break
         case .boot:
             boot()
+        case .launch(let launchEvent):
+            dispatchLaunch(launchEvent)
         case .suspend(let incarnation, let token):
             guard process.running, process.incarnation == incarnation, process.suspensionToken == token, !process.active else { return }
             process.suspended = true
@@ -328,6 +337,7 @@ final class World {
         syncProbePending = false
         record("app", "launch", [TraceField("reason", reason.rawValue), TraceField("incarnation", String(process.incarnation))])
         step(.processStarted(reason))
+        jsReportsCachedPreferences()  // BOOT-3: JS's cached, possibly stale view
     }
 
     /// iOS: a background process runs for a limited budget, then is suspended (it is not killed:
@@ -383,10 +393,12 @@ final class World {
         }
         stepInput = input
         defer { stepInput = nil }
+        if case .api(.completeChallenge(let rootID, let token)) = input { launchState.completionRequested = (rootID, token) }
         for command in commands {
             guard process.running, process.bridge != nil else { break }
             execute(command)
         }
+        launchState.completionRequested = nil
         switch input {
         case .inventoryRead(let purpose, .success):
             syncProbePending = purpose != .launchGate && purpose != .observe
@@ -426,7 +438,10 @@ final class World {
             let writable = setup.platform == .android || protectedDataAvailable
             record("store", writable ? "persist" : "persist-failed",
                    [TraceField("rings", String(document.rings.count)), TraceField("occurrences", String(document.occurrences.count))])
-            if writable { storedDocument = document }
+            if writable {
+                checkPersistedOccurrences(document)  // invariants 12, 17, 22
+                storedDocument = document
+            }
         case .schedule(let request, let origin):
             checkPlatformCall(ringID: request.id, alarmID: request.metadata.alarmID, origin: origin, isCancel: false)
             checkStableID(request)
@@ -473,8 +488,10 @@ final class World {
             enqueue(.timer(kind, incarnation: incarnation), afterMs: delayMs)
         case .launchGate(let state):
             record("bridge", "launch-gate", [TraceField("state", state.rawValue)])
+            checkLaunchGateRelease(state)  // invariants 35, 38
         case .reply(let reply):
             record("bridge", "reply", [TraceField("reply", "\(reply)")])
+            checkRootIDsOutward(reply)  // invariant 42
             if case .completed(let rootID, true) = reply { oracleCompleted(rootID: rootID) }
             if case .snoozeAccepted(_, let untilMs) = reply { oracleSnoozeAccepted(untilMs: untilMs) }
             if case .snoozeRejected = reply { checkFailedSnoozeChangedNothing() }
@@ -482,6 +499,8 @@ final class World {
             if case .lastAlarmAction(let record) = reply { jsGotLastAction(record) }
         case .note(let text):
             record("bridge", "note", [TraceField("text", text)])
+        case .readReceipts, .writeReceipt, .deleteReceipt, .writeFailedWakeDay, .checkKillSwitch, .remoteScheduling:
+            executeLaunch(command)
         }
     }
 
@@ -751,6 +770,15 @@ final class World {
         case .api(.expireWakeOccurrence(let ids, let at, let token)):
             return "expireWakeOccurrence(\(ids.joined(separator: ",")), \(at), \(token ?? "none"))"
         case .api(.acknowledgeLastAlarmAction(let alarmID, let action, let at)): return "acknowledgeLastAlarmAction(\(alarmID), \(action), \(at))"
+        case .api(.cancelSystemAlarms(let ids)): return "cancelSystemAlarms(\(ids.joined(separator: ",")))"
+        case .api(.reportCachedPreferences(let configured)): return "reportCachedPreferences(alarmsConfigured: \(configured))"
+        case .api(.getAbandonedWakeOccurrences): return "getAbandonedWakeOccurrences"
+        case .api(.acknowledgeAbandonedWakeOccurrence(let token)): return "acknowledgeAbandonedWakeOccurrence(\(token))"
+        case .receiptsRead(.success(let receipts)): return "receiptsRead(\(receipts.count))"
+        case .receiptsRead(.failure(let error)): return "receiptsRead(\(error.rawValue))"
+        case .receiptWritten(let token, let succeeded): return "receiptWritten(\(token), \(succeeded ? "ok" : "failed"))"
+        case .failedWakeDayWritten(let token, let succeeded): return "failedWakeDayWritten(\(token), \(succeeded ? "ok" : "failed"))"
+        case .killSwitchChecked(let response): return "killSwitchChecked(\(response.rawValue))"
         case .api(.skipOneTimeSnooze(let token, let alarmIDs)):
             return "skipOneTimeSnooze(\(token), \(alarmIDs.joined(separator: ",")))"
         }

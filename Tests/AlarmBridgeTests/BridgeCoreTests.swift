@@ -8,6 +8,9 @@ struct BridgeHarness {
     /// What the fake daemon holds.
     var daemon: [PlatformAlarm] = []
     var stored: BridgeDocument?
+    /// What the fake Keychain holds (IOS-9), and the app state's failed wake days (IOS-10).
+    var receipts: [WakeReceipt] = []
+    var failedWakeDays: [FailedWakeDay] = []
 
     init(flavor: PlatformFlavor = .ios, defects: KnownDefects = KnownDefects()) {
         let calendar = WallCalendar(zoneIdentifier: "Europe/Berlin")!
@@ -46,6 +49,17 @@ struct BridgeHarness {
                     pending.append(.scheduleCompleted(request.id, .success(request.fireWallMs)))
                 case .cancel(let id, _):
                     daemon.removeAll { $0.id == id }
+                case .readReceipts:
+                    pending.append(.receiptsRead(storeReadable ? .success(receipts) : .failure(.unavailable)))
+                case .writeReceipt(let receipt):
+                    receipts.removeAll { $0.token == receipt.token }
+                    receipts.append(receipt)
+                    pending.append(.receiptWritten(token: receipt.token, succeeded: true))
+                case .deleteReceipt(let token):
+                    receipts.removeAll { $0.token == token }
+                case .writeFailedWakeDay(let day):
+                    failedWakeDays.append(day)
+                    pending.append(.failedWakeDayWritten(token: day.token, succeeded: true))
                 default:
                     break
                 }
@@ -311,6 +325,7 @@ struct ActionJournalTests {
         next.now = locked.now
         _ = next.core.handle(.processStarted(.user), at: next.now)
         _ = next.core.handle(.journalLoaded(entries), at: next.now)
+        _ = next.core.handle(.receiptsRead(.success([])), at: next.now)  // IOS-10: no receipt survived
         let ready = next.send(.storeLoaded(.success(harness.stored)))
         #expect(ready.contains { if case .schedule(let request, .lifecycle) = $0 { return request.metadata.kind == .successor }; return false })
         #expect(ready.contains(.persistJournal([])))

@@ -33,6 +33,9 @@ struct ScenarioVocabularyTests {
             "fault late-delivery DURATION", "fault force-stop", "fault audio-focus-loss", "fault phone-call",
             "fault audio-focus-regained", "fault playback-failure", "fault os-removes-alarm [ALARM]",
             "expect alerting ALARM", "expect silent ALARM",
+            "fault kill-switch-ok", "fault kill-switch-disabled", "fault kill-switch-timeout",
+            "fault kill-switch-network-failure", "fault kill-switch-unreadable", "fault app-state-write-failure [N=1]",
+            "app cancel-system-alarms ALARM",
         ])
         #expect(ScenarioVocabulary.actors == ["user", "app", "device", "fault", "expect"])
     }

@@ -1,0 +1,282 @@
+import AlarmBridge
+import IOSModel
+import SimKernel
+
+/// Occurrence and launch invariants (RULES.md candidate invariants 12, 17, 18, 22, 35, 38, 39,
+/// 42). The judgements are pure functions (``OccurrenceChecks``) so a test can show each one
+/// fires; the `World` extension feeds them ground truth: the platform model, the Keychain
+/// model, the oracle, the app's own state and what the bridge persisted or handed to JS.
+enum OccurrenceChecks {
+    /// What never changes about an occurrence once it exists (ID-6, ID-8, INACT-1).
+    struct Identity: Sendable, Equatable {
+        var rootID: String
+        var startedAtMs: Int64
+        var policy: InactivityPolicy
+    }
+
+    /// Invariant 12, `single-owner` (OCC-1, OCC-2): at most one live occurrence exists.
+    /// - Returns: a violation message, or nil.
+    static func singleOwner(_ document: BridgeDocument) -> String? {
+        let live = document.occurrences.filter { $0.state == .live }
+        guard live.count > 1 else { return nil }
+        return "the bridge persisted \(live.count) live occurrences at once: \(live.map { "\($0.rootID) (\($0.token))" }.joined(separator: ", "))"
+    }
+
+    /// Invariant 17, `occurrence-identity` (ID-6, ID-8, INACT-1, INACT-8, REC-9): root, ring time
+    /// and policy of a token never change; a new occurrence's policy is its schedule's marker.
+    /// - Parameters:
+    ///   - known: the identity first seen for this token, nil when the token is new.
+    ///   - configuredPolicy: the policy of the root as the user configured it, when known.
+    static func identity(of record: OccurrenceRecord, known: Identity?, configuredPolicy: InactivityPolicy?) -> String? {
+        let now = Identity(rootID: record.rootID, startedAtMs: record.startedAtMs, policy: record.policy)
+        if let known, known != now {
+            return "occurrence \(record.token) changed identity from \(known.rootID)@\(known.startedAtMs) policy \(known.policy.rawValue) to \(now.rootID)@\(now.startedAtMs) policy \(now.policy.rawValue)"
+        }
+        if known == nil, let configuredPolicy, configuredPolicy != record.policy {
+            return "occurrence \(record.token) of \(record.rootID) began with policy \(record.policy.rawValue), but its schedule carries \(configuredPolicy.rawValue)"
+        }
+        return nil
+    }
+
+    /// Invariant 18, `bounded-life` (OCC-21, INACT-2, INACT-22): after a bridge step no occurrence
+    /// is live 20 h after its start, nor at or after its effective expiry.
+    static func boundedLife(_ record: OccurrenceRecord, wallMs: Int64) -> String? {
+        let start = record.startedAtMs + record.inactivityClockOffsetMs
+        if wallMs >= start + InactivityPolicy.legacy.timeoutMs {
+            return "occurrence of \(record.rootID) (ring time \(record.startedAtMs)) is still live \(wallMs - start) ms after it began (bound 20 h)"
+        }
+        if wallMs >= record.deadlineMs {
+            return "occurrence of \(record.rootID) is still live \(wallMs - record.deadlineMs) ms after its effective expiry, at the end of a bridge step"
+        }
+        return nil
+    }
+
+    /// Invariant 22, `completion-scope` (OCC-12, OCC-13, OCC-19): one write flips at most one
+    /// (root, token) to completed, and only the one JS asked to complete.
+    static func completionScope(before: BridgeDocument?, after: BridgeDocument, requested: (rootID: String, token: String)?) -> String? {
+        let flipped = after.occurrences.filter { record in
+            record.state == .completed && before?.occurrence(token: record.token).map { $0.state != .completed } ?? true
+        }
+        guard !flipped.isEmpty else { return nil }
+        if flipped.count > 1 {
+            return "one write completed \(flipped.count) occurrences: \(flipped.map(\.rootID).joined(separator: ", "))"
+        }
+        guard let requested, flipped[0].rootID == requested.rootID, flipped[0].token == requested.token else {
+            return "occurrence \(flipped[0].token) of \(flipped[0].rootID) was completed, but JS asked for \(requested.map { "\($0.rootID) (\($0.token))" } ?? "no completion")"
+        }
+        return nil
+    }
+
+    /// Invariant 42, `root-ids-outward` (ID-10, API-1, API-9): an alarm ID handed to JS is a root
+    /// ID the user's alarms had, never a physical ring UUID.
+    static func rootIDOutward(_ id: String, knownRootIDs: [String]) -> String? {
+        if AlarmUUID(string: id) != nil { return "the bridge handed JS the physical ring UUID \(id) instead of a root ID" }
+        if !knownRootIDs.contains(id) { return "the bridge handed JS \"\(id)\", which is no root ID of the user's alarms" }
+        return nil
+    }
+
+    /// Invariant 35, `launch-gate` (BOOT-5, BOOT-6): a release with no saved domain while the
+    /// daemon holds alarms is wrong.
+    static func gateRelease(savedDomainExists: Bool, daemonAlarmCount: Int) -> String? {
+        guard !savedDomainExists, daemonAlarmCount > 0 else { return nil }
+        return "the launch gate released with no saved alarm domain while the daemon holds \(daemonAlarmCount) alarm(s) (BOOT-5)"
+    }
+
+    /// Invariant 38, `receipt-lifecycle` (IOS-10): a receipt that survived a reinstall is deleted
+    /// only once its failed wake day is in the app's state.
+    static func survivorDeletion(token: String, survivors: [WakeReceipt], failedWakeDays: [FailedWakeDay]) -> String? {
+        guard survivors.contains(where: { $0.token == token }), !failedWakeDays.contains(where: { $0.token == token }) else { return nil }
+        return "the surviving receipt \(token) was deleted before its failed wake day was written (IOS-10)"
+    }
+
+    /// Invariant 39, `fail-open` (BOOT-12): scheduling is disabled only by an explicit, readable
+    /// "disabled" delivered to the same process.
+    static func failOpen(declared: RemoteSchedulingState, lastAnswer: KillSwitchResponse?) -> String? {
+        guard declared == .disabledByKillSwitch, lastAnswer != .disabled else { return nil }
+        return "scheduling was disabled after the kill-switch check answered \(lastAnswer?.rawValue ?? "nothing")"
+    }
+}
+
+extension World {
+    /// After-event part of the occurrence and launch invariants.
+    func checkOccurrenceInvariants() {
+        guard !stopped else { return }
+        checkBoundedLife()
+        checkReceiptsOfClosedOccurrences()
+        checkGateLiveness()
+    }
+
+    /// Invariant 18 after each ready bridge step.
+    func checkBoundedLife() {
+        guard process.running, process.lastReadyStepMs == nowMs, let live = process.bridge?.document?.liveOccurrence,
+              let message = OccurrenceChecks.boundedLife(live, wallMs: wallMs) else { return }
+        violate("bounded-life", [], message)
+    }
+
+    /// Invariants 12, 17 and 22 on every durable write of the bridge document.
+    func checkPersistedOccurrences(_ document: BridgeDocument) {
+        guard !stopped else { return }
+        if let message = OccurrenceChecks.singleOwner(document) {
+            violate("single-owner", [], message)
+            return
+        }
+        for record in document.occurrences {
+            let known = launchState.identities[record.token]
+            let configured = alarms.flatMap(\.roots).first { $0.id == record.rootID }?.policy
+            if let message = OccurrenceChecks.identity(of: record, known: known, configuredPolicy: configured) {
+                violate("occurrence-identity", [], message)
+                return
+            }
+            if known == nil {
+                launchState.identities[record.token] = .init(rootID: record.rootID, startedAtMs: record.startedAtMs, policy: record.policy)
+            }
+        }
+        if let message = OccurrenceChecks.completionScope(before: launchState.lastPersisted, after: document,
+                                                           requested: launchState.completionRequested) {
+            violate("completion-scope", [], message)
+            return
+        }
+        launchState.lastPersisted = document
+    }
+
+    /// Invariant 42 on every reply that carries alarm IDs.
+    func checkRootIDsOutward(_ reply: APIReply) {
+        guard !stopped else { return }
+        let ids: [String]
+        switch reply {
+        case .completed(let rootID, _): ids = [rootID]
+        case .lastAlarmAction(let action): ids = action.map { [$0.alarmID] } ?? []
+        case .activeWakeOccurrence(let live): ids = live.map { [$0.rootID] } ?? []
+        case .systemAlarmsCancelled(let alarmIDs, _): ids = alarmIDs
+        case .abandonedWakeOccurrences(let receipts): ids = receipts.map(\.rootID)
+        default: return
+        }
+        for root in alarms.flatMap(\.roots) where !launchState.knownRootIDs.contains(root.id) {
+            launchState.knownRootIDs.append(root.id)
+            launchState.knownRootIDs.sort()
+        }
+        for id in ids {
+            if let message = OccurrenceChecks.rootIDOutward(id, knownRootIDs: launchState.knownRootIDs) {
+                violate("root-ids-outward", [], message)
+                return
+            }
+        }
+    }
+
+    // MARK: launch gate (invariant 35)
+
+    /// At a gate state change: BOOT-5 at release, BOOT-4 noted (reported T_OP later, so that a
+    /// decision it led to, `unreadable-is-not-empty`, is reported first), IOS-10 at release.
+    func checkLaunchGateRelease(_ state: LaunchGateState) {
+        guard state == .released, !stopped, let daemon = ios else { return }
+        if !protectedDataAvailable && launchState.releasedWhileUnavailableAtMs == nil {
+            launchState.releasedWhileUnavailableAtMs = nowMs
+        }
+        if let message = OccurrenceChecks.gateRelease(savedDomainExists: storedDocument != nil, daemonAlarmCount: daemon.alarms.count) {
+            violate("launch-gate", [], message)
+            return
+        }
+        let held = keychainReceipts
+        for survivor in launchState.survivorsAtReinstall where held.contains(survivor)
+            && !launchState.failedWakeDays.contains(where: { $0.token == survivor.token }) {
+            violate("receipt-lifecycle", [], "startup was released while the surviving receipt \(survivor.token) had no failed wake day (IOS-10)")
+            return
+        }
+    }
+
+    /// BOOT-7: a held gate whose conditions cleared releases within one re-check (1 s) plus the
+    /// store and inventory reads; BOOT-4's deferred report.
+    func checkGateLiveness() {
+        if let releasedAt = launchState.releasedWhileUnavailableAtMs, nowMs - releasedAt > setup.transitionBoundMs {
+            violate("launch-gate", [], "the launch gate released at \(releasedAt) while protected data was unavailable (BOOT-4)")
+            return
+        }
+        guard let daemon = ios, process.running, !process.suspended, let bridge = process.bridge,
+              case .gated = bridge.phase else {
+            launchState.gateClearSinceMs = nil
+            return
+        }
+        let receiptsSettled = launchState.survivorsAtReinstall.allSatisfy { survivor in
+            launchState.failedWakeDays.contains { $0.token == survivor.token } || !keychainReceipts.contains(survivor)
+        }
+        let clear = protectedDataAvailable && (storedDocument != nil || daemon.alarms.isEmpty) && receiptsSettled
+        guard clear else {
+            launchState.gateClearSinceMs = nil
+            return
+        }
+        // A failed inventory read restarts the clock (see `dispatch`): the gate cannot know yet.
+        let since = launchState.gateClearSinceMs ?? nowMs
+        launchState.gateClearSinceMs = since
+        let boundMs = configuration().gateRecheckMs + 500
+        if nowMs - since > boundMs {
+            violate("launch-gate", [], "the launch gate still holds \(nowMs - since) ms after its conditions cleared (BOOT-7: re-check every 1 s)")
+        } else {
+            enqueue(.gapCheck, afterMs: boundMs + 1)
+        }
+    }
+
+    // MARK: receipts (invariant 38)
+
+    /// The oracle occurrence a receipt stands for: same root (or a root tied with it), same ring time.
+    func oracleOccurrence(of receipt: WakeReceipt) -> OracleOccurrence? {
+        oracle.occurrences.last { ($0.rootID == receipt.rootID || $0.tiedRoots.contains(receipt.rootID)) && $0.startWallMs == receipt.startedAtMs }
+    }
+
+    /// IOS-9: a receipt of a completed, abandoned or expired occurrence is gone within T_OP of the
+    /// bridge's first execution after the closure.
+    func checkReceiptsOfClosedOccurrences() {
+        guard ios != nil, !keychain.items.isEmpty else { return }
+        for receipt in keychainReceipts {
+            guard let occurrence = oracleOccurrence(of: receipt), !occurrence.live,
+                  ["completed", "expired", "abandoned"].contains(occurrence.closeReason),
+                  let first = occurrence.firstExecutionAfterCloseMs, nowMs > first + setup.transitionBoundMs else { continue }
+            violate("receipt-lifecycle", [], "the receipt \(receipt.token) of the \(occurrence.closeReason) occurrence of \(occurrence.rootID) is still in the Keychain \(nowMs - first) ms after the bridge ran (IOS-9)")
+            return
+        }
+    }
+
+    /// IOS-9, IOS-10 at a deletion: no survivor goes before its failed wake day is written, and no
+    /// receipt of an occurrence that is still unfinished goes while its schedule stands.
+    func checkReceiptDeletion(token: String) {
+        guard !stopped, let receipt = keychainReceipts.first(where: { $0.token == token }) else { return }
+        if let message = OccurrenceChecks.survivorDeletion(token: token, survivors: launchState.survivorsAtReinstall,
+                                                           failedWakeDays: launchState.failedWakeDays) {
+            violate("receipt-lifecycle", [], message)
+            return
+        }
+        guard let index = oracle.liveIndex, let occurrence = oracleOccurrence(of: receipt), occurrence.id == oracle.occurrences[index].id,
+              occurrence.tiedRoots.count <= 1, alarms.flatMap(\.roots).contains(where: { $0.id == receipt.rootID }),
+              wallMs < occurrence.deadlineMs - setup.transitionBoundMs else { return }
+        violate("receipt-lifecycle", [], "the receipt \(token) of the unfinished occurrence of \(receipt.rootID) was deleted while its schedule stands (IOS-9)")
+    }
+
+    // MARK: kill switch (invariant 39)
+
+    func checkFailOpen(_ declared: RemoteSchedulingState) {
+        guard !stopped else { return }
+        let answer = launchState.lastKillSwitchAnswer.flatMap { $0.incarnation == process.incarnation ? $0.response : nil }
+        if declared == .disabledByKillSwitch { launchState.killSwitchEverDisabled = true }
+        if let message = OccurrenceChecks.failOpen(declared: declared, lastAnswer: answer) {
+            violate("fail-open", [], message)
+        }
+    }
+}
+
+/// What the never-silent judgement accepts as pressure on iOS (IOS-15): an AlarmKit alarm sounds
+/// through Silent mode and Focus; a notification's sound follows the switch, and its requested
+/// interruption level may silently drop to `.active` without the entitlement (IOS-13). The bridge
+/// therefore never relies on a notification for pressure, and the checker never counts one.
+enum IOSPressure {
+    enum Source: Sendable, Equatable {
+        case alarmKitAlarm
+        case notification(requested: NotificationInterruptionLevel, entitlements: NotificationEntitlements)
+    }
+
+    /// True when `source` counts as pressure for never-silent (IOS-15).
+    static func counts(_ source: Source) -> Bool {
+        switch source {
+        case .alarmKitAlarm: return true
+        case .notification: return false
+        }
+    }
+}
