@@ -23,6 +23,10 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     public var staleChallengeVisibleSurvivesRestart = false
     /// Issue 5: completing one weekday root's occurrence cancels the whole family's pending primaries (OCC-12).
     public var completionScopedToFamily = false
+    /// Walk: a fuse rotation cancels the predecessor before AlarmKit accepted the replacement (WALK-15).
+    public var fuseRetireBeforeArm = false
+    /// Walk: the real background edge re-arms the provisional fuse 60 s after itself (WALK-10).
+    public var backgroundEdgeMovesFuse = false
 
     public init() {}
 
@@ -60,6 +64,20 @@ public struct BridgeConfiguration: Sendable {
     public var actionLifetimeMs: Int64 = 120_000
     /// The snooze maximum: 30 min (SNZ-3, SNZ-11, SNZ-21).
     public var snoozeMaxMs: Int64 = 30 * 60_000
+    /// WALK-8: the provisional walk fuse is due this long after resign-active: 60 s.
+    public var provisionalFuseDelayMs: Int64 = 60_000
+    /// WALK-11, WALK-12: the steady fuse is due this long after the latest accepted step: 30 s…
+    public var steadyFuseDelayMs: Int64 = 30_000
+    /// …plus at most this scheduling tolerance (WALK-12): 5 s.
+    public var steadyFuseToleranceMs: Int64 = 5_000
+    /// WALK-18: the background step-poll repair period: 2 s.
+    public var walkStepPollMs: Int64 = 2_000
+    /// Bound on consecutive step-poll repairs (execution is never unbounded).
+    public var walkStepPollMax: Int = 30
+    /// WALK-7, WALK-26: the post-handoff step look-back of a recovering process: 30 s.
+    public var walkLookBackMs: Int64 = 30_000
+    /// WALK-6: size bound of the native diagnostics journal (entries).
+    public var diagnosticsJournalMax: Int = 48
     public var defects: KnownDefects
 
     public init(flavor: PlatformFlavor, calendar: WallCalendar, defects: KnownDefects = KnownDefects()) {

@@ -82,6 +82,7 @@ extension BridgeCore {
             if let ring = document?.row(id), isBound(ring, to: live) { silence(id, origin: .lifecycle, into: &out) }
         }
         cancelPendingSuccessors(of: live, origin: .lifecycle, now: now, into: &out)
+        retireWalkFuses(of: live, now: now, into: &out)  // SNZ-7, SNZ-10: the walk fuse too
         armExpiryTimer(now: now, into: &out)
         out.append(.reply(.snoozeAccepted(token: live.token, untilMs: row.fireWallMs)))
     }

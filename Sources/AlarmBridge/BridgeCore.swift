@@ -53,6 +53,10 @@ public struct BridgeCore: Sendable {
     var awaitingObservation: InventoryPurpose?
     /// Actions journalled while the store could not be read; cleared once they were handled.
     var journal: [JournalEntry] = []
+    /// iOS walk state that dies with the process (HealthKit confirmations, step poll): WALK-3, WALK-18.
+    var walkSession = WalkSession()
+    /// iOS: HealthKit workout authorization as the adapter last read it (WALK-4).
+    var healthAccessGranted = false
 
     static let queuedInputsMax = 256
 
@@ -74,6 +78,7 @@ public struct BridgeCore: Sendable {
             configuration.calendar = calendar
             if phase == .ready { adoptDeviceZone(now: now, into: &out) }
         }
+        if case .healthAccessObserved(let granted) = input { healthAccessGranted = granted }  // WALK-4, any phase
         let correction = clockCorrection(now: now)
         clockAnchor = (now.wallMs, now.monotonicMs, now.bootCount)
         switch phase {
@@ -99,6 +104,7 @@ public struct BridgeCore: Sendable {
                 handleReady(input, now: now, into: &out)
             }
         }
+        diagnoseLaunchGate(in: out, now: now)  // WALK-6
         flush(into: &out)
         return out
     }
@@ -244,6 +250,7 @@ public struct BridgeCore: Sendable {
             if alerting.contains(id) { out.append(.playSystemSound(id)) }
         case .didBecomeActive:
             appActive = true
+            walkBecameActive(now: now, into: &out)  // WALK-5, WALK-9
             if defects.heartbeatExtendsDeadline, let live = document?.liveOccurrence {
                 // Known defect (issue 5): opening the app is taken as activity (INACT-5 says no).
                 mutate { $0.update(with(live) { $0.lastActivityMs = now.wallMs }) }
@@ -253,12 +260,14 @@ public struct BridgeCore: Sendable {
         case .willResignActive:
             appActive = false
             challengeVisible = false
-            if let live = document?.liveOccurrence {
-                // FG-3, FG-4: leaving an unfinished challenge arms one successor at resign-active.
+            if let live = document?.liveOccurrence, !walkResignActive(live, now: now, into: &out) {
+                // FG-3, FG-4: leaving an unfinished challenge arms one successor at resign-active;
+                // a started walk arms its provisional fuse instead (FG-5, WALK-8).
                 armSuccessor(for: live, now: now, into: &out)
             }
         case .didEnterBackground:
             appActive = false
+            walkEnteredBackground(now: now, into: &out)  // WALK-10
         case .scheduleCompleted(let id, let result):
             scheduleCompleted(id, result: result, now: now, into: &out)
         case .cancelCompleted, .stopCompleted:
@@ -320,12 +329,16 @@ public struct BridgeCore: Sendable {
             }
         case .api(let call):
             handleAPI(call, now: now, into: &out)
+        case .healthAccessObserved, .workoutSessionConfirmed, .workoutCollectionConfirmed, .workoutStartFailed,
+             .workoutLost, .stepsObserved, .workoutRecovered, .recentStepsQueried, .timerFired(.walkStepPoll):
+            handleWalkInput(input, now: now, into: &out)  // WALK-*, BridgeCore+Walk.swift
         }
     }
 
     mutating func handleAPI(_ call: APICall, now: BridgeInstants, into out: inout [BridgeCommand]) {
         switch call {
         case .saveAlarm(let alarm):
+            if rejectWalkSaveWithoutHealth(alarm, into: &out) { return }  // WALK-4
             mutate { document in
                 document.alarms.removeAll { $0.id == alarm.id }
                 document.alarms.append(alarm)
@@ -366,6 +379,8 @@ public struct BridgeCore: Sendable {
             acknowledgeAlarmAction(alarmID: alarmID, action: action, occurredAtMs: occurredAtMs, into: &out)
         case .completeChallenge(let rootID, let token):
             completeChallenge(rootID: rootID, token: token, now: now, into: &out)
+        case .startWalkCheck(let alarmIDs):
+            startWalkCheck(alarmIDs: alarmIDs, now: now, into: &out)
         }
     }
 
