@@ -364,7 +364,7 @@ extension BridgeCore {
             walkSession.pollRepairs = 0
             return
         }
-        rotateFuse(to: max(target, now.wallMs + 1_000), for: live, now: now, into: &out)
+        rotateFuse(to: target, for: live, now: now, into: &out)
     }
 
     /// The fuse fired: it is an alert now, no longer the pending fuse.

@@ -72,6 +72,17 @@ public enum PlanAction: Sendable, Equatable {
     case faultPlaybackFailure
     case expectAlerting(alarmID: String, line: Int)
     case expectSilent(alarmID: String, line: Int)
+    /// JS calls `startWalkCheck` for the live occurrence the user is looking at (WALK-3, WALK-4).
+    case userStartWalk
+    /// The user takes this many steps now (Core Motion; a live update if a process observes it).
+    case userWalk(steps: Int)
+    /// The user swipes up into the app switcher: resign-active now, the real background edge this
+    /// many ms later (WALK-8, WALK-10).
+    case userAppSwitcher(backgroundAfterMs: Int64)
+    /// HealthKit ends the workout session on its own (WALK-23).
+    case faultWorkoutLost
+    /// The user grants or revokes Health access for workouts in Settings (WALK-4).
+    case userSetHealthAccess(Bool)
 }
 
 /// A plan action due at a device wall-clock instant.
@@ -125,6 +136,8 @@ public struct DeviceSetup: Sendable {
     public var androidStandbyBucket = StandbyBucket.active
     /// Android 34+: whether USE_FULL_SCREEN_INTENT is granted (denied: heads-up only, fsi-limits).
     public var androidFullScreenIntent = true
+    /// iOS walk model parameters (HealthKit, Core Motion, Health access).
+    public var walk = WalkSetup()
 
     public init(platform: PlatformFlavor, zoneIdentifier: String, startWallMs: Int64, durationMs: Int64,
                 alarms: [LogicalAlarm], plan: [TimedAction], seed: UInt64) {

@@ -14,6 +14,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case retireBeforeArm = "retire-before-arm"
     case completionScopedToFamily = "completion-scoped-to-family"
     case staleChallengeVisibleSurvivesRestart = "stale-challenge-visible-survives-restart"
+    case fuseRetireBeforeArm = "fuse-retire-before-arm"
+    case backgroundEdgeMovesFuse = "background-edge-moves-fuse"
 
     public static func < (lhs: KnownDefect, rhs: KnownDefect) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -42,13 +44,17 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "issue 5 (app side): JS acknowledges a platform action before the work it triggers has succeeded, so a failed or interrupted handler loses it (ACT-5)"
         case .snoozeLatchAfterArm:
             return "issue 5: the one-time snooze latch is spent only after the snooze ring is confirmed, so a second request in flight gets a second snooze (SNZ-4, SNZ-5)"
+        case .fuseRetireBeforeArm:
+            return "walk: a walk-fuse rotation cancels the predecessor before AlarmKit accepted the replacement, so a failed arm leaves nothing (WALK-15, WALK-18)"
+        case .backgroundEdgeMovesFuse:
+            return "walk: the real background edge re-arms the provisional fuse 60 s after itself instead of keeping resign-active + 60 s (WALK-8, WALK-10)"
         }
     }
 
     /// Platforms where the defect's code path exists.
     public var platforms: [PlatformFlavor] {
         switch self {
-        case .unavailableReadAsEmpty: return [.ios]
+        case .unavailableReadAsEmpty, .fuseRetireBeforeArm, .backgroundEdgeMovesFuse: return [.ios]
         case .resyncWhileAlerting, .stopLeavesRecoveryGuard, .titleInRingID, .snoozeLatchAfterArm, .ackBeforeWork,
              .heartbeatExtendsDeadline, .dismissalRevivesExpired, .retireBeforeArm, .completionScopedToFamily,
              .staleChallengeVisibleSurvivesRestart: return [.ios, .android]
@@ -71,6 +77,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .retireBeforeArm: switches.retireBeforeArm = true
             case .completionScopedToFamily: switches.completionScopedToFamily = true
             case .staleChallengeVisibleSurvivesRestart: switches.staleChallengeVisibleSurvivesRestart = true
+            case .fuseRetireBeforeArm: switches.fuseRetireBeforeArm = true
+            case .backgroundEdgeMovesFuse: switches.backgroundEdgeMovesFuse = true
             }
         }
         return switches
