@@ -415,12 +415,29 @@ extension BridgeCore {
             return
         }
         diagnose(.workoutRecovered, rootID: live.rootID, now: now)
+        settleInterruptedRotation(now: now, into: &out)
         guard let handoff = walk.handoffAtMs, !appActive else { return }
         updateWalk { $0.recovering = true }
         diagnose(.recoveryStarted, rootID: live.rootID, now: now)
         out.append(.queryRecentSteps(fromWallMs: max(handoff, now.wallMs - configuration.walkLookBackMs), toWallMs: now.wallMs))
         walkSession.pollRepairs = 0
         armStepPoll(into: &out)
+    }
+
+    /// WALK-16, WALK-19: a rotation whose process died before AlarmKit answered: if the daemon
+    /// holds the replacement (the launch read confirmed its row) it commits now, retiring the
+    /// predecessor; otherwise it never happened and the predecessor stays.
+    mutating func settleInterruptedRotation(now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard let live = document?.liveOccurrence, let walk = walkRecord(for: live), let rotation = walk.rotationID,
+              !inFlight.contains(rotation) else { return }
+        if let row = document?.row(rotation), row.confirmed {
+            walkFuseConfirmed(row, now: now, into: &out)
+        } else {
+            updateWalk { walk in
+                walk.rotationID = nil
+                walk.rotationGeneration = nil
+            }
+        }
     }
 
     /// WALK-26, WALK-22: counts only a step inside the post-handoff part of the last 30 s,

@@ -83,7 +83,11 @@ extension World {
             violate("fuse-timing", [], "no walk fuse for \(root) \(wallMs - stepWallMs) ms after the accepted step at \(stepWallMs)")
             return
         }
-        if earliest > stepWallMs + 35_000 {
+        if earliest > stepWallMs + 35_000 && armFailureExempt {
+            // WALK-18: the failed replacement leaves the predecessor (here the later provisional
+            // fuse) as the pressure; candidate invariant 6's upper bound cannot hold then. Named.
+            countExemption("walk-fuse-arm-failed-keeps-predecessor")
+        } else if earliest > stepWallMs + 35_000 {
             violate("fuse-timing", [], "the walk fuse of \(root) is due \(earliest - stepWallMs) ms after the latest accepted step (at most 35 s)")
         } else if earliest < stepWallMs + 30_000 && walkWorld.fuseRequestsInFlight.isEmpty && !armFailureExempt
                     && currentExemption() == nil {
