@@ -27,6 +27,11 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     public var fuseRetireBeforeArm = false
     /// Walk: the real background edge re-arms the provisional fuse 60 s after itself (WALK-10).
     public var backgroundEdgeMovesFuse = false
+    /// Walk: a committed rotation keeps its predecessor, leaving a durable fuse pair (WALK-16).
+    public var rotationKeepsPredecessor = false
+    /// Walk: a started walk arms a fuse while the app is steadily in the foreground, a legacy
+    /// foreground maintenance alarm (WALK-5, WALK-13).
+    public var foregroundWalkFuse = false
 
     public init() {}
 

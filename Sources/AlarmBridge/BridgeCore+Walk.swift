@@ -187,6 +187,11 @@ extension BridgeCore {
         updateWalk { $0.phase = .started }
         diagnose(.walkStarted, rootID: live.rootID, now: now)
         out.append(.reply(.walkStarted(token: live.token)))
+        if defects.foregroundWalkFuse, let request = newOccurrenceRing(.walkFuse, for: live, fireWallMs: now.wallMs + configuration.provisionalFuseDelayMs) {
+            // Known defect: a legacy foreground maintenance alarm for the walk (WALK-5, WALK-13).
+            out.append(.note("defect foreground-walk-fuse: walk fuse armed in the foreground"))
+            publishAndSchedule([request], origin: .lifecycle, now: now, into: &out)
+        }
     }
 
     /// INACT-4: a live step event is genuine activity. WALK-11, WALK-14: for a started walk in the
@@ -323,7 +328,11 @@ extension BridgeCore {
         diagnose(.fuseRotationCommitted, rootID: live.rootID, now: now)
         flush(into: &out)
         if let predecessor, predecessor != row.id, let old = document?.row(predecessor) {
-            retire(old, reason: "fuse rotation committed (WALK-15)", into: &out)
+            if defects.rotationKeepsPredecessor {
+                out.append(.note("defect rotation-keeps-predecessor: \(predecessor) left armed"))
+            } else {
+                retire(old, reason: "fuse rotation committed (WALK-15)", into: &out)
+            }
         }
         if appActive || (walk.phase == .lost && pendingSuccessor(of: live)?.confirmed == true) {
             // WALK-5 / WALK-21: no fuse in the foreground; the fallback's accepted successor holds.

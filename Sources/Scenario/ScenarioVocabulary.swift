@@ -125,6 +125,11 @@ public enum ScenarioVocabulary {
         ScenarioVerb("fault", "audio-focus-regained", meaning: "Android: the ringing service gets audio focus back (the call or the other app ended)."),
         ScenarioVerb("fault", "playback-failure", meaning: "Android: the player of the ring now sounding fails (the service runs, silent)."),
         ScenarioVerb("fault", "os-removes-alarm", [.optionalAlarm], meaning: "iOS removes one of the app's alarms (of ALARM, or any) with no app call; the app sees it only as missing from the next snapshot."),
+        ScenarioVerb("user", "start-walk", meaning: "iOS: in the app, the user starts the walk check of the live alarm (startWalkCheck): rejected without Health access (WALK-4); the walk counts as started once HealthKit confirms session and collection in the foreground (WALK-3)."),
+        ScenarioVerb("user", "walk", [.count], meaning: "iOS: the user takes N steps now; a process attached to the running workout gets them as a live Core Motion update (WALK-11, WALK-14)."),
+        ScenarioVerb("user", "app-switcher", [.duration], meaning: "The user swipes up into the app switcher: the app resigns active now and truly enters the background DURATION later (WALK-8, WALK-10)."),
+        ScenarioVerb("user", "health-access", [.onOff], meaning: "iOS: the user grants (on) or revokes (off) Health access for workouts in Settings (WALK-4)."),
+        ScenarioVerb("fault", "workout-lost", meaning: "iOS: HealthKit ends the workout session on its own (WALK-23)."),
         ScenarioVerb("expect", "alerting", [.alarm], meaning: "Check: at this instant, the alarm is alerting (ringing, on screen)."),
         ScenarioVerb("expect", "silent", [.alarm], meaning: "Check: at this instant, the alarm is not alerting."),
     ]

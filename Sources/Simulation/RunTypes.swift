@@ -16,6 +16,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case staleChallengeVisibleSurvivesRestart = "stale-challenge-visible-survives-restart"
     case fuseRetireBeforeArm = "fuse-retire-before-arm"
     case backgroundEdgeMovesFuse = "background-edge-moves-fuse"
+    case rotationKeepsPredecessor = "rotation-keeps-predecessor"
+    case foregroundWalkFuse = "foreground-walk-fuse"
 
     public static func < (lhs: KnownDefect, rhs: KnownDefect) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -46,6 +48,10 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "issue 5: the one-time snooze latch is spent only after the snooze ring is confirmed, so a second request in flight gets a second snooze (SNZ-4, SNZ-5)"
         case .fuseRetireBeforeArm:
             return "walk: a walk-fuse rotation cancels the predecessor before AlarmKit accepted the replacement, so a failed arm leaves nothing (WALK-15, WALK-18)"
+        case .rotationKeepsPredecessor:
+            return "walk: a committed fuse rotation never retires its predecessor, leaving a durable pair of walk fuses (WALK-16)"
+        case .foregroundWalkFuse:
+            return "walk: a started walk arms a walk fuse while the app is steadily in the foreground, a legacy maintenance alarm (WALK-5, WALK-13)"
         case .backgroundEdgeMovesFuse:
             return "walk: the real background edge re-arms the provisional fuse 60 s after itself instead of keeping resign-active + 60 s (WALK-8, WALK-10)"
         }
@@ -54,7 +60,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     /// Platforms where the defect's code path exists.
     public var platforms: [PlatformFlavor] {
         switch self {
-        case .unavailableReadAsEmpty, .fuseRetireBeforeArm, .backgroundEdgeMovesFuse: return [.ios]
+        case .unavailableReadAsEmpty, .fuseRetireBeforeArm, .backgroundEdgeMovesFuse, .rotationKeepsPredecessor,
+             .foregroundWalkFuse: return [.ios]
         case .resyncWhileAlerting, .stopLeavesRecoveryGuard, .titleInRingID, .snoozeLatchAfterArm, .ackBeforeWork,
              .heartbeatExtendsDeadline, .dismissalRevivesExpired, .retireBeforeArm, .completionScopedToFamily,
              .staleChallengeVisibleSurvivesRestart: return [.ios, .android]
@@ -79,6 +86,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .staleChallengeVisibleSurvivesRestart: switches.staleChallengeVisibleSurvivesRestart = true
             case .fuseRetireBeforeArm: switches.fuseRetireBeforeArm = true
             case .backgroundEdgeMovesFuse: switches.backgroundEdgeMovesFuse = true
+            case .rotationKeepsPredecessor: switches.rotationKeepsPredecessor = true
+            case .foregroundWalkFuse: switches.foregroundWalkFuse = true
             }
         }
         return switches
