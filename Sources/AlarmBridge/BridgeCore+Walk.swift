@@ -397,6 +397,9 @@ extension BridgeCore {
         diagnose(.workoutLost, rootID: live.rootID, now: now)
         if !appActive && !challengeVisible && (walk.fuseID != nil || walk.rotationID != nil) {
             armSuccessor(for: live, now: now, into: &out)
+            if let accepted = pendingSuccessor(of: live), accepted.confirmed {
+                walkTakeoverConfirmed(accepted, now: now, into: &out)  // an accepted successor was reused (OCC-7)
+            }
         }
     }
 
