@@ -85,6 +85,14 @@ public struct BridgeConfiguration: Sendable {
     public var diagnosticsJournalMax: Int = 48
     public var defects: KnownDefects
 
+    /// WALK-2: the background-task identifier whose launch handler resumes the HealthKit workout.
+    public static let workoutBackgroundTaskIdentifier = "com.bonkalarm.app.healthkit-workout"
+    /// WALK-2: the app's declared Info.plist `BGTaskSchedulerPermittedIdentifiers`, as the config
+    /// plugin writes them. The launch handler is registered before launch finishes (the adapter's
+    /// `didFinishLaunching`); the bridge files no separate background-processing request — no
+    /// `BridgeCommand` can express one.
+    public static let declaredBackgroundTaskIdentifiers: [String] = [workoutBackgroundTaskIdentifier]
+
     public init(flavor: PlatformFlavor, calendar: WallCalendar, defects: KnownDefects = KnownDefects()) {
         self.flavor = flavor
         self.calendar = calendar

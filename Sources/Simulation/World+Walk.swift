@@ -205,7 +205,9 @@ extension World {
 
     /// WALK-7: HealthKit relaunches the process (or reaches the one running) and it reattaches.
     func recoverWorkout() {
-        guard deviceUp, (try? walkWorld.workout.recover()) != nil else {
+        // WALK-2: iOS launches the app for the workout only through its declared identifier.
+        let declared = BridgeConfiguration.declaredBackgroundTaskIdentifiers.contains(BridgeConfiguration.workoutBackgroundTaskIdentifier)
+        guard deviceUp, declared, (try? walkWorld.workout.recover()) != nil else {
             walkWorld.lossUnreported = walkWorld.lossUnreported || walkWorld.workout.state == .ended
             return
         }

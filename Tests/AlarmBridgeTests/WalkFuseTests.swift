@@ -205,3 +205,57 @@ struct WalkFuseTests {
         #expect(Self.requests(resign, kind: .successor).count == 1)
     }
 }
+
+/// Recovery of a walk by a process HealthKit relaunched (WALK-2, WALK-7, WALK-19..22, WALK-26).
+struct WalkRecoveryTests {
+    @Test("WALK-2: the workout's background-task identifier is among the app's declared identifiers")
+    func declaredIdentifier() {
+        #expect(BridgeConfiguration.declaredBackgroundTaskIdentifiers.contains("com.bonkalarm.app.healthkit-workout"))
+        #expect(BridgeConfiguration.workoutBackgroundTaskIdentifier == "com.bonkalarm.app.healthkit-workout")
+    }
+
+    @Test("WALK-7, WALK-19, WALK-20, WALK-22, WALK-26: a recovered process looks back only at the post-handoff part of the last 30 s, relocates the same fuse transactionally, arms no ordinary successor and leaves no fallback beside the fuse")
+    func recoveryRelocatesTheFuse() throws {
+        var first = try WalkFuseTests().startedWalk()
+        _ = first.send(.workoutCollectionConfirmed)
+        _ = first.send(.willResignActive)
+        let handoff = first.now.wallMs
+        let fuse = try #require(first.stored?.walk?.fuseID)
+        // The process dies; HealthKit relaunches it 12 s after the handoff.
+        var second = BridgeHarness()
+        second.daemon = first.daemon
+        second.stored = first.stored
+        second.now = first.now
+        second.advance(12_000)
+        _ = second.send(.processStarted(.workoutRecovery))
+        _ = second.send(.healthAccessObserved(granted: true))
+        let recovered = second.send(.workoutRecovered)
+        let query = try #require(recovered.compactMap { command -> (Int64, Int64)? in
+            if case .queryRecentSteps(let from, let to) = command { return (from, to) }
+            return nil
+        }.first)
+        #expect(query.0 == max(handoff, second.now.wallMs - 30_000) && query.1 == second.now.wallMs)
+        #expect(WalkFuseTests.requests(second.send(.timerFired(.armRetry)), kind: .successor).isEmpty)  // WALK-20
+        let step = second.now.wallMs - 4_000
+        let relocated = second.send(.recentStepsQueried(latestStepWallMs: step))
+        let replacement = try #require(WalkFuseTests.requests(relocated, kind: .walkFuse).first)
+        #expect(replacement.fireWallMs >= step + 30_000 && replacement.fireWallMs <= step + 35_000)
+        let scheduled = try #require(relocated.firstIndex { if case .schedule(replacement, _) = $0 { return true }; return false })
+        #expect(try #require(WalkFuseTests.cancelIndex(relocated, fuse)) > scheduled)  // WALK-19: arm, then retire
+        #expect(second.stored?.walk?.recovering == false && second.stored?.walk?.fuseID == replacement.id)
+        #expect(!second.daemon.contains { second.stored?.row($0.id)?.metadata.kind == .successor })  // WALK-22
+    }
+
+    @Test("WALK-26: a step before the handoff or older than 30 s does not move the fuse")
+    func lookBackIsBounded() throws {
+        var first = try WalkFuseTests().startedWalk()
+        _ = first.send(.workoutCollectionConfirmed)
+        let beforeHandoff = first.now.wallMs - 1_000
+        _ = first.send(.willResignActive)
+        first.advance(20_000)
+        _ = first.send(.workoutRecovered)
+        let answer = first.send(.recentStepsQueried(latestStepWallMs: beforeHandoff))
+        #expect(WalkFuseTests.requests(answer, kind: .walkFuse).isEmpty)
+        #expect(first.stored?.walk?.lastAcceptedStepMs == nil)
+    }
+}
