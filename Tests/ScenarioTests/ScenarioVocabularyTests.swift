@@ -32,6 +32,7 @@ struct ScenarioVocabularyTests {
             "fault revoke-exact-permission", "fault grant-exact-permission", "fault coalesce-updates on|off",
             "fault late-delivery DURATION", "fault force-stop", "fault audio-focus-loss", "fault phone-call",
             "fault audio-focus-regained", "fault playback-failure", "fault os-removes-alarm [ALARM]",
+            "user start-walk", "user walk N", "user app-switcher DURATION", "user health-access on|off", "fault workout-lost",
             "expect alerting ALARM", "expect silent ALARM",
         ])
         #expect(ScenarioVocabulary.actors == ["user", "app", "device", "fault", "expect"])
