@@ -325,10 +325,13 @@ extension World {
         if walkWorld.rng.chance(Ratio(1, 10)) {
             enqueue(.plan(.userForceQuit), afterMs: walkWorld.rng.int(in: 5_000...max(6_000, t)))
         }
-        if walkWorld.rng.chance(Ratio(3, 5)) {
+        let ending = walkWorld.rng.uniform(below: 100)
+        if ending < 70 {
+            // Done walking: back in the app, the check completes (or the user gives up, OCC-18).
             t += walkWorld.rng.int(in: 1_000...8_000)
             enqueue(.plan(.userOpenApp), afterMs: t)
-            enqueue(.plan(.userCompleteChallenge), afterMs: t + walkWorld.rng.int(in: 1_500...4_000))
+            enqueue(.plan(ending < 60 ? .userCompleteChallenge : .userAbandon(wrongAlarm: false)),
+                    afterMs: t + walkWorld.rng.int(in: 1_500...4_000))
             enqueue(.plan(.userLeaveApp), afterMs: t + walkWorld.rng.int(in: 5_000...20_000))
         }
         return true
