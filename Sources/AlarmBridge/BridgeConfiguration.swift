@@ -35,6 +35,15 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     /// BOOT-3: the launch gate believes JS's cached "no alarms configured" and releases an
     /// unreadable store as a fresh, empty install.
     public var gateTrustsJSCache = false
+    /// Walk: a fuse rotation cancels the predecessor before AlarmKit accepted the replacement (WALK-15).
+    public var fuseRetireBeforeArm = false
+    /// Walk: the real background edge re-arms the provisional fuse 60 s after itself (WALK-10).
+    public var backgroundEdgeMovesFuse = false
+    /// Walk: a committed rotation keeps its predecessor, leaving a durable fuse pair (WALK-16).
+    public var rotationKeepsPredecessor = false
+    /// Walk: a started walk arms a fuse while the app is steadily in the foreground, a legacy
+    /// foreground maintenance alarm (WALK-5, WALK-13).
+    public var foregroundWalkFuse = false
 
     public init() {}
 
@@ -79,7 +88,29 @@ public struct BridgeConfiguration: Sendable {
     public var contextHeartbeatLifetimeMs: Int64 = 15_000
     /// D_SESSION (FG-12): the longest a claimed wake session suppresses anything. Virtual ms; varied.
     public var wakeSessionDeadlineMs: Int64 = 30 * 60_000
+    /// WALK-8: the provisional walk fuse is due this long after resign-active: 60 s.
+    public var provisionalFuseDelayMs: Int64 = 60_000
+    /// WALK-11, WALK-12: the steady fuse is due this long after the latest accepted step: 30 s…
+    public var steadyFuseDelayMs: Int64 = 30_000
+    /// …plus at most this scheduling tolerance (WALK-12): 5 s.
+    public var steadyFuseToleranceMs: Int64 = 5_000
+    /// WALK-18: the background step-poll repair period: 2 s.
+    public var walkStepPollMs: Int64 = 2_000
+    /// Bound on consecutive step-poll repairs (execution is never unbounded).
+    public var walkStepPollMax: Int = 30
+    /// WALK-7, WALK-26: the post-handoff step look-back of a recovering process: 30 s.
+    public var walkLookBackMs: Int64 = 30_000
+    /// WALK-6: size bound of the native diagnostics journal (entries).
+    public var diagnosticsJournalMax: Int = 48
     public var defects: KnownDefects
+
+    /// WALK-2: the background-task identifier whose launch handler resumes the HealthKit workout.
+    public static let workoutBackgroundTaskIdentifier = "com.bonkalarm.app.healthkit-workout"
+    /// WALK-2: the app's declared Info.plist `BGTaskSchedulerPermittedIdentifiers`, as the config
+    /// plugin writes them. The launch handler is registered before launch finishes (the adapter's
+    /// `didFinishLaunching`); the bridge files no separate background-processing request — no
+    /// `BridgeCommand` can express one.
+    public static let declaredBackgroundTaskIdentifiers: [String] = [workoutBackgroundTaskIdentifier]
 
     public init(flavor: PlatformFlavor, calendar: WallCalendar, defects: KnownDefects = KnownDefects()) {
         self.flavor = flavor

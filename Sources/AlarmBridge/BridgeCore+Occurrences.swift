@@ -59,8 +59,9 @@ extension BridgeCore {
         switch row.metadata.kind {
         case .primary:
             return deliverPrimary(row, now: now, into: &out)
-        case .successor, .snooze:
+        case .successor, .snooze, .walkFuse:
             if let token = row.metadata.token, document?.occurrence(token: token)?.state == .live {
+                if row.metadata.kind == .walkFuse { walkFuseDelivered(row) }
                 return true
             }
             retire(row, reason: "successor of a closed occurrence", into: &out)  // OCC-20, AND-14
@@ -133,7 +134,7 @@ extension BridgeCore {
     /// True when `row` is pressure of the live occurrence `live`.
     func isBound(_ row: RingRow, to live: OccurrenceRecord) -> Bool {
         switch row.metadata.kind {
-        case .successor, .snooze: return row.metadata.token == live.token
+        case .successor, .snooze, .walkFuse: return row.metadata.token == live.token
         case .primary: return row.metadata.rootID == live.rootID
         }
     }
@@ -187,6 +188,10 @@ extension BridgeCore {
     mutating func armSuccessor(for live: OccurrenceRecord, now: BridgeInstants, into out: inout [BridgeCommand]) {
         if let snooze = pendingSnooze(of: live), snooze.confirmed {
             out.append(.note("snooze ring \(snooze.id) holds the pressure (SNZ-10)"))
+            return
+        }
+        if walkOwnsPressure(live) {
+            out.append(.note("the walk fuse holds the pressure: no ordinary successor (WALK-20)"))
             return
         }
         if let pending = pendingSuccessor(of: live) {
@@ -280,6 +285,8 @@ extension BridgeCore {
             armRetries = 0
             if row.metadata.kind == .snooze { snoozeConfirmed(row, now: now, into: &out) }
             if row.metadata.kind == .successor { skipHandoffConfirmed(row, now: now, into: &out) }
+            if row.metadata.kind == .successor { walkTakeoverConfirmed(row, now: now, into: &out) }  // WALK-21
+            if row.metadata.kind == .walkFuse { walkFuseConfirmed(row, now: now, into: &out) }  // WALK-15
         case .failure(let error):
             mutate { document in
                 document.removeRow(id)
@@ -295,6 +302,7 @@ extension BridgeCore {
                 pendingSkip = nil  // SNZ-16: the snooze ring stays armed
                 out.append(.reply(.skipRejected(reason: "handoff arm failed: \(error.rawValue)")))
             }
+            if row.metadata.kind == .walkFuse { walkFuseFailed(row, now: now, into: &out) }  // WALK-18
             if row.metadata.kind == .successor, armRetries < configuration.armRetryMax {
                 armRetries += 1
                 out.append(.setTimer(.armRetry, delayMs: configuration.armRetryDelayMs))
@@ -374,6 +382,7 @@ extension BridgeCore {
         case .expired: origin = .expiry
         case .abandoned, .retired, .live: origin = .retire  // OCC-18: abandonment retires, no receipt
         }
+        endWalk(of: occurrence, now: now, into: &out)
         guard let document else { return }
         for row in document.rings where isBound(row, to: occurrence) {
             if row.metadata.kind.isOccurrenceBound && !row.delivered {

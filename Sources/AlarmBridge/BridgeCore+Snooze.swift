@@ -82,6 +82,7 @@ extension BridgeCore {
             if let ring = document?.row(id), isBound(ring, to: live) { silence(id, origin: .lifecycle, into: &out) }
         }
         cancelPendingSuccessors(of: live, origin: .lifecycle, now: now, into: &out)
+        retireWalkFuses(of: live, now: now, into: &out)  // SNZ-7, SNZ-10: the walk fuse too
         armExpiryTimer(now: now, into: &out)
         out.append(.reply(.snoozeAccepted(token: live.token, untilMs: row.fireWallMs)))
     }
@@ -109,7 +110,8 @@ extension BridgeCore {
         if defects.retireBeforeArm {
             // Known defect (issue 5): the snooze ring goes before its replacement is accepted.
             out.append(.note("defect retire-before-arm: snooze ring retired before the skip's successor is confirmed"))
-            retire(snooze, reason: "snooze skipped", into: &out)
+            out.append(.cancel(snooze.id, origin: .lifecycle))
+            mutate { $0.removeRow(snooze.id) }
             pendingSkip = (live.token, request.id, snooze.id)
             publishAndSchedule([request], origin: .lifecycle, now: now, into: &out)
             return

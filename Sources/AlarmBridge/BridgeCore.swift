@@ -63,6 +63,10 @@ public struct BridgeCore: Sendable {
     var wakeSession: (token: String, untilMonotonicMs: Int64)?
     /// Keychain receipts, the kill switch and `cancelSystemAlarms` (BridgeCore+Receipts.swift).
     var launch = LaunchLedger()
+    /// iOS walk state that dies with the process (HealthKit confirmations, step poll): WALK-3, WALK-18.
+    var walkSession = WalkSession()
+    /// iOS: HealthKit workout authorization as the adapter last read it (WALK-4).
+    var healthAccessGranted = false
 
     static let queuedInputsMax = 256
 
@@ -84,6 +88,7 @@ public struct BridgeCore: Sendable {
             configuration.calendar = calendar
             if phase == .ready { adoptDeviceZone(now: now, into: &out) }
         }
+        if case .healthAccessObserved(let granted) = input { healthAccessGranted = granted }  // WALK-4, any phase
         let correction = clockCorrection(now: now)
         clockAnchor = (now.wallMs, now.monotonicMs, now.bootCount)
         switch phase {
@@ -109,6 +114,7 @@ public struct BridgeCore: Sendable {
                 handleReady(input, now: now, into: &out)
             }
         }
+        diagnoseLaunchGate(in: out, now: now)  // WALK-6
         flush(into: &out)
         launchHousekeeping(into: &out)  // IOS-9 receipts, BOOT-12 kill-switch check
         return out
@@ -268,6 +274,7 @@ public struct BridgeCore: Sendable {
             // silences (FG-1, FG-2) and consumes an imminent successor (FG-2).
             consumeImminentSuccessors(now: now, into: &out)
             silenceWhileForeground(now: now, into: &out)
+            walkBecameActive(now: now, into: &out)  // WALK-5, WALK-9
             if defects.heartbeatExtendsDeadline, let live = document?.liveOccurrence {
                 // Known defect (issue 5): opening the app is taken as activity (INACT-5 says no).
                 mutate { $0.update(with(live) { $0.lastActivityMs = now.wallMs }) }
@@ -276,12 +283,14 @@ public struct BridgeCore: Sendable {
             out.append(.readInventory(.resumeSync))  // SCH-22: ask the daemon first, then sync
         case .willResignActive:
             leftForeground()
-            if let live = document?.liveOccurrence {
-                // FG-3, FG-4: leaving an unfinished challenge arms one successor at resign-active.
+            if let live = document?.liveOccurrence, !walkResignActive(live, now: now, into: &out) {
+                // FG-3, FG-4: leaving an unfinished challenge arms one successor at resign-active;
+                // a started walk arms its provisional fuse instead (FG-5, WALK-8).
                 armSuccessor(for: live, now: now, into: &out)
             }
         case .didEnterBackground:
             leftForeground()
+            walkEnteredBackground(now: now, into: &out)  // WALK-10
         case .scheduleCompleted(let id, let result):
             scheduleCompleted(id, result: result, now: now, into: &out)
         case .cancelCompleted, .stopCompleted:
@@ -360,12 +369,16 @@ public struct BridgeCore: Sendable {
             }
         case .api(let call):
             handleAPI(call, now: now, into: &out)
+        case .healthAccessObserved, .workoutSessionConfirmed, .workoutCollectionConfirmed, .workoutStartFailed,
+             .workoutLost, .stepsObserved, .workoutRecovered, .recentStepsQueried, .timerFired(.walkStepPoll):
+            handleWalkInput(input, now: now, into: &out)  // WALK-*, BridgeCore+Walk.swift
         }
     }
 
     mutating func handleAPI(_ call: APICall, now: BridgeInstants, into out: inout [BridgeCommand]) {
         switch call {
         case .saveAlarm(let alarm):
+            if rejectWalkSaveWithoutHealth(alarm, into: &out) { return }  // WALK-4
             mutate { document in
                 document.alarms.removeAll { $0.id == alarm.id }
                 document.alarms.append(alarm)
@@ -408,6 +421,8 @@ public struct BridgeCore: Sendable {
             acknowledgeAbandonedWakeOccurrence(token: token, into: &out)
         case .reportCachedPreferences:
             break  // BOOT-3: advisory; handled (and ignored by the gate) in handleLaunchInput
+        case .startWalkCheck(let alarmIDs):
+            startWalkCheck(alarmIDs: alarmIDs, now: now, into: &out)
         }
     }
 

@@ -33,6 +33,11 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// Only with the known defect `stale-challenge-visible-survives-restart`: the rendered-challenge
     /// state, persisted (FG-13 says it must never outlive its process).
     public var staleChallengeVisible: Bool?
+    /// The iOS walk of the live occurrence (WALK-3..26); nil when none. Absent from older documents.
+    public var walk: WalkRecord?
+    /// WALK-6: the size-bounded native diagnostics journal, oldest first; nil before the first
+    /// entry (and in older documents).
+    public var diagnostics: [DiagnosticEntry]?
 
     public init() {}
 

@@ -183,6 +183,8 @@ public enum BridgeTimer: String, Sendable, Equatable, Codable {
     case syncRetry
     /// FG-11: the foreground context's heartbeat lifetime H_CTX has passed.
     case contextLapse
+    /// WALK-7, WALK-18: the native background step-poll repair of a started walk (every 2 s).
+    case walkStepPoll
 }
 
 /// The launch gate's visible state (BOOT-7).
@@ -203,6 +205,9 @@ public enum LaunchReason: String, Sendable, Equatable, Codable {
     case intent
     /// Android: a broadcast (alarm delivery, boot, permission change) started the receiver.
     case broadcast
+    /// iOS: HealthKit relaunched the process for a workout that is still running (WALK-2, WALK-7:
+    /// the `com.bonkalarm.app.healthkit-workout` launch handler).
+    case workoutRecovery
 }
 
 /// JS calls into the bridge (API-*). Only the first cut's calls exist so far.
@@ -247,6 +252,10 @@ public enum APICall: Sendable, Equatable {
     /// JS reports what it cached in its own (unprotected) storage at startup, e.g. whether the
     /// user has configured alarms. Advisory and often stale: the launch gate never reads it (BOOT-3).
     case reportCachedPreferences(alarmsConfigured: Bool)
+    /// "Start wake-up check" of an iOS walk challenge for the live occurrence of one of
+    /// `alarmIDs` (WALK-1, WALK-3, WALK-4): rejects without Health access; otherwise starts the
+    /// HealthKit workout and resolves `walkStarted` once session and collection are confirmed.
+    case startWalkCheck(alarmIDs: [String])
 }
 
 /// What `getActiveWakeOccurrence()` reports (API-11).
@@ -295,6 +304,13 @@ public enum APIReply: Sendable, Equatable {
     case abandonedWakeOccurrences([MissReceipt])
     /// `acknowledgeAbandonedWakeOccurrence` resolved: whether a receipt with that token was removed.
     case abandonedWakeOccurrenceAcknowledged(Bool)
+    /// `startWalkCheck` rejected (WALK-4: no Health access; not a walk alarm; not the owner;
+    /// not in the foreground; the workout failed to start).
+    case walkCheckRejected(reason: String)
+    /// WALK-3: HealthKit confirmed the session and live collection while in the foreground.
+    case walkStarted(token: String)
+    /// `saveAlarm` of an iOS walk alarm rejected: Health access is missing (WALK-4).
+    case saveRejected(alarmID: String, reason: String)
 }
 
 /// One platform action written to the unprotected action journal the moment it happens, before
@@ -357,6 +373,26 @@ public enum BridgeInput: Sendable, Equatable {
     case failedWakeDayWritten(token: String, succeeded: Bool)
     /// The remote kill-switch check answered, or failed (BOOT-12).
     case killSwitchChecked(KillSwitchResponse)
+    /// iOS: HealthKit's authorization status for workouts, read by the adapter (synchronous
+    /// `HKHealthStore.authorizationStatus(for:)`) at launch and whenever it may have changed (WALK-4).
+    case healthAccessObserved(granted: Bool)
+    /// iOS: `HKWorkoutSession` reports `.running` for the session the bridge started (WALK-3).
+    case workoutSessionConfirmed
+    /// iOS: `HKLiveWorkoutBuilder.beginCollection` completed successfully (WALK-3).
+    case workoutCollectionConfirmed
+    /// iOS: starting the workout failed (`startActivity` threw, e.g. not in the foreground).
+    case workoutStartFailed
+    /// iOS: HealthKit ended the session on its own, or a relaunched process found none to
+    /// recover (WALK-23).
+    case workoutLost
+    /// iOS: a Core Motion live pedometer update: the user took steps now. Carries no count and
+    /// no other health data (WALK-6).
+    case stepsObserved
+    /// iOS: `recoverActiveWorkoutSession` reattached the still-running workout (WALK-7, WALK-22).
+    case workoutRecovered
+    /// iOS: the answer to `queryRecentSteps`: the wall time of the latest step in the window,
+    /// nil when none (or motion access is denied). No counts (WALK-6, WALK-26).
+    case recentStepsQueried(latestStepWallMs: Int64?)
 }
 
 /// Every request the bridge makes.
@@ -403,4 +439,12 @@ public enum BridgeCommand: Sendable, Equatable {
     case checkKillSwitch
     /// The kill switch's effect on scheduling changed (BOOT-12), as JS sees it.
     case remoteScheduling(RemoteSchedulingState)
+    /// iOS: start the privacy-minimal HealthKit workout session and its live builder, collecting
+    /// and storing no metrics (WALK-1), and subscribe to live Core Motion steps.
+    case startWorkout
+    /// iOS: end the workout session and the step subscription.
+    case endWorkout
+    /// iOS: `CMPedometer.queryPedometerData(from:to:)` for the post-handoff part of the last
+    /// 30 s (WALK-7, WALK-26), wall-clock milliseconds; answered by `recentStepsQueried`.
+    case queryRecentSteps(fromWallMs: Int64, toWallMs: Int64)
 }

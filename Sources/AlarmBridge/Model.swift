@@ -40,6 +40,14 @@ public enum InactivityPolicy: String, Codable, Sendable, Equatable {
     }
 }
 
+/// The wake-up check of a logical alarm (the app's mission). The bridge distinguishes only walk
+/// from non-walk: a started iOS walk owns its pressure through the walk fuse (FG-5, WALK-8).
+public enum ChallengeKind: String, Codable, Sendable, Equatable, CaseIterable {
+    case none, voice, math, walk
+    /// True for the walk challenge.
+    public var isWalk: Bool { self == .walk }
+}
+
 /// How a logical alarm repeats.
 public enum AlarmRepeat: Codable, Sendable, Equatable {
     /// Rings once, at `fireWallMs` (device wall clock, Unix-epoch milliseconds), fixed at save time.
@@ -57,9 +65,12 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
     public var title: String
     public var policy: InactivityPolicy
     public var enabled: Bool
+    /// The wake-up check the user must pass. Only `.walk` changes native behaviour (iOS walk
+    /// fuse, WALK-1..26); documents written before this field existed decode as `.none`.
+    public var challenge: ChallengeKind = .none
 
     public init(id: String, hour: Int, minute: Int, repeats: AlarmRepeat, title: String,
-                policy: InactivityPolicy = .v3, enabled: Bool = true) {
+                policy: InactivityPolicy = .v3, enabled: Bool = true, challenge: ChallengeKind = .none) {
         precondition((0..<24).contains(hour) && (0..<60).contains(minute), "alarm time out of range")
         self.id = id
         self.hour = hour
@@ -68,6 +79,23 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
         self.title = title
         self.policy = policy
         self.enabled = enabled
+        self.challenge = challenge
+    }
+
+    enum CodingKeys: String, CodingKey { case id, hour, minute, repeats, title, policy, enabled, challenge }
+
+    /// Decodes documents of every version: `challenge` is absent from documents written before
+    /// walk alarms existed and then means `.none`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        hour = try container.decode(Int.self, forKey: .hour)
+        minute = try container.decode(Int.self, forKey: .minute)
+        repeats = try container.decode(AlarmRepeat.self, forKey: .repeats)
+        title = try container.decode(String.self, forKey: .title)
+        policy = try container.decode(InactivityPolicy.self, forKey: .policy)
+        enabled = try container.decode(Bool.self, forKey: .enabled)
+        challenge = try container.decodeIfPresent(ChallengeKind.self, forKey: .challenge) ?? .none
     }
 
     /// The schedule roots this alarm is realised as: one per selected weekday, or one for a one-shot.
@@ -124,6 +152,10 @@ public enum RingKind: String, Codable, Sendable, Equatable, CaseIterable {
     /// The occurrence's one user-chosen delay (SNZ-1, SNZ-8): AlarmKit kind `one_time_snooze`,
     /// Android a PendingRetry with `oneTimeSnooze`.
     case snooze = "one-time-snooze"
+    /// Root-scoped pressure ring of a started iOS walk (WALK-8, WALK-11): provisional (due 60 s
+    /// after resign-active) or steady (due 30 s after the latest accepted step). Bound to the
+    /// occurrence token like the other retries (ID-9).
+    case walkFuse = "walk-fuse"
 
     /// Kinds bound to one occurrence token rather than to a root's schedule (ID-9).
     public var isOccurrenceBound: Bool { self != .primary }

@@ -30,6 +30,8 @@ public enum ScenarioRunner {
                                        "ios.background-execution-ms", "ios.intents-after-force-quit",
                                        "ios.dst-gap", "ios.dst-overlap", "ios.custom-sound-fails", "ios.silent-mode-silences",
                                        "ios.jumped-over-relative", "ios.schedule-always-fails",
+                                       "ios.workout-recovery", "ios.motion-authorized", "ios.health-access",
+                                       "ios.walk-collection-never-confirms",
                                        "android.api-level", "android.swipe-force-stops", "android.update-clears-alarms",
                                        "android.oem-kills-ringing-ms", "android.focus-loss-silences", "android.seeded-tie-order",
                                        "android.full-screen-intent", "android.standby-bucket", "android.doze-maintenance-ms", "android.manifest", "bridge.min-snooze-lead-ms", "bridge.clock-threshold-ms", "bridge.g-pub-ms",
@@ -65,7 +67,7 @@ public enum ScenarioRunner {
         for event in scenario.events where event.actor == "fault" || event.actor == "device" {
             let androidOnly = ["revoke-exact-permission", "grant-exact-permission", "doze", "charging", "force-stop",
                                "audio-focus-loss", "phone-call", "audio-focus-regained", "playback-failure"]
-            let iosOnly = ["capacity", "coalesce-updates", "os-removes-alarm", "silent-mode"]
+            let iosOnly = ["capacity", "coalesce-updates", "os-removes-alarm", "silent-mode", "workout-lost"]
             if scenario.platform == .ios && androidOnly.contains(event.verb)
                 || scenario.platform == .android && iosOnly.contains(event.verb) {
                 var column = 1
@@ -173,8 +175,15 @@ public enum ScenarioRunner {
             repeats = .weekly(days.map(weekday).sorted())
         }
         let policy: InactivityPolicy = alarm.policy == .v3 ? .v3 : (alarm.policy == .v2 ? .v2 : .legacy)
+        let challenge: ChallengeKind
+        switch alarm.challenge {
+        case .none: challenge = .none
+        case .voice: challenge = .voice
+        case .math: challenge = .math
+        case .walk: challenge = .walk
+        }
         return LogicalAlarm(id: alarm.name, hour: alarm.hour, minute: alarm.minute, repeats: repeats,
-                            title: alarm.title, policy: policy)
+                            title: alarm.title, policy: policy, challenge: challenge)
     }
 
     static func weekday(_ day: ScenarioWeekday) -> Weekday {
@@ -266,6 +275,15 @@ public enum ScenarioRunner {
         case ("fault", "coalesce-updates"):
             guard let first = arguments.first, case .onOff(let on) = first else { return nil }
             return .faultCoalesceUpdates(on)
+        case ("user", "start-walk"): return .userStartWalk
+        case ("user", "walk"): return .userWalk(steps: countArgument(0))
+        case ("user", "app-switcher"):
+            guard let first = arguments.first, case .durationMs(let ms) = first else { return nil }
+            return .userAppSwitcher(backgroundAfterMs: ms)
+        case ("user", "health-access"):
+            guard let first = arguments.first, case .onOff(let on) = first else { return nil }
+            return .userSetHealthAccess(on)
+        case ("fault", "workout-lost"): return .faultWorkoutLost
         case ("expect", "alerting"): return alarmArgument(0).map { .expectAlerting(alarmID: $0, line: event.line) }
         case ("expect", "silent"): return alarmArgument(0).map { .expectSilent(alarmID: $0, line: event.line) }
         case ("fault", "kill-switch-ok"): return .faultKillSwitch(.ok)
@@ -301,6 +319,10 @@ public enum ScenarioRunner {
             ("ios.silent-mode-silences", "on", "off", \.ios.silentModeSilencesAlerts),
             ("ios.jumped-over-relative", "fires", "waits", \.ios.jumpedOverRelativeFires),
             ("ios.schedule-always-fails", "on", "off", \.ios.scheduleAlwaysFails),
+            ("ios.workout-recovery", "on", "off", \.walk.workout.recoverySupported),
+            ("ios.motion-authorized", "on", "off", \.walk.workout.motionAuthorized),
+            ("ios.health-access", "granted", "denied", \.walk.healthAccessGranted),
+            ("ios.walk-collection-never-confirms", "on", "off", \.walk.collectionNeverConfirms),
             ("android.swipe-force-stops", "on", "off", \.android.swipeFromRecentsForceStops),
             ("android.update-clears-alarms", "on", "off", \.android.updateClearsAlarms),
             ("android.focus-loss-silences", "on", "off", \.android.focusLossSilencesAlarm),

@@ -23,12 +23,13 @@ extension World {
     /// alerting rings, and the removal of successors when Ember comes forward or the challenge
     /// renders (FG-2, OCC-9). A snooze ring retired while active (a skip) is checked.
     func checkArmBeforeRetire(_ id: AlarmUUID, origin: CommandOrigin, isCancel: Bool) {
-        guard origin == .lifecycle || origin == .retire, !stopped, let index = oracle.liveIndex,  // not .foreground (FG-2)
+        guard origin == .lifecycle, !stopped, let index = oracle.liveIndex,  // not .foreground (FG-2)
               oracle.bindings[id] == oracle.occurrences[index].id else { return }
         if process.active {
             // OCC-9, SNZ-19: the rendered challenge removes the pending successor and stops a
             // sounding snooze ring; it is the pressure while Ember is active.
             if isCancel && groundTruthMetadata(id)?.kind == .successor { return }
+            if isCancel && groundTruthMetadata(id)?.kind == .walkFuse { return }  // WALK-9: back in front
             if !isCancel && isAudible(id) { return }
         }
         // The user's dismissal or Stop ends this alert: the transition window of invariant 1.
@@ -58,6 +59,10 @@ extension World {
             // its fire time exactly like one delivered and stopped inside one coalesced update
             // (IOS-5): the bridge errs toward ringing (ios seed 764).
             if oracle.primaryFaultRoots.contains(request.metadata.rootID) || currentExemption() != nil { return }
+            // The oracle gave up on an occurrence no process could observe (a reboot or OS removal
+            // ended its alert), but the unprotected action journal did record its Stop (ACT-1),
+            // and the bridge acts on it (ios seed 1571).
+            if oracle.occurrences.last(where: { $0.tiedRoots.contains(request.metadata.rootID) })?.closeReason == "unobservable" { return }
             violate("pressure-belongs-to-owner", [], "\(request.metadata.kind.rawValue) \(request.id) armed for \(request.metadata.rootID) while no occurrence is live")
             return
         }

@@ -24,6 +24,7 @@ extension World {
         checkSuccessorCleanup()
         checkExpiryFormula()
         checkOccurrenceInvariants()  // Invariants+Occurrence.swift
+        checkOneSteadyFuse()
     }
 
     // MARK: never-silent
@@ -62,6 +63,7 @@ extension World {
             case .primary: return nil
             case .successor: return 10_000 + 1_000
             case .snooze: return 30 * 60_000 + 1_000
+            case .walkFuse: return 60_000 + 1_000  // WALK-8: the provisional fuse is the longest
             }
         }
         if let daemon = ios {

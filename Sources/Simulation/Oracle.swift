@@ -309,6 +309,9 @@ extension World {
         case (.successor, true): armFailureExempt = false
         case (.successor, false): armFailureExempt = true
         case (.snooze, _): break  // SNZ-9: a failed snooze leaves the prior pressure; it is no trigger
+        case (.walkFuse, let accepted):
+            walkFuseRequestCompleted(id)
+            armFailureExempt = !accepted  // WALK-18: the predecessor (if any) stays; none: named
         }
     }
 }

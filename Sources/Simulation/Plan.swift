@@ -80,6 +80,17 @@ public enum PlanAction: Sendable, Equatable {
     case faultAppStateWriteFailure(count: Int)
     /// JS calls `cancelSystemAlarms` with every root of this alarm (API-18).
     case appCancelSystemAlarms(alarmID: String)
+    /// JS calls `startWalkCheck` for the live occurrence the user is looking at (WALK-3, WALK-4).
+    case userStartWalk
+    /// The user takes this many steps now (Core Motion; a live update if a process observes it).
+    case userWalk(steps: Int)
+    /// The user swipes up into the app switcher: resign-active now, the real background edge this
+    /// many ms later (WALK-8, WALK-10).
+    case userAppSwitcher(backgroundAfterMs: Int64)
+    /// HealthKit ends the workout session on its own (WALK-23).
+    case faultWorkoutLost
+    /// The user grants or revokes Health access for workouts in Settings (WALK-4).
+    case userSetHealthAccess(Bool)
 }
 
 /// A plan action due at a device wall-clock instant.
@@ -152,6 +163,8 @@ public struct DeviceSetup: Sendable {
     /// BOOT-3: JS never refreshes its cached "alarms configured" after onboarding, so it reports
     /// "no alarms" at every launch. Varied per seed; scenarios: `param app.js-cache-stale on`.
     public var jsCacheStale = false
+    /// iOS walk model parameters (HealthKit, Core Motion, Health access).
+    public var walk = WalkSetup()
 
     public init(platform: PlatformFlavor, zoneIdentifier: String, startWallMs: Int64, durationMs: Int64,
                 alarms: [LogicalAlarm], plan: [TimedAction], seed: UInt64) {

@@ -19,6 +19,10 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case killSwitchFailsClosed = "kill-switch-fails-closed"
     case receiptDeletedBeforeWrite = "receipt-deleted-before-write"
     case gateTrustsJSCache = "gate-trusts-js-cache"
+    case fuseRetireBeforeArm = "fuse-retire-before-arm"
+    case backgroundEdgeMovesFuse = "background-edge-moves-fuse"
+    case rotationKeepsPredecessor = "rotation-keeps-predecessor"
+    case foregroundWalkFuse = "foreground-walk-fuse"
 
     public static func < (lhs: KnownDefect, rhs: KnownDefect) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -57,6 +61,14 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "seed 004: the launch gate trusts JS's cached \"no alarms configured\" and releases an unreadable store as a fresh install (BOOT-3, BOOT-4)"
         case .receiptDeletedBeforeWrite:
             return "seed 000: a fresh install deletes the surviving Keychain receipt before the failed wake day was written (IOS-10)"
+        case .fuseRetireBeforeArm:
+            return "walk: a walk-fuse rotation cancels the predecessor before AlarmKit accepted the replacement, so a failed arm leaves nothing (WALK-15, WALK-18)"
+        case .rotationKeepsPredecessor:
+            return "walk: a committed fuse rotation never retires its predecessor, leaving a durable pair of walk fuses (WALK-16)"
+        case .foregroundWalkFuse:
+            return "walk: a started walk arms a walk fuse while the app is steadily in the foreground, a legacy maintenance alarm (WALK-5, WALK-13)"
+        case .backgroundEdgeMovesFuse:
+            return "walk: the real background edge re-arms the provisional fuse 60 s after itself instead of keeping resign-active + 60 s (WALK-8, WALK-10)"
         }
     }
 
@@ -65,6 +77,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
         switch self {
         case .unavailableReadAsEmpty, .receiptDeletedBeforeWrite, .gateTrustsJSCache: return [.ios]
         case .killSwitchFailsClosed: return [.ios, .android]
+        case .unavailableReadAsEmpty, .fuseRetireBeforeArm, .backgroundEdgeMovesFuse, .rotationKeepsPredecessor,
+             .foregroundWalkFuse: return [.ios]
         case .resyncWhileAlerting, .stopLeavesRecoveryGuard, .titleInRingID, .snoozeLatchAfterArm, .ackBeforeWork,
              .heartbeatExtendsDeadline, .dismissalRevivesExpired, .retireBeforeArm, .completionScopedToFamily,
              .staleChallengeVisibleSurvivesRestart, .foregroundAlertKept, .contextNeverLapses: return [.ios, .android]
@@ -92,6 +106,10 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .killSwitchFailsClosed: switches.killSwitchFailsClosed = true
             case .receiptDeletedBeforeWrite: switches.receiptDeletedBeforeWrite = true
             case .gateTrustsJSCache: switches.gateTrustsJSCache = true
+            case .fuseRetireBeforeArm: switches.fuseRetireBeforeArm = true
+            case .backgroundEdgeMovesFuse: switches.backgroundEdgeMovesFuse = true
+            case .rotationKeepsPredecessor: switches.rotationKeepsPredecessor = true
+            case .foregroundWalkFuse: switches.foregroundWalkFuse = true
             }
         }
         return switches

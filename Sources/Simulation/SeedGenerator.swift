@@ -37,8 +37,24 @@ public enum SeedGenerator {
                                        title: "Alarm \(number)", policy: policy))
         }
 
+        // iOS walk alarms (WALK-*): own streams, so the draws above keep their values; walk is
+        // iOS-only, so Android seeds draw nothing here.
+        var walkSetup = WalkSetup()
+        if platform == .ios {
+            var challengeRNG = streams.stream("setup.challenge")
+            for index in alarms.indices where challengeRNG.chance(Ratio(2, 5)) { alarms[index].challenge = .walk }
+            var healthRNG = streams.stream("setup.walk")
+            walkSetup.workout.sessionStartLatencyMs = healthRNG.int(in: 100...1_500)
+            walkSetup.workout.collectionStartLatencyMs = healthRNG.int(in: 100...1_500)
+            walkSetup.workout.recoverySupported = healthRNG.chance(Ratio(2, 3))
+            walkSetup.workout.motionAuthorized = healthRNG.chance(Ratio(9, 10))
+            walkSetup.workout.historyLagMs = healthRNG.pick([Int64(500), 2_000, 5_000])
+            walkSetup.collectionNeverConfirms = healthRNG.chance(Ratio(1, 10))
+        }
+
         var setup = DeviceSetup(platform: platform, zoneIdentifier: zone, startWallMs: startWallMs, durationMs: durationMs,
                                 alarms: alarms, plan: [], seed: seed)
+        setup.walk = walkSetup
         var platformRNG = streams.stream("setup.platform")
         setup.ios.scheduleLatencyMaxMs = platformRNG.pick([100, 300, 800, 2_000])
         setup.ios.capacity = platformRNG.chance(Ratio(3, 10)) ? Int(platformRNG.int(in: 2...12)) : 64
@@ -141,6 +157,12 @@ public enum SeedGenerator {
             parameters.append(RunParameter("ios.silent-mode-silences", String(setup.ios.silentModeSilencesAlerts)))
             parameters.append(RunParameter("ios.jumped-over-relative", setup.ios.jumpedOverRelativeFires ? "fires" : "waits"))
             parameters.append(RunParameter("ios.schedule-always-fails", String(setup.ios.scheduleAlwaysFails)))
+            parameters.append(RunParameter("ios.walk-alarms", alarms.filter(\.challenge.isWalk).map(\.id).joined(separator: ",")))
+            parameters.append(RunParameter("ios.workout-latency-ms", "\(setup.walk.workout.sessionStartLatencyMs)+\(setup.walk.workout.collectionStartLatencyMs)"))
+            parameters.append(RunParameter("ios.workout-recovery", String(setup.walk.workout.recoverySupported)))
+            parameters.append(RunParameter("ios.motion-authorized", String(setup.walk.workout.motionAuthorized)))
+            parameters.append(RunParameter("ios.pedometer-history-lag-ms", String(setup.walk.workout.historyLagMs)))
+            parameters.append(RunParameter("ios.walk-collection-confirms", String(!setup.walk.collectionNeverConfirms)))
         case .android:
             parameters.append(RunParameter("android.api-level", String(setup.android.apiLevel)))
             parameters.append(RunParameter("android.locked-boot-broadcast-delay-ms", String(setup.android.lockedBootBroadcastDelayMs)))
@@ -422,6 +444,13 @@ enum AmbientPlan {
             let back = at + reinstall.int(in: 30_000...1_800_000)
             plan.append(TimedAction(wallMs: back, action: .userOpenApp))
             plan.append(TimedAction(wallMs: back + reinstall.int(in: 5_000...60_000), action: .userLeaveApp))
+        }
+        if setup.platform == .ios && setup.alarms.contains(where: \.challenge.isWalk) {
+            // The user revokes Health access in Settings now and then (WALK-4).
+            var health = streams.stream("plan.health-access")
+            if health.chance(Ratio(1, 8)) {
+                plan.append(TimedAction(wallMs: start + health.int(in: 60_000...setup.durationMs), action: .userSetHealthAccess(false)))
+            }
         }
         // Stable order: by time, then by generation order (the sort is stable).
         return plan.enumerated().sorted { ($0.element.wallMs, $0.offset) < ($1.element.wallMs, $1.offset) }.map(\.element)

@@ -155,6 +155,8 @@ extension World {
             audioFocus(change)
         case .faultPlaybackFailure:
             playbackFailure()
+        case .userStartWalk, .userWalk, .userAppSwitcher, .faultWorkoutLost, .userSetHealthAccess:
+            performWalk(action)
         case .expectAlerting(let alarmID, let line):
             if !audibleRings().contains(where: { $0.metadata.alarmID == alarmID }) {
                 scenarioFailures.append("\(line): expected \(alarmID) alerting, but it is silent")

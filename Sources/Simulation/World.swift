@@ -26,6 +26,8 @@ enum WorldEvent: Sendable {
     case suspend(incarnation: Int, token: Int)
     /// Receipts, app state and the kill switch (World+Launch.swift).
     case launch(LaunchWorldEvent)
+    /// HealthKit / Core Motion and the walk checkers (World+Walk.swift).
+    case walk(WalkEvent)
 }
 
 /// What the sleepy user does about an audible ring.
@@ -142,6 +144,8 @@ final class World {
     /// when the platform delivers it (a late platform is the platform's fault, and which root
     /// owns the occurrence follows the order the app can see).
     var lateOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64)] = []
+    /// iOS walk ground truth (HealthKit workout, Core Motion) and its checkers' record (World+Walk.swift).
+    lazy var walkWorld = WalkWorld(setup: setup.walk, rng: streams.stream("user.walk"))
 
     init(setup: DeviceSetup, defects: [KnownDefect], keepFullTrace: Bool) {
         self.setup = setup
@@ -286,6 +290,8 @@ final class World {
             guard process.running, process.incarnation == incarnation, process.suspensionToken == token, !process.active else { return }
             process.suspended = true
             record("app", "suspended")
+        case .walk(let walkEvent):
+            handleWalkEvent(walkEvent)
         }
     }
 
@@ -338,13 +344,15 @@ final class World {
         record("app", "launch", [TraceField("reason", reason.rawValue), TraceField("incarnation", String(process.incarnation))])
         step(.processStarted(reason))
         jsReportsCachedPreferences()  // BOOT-3: JS's cached, possibly stale view
+        walkProcessLaunched()  // WALK-4, WALK-23
     }
 
     /// iOS: a background process runs for a limited budget, then is suspended (it is not killed:
     /// its memory survives, and an intent or the user resumes it). The budget is a parameter:
     /// Apple documents no number for AlarmKit intent launches.
     func startBackgroundBudget() {
-        guard setup.platform == .ios, process.running, !process.active, let budget = setup.backgroundExecutionMs else { return }
+        guard setup.platform == .ios, process.running, !process.active, let budget = setup.backgroundExecutionMs,
+              !walkKeepsProcessRunning else { return }  // a running workout keeps the process executing
         process.suspensionToken += 1
         enqueue(.suspend(incarnation: process.incarnation, token: process.suspensionToken), afterMs: budget)
     }
@@ -361,6 +369,7 @@ final class World {
 
     func kill(_ reason: String) {
         guard process.running else { return }
+        walkProcessDied(reason)  // WALK-7, WALK-25
         process.running = false
         process.active = false
         process.bridge = nil
@@ -394,6 +403,7 @@ final class World {
         stepInput = input
         defer { stepInput = nil }
         if case .api(.completeChallenge(let rootID, let token)) = input { launchState.completionRequested = (rootID, token) }
+        walkObserve(input, wasReady: wasReady)
         for command in commands {
             guard process.running, process.bridge != nil else { break }
             execute(command)
@@ -447,6 +457,7 @@ final class World {
             checkStableID(request)
             checkPressureBelongsToOwner(request)
             oracleBind(request)
+            checkWalkFuseRequest(request, origin: origin)
             record("bridge", "schedule", [TraceField("id", request.id.description), TraceField("kind", request.metadata.kind.rawValue),
                                           TraceField("root", request.metadata.rootID), TraceField("schedule", request.schedule.description),
                                           TraceField("origin", origin.rawValue)])
@@ -462,6 +473,7 @@ final class World {
             checkReceiptFirst(id, origin: origin)
             checkNoCollateralDamage(id, origin: origin)
             checkArmBeforeRetire(id, origin: origin, isCancel: true)
+            checkFuseRetire(id, origin: origin)
             record("bridge", "cancel", [TraceField("id", id.description), TraceField("origin", origin.rawValue)])
             onDaemon { $0.cancel(id) }
             onAlarmManager { $0.cancel(id) }
@@ -469,6 +481,7 @@ final class World {
             checkReceiptFirst(id, origin: origin)
             if origin == .lifecycle { oracleTiedPassOver(id) }
             checkArmBeforeRetire(id, origin: origin, isCancel: false)
+            checkFuseRetire(id, origin: origin)
             record("bridge", "stop", [TraceField("id", id.description), TraceField("origin", origin.rawValue)])
             onDaemon { $0.stop(id, nowWallMs: wallMs, byUser: false) }
             onAlarmManager { $0.stopRinging(id) }
@@ -497,10 +510,13 @@ final class World {
             if case .snoozeRejected = reply { checkFailedSnoozeChangedNothing() }
             if case .abandoned(true) = reply, let index = oracle.liveIndex { oracleClose(index, reason: "abandoned") }
             if case .lastAlarmAction(let record) = reply { jsGotLastAction(record) }
+            walkReply(reply)
         case .note(let text):
             record("bridge", "note", [TraceField("text", text)])
         case .readReceipts, .writeReceipt, .deleteReceipt, .writeFailedWakeDay, .checkKillSwitch, .remoteScheduling:
             executeLaunch(command)
+        case .startWorkout, .endWorkout, .queryRecentSteps:
+            executeWalk(command)
         }
     }
 
@@ -624,7 +640,9 @@ final class World {
                 enqueue(.plan(.userLeaveApp), afterMs: openAfter + userRNG.int(in: 7_000...20_000))
             }
         case .openAndComplete, .openAndLeave:
+            let alarmID = groundTruthMetadata(id)?.alarmID
             perform(.userOpenApp)
+            if planWalk(alarmID: alarmID) { return }  // a walk alarm: the walk check (World+Walk.swift)
             if userRNG.chance(Ratio(1, 2)) {
                 enqueue(.plan(.appSyncEnabledAlarms), afterMs: userRNG.int(in: 200...3_000))
             }
@@ -781,6 +799,15 @@ final class World {
         case .killSwitchChecked(let response): return "killSwitchChecked(\(response.rawValue))"
         case .api(.skipOneTimeSnooze(let token, let alarmIDs)):
             return "skipOneTimeSnooze(\(token), \(alarmIDs.joined(separator: ",")))"
+        case .api(.startWalkCheck(let alarmIDs)): return "startWalkCheck(\(alarmIDs.joined(separator: ",")))"
+        case .healthAccessObserved(let granted): return "healthAccessObserved(\(granted))"
+        case .workoutSessionConfirmed: return "workoutSessionConfirmed"
+        case .workoutCollectionConfirmed: return "workoutCollectionConfirmed"
+        case .workoutStartFailed: return "workoutStartFailed"
+        case .workoutLost: return "workoutLost"
+        case .stepsObserved: return "stepsObserved"
+        case .workoutRecovered: return "workoutRecovered"
+        case .recentStepsQueried(let latest): return "recentStepsQueried(\(latest.map(String.init) ?? "none"))"
         }
     }
 

@@ -32,6 +32,7 @@ struct ScenarioVocabularyTests {
             "fault revoke-exact-permission", "fault grant-exact-permission", "fault coalesce-updates on|off",
             "fault late-delivery DURATION", "fault force-stop", "fault audio-focus-loss", "fault phone-call",
             "fault audio-focus-regained", "fault playback-failure", "fault os-removes-alarm [ALARM]",
+            "user start-walk", "user walk N", "user app-switcher DURATION", "user health-access on|off", "fault workout-lost",
             "expect alerting ALARM", "expect silent ALARM",
             "fault kill-switch-ok", "fault kill-switch-disabled", "fault kill-switch-timeout",
             "fault kill-switch-network-failure", "fault kill-switch-unreadable", "fault app-state-write-failure [N=1]",
