@@ -23,6 +23,14 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     public var staleChallengeVisibleSurvivesRestart = false
     /// Issue 5: completing one weekday root's occurrence cancels the whole family's pending primaries (OCC-12).
     public var completionScopedToFamily = false
+    /// AND-17: a ring postponed by recent steps arms no durable retry.
+    public var stepSuppressionDropsRetry = false
+    /// AND-11: MainActivity keeps its lock-screen presentation after the app leaves the foreground.
+    public var lockScreenGrantKept = false
+    /// AND-13: expiry and abandonment leave the occurrence's Android retries armed or ringing.
+    public var retrySurvivesClosure = false
+    /// AND-15: a queued pass-over rings once the owner's occurrence closes.
+    public var passOverQueueRings = false
 
     public init() {}
 
@@ -60,6 +68,13 @@ public struct BridgeConfiguration: Sendable {
     public var actionLifetimeMs: Int64 = 120_000
     /// The snooze maximum: 30 min (SNZ-3, SNZ-11, SNZ-21).
     public var snoozeMaxMs: Int64 = 30 * 60_000
+    /// W_STEP (FG-6, AND-16, AND-18): steps counted within this window before a ring is due
+    /// postpone an ordinary Android retry; tracking is armed this long before each ring. Virtual
+    /// ms; the simulation varies it (15 s – 3 min).
+    public var recentStepWindowMs: Int64 = 60_000
+    /// Android: the bound of a queued pass-over when its owner never closes in this process's
+    /// view: the 20 h owner-record bound (OCC-21, AND-15).
+    public var passOverQueueBoundMs: Int64 = 20 * 3_600_000
     public var defects: KnownDefects
 
     public init(flavor: PlatformFlavor, calendar: WallCalendar, defects: KnownDefects = KnownDefects()) {

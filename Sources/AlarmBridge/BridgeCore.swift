@@ -53,6 +53,8 @@ public struct BridgeCore: Sendable {
     var awaitingObservation: InventoryPurpose?
     /// Actions journalled while the store could not be read; cleared once they were handled.
     var journal: [JournalEntry] = []
+    /// Android process-local state: step tracking, ringing captures, the lock-screen grant.
+    var android = AndroidSession()
 
     static let queuedInputsMax = 256
 
@@ -98,6 +100,7 @@ public struct BridgeCore: Sendable {
             } else {
                 handleReady(input, now: now, into: &out)
             }
+            if flavor == .android { androidAfterStep(input, now: now, into: &out) }
         }
         flush(into: &out)
         return out
@@ -293,8 +296,7 @@ public struct BridgeCore: Sendable {
             runDeferredSyncIfClear(into: &out)
         case .alarmDelivered(let id):
             if observeDelivery(id, now: now, into: &out) {
-                insertAlerting(id)
-                out.append(.startRinging(id))
+                deliverAndroidRing(id, now: now, into: &out)  // AND-16, AND-17, SNZ-18
             }
             out.append(.readInventory(.launchSync))  // roll the root's next primary (REC-6)
         case .ringDismissed(let id):
@@ -320,6 +322,14 @@ public struct BridgeCore: Sendable {
             }
         case .api(let call):
             handleAPI(call, now: now, into: &out)
+        case .stepCounterChanged(let steps, let stepElapsedMs):
+            stepCounterChanged(steps: steps, stepElapsedMs: stepElapsedMs, now: now, into: &out)
+        case .volumeDismissal(let id, let kind):
+            volumeDismissal(id, kind: kind, now: now, into: &out)
+        case .startWakeUpCheck(let id):
+            startWakeUpCheck(id, now: now, into: &out)
+        case .timerFired(.stepTrackingArm):
+            break  // androidAfterStep re-evaluates tracking after every step (AND-16)
         }
     }
 
@@ -358,6 +368,7 @@ public struct BridgeCore: Sendable {
             out.append(.reply(.activeWakeOccurrence(activeWakeOccurrence())))
         case .abandonWakeOccurrence(let alarmIDs):
             abandonWakeOccurrence(alarmIDs: alarmIDs, now: now, into: &out)
+            if flavor == .android { reassertStepTracking(reason: "AND-18: after an abandonment", now: now, into: &out) }
         case .expireWakeOccurrence(let alarmIDs, let startedAt, let token):
             expireWakeOccurrence(alarmIDs: alarmIDs, startedAtMs: startedAt, token: token, now: now, into: &out)
         case .peekLastAlarmAction:
@@ -366,6 +377,8 @@ public struct BridgeCore: Sendable {
             acknowledgeAlarmAction(alarmID: alarmID, action: action, occurredAtMs: occurredAtMs, into: &out)
         case .completeChallenge(let rootID, let token):
             completeChallenge(rootID: rootID, token: token, now: now, into: &out)
+        case .reconcileStepSuppressionTracking:
+            reconcileStepSuppressionTracking(now: now, into: &out)  // API-16
         }
     }
 

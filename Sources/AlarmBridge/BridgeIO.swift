@@ -178,6 +178,8 @@ public enum BridgeTimer: String, Sendable, Equatable, Codable {
     case armRetry
     /// Retry a sync whose inventory read failed (BOOT-2 forbids deciding without it).
     case syncRetry
+    /// Android: arm pre-fire step-suppression tracking W_STEP before the next ring (AND-16).
+    case stepTrackingArm
 }
 
 /// The launch gate's visible state (BOOT-7).
@@ -227,6 +229,9 @@ public enum APICall: Sendable, Equatable {
     /// `acknowledgeLastAlarmAction(alarmId, action, occurredAtMs)` (ACT-4): removes the stored
     /// action only when all three fields match.
     case acknowledgeLastAlarmAction(alarmID: String, action: String, occurredAtMs: Int64)
+    /// `reconcileStepSuppressionTracking()` (API-16, Android only): re-establishes pre-fire
+    /// step-suppression tracking for every ring due within W_STEP.
+    case reconcileStepSuppressionTracking
 }
 
 /// What `getActiveWakeOccurrence()` reports (API-11).
@@ -264,6 +269,9 @@ public enum APIReply: Sendable, Equatable {
     /// `abandonWakeOccurrence` / `expireWakeOccurrence` resolved: whether the occurrence closed.
     case abandoned(Bool)
     case expired(Bool)
+    /// `reconcileStepSuppressionTracking` resolved (API-16): the roots whose rings are due within
+    /// W_STEP and are now tracked, sorted; `supported` is false on iOS (Android-only method).
+    case stepSuppressionTracking(rootIDs: [String], supported: Bool)
 }
 
 /// One platform action written to the unprotected action journal the moment it happens, before
@@ -318,6 +326,22 @@ public enum BridgeInput: Sendable, Equatable {
     case playbackFailed(AlarmUUID)
     case timerFired(BridgeTimer)
     case api(APICall)
+    /// Android `SensorEventListener.onSensorChanged` for `Sensor.TYPE_STEP_COUNTER`: the cumulative
+    /// count since boot and when (elapsedRealtime ms) the last counted step happened (AND-16).
+    case stepCounterChanged(stepsSinceBoot: Int64, stepElapsedMs: Int64)
+    /// Android: an explicit dismissal by volume on the alarm screen of this ring: a volume key
+    /// pressed on the alarm activity, or an observed alarm-volume reduction (INACT-6).
+    case volumeDismissal(AlarmUUID, VolumeDismissal)
+    /// Android: the user chose Start wake-up check on this ring's alarm screen (AND-11).
+    case startWakeUpCheck(AlarmUUID)
+}
+
+/// How the user dismissed an Android ring by volume (seed 000, "Explicit alarm dismissals also count").
+public enum VolumeDismissal: String, Sendable, Equatable, Codable {
+    /// A hardware volume key pressed while the alarm activity had focus (`Activity.onKeyDown`).
+    case volumeKey = "volume-key"
+    /// The alarm stream's volume went down while the ring played (`AudioManager` volume observer).
+    case volumeLowered = "volume-lowered"
 }
 
 /// Every request the bridge makes.
@@ -352,4 +376,15 @@ public enum BridgeCommand: Sendable, Equatable {
     case reply(APIReply)
     /// A decision worth a trace line (pass-over, deferral, rejection); no effect.
     case note(String)
+    /// Android: register (true) or unregister the `Sensor.TYPE_STEP_COUNTER` listener that tracks
+    /// recent walking before a ring fires (AND-16). Process-local: the listener dies with the process.
+    case setStepTracking(Bool)
+    /// Android: start the ringing service for a delivered one-time snooze ring with the one-shot
+    /// suppression exemption in its extras: the service, its notification and the alarm activity
+    /// ignore recent-step and challenge-visible suppression for this ring, once (SNZ-18).
+    case startRingingSuppressionExempt(AlarmUUID)
+    /// Android: MainActivity's lock-screen presentation (`Activity.setShowWhenLocked`, API 27):
+    /// granted for one Start wake-up check launch, revoked when that challenge ends or the app
+    /// leaves the foreground (AND-11). The bridge never asks for keyguard dismissal (AND-12).
+    case setMainActivityShowWhenLocked(Bool)
 }

@@ -72,6 +72,19 @@ public enum PlanAction: Sendable, Equatable {
     case faultPlaybackFailure
     case expectAlerting(alarmID: String, line: Int)
     case expectSilent(alarmID: String, line: Int)
+    /// Android: the user takes this many steps now (the step counter counts them, AND-16).
+    case userWalk(steps: Int)
+    /// Android: the user presses a volume key on the alarm screen of the ringing alarm (INACT-6).
+    case userVolumeKey
+    /// Android: the user turns the alarm volume down one step while an alarm rings (INACT-6).
+    case userLowerAlarmVolume
+    /// Android: the user chooses Start wake-up check on the ringing alarm's screen: the app opens
+    /// with the challenge (AND-11).
+    case userStartWakeUpCheck
+    /// JS calls `reconcileStepSuppressionTracking()` (API-16).
+    case appReconcileStepTracking
+    /// Check: MainActivity's lock-screen presentation is granted (true) or not (AND-11).
+    case expectLockScreenGrant(Bool, line: Int)
 }
 
 /// A plan action due at a device wall-clock instant.
@@ -125,6 +138,10 @@ public struct DeviceSetup: Sendable {
     public var androidStandbyBucket = StandbyBucket.active
     /// Android 34+: whether USE_FULL_SCREEN_INTENT is granted (denied: heads-up only, fsi-limits).
     public var androidFullScreenIntent = true
+    /// W_STEP (AND-16, AND-17, AND-18), varied per seed: 15 s – 3 min. Virtual ms.
+    public var recentStepWindowMs: Int64 = 60_000
+    /// Android step counter's `maxReportLatencyUs` batching, varied per seed: 0–10 s. Virtual ms.
+    public var stepReportLatencyMs: Int64 = 0
 
     public init(platform: PlatformFlavor, zoneIdentifier: String, startWallMs: Int64, durationMs: Int64,
                 alarms: [LogicalAlarm], plan: [TimedAction], seed: UInt64) {

@@ -14,6 +14,10 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case retireBeforeArm = "retire-before-arm"
     case completionScopedToFamily = "completion-scoped-to-family"
     case staleChallengeVisibleSurvivesRestart = "stale-challenge-visible-survives-restart"
+    case stepSuppressionDropsRetry = "step-suppression-drops-retry"
+    case lockScreenGrantKept = "lock-screen-grant-kept"
+    case retrySurvivesClosure = "retry-survives-closure"
+    case passOverQueueRings = "pass-over-queue-rings"
 
     public static func < (lhs: KnownDefect, rhs: KnownDefect) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -42,6 +46,14 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "issue 5 (app side): JS acknowledges a platform action before the work it triggers has succeeded, so a failed or interrupted handler loses it (ACT-5)"
         case .snoozeLatchAfterArm:
             return "issue 5: the one-time snooze latch is spent only after the snooze ring is confirmed, so a second request in flight gets a second snooze (SNZ-4, SNZ-5)"
+        case .stepSuppressionDropsRetry:
+            return "Android: a ring postponed by recent steps arms no durable retry, so the occurrence goes silent (AND-17, FG-6)"
+        case .lockScreenGrantKept:
+            return "Android: MainActivity keeps its lock-screen presentation after the app leaves the foreground (AND-11)"
+        case .retrySurvivesClosure:
+            return "Android: expiry and abandonment leave the occurrence's retries armed or ringing; only completion discards them (AND-13, AND-14)"
+        case .passOverQueueRings:
+            return "Android: a queued pass-over rings once its owner's occurrence closes, as a second challenge (AND-15, OCC-3)"
         }
     }
 
@@ -52,6 +64,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
         case .resyncWhileAlerting, .stopLeavesRecoveryGuard, .titleInRingID, .snoozeLatchAfterArm, .ackBeforeWork,
              .heartbeatExtendsDeadline, .dismissalRevivesExpired, .retireBeforeArm, .completionScopedToFamily,
              .staleChallengeVisibleSurvivesRestart: return [.ios, .android]
+        case .stepSuppressionDropsRetry, .lockScreenGrantKept, .retrySurvivesClosure, .passOverQueueRings: return [.android]
         }
     }
 
@@ -71,6 +84,10 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .retireBeforeArm: switches.retireBeforeArm = true
             case .completionScopedToFamily: switches.completionScopedToFamily = true
             case .staleChallengeVisibleSurvivesRestart: switches.staleChallengeVisibleSurvivesRestart = true
+            case .stepSuppressionDropsRetry: switches.stepSuppressionDropsRetry = true
+            case .lockScreenGrantKept: switches.lockScreenGrantKept = true
+            case .retrySurvivesClosure: switches.retrySurvivesClosure = true
+            case .passOverQueueRings: switches.passOverQueueRings = true
             }
         }
         return switches

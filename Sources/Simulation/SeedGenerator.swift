@@ -88,6 +88,9 @@ public enum SeedGenerator {
         setup.minSnoozeLeadMs = constants.int(in: 2_000...10_000)
         setup.clockChangeThresholdMs = constants.pick([Int64(1_000), 5_000, 30_000, 60_000])
         setup.reactiveUser = true
+        var stepConstants = streams.stream("setup.android-steps")  // its own stream: other draws keep their values
+        setup.recentStepWindowMs = stepConstants.int(in: 15_000...180_000)
+        setup.stepReportLatencyMs = stepConstants.int(in: 0...10_000)
 
         let profile = SwarmProfile.draw(streams.stream("setup.swarm"), platform: platform, apiLevel: setup.android.apiLevel)
         setup.interleavingDeaths = profile.processDeath
@@ -141,6 +144,8 @@ public enum SeedGenerator {
             parameters.append(RunParameter("android.fgs-window-ms", String(setup.android.exactAlarmForegroundServiceWindowMs)))
             parameters.append(RunParameter("android.standby-bucket", setup.androidStandbyBucket.rawValue))
             parameters.append(RunParameter("android.full-screen-intent", setup.androidFullScreenIntent ? "granted" : "denied"))
+            parameters.append(RunParameter("android.step-report-latency-ms", String(setup.stepReportLatencyMs)))
+            parameters.append(RunParameter("bridge.w-step-ms", String(setup.recentStepWindowMs)))
         }
         parameters.append(RunParameter("bridge.g-pub-ms", String(setup.publicationGraceMs)))
         parameters.append(RunParameter("bridge.min-snooze-lead-ms", String(setup.minSnoozeLeadMs)))

@@ -158,6 +158,9 @@ extension World {
             if audibleRings().contains(where: { $0.metadata.alarmID == alarmID }) {
                 scenarioFailures.append("\(line): expected \(alarmID) silent, but it is alerting")
             }
+        case .userWalk, .userVolumeKey, .userLowerAlarmVolume, .userStartWakeUpCheck, .appReconcileStepTracking,
+             .expectLockScreenGrant:
+            performAndroid(action)
         }
     }
 
@@ -230,7 +233,7 @@ extension World {
     func noteRecordedAction(_ input: BridgeInput, bridge: BridgeCore) {
         let id: AlarmUUID
         switch input {
-        case .stopIntent(let ring), .ringDismissed(let ring): id = ring
+        case .stopIntent(let ring), .ringDismissed(let ring), .volumeDismissal(let ring, _): id = ring
         default: return
         }
         guard let newest = process.bridge?.document?.actions.last, newest.occurredAtMs == wallMs,

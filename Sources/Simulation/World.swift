@@ -24,6 +24,8 @@ enum WorldEvent: Sendable {
     case boot
     /// iOS: the background execution budget ran out.
     case suspend(incarnation: Int, token: Int)
+    /// Android: the step counter's hardware FIFO flushes its due events to the listener.
+    case stepSensorFlush
 }
 
 /// What the sleepy user does about an audible ring.
@@ -116,6 +118,8 @@ final class World {
     /// when the platform delivers it (a late platform is the platform's fault, and which root
     /// owns the occurrence follows the order the app can see).
     var lateOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64)] = []
+    /// Android: the step counter, the user's walking and volume habits, checker state (World+Android).
+    var androidSide: AndroidSide
 
     init(setup: DeviceSetup, defects: [KnownDefect], keepFullTrace: Bool) {
         self.setup = setup
@@ -133,6 +137,7 @@ final class World {
         self.appRNG = streams.stream("app.js")
         self.snoozeRNG = streams.stream("user.snooze")
         self.requestFaultRNG = streams.stream("faults.requests")
+        self.androidSide = AndroidSide(streams: streams, reportLatencyMs: setup.stepReportLatencyMs)
         switch setup.platform {
         case .ios: ios = AlarmKitDaemon(parameters: setup.ios, calendar: calendar, streams: streams)
         case .android:
@@ -165,6 +170,7 @@ final class World {
         record("sim", "start", [TraceField("platform", setup.platform.rawValue), TraceField("seed", String(setup.seed)),
                                 TraceField("zone", setup.zoneIdentifier), TraceField("zoneData", WallCalendar.zoneDataVersion)])
         scheduleOracleFireTimes()
+        planAndroidWalks()
         for timed in setup.plan {
             queue.schedule(.plan(timed.action), at: max(nowMs, at(wallMs: timed.wallMs)))
         }
@@ -254,6 +260,8 @@ final class World {
             guard process.running, process.incarnation == incarnation, process.suspensionToken == token, !process.active else { return }
             process.suspended = true
             record("app", "suspended")
+        case .stepSensorFlush:
+            flushStepSensor()
         }
     }
 
@@ -288,6 +296,7 @@ final class World {
         configuration.publicationGraceMs = setup.publicationGraceMs
         configuration.minSnoozeLeadMs = setup.minSnoozeLeadMs
         configuration.clockChangeThresholdMs = setup.clockChangeThresholdMs
+        configuration.recentStepWindowMs = setup.recentStepWindowMs
         return configuration
     }
 
@@ -332,6 +341,7 @@ final class World {
         process.heldEvents = []
         record("app", "process-death", [TraceField("reason", reason)])
         onAlarmManager { $0.processDied() }
+        androidProcessDied()
     }
 
     /// One bridge step: the input, then every command in order.
@@ -350,6 +360,7 @@ final class World {
         }
         if case .stopIntent(let id) = input { oracleCredit(id, creditNow: wasReady) }
         if case .ringDismissed(let id) = input { oracleCredit(id, creditNow: wasReady) }
+        oracleVolumeDismissal(input, creditNow: wasReady)  // INACT-6
         noteRecordedAction(input, bridge: bridge)
         for command in commands {
             guard process.running, process.bridge != nil else { break }
@@ -447,6 +458,13 @@ final class World {
             if case .lastAlarmAction(let record) = reply { jsGotLastAction(record) }
         case .note(let text):
             record("bridge", "note", [TraceField("text", text)])
+        case .setStepTracking(let on):
+            setStepTracking(on)
+        case .startRingingSuppressionExempt(let id):
+            guard let metadata = process.bridge?.document?.row(id)?.metadata else { return }
+            onAlarmManager { $0.startRingingSuppressionExempt(id, metadata: metadata) }
+        case .setMainActivityShowWhenLocked(let on):
+            onAlarmManager { $0.setMainActivityShowWhenLocked(on) }
         }
     }
 
@@ -561,7 +579,7 @@ final class World {
         guard deviceUp, isAudible(id) else { return }
         switch reaction {
         case .stop:
-            stopRing(id)
+            if !androidDismissByVolume(id) { stopRing(id) }  // INACT-6: sometimes by volume
             if userRNG.chance(Ratio(1, 3)) {
                 // Stop, then straight into the app to do the mission while the successor is pending.
                 let openAfter = userRNG.int(in: 1_000...8_000)
@@ -570,7 +588,7 @@ final class World {
                 enqueue(.plan(.userLeaveApp), afterMs: openAfter + userRNG.int(in: 7_000...20_000))
             }
         case .openAndComplete, .openAndLeave:
-            perform(.userOpenApp)
+            if android != nil { startWakeUpCheck(id) } else { perform(.userOpenApp) }  // AND-11
             if userRNG.chance(Ratio(1, 2)) {
                 enqueue(.plan(.appSyncEnabledAlarms), afterMs: userRNG.int(in: 200...3_000))
             }
@@ -659,6 +677,7 @@ final class World {
         noteFault("device-restarting")
         onDaemon { $0.boot(nowWallMs: wallMs) }
         onAlarmManager { $0.boot() }
+        androidSide.stepSensor.reboot()  // the count restarts at zero (TYPE_STEP_COUNTER)
     }
 
     func noteFault(_ name: String) {
@@ -715,6 +734,10 @@ final class World {
         case .api(.acknowledgeLastAlarmAction(let alarmID, let action, let at)): return "acknowledgeLastAlarmAction(\(alarmID), \(action), \(at))"
         case .api(.skipOneTimeSnooze(let token, let alarmIDs)):
             return "skipOneTimeSnooze(\(token), \(alarmIDs.joined(separator: ",")))"
+        case .api(.reconcileStepSuppressionTracking): return "reconcileStepSuppressionTracking"
+        case .stepCounterChanged(let steps, let at): return "stepCounterChanged(\(steps), at \(at))"
+        case .volumeDismissal(let id, let kind): return "volumeDismissal(\(id), \(kind.rawValue))"
+        case .startWakeUpCheck(let id): return "startWakeUpCheck(\(id))"
         }
     }
 
