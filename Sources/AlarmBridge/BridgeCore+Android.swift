@@ -32,6 +32,9 @@ struct AndroidSession: Sendable, Equatable {
     var lockScreenGrantToken: String?
     /// The live token at the end of the previous step: a change means another root took ownership.
     var lastLiveToken: String?
+    /// Known defect `step-suppression-drops-retry`: the occurrence whose ring recent steps
+    /// suppressed; every arm path skips it while set.
+    var stepHoldToken: String?
 }
 
 extension BridgeCore {
@@ -73,6 +76,7 @@ extension BridgeCore {
             // AND-16, AND-17: recent walking postpones when the ring sounds, never the pressure.
             if defects.stepSuppressionDropsRetry {
                 out.append(.note("defect step-suppression-drops-retry: \(id) suppressed with no retry armed"))
+                android.stepHoldToken = live.token
                 return
             }
             out.append(.note("AND-17: \(id) postponed by steps within W_STEP; durable retry armed"))
@@ -83,10 +87,19 @@ extension BridgeCore {
     }
 
     mutating func ring(_ id: AlarmUUID, token: String, exempt: Bool, into out: inout [BridgeCommand]) {
+        android.stepHoldToken = nil
         insertAlerting(id)
         android.captures.removeAll { $0.ringID == id }
         android.captures.append(RingCapture(ringID: id, token: token))
         out.append(exempt ? .startRingingSuppressionExempt(id) : .startRinging(id))
+    }
+
+    /// Known defect `step-suppression-drops-retry`: a step-suppressed occurrence gets no retry
+    /// from any arm path (the flag gates them all), until one of its rings sounds.
+    mutating func stepHoldBlocksArm(_ live: OccurrenceRecord, into out: inout [BridgeCommand]) -> Bool {
+        guard defects.stepSuppressionDropsRetry, android.stepHoldToken == live.token else { return false }
+        out.append(.note("defect step-suppression-drops-retry: no retry armed for \(live.rootID) while steps suppress it"))
+        return true
     }
 
     // MARK: - Bound retries (AND-13)

@@ -191,6 +191,7 @@ extension BridgeCore {
     /// concurrent trigger reuses the one already armed. The row is published before the
     /// platform call (SCH-6).
     mutating func armSuccessor(for live: OccurrenceRecord, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        if stepHoldBlocksArm(live, into: &out) { return }  // known defect step-suppression-drops-retry only
         if let snooze = pendingSnooze(of: live), snooze.confirmed {
             out.append(.note("snooze ring \(snooze.id) holds the pressure (SNZ-10)"))
             return
