@@ -32,7 +32,7 @@ public enum ScenarioRunner {
                                        "ios.jumped-over-relative", "ios.schedule-always-fails",
                                        "android.api-level", "android.swipe-force-stops", "android.update-clears-alarms",
                                        "android.oem-kills-ringing-ms", "android.focus-loss-silences", "android.seeded-tie-order",
-                                       "android.full-screen-intent", "android.standby-bucket", "android.doze-maintenance-ms", "android.manifest", "bridge.min-snooze-lead-ms", "bridge.clock-threshold-ms", "bridge.g-pub-ms", "sim.t-op-ms", "sim.duration-ms"]
+                                       "android.full-screen-intent", "android.standby-bucket", "android.doze-maintenance-ms", "android.manifest", "bridge.min-snooze-lead-ms", "bridge.clock-threshold-ms", "bridge.w-step-ms", "android.step-report-latency-ms", "bridge.g-pub-ms", "sim.t-op-ms", "sim.duration-ms"]
 
     /// Checks what the parser cannot know: `param` keys and values, and faults that exist on one
     /// platform only.
@@ -127,7 +127,7 @@ public enum ScenarioRunner {
         for timed in plan where timed.wallMs > endWallMs {
             let line: Int
             switch timed.action {
-            case .expectAlerting(_, let expectLine), .expectSilent(_, let expectLine): line = expectLine
+            case .expectAlerting(_, let expectLine), .expectSilent(_, let expectLine), .expectLockScreenGrant(_, let expectLine): line = expectLine
             default: continue
             }
             let text = "\(scenario.path):\(line): not checked: the run ended before it"
@@ -266,6 +266,16 @@ public enum ScenarioRunner {
             return .faultCoalesceUpdates(on)
         case ("expect", "alerting"): return alarmArgument(0).map { .expectAlerting(alarmID: $0, line: event.line) }
         case ("expect", "silent"): return alarmArgument(0).map { .expectSilent(alarmID: $0, line: event.line) }
+        case ("user", "walk"):
+            guard let first = arguments.first, case .count(let steps) = first else { return nil }
+            return .userWalk(steps: steps)
+        case ("user", "volume-key"): return .userVolumeKey
+        case ("user", "lower-alarm-volume"): return .userLowerAlarmVolume
+        case ("user", "start-wake-up-check"): return .userStartWakeUpCheck
+        case ("app", "reconcile-step-tracking"): return .appReconcileStepTracking
+        case ("expect", "lock-screen-grant"):
+            guard let first = arguments.first, case .onOff(let on) = first else { return nil }
+            return .expectLockScreenGrant(on, line: event.line)
         default: return nil
         }
     }
@@ -373,6 +383,12 @@ public enum ScenarioRunner {
         case "bridge.clock-threshold-ms":
             guard let number, (1...3_600_000).contains(number) else { return bad + " (1...3600000)" }
             setup.clockChangeThresholdMs = number
+        case "bridge.w-step-ms":
+            guard let number, (1_000...3_600_000).contains(number) else { return bad + " (1000...3600000)" }
+            setup.recentStepWindowMs = number
+        case "android.step-report-latency-ms":
+            guard let number, (0...60_000).contains(number) else { return bad + " (0...60000)" }
+            setup.stepReportLatencyMs = number
         case "bridge.g-pub-ms":
             guard let number, number <= 3_600_000 else { return bad + " (0...3600000)" }
             setup.publicationGraceMs = number

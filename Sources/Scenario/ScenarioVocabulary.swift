@@ -127,6 +127,12 @@ public enum ScenarioVocabulary {
         ScenarioVerb("fault", "os-removes-alarm", [.optionalAlarm], meaning: "iOS removes one of the app's alarms (of ALARM, or any) with no app call; the app sees it only as missing from the next snapshot."),
         ScenarioVerb("expect", "alerting", [.alarm], meaning: "Check: at this instant, the alarm is alerting (ringing, on screen)."),
         ScenarioVerb("expect", "silent", [.alarm], meaning: "Check: at this instant, the alarm is not alerting."),
+        ScenarioVerb("user", "walk", [.count], meaning: "Android: the user takes N steps now; the step counter counts them and a registered listener gets them (batched by `android.step-report-latency-ms`) (AND-16)."),
+        ScenarioVerb("user", "volume-key", meaning: "Android: the user presses a volume key on the ringing alarm's screen: an explicit dismissal, credited only after validation (INACT-6)."),
+        ScenarioVerb("user", "lower-alarm-volume", meaning: "Android: the user turns the alarm volume down one step while an alarm rings; the observed reduction is a dismissal (INACT-6). At the stream's minimum nothing changes."),
+        ScenarioVerb("user", "start-wake-up-check", meaning: "Android: the user chooses Start wake-up check on the ringing alarm's screen: the app opens with the challenge and MainActivity may show over the lock screen (AND-11)."),
+        ScenarioVerb("app", "reconcile-step-tracking", meaning: "JS calls reconcileStepSuppressionTracking() (API-16, Android only)."),
+        ScenarioVerb("expect", "lock-screen-grant", [.onOff], meaning: "Check: at this instant MainActivity's lock-screen presentation is granted (on) or not (off) (AND-11)."),
     ]
 
     /// The actors, in table order without repeats.

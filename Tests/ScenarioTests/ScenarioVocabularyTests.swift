@@ -33,6 +33,8 @@ struct ScenarioVocabularyTests {
             "fault late-delivery DURATION", "fault force-stop", "fault audio-focus-loss", "fault phone-call",
             "fault audio-focus-regained", "fault playback-failure", "fault os-removes-alarm [ALARM]",
             "expect alerting ALARM", "expect silent ALARM",
+            "user walk N", "user volume-key", "user lower-alarm-volume", "user start-wake-up-check",
+            "app reconcile-step-tracking", "expect lock-screen-grant on|off",
         ])
         #expect(ScenarioVocabulary.actors == ["user", "app", "device", "fault", "expect"])
     }
