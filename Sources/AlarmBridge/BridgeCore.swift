@@ -367,8 +367,11 @@ public struct BridgeCore: Sendable {
         case .getActiveWakeOccurrence:
             out.append(.reply(.activeWakeOccurrence(activeWakeOccurrence())))
         case .abandonWakeOccurrence(let alarmIDs):
+            let before = out.count
             abandonWakeOccurrence(alarmIDs: alarmIDs, now: now, into: &out)
-            if flavor == .android { reassertStepTracking(reason: "AND-18: after an abandonment", now: now, into: &out) }
+            if flavor == .android, out[before...].contains(.reply(.abandoned(true))) {
+                reassertStepTracking(reason: "AND-18: after an abandonment", now: now, into: &out)
+            }
         case .expireWakeOccurrence(let alarmIDs, let startedAt, let token):
             expireWakeOccurrence(alarmIDs: alarmIDs, startedAtMs: startedAt, token: token, now: now, into: &out)
         case .peekLastAlarmAction:

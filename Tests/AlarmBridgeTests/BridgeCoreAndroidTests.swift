@@ -150,3 +150,28 @@ struct BridgeCoreAndroidTests {
         #expect(decoded.serial == 7)
     }
 }
+
+/// AND-18: abandonment reasserts step tracking for the other alarms due within W_STEP.
+struct BridgeCoreAndroidAbandonTests {
+    @Test("AND-18: after an abandonment step tracking is reasserted for every other alarm due within W_STEP, and only then")
+    func abandonmentReassertsTracking() {
+        var harness = BridgeHarness(flavor: .android)
+        _ = harness.send(.processStarted(.user))
+        let wake = LogicalAlarm(id: "wake", hour: 7, minute: 0, repeats: .weekly([.monday]), title: "Wake")
+        let soon = LogicalAlarm(id: "soon", hour: 7, minute: 1, repeats: .weekly([.monday]), title: "Soon")
+        let first = BridgeCoreAndroidTests.scheduled(harness.send(.api(.saveAlarm(wake))), kind: .primary).min { $0.fireWallMs < $1.fireWallMs }!
+        let second = BridgeCoreAndroidTests.scheduled(harness.send(.api(.saveAlarm(soon))), kind: .primary).min { $0.fireWallMs < $1.fireWallMs }!
+        harness.advance(first.fireWallMs - harness.now.wallMs)
+        _ = harness.send(.alarmDelivered(first.id))
+        _ = harness.send(.didBecomeActive)
+        harness.advance(20_000)  // the other alarm is due in 40 s, inside the default W_STEP of 60 s
+        let abandon = harness.send(.api(.abandonWakeOccurrence(alarmIDs: ["wake"])))
+        #expect(abandon.contains(.reply(.abandoned(true))))
+        #expect(abandon.contains(.setStepTracking(true)))
+        #expect(abandon.contains { if case .note(let text) = $0 { return text.hasPrefix("AND-18") && text.hasSuffix(second.metadata.rootID) }; return false })
+        // A rejected abandonment (another alarm's ID) reasserts nothing.
+        let rejected = harness.send(.api(.abandonWakeOccurrence(alarmIDs: ["nobody"])))
+        #expect(rejected.contains(.reply(.abandoned(false))))
+        #expect(!rejected.contains { if case .note(let text) = $0 { return text.hasPrefix("AND-18") }; return false })
+    }
+}
