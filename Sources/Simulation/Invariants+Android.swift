@@ -47,11 +47,21 @@ extension World {
         }
         var offending: String?
         if manager.lockScreen.mainActivityShowWhenLocked {
+            if androidSide.grantOccurrence == nil {
+                androidSide.grantOccurrence = .some(oracle.liveIndex.map { oracle.occurrences[$0].id })
+            }
+            // The challenge ends when the occurrence the grant was given for closes. A grant given
+            // while the oracle knows no live occurrence (a fire it exempted, say) is judged only
+            // by the foreground condition.
+            let boundTo = androidSide.grantOccurrence ?? nil
+            let challengeEnded = boundTo.map { id in oracle.occurrences.first { $0.id == id }?.live != true } ?? false
             if !process.active {
                 offending = "the app is not in the foreground"
-            } else if oracle.liveIndex == nil {
-                offending = "no challenge is live"
+            } else if challengeEnded {
+                offending = "its challenge's occurrence has closed"
             }
+        } else {
+            androidSide.grantOccurrence = nil
         }
         guard let offending else {
             androidSide.grantOffendingSinceMs = nil

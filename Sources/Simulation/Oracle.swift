@@ -117,6 +117,12 @@ extension World {
             record("oracle", "closed-occurrence-redelivered", [TraceField("root", rootID)])
             return
         }
+        if let index = oracle.liveIndex, wallMs >= oracle.occurrences[index].deadlineMs {
+            // INACT-2: at its deadline the incumbent is expired, even if its deadline event is
+            // queued behind this fire time at the same instant: it passes nothing over
+            // (android seed 2025).
+            oracleClose(index, reason: "expired")
+        }
         if let index = oracle.liveIndex {
             if oracle.occurrences[index].startWallMs == fireWallMs {
                 if oracle.occurrences[index].tiedRoots.contains(rootID) { return }  // re-planned, same instant

@@ -15,6 +15,9 @@ struct AndroidSide {
     var stepsRNG: Xoshiro256StarStar
     /// Since when (true ms) MainActivity's grant has been held where AND-11 forbids it.
     var grantOffendingSinceMs: Int64?
+    /// The oracle occurrence that was live when the grant was observed on (`.some(nil)`: none
+    /// was, so the challenge it belongs to is one the oracle cannot judge); nil while no grant.
+    var grantOccurrence: Int??
 
     init(streams: RandomStreams, reportLatencyMs: Int64) {
         stepSensor = StepCounterSensor(maxReportLatencyMs: reportLatencyMs)
