@@ -163,6 +163,16 @@ extension World {
         }
     }
 
+    /// Android delivers only one of several simultaneously due roots first, and that one owns
+    /// the occurrence whether it then rings or recent steps postpone it (AND-17): the tie is
+    /// settled at the platform's delivery, not at the first alert (android seed 5915).
+    func oracleAndroidDelivery(_ id: AlarmUUID) {
+        guard android != nil, let index = oracle.liveIndex, oracle.occurrences[index].tiedRoots.count > 1,
+              let metadata = requestMetadata[id], metadata.kind == .primary,
+              oracle.occurrences[index].tiedRoots.contains(metadata.rootID) else { return }
+        resolveTie(index, owner: metadata.rootID)
+    }
+
     /// INACT-6 as truth: a volume dismissal counts only for a ring that is really ringing.
     func oracleVolumeDismissal(_ input: BridgeInput, creditNow: Bool) {
         guard case .volumeDismissal(let id, _) = input, android?.ringing.contains(id) == true else { return }

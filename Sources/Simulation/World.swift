@@ -539,7 +539,9 @@ final class World {
                 noteScheduleResult(id, success: false)
                 lastPlatformChangeMs = nowMs  // a failed request: the next sync legitimately retries it
             }
-        case .alarmDelivered: lastPlatformChangeMs = nowMs
+        case .alarmDelivered(let id):
+            lastPlatformChangeMs = nowMs
+            oracleAndroidDelivery(id)
         default: break
         }
         if let launch {
