@@ -60,9 +60,10 @@ public enum ScenarioRunner {
                 throw ScenarioError(file: scenario.path, line: parameter.line, column: column, message: problem)
             }
         }
-        for event in scenario.events where event.actor == "fault" || event.actor == "device" {
+        for event in scenario.events where event.actor == "fault" || event.actor == "device" || event.actor == "user" {
             let androidOnly = ["revoke-exact-permission", "grant-exact-permission", "doze", "charging", "force-stop",
-                               "audio-focus-loss", "phone-call", "audio-focus-regained", "playback-failure"]
+                               "audio-focus-loss", "phone-call", "audio-focus-regained", "playback-failure",
+                               "walk", "volume-key", "lower-alarm-volume", "start-wake-up-check"]
             let iosOnly = ["capacity", "coalesce-updates", "os-removes-alarm", "silent-mode"]
             if scenario.platform == .ios && androidOnly.contains(event.verb)
                 || scenario.platform == .android && iosOnly.contains(event.verb) {

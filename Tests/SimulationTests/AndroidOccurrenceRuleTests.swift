@@ -36,6 +36,14 @@ struct AndroidOccurrenceRuleTests {
         #expect(outcome.result.firstViolation?.invariant == rule.invariant, "\(outcome.result.firstViolation?.message ?? "no violation")")
     }
 
+    @Test("the Android user's alarm-screen verbs are malformed in an iOS scenario",
+          arguments: ["user walk 20", "user volume-key", "user lower-alarm-volume", "user start-wake-up-check"])
+    func androidOnlyUserVerbs(line: String) throws {
+        let text = "platform ios\nstart 2026-03-02 06:55 UTC\nalarm wake 07:00 once\nat 07:00:10 \(line)\n"
+        let scenario = try FieldBugScenarioTests.parse(text, "v.scenario")
+        #expect(throws: ScenarioError.self) { try ScenarioRunner.validate(scenario, source: text) }
+    }
+
     @Test("the Android invariants are in the catalog with their rule IDs")
     func catalog() {
         #expect(InvariantCatalog.info("bound-retries")?.rules.contains("AND-13") == true)
