@@ -44,6 +44,14 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     /// Walk: a started walk arms a fuse while the app is steadily in the foreground, a legacy
     /// foreground maintenance alarm (WALK-5, WALK-13).
     public var foregroundWalkFuse = false
+    /// AND-17: a ring postponed by recent steps arms no durable retry.
+    public var stepSuppressionDropsRetry = false
+    /// AND-11: MainActivity keeps its lock-screen presentation after the app leaves the foreground.
+    public var lockScreenGrantKept = false
+    /// AND-13: expiry and abandonment leave the occurrence's Android retries armed or ringing.
+    public var retrySurvivesClosure = false
+    /// AND-15: a queued pass-over rings once the owner's occurrence closes.
+    public var passOverQueueRings = false
 
     public init() {}
 
@@ -102,6 +110,13 @@ public struct BridgeConfiguration: Sendable {
     public var walkLookBackMs: Int64 = 30_000
     /// WALK-6: size bound of the native diagnostics journal (entries).
     public var diagnosticsJournalMax: Int = 48
+    /// W_STEP (FG-6, AND-16, AND-18): steps counted within this window before a ring is due
+    /// postpone an ordinary Android retry; tracking is armed this long before each ring. Virtual
+    /// ms; the simulation varies it (15 s – 3 min).
+    public var recentStepWindowMs: Int64 = 60_000
+    /// Android: the bound of a queued pass-over when its owner never closes in this process's
+    /// view: the 20 h owner-record bound (OCC-21, AND-15).
+    public var passOverQueueBoundMs: Int64 = 20 * 3_600_000
     public var defects: KnownDefects
 
     /// WALK-2: the background-task identifier whose launch handler resumes the HealthKit workout.

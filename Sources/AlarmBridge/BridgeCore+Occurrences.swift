@@ -77,6 +77,7 @@ extension BridgeCore {
             // OCC-3: a different root due while an occurrence is live is a silent pass-over.
             out.append(.note("pass-over: \(row.metadata.rootID) while \(live.rootID) owns the occurrence"))
             silence(row.id, origin: .lifecycle, into: &out)
+            if flavor == .android { queuePassOver(row, ringTimeMs: startedAt, owner: live, now: now) }  // AND-15
             return false
         }
         if let incumbent = document?.occurrences.last(where: { $0.rootID != row.metadata.rootID && $0.wasLive(at: startedAt) }) {
@@ -152,6 +153,12 @@ extension BridgeCore {
             return
         }
         guard let live = document?.liveOccurrence, let row = document?.row(id), isBound(row, to: live) else { return }
+        // INACT-6: Android credits only a dismissal of a ring whose captured occurrence is the
+        // live one and that is still ringing (its lifecycle valid).
+        if flavor == .android, !androidDismissalIsValid(id, live: live) {
+            out.append(.note("INACT-6: dismissal of \(id) not credited (captured occurrence or lifecycle invalid)"))
+            return
+        }
         mutate { $0.update(with(live) { $0.lastActivityMs = now.wallMs }) }
         armExpiryTimer(now: now, into: &out)
     }
@@ -186,6 +193,7 @@ extension BridgeCore {
     /// platform call (SCH-6). IOS-15: the pressure is always an AlarmKit ring, never a notification
     /// whose interruption level could silently drop to `.active` (IOS-13).
     mutating func armSuccessor(for live: OccurrenceRecord, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        if stepHoldBlocksArm(live, into: &out) { return }  // known defect step-suppression-drops-retry only
         if let snooze = pendingSnooze(of: live), snooze.confirmed {
             out.append(.note("snooze ring \(snooze.id) holds the pressure (SNZ-10)"))
             return
@@ -392,6 +400,10 @@ extension BridgeCore {
                     out.append(.note("defect stop-leaves-recovery-guard: successor \(row.id) left armed"))
                     continue
                 }
+                if retrySurvivesClosureDefect(state) {
+                    out.append(.note("defect retry-survives-closure: retry \(row.id) left armed"))
+                    continue
+                }
                 out.append(.cancel(row.id, origin: origin))
                 removeAlerting(row.id)
                 mutate { $0.removeRow(row.id) }
@@ -400,6 +412,10 @@ extension BridgeCore {
             // iOS: what the bridge believes is only as fresh as the last `alarmUpdates`, which the
             // phone may hold while locked (forums 825427). So every ring of the occurrence that
             // could be sounding gets a stop; one that is not throws harmlessly (stop(id:) docs).
+            if alerting.contains(row.id) && row.metadata.kind.isOccurrenceBound && retrySurvivesClosureDefect(state) {
+                out.append(.note("defect retry-survives-closure: retry \(row.id) left ringing"))
+                continue
+            }
             if alerting.contains(row.id) || (flavor == .ios && (row.metadata.kind == .primary || row.delivered)) {
                 out.append(.stop(row.id, origin: origin))
                 removeAlerting(row.id)

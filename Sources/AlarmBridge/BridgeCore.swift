@@ -67,6 +67,8 @@ public struct BridgeCore: Sendable {
     var walkSession = WalkSession()
     /// iOS: HealthKit workout authorization as the adapter last read it (WALK-4).
     var healthAccessGranted = false
+    /// Android process-local state: step tracking, ringing captures, the lock-screen grant.
+    var android = AndroidSession()
 
     static let queuedInputsMax = 256
 
@@ -113,6 +115,7 @@ public struct BridgeCore: Sendable {
             } else {
                 handleReady(input, now: now, into: &out)
             }
+            if flavor == .android { androidAfterStep(input, now: now, into: &out) }
         }
         diagnoseLaunchGate(in: out, now: now)  // WALK-6
         flush(into: &out)
@@ -331,17 +334,7 @@ public struct BridgeCore: Sendable {
             runDeferredSyncIfClear(into: &out)
         case .alarmDelivered(let id):
             if observeDelivery(id, now: now, into: &out) {
-                if appActive, !defects.foregroundAlertKept, let row = document?.row(id), row.metadata.kind != .snooze {
-                    // FG-1: an ordinary wake ring never presents while Ember is active; the
-                    // in-app challenge takes the delivery over (SNZ-17: the snooze ring rings).
-                    out.append(.note("FG-1: \(row.metadata.kind.rawValue) \(id) delivered while Ember is active: not rung"))
-                    if row.metadata.kind == .primary, let live = document?.liveOccurrence {
-                        noteForegroundSuppressed(rootID: live.rootID, ringID: id, startedAtMs: live.startedAtMs)
-                    }
-                } else {
-                    insertAlerting(id)
-                    out.append(.startRinging(id))
-                }
+                deliverAndroidRing(id, now: now, into: &out)  // FG-1, AND-16, AND-17, SNZ-18
             }
             out.append(.readInventory(.launchSync))  // roll the root's next primary (REC-6)
         case .ringDismissed(let id):
@@ -372,6 +365,14 @@ public struct BridgeCore: Sendable {
         case .healthAccessObserved, .workoutSessionConfirmed, .workoutCollectionConfirmed, .workoutStartFailed,
              .workoutLost, .stepsObserved, .workoutRecovered, .recentStepsQueried, .timerFired(.walkStepPoll):
             handleWalkInput(input, now: now, into: &out)  // WALK-*, BridgeCore+Walk.swift
+        case .stepCounterChanged(let steps, let stepElapsedMs):
+            stepCounterChanged(steps: steps, stepElapsedMs: stepElapsedMs, now: now, into: &out)
+        case .volumeDismissal(let id, let kind):
+            volumeDismissal(id, kind: kind, now: now, into: &out)
+        case .startWakeUpCheck(let id):
+            startWakeUpCheck(id, now: now, into: &out)
+        case .timerFired(.stepTrackingArm):
+            break  // androidAfterStep re-evaluates tracking after every step (AND-16)
         }
     }
 
@@ -404,7 +405,11 @@ public struct BridgeCore: Sendable {
         case .getActiveWakeOccurrence:
             out.append(.reply(.activeWakeOccurrence(activeWakeOccurrence())))
         case .abandonWakeOccurrence(let alarmIDs):
+            let before = out.count
             abandonWakeOccurrence(alarmIDs: alarmIDs, now: now, into: &out)
+            if flavor == .android, out[before...].contains(.reply(.abandoned(true))) {
+                reassertStepTracking(reason: "AND-18: after an abandonment", now: now, into: &out)
+            }
         case .expireWakeOccurrence(let alarmIDs, let startedAt, let token):
             expireWakeOccurrence(alarmIDs: alarmIDs, startedAtMs: startedAt, token: token, now: now, into: &out)
         case .peekLastAlarmAction:
@@ -423,6 +428,8 @@ public struct BridgeCore: Sendable {
             break  // BOOT-3: advisory; handled (and ignored by the gate) in handleLaunchInput
         case .startWalkCheck(let alarmIDs):
             startWalkCheck(alarmIDs: alarmIDs, now: now, into: &out)
+        case .reconcileStepSuppressionTracking:
+            reconcileStepSuppressionTracking(now: now, into: &out)  // API-16
         }
     }
 

@@ -38,6 +38,10 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// WALK-6: the size-bounded native diagnostics journal, oldest first; nil before the first
     /// entry (and in older documents).
     public var diagnostics: [DiagnosticEntry]?
+    /// Android: roots whose time arrived during another root's wake session, each waiting in its
+    /// own durable queue with no sound and no challenge until the owner closes (AND-15). nil in
+    /// documents written before the queue existed.
+    public var passOverQueue: [QueuedPassOver]?
 
     public init() {}
 
@@ -220,5 +224,26 @@ public struct ActionRecord: Codable, Sendable, Equatable {
         self.alarmID = alarmID
         self.action = action
         self.occurredAtMs = occurredAtMs
+    }
+}
+
+/// One entry of the Android pass-over queue (AND-15): a root that came due while `ownerToken`
+/// owned the wake session.
+public struct QueuedPassOver: Codable, Sendable, Equatable {
+    public var rootID: String
+    /// The primary ring that was delivered and silenced.
+    public var ringID: AlarmUUID
+    /// Its configured ring time (wall ms).
+    public var ringTimeMs: Int64
+    /// The token of the occurrence that owned the session when it came due.
+    public var ownerToken: String
+    /// When the bridge queued it (wall ms).
+    public var queuedAtMs: Int64
+    public init(rootID: String, ringID: AlarmUUID, ringTimeMs: Int64, ownerToken: String, queuedAtMs: Int64) {
+        self.rootID = rootID
+        self.ringID = ringID
+        self.ringTimeMs = ringTimeMs
+        self.ownerToken = ownerToken
+        self.queuedAtMs = queuedAtMs
     }
 }

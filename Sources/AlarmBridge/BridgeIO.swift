@@ -185,6 +185,8 @@ public enum BridgeTimer: String, Sendable, Equatable, Codable {
     case contextLapse
     /// WALK-7, WALK-18: the native background step-poll repair of a started walk (every 2 s).
     case walkStepPoll
+    /// Android: arm pre-fire step-suppression tracking W_STEP before the next ring (AND-16).
+    case stepTrackingArm
 }
 
 /// The launch gate's visible state (BOOT-7).
@@ -256,6 +258,9 @@ public enum APICall: Sendable, Equatable {
     /// `alarmIDs` (WALK-1, WALK-3, WALK-4): rejects without Health access; otherwise starts the
     /// HealthKit workout and resolves `walkStarted` once session and collection are confirmed.
     case startWalkCheck(alarmIDs: [String])
+    /// `reconcileStepSuppressionTracking()` (API-16, Android only): re-establishes pre-fire
+    /// step-suppression tracking for every ring due within W_STEP.
+    case reconcileStepSuppressionTracking
 }
 
 /// What `getActiveWakeOccurrence()` reports (API-11).
@@ -311,6 +316,9 @@ public enum APIReply: Sendable, Equatable {
     case walkStarted(token: String)
     /// `saveAlarm` of an iOS walk alarm rejected: Health access is missing (WALK-4).
     case saveRejected(alarmID: String, reason: String)
+    /// `reconcileStepSuppressionTracking` resolved (API-16): the roots whose rings are due within
+    /// W_STEP and are now tracked, sorted; `supported` is false on iOS (Android-only method).
+    case stepSuppressionTracking(rootIDs: [String], supported: Bool)
 }
 
 /// One platform action written to the unprotected action journal the moment it happens, before
@@ -393,6 +401,22 @@ public enum BridgeInput: Sendable, Equatable {
     /// iOS: the answer to `queryRecentSteps`: the wall time of the latest step in the window,
     /// nil when none (or motion access is denied). No counts (WALK-6, WALK-26).
     case recentStepsQueried(latestStepWallMs: Int64?)
+    /// Android `SensorEventListener.onSensorChanged` for `Sensor.TYPE_STEP_COUNTER`: the cumulative
+    /// count since boot and when (elapsedRealtime ms) the last counted step happened (AND-16).
+    case stepCounterChanged(stepsSinceBoot: Int64, stepElapsedMs: Int64)
+    /// Android: an explicit dismissal by volume on the alarm screen of this ring: a volume key
+    /// pressed on the alarm activity, or an observed alarm-volume reduction (INACT-6).
+    case volumeDismissal(AlarmUUID, VolumeDismissal)
+    /// Android: the user chose Start wake-up check on this ring's alarm screen (AND-11).
+    case startWakeUpCheck(AlarmUUID)
+}
+
+/// How the user dismissed an Android ring by volume (seed 000, "Explicit alarm dismissals also count").
+public enum VolumeDismissal: String, Sendable, Equatable, Codable {
+    /// A hardware volume key pressed while the alarm activity had focus (`Activity.onKeyDown`).
+    case volumeKey = "volume-key"
+    /// The alarm stream's volume went down while the ring played (`AudioManager` volume observer).
+    case volumeLowered = "volume-lowered"
 }
 
 /// Every request the bridge makes.
@@ -447,4 +471,15 @@ public enum BridgeCommand: Sendable, Equatable {
     /// iOS: `CMPedometer.queryPedometerData(from:to:)` for the post-handoff part of the last
     /// 30 s (WALK-7, WALK-26), wall-clock milliseconds; answered by `recentStepsQueried`.
     case queryRecentSteps(fromWallMs: Int64, toWallMs: Int64)
+    /// Android: register (true) or unregister the `Sensor.TYPE_STEP_COUNTER` listener that tracks
+    /// recent walking before a ring fires (AND-16). Process-local: the listener dies with the process.
+    case setStepTracking(Bool)
+    /// Android: start the ringing service for a delivered one-time snooze ring with the one-shot
+    /// suppression exemption in its extras: the service, its notification and the alarm activity
+    /// ignore recent-step and challenge-visible suppression for this ring, once (SNZ-18).
+    case startRingingSuppressionExempt(AlarmUUID)
+    /// Android: MainActivity's lock-screen presentation (`Activity.setShowWhenLocked`, API 27):
+    /// granted for one Start wake-up check launch, revoked when that challenge ends or the app
+    /// leaves the foreground (AND-11). The bridge never asks for keyguard dismissal (AND-12).
+    case setMainActivityShowWhenLocked(Bool)
 }

@@ -55,6 +55,9 @@ public struct RingingStatus: Sendable, Equatable {
     public var startedFromExactAlarm: Bool
     /// Bumped per ring, so stale heads-up timeouts do nothing.
     var token: UInt64
+    /// SNZ-18: started with the one-shot suppression exemption extra (a delivered one-time snooze
+    /// ring); the service, its notification and the alarm activity carry it.
+    public var suppressionExemptOnce = false
 
     /// Sound reaches the user: playing or ducked, at a non-zero alarm volume.
     public func isAudible(volumeIndex: Int) -> Bool { (audio == .playing || audio == .ducked) && volumeIndex > 0 }
@@ -138,6 +141,7 @@ extension AlarmManagerModel {
     public mutating func processDied() -> [AlarmManagerEffect] {
         let effects = ringingStatuses.map { AlarmManagerEffect.alertEnded($0.id, $0.metadata) }
         ringingStatuses = []
+        lockScreen.mainActivityShowWhenLocked = false  // the activity's window flag dies with it
         return effects
     }
 

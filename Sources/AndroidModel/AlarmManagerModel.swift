@@ -129,6 +129,8 @@ public struct AlarmManagerModel: Sendable {
     var ringingToken: UInt64 = 0
     /// The last deliveries, oldest first, at most `deliveryLogLimit`.
     public internal(set) var deliveryLog: [AlarmDelivery] = []
+    /// Keyguard and activity window flags (AND-10..12): see `AlarmManagerModel+LockScreen.swift`.
+    public internal(set) var lockScreen = LockScreenState()
     static let deliveryLogLimit = 512
 
     /// A model whose randomness is a generator seeded with `parameters.randomSeed`.

@@ -36,7 +36,7 @@ public enum ScenarioRunner {
                                        "android.oem-kills-ringing-ms", "android.focus-loss-silences", "android.seeded-tie-order",
                                        "android.full-screen-intent", "android.standby-bucket", "android.doze-maintenance-ms", "android.manifest", "bridge.min-snooze-lead-ms", "bridge.clock-threshold-ms", "bridge.g-pub-ms",
                                        "bridge.imminent-ms", "bridge.h-ctx-ms", "bridge.d-session-ms", "js.heartbeat-ms", "sim.t-op-ms", "sim.duration-ms",
-                                       "app.js-cache-stale"]
+                                       "app.js-cache-stale", "bridge.w-step-ms", "android.step-report-latency-ms"]
 
     /// Checks what the parser cannot know: `param` keys and values, and faults that exist on one
     /// platform only.
@@ -64,9 +64,10 @@ public enum ScenarioRunner {
                 throw ScenarioError(file: scenario.path, line: parameter.line, column: column, message: problem)
             }
         }
-        for event in scenario.events where event.actor == "fault" || event.actor == "device" {
+        for event in scenario.events where event.actor == "fault" || event.actor == "device" || event.actor == "user" {
             let androidOnly = ["revoke-exact-permission", "grant-exact-permission", "doze", "charging", "force-stop",
-                               "audio-focus-loss", "phone-call", "audio-focus-regained", "playback-failure"]
+                               "audio-focus-loss", "phone-call", "audio-focus-regained", "playback-failure",
+                               "volume-key", "lower-alarm-volume", "start-wake-up-check"]
             let iosOnly = ["capacity", "coalesce-updates", "os-removes-alarm", "silent-mode", "workout-lost"]
             if scenario.platform == .ios && androidOnly.contains(event.verb)
                 || scenario.platform == .android && iosOnly.contains(event.verb) {
@@ -131,7 +132,7 @@ public enum ScenarioRunner {
         for timed in plan where timed.wallMs > endWallMs {
             let line: Int
             switch timed.action {
-            case .expectAlerting(_, let expectLine), .expectSilent(_, let expectLine): line = expectLine
+            case .expectAlerting(_, let expectLine), .expectSilent(_, let expectLine), .expectLockScreenGrant(_, let expectLine): line = expectLine
             default: continue
             }
             let text = "\(scenario.path):\(line): not checked: the run ended before it"
@@ -293,6 +294,13 @@ public enum ScenarioRunner {
         case ("fault", "kill-switch-unreadable"): return .faultKillSwitch(.unreadable)
         case ("fault", "app-state-write-failure"): return .faultAppStateWriteFailure(count: countArgument(0))
         case ("app", "cancel-system-alarms"): return alarmArgument(0).map { .appCancelSystemAlarms(alarmID: $0) }
+        case ("user", "volume-key"): return .userVolumeKey
+        case ("user", "lower-alarm-volume"): return .userLowerAlarmVolume
+        case ("user", "start-wake-up-check"): return .userStartWakeUpCheck
+        case ("app", "reconcile-step-tracking"): return .appReconcileStepTracking
+        case ("expect", "lock-screen-grant"):
+            guard let first = arguments.first, case .onOff(let on) = first else { return nil }
+            return .expectLockScreenGrant(on, line: event.line)
         default: return nil
         }
     }
@@ -417,6 +425,12 @@ public enum ScenarioRunner {
         case "js.heartbeat-ms":
             guard let number, (100...3_600_000).contains(number) else { return bad + " (100...3600000)" }
             setup.contextHeartbeatIntervalMs = number
+        case "bridge.w-step-ms":
+            guard let number, (1_000...3_600_000).contains(number) else { return bad + " (1000...3600000)" }
+            setup.recentStepWindowMs = number
+        case "android.step-report-latency-ms":
+            guard let number, (0...60_000).contains(number) else { return bad + " (0...60000)" }
+            setup.stepReportLatencyMs = number
         case "bridge.g-pub-ms":
             guard let number, number <= 3_600_000 else { return bad + " (0...3600000)" }
             setup.publicationGraceMs = number

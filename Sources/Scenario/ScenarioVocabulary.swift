@@ -126,7 +126,7 @@ public enum ScenarioVocabulary {
         ScenarioVerb("fault", "playback-failure", meaning: "Android: the player of the ring now sounding fails (the service runs, silent)."),
         ScenarioVerb("fault", "os-removes-alarm", [.optionalAlarm], meaning: "iOS removes one of the app's alarms (of ALARM, or any) with no app call; the app sees it only as missing from the next snapshot."),
         ScenarioVerb("user", "start-walk", meaning: "iOS: in the app, the user starts the walk check of the live alarm (startWalkCheck): rejected without Health access (WALK-4); the walk counts as started once HealthKit confirms session and collection in the foreground (WALK-3)."),
-        ScenarioVerb("user", "walk", [.count], meaning: "iOS: the user takes N steps now; a process attached to the running workout gets them as a live Core Motion update (WALK-11, WALK-14)."),
+        ScenarioVerb("user", "walk", [.count], meaning: "The user takes N steps now. iOS: a process attached to the running workout gets them as a live Core Motion update (WALK-11, WALK-14). Android: the step counter counts them and a registered listener gets them, batched by `android.step-report-latency-ms` (AND-16)."),
         ScenarioVerb("user", "app-switcher", [.duration], meaning: "The user swipes up into the app switcher: the app resigns active now and truly enters the background DURATION later (WALK-8, WALK-10)."),
         ScenarioVerb("user", "health-access", [.onOff], meaning: "iOS: the user grants (on) or revokes (off) Health access for workouts in Settings (WALK-4)."),
         ScenarioVerb("fault", "workout-lost", meaning: "iOS: HealthKit ends the workout session on its own (WALK-23)."),
@@ -140,6 +140,11 @@ public enum ScenarioVocabulary {
         ScenarioVerb("fault", "app-state-write-failure", [.optionalCount(defaultValue: 1)],
                      meaning: "The next N writes to the app's state (a failed wake day, IOS-10) fail."),
         ScenarioVerb("app", "cancel-system-alarms", [.alarm], meaning: "JS calls cancelSystemAlarms with every root of ALARM (API-18) and forgets the alarm."),
+        ScenarioVerb("user", "volume-key", meaning: "Android: the user presses a volume key on the ringing alarm's screen: an explicit dismissal, credited only after validation (INACT-6)."),
+        ScenarioVerb("user", "lower-alarm-volume", meaning: "Android: the user turns the alarm volume down one step while an alarm rings; the observed reduction is a dismissal (INACT-6). At the stream's minimum nothing changes."),
+        ScenarioVerb("user", "start-wake-up-check", meaning: "Android: the user chooses Start wake-up check on the ringing alarm's screen: the app opens with the challenge and MainActivity may show over the lock screen (AND-11)."),
+        ScenarioVerb("app", "reconcile-step-tracking", meaning: "JS calls reconcileStepSuppressionTracking() (API-16, Android only)."),
+        ScenarioVerb("expect", "lock-screen-grant", [.onOff], meaning: "Check: at this instant MainActivity's lock-screen presentation is granted (on) or not (off) (AND-11)."),
     ]
 
     /// The actors, in table order without repeats.

@@ -109,6 +109,15 @@ public enum InvariantCatalog {
         InvariantInfo(id: "fail-open",
                       statement: "the kill switch disables scheduling only after an explicit, readable \"disabled\"; a timeout, network failure or unreadable answer leaves scheduling enabled",
                       rules: ["BOOT-12"]),
+        InvariantInfo(id: "bound-retries",
+                      statement: "every pending Android retry is bound to exactly one (root, token); from the step in which the bridge closes that occurrence or sees ownership pass to another root, none of its retries is pending or ringing",
+                      rules: ["AND-13", "AND-14", "AND-17", "AND-19"]),
+        InvariantInfo(id: "lock-screen-grant",
+                      statement: "MainActivity's lock-screen presentation is held only from Start wake-up check until the challenge ends or the app leaves the foreground (within T_OP), and keyguard dismissal is never requested",
+                      rules: ["AND-10", "AND-11", "AND-12"]),
+        InvariantInfo(id: "pass-over-silent",
+                      statement: "on Android a root that became due while another root owned a live occurrence never rings for that ring time, neither while queued nor after its queue entry is released",
+                      rules: ["OCC-3", "OCC-4", "AND-15"]),
     ]
 
     public static func info(_ id: String) -> InvariantInfo? {

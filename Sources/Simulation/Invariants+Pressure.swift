@@ -34,7 +34,7 @@ extension World {
         }
         // The user's dismissal or Stop ends this alert: the transition window of invariant 1.
         switch stepInput {
-        case .ringDismissed(id)?, .stopIntent(id)?: return
+        case .ringDismissed(id)?, .stopIntent(id)?, .volumeDismissal(id, _)?: return  // INACT-6 dismissals too
         default: break
         }
         let occurrence = oracle.occurrences[index]

@@ -25,6 +25,7 @@ extension World {
         checkExpiryFormula()
         checkOccurrenceInvariants()  // Invariants+Occurrence.swift
         checkOneSteadyFuse()
+        checkAndroidOccurrenceRules()
     }
 
     // MARK: never-silent

@@ -82,7 +82,8 @@ public enum PlanAction: Sendable, Equatable {
     case appCancelSystemAlarms(alarmID: String)
     /// JS calls `startWalkCheck` for the live occurrence the user is looking at (WALK-3, WALK-4).
     case userStartWalk
-    /// The user takes this many steps now (Core Motion; a live update if a process observes it).
+    /// The user takes this many steps now. iOS: Core Motion (a live update if a process observes
+    /// it, WALK-11); Android: the step counter counts them (AND-16).
     case userWalk(steps: Int)
     /// The user swipes up into the app switcher: resign-active now, the real background edge this
     /// many ms later (WALK-8, WALK-10).
@@ -91,6 +92,17 @@ public enum PlanAction: Sendable, Equatable {
     case faultWorkoutLost
     /// The user grants or revokes Health access for workouts in Settings (WALK-4).
     case userSetHealthAccess(Bool)
+    /// Android: the user presses a volume key on the alarm screen of the ringing alarm (INACT-6).
+    case userVolumeKey
+    /// Android: the user turns the alarm volume down one step while an alarm rings (INACT-6).
+    case userLowerAlarmVolume
+    /// Android: the user chooses Start wake-up check on the ringing alarm's screen: the app opens
+    /// with the challenge (AND-11).
+    case userStartWakeUpCheck
+    /// JS calls `reconcileStepSuppressionTracking()` (API-16).
+    case appReconcileStepTracking
+    /// Check: MainActivity's lock-screen presentation is granted (true) or not (AND-11).
+    case expectLockScreenGrant(Bool, line: Int)
 }
 
 /// A plan action due at a device wall-clock instant.
@@ -165,6 +177,10 @@ public struct DeviceSetup: Sendable {
     public var jsCacheStale = false
     /// iOS walk model parameters (HealthKit, Core Motion, Health access).
     public var walk = WalkSetup()
+    /// W_STEP (AND-16, AND-17, AND-18), varied per seed: 15 s – 3 min. Virtual ms.
+    public var recentStepWindowMs: Int64 = 60_000
+    /// Android step counter's `maxReportLatencyUs` batching, varied per seed: 0–10 s. Virtual ms.
+    public var stepReportLatencyMs: Int64 = 0
 
     public init(platform: PlatformFlavor, zoneIdentifier: String, startWallMs: Int64, durationMs: Int64,
                 alarms: [LogicalAlarm], plan: [TimedAction], seed: UInt64) {

@@ -23,6 +23,10 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case backgroundEdgeMovesFuse = "background-edge-moves-fuse"
     case rotationKeepsPredecessor = "rotation-keeps-predecessor"
     case foregroundWalkFuse = "foreground-walk-fuse"
+    case stepSuppressionDropsRetry = "step-suppression-drops-retry"
+    case lockScreenGrantKept = "lock-screen-grant-kept"
+    case retrySurvivesClosure = "retry-survives-closure"
+    case passOverQueueRings = "pass-over-queue-rings"
 
     public static func < (lhs: KnownDefect, rhs: KnownDefect) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -69,19 +73,28 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "walk: a started walk arms a walk fuse while the app is steadily in the foreground, a legacy maintenance alarm (WALK-5, WALK-13)"
         case .backgroundEdgeMovesFuse:
             return "walk: the real background edge re-arms the provisional fuse 60 s after itself instead of keeping resign-active + 60 s (WALK-8, WALK-10)"
+        case .stepSuppressionDropsRetry:
+            return "Android: a ring postponed by recent steps arms no durable retry, so the occurrence goes silent (AND-17, FG-6)"
+        case .lockScreenGrantKept:
+            return "Android: MainActivity keeps its lock-screen presentation after the app leaves the foreground (AND-11)"
+        case .retrySurvivesClosure:
+            return "Android: expiry and abandonment leave the occurrence's retries armed or ringing; only completion discards them (AND-13, AND-14)"
+        case .passOverQueueRings:
+            return "Android: a queued pass-over rings once its owner's occurrence closes, as a second challenge (AND-15, OCC-3)"
         }
     }
 
     /// Platforms where the defect's code path exists.
     public var platforms: [PlatformFlavor] {
         switch self {
-        case .unavailableReadAsEmpty, .receiptDeletedBeforeWrite, .gateTrustsJSCache: return [.ios]
+        case .receiptDeletedBeforeWrite, .gateTrustsJSCache: return [.ios]
         case .killSwitchFailsClosed: return [.ios, .android]
         case .unavailableReadAsEmpty, .fuseRetireBeforeArm, .backgroundEdgeMovesFuse, .rotationKeepsPredecessor,
              .foregroundWalkFuse: return [.ios]
         case .resyncWhileAlerting, .stopLeavesRecoveryGuard, .titleInRingID, .snoozeLatchAfterArm, .ackBeforeWork,
              .heartbeatExtendsDeadline, .dismissalRevivesExpired, .retireBeforeArm, .completionScopedToFamily,
              .staleChallengeVisibleSurvivesRestart, .foregroundAlertKept, .contextNeverLapses: return [.ios, .android]
+        case .stepSuppressionDropsRetry, .lockScreenGrantKept, .retrySurvivesClosure, .passOverQueueRings: return [.android]
         }
     }
 
@@ -110,6 +123,10 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .backgroundEdgeMovesFuse: switches.backgroundEdgeMovesFuse = true
             case .rotationKeepsPredecessor: switches.rotationKeepsPredecessor = true
             case .foregroundWalkFuse: switches.foregroundWalkFuse = true
+            case .stepSuppressionDropsRetry: switches.stepSuppressionDropsRetry = true
+            case .lockScreenGrantKept: switches.lockScreenGrantKept = true
+            case .retrySurvivesClosure: switches.retrySurvivesClosure = true
+            case .passOverQueueRings: switches.passOverQueueRings = true
             }
         }
         return switches

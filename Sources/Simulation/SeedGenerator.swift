@@ -117,6 +117,9 @@ public enum SeedGenerator {
         setup.killSwitchTimeoutMs = network.pick([Int64(5_000), 10_000, 30_000, 60_000])
         var jsCache = streams.stream("setup.js-cache")
         setup.jsCacheStale = jsCache.chance(Ratio(1, 3))
+        var stepConstants = streams.stream("setup.android-steps")  // its own stream: other draws keep their values
+        setup.recentStepWindowMs = stepConstants.int(in: 15_000...180_000)
+        setup.stepReportLatencyMs = stepConstants.int(in: 0...10_000)
 
         var profile = SwarmProfile.draw(streams.stream("setup.swarm"), platform: platform, apiLevel: setup.android.apiLevel)
         // IOS-10: the user deletes and reinstalls the app while a wake-up is unfinished (own stream).
@@ -179,6 +182,8 @@ public enum SeedGenerator {
             parameters.append(RunParameter("android.fgs-window-ms", String(setup.android.exactAlarmForegroundServiceWindowMs)))
             parameters.append(RunParameter("android.standby-bucket", setup.androidStandbyBucket.rawValue))
             parameters.append(RunParameter("android.full-screen-intent", setup.androidFullScreenIntent ? "granted" : "denied"))
+            parameters.append(RunParameter("android.step-report-latency-ms", String(setup.stepReportLatencyMs)))
+            parameters.append(RunParameter("bridge.w-step-ms", String(setup.recentStepWindowMs)))
         }
         parameters.append(RunParameter("bridge.g-pub-ms", String(setup.publicationGraceMs)))
         parameters.append(RunParameter("bridge.min-snooze-lead-ms", String(setup.minSnoozeLeadMs)))

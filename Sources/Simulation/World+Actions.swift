@@ -155,7 +155,9 @@ extension World {
             audioFocus(change)
         case .faultPlaybackFailure:
             playbackFailure()
-        case .userStartWalk, .userWalk, .userAppSwitcher, .faultWorkoutLost, .userSetHealthAccess:
+        case .userWalk:
+            if android != nil { performAndroid(action) } else { performWalk(action) }
+        case .userStartWalk, .userAppSwitcher, .faultWorkoutLost, .userSetHealthAccess:
             performWalk(action)
         case .expectAlerting(let alarmID, let line):
             if !audibleRings().contains(where: { $0.metadata.alarmID == alarmID }) {
@@ -167,6 +169,9 @@ extension World {
             if audibleRings().contains(where: { $0.metadata.alarmID == alarmID }) {
                 scenarioFailures.append("\(line): expected \(alarmID) silent, but it is alerting")
             }
+        case .userVolumeKey, .userLowerAlarmVolume, .userStartWakeUpCheck, .appReconcileStepTracking,
+             .expectLockScreenGrant:
+            performAndroid(action)
         }
     }
 
@@ -254,7 +259,7 @@ extension World {
     func noteRecordedAction(_ input: BridgeInput, bridge: BridgeCore) {
         let id: AlarmUUID
         switch input {
-        case .stopIntent(let ring), .ringDismissed(let ring): id = ring
+        case .stopIntent(let ring), .ringDismissed(let ring), .volumeDismissal(let ring, _): id = ring
         default: return
         }
         guard let newest = process.bridge?.document?.actions.last, newest.occurredAtMs == wallMs,

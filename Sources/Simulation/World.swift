@@ -28,6 +28,8 @@ enum WorldEvent: Sendable {
     case launch(LaunchWorldEvent)
     /// HealthKit / Core Motion and the walk checkers (World+Walk.swift).
     case walk(WalkEvent)
+    /// Android: the step counter's hardware FIFO flushes its due events to the listener.
+    case stepSensorFlush
 }
 
 /// What the sleepy user does about an audible ring.
@@ -146,6 +148,8 @@ final class World {
     var lateOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64)] = []
     /// iOS walk ground truth (HealthKit workout, Core Motion) and its checkers' record (World+Walk.swift).
     lazy var walkWorld = WalkWorld(setup: setup.walk, rng: streams.stream("user.walk"))
+    /// Android: the step counter, the user's walking and volume habits, checker state (World+Android).
+    var androidSide: AndroidSide
 
     init(setup: DeviceSetup, defects: [KnownDefect], keepFullTrace: Bool) {
         self.setup = setup
@@ -164,6 +168,7 @@ final class World {
         self.snoozeRNG = streams.stream("user.snooze")
         self.requestFaultRNG = streams.stream("faults.requests")
         self.jsRNG = streams.stream("app.js-heartbeat")
+        self.androidSide = AndroidSide(streams: streams, reportLatencyMs: setup.stepReportLatencyMs)
         switch setup.platform {
         case .ios: ios = AlarmKitDaemon(parameters: setup.ios, calendar: calendar, streams: streams)
         case .android:
@@ -196,6 +201,7 @@ final class World {
         record("sim", "start", [TraceField("platform", setup.platform.rawValue), TraceField("seed", String(setup.seed)),
                                 TraceField("zone", setup.zoneIdentifier), TraceField("zoneData", WallCalendar.zoneDataVersion)])
         scheduleOracleFireTimes()
+        planAndroidWalks()
         for timed in setup.plan {
             queue.schedule(.plan(timed.action), at: max(nowMs, at(wallMs: timed.wallMs)))
         }
@@ -292,6 +298,8 @@ final class World {
             record("app", "suspended")
         case .walk(let walkEvent):
             handleWalkEvent(walkEvent)
+        case .stepSensorFlush:
+            flushStepSensor()
         }
     }
 
@@ -329,6 +337,7 @@ final class World {
         configuration.imminentHorizonMs = setup.imminentHorizonMs
         configuration.contextHeartbeatLifetimeMs = setup.contextHeartbeatLifetimeMs
         configuration.wakeSessionDeadlineMs = setup.wakeSessionDeadlineMs
+        configuration.recentStepWindowMs = setup.recentStepWindowMs
         return configuration
     }
 
@@ -377,6 +386,7 @@ final class World {
         process.heldEvents = []
         record("app", "process-death", [TraceField("reason", reason)])
         onAlarmManager { $0.processDied() }
+        androidProcessDied()
     }
 
     /// One bridge step: the input, then every command in order.
@@ -396,6 +406,7 @@ final class World {
         }
         if case .stopIntent(let id) = input { oracleCredit(id, creditNow: wasReady) }
         if case .ringDismissed(let id) = input { oracleCredit(id, creditNow: wasReady) }
+        oracleVolumeDismissal(input, creditNow: wasReady)  // INACT-6
         noteRecordedAction(input, bridge: bridge)
         if documentBefore?.liveOccurrence.map({ $0.deadlineMs > wallMs }) ?? true {  // not an expiry step
             checkOwnershipValidation(input, before: documentBefore, commands: commands)
@@ -517,6 +528,13 @@ final class World {
             executeLaunch(command)
         case .startWorkout, .endWorkout, .queryRecentSteps:
             executeWalk(command)
+        case .setStepTracking(let on):
+            setStepTracking(on)
+        case .startRingingSuppressionExempt(let id):
+            guard let metadata = process.bridge?.document?.row(id)?.metadata else { return }
+            onAlarmManager { $0.startRingingSuppressionExempt(id, metadata: metadata) }
+        case .setMainActivityShowWhenLocked(let on):
+            onAlarmManager { $0.setMainActivityShowWhenLocked(on) }
         }
     }
 
@@ -591,7 +609,9 @@ final class World {
                 noteScheduleResult(id, success: false)
                 lastPlatformChangeMs = nowMs  // a failed request: the next sync legitimately retries it
             }
-        case .alarmDelivered: lastPlatformChangeMs = nowMs
+        case .alarmDelivered(let id):
+            lastPlatformChangeMs = nowMs
+            oracleAndroidDelivery(id)
         default: break
         }
         if let launch {
@@ -631,7 +651,7 @@ final class World {
         guard deviceUp, isAudible(id) else { return }
         switch reaction {
         case .stop:
-            stopRing(id)
+            if !androidDismissByVolume(id) { stopRing(id) }  // INACT-6: sometimes by volume
             if userRNG.chance(Ratio(1, 3)) {
                 // Stop, then straight into the app to do the mission while the successor is pending.
                 let openAfter = userRNG.int(in: 1_000...8_000)
@@ -643,6 +663,7 @@ final class World {
             let alarmID = groundTruthMetadata(id)?.alarmID
             perform(.userOpenApp)
             if planWalk(alarmID: alarmID) { return }  // a walk alarm: the walk check (World+Walk.swift)
+            if android != nil { startWakeUpCheck(id) } else { perform(.userOpenApp) }  // AND-11
             if userRNG.chance(Ratio(1, 2)) {
                 enqueue(.plan(.appSyncEnabledAlarms), afterMs: userRNG.int(in: 200...3_000))
             }
@@ -731,6 +752,7 @@ final class World {
         noteFault("device-restarting")
         onDaemon { $0.boot(nowWallMs: wallMs) }
         onAlarmManager { $0.boot() }
+        androidSide.stepSensor.reboot()  // the count restarts at zero (TYPE_STEP_COUNTER)
     }
 
     func noteFault(_ name: String) {
@@ -808,6 +830,10 @@ final class World {
         case .stepsObserved: return "stepsObserved"
         case .workoutRecovered: return "workoutRecovered"
         case .recentStepsQueried(let latest): return "recentStepsQueried(\(latest.map(String.init) ?? "none"))"
+        case .api(.reconcileStepSuppressionTracking): return "reconcileStepSuppressionTracking"
+        case .stepCounterChanged(let steps, let at): return "stepCounterChanged(\(steps), at \(at))"
+        case .volumeDismissal(let id, let kind): return "volumeDismissal(\(id), \(kind.rawValue))"
+        case .startWakeUpCheck(let id): return "startWakeUpCheck(\(id))"
         }
     }
 

@@ -37,6 +37,8 @@ struct ScenarioVocabularyTests {
             "fault kill-switch-ok", "fault kill-switch-disabled", "fault kill-switch-timeout",
             "fault kill-switch-network-failure", "fault kill-switch-unreadable", "fault app-state-write-failure [N=1]",
             "app cancel-system-alarms ALARM",
+            "user volume-key", "user lower-alarm-volume", "user start-wake-up-check",
+            "app reconcile-step-tracking", "expect lock-screen-grant on|off",
         ])
         #expect(ScenarioVocabulary.actors == ["user", "app", "device", "fault", "expect"])
     }

@@ -1,0 +1,290 @@
+/// Android occurrence rules: bound retries (AND-13, AND-14), the durable pass-over queue
+/// (AND-15), step suppression (AND-16..18, API-16, SNZ-18), the lock-screen grant (AND-10..12)
+/// and validated volume dismissals (INACT-6).
+///
+/// What is process-local lives in `AndroidSession` and dies with the process, as the real
+/// listener, activity flag and ringing service do; the pass-over queue is persisted (AND-2).
+///
+/// Limits of this model, stated rather than hidden: step tracking is armed by a process-local
+/// timer W_STEP before the next ring, so a process that is dead at that instant does not track,
+/// and the ring then sounds unsuppressed (the safe side: suppression only ever postpones).
+
+/// One ring the ringing service plays, with the occurrence it was started for (INACT-6).
+struct RingCapture: Sendable, Equatable {
+    var ringID: AlarmUUID
+    var token: String
+}
+
+/// Process-local Android bridge state.
+struct AndroidSession: Sendable, Equatable {
+    /// The `TYPE_STEP_COUNTER` listener is registered (AND-16).
+    var stepTracking = false
+    /// The count of the listener's last event; nil before the registration's first event.
+    var lastStepCount: Int64?
+    /// When (elapsedRealtime ms, this boot) the latest counted step happened.
+    var lastStepMonotonicMs: Int64?
+    var lastStepBootCount: Int?
+    /// The wall instant the pending `stepTrackingArm` timer is due, to re-arm only on change.
+    var stepTrackingTimerDueWallMs: Int64?
+    /// Rings the ringing service was started for, with their captured occurrence.
+    var captures: [RingCapture] = []
+    /// The occurrence whose Start wake-up check holds MainActivity's lock-screen grant (AND-11).
+    var lockScreenGrantToken: String?
+    /// The live token at the end of the previous step: a change means another root took ownership.
+    var lastLiveToken: String?
+    /// Known defect `step-suppression-drops-retry`: the occurrence whose ring recent steps
+    /// suppressed; every arm path skips it while set.
+    var stepHoldToken: String?
+}
+
+extension BridgeCore {
+    // MARK: - After every Android step
+
+    /// Runs after every ready Android step: revokes a lapsed lock-screen grant (AND-11), discards
+    /// retries of a superseded owner (AND-13), releases the pass-over queue (AND-15) and keeps
+    /// step tracking armed for rings due within W_STEP (AND-16).
+    mutating func androidAfterStep(_ input: BridgeInput, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        android.captures.removeAll { !alerting.contains($0.ringID) }
+        revokeLapsedLockScreenGrant(input, into: &out)
+        discardSupersededRetries(into: &out)
+        releasePassOverQueue(now: now, into: &out)
+        maintainStepTracking(now: now, into: &out)
+    }
+
+    // MARK: - Delivery (AND-14, AND-16, AND-17, SNZ-18, FG-6)
+
+    /// A delivered ring of the live owner (``observeDelivery(_:now:into:)`` returned true; a retry
+    /// of a closed or superseded occurrence was already retired there and rings nothing, AND-14).
+    /// The snooze ring rings with its one-shot exemption (SNZ-18); an ordinary ring after recent
+    /// walking is postponed, but its durable retry is armed in every case (AND-17).
+    mutating func deliverAndroidRing(_ id: AlarmUUID, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard let row = document?.row(id), let live = document?.liveOccurrence else { return }
+        if row.metadata.kind == .snooze {
+            // SNZ-18: the delivered snooze attempt ignores recent-step and challenge-visible
+            // suppression, once; the exemption travels in the ringing service's start extras.
+            out.append(.note("SNZ-18: snooze ring \(id) rings, exempt once from step and challenge suppression"))
+            ring(id, token: live.token, exempt: true, into: &out)
+            return
+        }
+        if appActive && !defects.foregroundAlertKept {
+            // FG-1: an ordinary wake ring never presents while Ember is active; the in-app
+            // challenge takes the delivery over (SNZ-17: only the snooze ring rings).
+            out.append(.note("FG-1: \(row.metadata.kind.rawValue) \(id) delivered while Ember is active: not rung"))
+            if row.metadata.kind == .primary {
+                noteForegroundSuppressed(rootID: live.rootID, ringID: id, startedAtMs: live.startedAtMs)
+            }
+            return
+        }
+        if row.metadata.kind == .successor && challengeVisible && appActive {
+            // FG-6: a retry is held back while the challenge is rendered; the app is active, and
+            // resigning active arms the next successor (FG-3).
+            out.append(.note("FG-6: retry \(id) held back while the challenge is rendered"))
+            return
+        }
+        if hasRecentSteps(now: now) {
+            // AND-16, AND-17: recent walking postpones when the ring sounds, never the pressure.
+            if defects.stepSuppressionDropsRetry {
+                out.append(.note("defect step-suppression-drops-retry: \(id) suppressed with no retry armed"))
+                android.stepHoldToken = live.token
+                return
+            }
+            out.append(.note("AND-17: \(id) postponed by steps within W_STEP; durable retry armed"))
+            armSuccessor(for: live, now: now, into: &out)
+            return
+        }
+        ring(id, token: live.token, exempt: false, into: &out)
+    }
+
+    mutating func ring(_ id: AlarmUUID, token: String, exempt: Bool, into out: inout [BridgeCommand]) {
+        android.stepHoldToken = nil
+        insertAlerting(id)
+        android.captures.removeAll { $0.ringID == id }
+        android.captures.append(RingCapture(ringID: id, token: token))
+        out.append(exempt ? .startRingingSuppressionExempt(id) : .startRinging(id))
+    }
+
+    /// Known defect `step-suppression-drops-retry`: a step-suppressed occurrence gets no retry
+    /// from any arm path (the flag gates them all), until one of its rings sounds.
+    mutating func stepHoldBlocksArm(_ live: OccurrenceRecord, into out: inout [BridgeCommand]) -> Bool {
+        guard defects.stepSuppressionDropsRetry, android.stepHoldToken == live.token else { return false }
+        out.append(.note("defect step-suppression-drops-retry: no retry armed for \(live.rootID) while steps suppress it"))
+        return true
+    }
+
+    // MARK: - Bound retries (AND-13)
+
+    /// True when closing an occurrence in `state` leaves its retries (known defect).
+    func retrySurvivesClosureDefect(_ state: OccurrenceState) -> Bool {
+        defects.retrySurvivesClosure && flavor == .android && (state == .expired || state == .abandoned)
+    }
+
+    /// AND-13: once another root took ownership, every retry bound to another token is discarded
+    /// in that step (a closure normally retired them already; this is the ownership edge).
+    mutating func discardSupersededRetries(into out: inout [BridgeCommand]) {
+        let liveToken = document?.liveOccurrence?.token
+        defer { android.lastLiveToken = liveToken }
+        guard let liveToken, liveToken != android.lastLiveToken, !defects.retrySurvivesClosure,
+              let rows = document?.rings else { return }
+        for row in rows where row.metadata.kind.isOccurrenceBound && row.metadata.token != liveToken
+            && (!row.delivered || alerting.contains(row.id)) {
+            retire(row, reason: "AND-13: ownership passed to another occurrence", into: &out)
+        }
+    }
+
+    // MARK: - Pass-over queue (AND-15)
+
+    /// AND-15: a root due during another root's wake session waits in its own durable queue,
+    /// silent and without a challenge (OCC-3).
+    mutating func queuePassOver(_ row: RingRow, ringTimeMs: Int64, owner: OccurrenceRecord, now: BridgeInstants) {
+        guard document?.passOverQueue?.contains(where: { $0.ringID == row.id }) != true else { return }
+        let entry = QueuedPassOver(rootID: row.metadata.rootID, ringID: row.id, ringTimeMs: ringTimeMs,
+                                   ownerToken: owner.token, queuedAtMs: now.wallMs)
+        mutate { $0.passOverQueue = ($0.passOverQueue ?? []) + [entry] }
+    }
+
+    /// AND-15, decided from seed 000: the queue holds a passed-over root until the owner's
+    /// occurrence completes or its bounded window ends (expiry, abandonment, the 20 h bound);
+    /// then the entry is released *without* sound or challenge, because "Only one alarm may own a
+    /// wake occurrence" says a pass-over "never replaces or queues a second challenge". The
+    /// root's next independent occurrence stays armed (OCC-4): nothing here touches its rings.
+    mutating func releasePassOverQueue(now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard let queue = document?.passOverQueue, !queue.isEmpty else { return }
+        let liveToken = document?.liveOccurrence?.token
+        let released = queue.filter { $0.ownerToken != liveToken || now.wallMs - $0.ringTimeMs >= configuration.passOverQueueBoundMs }
+        guard !released.isEmpty else { return }
+        mutate { $0.passOverQueue = queue.filter { !released.contains($0) } }
+        for entry in released {
+            if defects.passOverQueueRings, document?.row(entry.ringID) != nil {
+                out.append(.note("defect pass-over-queue-rings: \(entry.rootID) rings after its owner closed"))
+                insertAlerting(entry.ringID)
+                out.append(.startRinging(entry.ringID))
+                continue
+            }
+            out.append(.note("AND-15: queued pass-over of \(entry.rootID) released without sound or challenge"))
+        }
+    }
+
+    // MARK: - Step suppression (AND-16, AND-18, API-16)
+
+    /// Pending rings (any kind) due within W_STEP from now, in due order.
+    func ringsDueWithinStepWindow(now: BridgeInstants) -> [RingRow] {
+        (document?.rings ?? []).filter { row in
+            !row.delivered && (row.confirmed || inFlight.contains(row.id)) && row.fireWallMs > now.wallMs
+                && row.fireWallMs - now.wallMs <= configuration.recentStepWindowMs
+        }.sorted { ($0.fireWallMs, $0.id) < ($1.fireWallMs, $1.id) }
+    }
+
+    /// True when a step was counted within W_STEP of now, in this boot (AND-17, FG-6).
+    func hasRecentSteps(now: BridgeInstants) -> Bool {
+        guard let step = android.lastStepMonotonicMs, android.lastStepBootCount == now.bootCount else { return false }
+        return now.monotonicMs >= step && now.monotonicMs - step <= configuration.recentStepWindowMs
+    }
+
+    /// AND-16: the listener is registered while a ring is due within W_STEP or an occurrence is
+    /// live (its retries are due within 10 s), and a timer arms it W_STEP before the next ring.
+    mutating func maintainStepTracking(now: BridgeInstants, into out: inout [BridgeCommand]) {
+        let wanted = !ringsDueWithinStepWindow(now: now).isEmpty || document?.liveOccurrence != nil
+        if wanted != android.stepTracking {
+            android.stepTracking = wanted
+            android.lastStepCount = nil  // a registration reports a fresh baseline
+            out.append(.setStepTracking(wanted))
+        }
+        let later = (document?.rings ?? []).filter { row in
+            !row.delivered && (row.confirmed || inFlight.contains(row.id))
+                && row.fireWallMs - now.wallMs > configuration.recentStepWindowMs
+        }.map(\.fireWallMs).min()
+        let due = later.map { $0 - configuration.recentStepWindowMs }
+        if due != android.stepTrackingTimerDueWallMs {
+            android.stepTrackingTimerDueWallMs = due
+            if let due { out.append(.setTimer(.stepTrackingArm, delayMs: max(0, due - now.wallMs))) }
+        }
+    }
+
+    /// A step-counter event: a count above the listener's last one is recent walking.
+    mutating func stepCounterChanged(steps: Int64, stepElapsedMs: Int64, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard flavor == .android, android.stepTracking else { return }
+        if let last = android.lastStepCount, steps > last {
+            android.lastStepMonotonicMs = stepElapsedMs
+            android.lastStepBootCount = now.bootCount
+        }
+        android.lastStepCount = steps
+    }
+
+    /// AND-18, API-16: registers the listener again for every ring still due within W_STEP.
+    /// - Returns: the roots of those rings, sorted, without repeats.
+    @discardableResult
+    mutating func reassertStepTracking(reason: String, now: BridgeInstants, into out: inout [BridgeCommand]) -> [String] {
+        let roots = Array(Set(ringsDueWithinStepWindow(now: now).map(\.metadata.rootID))).sorted()
+        guard !roots.isEmpty else { return [] }
+        android.stepTracking = true
+        android.lastStepCount = nil
+        out.append(.setStepTracking(true))
+        out.append(.note("\(reason): step tracking reasserted for \(roots.joined(separator: ","))"))
+        return roots
+    }
+
+    /// API-16 `reconcileStepSuppressionTracking()`: Android only.
+    mutating func reconcileStepSuppressionTracking(now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard flavor == .android else {
+            out.append(.reply(.stepSuppressionTracking(rootIDs: [], supported: false)))
+            return
+        }
+        let roots = reassertStepTracking(reason: "API-16", now: now, into: &out)
+        out.append(.reply(.stepSuppressionTracking(rootIDs: roots, supported: true)))
+    }
+
+    // MARK: - Dismissals by volume (INACT-6)
+
+    /// INACT-6: the captured occurrence of the ring is the live one and the ring still rings.
+    func androidDismissalIsValid(_ id: AlarmUUID, live: OccurrenceRecord) -> Bool {
+        alerting.contains(id) && android.captures.contains(RingCapture(ringID: id, token: live.token))
+    }
+
+    /// A volume key on the alarm screen, or an observed alarm-volume reduction: an explicit
+    /// dismissal, credited only after INACT-6's validation (in ``credit(_:now:into:)``).
+    mutating func volumeDismissal(_ id: AlarmUUID, kind: VolumeDismissal, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard flavor == .android else { return }
+        journal(id, action: "dismiss", now: now)
+        out.append(.note("dismissal by \(kind.rawValue) of \(id)"))
+        if alerting.contains(id) { out.append(.stop(id, origin: .lifecycle)) }
+        credit(id, now: now, into: &out)
+        alertEnded(id, now: now, into: &out)
+        runDeferredSyncIfClear(into: &out)
+    }
+
+    // MARK: - Lock-screen grant (AND-10, AND-11, AND-12)
+
+    /// AND-11: Start wake-up check on the live owner's ring grants MainActivity lock-screen
+    /// presentation for that challenge launch. AND-10, AND-12: the alarm surface already shows
+    /// over the keyguard; the bridge never requests keyguard dismissal (no PIN prompt).
+    mutating func startWakeUpCheck(_ id: AlarmUUID, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard flavor == .android, let live = document?.liveOccurrence, let row = document?.row(id), isBound(row, to: live) else {
+            out.append(.note("AND-11: Start wake-up check of \(id) ignored: not a ring of the live occurrence"))
+            return
+        }
+        if android.lockScreenGrantToken != live.token {
+            android.lockScreenGrantToken = live.token
+            out.append(.setMainActivityShowWhenLocked(true))
+        }
+    }
+
+    /// AND-11: the grant ends the moment its challenge ends (the occurrence closed or another
+    /// took its place) or the app leaves the foreground.
+    mutating func revokeLapsedLockScreenGrant(_ input: BridgeInput, into out: inout [BridgeCommand]) {
+        guard let granted = android.lockScreenGrantToken else { return }
+        var reason: String?
+        if document?.liveOccurrence?.token != granted {
+            reason = "the challenge ended"
+        } else if input == .willResignActive || input == .didEnterBackground {
+            if defects.lockScreenGrantKept {
+                out.append(.note("defect lock-screen-grant-kept: grant kept in the background"))
+            } else {
+                reason = "the app left the foreground"
+            }
+        }
+        guard let reason else { return }
+        android.lockScreenGrantToken = nil
+        out.append(.setMainActivityShowWhenLocked(false))
+        out.append(.note("AND-11: lock-screen grant revoked: \(reason)"))
+    }
+}

@@ -1,0 +1,181 @@
+import AlarmBridge
+import AndroidModel
+import SimKernel
+
+/// The Android side of the world that the occurrence rules need: the step counter the bridge
+/// tracks (AND-16), the user's walking, volume and Start wake-up check habits (INACT-6, AND-11),
+/// and checker state. Every random choice comes from its own named stream, so iOS runs and the
+/// other Android draws keep their values.
+struct AndroidSide {
+    /// `Sensor.TYPE_STEP_COUNTER` (StepCounterSensor.swift: developer.android.com, Sensor).
+    var stepSensor: StepCounterSensor
+    /// Dismiss by volume key or by lowering the alarm volume instead of the Stop button.
+    var userRNG: Xoshiro256StarStar
+    /// Walks around fire times.
+    var stepsRNG: Xoshiro256StarStar
+    /// Since when (true ms) MainActivity's grant has been held where AND-11 forbids it.
+    var grantOffendingSinceMs: Int64?
+    /// The oracle occurrence that was live when the grant was observed on (`.some(nil)`: none
+    /// was, so the challenge it belongs to is one the oracle cannot judge); nil while no grant.
+    var grantOccurrence: Int??
+
+    init(streams: RandomStreams, reportLatencyMs: Int64) {
+        stepSensor = StepCounterSensor(maxReportLatencyMs: reportLatencyMs)
+        userRNG = streams.stream("user.android")
+        stepsRNG = streams.stream("user.steps")
+    }
+}
+
+extension World {
+    // MARK: - Step counter (AND-16)
+
+    /// Fuzz mode: around some configured fire times the user walks (gets up, walks to the kitchen):
+    /// 1–4 bouts between 3 min before and 1 min after the fire time.
+    func planAndroidWalks() {
+        guard setup.platform == .android, setup.reactiveUser else { return }
+        let endWallMs = setup.startWallMs + setup.durationMs
+        var fires: [Int64] = []
+        for alarm in alarms where alarm.enabled {
+            for root in alarm.roots {
+                if let once = root.onceFireWallMs {
+                    if once > wallMs && once <= endWallMs { fires.append(once) }
+                    continue
+                }
+                var fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: wallMs)
+                while fire <= endWallMs {
+                    fires.append(fire)
+                    fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: fire)
+                }
+            }
+        }
+        for fire in fires.sorted() where androidSide.stepsRNG.chance(Ratio(1, 4)) {
+            var at = fire + androidSide.stepsRNG.int(in: -180_000...60_000)
+            for _ in 0..<androidSide.stepsRNG.int(in: 1...4) {
+                let steps = Int(androidSide.stepsRNG.int(in: 5...40))
+                if at > wallMs { queue.schedule(.plan(.userWalk(steps: steps)), at: self.at(wallMs: at)) }
+                at += androidSide.stepsRNG.int(in: 3_000...15_000)
+            }
+        }
+    }
+
+    /// The user takes steps: the counter counts them; a registered listener gets them batched.
+    func userWalk(steps: Int) {
+        guard android != nil, deviceUp else { return }
+        record("user", "walk", [TraceField("steps", String(steps))])
+        androidSide.stepSensor.walk(steps: Int64(steps), nowElapsedMs: clock.monotonicMs)
+        scheduleStepSensorFlush()
+    }
+
+    func scheduleStepSensorFlush() {
+        guard let next = androidSide.stepSensor.nextDeliveryElapsedMs else { return }
+        enqueue(.stepSensorFlush, afterMs: next - clock.monotonicMs)
+    }
+
+    func flushStepSensor() {
+        for event in androidSide.stepSensor.deliverDue(nowElapsedMs: clock.monotonicMs) {
+            deliverStepEvent(event)
+        }
+        scheduleStepSensorFlush()
+    }
+
+    func deliverStepEvent(_ event: StepCounterSensor.Event) {
+        guard process.running else { return }
+        enqueue(.toProcess(.stepCounterChanged(stepsSinceBoot: event.stepsSinceBoot, stepElapsedMs: event.stepElapsedMs),
+                           incarnation: process.incarnation), afterMs: 0)
+    }
+
+    /// The bridge's `setStepTracking`: `SensorManager.registerListener` / `unregisterListener`.
+    func setStepTracking(_ on: Bool) {
+        guard android != nil else { return }
+        record("android", "step-listener", [TraceField("on", String(on))])
+        for event in androidSide.stepSensor.setListening(on, nowElapsedMs: clock.monotonicMs) {
+            deliverStepEvent(event)
+        }
+    }
+
+    /// The process died: its sensor listener and activities went with it.
+    func androidProcessDied() {
+        guard android != nil else { return }
+        _ = androidSide.stepSensor.setListening(false, nowElapsedMs: clock.monotonicMs)
+    }
+
+    // MARK: - The user on the alarm screen (INACT-6, AND-11)
+
+    /// Fuzz mode: instead of the dismiss button the user sometimes presses a volume key on the
+    /// alarm screen or turns the alarm volume down. Returns true when they did.
+    func androidDismissByVolume(_ id: AlarmUUID) -> Bool {
+        guard android != nil, androidSide.userRNG.chance(Ratio(1, 3)) else { return false }
+        if androidSide.userRNG.chance(Ratio(1, 2)) {
+            volumeKey(on: id)
+        } else {
+            lowerAlarmVolume(ringing: id)
+        }
+        return true
+    }
+
+    /// A volume key on the alarm activity: the activity consumes it (`onKeyDown`), the stream's
+    /// volume does not change, and the app takes it as a dismissal.
+    func volumeKey(on id: AlarmUUID) {
+        record("user", "volume-key", [TraceField("id", id.description)])
+        guard process.running else { return }
+        enqueue(.toProcess(.volumeDismissal(id, .volumeKey), incarnation: process.incarnation), afterMs: 0)
+    }
+
+    /// The user turns STREAM_ALARM down one step (volume panel). The ringing service observes the
+    /// reduction and reports it as a dismissal; at the stream's minimum nothing changes.
+    func lowerAlarmVolume(ringing id: AlarmUUID?) {
+        guard let before = android?.parameters.alarmVolumeIndex else { return }
+        onAlarmManager { $0.setAlarmVolume(before - 1) }
+        record("user", "lower-alarm-volume", [TraceField("index", String(android?.parameters.alarmVolumeIndex ?? before))])
+        guard let id, (android?.parameters.alarmVolumeIndex ?? before) < before, process.running else { return }
+        enqueue(.toProcess(.volumeDismissal(id, .volumeLowered), incarnation: process.incarnation), afterMs: 0)
+    }
+
+    /// Start wake-up check on the alarm screen: the app comes forward with the challenge.
+    func startWakeUpCheck(_ id: AlarmUUID) {
+        guard android != nil else { return }
+        perform(.userOpenApp)
+        guard process.running else { return }
+        step(.startWakeUpCheck(id))
+    }
+
+    /// Scenario and fuzz actions of the Android user and JS.
+    func performAndroid(_ action: PlanAction) {
+        switch action {
+        case .userWalk(let steps):
+            userWalk(steps: steps)
+        case .userVolumeKey:
+            if let ring = audibleRings().first { volumeKey(on: ring.id) }
+        case .userLowerAlarmVolume:
+            lowerAlarmVolume(ringing: audibleRings().first?.id)
+        case .userStartWakeUpCheck:
+            if let ring = audibleRings().first { startWakeUpCheck(ring.id) }
+        case .appReconcileStepTracking:
+            guard process.running else { return }
+            step(.api(.reconcileStepSuppressionTracking))
+        case .expectLockScreenGrant(let granted, let line):
+            let held = android?.lockScreen.mainActivityShowWhenLocked ?? false
+            if held != granted {
+                scenarioFailures.append("\(line): expected the lock-screen grant \(granted ? "held" : "revoked"), but it is \(held ? "held" : "revoked")")
+            }
+        default:
+            break
+        }
+    }
+
+    /// Android delivers only one of several simultaneously due roots first, and that one owns
+    /// the occurrence whether it then rings or recent steps postpone it (AND-17): the tie is
+    /// settled at the platform's delivery, not at the first alert (android seed 5915).
+    func oracleAndroidDelivery(_ id: AlarmUUID) {
+        guard android != nil, let index = oracle.liveIndex, oracle.occurrences[index].tiedRoots.count > 1,
+              let metadata = requestMetadata[id], metadata.kind == .primary,
+              oracle.occurrences[index].tiedRoots.contains(metadata.rootID) else { return }
+        resolveTie(index, owner: metadata.rootID)
+    }
+
+    /// INACT-6 as truth: a volume dismissal counts only for a ring that is really ringing.
+    func oracleVolumeDismissal(_ input: BridgeInput, creditNow: Bool) {
+        guard case .volumeDismissal(let id, _) = input, android?.ringing.contains(id) == true else { return }
+        oracleCredit(id, creditNow: creditNow)
+    }
+}

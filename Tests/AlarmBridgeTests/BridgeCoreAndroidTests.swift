@@ -1,0 +1,177 @@
+import AlarmBridge
+import Foundation
+import Testing
+
+/// The Android occurrence rules of the core, driven by hand: AND-11, AND-13, AND-14, AND-15,
+/// AND-16, AND-17, AND-18, API-16, SNZ-18, INACT-6.
+struct BridgeCoreAndroidTests {
+    let monday = LogicalAlarm(id: "wake", hour: 7, minute: 0, repeats: .weekly([.monday]), title: "Wake up")
+
+    /// A harness with the Monday alarm saved; returns it and the primary's request.
+    func saved(_ flavor: PlatformFlavor = .android, defects: KnownDefects = KnownDefects()) -> (BridgeHarness, RingRequest) {
+        var harness = BridgeHarness(flavor: flavor, defects: defects)
+        _ = harness.send(.processStarted(.user))
+        let commands = harness.send(.api(.saveAlarm(monday)))
+        let primary = commands.compactMap { command -> RingRequest? in
+            if case .schedule(let request, _) = command, request.metadata.kind == .primary { return request }
+            return nil
+        }.min { $0.fireWallMs < $1.fireWallMs }!
+        return (harness, primary)
+    }
+
+    /// Advances the harness to `wallMs` (both clocks move).
+    func move(_ harness: inout BridgeHarness, to wallMs: Int64) {
+        harness.advance(wallMs - harness.now.wallMs)
+    }
+
+    static func scheduled(_ commands: [BridgeCommand], kind: RingKind) -> [RingRequest] {
+        commands.compactMap { command in
+            if case .schedule(let request, _) = command, request.metadata.kind == kind { return request }
+            return nil
+        }
+    }
+
+    static func startsRinging(_ commands: [BridgeCommand], _ id: AlarmUUID) -> Bool {
+        commands.contains { $0 == .startRinging(id) || $0 == .startRingingSuppressionExempt(id) }
+    }
+
+    @Test("AND-13, AND-14, AND-19: completion discards the pending retry, and its late delivery rings nothing and opens no occurrence")
+    func lateRetryOfClosedOccurrenceRingsNothing() {
+        var (harness, primary) = saved()
+        move(&harness, to: primary.fireWallMs)
+        #expect(Self.startsRinging(harness.send(.alarmDelivered(primary.id)), primary.id))
+        harness.advance(20_000)
+        let dismissed = harness.send(.ringDismissed(primary.id))
+        let retry = try! #require(Self.scheduled(dismissed, kind: .successor).first)
+        #expect(retry.metadata.token == harness.core.document?.liveOccurrence?.token)  // bound to (root, token)
+        let live = harness.core.document!.liveOccurrence!
+        let completion = harness.send(.api(.completeChallenge(rootID: live.rootID, occurrenceToken: live.token)))
+        #expect(completion.contains { $0 == .cancel(retry.id, origin: .completion) })
+        let occurrences = harness.core.document!.occurrences.count
+        harness.advance(3_600_000)  // AlarmManager delivers it an hour late (doze)
+        let late = harness.send(.alarmDelivered(retry.id))
+        #expect(!Self.startsRinging(late, retry.id))
+        #expect(harness.core.document!.liveOccurrence == nil)
+        #expect(harness.core.document!.occurrences.count == occurrences)
+    }
+
+    @Test("INACT-6: a volume dismissal of the ringing owner ring moves the deadline; one of a ring that no longer rings earns nothing")
+    func volumeDismissalIsValidated() {
+        var (harness, primary) = saved()
+        move(&harness, to: primary.fireWallMs)
+        _ = harness.send(.alarmDelivered(primary.id))
+        harness.advance(60_000)
+        _ = harness.send(.volumeDismissal(primary.id, .volumeKey))
+        let credited = harness.now.wallMs
+        #expect(harness.core.document!.liveOccurrence!.lastActivityMs == credited)
+        harness.advance(60_000)
+        let stale = harness.send(.volumeDismissal(primary.id, .volumeLowered))  // it was stopped a minute ago
+        #expect(harness.core.document!.liveOccurrence!.lastActivityMs == credited)
+        #expect(stale.contains { if case .note(let text) = $0 { return text.hasPrefix("INACT-6") }; return false })
+    }
+
+    @Test("API-16: reconcileStepSuppressionTracking registers the listener for rings due within W_STEP on Android, and is unsupported on iOS",
+          arguments: PlatformFlavor.allCases)
+    func reconcileStepTracking(flavor: PlatformFlavor) {
+        var (harness, primary) = saved(flavor)
+        move(&harness, to: primary.fireWallMs - 30_000)
+        let commands = harness.send(.api(.reconcileStepSuppressionTracking))
+        switch flavor {
+        case .ios:
+            #expect(commands.contains(.reply(.stepSuppressionTracking(rootIDs: [], supported: false))))
+            #expect(!commands.contains(.setStepTracking(true)))
+        case .android:
+            #expect(commands.contains(.setStepTracking(true)))
+            #expect(commands.contains(.reply(.stepSuppressionTracking(rootIDs: [primary.metadata.rootID], supported: true))))
+        }
+    }
+
+    @Test("AND-16, AND-17: steps within W_STEP postpone the ring, and the durable retry is armed anyway")
+    func recentStepsPostponeButArm() {
+        var (harness, primary) = saved()
+        move(&harness, to: primary.fireWallMs - 50_000)
+        let arming = harness.send(.timerFired(.stepTrackingArm))
+        #expect(arming.contains(.setStepTracking(true)))  // armed before the ring fires (AND-16)
+        _ = harness.send(.stepCounterChanged(stepsSinceBoot: 100, stepElapsedMs: harness.now.monotonicMs))  // baseline
+        harness.advance(10_000)
+        _ = harness.send(.stepCounterChanged(stepsSinceBoot: 130, stepElapsedMs: harness.now.monotonicMs))
+        move(&harness, to: primary.fireWallMs)
+        let delivery = harness.send(.alarmDelivered(primary.id))
+        #expect(!Self.startsRinging(delivery, primary.id))
+        let retry = try! #require(Self.scheduled(delivery, kind: .successor).first)
+        #expect(retry.fireWallMs == primary.fireWallMs + 10_000)
+        // Past W_STEP the retry rings.
+        move(&harness, to: primary.fireWallMs + 60_000)
+        #expect(Self.startsRinging(harness.send(.alarmDelivered(retry.id)), retry.id))
+    }
+
+    @Test("AND-11: Start wake-up check grants MainActivity the lock screen; leaving the foreground revokes it (kept only by the known defect)",
+          arguments: [false, true])
+    func lockScreenGrant(defect: Bool) {
+        var defects = KnownDefects()
+        defects.lockScreenGrantKept = defect
+        var (harness, primary) = saved(defects: defects)
+        move(&harness, to: primary.fireWallMs)
+        _ = harness.send(.alarmDelivered(primary.id))
+        _ = harness.send(.didBecomeActive)
+        #expect(harness.send(.startWakeUpCheck(primary.id)).contains(.setMainActivityShowWhenLocked(true)))
+        let resign = harness.send(.willResignActive)
+        #expect(resign.contains(.setMainActivityShowWhenLocked(false)) == !defect)
+    }
+
+    @Test("AND-15: a root due during another's wake session is queued durably, silent, and released silently when the owner completes")
+    func passOverQueue() {
+        var harness = BridgeHarness(flavor: .android)
+        _ = harness.send(.processStarted(.user))
+        let second = LogicalAlarm(id: "gym", hour: 7, minute: 5, repeats: .weekly([.monday]), title: "Gym")
+        let first = Self.scheduled(harness.send(.api(.saveAlarm(monday))), kind: .primary).min { $0.fireWallMs < $1.fireWallMs }!
+        let gym = Self.scheduled(harness.send(.api(.saveAlarm(second))), kind: .primary).min { $0.fireWallMs < $1.fireWallMs }!
+        move(&harness, to: first.fireWallMs)
+        _ = harness.send(.alarmDelivered(first.id))
+        move(&harness, to: gym.fireWallMs)
+        let passOver = harness.send(.alarmDelivered(gym.id))
+        #expect(!Self.startsRinging(passOver, gym.id))
+        #expect(harness.stored?.passOverQueue?.map(\.rootID) == [gym.metadata.rootID])  // durable (AND-2)
+        let live = harness.core.document!.liveOccurrence!
+        let completion = harness.send(.api(.completeChallenge(rootID: live.rootID, occurrenceToken: live.token)))
+        #expect(harness.stored?.passOverQueue == [])
+        #expect(!Self.startsRinging(completion, gym.id))
+        #expect(harness.core.document!.liveOccurrence == nil)  // never became owner (OCC-3)
+    }
+
+    @Test("a document written before the pass-over queue existed decodes, with no queue")
+    func olderDocumentDecodes() throws {
+        var document = BridgeDocument()
+        document.serial = 7
+        let data = try JSONEncoder().encode(document)
+        #expect(!String(decoding: data, as: UTF8.self).contains("passOverQueue"))
+        let decoded = try JSONDecoder().decode(BridgeDocument.self, from: data)
+        #expect(decoded.passOverQueue == nil)
+        #expect(decoded.serial == 7)
+    }
+}
+
+/// AND-18: abandonment reasserts step tracking for the other alarms due within W_STEP.
+struct BridgeCoreAndroidAbandonTests {
+    @Test("AND-18: after an abandonment step tracking is reasserted for every other alarm due within W_STEP, and only then")
+    func abandonmentReassertsTracking() {
+        var harness = BridgeHarness(flavor: .android)
+        _ = harness.send(.processStarted(.user))
+        let wake = LogicalAlarm(id: "wake", hour: 7, minute: 0, repeats: .weekly([.monday]), title: "Wake")
+        let soon = LogicalAlarm(id: "soon", hour: 7, minute: 1, repeats: .weekly([.monday]), title: "Soon")
+        let first = BridgeCoreAndroidTests.scheduled(harness.send(.api(.saveAlarm(wake))), kind: .primary).min { $0.fireWallMs < $1.fireWallMs }!
+        let second = BridgeCoreAndroidTests.scheduled(harness.send(.api(.saveAlarm(soon))), kind: .primary).min { $0.fireWallMs < $1.fireWallMs }!
+        harness.advance(first.fireWallMs - harness.now.wallMs)
+        _ = harness.send(.alarmDelivered(first.id))
+        _ = harness.send(.didBecomeActive)
+        harness.advance(20_000)  // the other alarm is due in 40 s, inside the default W_STEP of 60 s
+        let abandon = harness.send(.api(.abandonWakeOccurrence(alarmIDs: ["wake"])))
+        #expect(abandon.contains(.reply(.abandoned(true))))
+        #expect(abandon.contains(.setStepTracking(true)))
+        #expect(abandon.contains { if case .note(let text) = $0 { return text.hasPrefix("AND-18") && text.hasSuffix(second.metadata.rootID) }; return false })
+        // A rejected abandonment (another alarm's ID) reasserts nothing.
+        let rejected = harness.send(.api(.abandonWakeOccurrence(alarmIDs: ["nobody"])))
+        #expect(rejected.contains(.reply(.abandoned(false))))
+        #expect(!rejected.contains { if case .note(let text) = $0 { return text.hasPrefix("AND-18") }; return false })
+    }
+}
