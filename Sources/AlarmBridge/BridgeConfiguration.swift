@@ -23,6 +23,14 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     public var staleChallengeVisibleSurvivesRestart = false
     /// Issue 5: completing one weekday root's occurrence cancels the whole family's pending primaries (OCC-12).
     public var completionScopedToFamily = false
+    /// SND-7: the sound sequence advances when a ring is armed, not when it is heard.
+    public var unheardRingAdvancesSequence = false
+    /// SND-11: Android stops an unattended ring after 30 s (the old cap).
+    public var androidRingStopsAfter30s = false
+    /// SND-9: a player failure is ignored; no system-sound fallback.
+    public var noSystemSoundFallback = false
+    /// SND-13: a passed-over (silenced) root is recorded as audible.
+    public var passOverCountedAudible = false
 
     public init() {}
 
@@ -60,6 +68,8 @@ public struct BridgeConfiguration: Sendable {
     public var actionLifetimeMs: Int64 = 120_000
     /// The snooze maximum: 30 min (SNZ-3, SNZ-11, SNZ-21).
     public var snoozeMaxMs: Int64 = 30 * 60_000
+    /// FG-14: the foreground watchdog: 30 s activity window + 15 s countdown = 45 s. Virtual ms.
+    public var challengeWatchdogMs: Int64 = 45_000
     public var defects: KnownDefects
 
     public init(flavor: PlatformFlavor, calendar: WallCalendar, defects: KnownDefects = KnownDefects()) {

@@ -53,6 +53,10 @@ public struct BridgeCore: Sendable {
     var awaitingObservation: InventoryPurpose?
     /// Actions journalled while the store could not be read; cleared once they were handled.
     var journal: [JournalEntry] = []
+    /// The in-app wake-check burst alive in this process (FG-17); dies with the process.
+    var foregroundBurst: ForegroundBurst?
+    /// FG-14: when the foreground watchdog is due (monotonic ms); a firing before it is stale.
+    var watchdogDueMonotonicMs: Int64?
 
     static let queuedInputsMax = 256
 
@@ -241,7 +245,7 @@ public struct BridgeCore: Sendable {
         case .playbackFailed(let id):
             // SND-9: a failed sound falls back to the system alarm sound; sequencing never makes
             // an alarm silent.
-            if alerting.contains(id) { out.append(.playSystemSound(id)) }
+            playbackFailed(id, into: &out)
         case .didBecomeActive:
             appActive = true
             if defects.heartbeatExtendsDeadline, let live = document?.liveOccurrence {
@@ -295,6 +299,7 @@ public struct BridgeCore: Sendable {
             if observeDelivery(id, now: now, into: &out) {
                 insertAlerting(id)
                 out.append(.startRinging(id))
+                ringingStarted(id, into: &out)  // SND-11
             }
             out.append(.readInventory(.launchSync))  // roll the root's next primary (REC-6)
         case .ringDismissed(let id):
@@ -320,7 +325,16 @@ public struct BridgeCore: Sendable {
             }
         case .api(let call):
             handleAPI(call, now: now, into: &out)
+        case .timerFired(.challengeWatchdog):
+            challengeWatchdogFired(now: now, into: &out)  // FG-15
+        case .timerFired(.ringTimeout):
+            ringTimeoutFired(now: now, into: &out)
+        case .burstPlaybackBegan(let id):
+            burstPlaybackBegan(id)  // FG-17
+        case .burstEnded(let id):
+            burstEnded(id)  // FG-18
         }
+        endBurstIfOrphaned(into: &out)
     }
 
     mutating func handleAPI(_ call: APICall, now: BridgeInstants, into out: inout [BridgeCommand]) {
@@ -339,7 +353,9 @@ public struct BridgeCore: Sendable {
         case .syncEnabledAlarms:
             out.append(.readInventory(.resumeSync))
         case .setForegroundAlarmContext(let visible):
+            let wasVisible = challengeVisible
             challengeVisible = visible && appActive
+            challengeVisibilityChanged(wasVisible: wasVisible, now: now, into: &out)  // FG-14
             if defects.staleChallengeVisibleSurvivesRestart {
                 let visibleNow = challengeVisible
                 mutate { $0.staleChallengeVisible = visibleNow }
@@ -366,6 +382,12 @@ public struct BridgeCore: Sendable {
             acknowledgeAlarmAction(alarmID: alarmID, action: action, occurredAtMs: occurredAtMs, into: &out)
         case .completeChallenge(let rootID, let token):
             completeChallenge(rootID: rootID, token: token, now: now, into: &out)
+        case .startForegroundAlarmSound(let alarmID, let title, let body):
+            startForegroundAlarmSound(alarmID: alarmID, title: title, body: body, now: now, into: &out)
+        case .getAudibleAlarmCount, .getAudibleAlarmIds, .recordAudibleAlarm, .resetAudibleAlarmCount:
+            handleAudibleAPI(call, into: &out)
+        case .recordChallengeInteraction:
+            challengeInteraction(now: now, into: &out)
         }
     }
 
@@ -465,4 +487,6 @@ extension BridgeCore {
     public var believedAlerting: [AlarmUUID] { alerting }
     /// The native lifecycle's view of the challenge being rendered.
     public var challengeScreenVisible: Bool { challengeVisible }
+    /// The in-app burst alive in this process, if any (FG-17).
+    public var liveForegroundBurst: ForegroundBurst? { foregroundBurst }
 }

@@ -178,6 +178,11 @@ public enum BridgeTimer: String, Sendable, Equatable, Codable {
     case armRetry
     /// Retry a sync whose inventory read failed (BOOT-2 forbids deciding without it).
     case syncRetry
+    /// FG-14: the foreground watchdog of a visible challenge, 45 s after it became visible or
+    /// after its last real interaction.
+    case challengeWatchdog
+    /// Only with the known defect `android-ring-stops-after-30s`: the old 30 s ring cap (SND-11 forbids it).
+    case ringTimeout
 }
 
 /// The launch gate's visible state (BOOT-7).
@@ -227,6 +232,20 @@ public enum APICall: Sendable, Equatable {
     /// `acknowledgeLastAlarmAction(alarmId, action, occurredAtMs)` (ACT-4): removes the stored
     /// action only when all three fields match.
     case acknowledgeLastAlarmAction(alarmID: String, action: String, occurredAtMs: Int64)
+    /// `startForegroundAlarmSound(alarmId, title, body)` (API-4, FG-17, AND-9): an in-app
+    /// wake-check burst through the native alarm lifecycle. `alarmID` is a root ID (ID-10).
+    case startForegroundAlarmSound(alarmID: String, title: String, body: String)
+    /// `getAudibleAlarmCount()` (API-5).
+    case getAudibleAlarmCount
+    /// `getAudibleAlarmIds()` (API-5): the recorded root IDs.
+    case getAudibleAlarmIds
+    /// `recordAudibleAlarm(alarmId)` (API-6, SND-14): the alarm the app was opened from.
+    case recordAudibleAlarm(alarmID: String)
+    /// `resetAudibleAlarmCount()` (API-6).
+    case resetAudibleAlarmCount
+    /// A validated challenge interaction (INACT-4's first kind of genuine activity): restarts the
+    /// foreground watchdog (FG-14).
+    case recordChallengeInteraction
 }
 
 /// What `getActiveWakeOccurrence()` reports (API-11).
@@ -264,6 +283,40 @@ public enum APIReply: Sendable, Equatable {
     /// `abandonWakeOccurrence` / `expireWakeOccurrence` resolved: whether the occurrence closed.
     case abandoned(Bool)
     case expired(Bool)
+    /// `startForegroundAlarmSound` resolved: the burst's ring ID, or nil when none was started
+    /// (not in the foreground, unknown root, or a burst still alive: FG-17).
+    case foregroundAlarmSound(AlarmUUID?)
+    /// `getAudibleAlarmCount` resolved (API-5).
+    case audibleAlarmCount(Int)
+    /// `getAudibleAlarmIds` resolved (API-5): root IDs in recording order.
+    case audibleAlarmIDs([String])
+    /// `recordAudibleAlarm` resolved: false for an ID that is no known root (ID-10).
+    case audibleAlarmRecorded(Bool)
+    /// `resetAudibleAlarmCount` resolved.
+    case audibleAlarmCountReset
+}
+
+/// An in-app wake-check burst to play through the native alarm lifecycle (API-4, FG-17).
+public struct BurstRequest: Sendable, Equatable, Codable {
+    /// The burst's ring ID (never a root's primary ID).
+    public var id: AlarmUUID
+    /// The root the burst is for (ID-10: a root ID).
+    public var rootID: String
+    public var title: String
+    public var body: String
+    /// The burst's sound; nil: the system default.
+    public var soundName: String?
+    /// AND-9: Android posts sound-only bursts to a separate low-importance channel, so they never
+    /// interrupt an active wake-up check (no full-screen intent, no heads-up). Always true on Android.
+    public var lowImportanceChannel: Bool
+    public init(id: AlarmUUID, rootID: String, title: String, body: String, soundName: String?, lowImportanceChannel: Bool) {
+        self.id = id
+        self.rootID = rootID
+        self.title = title
+        self.body = body
+        self.soundName = soundName
+        self.lowImportanceChannel = lowImportanceChannel
+    }
 }
 
 /// One platform action written to the unprotected action journal the moment it happens, before
@@ -318,6 +371,10 @@ public enum BridgeInput: Sendable, Equatable {
     case playbackFailed(AlarmUUID)
     case timerFired(BridgeTimer)
     case api(APICall)
+    /// The platform reports that the burst's native playback has begun (FG-17).
+    case burstPlaybackBegan(AlarmUUID)
+    /// The burst ended: the user dismissed or muted it, or the platform ended it (FG-17, FG-18).
+    case burstEnded(AlarmUUID)
 }
 
 /// Every request the bridge makes.
@@ -352,4 +409,8 @@ public enum BridgeCommand: Sendable, Equatable {
     case reply(APIReply)
     /// A decision worth a trace line (pass-over, deferral, rejection); no effect.
     case note(String)
+    /// Play an in-app wake-check burst through the native alarm lifecycle (API-4, FG-17, AND-9).
+    case startBurst(BurstRequest)
+    /// Stop the burst now playing (completion, closure, leaving the foreground).
+    case stopBurst(AlarmUUID)
 }

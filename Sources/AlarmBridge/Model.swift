@@ -57,9 +57,12 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
     public var title: String
     public var policy: InactivityPolicy
     public var enabled: Bool
+    /// SND-1: the sound settings of every root of this alarm; nil: no custom sounds (system
+    /// default). Optional so documents written before sounds existed still decode.
+    public var sounds: SoundSettings?
 
     public init(id: String, hour: Int, minute: Int, repeats: AlarmRepeat, title: String,
-                policy: InactivityPolicy = .v3, enabled: Bool = true) {
+                policy: InactivityPolicy = .v3, enabled: Bool = true, sounds: SoundSettings? = nil) {
         precondition((0..<24).contains(hour) && (0..<60).contains(minute), "alarm time out of range")
         self.id = id
         self.hour = hour
@@ -68,6 +71,7 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
         self.title = title
         self.policy = policy
         self.enabled = enabled
+        self.sounds = sounds
     }
 
     /// The schedule roots this alarm is realised as: one per selected weekday, or one for a one-shot.
