@@ -18,6 +18,7 @@ extension World {
         checkOneSuccessor()
         checkNoResurrection()
         checkIdempotentSync()
+        checkFailedPlaybackReplaced()
     }
 
     // MARK: never-silent

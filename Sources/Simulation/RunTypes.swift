@@ -14,6 +14,10 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case retireBeforeArm = "retire-before-arm"
     case completionScopedToFamily = "completion-scoped-to-family"
     case staleChallengeVisibleSurvivesRestart = "stale-challenge-visible-survives-restart"
+    case unheardRingAdvancesSequence = "unheard-ring-advances-sequence"
+    case androidRingStopsAfter30s = "android-ring-stops-after-30s"
+    case noSystemSoundFallback = "no-system-sound-fallback"
+    case passOverCountedAudible = "pass-over-counted-audible"
 
     public static func < (lhs: KnownDefect, rhs: KnownDefect) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -42,6 +46,14 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "issue 5 (app side): JS acknowledges a platform action before the work it triggers has succeeded, so a failed or interrupted handler loses it (ACT-5)"
         case .snoozeLatchAfterArm:
             return "issue 5: the one-time snooze latch is spent only after the snooze ring is confirmed, so a second request in flight gets a second snooze (SNZ-4, SNZ-5)"
+        case .unheardRingAdvancesSequence:
+            return "sound order: the progressive sequence advances when a ring is armed, so a ring cancelled before it was heard still moves the next one up a group (SND-7)"
+        case .androidRingStopsAfter30s:
+            return "sound order: the old Android 30 s cap stops an unattended wake ring after 30 s and arms the next attempt (SND-11)"
+        case .noSystemSoundFallback:
+            return "sound order: a player failure of the ring's custom sound is ignored, so the ringing service stays silent (SND-9)"
+        case .passOverCountedAudible:
+            return "audible counting: a root silenced as a pass-over is recorded as audible (SND-13)"
         }
     }
 
@@ -51,7 +63,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
         case .unavailableReadAsEmpty: return [.ios]
         case .resyncWhileAlerting, .stopLeavesRecoveryGuard, .titleInRingID, .snoozeLatchAfterArm, .ackBeforeWork,
              .heartbeatExtendsDeadline, .dismissalRevivesExpired, .retireBeforeArm, .completionScopedToFamily,
-             .staleChallengeVisibleSurvivesRestart: return [.ios, .android]
+             .staleChallengeVisibleSurvivesRestart, .unheardRingAdvancesSequence, .passOverCountedAudible: return [.ios, .android]
+        case .androidRingStopsAfter30s, .noSystemSoundFallback: return [.android]
         }
     }
 
@@ -71,6 +84,10 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .retireBeforeArm: switches.retireBeforeArm = true
             case .completionScopedToFamily: switches.completionScopedToFamily = true
             case .staleChallengeVisibleSurvivesRestart: switches.staleChallengeVisibleSurvivesRestart = true
+            case .unheardRingAdvancesSequence: switches.unheardRingAdvancesSequence = true
+            case .androidRingStopsAfter30s: switches.androidRingStopsAfter30s = true
+            case .noSystemSoundFallback: switches.noSystemSoundFallback = true
+            case .passOverCountedAudible: switches.passOverCountedAudible = true
             }
         }
         return switches

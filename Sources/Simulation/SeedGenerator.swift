@@ -37,6 +37,10 @@ public enum SeedGenerator {
                                        title: "Alarm \(number)", policy: policy))
         }
 
+        // SND-1, SND-8: sound settings from their own stream, so the other draws keep their values.
+        var soundRNG = streams.stream("setup.sounds")
+        for index in alarms.indices { alarms[index].sounds = Self.soundSettings(&soundRNG) }
+
         var setup = DeviceSetup(platform: platform, zoneIdentifier: zone, startWallMs: startWallMs, durationMs: durationMs,
                                 alarms: alarms, plan: [], seed: seed)
         var platformRNG = streams.stream("setup.platform")
@@ -107,6 +111,7 @@ public enum SeedGenerator {
             case .weekly(let days): repeats = "weekly " + days.map(\.description).joined(separator: ",")
             }
             parameters.append(RunParameter("alarm.\(alarm.id)", "\(clockTime(hour: alarm.hour, minute: alarm.minute)) \(repeats) policy \(alarm.policy.rawValue)"))
+            parameters.append(RunParameter("sounds.\(alarm.id)", Self.describe(alarm.sounds)))
         }
         switch platform {
         case .ios:

@@ -26,6 +26,7 @@ extension World {
             guard process.running, process.active, process.bridge?.document?.liveOccurrence != nil else { return }
             process.challengeShown = true
             step(.api(.setForegroundAlarmContext(challengeScreenVisible: true)))
+            jsChallengeShown()
         case .userSnooze(let delayMs, let doubleTap):
             guard process.running, process.active, process.bridge?.document?.liveOccurrence != nil else {
                 record("plan", "ignored", [TraceField("why", "snooze needs the app in the foreground with a live occurrence")])
@@ -150,6 +151,9 @@ extension World {
             audioFocus(change)
         case .faultPlaybackFailure:
             playbackFailure()
+        case .appChallengeInteraction, .appStartBurst, .userMuteBurst, .appRecordAudible, .appResetAudibleCount,
+             .expectSound, .expectAudibleCount, .expectBurst:
+            performSoundAction(action)
         case .expectAlerting(let alarmID, let line):
             if !audibleRings().contains(where: { $0.metadata.alarmID == alarmID }) {
                 scenarioFailures.append("\(line): expected \(alarmID) alerting, but it is silent")

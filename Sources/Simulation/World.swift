@@ -24,6 +24,8 @@ enum WorldEvent: Sendable {
     case boot
     /// iOS: the background execution budget ran out.
     case suspend(incarnation: Int, token: Int)
+    /// The burst's native playback begins (FG-17).
+    case burstPlaybackBegins(AlarmUUID)
 }
 
 /// What the sleepy user does about an audible ring.
@@ -116,6 +118,12 @@ final class World {
     /// when the platform delivers it (a late platform is the platform's fault, and which root
     /// owns the occurrence follows the order the app can see).
     var lateOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64)] = []
+    /// Sound and audible-record truth (invariants 33, 34, 45, 47).
+    var sound = SoundTruth()
+    /// The in-app burst the platform plays now (API-4, FG-17).
+    var burst: BurstPlayback?
+    /// The app's burst behaviour and the burst player's draws (own stream: other draws keep their values).
+    var burstRNG: Xoshiro256StarStar
 
     init(setup: DeviceSetup, defects: [KnownDefect], keepFullTrace: Bool) {
         self.setup = setup
@@ -133,6 +141,7 @@ final class World {
         self.appRNG = streams.stream("app.js")
         self.snoozeRNG = streams.stream("user.snooze")
         self.requestFaultRNG = streams.stream("faults.requests")
+        self.burstRNG = streams.stream("app.bursts")
         switch setup.platform {
         case .ios: ios = AlarmKitDaemon(parameters: setup.ios, calendar: calendar, streams: streams)
         case .android:
@@ -254,6 +263,8 @@ final class World {
             guard process.running, process.incarnation == incarnation, process.suspensionToken == token, !process.active else { return }
             process.suspended = true
             record("app", "suspended")
+        case .burstPlaybackBegins(let id):
+            burstPlaybackBegins(id)
         }
     }
 
@@ -331,6 +342,7 @@ final class World {
         process.suspended = false
         process.heldEvents = []
         record("app", "process-death", [TraceField("reason", reason)])
+        platformStopBurst(nil)  // an in-app burst dies with its process
         onAlarmManager { $0.processDied() }
     }
 
@@ -338,6 +350,8 @@ final class World {
     func step(_ input: BridgeInput) {
         guard var bridge = process.bridge else { return }
         let wasReady = bridge.isAcceptingInputs
+        sound.stepInput = input
+        defer { sound.stepInput = nil; checkHonestAudibleRecord() }
         let commands = bridge.handle(input, at: BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs,
                                                                 zoneIdentifier: calendar.zoneIdentifier, bootCount: bootCount))
         process.bridge = bridge
@@ -418,13 +432,19 @@ final class World {
             onAlarmManager { $0.cancel(id) }
         case .stop(let id, let origin):
             checkReceiptFirst(id, origin: origin)
+            checkAndroidStop(id)  // invariant 45
             if origin == .lifecycle { oracleTiedPassOver(id) }
             record("bridge", "stop", [TraceField("id", id.description), TraceField("origin", origin.rawValue)])
             onDaemon { $0.stop(id, nowWallMs: wallMs, byUser: false) }
             onAlarmManager { $0.stopRinging(id) }
         case .startRinging(let id):
-            guard let metadata = process.bridge?.document?.row(id)?.metadata else { return }
-            onAlarmManager { $0.startRinging(id, metadata: metadata) }
+            // The ringing service reads the ring's persisted record, sound included (SND-5).
+            guard let row = process.bridge?.document?.row(id) else { return }
+            onAlarmManager { $0.startRinging(id, metadata: row.metadata, soundName: row.soundName) }
+        case .startBurst(let request):
+            platformStartBurst(request)
+        case .stopBurst(let id):
+            platformStopBurst(id)
         case .readInventory(let purpose):
             syncReadMs = nowMs
             inventoryReadsOutstanding += 1
@@ -537,6 +557,7 @@ final class World {
 
     func alertStarted(_ id: AlarmUUID, _ metadata: RingMetadata) {
         oracleAlertStarted(id, metadata)
+        soundAlertStarted(id, metadata)
         guard setup.reactiveUser else { return }
         let roll = userRNG.uniform(below: 100)
         let delayMs: Int64
@@ -699,6 +720,14 @@ final class World {
         case .clockChanged(let zone): return "clockChanged(\(zone))"
         case .packageReplaced: return "MY_PACKAGE_REPLACED"
         case .playbackFailed(let id): return "playbackFailed(\(id))"
+        case .burstPlaybackBegan(let id): return "burstPlaybackBegan(\(id))"
+        case .burstEnded(let id): return "burstEnded(\(id))"
+        case .api(.startForegroundAlarmSound(let alarmID, _, _)): return "startForegroundAlarmSound(\(alarmID))"
+        case .api(.getAudibleAlarmCount): return "getAudibleAlarmCount"
+        case .api(.getAudibleAlarmIds): return "getAudibleAlarmIds"
+        case .api(.recordAudibleAlarm(let alarmID)): return "recordAudibleAlarm(\(alarmID))"
+        case .api(.resetAudibleAlarmCount): return "resetAudibleAlarmCount"
+        case .api(.recordChallengeInteraction): return "recordChallengeInteraction"
         case .timerFired(let timer): return "timerFired(\(timer.rawValue))"
         case .api(.saveAlarm(let alarm)): return "saveAlarm(\(alarm.id), title \(alarm.title))"
         case .api(.deleteAlarm(let id)): return "deleteAlarm(\(id))"
