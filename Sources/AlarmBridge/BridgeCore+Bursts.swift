@@ -40,6 +40,11 @@ extension BridgeCore {
             out.append(.note("burst for \(rootID) refused: burst \(alive.id) is still alive (FG-17, FG-18)"))
             return nil
         }
+        guard document?.liveOccurrence != nil else {
+            // A wake-check burst belongs to a live wake occurrence; it would end at once.
+            out.append(.note("burst for \(rootID) refused: no live occurrence"))
+            return nil
+        }
         guard let alarmID = document?.root(rootID)?.alarmID ?? rootFromRows(rootID)?.alarmID else {
             out.append(.note("burst for unknown root \(rootID) refused (ID-10)"))
             return nil
