@@ -164,4 +164,24 @@ struct SoundTests {
         #expect(burstRequests(fired).map(\.rootID) == ["wake.mon"])
         #expect(fired.contains(.setTimer(.challengeWatchdog, delayMs: 45_000)))
     }
+
+    @Test("SNZ-17, SND-7: the snooze ring sounding while Ember is active is audible wake evidence and advances the sequence")
+    func snoozeRingCountsAsAudible() throws {
+        var (harness, _) = try alerting()
+        _ = harness.send(.didBecomeActive)
+        let token = try #require(harness.stored?.liveOccurrence?.token)
+        let snooze = harness.send(.api(.beginOneTimeSnooze(untilMs: harness.now.wallMs + 600_000, occurrenceToken: token,
+                                                            alarmIDs: ["wake"])))
+        let ring = try #require(snooze.compactMap { command -> RingRequest? in
+            if case .schedule(let request, _) = command, request.metadata.kind == .snooze { return request }
+            return nil
+        }.first)
+        #expect(ring.soundName == "b")  // SND-2: the second audible ring of the occurrence
+        _ = harness.send(.api(.resetAudibleAlarmCount))
+        harness.advance(600_000)
+        harness.daemon = harness.daemon.map { PlatformAlarm(id: $0.id, state: $0.id == ring.id ? .alerting : .scheduled) }
+        _ = harness.send(.alarmUpdates(harness.daemon))
+        #expect(harness.stored?.audibleAlarmIDs == ["wake.mon"])
+        #expect(harness.stored?.liveOccurrence?.audibleRingIDs?.count == 2)
+    }
 }
