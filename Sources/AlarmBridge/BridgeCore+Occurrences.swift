@@ -42,7 +42,12 @@ extension BridgeCore {
         for row in document.rings
         where row.confirmed && !row.delivered && row.isPast(at: now.wallMs) && row.fireWallMs >= bootWallMs
             && !present.contains(row.id) {
+            // SND-7, SND-13: a delivery only inferred from a vanished ring was never seen alerting
+            // (the OS may have removed it unheard): it neither advances the sound sequence nor
+            // enters the audible record.
+            deliveryOnlyInferred = true
             observeDelivery(row.id, now: now, into: &out)
+            deliveryOnlyInferred = false
             alertEnded(row.id, now: now, into: &out)
         }
     }

@@ -49,6 +49,7 @@ extension BridgeCore {
     /// SND-10: a ring whose custom sound failed and fell back to the system sound still alerted,
     /// so it counts as an audible ring (of the Momentum group) here too.
     mutating func noteAudibleRing(_ row: RingRow) {
+        guard !deliveryOnlyInferred else { return }
         guard let live = document?.liveOccurrence, isBound(row, to: live) else { return }
         if !(live.audibleRingIDs ?? []).contains(row.id) {
             mutate { $0.update(with(live) { $0.audibleRingIDs = ($0.audibleRingIDs ?? []) + [row.id] }) }

@@ -57,6 +57,8 @@ public struct BridgeCore: Sendable {
     var foregroundBurst: ForegroundBurst?
     /// FG-14: when the foreground watchdog is due (monotonic ms); a firing before it is stale.
     var watchdogDueMonotonicMs: Int64?
+    /// True while a delivery is inferred from a vanished ring rather than seen alerting (SND-13).
+    var deliveryOnlyInferred = false
 
     static let queuedInputsMax = 256
 
