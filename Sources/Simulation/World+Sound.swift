@@ -95,7 +95,9 @@ extension World {
         }
         // k: earlier distinct audible rings of this occurrence; a primary of a root that lost a
         // tie (silenced as a pass-over) is not one of them.
-        let k = rings.filter { ring in
+        // A primary opens its occurrence: it is the first ring, even when a tied root's primary
+        // alerted at the same instant (that one is silenced as a pass-over, OCC-3).
+        let k = metadata.kind == .primary ? 0 : rings.filter { ring in
             guard let earlier = requestMetadata[ring.id] else { return true }
             return earlier.kind != .primary || occurrence.tiedRoots.contains(earlier.rootID)
         }.count
