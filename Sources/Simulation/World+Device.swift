@@ -215,6 +215,7 @@ extension World {
     func playbackFailure() {
         guard let id = android?.ringing.first else { return }
         onAlarmManager { $0.playbackFailed(id) }
+        enqueue(.gapCheck, afterMs: setup.transitionBoundMs + 1)  // invariant 33 looks again after T_OP
     }
 
     /// Android: why a ringing alarm cannot be heard, when the platform (not the bridge) silenced
