@@ -24,8 +24,9 @@ struct ScenarioVocabularyTests {
         #expect(usages == [
             "user stop [ALARM]", "user open-app", "user leave-app", "user complete-challenge", "user snooze DURATION", "user abandon", "user skip-snooze", "user unlock", "user lock",
             "user force-quit", "user edit-title ALARM \"TEXT\"", "user edit-time ALARM HH:MM", "user delete-alarm ALARM",
-            "user control-center", "user app-update", "user reinstall",
-            "app sync-enabled-alarms", "app launch",
+            "user control-center", "user app-update", "user reinstall", "user mute-burst",
+            "app sync-enabled-alarms", "app launch", "app challenge-interaction", "app start-burst [ALARM]",
+            "app record-audible [ALARM]", "app reset-audible-count",
             "device reboot", "device boot-complete", "device time-zone ZONE", "device set-clock ±DURATION",
             "device doze on|off", "device charging on|off", "device silent-mode on|off",
             "fault process-death", "fault schedule-failure [N=1]", "fault inventory-read-failure [N=1]", "fault capacity N",
@@ -33,6 +34,7 @@ struct ScenarioVocabularyTests {
             "fault late-delivery DURATION", "fault force-stop", "fault audio-focus-loss", "fault phone-call",
             "fault audio-focus-regained", "fault playback-failure", "fault os-removes-alarm [ALARM]",
             "expect alerting ALARM", "expect silent ALARM",
+            "expect sound ALARM \"TEXT\"", "expect audible-count N", "expect burst on|off",
         ])
         #expect(ScenarioVocabulary.actors == ["user", "app", "device", "fault", "expect"])
     }
