@@ -52,6 +52,14 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     public var retrySurvivesClosure = false
     /// AND-15: a queued pass-over rings once the owner's occurrence closes.
     public var passOverQueueRings = false
+    /// SND-7: the sound sequence advances when a ring is armed, not when it is heard.
+    public var unheardRingAdvancesSequence = false
+    /// SND-11: Android stops an unattended ring after 30 s (the old cap).
+    public var androidRingStopsAfter30s = false
+    /// SND-9: a player failure is ignored; no system-sound fallback.
+    public var noSystemSoundFallback = false
+    /// SND-13: a passed-over (silenced) root is recorded as audible.
+    public var passOverCountedAudible = false
 
     public init() {}
 
@@ -117,6 +125,8 @@ public struct BridgeConfiguration: Sendable {
     /// Android: the bound of a queued pass-over when its owner never closes in this process's
     /// view: the 20 h owner-record bound (OCC-21, AND-15).
     public var passOverQueueBoundMs: Int64 = 20 * 3_600_000
+    /// FG-14: the foreground watchdog: 30 s activity window + 15 s countdown = 45 s. Virtual ms.
+    public var challengeWatchdogMs: Int64 = 45_000
     public var defects: KnownDefects
 
     /// WALK-2: the background-task identifier whose launch handler resumes the HealthKit workout.

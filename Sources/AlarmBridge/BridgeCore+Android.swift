@@ -101,6 +101,10 @@ extension BridgeCore {
         android.captures.removeAll { $0.ringID == id }
         android.captures.append(RingCapture(ringID: id, token: token))
         out.append(exempt ? .startRingingSuppressionExempt(id) : .startRinging(id))
+        ringingStarted(id, into: &out)  // SND-11
+        // SND-7, SND-13: audible only once the ringing service starts it — not when FG-1 or
+        // recent steps (AND-17) held the delivery back.
+        if let row = document?.row(id) { noteAudibleRing(row) }
     }
 
     /// Known defect `step-suppression-drops-retry`: a step-suppressed occurrence gets no retry

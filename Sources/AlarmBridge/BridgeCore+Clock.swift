@@ -30,7 +30,8 @@ extension BridgeCore {
         for row in document?.rings ?? [] where row.metadata.kind.isOccurrenceBound && row.metadata.token == live.token
             && !row.delivered && row.fireWallMs > now.wallMs - delta {
             let fire = max(now.wallMs, row.fireWallMs + delta)
-            rebased.append(RingRequest(id: row.id, schedule: .fixed(wallMs: fire), fireWallMs: fire, metadata: row.metadata))
+            rebased.append(RingRequest(id: row.id, schedule: .fixed(wallMs: fire), fireWallMs: fire, metadata: row.metadata,
+                                       soundName: row.soundName))  // SND-6: the same ring keeps its sound
         }
         publishAndSchedule(rebased, origin: .lifecycle, now: now, into: &out)
         armExpiryTimer(now: now, into: &out)

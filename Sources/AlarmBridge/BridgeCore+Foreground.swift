@@ -65,8 +65,10 @@ extension BridgeCore {
         // orphan sounding if the process dies before the schedule lands (ios seed 104). One in
         // flight is silenced on delivery instead (FG-1).
         guard let live = document?.liveOccurrence, let pending = pendingSuccessor(of: live),
-              pending.confirmed, !inFlight.contains(pending.id),
+              pending.confirmed, !inFlight.contains(pending.id), pending.fireWallMs > now.wallMs,
               pending.fireWallMs - now.wallMs <= configuration.imminentHorizonMs else { return }
+        // Only one still ahead: a successor past its fire time may be alerting unobserved; the
+        // resume read observes it and FG-2 silences it as an alert (ios seed 70).
         out.append(.note("FG-2: imminent successor \(pending.id) consumed on foregrounding"))
         out.append(.cancel(pending.id, origin: .foreground))
         mutate { $0.removeRow(pending.id) }
@@ -92,6 +94,7 @@ extension BridgeCore {
     mutating func leftForeground() {
         appActive = false
         challengeVisible = false
+        watchdogDueMonotonicMs = nil  // FG-16: background pressure takes over at once
         foregroundStops = []
         clearForegroundSuppressed()
     }
@@ -109,7 +112,9 @@ extension BridgeCore {
     ///   is refreshed; neither suppresses anything afterwards.
     mutating func applyForegroundContext(_ context: ForegroundAlarmContext, now: BridgeInstants, into out: inout [BridgeCommand]) {
         let visible = (context.challengeScreenVisible || context.onChallengeScreen) && appActive
+        let wasVisible = challengeVisible
         challengeVisible = visible
+        challengeVisibilityChanged(wasVisible: wasVisible, now: now, into: &out)  // FG-14
         contextHeartbeatMonotonicMs = now.monotonicMs
         out.append(.setTimer(.contextLapse, delayMs: configuration.contextHeartbeatLifetimeMs))
         if context.wakeSessionEstablished, let live = document?.liveOccurrence {

@@ -42,7 +42,12 @@ extension BridgeCore {
         for row in document.rings
         where row.confirmed && !row.delivered && row.isPast(at: now.wallMs) && row.fireWallMs >= bootWallMs
             && !present.contains(row.id) {
+            // SND-7, SND-13: a delivery only inferred from a vanished ring was never seen alerting
+            // (the OS may have removed it unheard): it neither advances the sound sequence nor
+            // enters the audible record.
+            deliveryOnlyInferred = true
             observeDelivery(row.id, now: now, into: &out)
+            deliveryOnlyInferred = false
             alertEnded(row.id, now: now, into: &out)
         }
     }
@@ -58,10 +63,13 @@ extension BridgeCore {
         if !row.delivered { mutate { $0.upsert(with(row) { $0.delivered = true }) } }
         switch row.metadata.kind {
         case .primary:
-            return deliverPrimary(row, now: now, into: &out)
+            let owner = deliverPrimary(row, now: now, into: &out)
+            if owner && flavor == .ios { noteAudibleRing(row) }  // SND-7, SND-13 (Android: when it rings)
+            return owner
         case .successor, .snooze, .walkFuse:
             if let token = row.metadata.token, document?.occurrence(token: token)?.state == .live {
                 if row.metadata.kind == .walkFuse { walkFuseDelivered(row) }
+                if flavor == .ios { noteAudibleRing(row) }  // SND-7, SND-13, SNZ-17 (Android: when it rings)
                 return true
             }
             retire(row, reason: "successor of a closed occurrence", into: &out)  // OCC-20, AND-14
@@ -78,6 +86,7 @@ extension BridgeCore {
             out.append(.note("pass-over: \(row.metadata.rootID) while \(live.rootID) owns the occurrence"))
             silence(row.id, origin: .lifecycle, into: &out)
             if flavor == .android { queuePassOver(row, ringTimeMs: startedAt, owner: live, now: now) }  // AND-15
+            if defects.passOverCountedAudible { recordAudible(rootID: row.metadata.rootID) }  // known defect (SND-13)
             return false
         }
         if let incumbent = document?.occurrences.last(where: { $0.rootID != row.metadata.rootID && $0.wasLive(at: startedAt) }) {
@@ -220,7 +229,13 @@ extension BridgeCore {
             id = RingIdentity.successorID(token: live.token, serial: document.serial)
         }
         let metadata = RingMetadata(rootID: live.rootID, alarmID: root.alarmID, kind: kind, token: live.token, title: root.title)
-        return RingRequest(id: id, schedule: .fixed(wallMs: fireWallMs), fireWallMs: fireWallMs, metadata: metadata)
+        // SND-2, SND-3: the ring sounds at the occurrence's current position (SND-7: arming never
+        // advances it; only its audible delivery will).
+        let position = sequencePosition(of: document?.occurrence(token: live.token) ?? live)
+        let request = withSound(RingRequest(id: id, schedule: .fixed(wallMs: fireWallMs), fireWallMs: fireWallMs, metadata: metadata),
+                                position: position)
+        advanceOnArmDefect(id, token: live.token)
+        return request
     }
 
     /// A root known only from registry rows (its alarm was deleted while an occurrence lives).
@@ -237,8 +252,9 @@ extension BridgeCore {
         mutate { document in
             for request in requests {
                 document.upsert(RingRow(id: request.id, schedule: request.schedule, fireWallMs: request.fireWallMs,
-                                        metadata: request.metadata, fingerprint: Self.fingerprint(request.metadata),
-                                        publishedAtMs: now.wallMs, confirmed: false, delivered: false))
+                                        metadata: request.metadata, fingerprint: Self.fingerprint(request.metadata, soundName: request.soundName),
+                                        publishedAtMs: now.wallMs, confirmed: false, delivered: false,
+                                        soundName: request.soundName))  // SND-5: the choice is persisted
             }
         }
         flush(into: &out)
@@ -249,8 +265,11 @@ extension BridgeCore {
     }
 
     /// ID-4, ID-5: what a ring looks or sounds like, not which alarm it is.
-    static func fingerprint(_ metadata: RingMetadata) -> String {
-        String(SHA1.hexDigest("title=\(metadata.title)").prefix(16))
+    /// The sound is part of it only when one is chosen, so rows written before sounds existed keep
+    /// their fingerprints.
+    static func fingerprint(_ metadata: RingMetadata, soundName: String? = nil) -> String {
+        let sound = soundName.map { "|sound=\($0)" } ?? ""
+        return String(SHA1.hexDigest("title=\(metadata.title)" + sound).prefix(16))
     }
 
     mutating func scheduleCompleted(_ id: AlarmUUID, result: Result<Int64, PlatformError>, now: BridgeInstants,

@@ -16,7 +16,8 @@ extension BridgeCore {
             // SNZ-11: a snooze ring is repaired at its own deadline, never collapsed to +10 s.
             for pending in [pendingSuccessor(of: live), pendingSnooze(of: live)].compactMap({ $0 }) {
                 wanted.append(RingRequest(id: pending.id, schedule: pending.schedule,
-                                          fireWallMs: max(pending.fireWallMs, now.wallMs), metadata: pending.metadata))
+                                          fireWallMs: max(pending.fireWallMs, now.wallMs), metadata: pending.metadata,
+                                          soundName: pending.soundName))  // SND-6: the same ring, the same sound
             }
         }
         return wanted.sorted { ($0.fireWallMs, $0.id) < ($1.fireWallMs, $1.id) }
@@ -55,7 +56,10 @@ extension BridgeCore {
         let extra = defects.titleInRingID ? root.title : nil  // known defect (seed 003)
         let id = RingIdentity.primaryID(rootID: root.id, fireKey: fireKey, extraIdentity: extra)
         let metadata = RingMetadata(rootID: root.id, alarmID: alarmID, kind: .primary, token: nil, title: root.title)
-        return RingRequest(id: id, schedule: schedule, fireWallMs: fire, metadata: metadata)
+        // SND-2: a primary opens its occurrence, so it sounds at position 0 (the lowest group);
+        // the draw is a function of its ID, so a re-sync chooses the same sound (SCH-19).
+        return RingRequest(id: id, schedule: schedule, fireWallMs: fire, metadata: metadata,
+                           soundName: chooseSound(alarmID: alarmID, ringID: id, position: 0))
     }
 
     /// The families (logical alarm IDs) with an alerting member. `alerting` already folds in the
@@ -95,7 +99,7 @@ extension BridgeCore {
             if busyFamilies.contains(request.metadata.alarmID) { deferred = true; continue }
             if inFlight.contains(request.id) {
                 // A changed configuration of a ring still in flight: sync again once it lands.
-                if let row = document?.row(request.id), row.fingerprint != Self.fingerprint(request.metadata) {
+                if let row = document?.row(request.id), row.fingerprint != Self.fingerprint(request.metadata, soundName: request.soundName) {
                     followUpSync = followUpSync ?? purpose
                 }
                 continue
@@ -105,7 +109,7 @@ extension BridgeCore {
                 continue
             }
             let row = document?.row(request.id)
-            let stale = row.map { $0.fingerprint != Self.fingerprint(request.metadata) } ?? true
+            let stale = row.map { $0.fingerprint != Self.fingerprint(request.metadata, soundName: request.soundName) } ?? true
             let repairAlerting = !guardAlerting && held.state == .alerting  // the seed-001 defect's "repair"
             guard stale || repairAlerting else { continue }
             if row == nil && !repairAlerting {
@@ -159,8 +163,8 @@ extension BridgeCore {
     mutating func adopt(_ request: RingRequest, now: BridgeInstants) {
         mutate { document in
             document.upsert(RingRow(id: request.id, schedule: request.schedule, fireWallMs: request.fireWallMs,
-                                    metadata: request.metadata, fingerprint: Self.fingerprint(request.metadata),
-                                    publishedAtMs: now.wallMs, confirmed: true, delivered: false))
+                                    metadata: request.metadata, fingerprint: Self.fingerprint(request.metadata, soundName: request.soundName),
+                                    publishedAtMs: now.wallMs, confirmed: true, delivered: false, soundName: request.soundName))
         }
     }
 

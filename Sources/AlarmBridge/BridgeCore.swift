@@ -69,6 +69,12 @@ public struct BridgeCore: Sendable {
     var healthAccessGranted = false
     /// Android process-local state: step tracking, ringing captures, the lock-screen grant.
     var android = AndroidSession()
+    /// The in-app wake-check burst alive in this process (FG-17); dies with the process.
+    var foregroundBurst: ForegroundBurst?
+    /// FG-14: when the foreground watchdog is due (monotonic ms); a firing before it is stale.
+    var watchdogDueMonotonicMs: Int64?
+    /// True while a delivery is inferred from a vanished ring rather than seen alerting (SND-13).
+    var deliveryOnlyInferred = false
 
     static let queuedInputsMax = 256
 
@@ -270,7 +276,7 @@ public struct BridgeCore: Sendable {
         case .playbackFailed(let id):
             // SND-9: a failed sound falls back to the system alarm sound; sequencing never makes
             // an alarm silent.
-            if alerting.contains(id) { out.append(.playSystemSound(id)) }
+            playbackFailed(id, into: &out)
         case .didBecomeActive:
             appActive = true
             // OCC-10: coming to the foreground acknowledges, completes and retires nothing; it
@@ -373,7 +379,16 @@ public struct BridgeCore: Sendable {
             startWakeUpCheck(id, now: now, into: &out)
         case .timerFired(.stepTrackingArm):
             break  // androidAfterStep re-evaluates tracking after every step (AND-16)
+        case .timerFired(.challengeWatchdog):
+            challengeWatchdogFired(now: now, into: &out)  // FG-15
+        case .timerFired(.ringTimeout):
+            ringTimeoutFired(now: now, into: &out)
+        case .burstPlaybackBegan(let id):
+            burstPlaybackBegan(id)  // FG-17
+        case .burstEnded(let id):
+            burstEnded(id)  // FG-18
         }
+        endBurstIfOrphaned(into: &out)
     }
 
     mutating func handleAPI(_ call: APICall, now: BridgeInstants, into out: inout [BridgeCommand]) {
@@ -430,6 +445,12 @@ public struct BridgeCore: Sendable {
             startWalkCheck(alarmIDs: alarmIDs, now: now, into: &out)
         case .reconcileStepSuppressionTracking:
             reconcileStepSuppressionTracking(now: now, into: &out)  // API-16
+        case .startForegroundAlarmSound(let alarmID, let title, let body):
+            startForegroundAlarmSound(alarmID: alarmID, title: title, body: body, now: now, into: &out)
+        case .getAudibleAlarmCount, .getAudibleAlarmIds, .recordAudibleAlarm, .resetAudibleAlarmCount:
+            handleAudibleAPI(call, into: &out)
+        case .recordChallengeInteraction:
+            challengeInteraction(now: now, into: &out)
         }
     }
 
@@ -529,4 +550,6 @@ extension BridgeCore {
     public var believedAlerting: [AlarmUUID] { alerting }
     /// The native lifecycle's view of the challenge being rendered.
     public var challengeScreenVisible: Bool { challengeVisible }
+    /// The in-app burst alive in this process, if any (FG-17).
+    public var liveForegroundBurst: ForegroundBurst? { foregroundBurst }
 }

@@ -42,6 +42,9 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// own durable queue with no sound and no challenge until the owner closes (AND-15). nil in
     /// documents written before the queue existed.
     public var passOverQueue: [QueuedPassOver]?
+    /// SND-13, SND-14, API-5, API-6: root IDs recorded as audible, in recording order; nil in
+    /// documents written before audible counting existed (read as empty).
+    public var audibleAlarmIDs: [String]?
 
     public init() {}
 
@@ -107,6 +110,9 @@ public struct RingRow: Codable, Sendable, Equatable {
     /// True once the bridge has handled this ring's delivery (so a coalesced disappearance is
     /// not handled twice).
     public var delivered: Bool
+    /// SND-5, SND-6: the sound chosen for this ring, persisted with it, so a re-delivery or a
+    /// re-registration of the same ring plays exactly this sound; nil: the system default.
+    public var soundName: String? = nil
 
     /// True when the ring's fire time has passed: it is left to the observer (SCH-5).
     public func isPast(at wallMs: Int64) -> Bool {
@@ -140,6 +146,10 @@ public struct OccurrenceRecord: Codable, Sendable, Equatable {
     /// REC-9, INACT-19: wall-clock corrections since the occurrence began (ms). The ring time
     /// (`startedAtMs`) never changes (ID-8); the deadline is computed from ring time + offset.
     public var inactivityClockOffsetMs: Int64 = 0
+    /// SND-5, SND-7: the distinct rings of this occurrence that became audible, in order; the
+    /// sequence position is their count. Persisted: it survives process death and reboot. nil in
+    /// records written before sound sequencing existed (position 0).
+    public var audibleRingIDs: [AlarmUUID]?
 
     public init(token: String, rootID: String, startedAtMs: Int64, policy: InactivityPolicy, lastActivityMs: Int64?,
                 state: OccurrenceState, closedAtMs: Int64?) {

@@ -187,6 +187,11 @@ public enum BridgeTimer: String, Sendable, Equatable, Codable {
     case walkStepPoll
     /// Android: arm pre-fire step-suppression tracking W_STEP before the next ring (AND-16).
     case stepTrackingArm
+    /// FG-14: the foreground watchdog of a visible challenge, 45 s after it became visible or
+    /// after its last real interaction.
+    case challengeWatchdog
+    /// Only with the known defect `android-ring-stops-after-30s`: the old 30 s ring cap (SND-11 forbids it).
+    case ringTimeout
 }
 
 /// The launch gate's visible state (BOOT-7).
@@ -261,6 +266,20 @@ public enum APICall: Sendable, Equatable {
     /// `reconcileStepSuppressionTracking()` (API-16, Android only): re-establishes pre-fire
     /// step-suppression tracking for every ring due within W_STEP.
     case reconcileStepSuppressionTracking
+    /// `startForegroundAlarmSound(alarmId, title, body)` (API-4, FG-17, AND-9): an in-app
+    /// wake-check burst through the native alarm lifecycle. `alarmID` is a root ID (ID-10).
+    case startForegroundAlarmSound(alarmID: String, title: String, body: String)
+    /// `getAudibleAlarmCount()` (API-5).
+    case getAudibleAlarmCount
+    /// `getAudibleAlarmIds()` (API-5): the recorded root IDs.
+    case getAudibleAlarmIds
+    /// `recordAudibleAlarm(alarmId)` (API-6, SND-14): the alarm the app was opened from.
+    case recordAudibleAlarm(alarmID: String)
+    /// `resetAudibleAlarmCount()` (API-6).
+    case resetAudibleAlarmCount
+    /// A validated challenge interaction (INACT-4's first kind of genuine activity): restarts the
+    /// foreground watchdog (FG-14).
+    case recordChallengeInteraction
 }
 
 /// What `getActiveWakeOccurrence()` reports (API-11).
@@ -319,6 +338,40 @@ public enum APIReply: Sendable, Equatable {
     /// `reconcileStepSuppressionTracking` resolved (API-16): the roots whose rings are due within
     /// W_STEP and are now tracked, sorted; `supported` is false on iOS (Android-only method).
     case stepSuppressionTracking(rootIDs: [String], supported: Bool)
+    /// `startForegroundAlarmSound` resolved: the burst's ring ID, or nil when none was started
+    /// (not in the foreground, unknown root, or a burst still alive: FG-17).
+    case foregroundAlarmSound(AlarmUUID?)
+    /// `getAudibleAlarmCount` resolved (API-5).
+    case audibleAlarmCount(Int)
+    /// `getAudibleAlarmIds` resolved (API-5): root IDs in recording order.
+    case audibleAlarmIDs([String])
+    /// `recordAudibleAlarm` resolved: false for an ID that is no known root (ID-10).
+    case audibleAlarmRecorded(Bool)
+    /// `resetAudibleAlarmCount` resolved.
+    case audibleAlarmCountReset
+}
+
+/// An in-app wake-check burst to play through the native alarm lifecycle (API-4, FG-17).
+public struct BurstRequest: Sendable, Equatable, Codable {
+    /// The burst's ring ID (never a root's primary ID).
+    public var id: AlarmUUID
+    /// The root the burst is for (ID-10: a root ID).
+    public var rootID: String
+    public var title: String
+    public var body: String
+    /// The burst's sound; nil: the system default.
+    public var soundName: String?
+    /// AND-9: Android posts sound-only bursts to a separate low-importance channel, so they never
+    /// interrupt an active wake-up check (no full-screen intent, no heads-up). Always true on Android.
+    public var lowImportanceChannel: Bool
+    public init(id: AlarmUUID, rootID: String, title: String, body: String, soundName: String?, lowImportanceChannel: Bool) {
+        self.id = id
+        self.rootID = rootID
+        self.title = title
+        self.body = body
+        self.soundName = soundName
+        self.lowImportanceChannel = lowImportanceChannel
+    }
 }
 
 /// One platform action written to the unprotected action journal the moment it happens, before
@@ -409,6 +462,10 @@ public enum BridgeInput: Sendable, Equatable {
     case volumeDismissal(AlarmUUID, VolumeDismissal)
     /// Android: the user chose Start wake-up check on this ring's alarm screen (AND-11).
     case startWakeUpCheck(AlarmUUID)
+    /// The platform reports that the burst's native playback has begun (FG-17).
+    case burstPlaybackBegan(AlarmUUID)
+    /// The burst ended: the user dismissed or muted it, or the platform ended it (FG-17, FG-18).
+    case burstEnded(AlarmUUID)
 }
 
 /// How the user dismissed an Android ring by volume (seed 000, "Explicit alarm dismissals also count").
@@ -482,4 +539,8 @@ public enum BridgeCommand: Sendable, Equatable {
     /// granted for one Start wake-up check launch, revoked when that challenge ends or the app
     /// leaves the foreground (AND-11). The bridge never asks for keyguard dismissal (AND-12).
     case setMainActivityShowWhenLocked(Bool)
+    /// Play an in-app wake-check burst through the native alarm lifecycle (API-4, FG-17, AND-9).
+    case startBurst(BurstRequest)
+    /// Stop the burst now playing (completion, closure, leaving the foreground).
+    case stopBurst(AlarmUUID)
 }

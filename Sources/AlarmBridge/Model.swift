@@ -68,9 +68,13 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
     /// The wake-up check the user must pass. Only `.walk` changes native behaviour (iOS walk
     /// fuse, WALK-1..26); documents written before this field existed decode as `.none`.
     public var challenge: ChallengeKind = .none
+    /// SND-1: the sound settings of every root of this alarm; nil: no custom sounds (system
+    /// default). Optional so documents written before sounds existed still decode.
+    public var sounds: SoundSettings?
 
     public init(id: String, hour: Int, minute: Int, repeats: AlarmRepeat, title: String,
-                policy: InactivityPolicy = .v3, enabled: Bool = true, challenge: ChallengeKind = .none) {
+                policy: InactivityPolicy = .v3, enabled: Bool = true, challenge: ChallengeKind = .none,
+                sounds: SoundSettings? = nil) {
         precondition((0..<24).contains(hour) && (0..<60).contains(minute), "alarm time out of range")
         self.id = id
         self.hour = hour
@@ -80,9 +84,10 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
         self.policy = policy
         self.enabled = enabled
         self.challenge = challenge
+        self.sounds = sounds
     }
 
-    enum CodingKeys: String, CodingKey { case id, hour, minute, repeats, title, policy, enabled, challenge }
+    enum CodingKeys: String, CodingKey { case id, hour, minute, repeats, title, policy, enabled, challenge, sounds }
 
     /// Decodes documents of every version: `challenge` is absent from documents written before
     /// walk alarms existed and then means `.none`.
@@ -96,6 +101,7 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
         policy = try container.decode(InactivityPolicy.self, forKey: .policy)
         enabled = try container.decode(Bool.self, forKey: .enabled)
         challenge = try container.decodeIfPresent(ChallengeKind.self, forKey: .challenge) ?? .none
+        sounds = try container.decodeIfPresent(SoundSettings.self, forKey: .sounds)
     }
 
     /// The schedule roots this alarm is realised as: one per selected weekday, or one for a one-shot.

@@ -47,8 +47,8 @@ extension AlarmManagerModel {
     }
 
     /// Starts the ringing service with the SNZ-18 one-shot exemption extra.
-    public mutating func startRingingSuppressionExempt(_ id: AlarmUUID, metadata: RingMetadata) -> [AlarmManagerEffect] {
-        let effects = startRinging(id, metadata: metadata)
+    public mutating func startRingingSuppressionExempt(_ id: AlarmUUID, metadata: RingMetadata, soundName: String? = nil) -> [AlarmManagerEffect] {
+        let effects = startRinging(id, metadata: metadata, soundName: soundName)
         if let index = ringingStatuses.firstIndex(where: { $0.id == id }) {
             ringingStatuses[index].suppressionExemptOnce = true
         }

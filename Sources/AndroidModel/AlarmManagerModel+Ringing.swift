@@ -58,6 +58,13 @@ public struct RingingStatus: Sendable, Equatable {
     /// SNZ-18: started with the one-shot suppression exemption extra (a delivered one-time snooze
     /// ring); the service, its notification and the alarm activity carry it.
     public var suppressionExemptOnce = false
+    /// The sound the service was started with (the ring's persisted choice, SND-5); nil: the
+    /// system default. The service never changes it on its own (SND-11).
+    public var soundName: String? = nil
+    /// True once the service fell back to the system alarm sound after a player failure (SND-9).
+    public var playingSystemFallback = false
+    /// When (elapsed ms) the player failed and nothing replaced it yet; nil while it plays.
+    public var failedElapsedMs: Int64? = nil
 
     /// Sound reaches the user: playing or ducked, at a non-zero alarm volume.
     public func isAudible(volumeIndex: Int) -> Bool { (audio == .playing || audio == .ducked) && volumeIndex > 0 }
@@ -83,7 +90,9 @@ extension AlarmManagerModel {
     }
 
     /// Starts the ringing service for a delivered ring (first-cut call; the model's clock).
-    public mutating func startRinging(_ id: AlarmUUID, metadata: RingMetadata) -> [AlarmManagerEffect] {
+    /// - Parameter soundName: the sound the app's ringing service plays, read from the ring's
+    ///   persisted record (nil: the system default alarm sound).
+    public mutating func startRinging(_ id: AlarmUUID, metadata: RingMetadata, soundName: String? = nil) -> [AlarmManagerEffect] {
         guard !ringingStatuses.contains(where: { $0.id == id }) else { return [] }
         ringingToken += 1
         let presentation: RingPresentation
@@ -94,7 +103,7 @@ extension AlarmManagerModel {
         let status = RingingStatus(id: id, metadata: metadata, presentation: presentation, audio: .playing,
                                    channel: parameters.ringingChannel, startedElapsedMs: now.elapsedRealtimeMs,
                                    startedFromExactAlarm: mayStartForegroundService(for: id, nowElapsedMs: now.elapsedRealtimeMs),
-                                   token: ringingToken)
+                                   token: ringingToken, soundName: soundName)
         ringingStatuses.append(status)
         var effects: [AlarmManagerEffect] = [.alertStarted(id, metadata), .trace("ringing", [TraceField("id", id.description)])]
         if presentation != .fullScreen {
@@ -110,8 +119,8 @@ extension AlarmManagerModel {
     }
 
     /// Starts the ringing service at `now`.
-    public mutating func startRinging(_ id: AlarmUUID, metadata: RingMetadata, now: AndroidInstant) -> [AlarmManagerEffect] {
-        observe(now) + startRinging(id, metadata: metadata)
+    public mutating func startRinging(_ id: AlarmUUID, metadata: RingMetadata, soundName: String? = nil, now: AndroidInstant) -> [AlarmManagerEffect] {
+        observe(now) + startRinging(id, metadata: metadata, soundName: soundName)
     }
 
     /// USE_FULL_SCREEN_INTENT is effective: install-time below 34; on 34+ the user may revoke it
@@ -174,6 +183,7 @@ extension AlarmManagerModel {
     public mutating func playbackFailed(_ id: AlarmUUID) -> [AlarmManagerEffect] {
         guard let index = ringingStatuses.firstIndex(where: { $0.id == id }) else { return [] }
         ringingStatuses[index].audio = .failed
+        ringingStatuses[index].failedElapsedMs = now.elapsedRealtimeMs
         return [.trace("playback-failed", [TraceField("id", id.description)]), .toApp(.playbackFailed(id), launch: nil)]
     }
 
@@ -182,6 +192,8 @@ extension AlarmManagerModel {
     public mutating func playSystemSound(_ id: AlarmUUID) -> [AlarmManagerEffect] {
         guard let index = ringingStatuses.firstIndex(where: { $0.id == id }), ringingStatuses[index].audio == .failed else { return [] }
         ringingStatuses[index].audio = .playing
+        ringingStatuses[index].playingSystemFallback = true
+        ringingStatuses[index].failedElapsedMs = nil
         return [.trace("system-sound", [TraceField("id", id.description)])]
     }
 

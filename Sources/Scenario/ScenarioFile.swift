@@ -112,6 +112,8 @@ public struct ScenarioAlarm: Sendable, Equatable {
     public var policy: ScenarioPolicy
     public var title: String
     public var challenge: ScenarioChallenge
+    /// The alarm's sound settings (SND-1), nil when the line gives none.
+    public var sounds: ScenarioSounds?
     public var line: Int
 
     /// Creates an alarm; the defaults are those of the file format (policy 3, title = name,

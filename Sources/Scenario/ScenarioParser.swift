@@ -397,7 +397,7 @@ fileprivate struct ScenarioBuilder {
 // MARK: - Alarms
 
 extension ScenarioBuilder {
-    static let alarmUsage = "alarm NAME HH:MM once|weekly DAYS [policy 3|2|legacy] [title \"TEXT\"] [challenge none|voice|math|walk]"
+    static let alarmUsage = "alarm NAME HH:MM once|weekly DAYS [policy 3|2|legacy] [title \"TEXT\"] [challenge none|voice|math|walk] [sounds \"MODE: a,b | c\"]"
 
     mutating func addAlarm(_ line: ScenarioLine) throws(ScenarioError) {
         let tokens = line.tokens
@@ -474,9 +474,9 @@ extension ScenarioBuilder {
         var index = startIndex
         while index < tokens.count {
             let option = tokens[index]
-            let name = try bare(line, option, expected: "an alarm option (policy, title, challenge)")
-            guard ["policy", "title", "challenge"].contains(name) else {
-                throw error(line, at: option, "unknown alarm option '\(name)'; expected policy, title or challenge")
+            let name = try bare(line, option, expected: "an alarm option (policy, title, challenge, sounds)")
+            guard ["policy", "title", "challenge", "sounds"].contains(name) else {
+                throw error(line, at: option, "unknown alarm option '\(name)'; expected policy, title, challenge or sounds")
             }
             guard !seen.contains(name) else {
                 throw error(line, at: option, "`\(name)` is given twice on this alarm")
@@ -497,6 +497,11 @@ extension ScenarioBuilder {
                     throw error(line, at: value, "expected the title as a quoted string, e.g. title \"Wake up\"")
                 }
                 alarm.title = value.text
+            case "sounds":
+                guard value.isQuoted, let sounds = ScenarioSounds(spec: value.text) else {
+                    throw error(line, at: value, "expected sounds as a quoted \"MODE: a,b | c\" with MODE progressive, random or legacy")
+                }
+                alarm.sounds = sounds
             default:
                 guard !value.isQuoted, let challenge = ScenarioChallenge(rawValue: value.text) else {
                     throw error(line, at: value, "expected challenge none, voice, math or walk, found '\(value.text)'")

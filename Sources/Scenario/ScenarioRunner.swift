@@ -184,7 +184,7 @@ public enum ScenarioRunner {
         case .walk: challenge = .walk
         }
         return LogicalAlarm(id: alarm.name, hour: alarm.hour, minute: alarm.minute, repeats: repeats,
-                            title: alarm.title, policy: policy, challenge: challenge)
+                            title: alarm.title, policy: policy, challenge: challenge, sounds: soundSettings(alarm.sounds))
     }
 
     static func weekday(_ day: ScenarioWeekday) -> Weekday {
@@ -285,6 +285,19 @@ public enum ScenarioRunner {
             guard let first = arguments.first, case .onOff(let on) = first else { return nil }
             return .userSetHealthAccess(on)
         case ("fault", "workout-lost"): return .faultWorkoutLost
+        case ("app", "challenge-interaction"): return .appChallengeInteraction
+        case ("app", "start-burst"): return .appStartBurst(alarmID: alarmArgument(0))
+        case ("user", "mute-burst"): return .userMuteBurst
+        case ("app", "record-audible"): return .appRecordAudible(alarmID: alarmArgument(0))
+        case ("app", "reset-audible-count"): return .appResetAudibleCount
+        case ("expect", "sound"):
+            guard let alarm = alarmArgument(0), arguments.count > 1, case .text(let name) = arguments[1] else { return nil }
+            return .expectSound(alarmID: alarm, sound: name, line: event.line)
+        case ("expect", "audible-count"):
+            return .expectAudibleCount(countArgument(0), line: event.line)
+        case ("expect", "burst"):
+            guard let first = arguments.first, case .onOff(let on) = first else { return nil }
+            return .expectBurst(playing: on, line: event.line)
         case ("expect", "alerting"): return alarmArgument(0).map { .expectAlerting(alarmID: $0, line: event.line) }
         case ("expect", "silent"): return alarmArgument(0).map { .expectSilent(alarmID: $0, line: event.line) }
         case ("fault", "kill-switch-ok"): return .faultKillSwitch(.ok)

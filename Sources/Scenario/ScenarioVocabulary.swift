@@ -100,8 +100,13 @@ public enum ScenarioVocabulary {
         ScenarioVerb("user", "control-center", meaning: "The user pulls down Control Center (or a system sheet covers the app) for a few seconds: the app resigns active without going to the background, then comes back."),
         ScenarioVerb("user", "app-update", meaning: "The app is updated to a new version: the process is killed; Android keeps the alarms (some OEMs clear them) and sends MY_PACKAGE_REPLACED; iOS keeps them and launches nothing."),
         ScenarioVerb("user", "reinstall", meaning: "The user deletes the app and installs it again: process, alarms and app data are gone; iOS Keychain items survive."),
+        ScenarioVerb("user", "mute-burst", meaning: "The user dismisses or mutes the in-app wake-check burst now playing (FG-18)."),
         ScenarioVerb("app", "sync-enabled-alarms", meaning: "The app's JavaScript layer asks the bridge to sync its enabled alarms (as it does on resume)."),
         ScenarioVerb("app", "launch", meaning: "The app process is launched (cold start) and the bridge starts up."),
+        ScenarioVerb("app", "challenge-interaction", meaning: "The app reports a validated challenge interaction (INACT-4): the 45 s foreground watchdog restarts (FG-14)."),
+        ScenarioVerb("app", "start-burst", [.optionalAlarm], meaning: "The app calls startForegroundAlarmSound for the alarm's root (or the live occurrence's root): an in-app wake-check burst (API-4)."),
+        ScenarioVerb("app", "record-audible", [.optionalAlarm], meaning: "The app calls recordAudibleAlarm for the alarm it was opened from (or the live occurrence's root) (SND-14)."),
+        ScenarioVerb("app", "reset-audible-count", meaning: "The app calls resetAudibleAlarmCount (API-6)."),
         ScenarioVerb("device", "reboot", meaning: "The device restarts; the app process is gone and the device stays locked (before first unlock) until `user unlock`."),
         ScenarioVerb("device", "boot-complete", meaning: "The OS delivers the boot-completed signal to the app."),
         ScenarioVerb("device", "time-zone", [.zone], meaning: "The device's time zone becomes ZONE (travel, or the user picks one)."),
@@ -145,6 +150,9 @@ public enum ScenarioVocabulary {
         ScenarioVerb("user", "start-wake-up-check", meaning: "Android: the user chooses Start wake-up check on the ringing alarm's screen: the app opens with the challenge and MainActivity may show over the lock screen (AND-11)."),
         ScenarioVerb("app", "reconcile-step-tracking", meaning: "JS calls reconcileStepSuppressionTracking() (API-16, Android only)."),
         ScenarioVerb("expect", "lock-screen-grant", [.onOff], meaning: "Check: at this instant MainActivity's lock-screen presentation is granted (on) or not (off) (AND-11)."),
+        ScenarioVerb("expect", "sound", [.alarm, .text], meaning: "Check: one of the alarm's alerting rings plays this sound (`system-default` for the system sound; a system fallback matches its chosen name)."),
+        ScenarioVerb("expect", "audible-count", [.count], meaning: "Check: the bridge's audible record holds exactly N alarm IDs (getAudibleAlarmCount, API-5)."),
+        ScenarioVerb("expect", "burst", [.onOff], meaning: "Check: an in-app wake-check burst is playing (on) or not (off)."),
     ]
 
     /// The actors, in table order without repeats.

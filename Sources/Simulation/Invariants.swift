@@ -26,6 +26,8 @@ extension World {
         checkOccurrenceInvariants()  // Invariants+Occurrence.swift
         checkOneSteadyFuse()
         checkAndroidOccurrenceRules()
+        checkFailedPlaybackReplaced()
+        noteBelievedAlerting()
     }
 
     // MARK: never-silent

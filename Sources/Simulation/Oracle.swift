@@ -153,6 +153,7 @@ extension World {
         // queued later after a clock or zone change re-planned the oracle): bind it now.
         for ring in audibleRings() where ring.metadata.kind == .primary && ring.metadata.rootID == rootID {
             oracleAlertStarted(ring.id, ring.metadata)
+            soundAlertStarted(ring.id, ring.metadata)  // its sound counts for this occurrence (invariant 34)
         }
         enqueue(.oracleDeadline(occurrence: occurrence.id), afterMs: occurrence.deadlineMs - wallMs)
         enqueue(.gapCheck, afterMs: setup.transitionBoundMs + 1)

@@ -103,6 +103,23 @@ public enum PlanAction: Sendable, Equatable {
     case appReconcileStepTracking
     /// Check: MainActivity's lock-screen presentation is granted (true) or not (AND-11).
     case expectLockScreenGrant(Bool, line: Int)
+    /// JS reports a validated challenge interaction (INACT-4): the watchdog restarts (FG-14).
+    case appChallengeInteraction
+    /// JS calls `startForegroundAlarmSound` for the alarm's root (nil: the live occurrence's root) (API-4).
+    case appStartBurst(alarmID: String?)
+    /// The user dismisses or mutes the burst now playing (FG-18).
+    case userMuteBurst
+    /// JS calls `recordAudibleAlarm` for the alarm the app was opened from (nil: the live root) (SND-14).
+    case appRecordAudible(alarmID: String?)
+    /// JS calls `resetAudibleAlarmCount` (API-6).
+    case appResetAudibleCount
+    /// Check: one of the alarm's audible rings plays this sound (`system-default`, or the chosen
+    /// name of a system fallback, also match).
+    case expectSound(alarmID: String, sound: String, line: Int)
+    /// Check: the bridge's audible record holds exactly this many IDs (API-5).
+    case expectAudibleCount(Int, line: Int)
+    /// Check: a burst is (or is not) playing now.
+    case expectBurst(playing: Bool, line: Int)
 }
 
 /// A plan action due at a device wall-clock instant.

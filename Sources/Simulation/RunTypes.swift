@@ -27,6 +27,10 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case lockScreenGrantKept = "lock-screen-grant-kept"
     case retrySurvivesClosure = "retry-survives-closure"
     case passOverQueueRings = "pass-over-queue-rings"
+    case unheardRingAdvancesSequence = "unheard-ring-advances-sequence"
+    case androidRingStopsAfter30s = "android-ring-stops-after-30s"
+    case noSystemSoundFallback = "no-system-sound-fallback"
+    case passOverCountedAudible = "pass-over-counted-audible"
 
     public static func < (lhs: KnownDefect, rhs: KnownDefect) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -81,6 +85,14 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "Android: expiry and abandonment leave the occurrence's retries armed or ringing; only completion discards them (AND-13, AND-14)"
         case .passOverQueueRings:
             return "Android: a queued pass-over rings once its owner's occurrence closes, as a second challenge (AND-15, OCC-3)"
+        case .unheardRingAdvancesSequence:
+            return "sound order: the progressive sequence advances when a ring is armed, so a ring cancelled before it was heard still moves the next one up a group (SND-7)"
+        case .androidRingStopsAfter30s:
+            return "sound order: the old Android 30 s cap stops an unattended wake ring after 30 s and arms the next attempt (SND-11)"
+        case .noSystemSoundFallback:
+            return "sound order: a player failure of the ring's custom sound is ignored, so the ringing service stays silent (SND-9)"
+        case .passOverCountedAudible:
+            return "audible counting: a root silenced as a pass-over is recorded as audible (SND-13)"
         }
     }
 
@@ -93,8 +105,10 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
              .foregroundWalkFuse: return [.ios]
         case .resyncWhileAlerting, .stopLeavesRecoveryGuard, .titleInRingID, .snoozeLatchAfterArm, .ackBeforeWork,
              .heartbeatExtendsDeadline, .dismissalRevivesExpired, .retireBeforeArm, .completionScopedToFamily,
-             .staleChallengeVisibleSurvivesRestart, .foregroundAlertKept, .contextNeverLapses: return [.ios, .android]
-        case .stepSuppressionDropsRetry, .lockScreenGrantKept, .retrySurvivesClosure, .passOverQueueRings: return [.android]
+             .staleChallengeVisibleSurvivesRestart, .foregroundAlertKept, .contextNeverLapses,
+             .unheardRingAdvancesSequence, .passOverCountedAudible: return [.ios, .android]
+        case .stepSuppressionDropsRetry, .lockScreenGrantKept, .retrySurvivesClosure, .passOverQueueRings,
+             .androidRingStopsAfter30s, .noSystemSoundFallback: return [.android]
         }
     }
 
@@ -127,6 +141,10 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .lockScreenGrantKept: switches.lockScreenGrantKept = true
             case .retrySurvivesClosure: switches.retrySurvivesClosure = true
             case .passOverQueueRings: switches.passOverQueueRings = true
+            case .unheardRingAdvancesSequence: switches.unheardRingAdvancesSequence = true
+            case .androidRingStopsAfter30s: switches.androidRingStopsAfter30s = true
+            case .noSystemSoundFallback: switches.noSystemSoundFallback = true
+            case .passOverCountedAudible: switches.passOverCountedAudible = true
             }
         }
         return switches

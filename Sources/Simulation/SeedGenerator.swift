@@ -51,6 +51,9 @@ public enum SeedGenerator {
             walkSetup.workout.historyLagMs = healthRNG.pick([Int64(500), 2_000, 5_000])
             walkSetup.collectionNeverConfirms = healthRNG.chance(Ratio(1, 10))
         }
+        // SND-1, SND-8: sound settings from their own stream, so the other draws keep their values.
+        var soundRNG = streams.stream("setup.sounds")
+        for index in alarms.indices { alarms[index].sounds = Self.soundSettings(&soundRNG) }
 
         var setup = DeviceSetup(platform: platform, zoneIdentifier: zone, startWallMs: startWallMs, durationMs: durationMs,
                                 alarms: alarms, plan: [], seed: seed)
@@ -142,6 +145,7 @@ public enum SeedGenerator {
             case .weekly(let days): repeats = "weekly " + days.map(\.description).joined(separator: ",")
             }
             parameters.append(RunParameter("alarm.\(alarm.id)", "\(clockTime(hour: alarm.hour, minute: alarm.minute)) \(repeats) policy \(alarm.policy.rawValue)"))
+            parameters.append(RunParameter("sounds.\(alarm.id)", Self.describe(alarm.sounds)))
         }
         switch platform {
         case .ios:

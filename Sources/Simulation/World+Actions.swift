@@ -27,6 +27,7 @@ extension World {
             process.challengeShown = true
             process.jsStalled = setup.jsStallOneIn > 0 && jsRNG.uniform(below: UInt64(setup.jsStallOneIn)) == 0
             sendForegroundContext()
+            jsChallengeShown()
         case .appContextHeartbeat(let stint):
             guard process.running, process.stint == stint, process.challengeShown else { return }
             sendForegroundContext()
@@ -159,6 +160,9 @@ extension World {
             if android != nil { performAndroid(action) } else { performWalk(action) }
         case .userStartWalk, .userAppSwitcher, .faultWorkoutLost, .userSetHealthAccess:
             performWalk(action)
+        case .appChallengeInteraction, .appStartBurst, .userMuteBurst, .appRecordAudible, .appResetAudibleCount,
+             .expectSound, .expectAudibleCount, .expectBurst:
+            performSoundAction(action)
         case .expectAlerting(let alarmID, let line):
             if !audibleRings().contains(where: { $0.metadata.alarmID == alarmID }) {
                 scenarioFailures.append("\(line): expected \(alarmID) alerting, but it is silent")

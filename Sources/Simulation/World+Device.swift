@@ -105,6 +105,12 @@ extension World {
         guard deviceUp else { return }
         record("user", "reinstall")
         kill("app-deleted")
+        // Requests the deleted app still had in flight die with it: the daemon never registers
+        // them for the new install (ios seed 4056: a walk fuse landed after the reinstall).
+        queue.removeAll { event in
+            if case .daemon(.completeSchedule) = event { return true }
+            return false
+        }
         if let daemon = ios {
             for alarm in daemon.alarms { onDaemon { $0.systemRemove(alarm.id, nowWallMs: wallMs) } }
         }
@@ -217,6 +223,7 @@ extension World {
     func playbackFailure() {
         guard let id = android?.ringing.first else { return }
         onAlarmManager { $0.playbackFailed(id) }
+        enqueue(.gapCheck, afterMs: setup.transitionBoundMs + 1)  // invariant 33 looks again after T_OP
     }
 
     /// Android: why a ringing alarm cannot be heard, when the platform (not the bridge) silenced

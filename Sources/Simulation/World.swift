@@ -30,6 +30,8 @@ enum WorldEvent: Sendable {
     case walk(WalkEvent)
     /// Android: the step counter's hardware FIFO flushes its due events to the listener.
     case stepSensorFlush
+    /// The burst's native playback begins (FG-17).
+    case burstPlaybackBegins(AlarmUUID)
 }
 
 /// What the sleepy user does about an audible ring.
@@ -150,6 +152,12 @@ final class World {
     lazy var walkWorld = WalkWorld(setup: setup.walk, rng: streams.stream("user.walk"))
     /// Android: the step counter, the user's walking and volume habits, checker state (World+Android).
     var androidSide: AndroidSide
+    /// Sound and audible-record truth (invariants 33, 34, 45, 47).
+    var sound = SoundTruth()
+    /// The in-app burst the platform plays now (API-4, FG-17).
+    var burst: BurstPlayback?
+    /// The app's burst behaviour and the burst player's draws (own stream: other draws keep their values).
+    var burstRNG: Xoshiro256StarStar
 
     init(setup: DeviceSetup, defects: [KnownDefect], keepFullTrace: Bool) {
         self.setup = setup
@@ -169,6 +177,7 @@ final class World {
         self.requestFaultRNG = streams.stream("faults.requests")
         self.jsRNG = streams.stream("app.js-heartbeat")
         self.androidSide = AndroidSide(streams: streams, reportLatencyMs: setup.stepReportLatencyMs)
+        self.burstRNG = streams.stream("app.bursts")
         switch setup.platform {
         case .ios: ios = AlarmKitDaemon(parameters: setup.ios, calendar: calendar, streams: streams)
         case .android:
@@ -300,6 +309,8 @@ final class World {
             handleWalkEvent(walkEvent)
         case .stepSensorFlush:
             flushStepSensor()
+        case .burstPlaybackBegins(let id):
+            burstPlaybackBegins(id)
         }
     }
 
@@ -385,6 +396,7 @@ final class World {
         process.suspended = false
         process.heldEvents = []
         record("app", "process-death", [TraceField("reason", reason)])
+        platformStopBurst(nil)  // an in-app burst dies with its process
         onAlarmManager { $0.processDied() }
         androidProcessDied()
     }
@@ -394,6 +406,8 @@ final class World {
         guard var bridge = process.bridge else { return }
         let wasReady = bridge.isAcceptingInputs
         let documentBefore = bridge.document
+        sound.stepInput = input
+        defer { sound.stepInput = nil; checkHonestAudibleRecord() }
         let commands = bridge.handle(input, at: BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs,
                                                                 zoneIdentifier: calendar.zoneIdentifier, bootCount: bootCount))
         process.bridge = bridge
@@ -490,6 +504,7 @@ final class World {
             onAlarmManager { $0.cancel(id) }
         case .stop(let id, let origin):
             checkReceiptFirst(id, origin: origin)
+            checkAndroidStop(id)  // invariant 45
             if origin == .lifecycle { oracleTiedPassOver(id) }
             checkArmBeforeRetire(id, origin: origin, isCancel: false)
             checkFuseRetire(id, origin: origin)
@@ -497,8 +512,13 @@ final class World {
             onDaemon { $0.stop(id, nowWallMs: wallMs, byUser: false) }
             onAlarmManager { $0.stopRinging(id) }
         case .startRinging(let id):
-            guard let metadata = process.bridge?.document?.row(id)?.metadata else { return }
-            onAlarmManager { $0.startRinging(id, metadata: metadata) }
+            // The ringing service reads the ring's persisted record, sound included (SND-5).
+            guard let row = process.bridge?.document?.row(id) else { return }
+            onAlarmManager { $0.startRinging(id, metadata: row.metadata, soundName: row.soundName) }
+        case .startBurst(let request):
+            platformStartBurst(request)
+        case .stopBurst(let id):
+            platformStopBurst(id)
         case .readInventory(let purpose):
             syncReadMs = nowMs
             inventoryReadsOutstanding += 1
@@ -531,8 +551,8 @@ final class World {
         case .setStepTracking(let on):
             setStepTracking(on)
         case .startRingingSuppressionExempt(let id):
-            guard let metadata = process.bridge?.document?.row(id)?.metadata else { return }
-            onAlarmManager { $0.startRingingSuppressionExempt(id, metadata: metadata) }
+            guard let row = process.bridge?.document?.row(id) else { return }
+            onAlarmManager { $0.startRingingSuppressionExempt(id, metadata: row.metadata, soundName: row.soundName) }  // SND-5
         case .setMainActivityShowWhenLocked(let on):
             onAlarmManager { $0.setMainActivityShowWhenLocked(on) }
         }
@@ -627,6 +647,7 @@ final class World {
 
     func alertStarted(_ id: AlarmUUID, _ metadata: RingMetadata) {
         oracleAlertStarted(id, metadata)
+        soundAlertStarted(id, metadata)
         guard setup.reactiveUser else { return }
         let roll = userRNG.uniform(below: 100)
         let delayMs: Int64
@@ -793,6 +814,14 @@ final class World {
         case .clockChanged(let zone): return "clockChanged(\(zone))"
         case .packageReplaced: return "MY_PACKAGE_REPLACED"
         case .playbackFailed(let id): return "playbackFailed(\(id))"
+        case .burstPlaybackBegan(let id): return "burstPlaybackBegan(\(id))"
+        case .burstEnded(let id): return "burstEnded(\(id))"
+        case .api(.startForegroundAlarmSound(let alarmID, _, _)): return "startForegroundAlarmSound(\(alarmID))"
+        case .api(.getAudibleAlarmCount): return "getAudibleAlarmCount"
+        case .api(.getAudibleAlarmIds): return "getAudibleAlarmIds"
+        case .api(.recordAudibleAlarm(let alarmID)): return "recordAudibleAlarm(\(alarmID))"
+        case .api(.resetAudibleAlarmCount): return "resetAudibleAlarmCount"
+        case .api(.recordChallengeInteraction): return "recordChallengeInteraction"
         case .timerFired(let timer): return "timerFired(\(timer.rawValue))"
         case .api(.saveAlarm(let alarm)): return "saveAlarm(\(alarm.id), title \(alarm.title))"
         case .api(.deleteAlarm(let id)): return "deleteAlarm(\(id))"

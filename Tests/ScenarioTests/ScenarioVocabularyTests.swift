@@ -24,8 +24,9 @@ struct ScenarioVocabularyTests {
         #expect(usages == [
             "user stop [ALARM]", "user open-app", "user leave-app", "user complete-challenge", "user snooze DURATION", "user abandon", "user skip-snooze", "user unlock", "user lock",
             "user force-quit", "user edit-title ALARM \"TEXT\"", "user edit-time ALARM HH:MM", "user delete-alarm ALARM",
-            "user control-center", "user app-update", "user reinstall",
-            "app sync-enabled-alarms", "app launch",
+            "user control-center", "user app-update", "user reinstall", "user mute-burst",
+            "app sync-enabled-alarms", "app launch", "app challenge-interaction", "app start-burst [ALARM]",
+            "app record-audible [ALARM]", "app reset-audible-count",
             "device reboot", "device boot-complete", "device time-zone ZONE", "device set-clock ±DURATION",
             "device doze on|off", "device charging on|off", "device silent-mode on|off",
             "fault process-death", "fault schedule-failure [N=1]", "fault inventory-read-failure [N=1]", "fault capacity N",
@@ -39,6 +40,7 @@ struct ScenarioVocabularyTests {
             "app cancel-system-alarms ALARM",
             "user volume-key", "user lower-alarm-volume", "user start-wake-up-check",
             "app reconcile-step-tracking", "expect lock-screen-grant on|off",
+            "expect sound ALARM \"TEXT\"", "expect audible-count N", "expect burst on|off",
         ])
         #expect(ScenarioVocabulary.actors == ["user", "app", "device", "fault", "expect"])
     }

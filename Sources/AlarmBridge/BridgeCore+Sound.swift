@@ -1,0 +1,120 @@
+/// Sound order and audible counting (SND-1..14, SNZ-17, API-5, API-6).
+///
+/// The bridge chooses each ring's sound when it creates the ring request: on iOS the sound is part
+/// of the AlarmKit alert configuration, fixed at `schedule(id:configuration:)` (PLATFORMS.md), and
+/// on Android the ringing service reads it from the persisted ring record. The choice is persisted
+/// with the ring's row (SND-5), so a re-registration or re-delivery of the same ring plays the same
+/// sound (SND-6). The sequence position of an occurrence is the count of its distinct rings that
+/// became audible (`OccurrenceRecord.audibleRingIDs`, persisted: SND-5); it advances only when the
+/// bridge observes one of its rings alerting for the live owner (SND-7), never on arming,
+/// cancelling, a failed schedule or a choice alone.
+extension BridgeCore {
+    /// The sound settings of a root's logical alarm (SND-1), nil when it has none.
+    func soundSettings(alarmID: String) -> SoundSettings? {
+        document?.alarm(alarmID)?.sounds
+    }
+
+    /// SND-5: the live occurrence's sequence position: how many distinct rings of it were audible.
+    func sequencePosition(of occurrence: OccurrenceRecord) -> Int {
+        occurrence.audibleRingIDs?.count ?? 0
+    }
+
+    /// The sound for a new ring (SND-2, SND-3, SND-4): nil for the system default.
+    /// - Parameter position: the sequence position the ring will sound at (0 for a primary: it is
+    ///   the first ring of the occurrence it opens).
+    func chooseSound(alarmID: String, ringID: AlarmUUID, position: Int) -> String? {
+        guard let settings = soundSettings(alarmID: alarmID),
+              let choice = settings.choose(position: position, salt: ringID.description) else { return nil }
+        // SND-4: the system default is a Momentum member; it plays as "no custom sound".
+        return choice.name == SoundSettings.systemDefaultSoundName ? nil : choice.name
+    }
+
+    /// The request with its sound: a ring the bridge already published keeps the sound chosen
+    /// for it (SND-6: re-registration, repair and clock rebase replay the same sound).
+    func withSound(_ request: RingRequest, position: Int) -> RingRequest {
+        var request = request
+        if let row = document?.row(request.id), request.metadata.kind.isOccurrenceBound {
+            request.soundName = row.soundName
+        } else {
+            request.soundName = chooseSound(alarmID: request.metadata.alarmID, ringID: request.id, position: position)
+        }
+        return request
+    }
+
+    /// SND-7 (and SND-13, SNZ-17): a ring of the live owner was observed alerting: the sequence
+    /// advances once per distinct ring (a re-delivery does not advance it, SND-6), and the root is
+    /// recorded as audible. Called only for deliveries the bridge lets sound: pass-overs and rings
+    /// of closed occurrences are silenced and never get here (SND-13: "without being suppressed").
+    /// A snooze ring counts like any other (SNZ-17: audible wake evidence even while Ember is active).
+    /// SND-10: a ring whose custom sound failed and fell back to the system sound still alerted,
+    /// so it counts as an audible ring (of the Momentum group) here too.
+    mutating func noteAudibleRing(_ row: RingRow) {
+        guard !deliveryOnlyInferred else { return }
+        guard let live = document?.liveOccurrence, isBound(row, to: live) else { return }
+        if !(live.audibleRingIDs ?? []).contains(row.id) {
+            mutate { $0.update(with(live) { $0.audibleRingIDs = ($0.audibleRingIDs ?? []) + [row.id] }) }
+        }
+        recordAudible(rootID: row.metadata.rootID)
+    }
+
+    /// SND-13, FG-17, SND-14: adds a root ID to the audible record (once).
+    mutating func recordAudible(rootID: String) {
+        guard !(document?.audibleAlarmIDs ?? []).contains(rootID) else { return }
+        mutate { $0.audibleAlarmIDs = ($0.audibleAlarmIDs ?? []) + [rootID] }
+    }
+
+    /// Known defect `unheard-ring-advances-sequence` (SND-7): the position advances at arm time.
+    mutating func advanceOnArmDefect(_ ringID: AlarmUUID, token: String) {
+        guard defects.unheardRingAdvancesSequence, let occurrence = document?.occurrence(token: token),
+              !(occurrence.audibleRingIDs ?? []).contains(ringID) else { return }
+        mutate { $0.update(with(occurrence) { $0.audibleRingIDs = ($0.audibleRingIDs ?? []) + [ringID] }) }
+    }
+
+    /// The audible-counting API (API-5, API-6, SND-14).
+    mutating func handleAudibleAPI(_ call: APICall, into out: inout [BridgeCommand]) {
+        switch call {
+        case .getAudibleAlarmCount:
+            out.append(.reply(.audibleAlarmCount(document?.audibleAlarmIDs?.count ?? 0)))
+        case .getAudibleAlarmIds:
+            out.append(.reply(.audibleAlarmIDs(document?.audibleAlarmIDs ?? [])))
+        case .recordAudibleAlarm(let alarmID):
+            // SND-14: JS records the alarm the app was opened from; ID-10: only root IDs.
+            let known = document?.root(alarmID) != nil || document?.rings.contains { $0.metadata.rootID == alarmID } == true
+            if known { recordAudible(rootID: alarmID) }
+            out.append(.reply(.audibleAlarmRecorded(known)))
+        case .resetAudibleAlarmCount:
+            if document?.audibleAlarmIDs?.isEmpty == false { mutate { $0.audibleAlarmIDs = [] } }
+            out.append(.reply(.audibleAlarmCountReset))
+        default:
+            preconditionFailure("not an audible-counting call: \(call)")
+        }
+    }
+
+    /// SND-9: a player failure falls back to the system alarm sound on the same ring, so sequencing
+    /// never makes an alarm silent; the ring keeps its place in the sequence (SND-10).
+    mutating func playbackFailed(_ id: AlarmUUID, into out: inout [BridgeCommand]) {
+        if defects.noSystemSoundFallback {
+            out.append(.note("defect no-system-sound-fallback: player failure of \(id) ignored"))
+            return
+        }
+        if alerting.contains(id) { out.append(.playSystemSound(id)) }
+    }
+
+    /// SND-11: Android keeps an unattended wake ring sounding, with its sound, until a dismissal,
+    /// detected interruption, completion, cancellation, challenge handling or expiry (SND-12); no
+    /// elapsed-time stop exists. Only the known defect `android-ring-stops-after-30s` arms one.
+    mutating func ringingStarted(_ id: AlarmUUID, into out: inout [BridgeCommand]) {
+        if defects.androidRingStopsAfter30s { out.append(.setTimer(.ringTimeout, delayMs: 30_000)) }
+    }
+
+    /// Known defect `android-ring-stops-after-30s`: the old cap stops every ring after 30 s and
+    /// treats it as an alert end (arming the next attempt).
+    mutating func ringTimeoutFired(now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard defects.androidRingStopsAfter30s, flavor == .android else { return }
+        for id in alerting {
+            out.append(.note("defect android-ring-stops-after-30s: \(id) stopped after 30 s"))
+            out.append(.stop(id, origin: .lifecycle))
+            alertEnded(id, now: now, into: &out)
+        }
+    }
+}

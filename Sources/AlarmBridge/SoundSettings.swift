@@ -1,0 +1,91 @@
+/// Per-root sound settings and the pure sound-choice rule of the bridge (SND-1..4, SND-8).
+///
+/// Source: seed 000, "Alarm Sound Order". Sounds are file names in the app bundle (AlarmKit
+/// `AlertConfiguration.AlertSound.named`; on Android the ringing service's track). The system
+/// default alarm sound is the reserved name ``SoundSettings/systemDefaultSoundName``; a ring whose
+/// chosen sound is the system default carries `soundName == nil` in its request.
+public struct SoundSettings: Codable, Sendable, Equatable {
+    /// How a ring's sound is picked (SND-2, SND-3).
+    public enum PlaybackMode: String, Codable, Sendable, Equatable {
+        /// SND-2: the first audible ring of an occurrence draws from the lowest group, each later
+        /// audible ring moves one group up, then rolls within the highest group.
+        case progressive
+        /// SND-3: every distinct ring draws from the whole pool.
+        case random
+    }
+
+    /// SND-4: the system default sound; JS places it in the Momentum group.
+    public static let systemDefaultSoundName = "system-default"
+    /// The name of the category group that holds the system default (SND-4, SND-10).
+    public static let momentumGroupName = "momentum"
+
+    /// SND-1: the flat pool of sounds.
+    public var pool: [String]
+    /// SND-1: the user's chosen category groups, lowest first; nil in records that predate groups (SND-8).
+    public var groups: [[String]]?
+    /// SND-1: the playback mode; nil in records that predate modes (SND-8).
+    public var mode: PlaybackMode?
+
+    public init(pool: [String], groups: [[String]]? = nil, mode: PlaybackMode? = nil) {
+        self.pool = pool
+        self.groups = groups
+        self.mode = mode
+    }
+
+    /// SND-8: a record without a mode reads as progressive.
+    public var effectiveMode: PlaybackMode { mode ?? .progressive }
+
+    /// SND-8: a record without groups (or with only empty ones) reads as one flat group: the pool.
+    public var effectiveGroups: [[String]] {
+        let chosen = (groups ?? []).filter { !$0.isEmpty }
+        if !chosen.isEmpty { return chosen }
+        return pool.isEmpty ? [] : [pool]
+    }
+
+    /// Every sound a ring may play: the pool plus every group member.
+    public var allSounds: [String] {
+        var names = pool
+        for group in effectiveGroups { for name in group where !names.contains(name) { names.append(name) } }
+        return names
+    }
+
+    /// The index of the first group holding `name`, nil when none does.
+    public func groupIndex(of name: String) -> Int? {
+        effectiveGroups.firstIndex { $0.contains(name) }
+    }
+
+    /// The sound for one distinct ring.
+    /// - Parameters:
+    ///   - position: the occurrence's sequence position: how many distinct audible rings it has
+    ///     had before this one (SND-2, SND-7).
+    ///   - salt: the ring's identity; the "random" draw is a pure function of it, so the same ring
+    ///     always gets the same sound (SND-6) and runs replay byte for byte.
+    /// - Returns: the chosen sound name and its group index (nil in random mode for a sound outside
+    ///   every group), or nil when the settings hold no sound (the system default plays).
+    /// - Rule: SND-2, SND-3, SND-4, SND-8.
+    public func choose(position: Int, salt: String) -> (name: String, group: Int?)? {
+        precondition(position >= 0, "sequence position is a count")
+        let groups = effectiveGroups
+        switch effectiveMode {
+        case .progressive:
+            guard !groups.isEmpty else { return nil }
+            let group = min(position, groups.count - 1)  // SND-2: then roll within the highest
+            let members = groups[group]
+            return (members[Self.draw(salt, below: members.count)], group)
+        case .random:
+            let names = pool.isEmpty ? allSounds : pool  // SND-3: the whole pool
+            guard !names.isEmpty else { return nil }
+            let name = names[Self.draw(salt, below: names.count)]
+            return (name, groupIndex(of: name))
+        }
+    }
+
+    /// A deterministic draw in `0..<bound` from a SHA-1 of `salt` (no PRNG in the core: the
+    /// bridge is a pure function of its inputs).
+    static func draw(_ salt: String, below bound: Int) -> Int {
+        precondition(bound > 0, "draw from an empty set")
+        let digest = SHA1.digest(Array(salt.utf8))
+        let value = UInt64(digest[0]) << 24 | UInt64(digest[1]) << 16 | UInt64(digest[2]) << 8 | UInt64(digest[3])
+        return Int(value % UInt64(bound))
+    }
+}

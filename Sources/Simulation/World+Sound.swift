@@ -1,0 +1,195 @@
+import AlarmBridge
+import AndroidModel
+import IOSModel
+import SimKernel
+
+/// What a ring plays, as the platform model says (never the bridge's books).
+enum PlayedSound: Equatable, CustomStringConvertible {
+    case custom(String)
+    /// No custom sound configured: the system default alarm sound.
+    case systemDefault
+    /// The custom sound failed and the system tone plays instead (SND-9).
+    case systemFallback(String)
+    /// The service runs but nothing plays (Android player failure not yet replaced).
+    case silent
+
+    var description: String {
+        switch self {
+        case .custom(let name): return name
+        case .systemDefault: return SoundSettings.systemDefaultSoundName
+        case .systemFallback(let name): return "system-fallback(\(name))"
+        case .silent: return "silent"
+        }
+    }
+
+    /// The name the sequence check compares: the chosen sound (a fallback's chosen one too).
+    var chosenName: String? {
+        switch self {
+        case .custom(let name), .systemFallback(let name): return name
+        case .systemDefault: return SoundSettings.systemDefaultSoundName
+        case .silent: return nil
+        }
+    }
+}
+
+/// The simulation's truth about sounds and the audible record (invariants 33, 34, 45, 47).
+struct SoundTruth {
+    /// Per oracle occurrence: its distinct rings that reached alerting, with what each played
+    /// first, in order (lookup by occurrence ID only; never iterated for behaviour).
+    var ringsByOccurrence: [Int: [(id: AlarmUUID, sound: PlayedSound)]] = [:]
+    /// Occurrences in which a system fallback sounded: the group check is suspended there (RULES 34).
+    var fallbackOccurrences: [Int] = []
+    /// Rings some bridge process believed alerting at some point (bounded, most recent last).
+    var believedRings: [AlarmUUID] = []
+    /// Root IDs of rings that reached alerting unsuppressed (SND-13), in order.
+    var alertedRoots: [String] = []
+    /// Root IDs of bursts whose native playback began (FG-17).
+    var burstRoots: [String] = []
+    /// Root IDs JS recorded through `recordAudibleAlarm` (SND-14).
+    var jsRecordedRoots: [String] = []
+    /// The input of the bridge step now running (invariant 45 judges what stopped a ring).
+    var stepInput: BridgeInput?
+
+    mutating func note(_ root: String, in list: WritableKeyPath<SoundTruth, [String]>) {
+        if !self[keyPath: list].contains(root) { self[keyPath: list].append(root) }
+    }
+}
+
+extension World {
+    /// What ring `id` plays now, from the platform model.
+    func playedSound(_ id: AlarmUUID) -> PlayedSound? {
+        if let daemon = ios {
+            switch daemon.soundPlayed(id) {
+            case .systemDefault?: return .systemDefault
+            case .custom(let name)?: return .custom(name)
+            case .systemFallback(let name)?: return .systemFallback(name)
+            case nil: return nil
+            }
+        }
+        guard let status = android?.ringingStatus(id) else { return nil }
+        if status.audio == .failed { return .silent }
+        if status.playingSystemFallback { return .systemFallback(status.soundName ?? SoundSettings.systemDefaultSoundName) }
+        return status.soundName.map { .custom($0) } ?? .systemDefault
+    }
+
+    /// The user's sound settings for an alarm, as saved (truth, not the bridge's copy).
+    func soundSettings(alarmID: String) -> SoundSettings? {
+        alarms.first { $0.id == alarmID }?.sounds
+    }
+
+    /// A ring reached alerting on the platform: feed the audible truth and judge its sound
+    /// (invariants 33 and 34). Runs after the oracle bound the ring.
+    func soundAlertStarted(_ id: AlarmUUID, _ metadata: RingMetadata) {
+        let occurrenceID = oracle.bindings[id]
+        // SND-13: a pass-over is a primary the oracle did not bind while another occurrence lives.
+        if occurrenceID != nil || oracle.liveIndex == nil { sound.note(metadata.rootID, in: \.alertedRoots) }
+        guard let played = playedSound(id) else { return }
+        if !checkNeverSilentBySoundChoice(id, metadata, played) { return }
+        guard let occurrenceID, let occurrence = oracle.occurrences.first(where: { $0.id == occurrenceID }) else { return }
+        var rings = sound.ringsByOccurrence[occurrenceID] ?? []
+        defer { sound.ringsByOccurrence[occurrenceID] = rings }
+        if let earlier = rings.first(where: { $0.id == id }) {
+            // SND-6: a re-delivery of the same ring plays the sound already chosen for it.
+            if earlier.sound.chosenName != played.chosenName {
+                violate("sound-sequence", [], "ring \(id) of \(metadata.rootID) re-delivered with \(played), first played \(earlier.sound) (SND-6)")
+            }
+            return
+        }
+        // k: earlier distinct audible rings of this occurrence; a primary of a root that lost a
+        // tie (silenced as a pass-over) is not one of them.
+        // A primary opens its occurrence: it is the first ring, even when a tied root's primary
+        // alerted at the same instant (that one is silenced as a pass-over, OCC-3).
+        let counted = metadata.kind == .primary ? [] : rings.filter { ring in
+            guard let earlier = requestMetadata[ring.id] else { return true }
+            return earlier.kind != .primary || occurrence.tiedRoots.contains(earlier.rootID)
+        }
+        let k = counted.count
+        rings.append((id, played))
+        if counted.contains(where: { !sound.believedRings.contains($0.id) }) {
+            // An earlier ring sounded while no bridge process could see it (updates held while
+            // locked, a suspended or dead process, a fuse rotated away unobserved): the bridge
+            // cannot know to advance, and the seed does not say how such a ring moves the
+            // position. The group check is suspended for the occurrence, as after a fallback.
+            if !sound.fallbackOccurrences.contains(occurrenceID) {
+                sound.fallbackOccurrences.append(occurrenceID)
+                countExemption("sound-sequence-unobserved-ring")
+            }
+            return
+        }
+        if case .systemFallback = played {
+            if !sound.fallbackOccurrences.contains(occurrenceID) { sound.fallbackOccurrences.append(occurrenceID) }
+            return
+        }
+        guard let settings = soundSettings(alarmID: metadata.alarmID), settings.effectiveMode == .progressive,
+              !sound.fallbackOccurrences.contains(occurrenceID), let name = played.chosenName else { return }
+        let groups = settings.effectiveGroups
+        guard !groups.isEmpty else { return }
+        let expected = min(k, groups.count - 1)
+        let actual = settings.groupIndex(of: name)
+        if actual != expected {
+            violate("sound-sequence", [], "\(metadata.kind.rawValue) ring \(id) of \(metadata.rootID) plays \(name) from group \(actual.map(String.init) ?? "none") as audible ring \(k + 1) of its occurrence; progressive order wants group \(expected) (SND-2, SND-7)")
+        }
+    }
+
+    /// Invariant 33 at the start of an alert: the ring plays a sound of its alarm's pool or the
+    /// system sound. Returns false after a violation.
+    func checkNeverSilentBySoundChoice(_ id: AlarmUUID, _ metadata: RingMetadata, _ played: PlayedSound) -> Bool {
+        switch played {
+        case .systemDefault, .systemFallback: return true
+        case .silent:
+            violate("never-silent-by-sound-choice", [], "ring \(id) of \(metadata.rootID) started with no sound")
+            return false
+        case .custom(let name):
+            guard let settings = soundSettings(alarmID: metadata.alarmID), settings.allSounds.contains(name) else {
+                violate("never-silent-by-sound-choice", [], "ring \(id) of \(metadata.rootID) plays \(name), which is not a sound of its alarm")
+                return false
+            }
+            return true
+        }
+    }
+
+    /// Invariant 33 over time (Android): a ring whose player failed is back on the system sound
+    /// within T_OP while the app process runs (SND-9).
+    func checkFailedPlaybackReplaced() {
+        guard let manager = android, process.running else { return }
+        for id in manager.ringing {
+            guard let status = manager.ringingStatus(id), let failedAt = status.failedElapsedMs,
+                  clock.monotonicMs - failedAt > setup.transitionBoundMs else { continue }
+            violate("never-silent-by-sound-choice", [], "ring \(id) of \(status.metadata.rootID) has been silent \(clock.monotonicMs - failedAt) ms since its player failed: no system-sound fallback (SND-9)")
+            return
+        }
+    }
+
+    /// Invariant 45 (Android keeps ringing), as the ringing service receives a stop: only a
+    /// dismissal, detected interruption, completion, cancellation, challenge handling, expiry,
+    /// pass-over or foreground silencing may stop an audible wake ring — never elapsed time
+    /// alone, i.e. a step driven by nothing but a timer other than the expiry check.
+    func checkAndroidStop(_ id: AlarmUUID) {
+        guard let manager = android, manager.isAudible(id), let input = sound.stepInput else { return }
+        guard case .timerFired(let timer) = input, timer != .expiryCheck else { return }
+        let rootID = manager.ringingStatus(id)?.metadata.rootID ?? "?"
+        violate("android-keeps-ringing", [], "ring \(id) of \(rootID) was stopped by the bridge on a \(timer.rawValue) timer after \(clock.monotonicMs - (manager.ringingStatus(id)?.startedElapsedMs ?? 0)) ms of ringing: elapsed time alone never stops it (SND-11)")
+    }
+
+    /// Invariant 47 after every bridge step: each recorded audible ID reached alerting
+    /// unsuppressed, was a burst whose playback began, or was recorded by JS.
+    func checkHonestAudibleRecord() {
+        guard !stopped, let recorded = process.bridge?.document?.audibleAlarmIDs else { return }
+        for rootID in recorded where !sound.alertedRoots.contains(rootID) && !sound.burstRoots.contains(rootID)
+            && !sound.jsRecordedRoots.contains(rootID) {
+            violate("honest-audible-record", [], "\(rootID) is recorded as audible but never alerted unsuppressed, never had a burst play, and JS never recorded it (SND-13)")
+            return
+        }
+    }
+}
+
+extension World {
+    /// Keeps the rings a bridge process has seen alerting (sound-sequence's observability).
+    func noteBelievedAlerting() {
+        guard let believed = process.bridge?.believedAlerting else { return }
+        for id in believed where !sound.believedRings.contains(id) {
+            sound.believedRings.append(id)
+            if sound.believedRings.count > 256 { sound.believedRings.removeFirst() }
+        }
+    }
+}
