@@ -2,7 +2,7 @@
 /// they happen (`journal(_:action:now:)`), JS peeks at the newest unexpired one and acknowledges
 /// it only after its work succeeded.
 extension BridgeCore {
-    /// ACT-2, ACT-3, ACT-7: the newest action by `occurredAtMs` (so an older action recorded
+    /// API-7 `peekLastAlarmAction()`; ACT-2, ACT-3, ACT-7: the newest action by `occurredAtMs` (so an older action recorded
     /// later never hides a newer one) that is younger than the action lifetime. Reads only.
     func lastAlarmAction(now: BridgeInstants) -> ActionRecord? {
         guard let actions = document?.actions else { return nil }
@@ -10,7 +10,7 @@ extension BridgeCore {
         return live.max { ($0.occurredAtMs, $0.alarmID) < ($1.occurredAtMs, $1.alarmID) }
     }
 
-    /// ACT-4: removes the stored action only when root, action and time all match, so an
+    /// API-8 `acknowledgeLastAlarmAction(alarmId, action, occurredAtMs)`; ACT-4: removes the stored action only when root, action and time all match, so an
     /// acknowledgement of an older action never clears a newer one.
     mutating func acknowledgeAlarmAction(alarmID: String, action: String, occurredAtMs: Int64,
                                          into out: inout [BridgeCommand]) {

@@ -262,8 +262,10 @@ extension BridgeCore {
     /// presentation for that challenge launch. AND-10, AND-12: the alarm surface already shows
     /// over the keyguard; the bridge never requests keyguard dismissal (no PIN prompt).
     mutating func startWakeUpCheck(_ id: AlarmUUID, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        // OCC-23: a handoff from a ring of another root, or of a closed or superseded occurrence,
+        // is rejected and never opens a fresh challenge.
         guard flavor == .android, let live = document?.liveOccurrence, let row = document?.row(id), isBound(row, to: live) else {
-            out.append(.note("AND-11: Start wake-up check of \(id) ignored: not a ring of the live occurrence"))
+            out.append(.note("AND-11, OCC-23: Start wake-up check of \(id) ignored: not a ring of the live occurrence"))
             return
         }
         if android.lockScreenGrantToken != live.token {

@@ -39,6 +39,8 @@ extension BridgeCore {
         // Only since the current boot: a one-shot due before it may have been dropped while the
         // phone was off, and a clock-only guess may never open an occurrence (FG-10).
         let bootWallMs = now.wallMs - now.monotonicMs
+        // SNZ-13: a spent snooze ring whose delivery and stop arrived in one coalesced update is
+        // retired here like any other ring (its row is delivered, its latch stays spent).
         for row in document.rings
         where row.confirmed && !row.delivered && row.isPast(at: now.wallMs) && row.fireWallMs >= bootWallMs
             && !present.contains(row.id) {
@@ -201,6 +203,8 @@ extension BridgeCore {
     /// concurrent trigger reuses the one already armed. The row is published before the
     /// platform call (SCH-6). IOS-15: the pressure is always an AlarmKit ring, never a notification
     /// whose interruption level could silently drop to `.active` (IOS-13).
+    /// SNZ-12: before a snooze is accepted and after its ring was consumed, this is the ordinary
+    /// rearm. INACT-12: the policy version never changes the 10 s delay.
     mutating func armSuccessor(for live: OccurrenceRecord, now: BridgeInstants, into out: inout [BridgeCommand]) {
         if stepHoldBlocksArm(live, into: &out) { return }  // known defect step-suppression-drops-retry only
         if let snooze = pendingSnooze(of: live), snooze.confirmed {
@@ -399,6 +403,8 @@ extension BridgeCore {
 
     /// Closes an occurrence: persists the new state first, then stops its alerts and retires every
     /// ring bound to it (OCC-25). The next scheduled occurrence and other roots are untouched.
+    /// OCC-15: only the retries of this session go; INACT-24: an expiry stops any ringing of it,
+    /// exactly as completion and cancellation do.
     mutating func close(_ occurrence: OccurrenceRecord, as state: OccurrenceState, now: BridgeInstants,
                         into out: inout [BridgeCommand]) {
         mutate { $0.update(with(occurrence) { $0.state = state; $0.closedAtMs = now.wallMs }) }

@@ -26,6 +26,8 @@ extension BridgeCore {
         case noSnoozeArmed = "no snooze ring is armed"
     }
 
+    /// API-14 `beginOneTimeSnooze({untilMs, occurrenceToken?, alarmIds})`; SNZ-8: the ring is
+    /// kind `one_time_snooze` (iOS) / a PendingRetry with `oneTimeSnooze` (Android).
     /// SNZ-1..9. Rejections change nothing (SNZ-3); an accepted request spends the latch durably
     /// first (SNZ-5), then arms the snooze ring; the reply waits for the platform's answer
     /// (`snoozeConfirmed`, or the failure path of `scheduleCompleted`).
@@ -97,6 +99,7 @@ extension BridgeCore {
 
     /// SNZ-15, SNZ-16: only for the exact live owner and token with a snooze armed; arms the
     /// ordinary successor first and retires the snooze ring once that successor is confirmed.
+    /// API-15: `skipOneTimeSnooze({occurrenceToken, alarmIds})`.
     mutating func skipOneTimeSnooze(token: String, alarmIDs: [String], now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard case .success(let live) = snoozeTarget(token: token, alarmIDs: alarmIDs) else {
             out.append(.reply(.skipRejected(reason: "not the live owner and token")))

@@ -518,6 +518,11 @@ public struct BridgeCore: Sendable {
 
     mutating func journal(_ id: AlarmUUID, action: String, now: BridgeInstants) {
         guard let row = document?.row(id) else { return }
+        // ACT-6, ACT-8: the platform may hand the same action over twice (a journalled Stop
+        // replayed after a restart, a repeated intent); the same (root, action, instant) is
+        // recorded once, so applying it again has no second effect.
+        let record = ActionRecord(alarmID: row.metadata.rootID, action: action, occurredAtMs: now.wallMs)
+        if document?.actions.contains(record) == true { return }
         // ACT-1; ID-10: actions are recorded under the root ID, never the physical ring UUID.
         mutate { document in
             document.actions.append(ActionRecord(alarmID: row.metadata.rootID, action: action, occurredAtMs: now.wallMs))

@@ -217,7 +217,9 @@ public enum LaunchReason: String, Sendable, Equatable, Codable {
     case workoutRecovery
 }
 
-/// JS calls into the bridge (API-*). Only the first cut's calls exist so far.
+/// JS calls into the bridge (API-*). API-2: every argument and every reply is a plain value
+/// (strings, numbers, flags and structs of them); no platform object (AlarmKit attributes,
+/// presentations, intents) ever crosses to JS.
 public enum APICall: Sendable, Equatable {
     /// The editor's direct save of one logical alarm (API-19).
     case saveAlarm(LogicalAlarm)
@@ -283,7 +285,7 @@ public enum APICall: Sendable, Equatable {
 }
 
 /// What `getActiveWakeOccurrence()` reports (API-11).
-public struct ActiveWakeOccurrence: Sendable, Equatable {
+public struct ActiveWakeOccurrence: Sendable, Equatable, Codable {
     public var rootID: String
     public var token: String
     public var occurrenceStartedAtMs: Int64

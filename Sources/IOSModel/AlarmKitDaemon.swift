@@ -45,7 +45,9 @@ public struct AlarmKitParameters: Sendable, Equatable {
     /// Field fault (forums 802620, fixed in iOS 26.1): a custom alert sound fails and the alert
     /// plays the system tone instead. Nothing observable reaches the app.
     public var customSoundFails = false
-    /// [limit] (RULES IOS-6, IOS-8): whether Silent mode (the mute switch) can silence an alert.
+    /// [limit] (RULES IOS-3, IOS-6, IOS-8): whether Silent mode (the mute switch) can silence an alert.
+    /// IOS-3: on real hardware an AlarmKit alarm is full-screen and sounds through Silent mode
+    /// and Focus; only hardware can demonstrate it, so the model keeps it a parameter.
     /// Apple's sample says AlarmKit alarms break through Silent mode and every Focus (documented:
     /// false); the seed's spec treats a muted still-alerting alarm as a known limit, so the swarm
     /// turns this on rarely. The alarm stays `alerting`: no observable state change.
@@ -145,6 +147,8 @@ public enum DaemonEffect: Sendable, Equatable {
 /// 825427): ``systemRemove(_:nowWallMs:)``; the app sees it only as missing from the next
 /// `alarmUpdates` snapshot. A custom sound can fail to the system tone (`customSoundFails`), and
 /// Silent mode can silence an alert with no state change (`silentModeSilencesAlerts`, [limit]).
+/// INACT-23, IOS-11: an accepted alert lives in the daemon, not in the app: it stays on screen
+/// (alerting) after the app's process died, until stopped.
 ///
 /// Assumption (parameter later): a reboot ends an alert in progress (as a system stop), and a
 /// one-shot whose time passed while the phone was off is dropped.

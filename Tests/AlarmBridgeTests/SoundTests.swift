@@ -99,7 +99,7 @@ struct SoundTests {
         harness.daemon = harness.daemon.map { PlatformAlarm(id: $0.id, state: .scheduled) }
         #expect(successorSounds(harness.send(.stopIntent(primary))) == ["b"])
         _ = harness.send(.didBecomeActive)
-        _ = harness.send(.api(.setForegroundAlarmContext(challengeScreenVisible: true)))  // cancels it (OCC-9)
+        _ = harness.send(.api(.setForegroundAlarmContext(ForegroundAlarmContext(challengeScreenVisible: true))))  // cancels it (OCC-9)
         let resign = harness.send(.willResignActive)
         #expect(successorSounds(resign) == [defect ? "c" : "b"])
     }
@@ -152,7 +152,7 @@ struct SoundTests {
         harness.daemon = harness.daemon.map { PlatformAlarm(id: $0.id, state: .scheduled) }
         _ = harness.send(.stopIntent(primary))
         _ = harness.send(.didBecomeActive)
-        let shown = harness.send(.api(.setForegroundAlarmContext(challengeScreenVisible: true)))
+        let shown = harness.send(.api(.setForegroundAlarmContext(ForegroundAlarmContext(challengeScreenVisible: true))))
         #expect(shown.contains(.setTimer(.challengeWatchdog, delayMs: 45_000)))
         harness.advance(30_000)
         let touched = harness.send(.api(.recordChallengeInteraction))

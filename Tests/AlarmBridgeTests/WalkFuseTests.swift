@@ -29,7 +29,7 @@ struct WalkFuseTests {
         harness.advance(3_600_000)
         _ = harness.send(flavor == .ios ? .stopIntent(primary) : .alarmDelivered(primary))
         _ = harness.send(.didBecomeActive)
-        _ = harness.send(.api(.setForegroundAlarmContext(challengeScreenVisible: true)))  // OCC-9: the Stop's successor goes
+        _ = harness.send(.api(.setForegroundAlarmContext(ForegroundAlarmContext(challengeScreenVisible: true))))  // OCC-9: the Stop's successor goes
         let start = harness.send(.api(.startWalkCheck(alarmIDs: ["wake"])))
         if flavor == .ios { #expect(start.contains(.startWorkout)) }
         _ = harness.send(.workoutSessionConfirmed)
