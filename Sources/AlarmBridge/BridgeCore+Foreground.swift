@@ -134,8 +134,11 @@ extension BridgeCore {
         if challengeVisible, let live = document?.liveOccurrence, !defects.stopLeavesRecoveryGuard {
             cancelPendingSuccessors(of: live, origin: .lifecycle, now: now, into: &out)  // OCC-9, FG-7
         }
-        if challengeVisible, let live = document?.liveOccurrence {
-            stopSoundingSnooze(of: live, into: &out)  // SNZ-19: rendering the challenge stops it
+        if challengeVisible && !wasVisible, let live = document?.liveOccurrence {
+            // SNZ-19: rendering the challenge stops a sounding snooze ring — the render, not each
+            // heartbeat: a snooze ring delivered while the challenge stays rendered may sound
+            // (SNZ-17, SNZ-18).
+            stopSoundingSnooze(of: live, into: &out)
         }
     }
 

@@ -37,7 +37,7 @@ struct AndroidOccurrenceRuleTests {
     }
 
     @Test("the Android user's alarm-screen verbs are malformed in an iOS scenario",
-          arguments: ["user walk 20", "user volume-key", "user lower-alarm-volume", "user start-wake-up-check"])
+          arguments: ["user volume-key", "user lower-alarm-volume", "user start-wake-up-check"])
     func androidOnlyUserVerbs(line: String) throws {
         let text = "platform ios\nstart 2026-03-02 06:55 UTC\nalarm wake 07:00 once\nat 07:00:10 \(line)\n"
         let scenario = try FieldBugScenarioTests.parse(text, "v.scenario")

@@ -15,16 +15,18 @@ struct SoundInvariantTests {
     }
 
     static let cases: [Case] = [
-        // 33 (SND-9): the app is in the foreground, so never-silent does not judge the gap.
+        // 33 (SND-9): the app is in the foreground, so never-silent does not judge the gap; the
+        // one ring that sounds while Ember is active is the snooze ring (FG-1, SNZ-17, SNZ-18).
         Case(invariant: "never-silent-by-sound-choice", defect: "no-system-sound-fallback", text: """
             platform android
             start 2026-03-02 06:50 Europe/Berlin
             seed 4
             alarm wake 07:00 weekly mon sounds "progressive: birds | rain"
             at 07:00:05     user open-app
-            at 07:00:10     fault playback-failure
-            at 07:00:30     user complete-challenge
-            at 07:00:40     user leave-app
+            at 07:00:10     user snooze 1m
+            at 07:01:12     fault playback-failure
+            at 07:01:30     user complete-challenge
+            at 07:01:40     user leave-app
             """),
         // 34 (SND-7): the successor the rendered challenge cancelled was never heard.
         Case(invariant: "sound-sequence", defect: "unheard-ring-advances-sequence", text: """
