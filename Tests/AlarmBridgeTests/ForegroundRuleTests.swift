@@ -5,20 +5,8 @@ import Testing
 struct ForegroundRuleTests {
     let weekly = LogicalAlarm(id: "wake", hour: 7, minute: 0, repeats: .weekly([.monday, .wednesday]), title: "Wake up")
 
-    /// A saved alarm whose Monday primary is alerting at 07:00 with the app in the background.
     func alertingAtRingTime(imminentHorizonMs: Int64 = 30_000) throws -> (BridgeHarness, AlarmUUID) {
-        var harness = BridgeHarness()
-        var configuration = harness.core.configuration
-        configuration.imminentHorizonMs = imminentHorizonMs
-        harness.core = BridgeCore(configuration: configuration)
-        _ = harness.send(.processStarted(.user))
-        _ = harness.send(.api(.saveAlarm(weekly)))
-        _ = harness.send(.didEnterBackground)
-        let primary = try #require(harness.daemon.first { harness.stored?.row($0.id)?.metadata.rootID == "wake.mon" }).id
-        harness.advance(3_600_000)
-        harness.daemon = harness.daemon.map { $0.id == primary ? PlatformAlarm(id: primary, state: .alerting) : $0 }
-        _ = harness.send(.alarmUpdates(harness.daemon))
-        return (harness, primary)
+        try BridgeHarness.atRingTime(imminentHorizonMs: imminentHorizonMs)
     }
 
     static func stops(_ commands: [BridgeCommand]) -> [AlarmUUID] {
@@ -42,15 +30,7 @@ struct ForegroundRuleTests {
     @Test("FG-2: foregrounding consumes a confirmed successor due within Δ_IMMINENT, not a later one",
           arguments: [(Int64(30_000), true), (Int64(5_000), false)])
     func imminentSuccessor(horizonMs: Int64, consumed: Bool) throws {
-        var harness = BridgeHarness()
-        var configuration = harness.core.configuration
-        configuration.imminentHorizonMs = horizonMs
-        harness.core = BridgeCore(configuration: configuration)
-        _ = harness.send(.processStarted(.user))
-        _ = harness.send(.api(.saveAlarm(weekly)))
-        _ = harness.send(.didEnterBackground)
-        let primary = try #require(harness.daemon.first { harness.stored?.row($0.id)?.metadata.rootID == "wake.mon" }).id
-        harness.advance(3_600_000)
+        var (harness, primary) = try BridgeHarness.atRingTime(imminentHorizonMs: horizonMs, deliver: false)
         _ = harness.send(.stopIntent(primary))  // OCC-6: one successor due in 10 s
         let successor = try #require(harness.core.document?.rings.first { $0.metadata.kind == .successor }).id
         let commands = harness.send(.didBecomeActive)

@@ -6,21 +6,8 @@ import Testing
 struct LifecycleRuleTests {
     let weekly = LogicalAlarm(id: "wake", hour: 7, minute: 0, repeats: .weekly([.monday, .wednesday]), title: "Wake up")
 
-    /// The Monday primary alerting at 07:00 with the app in the background.
     func alerting(flavor: PlatformFlavor = .ios, alarm: LogicalAlarm? = nil) throws -> (BridgeHarness, AlarmUUID) {
-        var harness = BridgeHarness(flavor: flavor)
-        _ = harness.send(.processStarted(.user))
-        _ = harness.send(.api(.saveAlarm(alarm ?? weekly)))
-        _ = harness.send(.didEnterBackground)
-        let primary = try #require(harness.daemon.first { harness.stored?.row($0.id)?.metadata.rootID == "wake.mon" }).id
-        harness.advance(3_600_000)
-        if flavor == .ios {
-            harness.daemon = harness.daemon.map { $0.id == primary ? PlatformAlarm(id: primary, state: .alerting) : $0 }
-            _ = harness.send(.alarmUpdates(harness.daemon))
-        } else {
-            _ = harness.send(.alarmDelivered(primary))
-        }
-        return (harness, primary)
+        try BridgeHarness.atRingTime(flavor: flavor, alarm: alarm ?? weekly)
     }
 
     static func successors(_ harness: BridgeHarness) -> [RingRow] {
