@@ -164,7 +164,7 @@ struct AlarmKitDeviceChangeTests {
         #expect(driver.daemon.soundPlayed(plain) == .systemDefault)
     }
 
-    @Test("Silent mode: alarms break through by default (Apple sample); under the [limit] parameter an alert is inaudible yet still reads alerting (IOS-6)",
+    @Test("Silent mode: alarms break through by default (Apple sample, IOS-3); under the [limit] parameter an alert is inaudible yet still reads alerting — the app reads only ID and state (IOS-4, IOS-6)",
           arguments: [false, true])
     func silentMode(silences: Bool) {
         var driver = Driver { $0.silentModeSilencesAlerts = silences }
