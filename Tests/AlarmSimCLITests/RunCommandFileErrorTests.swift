@@ -49,5 +49,11 @@ struct RunCommandFileErrorTests {
         let run = cli("run", path)
         #expect(run.status == .dataError)
         #expect(run.errors.hasPrefix("\(path):1:1: "))
+        // The position is that of the first invalid byte: line 3, after five valid characters.
+        let later = directory.appendingPathComponent("later.scenario").path
+        try Data("platform ios\nstart 2026-03-02 06:55 Europe/Berlin\n# café ".utf8 + [0xE9, 0x0A]).write(to: URL(fileURLWithPath: later))
+        let located = cli("run", later)
+        #expect(located.status == .dataError)
+        #expect(located.errors.hasPrefix("\(later):3:8: "), "\(located.errors)")
     }
 }
