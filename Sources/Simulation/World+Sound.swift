@@ -47,8 +47,6 @@ struct SoundTruth {
     var burstRoots: [String] = []
     /// Root IDs JS recorded through `recordAudibleAlarm` (SND-14).
     var jsRecordedRoots: [String] = []
-    /// The input of the bridge step now running (invariant 45 judges what stopped a ring).
-    var stepInput: BridgeInput?
 
     mutating func note(_ root: String, in list: WritableKeyPath<SoundTruth, [String]>) {
         if !self[keyPath: list].contains(root) { self[keyPath: list].append(root) }
@@ -165,7 +163,7 @@ extension World {
     /// pass-over or foreground silencing may stop an audible wake ring — never elapsed time
     /// alone, i.e. a step driven by nothing but a timer other than the expiry check.
     func checkAndroidStop(_ id: AlarmUUID) {
-        guard let manager = android, manager.isAudible(id), let input = sound.stepInput else { return }
+        guard let manager = android, manager.isAudible(id), let input = stepInput else { return }
         guard case .timerFired(let timer) = input, timer != .expiryCheck else { return }
         let rootID = manager.ringingStatus(id)?.metadata.rootID ?? "?"
         violate("android-keeps-ringing", [], "ring \(id) of \(rootID) was stopped by the bridge on a \(timer.rawValue) timer after \(clock.monotonicMs - (manager.ringingStatus(id)?.startedElapsedMs ?? 0)) ms of ringing: elapsed time alone never stops it (SND-11)")

@@ -104,7 +104,8 @@ final class World {
     var snoozeRingSeen: (id: AlarmUUID, sinceMs: Int64)?
     /// True time of the user's last skip request (a skip may hold both rings briefly, SNZ-15).
     var lastSkipRequestMs: Int64 = Int64.min / 2
-    /// The input of the bridge step whose commands are executing now.
+    /// The input of the bridge step now running (arm-before-retire and android-keeps-ringing
+    /// judge what a stop answered).
     var stepInput: BridgeInput?
     /// True time of the last manual wall-clock change (REC-9: the bridge applies it when it runs).
     var lastWallClockChangeMs: Int64 = Int64.min / 2
@@ -406,8 +407,8 @@ final class World {
         guard var bridge = process.bridge else { return }
         let wasReady = bridge.isAcceptingInputs
         let documentBefore = bridge.document
-        sound.stepInput = input
-        defer { sound.stepInput = nil; checkHonestAudibleRecord() }
+        stepInput = input
+        defer { stepInput = nil; checkHonestAudibleRecord() }
         let commands = bridge.handle(input, at: BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs,
                                                                 zoneIdentifier: calendar.zoneIdentifier, bootCount: bootCount))
         process.bridge = bridge
@@ -425,8 +426,6 @@ final class World {
         if documentBefore?.liveOccurrence.map({ $0.deadlineMs > wallMs }) ?? true {  // not an expiry step
             checkOwnershipValidation(input, before: documentBefore, commands: commands)
         }
-        stepInput = input
-        defer { stepInput = nil }
         if case .api(.completeChallenge(let rootID, let token)) = input { launchState.completionRequested = (rootID, token) }
         walkObserve(input, wasReady: wasReady)
         for command in commands {

@@ -20,6 +20,14 @@ struct WalkFuseTests {
 
     /// A walk alarm saved with Health access; at its Monday ring time the user presses Stop, opens
     /// the app and starts the walk check, which HealthKit confirms in the foreground.
+    /// A started walk whose app just resigned active: the provisional fuse is armed (WALK-8).
+    func provisionalFuse() throws -> (BridgeHarness, AlarmUUID) {
+        var harness = try startedWalk()
+        _ = harness.send(.workoutCollectionConfirmed)
+        _ = harness.send(.willResignActive)
+        return (harness, try #require(harness.stored?.walk?.fuseID))
+    }
+
     func startedWalk(flavor: PlatformFlavor = .ios, defects: KnownDefects = KnownDefects()) throws -> BridgeHarness {
         var harness = BridgeHarness(flavor: flavor, defects: defects)
         _ = harness.send(.processStarted(.user))
@@ -103,10 +111,7 @@ struct WalkFuseTests {
 
     @Test("WALK-11, WALK-12, WALK-15: an accepted step moves the one fuse to step + 30..35 s, arming the replacement before the predecessor is cancelled; steps inside the tolerance need no rotation")
     func stepRotatesTransactionally() throws {
-        var harness = try startedWalk()
-        _ = harness.send(.workoutCollectionConfirmed)
-        _ = harness.send(.willResignActive)
-        let provisional = try #require(harness.stored?.walk?.fuseID)
+        var (harness, provisional) = try provisionalFuse()
         harness.advance(4_000)
         let step = harness.send(.stepsObserved)
         let replacement = try #require(Self.requests(step, kind: .walkFuse).first)
@@ -122,10 +127,7 @@ struct WalkFuseTests {
 
     @Test("WALK-9: returning active without a background edge (Control Center) cancels the provisional fuse")
     func controlCenterCancels() throws {
-        var harness = try startedWalk()
-        _ = harness.send(.workoutCollectionConfirmed)
-        _ = harness.send(.willResignActive)
-        let fuse = try #require(harness.stored?.walk?.fuseID)
+        var (harness, fuse) = try provisionalFuse()
         harness.advance(5_000)
         let back = harness.send(.didBecomeActive)
         #expect(Self.cancelIndex(back, fuse) != nil)
@@ -134,10 +136,7 @@ struct WalkFuseTests {
 
     @Test("WALK-23, WALK-21: workout loss arms the ordinary successor at +10 s and retires the fuse only after it was accepted")
     func workoutLossHandsBack() throws {
-        var harness = try startedWalk()
-        _ = harness.send(.workoutCollectionConfirmed)
-        _ = harness.send(.willResignActive)
-        let fuse = try #require(harness.stored?.walk?.fuseID)
+        var (harness, fuse) = try provisionalFuse()
         harness.advance(10_000)
         let lost = harness.send(.workoutLost)
         let successor = try #require(Self.requests(lost, kind: .successor).first)
