@@ -60,6 +60,22 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     public var noSystemSoundFallback = false
     /// SND-13: a passed-over (silenced) root is recorded as audible.
     public var passOverCountedAudible = false
+    /// Seed 003 (ID-5): the fingerprint hashes the countdown's time left, which shrinks as the fire
+    /// time approaches, so every sync re-registers an unchanged ring.
+    public var countdownLengthInFingerprint = false
+    /// Seed 003 (SCH-3, SCH-21): reconciliation cancels unwanted rings even past their fire time.
+    public var cancelPastFireTime = false
+    /// Seed 003 (ID-2, ID-3): every configured attribute of the alarm is hashed into the primary ID.
+    public var idsChangeOnEdit = false
+    /// CAP-2, CAP-3: next-occurrence seeds are registered first, whatever the app state.
+    public var seedBeforePrimary = false
+    /// REC-1, REC-2: the next weekly occurrence is the last one + 7 × 24 h (absolute), not the
+    /// configured local hour and minute.
+    public var dstShiftsWeeklyTime = false
+    /// SCH-9: save verification accepts any daemon ring of the saved alarm.
+    public var verifyAnyRing = false
+    /// SCH-16: a failed inventory read is reconciled as an empty inventory.
+    public var reconcileOnEmptyRead = false
 
     public init() {}
 

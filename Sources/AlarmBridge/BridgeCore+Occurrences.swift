@@ -253,10 +253,11 @@ extension BridgeCore {
     mutating func publishAndSchedule(_ requests: [RingRequest], origin: CommandOrigin, now: BridgeInstants,
                                      into out: inout [BridgeCommand]) {
         guard !requests.isEmpty else { return }
+        let prints = requests.map { fingerprint($0, now: now) }
         mutate { document in
-            for request in requests {
+            for (request, print) in zip(requests, prints) {
                 document.upsert(RingRow(id: request.id, schedule: request.schedule, fireWallMs: request.fireWallMs,
-                                        metadata: request.metadata, fingerprint: Self.fingerprint(request.metadata, soundName: request.soundName),
+                                        metadata: request.metadata, fingerprint: print,
                                         publishedAtMs: now.wallMs, confirmed: false, delivered: false,
                                         soundName: request.soundName))  // SND-5: the choice is persisted
             }
@@ -268,12 +269,23 @@ extension BridgeCore {
         }
     }
 
-    /// ID-4, ID-5: what a ring looks or sounds like, not which alarm it is.
-    /// The sound is part of it only when one is chosen, so rows written before sounds existed keep
-    /// their fingerprints.
-    static func fingerprint(_ metadata: RingMetadata, soundName: String? = nil) -> String {
-        let sound = soundName.map { "|sound=\($0)" } ?? ""
-        return String(SHA1.hexDigest("title=\(metadata.title)" + sound).prefix(16))
+    /// ID-4, ID-5: what a ring looks or sounds like, not which alarm it is: title, sound and
+    /// whether a countdown is present — never the countdown's length, nor anything else that drifts
+    /// as the fire time approaches, so recomputing it later for an unchanged ring gives the same value.
+    /// The sound and countdown are part of it only when present, so rows written before they
+    /// existed keep their fingerprints.
+    /// - Parameter now: only for the known defect `countdown-length-in-fingerprint` (seed 003),
+    ///   which hashes the countdown time left until the fire time.
+    func fingerprint(_ request: RingRequest, now: BridgeInstants) -> String {
+        var text = "title=\(request.metadata.title)"
+        if let sound = request.soundName { text += "|sound=\(sound)" }
+        if request.countdown != nil {
+            text += "|countdown"
+            if defects.countdownLengthInFingerprint {
+                text += "=\(max(0, request.fireWallMs - now.wallMs) / 1000)"  // seed 003's drifting value
+            }
+        }
+        return String(SHA1.hexDigest(text).prefix(16))
     }
 
     mutating func scheduleCompleted(_ id: AlarmUUID, result: Result<Int64, PlatformError>, now: BridgeInstants,
@@ -289,9 +301,10 @@ extension BridgeCore {
                 // process, or a sibling of a request that failed and took the row (ios seed 5103):
                 // keep it (SCH-19), never cancel a wanted primary as an orphan.
                 out.append(.note("ring \(id) landed after its row was dropped: adopted"))
+                let print = fingerprint(wanted, now: now)
                 mutate { document in
                     document.upsert(RingRow(id: wanted.id, schedule: wanted.schedule, fireWallMs: wanted.fireWallMs,
-                                            metadata: wanted.metadata, fingerprint: Self.fingerprint(wanted.metadata),
+                                            metadata: wanted.metadata, fingerprint: print,
                                             publishedAtMs: now.wallMs, confirmed: true, delivered: false))
                 }
                 return

@@ -59,6 +59,7 @@ extension BridgeCore {
         // SND-2: a primary opens its occurrence, so it sounds at position 0 (the lowest group);
         // the draw is a function of its ID, so a re-sync chooses the same sound (SCH-19).
         return RingRequest(id: id, schedule: schedule, fireWallMs: fire, metadata: metadata,
+                           countdown: document?.alarm(alarmID)?.countdown,  // ID-4: a fingerprint input, never an ID input
                            soundName: chooseSound(alarmID: alarmID, ringID: id, position: 0))
     }
 
@@ -99,7 +100,7 @@ extension BridgeCore {
             if busyFamilies.contains(request.metadata.alarmID) { deferred = true; continue }
             if inFlight.contains(request.id) {
                 // A changed configuration of a ring still in flight: sync again once it lands.
-                if let row = document?.row(request.id), row.fingerprint != Self.fingerprint(request.metadata, soundName: request.soundName) {
+                if let row = document?.row(request.id), row.fingerprint != fingerprint(request, now: now) {
                     followUpSync = followUpSync ?? purpose
                 }
                 continue
@@ -109,7 +110,7 @@ extension BridgeCore {
                 continue
             }
             let row = document?.row(request.id)
-            let stale = row.map { $0.fingerprint != Self.fingerprint(request.metadata, soundName: request.soundName) } ?? true
+            let stale = row.map { $0.fingerprint != fingerprint(request, now: now) } ?? true
             let repairAlerting = !guardAlerting && held.state == .alerting  // the seed-001 defect's "repair"
             guard stale || repairAlerting else { continue }
             if row == nil && !repairAlerting {
@@ -161,9 +162,10 @@ extension BridgeCore {
     static let undeliveredFireProtectionMs: Int64 = 20 * 3_600_000
 
     mutating func adopt(_ request: RingRequest, now: BridgeInstants) {
+        let print = fingerprint(request, now: now)
         mutate { document in
             document.upsert(RingRow(id: request.id, schedule: request.schedule, fireWallMs: request.fireWallMs,
-                                    metadata: request.metadata, fingerprint: Self.fingerprint(request.metadata, soundName: request.soundName),
+                                    metadata: request.metadata, fingerprint: print,
                                     publishedAtMs: now.wallMs, confirmed: true, delivered: false, soundName: request.soundName))
         }
     }

@@ -71,10 +71,14 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
     /// SND-1: the sound settings of every root of this alarm; nil: no custom sounds (system
     /// default). Optional so documents written before sounds existed still decode.
     public var sounds: SoundSettings?
+    /// The alert's countdown configuration (AlarmKit `Alarm.CountdownDuration`: `postAlert` is the
+    /// repeat countdown an alert can enter); nil: none. Not an identity input (ID-2); the
+    /// fingerprint records only its presence (ID-4, ID-5). Absent from older documents.
+    public var countdown: CountdownDuration?
 
     public init(id: String, hour: Int, minute: Int, repeats: AlarmRepeat, title: String,
                 policy: InactivityPolicy = .v3, enabled: Bool = true, challenge: ChallengeKind = .none,
-                sounds: SoundSettings? = nil) {
+                sounds: SoundSettings? = nil, countdown: CountdownDuration? = nil) {
         precondition((0..<24).contains(hour) && (0..<60).contains(minute), "alarm time out of range")
         self.id = id
         self.hour = hour
@@ -85,9 +89,10 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
         self.enabled = enabled
         self.challenge = challenge
         self.sounds = sounds
+        self.countdown = countdown
     }
 
-    enum CodingKeys: String, CodingKey { case id, hour, minute, repeats, title, policy, enabled, challenge, sounds }
+    enum CodingKeys: String, CodingKey { case id, hour, minute, repeats, title, policy, enabled, challenge, sounds, countdown }
 
     /// Decodes documents of every version: `challenge` is absent from documents written before
     /// walk alarms existed and then means `.none`.
@@ -102,6 +107,7 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
         enabled = try container.decode(Bool.self, forKey: .enabled)
         challenge = try container.decodeIfPresent(ChallengeKind.self, forKey: .challenge) ?? .none
         sounds = try container.decodeIfPresent(SoundSettings.self, forKey: .sounds)
+        countdown = try container.decodeIfPresent(CountdownDuration.self, forKey: .countdown)
     }
 
     /// The schedule roots this alarm is realised as: one per selected weekday, or one for a one-shot.

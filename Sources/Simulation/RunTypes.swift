@@ -31,6 +31,14 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case androidRingStopsAfter30s = "android-ring-stops-after-30s"
     case noSystemSoundFallback = "no-system-sound-fallback"
     case passOverCountedAudible = "pass-over-counted-audible"
+    // Issue 6: scheduling.
+    case countdownLengthInFingerprint = "countdown-length-in-fingerprint"
+    case cancelPastFireTime = "cancel-past-fire-time"
+    case idsChangeOnEdit = "ids-change-on-edit"
+    case seedBeforePrimary = "seed-before-primary"
+    case dstShiftsWeeklyTime = "dst-shifts-weekly-time"
+    case verifyAnyRing = "verify-any-ring"
+    case reconcileOnEmptyRead = "reconcile-on-empty-read"
 
     public static func < (lhs: KnownDefect, rhs: KnownDefect) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -93,6 +101,20 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "sound order: a player failure of the ring's custom sound is ignored, so the ringing service stays silent (SND-9)"
         case .passOverCountedAudible:
             return "audible counting: a root silenced as a pass-over is recorded as audible (SND-13)"
+        case .countdownLengthInFingerprint:
+            return "seed 003: the configuration fingerprint holds the countdown's time left, which shrinks as the fire time nears, so every sync re-registers unchanged rings (ID-5, SCH-20)"
+        case .cancelPastFireTime:
+            return "seed 003: reconciliation cancels a ring it no longer wants even when its fire time has passed, killing an alert that fired or is about to be delivered (SCH-3, SCH-21)"
+        case .idsChangeOnEdit:
+            return "seed 003: every configured attribute (title, sound, policy, challenge, countdown) is hashed into the primary ring ID, so any edit re-creates the alarm (ID-2, ID-3)"
+        case .seedBeforePrimary:
+            return "seed 000: capacity is spent on next-occurrence seeds first, while the app is active and before every primary is registered (CAP-2, CAP-3)"
+        case .dstShiftsWeeklyTime:
+            return "seed 000: the next weekly occurrence is computed as the last one + 7 × 24 h, so a DST night moves the alarm by an hour (REC-1, REC-2)"
+        case .verifyAnyRing:
+            return "seed 000: save verification is satisfied by any daemon ring of the alarm (an old primary, a seed, another root), not the exact new primary UUID (SCH-9)"
+        case .reconcileOnEmptyRead:
+            return "seed 004: a failed inventory read is taken as an empty inventory and the sync reconciles against it (SCH-16)"
         }
     }
 
@@ -109,6 +131,9 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
              .unheardRingAdvancesSequence, .passOverCountedAudible: return [.ios, .android]
         case .stepSuppressionDropsRetry, .lockScreenGrantKept, .retrySurvivesClosure, .passOverQueueRings,
              .androidRingStopsAfter30s, .noSystemSoundFallback: return [.android]
+        case .countdownLengthInFingerprint, .cancelPastFireTime, .idsChangeOnEdit, .dstShiftsWeeklyTime,
+             .reconcileOnEmptyRead: return [.ios, .android]
+        case .seedBeforePrimary, .verifyAnyRing: return [.ios]
         }
     }
 
@@ -145,6 +170,13 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .androidRingStopsAfter30s: switches.androidRingStopsAfter30s = true
             case .noSystemSoundFallback: switches.noSystemSoundFallback = true
             case .passOverCountedAudible: switches.passOverCountedAudible = true
+            case .countdownLengthInFingerprint: switches.countdownLengthInFingerprint = true
+            case .cancelPastFireTime: switches.cancelPastFireTime = true
+            case .idsChangeOnEdit: switches.idsChangeOnEdit = true
+            case .seedBeforePrimary: switches.seedBeforePrimary = true
+            case .dstShiftsWeeklyTime: switches.dstShiftsWeeklyTime = true
+            case .verifyAnyRing: switches.verifyAnyRing = true
+            case .reconcileOnEmptyRead: switches.reconcileOnEmptyRead = true
             }
         }
         return switches
