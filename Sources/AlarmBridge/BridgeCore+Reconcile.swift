@@ -53,14 +53,21 @@ extension BridgeCore {
         case (_, nil, nil):
             return nil
         }
-        let extra = defects.titleInRingID ? root.title : nil  // known defect (seed 003)
+        let extra = defects.titleInRingID ? root.title  // known defects (seed 003)
+            : defects.idsChangeOnEdit ? document?.alarm(alarmID).map(Self.everyAttribute) : nil
         let id = RingIdentity.primaryID(rootID: root.id, fireKey: fireKey, extraIdentity: extra)
         let metadata = RingMetadata(rootID: root.id, alarmID: alarmID, kind: .primary, token: nil, title: root.title)
         // SND-2: a primary opens its occurrence, so it sounds at position 0 (the lowest group);
         // the draw is a function of its ID, so a re-sync chooses the same sound (SCH-19).
         return RingRequest(id: id, schedule: schedule, fireWallMs: fire, metadata: metadata,
-                           countdown: document?.alarm(alarmID)?.countdown,  // ID-4: a fingerprint input, never an ID input
+                           countdown: flavor == .ios ? document?.alarm(alarmID)?.countdown : nil,  // ID-4: fingerprint, never ID; AlarmKit only
                            soundName: chooseSound(alarmID: alarmID, ringID: id, position: 0))
+    }
+
+    /// Only for the known defect `ids-change-on-edit`: every configured attribute, as an identity input.
+    static func everyAttribute(_ alarm: LogicalAlarm) -> String {
+        let sounds = alarm.sounds.map { ($0.groups ?? [$0.pool]).map { $0.joined(separator: ",") }.joined(separator: "|") } ?? "-"
+        return "\(alarm.title)|\(sounds)|\(alarm.policy.rawValue)|\(alarm.challenge.rawValue)|\(alarm.countdown?.postAlertMs ?? -1)"
     }
 
     /// The families (logical alarm IDs) with an alerting member. `alerting` already folds in the
@@ -84,6 +91,11 @@ extension BridgeCore {
         case .launchSync: origin = .launchSync
         case .resumeSync: origin = .resumeSync
         case .directSave(let alarmID): origin = .directSave; family = alarmID
+        case .scheduledTimes:
+            // AND-5: on Android every JS inventory request also repairs the stored schedules;
+            // on iOS `getScheduledAlarmTimes` only reads (SCH-13).
+            guard flavor == .android else { return }
+            origin = .launchSync
         }
         // SCH-22: a sync never touches a family with an alerting member. The known defect
         // `resync-while-alerting` (seed 001) drops this guard from the resume sync.
@@ -138,7 +150,7 @@ extension BridgeCore {
             if let alarmID = row?.metadata.alarmID, !inScope(alarmID) || busyFamilies.contains(alarmID) { continue }
             if row == nil && family != nil { continue }  // a direct save reconciles its own family only
             if held.state == .alerting { continue }  // SCH-3, SCH-21: never cancel an alerting ring
-            if let row, row.isPast(at: now.wallMs) { continue }  // SCH-3: nor one whose fire time passed
+            if let row, row.isPast(at: now.wallMs), !defects.cancelPastFireTime { continue }  // SCH-3: nor one whose fire time passed
             if let row, row.metadata.kind.isOccurrenceBound { continue }  // occurrence-bound: lifecycle paths own it
             cancels.append(held.id)  // SCH-3: unknown or no longer wanted
         }

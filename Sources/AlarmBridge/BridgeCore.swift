@@ -180,6 +180,13 @@ public struct BridgeCore: Sendable {
         case .didBecomeActive:
             if case .gated = phase { out.append(.loadStore) }  // BOOT-7: re-check on foreground
             enqueue(input)
+        case .api(.getScheduledAlarmTimes):
+            if case .gated = phase {
+                // SCH-16: the registry (the saved domain) cannot be read: reject, never answer empty.
+                out.append(.reply(.scheduledAlarmTimesRejected(reason: "saved alarm registry unreadable")))
+            } else {
+                enqueue(input)
+            }
         default:
             enqueue(input)
         }
@@ -309,12 +316,23 @@ public struct BridgeCore: Sendable {
         case .inventoryRead(let purpose, .success(let inventory)):
             syncRetries = 0
             observe(inventory: inventory, now: now, into: &out)
+            if purpose == .scheduledTimes { answerScheduledTimes(.success(inventory), now: now, into: &out) }  // API-10
             reconcile(purpose: purpose, inventory: inventory, now: now, into: &out)
             // FG-2: alerts found on foregrounding are silenced — after the sync has seen them
             // alerting and deferred itself (SCH-22); it runs once `alarmUpdates` shows them ended.
             silenceWhileForeground(now: now, into: &out)
         case .inventoryRead(let purpose, .failure):
             // BOOT-2, SCH-16: an unreadable inventory is not empty; decide nothing now, read again.
+            if purpose == .scheduledTimes {
+                answerScheduledTimes(.failure(.readFailed), now: now, into: &out)  // SCH-16: reject
+                return
+            }
+            if defects.reconcileOnEmptyRead, purpose != .launchGate, purpose != .observe {
+                // Known defect (seed 004's mistake, applied to the daemon): "unreadable" taken as "empty".
+                out.append(.note("defect reconcile-on-empty-read: unreadable inventory reconciled as empty"))
+                reconcile(purpose: purpose, inventory: [], now: now, into: &out)
+                return
+            }
             out.append(.note("inventory unreadable (\(purpose)): no reconcile decision"))
             if purpose != .launchGate, syncRetries < configuration.syncRetryMax {
                 syncRetries += 1
@@ -407,6 +425,8 @@ public struct BridgeCore: Sendable {
             deleteAlarm(alarmID, now: now, into: &out)
         case .syncEnabledAlarms:
             out.append(.readInventory(.resumeSync))
+        case .getScheduledAlarmTimes:
+            out.append(.readInventory(.scheduledTimes))  // SCH-13: one read, answered in one step
         case .setForegroundAlarmContext(let context):
             applyForegroundContext(context, now: now, into: &out)
         case .getAlertingAlarmIds:

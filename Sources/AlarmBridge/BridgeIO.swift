@@ -166,6 +166,8 @@ public enum InventoryPurpose: Sendable, Equatable, Codable {
     case resumeSync
     /// Direct save of one logical alarm (SCH-3 before the schedule).
     case directSave(alarmID: String)
+    /// API-10: `getScheduledAlarmTimes` (iOS: read only; Android: read, then repair, AND-5).
+    case scheduledTimes
     /// Look before acting: an iOS Stop intent reads the daemon first, because `alarmUpdates` may
     /// have been held while the phone was locked (IOS-2: the daemon inventory is authoritative).
     case observe
@@ -282,6 +284,9 @@ public enum APICall: Sendable, Equatable {
     /// A validated challenge interaction (INACT-4's first kind of genuine activity): restarts the
     /// foreground watchdog (FG-14).
     case recordChallengeInteraction
+    /// API-10: the scheduled-times snapshot (root rows and daemon-confirmed ring rows, read under
+    /// one lock); rejects on any read failure; on Android it also repairs the stored schedules (AND-5).
+    case getScheduledAlarmTimes
 }
 
 /// What `getActiveWakeOccurrence()` reports (API-11).
@@ -302,6 +307,10 @@ public struct ActiveWakeOccurrence: Sendable, Equatable, Codable {
 /// Replies to JS.
 public enum APIReply: Sendable, Equatable {
     case completed(rootID: String, accepted: Bool)
+    /// API-10, SCH-13..17: one consistent snapshot of AlarmKit (or AlarmManager) and the registry.
+    case scheduledAlarmTimes(ScheduledAlarmTimes)
+    /// SCH-16: AlarmKit or a registry could not be read; never an empty or saved-records substitute.
+    case scheduledAlarmTimesRejected(reason: String)
     case saved(alarmID: String)
     /// `beginOneTimeSnooze` resolved with the deadline it accepted (SNZ-1).
     case snoozeAccepted(token: String, untilMs: Int64)

@@ -175,12 +175,18 @@ extension World {
     /// hands-off-alerting (SCH-3, SCH-21, SCH-22) and unreadable-is-not-empty (BOOT-2).
     func checkPlatformCall(ringID: AlarmUUID, alarmID: String?, origin: CommandOrigin, isCancel: Bool) {
         guard origin.isSync, !stopped else { return }
+        if checkNoDecisionOnFailedRead(ringID: ringID, origin: origin, isCancel: isCancel) { return }  // SCH-16
         if process.storeReadFailed && !process.storeReadSucceeded {
             violate("unreadable-is-not-empty", [], "\(origin.rawValue) issued \(isCancel ? "cancel" : "schedule") of \(ringID) although this process never read its store (read failed: unavailable)")
             return
         }
         if isAudible(ringID) {
             violate("hands-off-alerting", [], "\(origin.rawValue) issued \(isCancel ? "cancel" : "re-registration") of ring \(ringID), which is alerting")
+            return
+        }
+        if isCancel, isPastItsFireTime(ringID), process.bridge?.document?.row(ringID) != nil {
+            // SCH-3, SCH-21: the bridge knew this ring's fire time (its row) and cancelled it anyway.
+            violate("hands-off-alerting", [], "\(origin.rawValue) cancelled ring \(ringID), whose fire time has passed (delivery pending)")
             return
         }
         if origin == .resumeSync, let alarmID, familyAlerting(alarmID) {

@@ -32,6 +32,8 @@ public enum PlanAction: Sendable, Equatable {
     case userAbandon(wrongAlarm: Bool)
     /// JS, once ready in the foreground, peeks at the last platform action (ACT-3).
     case appPeekAction
+    /// JS, once ready in the foreground, asks for the scheduled-times snapshot (API-10).
+    case appGetScheduledAlarmTimes
     /// JS's handler for a peeked action finishes (`succeeds`) or fails, in process `incarnation`.
     case appActionWork(ActionRecord, succeeds: Bool, incarnation: Int)
     case appSyncEnabledAlarms

@@ -54,6 +54,11 @@ public enum SeedGenerator {
         // SND-1, SND-8: sound settings from their own stream, so the other draws keep their values.
         var soundRNG = streams.stream("setup.sounds")
         for index in alarms.indices { alarms[index].sounds = Self.soundSettings(&soundRNG) }
+        // ID-4, ID-5: a third of the alarms carry an alert countdown (AlarmKit postAlert), its own stream.
+        var countdownRNG = streams.stream("setup.countdown")
+        for index in alarms.indices where countdownRNG.chance(Ratio(1, 3)) {
+            alarms[index].countdown = CountdownDuration(preAlertMs: nil, postAlertMs: countdownRNG.pick([Int64(300_000), 540_000, 600_000]))
+        }
 
         var setup = DeviceSetup(platform: platform, zoneIdentifier: zone, startWallMs: startWallMs, durationMs: durationMs,
                                 alarms: alarms, plan: [], seed: seed)
@@ -392,12 +397,20 @@ enum AmbientPlan {
             }
         }
         if profile.lateDelivery {
+            var lateOpen = streams.stream("plan.late-open")  // its own stream: other draws keep their values
             for _ in 0..<Int(platformFaults.int(in: 1...2)) {
                 // Just before an alarm's time, so the held delivery is that alarm's.
                 let target = setup.alarms.isEmpty ? nil : platformFaults.pick(setup.alarms)
                 let at = target.map { calendar.nextFire(hour: $0.hour, minute: $0.minute, weekday: nil, after: start + 60_000) - 30_000 }
                     ?? start + platformFaults.int(in: 60_000...setup.durationMs)
                 plan.append(TimedAction(wallMs: at, action: .faultLateDelivery(ms: platformFaults.int(in: 20_000...240_000))))
+                if target != nil, lateOpen.chance(Ratio(1, 2)) {
+                    // The user, awake before a ring that is late, opens the app while its delivery
+                    // is pending: the resume sync meets a ring past its fire time (SCH-3, SCH-21).
+                    let open = at + 30_000 + lateOpen.int(in: 3_000...15_000)
+                    plan.append(TimedAction(wallMs: open, action: .userOpenApp))
+                    plan.append(TimedAction(wallMs: open + 20_000, action: .userLeaveApp))
+                }
             }
         }
         var device = streams.stream("plan.device")

@@ -57,6 +57,9 @@ extension World {
         case .appPeekAction:
             guard process.running, process.active, process.bridge?.isAcceptingInputs == true else { return }
             step(.api(.peekLastAlarmAction))
+        case .appGetScheduledAlarmTimes:
+            guard process.running, process.active else { return }
+            step(.api(.getScheduledAlarmTimes))
         case .appActionWork(let action, let succeeds, let incarnation):
             guard process.running, process.incarnation == incarnation else { return }  // interrupted
             guard succeeds else {
@@ -232,6 +235,7 @@ extension World {
         process.stint += 1
         step(.didBecomeActive)
         enqueue(.plan(.appPeekAction), afterMs: 600)  // JS reads the action journal when it is up
+        enqueue(.plan(.appGetScheduledAlarmTimes), afterMs: 700)  // and shows the alarm list (API-10)
         onDaemon { $0.screenUnlocked() }  // held alarmUpdates arrive as a burst (forums 825427)
         enqueue(.plan(.appShowChallenge), afterMs: 800)
     }

@@ -120,6 +120,8 @@ final class World {
     var syncReadMs: Int64 = .min
     var syncProbePending = false
     var inventoryReadsOutstanding = 0
+    /// The platform read being handed to the bridge in this step (registered-means-present, SCH-14).
+    var lastInventoryRead: (purpose: InventoryPurpose, result: Result<[PlatformAlarm], PlatformError>)?
     var syncProbePurpose = InventoryPurpose.resumeSync
     var faultExemption: (name: String, sinceMs: Int64)?
     var armFailureExempt = false
@@ -277,6 +279,7 @@ final class World {
             let result = readInventory()
             // BOOT-2: an unreadable inventory is no cleared gate condition (invariant launch-gate).
             if case .failure = result { launchState.gateClearSinceMs = nil }
+            lastInventoryRead = (purpose, result)  // registered-means-present compares replies with it
             step(.inventoryRead(purpose, result))
         case .daemon(let daemonEvent):
             if case .fire(let id, _) = daemonEvent, holdBackDelivery(id, event) { return }
@@ -432,6 +435,7 @@ final class World {
             guard process.running, process.bridge != nil else { break }
             execute(command)
         }
+        checkRowsKept(before: documentBefore, after: bridge.document, commands: commands)  // invariant 41
         launchState.completionRequested = nil
         switch input {
         case .inventoryRead(let purpose, .success):
@@ -535,6 +539,7 @@ final class World {
         case .reply(let reply):
             record("bridge", "reply", [TraceField("reply", "\(reply)")])
             checkRootIDsOutward(reply)  // invariant 42
+            checkScheduledTimes(reply)  // invariants 24, 25
             if case .completed(let rootID, true) = reply { oracleCompleted(rootID: rootID) }
             if case .snoozeAccepted(_, let untilMs) = reply { oracleSnoozeAccepted(untilMs: untilMs) }
             if case .snoozeRejected = reply { checkFailedSnoozeChangedNothing() }
@@ -825,6 +830,7 @@ final class World {
         case .api(.saveAlarm(let alarm)): return "saveAlarm(\(alarm.id), title \(alarm.title))"
         case .api(.deleteAlarm(let id)): return "deleteAlarm(\(id))"
         case .api(.syncEnabledAlarms): return "syncEnabledAlarms"
+        case .api(.getScheduledAlarmTimes): return "getScheduledAlarmTimes"
         case .api(.setForegroundAlarmContext(let context)):
             return "setForegroundAlarmContext(challengeScreenVisible: \(context.challengeScreenVisible), wakeSession: \(context.wakeSessionEstablished))"
         case .api(.getAlertingAlarmIds): return "getAlertingAlarmIds"
@@ -872,6 +878,7 @@ final class World {
         case .resumeSync: return "resumeSync"
         case .directSave(let alarmID): return "directSave(\(alarmID))"
         case .observe: return "observe"
+        case .scheduledTimes: return "scheduledTimes"
         }
     }
 }

@@ -1,0 +1,98 @@
+/// `getScheduledAlarmTimes` (API-10): the inventory JS shows the user, as one consistent snapshot.
+///
+/// The bridge answers from a single platform read and its in-memory registry within one step, so
+/// no platform change or registry write can fall between the two halves (SCH-13: "one lock").
+/// Root rows are reported under root IDs (ID-10); ring rows only for rings the platform confirmed
+/// in that read (SCH-15). Any read failure rejects the call (SCH-16, BOOT-2).
+
+/// One root of the snapshot: its recovery metadata and whether the platform holds its primary.
+/// - Rule: SCH-14, SCH-17.
+public struct ScheduledRootRow: Sendable, Equatable, Codable {
+    /// The stable root ID (ID-1), never a ring UUID (ID-10).
+    public var rootID: String
+    /// The logical alarm (family) the root belongs to.
+    public var alarmID: String
+    /// Recovery metadata: the configured local time, weekday (nil: one-shot), title and policy.
+    public var hour: Int
+    public var minute: Int
+    public var weekday: Weekday?
+    public var title: String
+    public var policy: InactivityPolicy
+    public var enabled: Bool
+    /// The configured primary the bridge wants for the root's next occurrence, and its fire time
+    /// (wall ms); nil when none is wanted (a one-shot already past, a disabled alarm).
+    public var primaryID: AlarmUUID?
+    public var nextFireWallMs: Int64?
+    /// SCH-14: true exactly when the platform read holds `primaryID`.
+    public var registered: Bool
+    /// SCH-17: the bridge consumed this root's exact primary while Ember stayed in the foreground
+    /// (FG-2); never sets or implies `registered`.
+    public var foregroundSuppressed: Bool
+}
+
+/// One physical ring the platform confirmed in the snapshot's read (SCH-15).
+public struct ScheduledRingRow: Sendable, Equatable, Codable {
+    /// The physical ring UUID, which JS uses only to display the ring, never as an alarm ID.
+    public var ringID: AlarmUUID
+    /// Its owning root (ID-9).
+    public var rootID: String
+    public var kind: RingKind
+    /// Due instant as published (wall ms).
+    public var fireWallMs: Int64
+    /// The platform's state in the read (AlarmKit `Alarm.State`).
+    public var state: PlatformAlarm.State
+}
+
+/// The `getScheduledAlarmTimes` result.
+public struct ScheduledAlarmTimes: Sendable, Equatable, Codable {
+    /// One row per root of every configured alarm, sorted by root ID.
+    public var roots: [ScheduledRootRow]
+    /// Rings the platform confirmed that the registry knows, sorted by ring ID.
+    public var rings: [ScheduledRingRow]
+    /// CAP-9: wanted rings that a bound or the capacity limit keeps unregistered, shown to the user.
+    public var droppedCount: Int
+}
+
+extension BridgeCore {
+    /// API-10, SCH-13..17: builds the snapshot from one platform read and the registry.
+    func scheduledAlarmTimes(from inventory: [PlatformAlarm], now: BridgeInstants) -> ScheduledAlarmTimes {
+        guard let document else { return ScheduledAlarmTimes(roots: [], rings: [], droppedCount: 0) }
+        let held = inventory.map(\.id)
+        let wanted = desiredRings(now: now).filter { $0.metadata.kind == .primary }
+        var roots: [ScheduledRootRow] = []
+        for alarm in document.alarms {
+            for root in alarm.roots {
+                // The root's soonest configured primary (a skip-date root may want several).
+                let primary = alarm.enabled ? wanted.first(where: { $0.metadata.rootID == root.id }) : nil
+                let suppressed = foregroundSuppressed.contains { $0.rootID == root.id }
+                roots.append(ScheduledRootRow(
+                    rootID: root.id, alarmID: alarm.id, hour: root.hour, minute: root.minute, weekday: root.weekday,
+                    title: root.title, policy: root.policy, enabled: alarm.enabled,
+                    primaryID: primary?.id, nextFireWallMs: primary?.fireWallMs,
+                    registered: primary.map { held.contains($0.id) } ?? false,  // SCH-14, SCH-17
+                    foregroundSuppressed: suppressed))
+            }
+        }
+        var rings: [ScheduledRingRow] = []
+        for alarm in inventory.sorted(by: { $0.id < $1.id }) {
+            guard let row = document.row(alarm.id) else { continue }  // SCH-15: both sides confirm it
+            rings.append(ScheduledRingRow(ringID: alarm.id, rootID: row.metadata.rootID, kind: row.metadata.kind,
+                                          fireWallMs: row.fireWallMs, state: alarm.state))
+        }
+        return ScheduledAlarmTimes(roots: roots.sorted { $0.rootID < $1.rootID }, rings: rings,
+                                   droppedCount: document.droppedCount)
+    }
+
+    /// Answers a `.scheduledTimes` read: the snapshot first (it is what the read saw), then on
+    /// Android the repair of stored schedules (AND-5) as a launch-origin sync.
+    mutating func answerScheduledTimes(_ result: Result<[PlatformAlarm], PlatformError>, now: BridgeInstants,
+                                       into out: inout [BridgeCommand]) {
+        switch result {
+        case .success(let inventory):
+            out.append(.reply(.scheduledAlarmTimes(scheduledAlarmTimes(from: inventory, now: now))))
+        case .failure(let error):
+            // SCH-16: reject; never substitute saved records or an empty inventory.
+            out.append(.reply(.scheduledAlarmTimesRejected(reason: "platform inventory unreadable: \(error.rawValue)")))
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import AlarmBridge
+import AndroidModel
+import IOSModel
+
+/// Scheduling checkers of issue 6: registered-means-present (candidate invariant 24), the
+/// daemon-read half of unreadable-is-not-empty (25), rows-kept-for-observer (41) and the
+/// past-fire-time half of hands-off-alerting (27).
+extension World {
+    // MARK: registered-means-present (24)
+
+    /// SCH-14, SCH-15, SCH-17, SCH-18, IOS-2: every `getScheduledAlarmTimes` answer agrees with the
+    /// platform read it was built from; a foregroundSuppressed proof is reported only while the
+    /// app is natively active (it never survives backgrounding or process death).
+    func checkScheduledTimes(_ reply: APIReply) {
+        guard !stopped else { return }
+        switch reply {
+        case .scheduledAlarmTimes(let times):
+            guard let read = lastInventoryRead, read.purpose == .scheduledTimes else {
+                violate("registered-means-present", [], "getScheduledAlarmTimes answered without a platform read of its own")
+                return
+            }
+            guard case .success(let inventory) = read.result else {
+                // SCH-16: the read failed, yet the call resolved.
+                violate("unreadable-is-not-empty", [], "getScheduledAlarmTimes resolved although its platform read failed")
+                return
+            }
+            let held = inventory.map(\.id)
+            for row in times.roots {
+                let holds = row.primaryID.map { held.contains($0) } ?? false
+                if row.registered != holds {
+                    violate("registered-means-present", [], "root \(row.rootID) reported registered = \(row.registered) but the read \(holds ? "holds" : "does not hold") its primary \(row.primaryID?.description ?? "none")")
+                    return
+                }
+                if row.foregroundSuppressed && !process.active {
+                    violate("registered-means-present", [], "root \(row.rootID) reported foregroundSuppressed while the app is not natively active (SCH-18)")
+                    return
+                }
+            }
+            for ring in times.rings where !held.contains(ring.ringID) {
+                violate("registered-means-present", [], "ring row \(ring.ringID) of \(ring.rootID) is not in the platform read (SCH-15)")
+                return
+            }
+        default:
+            return
+        }
+    }
+
+    // MARK: unreadable-is-not-empty, daemon half (25)
+
+    /// SCH-16, BOOT-2: a step handed a failed platform read makes no sync decision.
+    func checkNoDecisionOnFailedRead(ringID: AlarmUUID, origin: CommandOrigin, isCancel: Bool) -> Bool {
+        guard origin.isSync, case .inventoryRead(let purpose, .failure(let error))? = stepInput else { return false }
+        violate("unreadable-is-not-empty", [], "\(origin.rawValue) issued \(isCancel ? "cancel" : "schedule") of \(ringID) in the step that handed it a failed inventory read (\(purpose), \(error.rawValue))")
+        return true
+    }
+
+    // MARK: hands-off-alerting, past-fire-time half (27)
+
+    /// SCH-3, SCH-21: true when the platform still holds `id` although its (non-repeating) fire
+    /// time has passed: it fired and awaits delivery, or its delivery is late.
+    func isPastItsFireTime(_ id: AlarmUUID) -> Bool {
+        if let daemon = ios, let alarm = daemon.alarm(id) {
+            if case .relative(_, _, .some) = alarm.schedule { return false }  // repeating: re-armed by the daemon
+            return alarm.state == .scheduled && alarm.nextFireWallMs <= wallMs
+        }
+        if let manager = android, let pending = manager.alarm(id) {
+            return pending.triggerWallMs <= wallMs
+        }
+        return false
+    }
+
+    // MARK: rows-kept-for-observer (41)
+
+    /// SCH-4, SCH-5: in a step that reconciled a platform read, a registry row that vanished
+    /// without a platform call for it was removed by reconciliation: it must be a future row the
+    /// read did not hold, published at least G_PUB ago. A row whose fire time has passed stays
+    /// for the observer.
+    func checkRowsKept(before: BridgeDocument?, after: BridgeDocument?, commands: [BridgeCommand]) {
+        guard !stopped, case .inventoryRead(_, .success(let inventory))? = stepInput,
+              let before, let after else { return }
+        let touched = commands.compactMap { command -> AlarmUUID? in
+            switch command {
+            case .cancel(let id, _), .stop(let id, _): return id
+            case .schedule(let request, _): return request.id
+            default: return nil
+            }
+        }
+        let remaining = after.rings.map(\.id)
+        for row in before.rings where !remaining.contains(row.id) && !touched.contains(row.id) {
+            if row.isPast(at: wallMs) {
+                violate("rows-kept-for-observer", [], "reconciliation removed the registry row of \(row.metadata.kind.rawValue) \(row.id) (\(row.metadata.rootID)) although its fire time has passed (SCH-5)")
+                return
+            }
+            if inventory.contains(where: { $0.id == row.id }) {
+                violate("rows-kept-for-observer", [], "reconciliation removed the registry row of \(row.id) (\(row.metadata.rootID)) although the daemon holds it (IOS-2)")
+                return
+            }
+            if wallMs - row.publishedAtMs < setup.publicationGraceMs {
+                violate("rows-kept-for-observer", [], "reconciliation removed the registry row of \(row.id) (\(row.metadata.rootID)) \(wallMs - row.publishedAtMs) ms after its publication, inside G_PUB = \(setup.publicationGraceMs) ms (SCH-4)")
+                return
+            }
+        }
+    }
+}
