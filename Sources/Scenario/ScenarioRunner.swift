@@ -290,6 +290,13 @@ public enum ScenarioRunner {
         case ("user", "mute-burst"): return .userMuteBurst
         case ("app", "record-audible"): return .appRecordAudible(alarmID: alarmArgument(0))
         case ("app", "reset-audible-count"): return .appResetAudibleCount
+        case ("app", "get-scheduled-times"): return .appGetScheduledAlarmTimes
+        case ("expect", "registered"):
+            guard let alarm = alarmArgument(0), arguments.count > 1, case .onOff(let on) = arguments[1] else { return nil }
+            return .expectRegistered(alarmID: alarm, registered: on, line: event.line)
+        case ("expect", "scheduled-times-rejected"):
+            guard let first = arguments.first, case .onOff(let on) = first else { return nil }
+            return .expectScheduledTimesRejected(on, line: event.line)
         case ("expect", "sound"):
             guard let alarm = alarmArgument(0), arguments.count > 1, case .text(let name) = arguments[1] else { return nil }
             return .expectSound(alarmID: alarm, sound: name, line: event.line)

@@ -107,6 +107,7 @@ public enum ScenarioVocabulary {
         ScenarioVerb("app", "start-burst", [.optionalAlarm], meaning: "The app calls startForegroundAlarmSound for the alarm's root (or the live occurrence's root): an in-app wake-check burst (API-4)."),
         ScenarioVerb("app", "record-audible", [.optionalAlarm], meaning: "The app calls recordAudibleAlarm for the alarm it was opened from (or the live occurrence's root) (SND-14)."),
         ScenarioVerb("app", "reset-audible-count", meaning: "The app calls resetAudibleAlarmCount (API-6)."),
+        ScenarioVerb("app", "get-scheduled-times", meaning: "The app calls getScheduledAlarmTimes (API-10): one snapshot of the platform and the registry; on Android it also repairs (AND-5)."),
         ScenarioVerb("device", "reboot", meaning: "The device restarts; the app process is gone and the device stays locked (before first unlock) until `user unlock`."),
         ScenarioVerb("device", "boot-complete", meaning: "The OS delivers the boot-completed signal to the app."),
         ScenarioVerb("device", "time-zone", [.zone], meaning: "The device's time zone becomes ZONE (travel, or the user picks one)."),
@@ -151,6 +152,8 @@ public enum ScenarioVocabulary {
         ScenarioVerb("app", "reconcile-step-tracking", meaning: "JS calls reconcileStepSuppressionTracking() (API-16, Android only)."),
         ScenarioVerb("expect", "lock-screen-grant", [.onOff], meaning: "Check: at this instant MainActivity's lock-screen presentation is granted (on) or not (off) (AND-11)."),
         ScenarioVerb("expect", "sound", [.alarm, .text], meaning: "Check: one of the alarm's alerting rings plays this sound (`system-default` for the system sound; a system fallback matches its chosen name)."),
+        ScenarioVerb("expect", "registered", [.alarm, .onOff], meaning: "Check: the last getScheduledAlarmTimes answer reports every root of ALARM registered (on) or none of them (off) (SCH-14); fails when the last call was rejected or never answered."),
+        ScenarioVerb("expect", "scheduled-times-rejected", [.onOff], meaning: "Check: the last getScheduledAlarmTimes call was rejected (on: an unreadable platform or registry, SCH-16) or answered (off)."),
         ScenarioVerb("expect", "audible-count", [.count], meaning: "Check: the bridge's audible record holds exactly N alarm IDs (getAudibleAlarmCount, API-5)."),
         ScenarioVerb("expect", "burst", [.onOff], meaning: "Check: an in-app wake-check burst is playing (on) or not (off)."),
     ]

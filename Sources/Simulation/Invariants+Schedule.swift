@@ -2,6 +2,12 @@ import AlarmBridge
 import AndroidModel
 import IOSModel
 
+/// What JS last got from `getScheduledAlarmTimes`.
+enum ScheduledTimesOutcome {
+    case answered(ScheduledAlarmTimes)
+    case rejected
+}
+
 /// Scheduling checkers of issue 6: registered-means-present (candidate invariant 24), the
 /// daemon-read half of unreadable-is-not-empty (25), rows-kept-for-observer (41) and the
 /// past-fire-time half of hands-off-alerting (27).

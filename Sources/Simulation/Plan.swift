@@ -120,6 +120,11 @@ public enum PlanAction: Sendable, Equatable {
     case expectSound(alarmID: String, sound: String, line: Int)
     /// Check: the bridge's audible record holds exactly this many IDs (API-5).
     case expectAudibleCount(Int, line: Int)
+    /// Check: the last getScheduledAlarmTimes answer reports every root of the alarm registered
+    /// (true) or none of them (false) (SCH-14).
+    case expectRegistered(alarmID: String, registered: Bool, line: Int)
+    /// Check: the last getScheduledAlarmTimes call was rejected (SCH-16).
+    case expectScheduledTimesRejected(Bool, line: Int)
     /// Check: a burst is (or is not) playing now.
     case expectBurst(playing: Bool, line: Int)
 }

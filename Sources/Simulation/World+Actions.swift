@@ -166,6 +166,21 @@ extension World {
         case .appChallengeInteraction, .appStartBurst, .userMuteBurst, .appRecordAudible, .appResetAudibleCount,
              .expectSound, .expectAudibleCount, .expectBurst:
             performSoundAction(action)
+        case .expectRegistered(let alarmID, let registered, let line):
+            guard case .answered(let times)? = lastScheduledTimes else {
+                scenarioFailures.append("\(line): expected a getScheduledAlarmTimes answer, but \(lastScheduledTimes == nil ? "none came" : "the call was rejected")")
+                return
+            }
+            let rows = times.roots.filter { $0.alarmID == alarmID }
+            if rows.isEmpty || !rows.allSatisfy({ $0.registered == registered }) {
+                let states = rows.map { "\($0.rootID)=\($0.registered)" }.joined(separator: ",")
+                scenarioFailures.append("\(line): expected \(alarmID) \(registered ? "registered" : "unregistered"), but the answer says \(states.isEmpty ? "no such root" : states)")
+            }
+        case .expectScheduledTimesRejected(let rejected, let line):
+            let was: Bool? = lastScheduledTimes.map { if case .rejected = $0 { return true }; return false }
+            if was != rejected {
+                scenarioFailures.append("\(line): expected the last getScheduledAlarmTimes call \(rejected ? "rejected" : "answered"), but it was \(was.map { $0 ? "rejected" : "answered" } ?? "never answered")")
+            }
         case .expectAlerting(let alarmID, let line):
             if !audibleRings().contains(where: { $0.metadata.alarmID == alarmID }) {
                 scenarioFailures.append("\(line): expected \(alarmID) alerting, but it is silent")

@@ -122,6 +122,8 @@ final class World {
     var inventoryReadsOutstanding = 0
     /// The platform read being handed to the bridge in this step (registered-means-present, SCH-14).
     var lastInventoryRead: (purpose: InventoryPurpose, result: Result<[PlatformAlarm], PlatformError>)?
+    /// The last getScheduledAlarmTimes outcome JS received (scenario checks).
+    var lastScheduledTimes: ScheduledTimesOutcome?
     var syncProbePurpose = InventoryPurpose.resumeSync
     var faultExemption: (name: String, sinceMs: Int64)?
     var armFailureExempt = false
@@ -540,6 +542,8 @@ final class World {
             record("bridge", "reply", [TraceField("reply", "\(reply)")])
             checkRootIDsOutward(reply)  // invariant 42
             checkScheduledTimes(reply)  // invariants 24, 25
+            if case .scheduledAlarmTimes(let times) = reply { lastScheduledTimes = .answered(times) }
+            if case .scheduledAlarmTimesRejected = reply { lastScheduledTimes = .rejected }
             if case .completed(let rootID, true) = reply { oracleCompleted(rootID: rootID) }
             if case .snoozeAccepted(_, let untilMs) = reply { oracleSnoozeAccepted(untilMs: untilMs) }
             if case .snoozeRejected = reply { checkFailedSnoozeChangedNothing() }
