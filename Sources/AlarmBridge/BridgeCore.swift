@@ -5,6 +5,10 @@
 /// sans-I/O"). Thin adapter differences (iOS AlarmKit vs Android AlarmManager) are switches on
 /// `configuration.flavor`: relative schedules and daemon-owned alerts on iOS (SCH-2); fixed
 /// `setAlarmClock` rings, a bridge-owned ringing service and boot restore on Android (AND-2, AND-3).
+///
+/// SCH-25: the planner, reconciler and policy logic import Foundation only — no AlarmKit,
+/// AlarmManager, HealthKit or Core Motion; every OS interaction is a ``BridgeCommand`` the
+/// adapter (here: the simulator's fakes) carries out (a test scans this module's imports).
 public struct BridgeCore: Sendable {
     public enum Phase: Sendable, Equatable {
         /// Waiting for the store (and, for an absent domain, the inventory).

@@ -92,7 +92,7 @@ extension World {
             }
         }
         let remaining = after.rings.map(\.id)
-        for row in before.rings where !remaining.contains(row.id) && !touched.contains(row.id) {
+        for row in before.rings where !remaining.contains(row.id) && !touched.contains(row.id) && !refusedSchedules.contains(row.id) {
             if row.isPast(at: wallMs) {
                 violate("rows-kept-for-observer", [], "reconciliation removed the registry row of \(row.metadata.kind.rawValue) \(row.id) (\(row.metadata.rootID)) although its fire time has passed (SCH-5)")
                 return

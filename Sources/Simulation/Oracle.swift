@@ -65,7 +65,8 @@ struct Oracle {
 extension World {
     /// Oracle events for every configured fire time inside the run.
     func scheduleOracleFireTimes(for alarmIDs: [String]? = nil) {
-        let endWallMs = setup.startWallMs + setup.durationMs
+        // The run ends at a true time; in the wall frame now in force (after clock corrections).
+        let endWallMs = setup.startWallMs + setup.durationMs + clock.wallOffsetMs
         for alarm in alarms where alarm.enabled && (alarmIDs?.contains(alarm.id) ?? true) {
             for root in alarm.roots {
                 if let once = root.onceFireWallMs {
@@ -88,6 +89,26 @@ extension World {
             if case .fireTime(_, let id, _) = event { return id == alarmID }
             return false
         }
+    }
+
+    /// [limit] `clock-jump-ambiguous-start`: after a wall-clock change that no running process saw
+    /// happen (the app was suspended or dead), the bridge learns only that the clock moved since
+    /// its last reading, not when — AlarmKit reports no alert time and `NSSystemClockDidChange` /
+    /// `TIME_SET` carry none. Whether a ring time inside that window was jumped over (and so began
+    /// ringing at the jump, REC-9) or rang at its configured time in the new frame cannot be known,
+    /// and RULES.md does not settle the occurrence's deadline. The oracle then takes the bridge's
+    /// documented reading (offset = landing − ring time, BridgeCore+Occurrences.swift) for that one
+    /// occurrence, and counts it. Bounded to 20 h after the change (OCC-21).
+    func adoptAmbiguousStart(_ bridge: BridgeCore) {
+        guard let jump = unobservedClockJump else { return }
+        if nowMs - jump.sinceMs > 20 * 3_600_000 { unobservedClockJump = nil; return }
+        guard bridge.isAcceptingInputs, let live = bridge.document?.liveOccurrence, let index = oracle.liveIndex,
+              oracle.occurrences[index].rootID == live.rootID, oracle.occurrences[index].startWallMs == live.startedAtMs,
+              oracle.occurrences[index].clockOffsetMs != live.inactivityClockOffsetMs,
+              live.startedAtMs >= jump.fromWallMs, live.startedAtMs <= wallMs else { return }
+        oracle.occurrences[index].clockOffsetMs = live.inactivityClockOffsetMs
+        enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+        countExemption("clock-jump-ambiguous-start")
     }
 
     func countExemption(_ name: String) {

@@ -214,12 +214,13 @@ public enum SeedGenerator {
 
 /// Which fault kinds a seed turns on (FoundationDB BUGGIFY / TigerBeetle swarm testing).
 struct SwarmProfile: CustomStringConvertible {
-    /// Wall-clock corrections in the swarm. The bridge handles corrections it observes (REC-9,
-    /// SNZ-20); a forward jump over a ring time while no process runs unsuspended starts an alert
-    /// whose start the app cannot know (AlarmKit reports no alert time, the notification carries
-    /// none), so the bridge and the oracle disagree on its deadline (ios seeds 4019, 4122, 4868).
-    /// Off until RULES.md says what that occurrence's deadline is (noted on issue 5).
-    static let clockChangesEnabled = false
+    /// Wall-clock corrections in the swarm (issue 6's manual clock corrections). The bridge
+    /// handles corrections it observes (REC-8, REC-9, SNZ-20). A change no running process saw
+    /// leaves the start of an occurrence inside its window ambiguous (AlarmKit reports no alert
+    /// time, the notification carries none; ios seeds 4019, 4122, 4868): RULES.md does not settle
+    /// that deadline, so the oracle takes the bridge's reading under the counted [limit]
+    /// exemption `clock-jump-ambiguous-start` (World.adoptAmbiguousStart).
+    static let clockChangesEnabled = true
     /// Player failures in the swarm (the bridge falls back to the system sound, SND-9).
     static let playbackFailuresEnabled = true
 

@@ -36,6 +36,12 @@ extension World {
         let before = wallMs
         clock.correctWall(byMs: deltaMs)
         lastWallClockChangeMs = nowMs
+        if !(process.running && !process.suspended && process.bridge?.isAcceptingInputs == true) {
+            // No running bridge saw the change happen: when it next runs it learns only that the
+            // clock moved since its last reading, not when (clock-jump-ambiguous-start).
+            let from = min(before, unobservedClockJump?.fromWallMs ?? before)
+            unobservedClockJump = (fromWallMs: from - abs(deltaMs), sinceMs: nowMs)
+        }
         record("device", "set-clock", [TraceField("delta-ms", String(deltaMs))])
         onDaemon { $0.wallClockChanged(byMs: deltaMs, nowWallMs: wallMs) }
         let instant = AndroidInstant(elapsedRealtimeMs: clock.monotonicMs, wallMs: wallMs)

@@ -124,6 +124,12 @@ final class World {
     var lastInventoryRead: (purpose: InventoryPurpose, result: Result<[PlatformAlarm], PlatformError>)?
     /// The last getScheduledAlarmTimes outcome JS received (scenario checks).
     var lastScheduledTimes: ScheduledTimesOutcome?
+    /// A wall-clock change no running bridge saw happen: (earliest wall time it may concern, true
+    /// time of the change). See ``adoptAmbiguousStart(_:)``.
+    var unobservedClockJump: (fromWallMs: Int64, sinceMs: Int64)?
+    /// Rings whose schedule call the platform refused, newest last, bounded: a bridge that has
+    /// queued the failure drops the row when it replays it (not a reconciliation decision).
+    var refusedSchedules: [AlarmUUID] = []
     var syncProbePurpose = InventoryPurpose.resumeSync
     var faultExemption: (name: String, sinceMs: Int64)?
     var armFailureExempt = false
@@ -414,6 +420,10 @@ final class World {
         let documentBefore = bridge.document
         stepInput = input
         defer { stepInput = nil; checkHonestAudibleRecord() }
+        if case .scheduleCompleted(let id, .failure) = input {
+            refusedSchedules.append(id)
+            if refusedSchedules.count > 64 { refusedSchedules.removeFirst() }
+        }
         let commands = bridge.handle(input, at: BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs,
                                                                 zoneIdentifier: calendar.zoneIdentifier, bootCount: bootCount))
         process.bridge = bridge
@@ -438,6 +448,7 @@ final class World {
             execute(command)
         }
         checkRowsKept(before: documentBefore, after: bridge.document, commands: commands)  // invariant 41
+        adoptAmbiguousStart(bridge)
         launchState.completionRequested = nil
         switch input {
         case .inventoryRead(let purpose, .success):
