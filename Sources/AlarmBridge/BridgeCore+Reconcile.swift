@@ -23,7 +23,10 @@ extension BridgeCore {
         return wanted.sorted { ($0.fireWallMs, $0.id) < ($1.fireWallMs, $1.id) }
     }
 
-    func primaryRequest(for root: Root, alarmID: String, now: BridgeInstants) -> RingRequest? {
+    /// - Parameter adoptingLegacy: BOOT-9: a primary an older version registered for exactly this
+    ///   schedule under another ID, adopted by migration (`RingRow.adoptedLegacyID`), keeps that
+    ///   ID while its configuration (fingerprint) is unchanged; false gives the ID-2 identity.
+    func primaryRequest(for root: Root, alarmID: String, now: BridgeInstants, adoptingLegacy: Bool = true) -> RingRequest? {
         let calendar = configuration.calendar
         let schedule: RingSchedule
         let fireKey: FireKey
@@ -58,9 +61,17 @@ extension BridgeCore {
         let metadata = RingMetadata(rootID: root.id, alarmID: alarmID, kind: .primary, token: nil, title: root.title)
         // SND-2: a primary opens its occurrence, so it sounds at position 0 (the lowest group);
         // the draw is a function of its ID, so a re-sync chooses the same sound (SCH-19).
-        return RingRequest(id: id, schedule: schedule, fireWallMs: fire, metadata: metadata,
-                           countdown: document?.alarm(alarmID)?.countdown,  // ID-4: a fingerprint input, never an ID input
-                           soundName: chooseSound(alarmID: alarmID, ringID: id, position: 0))
+        let request = RingRequest(id: id, schedule: schedule, fireWallMs: fire, metadata: metadata,
+                                  countdown: document?.alarm(alarmID)?.countdown,  // ID-4: a fingerprint input, never an ID input
+                                  soundName: chooseSound(alarmID: alarmID, ringID: id, position: 0))
+        guard adoptingLegacy, let adopted = document?.rings.first(where: { row in
+            row.adoptedLegacyID == true && row.metadata.kind == .primary && row.metadata.rootID == root.id
+                && row.schedule == schedule && (root.weekday != nil && flavor == .ios || row.fireWallMs == fire)
+        }) else { return request }
+        var legacy = request
+        legacy.id = adopted.id
+        legacy.soundName = adopted.soundName  // SND-6
+        return fingerprint(legacy, now: now) == adopted.fingerprint ? legacy : request
     }
 
     /// The families (logical alarm IDs) with an alerting member. `alerting` already folds in the
@@ -90,6 +101,7 @@ extension BridgeCore {
         let guardAlerting = !(defects.resyncWhileAlerting && origin == .resumeSync)
         let busyFamilies = guardAlerting ? alertingFamilies(inventory) : []
         let inScope: (String) -> Bool = { alarmID in family == nil || family == alarmID }
+        migrateIfNeeded(inventory: inventory, now: now, into: &out)  // BOOT-9..11: first launch after an update
         var deferred = false
         var cancels: [AlarmUUID] = []
         var schedules: [RingRequest] = []

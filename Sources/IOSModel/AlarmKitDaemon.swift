@@ -200,6 +200,15 @@ public struct AlarmKitDaemon: Sendable {
         return [.later(.completeSchedule(request), afterMs: latency)]
     }
 
+    /// An alarm an older version of the app registered before the run began (a legacy install,
+    /// BOOT-9): held from the start like any scheduled alarm; no completion reaches the app.
+    public mutating func preinstall(_ request: RingRequest, nowWallMs: Int64) -> [DaemonEffect] {
+        completeAuthorizedSchedule(request, nowWallMs: nowWallMs).filter { effect in
+            if case .toApp = effect { return false }
+            return true
+        }
+    }
+
     /// What `authorizationState` reads now.
     public var authorizationState: AlarmKitAuthorization {
         parameters.staleNotDetermined && parameters.authorization == .authorized ? .notDetermined : parameters.authorization
