@@ -31,9 +31,13 @@ extension BridgeCore {
         guard needsMigration, let loaded = document else { return }
         if launch.remoteScheduling == .disabledByKillSwitch { return }  // BOOT-12: a frozen sync migrates later
         out.append(.note("migration from document version \(loaded.schemaVersion) (BOOT-9..11, OCC-17, ACT-9)"))
-        repairLegacyTombstones(now: now, into: &out)
+        if !defects.legacyTombstonesKept { repairLegacyTombstones(now: now, into: &out) }  // known defect: OCC-17 skipped
         discardStaleMetadata(now: now, into: &out)
-        let cancels = collapseLegacyRings(inventory: inventory, now: now)
+        var cancels = collapseLegacyRings(inventory: inventory, now: now)
+        if defects.legacyRingsSurviveUpdate {
+            // Known defect: the legacy rings are adopted like the rest of the inventory (BOOT-11 skipped).
+            cancels.removeAll { id in document?.row(id).map { $0.metadata.kind.isLegacy } ?? false }
+        }
         for id in cancels {
             out.append(.cancel(id, origin: .launchSync))
             mutate { $0.removeRow(id) }

@@ -105,8 +105,15 @@ extension BridgeCore {
         var deferred = false
         var cancels: [AlarmUUID] = []
         var schedules: [RingRequest] = []
-        let desired = desiredRings(now: now)
         let present = inventory.sorted { $0.id < $1.id }
+        let desired = desiredRings(now: now).map { request in
+            // BOOT-9: an adopted legacy ID lives only as long as the daemon holds it; a primary
+            // registered again gets its ID-2 identity.
+            guard document?.row(request.id)?.adoptedLegacyID == true, !present.contains(where: { $0.id == request.id }),
+                  !inFlight.contains(request.id), let root = document?.root(request.metadata.rootID),
+                  let fresh = primaryRequest(for: root, alarmID: request.metadata.alarmID, now: now, adoptingLegacy: false) else { return request }
+            return fresh
+        }
 
         for request in desired where inScope(request.metadata.alarmID) {
             if busyFamilies.contains(request.metadata.alarmID) { deferred = true; continue }

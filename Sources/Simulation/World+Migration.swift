@@ -25,6 +25,7 @@ extension World {
                                             TraceField("store", legacy.credentialProtected ? "credential-protected" : "device-protected")])
         if legacy.credentialProtected { credentialStoredDocument = legacy.document } else { storedDocument = legacy.document }
         migrationWatch.pending = true
+        launchState.lastPersisted = legacy.document  // completion-scope: what the older version wrote
         for ring in legacy.rings {
             requestMetadata[ring.id] = ring.metadata
             migrationWatch.legacyRings.append(ring.id)
