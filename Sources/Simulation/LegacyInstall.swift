@@ -38,14 +38,15 @@ public struct LegacyInstall: Sendable {
 
     /// Generates the legacy state for `alarms` at `nowWallMs`.
     /// - Parameters:
-    ///   - everyKind: scenarios: every legacy kind and case present, no draw decides it.
+    ///   - everyKind: scenarios: every legacy kind and case present, no draw decides it, and only
+    ///     the alarms declared with `policy legacy` lack the marker.
     ///   - rng: the seed's `setup.legacy-install` stream.
     public static func generate(alarms configured: [LogicalAlarm], platform: PlatformFlavor, calendar: WallCalendar,
                                 nowWallMs: Int64, everyKind: Bool, rng: inout Xoshiro256StarStar) -> LegacyInstall {
         func chance(_ ratio: Ratio) -> Bool { everyKind || rng.chance(ratio) }
         var alarms = configured
         var unmarked: [String] = []
-        for index in alarms.indices where alarms[index].policy == .legacy || rng.chance(Ratio(1, 2)) {
+        for index in alarms.indices where alarms[index].policy == .legacy || (!everyKind && rng.chance(Ratio(1, 2))) {
             alarms[index].policy = .legacy  // INACT-2: the older version wrote no marker
             unmarked.append(alarms[index].id)
         }

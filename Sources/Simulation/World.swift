@@ -621,10 +621,10 @@ final class World {
             switch effect {
             case .toApp(let input, let launch): deliver(input, launch: launch)
             case .later(let event, let afterMs): enqueue(.alarmManager(event), afterMs: afterMs)
-            case .alertStarted(let id, let metadata): alertStarted(id, metadata)
+            case .alertStarted(let id, let metadata): alertStarted(id, metadata); checkAlarmSurface(id)  // AND-8
             case .alertEnded(let id, let metadata): oracleAlertEnded(id, metadata)
             case .killProcess: kill("exact-alarm permission revoked"); noteFault("exact-permission-revoked")
-            case .trace(let name, let fields): record("android", name, fields)
+            case .trace(let name, let fields): record("android", name, fields); checkDeclaredManifest(name, fields)  // AND-1
             case .broadcast(let broadcast, let launch):
                 record("android", "broadcast", [TraceField("action", broadcast.action)])
                 switch broadcast {
