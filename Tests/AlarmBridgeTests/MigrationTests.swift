@@ -118,17 +118,19 @@ struct MigrationTests {
         var harness = BridgeHarness(flavor: .android)
         let legacy = try Self.fixture("legacy-android-credential-protected.json")
         harness.daemon = legacy.rings.map { PlatformAlarm(id: $0.id, state: .scheduled) }.sorted { $0.id < $1.id }
-        let started = harness.send(.processStarted(.broadcast))  // LOCKED_BOOT_COMPLETED: DE holds nothing
-        #expect(started.contains(.loadCredentialProtectedStore))
-        let locked = harness.send(.credentialProtectedStoreLoaded(.failure(.unavailable)))
+        harness.credentialStored = legacy
+        harness.credentialReadable = false  // locked boot
+        let locked = harness.send(.processStarted(.broadcast))  // LOCKED_BOOT_COMPLETED: DE holds nothing
+        #expect(locked.contains(.loadCredentialProtectedStore))
         #expect(locked.contains(.launchGate(.waitingForUnlock)))
         #expect(BridgeHarness.schedulerCalls(locked).isEmpty && !locked.contains { if case .persist = $0 { return true }; return false })
-        let unlocked = harness.send(.protectedDataAvailable)  // USER_UNLOCKED: read again
-        #expect(unlocked.contains(.loadCredentialProtectedStore))
-        let moved = harness.send(.credentialProtectedStoreLoaded(.success(legacy)))
+        #expect(harness.credentialStored == legacy)
+        harness.credentialReadable = true
+        let moved = harness.send(.protectedDataAvailable)  // USER_UNLOCKED: read again
         let persist = try #require(moved.firstIndex(of: .persist(legacy)))
         let delete = try #require(moved.firstIndex(of: .deleteCredentialProtectedStore))
         #expect(persist < delete)  // AND-4: DE written first, only then the CE copy goes
+        #expect(harness.credentialStored == nil)
         let stored = try #require(harness.stored)
         #expect(stored.schemaVersion == BridgeDocument.currentSchemaVersion)
         #expect(stored.alarms.map(\.id) == ["wake"] && stored.missReceipts.count == 1)  // nothing lost
