@@ -76,6 +76,12 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     public var verifyAnyRing = false
     /// SCH-16: a failed inventory read is reconciled as an empty inventory.
     public var reconcileOnEmptyRead = false
+    /// BOOT-11: migration adopts the daemon inventory but deletes no legacy ring (maintenance
+    /// alarms, fuse pairs, relays, walk cadences and surplus cadence rings stay armed).
+    public var legacyRingsSurviveUpdate = false
+    /// OCC-17: migration keeps the future completion markers an older version wrote, so the
+    /// primaries they suppressed stay missing.
+    public var legacyTombstonesKept = false
 
     public init() {}
 

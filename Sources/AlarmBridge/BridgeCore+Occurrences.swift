@@ -68,7 +68,10 @@ extension BridgeCore {
             let owner = deliverPrimary(row, now: now, into: &out)
             if owner && flavor == .ios { noteAudibleRing(row) }  // SND-7, SND-13 (Android: when it rings)
             return owner
-        case .successor, .snooze, .walkFuse:
+        case .successor, .snooze, .walkFuse, .legacyCadence, .legacyForegroundMaintenance, .legacyFusePair,
+             .legacySafetyRelay, .legacyWalkCadence:
+            // BOOT-10: a legacy ring migration kept (an alert already sounding, the one cadence
+            // ring of a live occurrence) is that occurrence's pressure; any other is retired.
             if let token = row.metadata.token, document?.occurrence(token: token)?.state == .live {
                 if row.metadata.kind == .walkFuse { walkFuseDelivered(row) }
                 if flavor == .ios { noteAudibleRing(row) }  // SND-7, SND-13, SNZ-17 (Android: when it rings)
@@ -146,7 +149,9 @@ extension BridgeCore {
     /// True when `row` is pressure of the live occurrence `live`.
     func isBound(_ row: RingRow, to live: OccurrenceRecord) -> Bool {
         switch row.metadata.kind {
-        case .successor, .snooze, .walkFuse: return row.metadata.token == live.token
+        case .successor, .snooze, .walkFuse, .legacyCadence, .legacyForegroundMaintenance, .legacyFusePair,
+             .legacySafetyRelay, .legacyWalkCadence:
+            return row.metadata.token == live.token
         case .primary: return row.metadata.rootID == live.rootID
         }
     }

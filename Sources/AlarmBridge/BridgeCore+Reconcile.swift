@@ -23,7 +23,10 @@ extension BridgeCore {
         return wanted.sorted { ($0.fireWallMs, $0.id) < ($1.fireWallMs, $1.id) }
     }
 
-    func primaryRequest(for root: Root, alarmID: String, now: BridgeInstants) -> RingRequest? {
+    /// - Parameter adoptingLegacy: BOOT-9: a primary an older version registered for exactly this
+    ///   schedule under another ID, adopted by migration (`RingRow.adoptedLegacyID`), keeps that
+    ///   ID while its configuration (fingerprint) is unchanged; false gives the ID-2 identity.
+    func primaryRequest(for root: Root, alarmID: String, now: BridgeInstants, adoptingLegacy: Bool = true) -> RingRequest? {
         let calendar = configuration.calendar
         let schedule: RingSchedule
         let fireKey: FireKey
@@ -59,9 +62,17 @@ extension BridgeCore {
         let metadata = RingMetadata(rootID: root.id, alarmID: alarmID, kind: .primary, token: nil, title: root.title)
         // SND-2: a primary opens its occurrence, so it sounds at position 0 (the lowest group);
         // the draw is a function of its ID, so a re-sync chooses the same sound (SCH-19).
-        return RingRequest(id: id, schedule: schedule, fireWallMs: fire, metadata: metadata,
-                           countdown: flavor == .ios ? document?.alarm(alarmID)?.countdown : nil,  // ID-4: fingerprint, never ID; AlarmKit only
-                           soundName: chooseSound(alarmID: alarmID, ringID: id, position: 0))
+        let request = RingRequest(id: id, schedule: schedule, fireWallMs: fire, metadata: metadata,
+                                  countdown: flavor == .ios ? document?.alarm(alarmID)?.countdown : nil,  // ID-4: fingerprint, never ID; AlarmKit only
+                                  soundName: chooseSound(alarmID: alarmID, ringID: id, position: 0))
+        guard adoptingLegacy, let adopted = document?.rings.first(where: { row in
+            row.adoptedLegacyID == true && row.metadata.kind == .primary && row.metadata.rootID == root.id
+                && row.schedule == schedule && (root.weekday != nil && flavor == .ios || row.fireWallMs == fire)
+        }) else { return request }
+        var legacy = request
+        legacy.id = adopted.id
+        legacy.soundName = adopted.soundName  // SND-6
+        return fingerprint(legacy, now: now) == adopted.fingerprint ? legacy : request
     }
 
     /// Only for the known defect `ids-change-on-edit`: every configured attribute, as an identity input.
@@ -102,11 +113,19 @@ extension BridgeCore {
         let guardAlerting = !(defects.resyncWhileAlerting && origin == .resumeSync)
         let busyFamilies = guardAlerting ? alertingFamilies(inventory) : []
         let inScope: (String) -> Bool = { alarmID in family == nil || family == alarmID }
+        migrateIfNeeded(inventory: inventory, now: now, into: &out)  // BOOT-9..11: first launch after an update
         var deferred = false
         var cancels: [AlarmUUID] = []
         var schedules: [RingRequest] = []
-        let desired = desiredRings(now: now)
         let present = inventory.sorted { $0.id < $1.id }
+        let desired = desiredRings(now: now).map { request in
+            // BOOT-9: an adopted legacy ID lives only as long as the daemon holds it; a primary
+            // registered again gets its ID-2 identity.
+            guard document?.row(request.id)?.adoptedLegacyID == true, !present.contains(where: { $0.id == request.id }),
+                  !inFlight.contains(request.id), let root = document?.root(request.metadata.rootID),
+                  let fresh = primaryRequest(for: root, alarmID: request.metadata.alarmID, now: now, adoptingLegacy: false) else { return request }
+            return fresh
+        }
 
         for request in desired where inScope(request.metadata.alarmID) {
             if busyFamilies.contains(request.metadata.alarmID) { deferred = true; continue }

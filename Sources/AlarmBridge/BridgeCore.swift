@@ -160,6 +160,8 @@ public struct BridgeCore: Sendable {
         case .storeLoaded(.success(let document)):
             if let document {
                 becomeReady(document, now: now, into: &out)
+            } else if flavor == .android {
+                out.append(.loadCredentialProtectedStore)  // AND-4: an older version's state may sit in CE
             } else {
                 out.append(.readInventory(.launchGate))  // BOOT-5 needs the daemon's answer
             }
@@ -171,6 +173,8 @@ public struct BridgeCore: Sendable {
             } else {
                 hold(.waitingForUnlock, into: &out)  // BOOT-2, BOOT-4
             }
+        case .credentialProtectedStoreLoaded(let result):
+            credentialProtectedStoreLoaded(result, now: now, into: &out)  // AND-4, BridgeCore+Storage.swift
         case .inventoryRead(.launchGate, .success(let inventory)):
             if inventory.isEmpty {
                 becomeReady(BridgeDocument(), now: now, into: &out)  // BOOT-6: fresh install
@@ -277,7 +281,7 @@ public struct BridgeCore: Sendable {
     mutating func handleReady(_ input: BridgeInput, now: BridgeInstants, into out: inout [BridgeCommand]) {
         if handleLaunchInput(input, now: now, into: &out) { return }
         switch input {
-        case .processStarted, .storeLoaded, .journalLoaded, .protectedDataAvailable, .timerFired(.gateRecheck),
+        case .processStarted, .storeLoaded, .credentialProtectedStoreLoaded, .journalLoaded, .protectedDataAvailable, .timerFired(.gateRecheck),
              .receiptsRead, .receiptWritten, .failedWakeDayWritten, .killSwitchChecked:
             break
         case .bootCompleted:

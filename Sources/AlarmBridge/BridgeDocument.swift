@@ -4,7 +4,11 @@
 /// data (unreadable before first unlock, BOOT-1); on Android in device-protected storage (AND-2).
 /// Arrays, never dictionaries, so encoding and iteration order are deterministic.
 public struct BridgeDocument: Codable, Sendable, Equatable {
-    public var schemaVersion: Int = 1
+    /// The document format this version writes. Documents of older versions (1: before the
+    /// inactivity-policy marker was mandatory, with legacy ring kinds) are migrated on the first
+    /// launch after the update (BOOT-9..11, OCC-17, ACT-9; BridgeCore+Migration.swift).
+    public static let currentSchemaVersion = 2
+    public var schemaVersion: Int = BridgeDocument.currentSchemaVersion
     /// Configured logical alarms, sorted by ID.
     public var alarms: [LogicalAlarm] = []
     /// Registry rows: one per ring the bridge published, sorted by ring ID (IOS-14).
@@ -113,6 +117,24 @@ public struct RingRow: Codable, Sendable, Equatable {
     /// SND-5, SND-6: the sound chosen for this ring, persisted with it, so a re-delivery or a
     /// re-registration of the same ring plays exactly this sound; nil: the system default.
     public var soundName: String? = nil
+    /// BOOT-9: a primary an older version registered under an ID that is not f(root, fire minute)
+    /// (ID-2): migration adopted it unchanged, and the schedule keeps using that ID for as long
+    /// as its configuration is unchanged. nil in every row the current version creates.
+    public var adoptedLegacyID: Bool? = nil
+
+    public init(id: AlarmUUID, schedule: RingSchedule, fireWallMs: Int64, metadata: RingMetadata, fingerprint: String,
+                publishedAtMs: Int64, confirmed: Bool, delivered: Bool, soundName: String? = nil, adoptedLegacyID: Bool? = nil) {
+        self.id = id
+        self.schedule = schedule
+        self.fireWallMs = fireWallMs
+        self.metadata = metadata
+        self.fingerprint = fingerprint
+        self.publishedAtMs = publishedAtMs
+        self.confirmed = confirmed
+        self.delivered = delivered
+        self.soundName = soundName
+        self.adoptedLegacyID = adoptedLegacyID
+    }
 
     /// True when the ring's fire time has passed: it is left to the observer (SCH-5).
     public func isPast(at wallMs: Int64) -> Bool {

@@ -404,6 +404,9 @@ public enum BridgeInput: Sendable, Equatable {
     /// A new process started; bridge memory is empty. Followed by the store load.
     case processStarted(LaunchReason)
     case storeLoaded(Result<BridgeDocument?, StoreReadError>)
+    /// Android: what credential-protected storage held, where older versions kept the bridge
+    /// state (AND-4); `.unavailable` before the first unlock after boot.
+    case credentialProtectedStoreLoaded(Result<BridgeDocument?, StoreReadError>)
     /// The unprotected action journal (readable before first unlock), read at process start.
     case journalLoaded([JournalEntry])
     /// iOS `protectedDataDidBecomeAvailableNotification`; Android `USER_UNLOCKED`.
@@ -493,6 +496,12 @@ public enum BridgeCommand: Sendable, Equatable {
     case loadStore
     /// Write the whole bridge document, synchronously and atomically (a file replace).
     case persist(BridgeDocument)
+    /// Android: read the bridge state an older version kept in credential-protected storage
+    /// (AND-4); completes as `credentialProtectedStoreLoaded`.
+    case loadCredentialProtectedStore
+    /// Android: delete that credential-protected copy — issued only after the device-protected
+    /// write of the same state (AND-4: without loss).
+    case deleteCredentialProtectedStore
     /// Read the unprotected action journal (iOS: a file with no data protection; Android:
     /// device-protected storage).
     case loadJournal

@@ -95,7 +95,8 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey { case id, hour, minute, repeats, title, policy, enabled, challenge, sounds, countdown }
 
     /// Decodes documents of every version: `challenge` is absent from documents written before
-    /// walk alarms existed and then means `.none`.
+    /// walk alarms existed and then means `.none`; `policy` is absent from schedules written
+    /// before the inactivity-policy marker existed and then means `.legacy` (INACT-2).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
@@ -103,7 +104,9 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
         minute = try container.decode(Int.self, forKey: .minute)
         repeats = try container.decode(AlarmRepeat.self, forKey: .repeats)
         title = try container.decode(String.self, forKey: .title)
-        policy = try container.decode(InactivityPolicy.self, forKey: .policy)
+        // INACT-2, INACT-25: a schedule an older version saved without an inactivity-policy
+        // marker keeps the legacy 20 h lifetime; an update never adds a marker to it.
+        policy = try container.decodeIfPresent(InactivityPolicy.self, forKey: .policy) ?? .legacy
         enabled = try container.decode(Bool.self, forKey: .enabled)
         challenge = try container.decodeIfPresent(ChallengeKind.self, forKey: .challenge) ?? .none
         sounds = try container.decodeIfPresent(SoundSettings.self, forKey: .sounds)
@@ -169,8 +172,32 @@ public enum RingKind: String, Codable, Sendable, Equatable, CaseIterable {
     /// occurrence token like the other retries (ID-9).
     case walkFuse = "walk-fuse"
 
+    // MARK: Legacy kinds (BOOT-10, BOOT-11, WALK-13)
+    // Written by older versions and never created now: they exist so that a legacy document and
+    // a legacy daemon inventory decode, and migration can collapse or delete them.
+
+    /// An ordinary same-morning cadence ring pre-armed by an older version (OCC-6 forbids them
+    /// now). Migration keeps at most one per live occurrence, as its single pressure ring (BOOT-10).
+    case legacyCadence = "same-morning-cadence"
+    /// A maintenance alarm an older version kept armed while the app was in the foreground (WALK-5).
+    case legacyForegroundMaintenance = "foreground-maintenance"
+    /// One ring of a prearmed walk-fuse pair (WALK-13).
+    case legacyFusePair = "walk-fuse-pair"
+    /// A safety relay ring.
+    case legacySafetyRelay = "safety-relay"
+    /// A walk cadence ring.
+    case legacyWalkCadence = "walk-cadence"
+
     /// Kinds bound to one occurrence token rather than to a root's schedule (ID-9).
     public var isOccurrenceBound: Bool { self != .primary }
+
+    /// True for the kinds only older versions wrote (BOOT-11): the current bridge never creates one.
+    public var isLegacy: Bool {
+        switch self {
+        case .primary, .successor, .snooze, .walkFuse: return false
+        case .legacyCadence, .legacyForegroundMaintenance, .legacyFusePair, .legacySafetyRelay, .legacyWalkCadence: return true
+        }
+    }
 }
 
 /// When a ring fires, in the platform-neutral form the core plans with.

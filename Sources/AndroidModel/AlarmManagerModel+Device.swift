@@ -155,15 +155,39 @@ extension AlarmManagerModel {
         return sendBroadcast(.timezoneChanged(zoneID), launch: .broadcast)
     }
 
-    /// A broadcast to the app; a force-stopped app receives none (stopped state).
+    /// A broadcast to the app; a force-stopped app receives none (stopped state), nor an app
+    /// without a manifest receiver for it, nor — before the first unlock — one whose receivers
+    /// are not direct-boot aware (AND-1).
     func sendBroadcast(_ broadcast: AndroidBroadcast, launch: LaunchReason?) -> [AlarmManagerEffect] {
         guard !forceStopped else { return [.trace("broadcast-blocked-stopped", [TraceField("action", broadcast.action)])] }
+        if let blocked = manifestBlocks(broadcast.action) { return [blocked] }
         return [.broadcast(broadcast, launch: launch)]
+    }
+
+    /// AND-1: the trace of a broadcast the app's declared manifest keeps from it, nil when it is
+    /// delivered. Context-registered broadcasts (SCREEN_ON/OFF) need no manifest entry.
+    func manifestBlocks(_ action: String) -> AlarmManagerEffect? {
+        let manifest = parameters.manifest
+        let declared: Bool
+        switch action {
+        case AndroidAppManifest.myPackageReplaced: declared = manifest.receivesPackageReplaced
+        case AndroidAppManifest.timeSet: declared = manifest.receivesTimeSet
+        case AndroidAppManifest.timezoneChanged: declared = manifest.receivesTimezoneChanged
+        case "SCHEDULE_EXACT_ALARM_PERMISSION_STATE_CHANGED", AndroidAppManifest.exactAlarmPermissionChanged:
+            declared = manifest.receivesExactAlarmPermissionChanged
+        default: return nil
+        }
+        if !declared { return .trace("broadcast-no-receiver", [TraceField("action", action)]) }
+        if !userUnlocked && !manifest.directBootAware {
+            return .trace("broadcast-before-unlock-not-direct-boot-aware", [TraceField("action", action)])
+        }
+        return nil
     }
 
     /// A bridge input delivered as a broadcast; a force-stopped app receives none.
     func sendToApp(_ input: BridgeInput, launch: LaunchReason?, action: String) -> [AlarmManagerEffect] {
         guard !forceStopped else { return [.trace("broadcast-blocked-stopped", [TraceField("action", action)])] }
+        if let blocked = manifestBlocks(action) { return [blocked] }
         return [.toApp(input, launch: launch)]
     }
 
@@ -291,6 +315,8 @@ extension AlarmManagerModel {
         var effects: [AlarmManagerEffect] = []
         if parameters.manifest.receivesBootCompleted {
             effects += sendToApp(.bootCompleted(locked: false), launch: .broadcast, action: "BOOT_COMPLETED")
+        } else {
+            effects.append(.trace("broadcast-no-receiver", [TraceField("action", AndroidAppManifest.bootCompleted)]))
         }
         return effects + [.toApp(.protectedDataAvailable, launch: nil)]
     }

@@ -98,6 +98,8 @@ extension AlarmManagerModel {
         let presentation: RingPresentation
         switch parameters.ringingChannel {
         case .burstLowImportance: presentation = .shade
+        case .alarmHighImportance where parameters.manifest.alarmChannelImportance != .high:
+            presentation = .shade  // AND-8: below IMPORTANCE_HIGH no heads-up and no full-screen intent
         case .alarmHighImportance: presentation = fullScreenIntentPermitted ? .fullScreen : .headsUp
         }
         let status = RingingStatus(id: id, metadata: metadata, presentation: presentation, audio: .playing,

@@ -1,3 +1,5 @@
+import AlarmBridge
+
 /// Named parameters of the AlarmManager-like scheduler and the app's ringing service.
 ///
 /// Documented facts carry their AOSP default and source; anything public material does not pin
@@ -142,16 +144,48 @@ public struct AndroidManifestDeclarations: Sendable, Equatable {
     /// USE_FULL_SCREEN_INTENT declared; on 34+ granted by default only to alarm and calling apps
     /// (source.android.com/docs/core/permissions/fsi-limits).
     public var declaresUseFullScreenIntent = true
+    /// A manifest receiver for MY_PACKAGE_REPLACED: without it an update launches nothing (AND-3).
+    public var receivesPackageReplaced = true
+    /// A manifest receiver for TIME_SET: without it a clock change reaches only a running process's
+    /// context receivers, which the bridge does not register (AND-3, REC-8).
+    public var receivesTimeSet = true
+    /// A manifest receiver for TIMEZONE_CHANGED (AND-3, REC-8).
+    public var receivesTimezoneChanged = true
+    /// A manifest receiver for ACTION_SCHEDULE_EXACT_ALARM_PERMISSION_STATE_CHANGED (AND-3).
+    public var receivesExactAlarmPermissionChanged = true
+    /// `android:allowBackup` (AND-7): Auto Backup / device transfer restore the app's data.
+    public var allowBackup = false
+    /// Importance of the channel the ringing notification posts to (AND-8): below high, Android
+    /// shows neither a heads-up nor the full-screen intent (NotificationManager IMPORTANCE_HIGH).
+    public var alarmChannelImportance = AndroidAppManifest.ChannelImportance.high
 
     public init() {}
 
-    /// The usual manifest for an alarm app: SCHEDULE_EXACT_ALARM with maxSdkVersion 32 plus USE_EXACT_ALARM
-    /// (API 34 behaviour page).
+    /// The manifest an app declares, read from its `AndroidManifest.xml` as the bridge states
+    /// it (AND-1): each boolean says whether the entry is there. The direct-boot flag is that of
+    /// the boot receiver (LOCKED_BOOT_COMPLETED).
+    public init(declared manifest: AndroidAppManifest) {
+        let exact = manifest.permissions.first { $0.name == AndroidAppManifest.scheduleExactAlarm }
+        declaresScheduleExactAlarm = exact != nil
+        scheduleExactAlarmMaxSdk = exact?.maxSdkVersion
+        declaresUseExactAlarm = manifest.declares(AndroidAppManifest.useExactAlarm)
+        receivesBootCompleted = manifest.declares(AndroidAppManifest.receiveBootCompleted)
+            && manifest.receiver(AndroidAppManifest.bootCompleted) != nil
+        directBootAware = manifest.receiver(AndroidAppManifest.lockedBootCompleted)?.directBootAware ?? false
+        declaresUseFullScreenIntent = manifest.declares(AndroidAppManifest.useFullScreenIntent)
+        receivesPackageReplaced = manifest.receiver(AndroidAppManifest.myPackageReplaced) != nil
+        receivesTimeSet = manifest.receiver(AndroidAppManifest.timeSet) != nil
+        receivesTimezoneChanged = manifest.receiver(AndroidAppManifest.timezoneChanged) != nil
+        receivesExactAlarmPermissionChanged = manifest.receiver(AndroidAppManifest.exactAlarmPermissionChanged) != nil
+        allowBackup = manifest.allowBackup
+        alarmChannelImportance = manifest.alarmChannelImportance
+    }
+
+    /// The manifest the bridge requires (AND-1, `BridgeCore.requiredAndroidManifest`):
+    /// SCHEDULE_EXACT_ALARM with maxSdkVersion 32 plus USE_EXACT_ALARM (API 34 behaviour page),
+    /// direct-boot-aware receivers, backup off, a high-importance alarm channel.
     public static var usual: AndroidManifestDeclarations {
-        var manifest = AndroidManifestDeclarations()
-        manifest.scheduleExactAlarmMaxSdk = 32
-        manifest.declaresUseExactAlarm = true
-        return manifest
+        AndroidManifestDeclarations(declared: BridgeCore.requiredAndroidManifest)
     }
 }
 

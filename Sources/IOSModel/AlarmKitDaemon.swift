@@ -152,6 +152,12 @@ public enum DaemonEffect: Sendable, Equatable {
 ///
 /// Assumption (parameter later): a reboot ends an alert in progress (as a system stop), and a
 /// one-shot whose time passed while the phone was off is dropped.
+///
+/// BOOT-13 [platform]: background app refresh is best-effort and may not run for days (Low Power
+/// Mode; seed 003, "Don't depend on background refresh"). The simulated iPhone therefore never
+/// runs a background refresh task at all — the worst case — and the app runs only when the user
+/// opens it, an AlarmKit intent or HealthKit launches it, or a notification reaches a running
+/// process; every wanted ring must be registered directly in those executions (SCH-24).
 public struct AlarmKitDaemon: Sendable {
     public var parameters: AlarmKitParameters
     /// The device zone with the seed's DST policy; a time-zone change replaces it.
@@ -198,6 +204,15 @@ public struct AlarmKitDaemon: Sendable {
     public mutating func schedule(_ request: RingRequest) -> [DaemonEffect] {
         let latency = latencyRNG.int(in: parameters.scheduleLatencyMinMs...parameters.scheduleLatencyMaxMs)
         return [.later(.completeSchedule(request), afterMs: latency)]
+    }
+
+    /// An alarm an older version of the app registered before the run began (a legacy install,
+    /// BOOT-9): held from the start like any scheduled alarm; no completion reaches the app.
+    public mutating func preinstall(_ request: RingRequest, nowWallMs: Int64) -> [DaemonEffect] {
+        completeAuthorizedSchedule(request, nowWallMs: nowWallMs).filter { effect in
+            if case .toApp = effect { return false }
+            return true
+        }
     }
 
     /// What `authorizationState` reads now.

@@ -36,7 +36,7 @@ public enum ScenarioRunner {
                                        "android.oem-kills-ringing-ms", "android.focus-loss-silences", "android.seeded-tie-order",
                                        "android.full-screen-intent", "android.standby-bucket", "android.doze-maintenance-ms", "android.manifest", "bridge.min-snooze-lead-ms", "bridge.clock-threshold-ms", "bridge.g-pub-ms",
                                        "bridge.imminent-ms", "bridge.h-ctx-ms", "bridge.d-session-ms", "js.heartbeat-ms", "sim.t-op-ms", "sim.duration-ms",
-                                       "app.js-cache-stale", "bridge.w-step-ms", "android.step-report-latency-ms"]
+                                       "app.js-cache-stale", "bridge.w-step-ms", "android.step-report-latency-ms", "app.legacy-install"]
 
     /// Checks what the parser cannot know: `param` keys and values, and faults that exist on one
     /// platform only.
@@ -91,13 +91,29 @@ public enum ScenarioRunner {
                                                  minute: scenario.start.minute, second: scenario.start.second) else {
             preconditionFailure("the parser validated the zone and date")
         }
-        let alarms = scenario.alarms.map { logicalAlarm($0, calendar: calendar, after: startWallMs) }
-        var plan: [TimedAction] = [TimedAction(wallMs: startWallMs, action: .userOpenApp)]
-        for (index, alarm) in alarms.enumerated() {
-            plan.append(TimedAction(wallMs: startWallMs + 500 + Int64(index) * 500,
-                                    action: .userEditTitle(alarmID: alarm.id, title: alarm.title)))
+        var alarms = scenario.alarms.map { logicalAlarm($0, calendar: calendar, after: startWallMs) }
+        // `param app.legacy-install`: the run starts right after an update from an older version
+        // (BOOT-9..11, AND-4): its document and rings, generated from the declared alarms with
+        // every legacy kind, are in place, and the first launch migrates instead of saving.
+        let legacyStore = scenario.parameters.last { $0.key == "app.legacy-install" }?.value ?? "off"
+        var legacy: LegacyInstall?
+        if legacyStore != "off" {
+            var rng = RandomStreams(seed: scenario.seed).stream("setup.legacy-install")
+            var generated = LegacyInstall.generate(alarms: alarms, platform: platform, calendar: calendar, nowWallMs: startWallMs,
+                                                   everyKind: true, rng: &rng)
+            generated.credentialProtected = platform == .android && legacyStore == "credential-protected"
+            alarms = generated.alarms
+            legacy = generated
         }
-        plan.append(TimedAction(wallMs: startWallMs + 3_000, action: .userLeaveApp))
+        var plan: [TimedAction] = []
+        if legacy == nil {  // after an update the alarms are saved already; the file says when the app first runs
+            plan.append(TimedAction(wallMs: startWallMs, action: .userOpenApp))
+            for (index, alarm) in alarms.enumerated() {
+                plan.append(TimedAction(wallMs: startWallMs + 500 + Int64(index) * 500,
+                                        action: .userEditTitle(alarmID: alarm.id, title: alarm.title)))
+            }
+            plan.append(TimedAction(wallMs: startWallMs + 3_000, action: .userLeaveApp))
+        }
         var lastWallMs = startWallMs
         for event in scenario.events {
             let wallMs = instant(of: event.time, start: scenario.start, calendar: calendar)
@@ -114,6 +130,7 @@ public enum ScenarioRunner {
         var setup = DeviceSetup(platform: platform, zoneIdentifier: scenario.start.zoneIdentifier, startWallMs: startWallMs,
                                 durationMs: lastWallMs - startWallMs + 600_000, alarms: alarms, plan: plan, seed: scenario.seed)
         applyParameters(scenario, to: &setup, failures: &failures)
+        setup.legacyInstall = legacy
         let defects = scenario.defects.compactMap(KnownDefect.init(rawValue:))
         let parameters = [RunParameter("scenario", scenario.path), RunParameter("zone", setup.zoneIdentifier),
                           RunParameter("start-wall-ms", String(startWallMs))]
@@ -415,14 +432,35 @@ public enum ScenarioRunner {
             guard let number, (1_000...3_600_000).contains(number) else { return bad + " (1000...3600000)" }
             setup.android.dozeMaintenanceWindowMs = number
         case "android.manifest":
+            // AND-1: the bridge's required manifest, or it with one entry missing.
+            var declared = BridgeCore.requiredAndroidManifest
+            func dropReceiver(_ actions: String...) { declared.receivers.removeAll { actions.contains($0.action) } }
             switch parameter.value {
-            case "usual": setup.android.manifest = .usual
+            case "usual": break
             case "schedule-exact-only":
                 var manifest = AndroidManifestDeclarations()
                 manifest.declaresScheduleExactAlarm = true
                 manifest.declaresUseExactAlarm = false
                 setup.android.manifest = manifest
-            default: return bad + " (usual or schedule-exact-only)"
+                return nil
+            case "no-exact-permission":
+                declared.permissions.removeAll { [AndroidAppManifest.scheduleExactAlarm, AndroidAppManifest.useExactAlarm].contains($0.name) }
+            case "no-boot-receiver": dropReceiver(AndroidAppManifest.bootCompleted, AndroidAppManifest.lockedBootCompleted)
+            case "not-direct-boot-aware":
+                declared.receivers = declared.receivers.map { AndroidAppManifest.Receiver($0.action, directBootAware: false) }
+            case "no-package-replaced-receiver": dropReceiver(AndroidAppManifest.myPackageReplaced)
+            case "no-time-receivers": dropReceiver(AndroidAppManifest.timeSet, AndroidAppManifest.timezoneChanged)
+            case "no-exact-permission-receiver": dropReceiver(AndroidAppManifest.exactAlarmPermissionChanged)
+            case "low-importance-channel": declared.alarmChannelImportance = .default
+            case "allow-backup": declared.allowBackup = true
+            default:
+                return bad + " (usual, schedule-exact-only, no-exact-permission, no-boot-receiver, not-direct-boot-aware, no-package-replaced-receiver, no-time-receivers, no-exact-permission-receiver, low-importance-channel or allow-backup)"
+            }
+            setup.android.manifest = AndroidManifestDeclarations(declared: declared)
+        case "app.legacy-install":
+            guard ["off", "on", "credential-protected"].contains(parameter.value) else { return bad + " (off, on or credential-protected)" }
+            if parameter.value == "credential-protected" && setup.platform != .android {
+                return "parameter app.legacy-install credential-protected exists on android only"
             }
         case "android.api-level":
             guard let number, (26...40).contains(number) else { return bad + " (26...40)" }

@@ -19,7 +19,8 @@ extension World {
     /// ownership) no retry of it is pending or ringing.
     func checkBoundRetries() {
         guard let manager = android else { return }
-        for alarm in manager.pending where alarm.metadata.kind.isOccurrenceBound && alarm.metadata.token == nil {
+        // Legacy rings an older version left are the migration's (`legacy-migration`, BOOT-11).
+        for alarm in manager.pending where alarm.metadata.kind.isOccurrenceBound && !alarm.metadata.kind.isLegacy && alarm.metadata.token == nil {
             violate("bound-retries", [], "pending \(alarm.metadata.kind.rawValue) \(alarm.id) of \(alarm.metadata.rootID) is bound to no occurrence token")
             return
         }

@@ -67,6 +67,10 @@ extension World {
             case .successor: return 10_000 + 1_000
             case .snooze: return 30 * 60_000 + 1_000
             case .walkFuse: return 60_000 + 1_000  // WALK-8: the provisional fuse is the longest
+            // BOOT-10: the one cadence ring migration keeps for a live occurrence; older versions
+            // spaced them at most `LegacyInstall.cadenceSpacingMs` apart.
+            case .legacyCadence: return LegacyInstall.cadenceSpacingMs + 1_000
+            case .legacyForegroundMaintenance, .legacyFusePair, .legacySafetyRelay, .legacyWalkCadence: return nil  // BOOT-11: never pressure
             }
         }
         if let daemon = ios {

@@ -334,6 +334,8 @@ extension World {
         case (.walkFuse, let accepted):
             walkFuseRequestCompleted(id)
             armFailureExempt = !accepted  // WALK-18: the predecessor (if any) stays; none: named
+        case (.legacyCadence, _), (.legacyForegroundMaintenance, _), (.legacyFusePair, _), (.legacySafetyRelay, _), (.legacyWalkCadence, _):
+            break  // BOOT-11: never requested by the current bridge (no-legacy-rings flags one that is)
         }
     }
 }

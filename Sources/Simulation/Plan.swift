@@ -205,6 +205,9 @@ public struct DeviceSetup: Sendable {
     public var recentStepWindowMs: Int64 = 60_000
     /// Android step counter's `maxReportLatencyUs` batching, varied per seed: 0–10 s. Virtual ms.
     public var stepReportLatencyMs: Int64 = 0
+    /// The run starts right after an update from an older version: its document and rings are in
+    /// place, and the first launch migrates (BOOT-9..11, AND-4). nil: a fresh install.
+    public var legacyInstall: LegacyInstall?
 
     public init(platform: PlatformFlavor, zoneIdentifier: String, startWallMs: Int64, durationMs: Int64,
                 alarms: [LogicalAlarm], plan: [TimedAction], seed: UInt64) {

@@ -39,6 +39,9 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case dstShiftsWeeklyTime = "dst-shifts-weekly-time"
     case verifyAnyRing = "verify-any-ring"
     case reconcileOnEmptyRead = "reconcile-on-empty-read"
+    // Issue 6: migration from legacy installs.
+    case legacyRingsSurviveUpdate = "legacy-rings-survive-update"
+    case legacyTombstonesKept = "legacy-tombstones-kept"
 
     public static func < (lhs: KnownDefect, rhs: KnownDefect) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -115,6 +118,10 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "seed 000: save verification is satisfied by any daemon ring of the alarm (an old primary, a seed, another root), not the exact new primary UUID (SCH-9)"
         case .reconcileOnEmptyRead:
             return "seed 004: a failed inventory read is taken as an empty inventory and the sync reconciles against it (SCH-16)"
+        case .legacyRingsSurviveUpdate:
+            return "seed 000: the first launch after an update adopts the daemon inventory but deletes no legacy ring, so maintenance alarms, fuse pairs, relays, walk cadences and surplus cadence rings stay armed (BOOT-10, BOOT-11)"
+        case .legacyTombstonesKept:
+            return "seed 000: migration keeps the future completion markers an older version wrote, so the primaries they suppressed stay missing (OCC-17)"
         }
     }
 
@@ -135,6 +142,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
         // Android's AlarmManager forgets an alarm once it fires, and has no countdown: only iOS
         // holds a ring past its fire time (a late delivery) for a sync to cancel.
         case .cancelPastFireTime, .countdownLengthInFingerprint, .seedBeforePrimary, .verifyAnyRing: return [.ios]
+        case .legacyRingsSurviveUpdate, .legacyTombstonesKept: return [.ios, .android]
         }
     }
 
@@ -178,6 +186,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .dstShiftsWeeklyTime: switches.dstShiftsWeeklyTime = true
             case .verifyAnyRing: switches.verifyAnyRing = true
             case .reconcileOnEmptyRead: switches.reconcileOnEmptyRead = true
+            case .legacyRingsSurviveUpdate: switches.legacyRingsSurviveUpdate = true
+            case .legacyTombstonesKept: switches.legacyTombstonesKept = true
             }
         }
         return switches

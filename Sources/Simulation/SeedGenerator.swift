@@ -135,6 +135,15 @@ public enum SeedGenerator {
         profile.reinstall = platform == .ios && reinstallRNG.chance(Ratio(1, 6))
         setup.interleavingDeaths = profile.processDeath
         setup.requestFailureRate = profile.scheduleFailure ? Ratio(1, 30) : nil
+        // BOOT-9..11, AND-4: a fifth of the seeds start right after an update from an older
+        // version, from the state it left (own stream: every other draw keeps its value).
+        var legacyRNG = streams.stream("setup.legacy-install")
+        if legacyRNG.chance(Ratio(1, 5)) {
+            let legacy = LegacyInstall.generate(alarms: alarms, platform: platform, calendar: calendar, nowWallMs: startWallMs,
+                                                everyKind: false, rng: &legacyRNG)
+            setup.legacyInstall = legacy
+            setup.alarms = legacy.alarms  // INACT-25: unmarked schedules keep the legacy lifetime
+        }
         setup.plan = AmbientPlan.generate(setup: setup, profile: profile, calendar: calendar, streams: streams)
 
         var parameters: [RunParameter] = [
@@ -143,7 +152,11 @@ public enum SeedGenerator {
             RunParameter("start-wall-ms", String(startWallMs)),
             RunParameter("duration-ms", String(durationMs)),
         ]
-        for alarm in alarms {
+        if let legacy = setup.legacyInstall {
+            parameters.append(RunParameter("legacy-install", "\(legacy.rings.count) rings, \(legacy.document.rings.count) rows"
+                + (legacy.credentialProtected ? ", credential-protected" : "")))
+        }
+        for alarm in setup.alarms {
             let repeats: String
             switch alarm.repeats {
             case .once(let fire): repeats = "once at \(fire)"
@@ -306,9 +319,10 @@ enum AmbientPlan {
         var plan: [TimedAction] = []
         let start = setup.startWallMs
         let end = start + setup.durationMs
-        // First launch of a fresh install: open the app, save every alarm, leave.
+        // First launch of a fresh install: open the app, save every alarm, leave. After an update
+        // from a legacy install the alarms are saved already: the first launch migrates them.
         plan.append(TimedAction(wallMs: start + 1_000, action: .userOpenApp))
-        for (index, alarm) in setup.alarms.enumerated() {
+        for (index, alarm) in setup.alarms.enumerated() where setup.legacyInstall == nil {
             plan.append(TimedAction(wallMs: start + 3_000 + Int64(index) * 2_000, action: .userEditTitle(alarmID: alarm.id, title: alarm.title)))
         }
         plan.append(TimedAction(wallMs: start + 20_000, action: .userLeaveApp))

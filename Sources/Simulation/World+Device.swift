@@ -129,8 +129,15 @@ extension World {
         unprotectedJournal = []
         forceQuitHoldsIntents = false
         heldIntents = []
-        for alarm in alarms { unscheduleOracleFireTimes(alarmID: alarm.id) }
-        alarms = []
+        if android?.parameters.manifest.allowBackup == true {
+            // AND-7 [limit of the manifest]: Auto Backup restores JS storage — the user's alarms,
+            // as the app shows them — but not the native alarm store they need: nothing is
+            // scheduled for alarms the user sees as set. The oracle keeps expecting them.
+            record("android", "auto-backup-restored-js-storage", [TraceField("alarms", String(alarms.count))])
+        } else {
+            for alarm in alarms { unscheduleOracleFireTimes(alarmID: alarm.id) }
+            alarms = []
+        }
         if let index = oracle.liveIndex { oracleClose(index, reason: "app-deleted") }
     }
 

@@ -75,7 +75,13 @@ final class World {
     var ios: AlarmKitDaemon?
     var android: AlarmManagerModel?
     var process = AppProcess()
+    /// iOS: the protected-data store; Android: device-protected storage (AND-2).
     var storedDocument: BridgeDocument?
+    /// Android: credential-protected storage, where an older version kept the bridge state
+    /// (AND-4); readable only after the first unlock since boot.
+    var credentialStoredDocument: BridgeDocument?
+    /// The migration checker's memory (World+Migration.swift).
+    var migrationWatch = MigrationWatch()
     /// The bridge's unprotected action journal: readable before first unlock, survives everything.
     var unprotectedJournal: [JournalEntry] = []
     var deviceUp = true
@@ -220,6 +226,7 @@ final class World {
     func run(limits: RunLimits) {
         record("sim", "start", [TraceField("platform", setup.platform.rawValue), TraceField("seed", String(setup.seed)),
                                 TraceField("zone", setup.zoneIdentifier), TraceField("zoneData", WallCalendar.zoneDataVersion)])
+        installLegacyState()  // a legacy install: the older version's document and rings (World+Migration.swift)
         scheduleOracleFireTimes()
         planAndroidWalks()
         for timed in setup.plan {
@@ -277,6 +284,7 @@ final class World {
             guard process.running, process.incarnation == incarnation else { return }
             let result = readStore()
             switch result {
+            case .success(nil) where setup.platform == .android: break  // AND-4: CE is read next
             case .success: process.storeReadSucceeded = true
             case .failure: process.storeReadFailed = true
             }
@@ -443,6 +451,10 @@ final class World {
         }
         if case .api(.completeChallenge(let rootID, let token)) = input { launchState.completionRequested = (rootID, token) }
         walkObserve(input, wasReady: wasReady)
+        // legacy-migration: the commands of the step that migrated an older document.
+        migrationWatch.migrationStep = (documentBefore?.schemaVersion ?? BridgeDocument.currentSchemaVersion) < BridgeDocument.currentSchemaVersion
+            && !bridge.needsMigration && bridge.document != nil
+        defer { migrationWatch.migrationStep = false }
         for command in commands {
             guard process.running, process.bridge != nil else { break }
             execute(command)
@@ -477,6 +489,8 @@ final class World {
             enqueue(.storeRead(incarnation: process.incarnation), afterMs: 15)
         case .loadJournal:
             enqueue(.toProcess(.journalLoaded(unprotectedJournal), incarnation: process.incarnation), afterMs: 0)
+        case .loadCredentialProtectedStore, .deleteCredentialProtectedStore:
+            executeStorage(command)  // AND-4, World+Migration.swift
         case .playSystemSound(let id):
             onAlarmManager { $0.playSystemSound(id) }
         case .appendJournal(let entry):
@@ -486,6 +500,7 @@ final class World {
             unprotectedJournal = entries
             record("store", "journal", [TraceField("entries", String(entries.count))])
         case .persist(let document):
+            checkMigrationPersist(document)  // migration-keeps-valid (World+Migration.swift)
             let writable = setup.platform == .android || protectedDataAvailable
             record("store", writable ? "persist" : "persist-failed",
                    [TraceField("rings", String(document.rings.count)), TraceField("occurrences", String(document.occurrences.count))])
@@ -499,6 +514,7 @@ final class World {
             checkPressureBelongsToOwner(request)
             oracleBind(request)
             checkWalkFuseRequest(request, origin: origin)
+            checkNoLegacyRingCreated(request)  // BOOT-11, WALK-13
             record("bridge", "schedule", [TraceField("id", request.id.description), TraceField("kind", request.metadata.kind.rawValue),
                                           TraceField("root", request.metadata.rootID), TraceField("schedule", request.schedule.description),
                                           TraceField("origin", origin.rawValue)])
@@ -515,6 +531,7 @@ final class World {
             checkNoCollateralDamage(id, origin: origin)
             checkArmBeforeRetire(id, origin: origin, isCancel: true)
             checkFuseRetire(id, origin: origin)
+            checkMigrationCancel(id)  // BOOT-9, BOOT-10: no valid configured primary cancelled
             record("bridge", "cancel", [TraceField("id", id.description), TraceField("origin", origin.rawValue)])
             onDaemon { $0.cancel(id) }
             onAlarmManager { $0.cancel(id) }
@@ -624,10 +641,10 @@ final class World {
             switch effect {
             case .toApp(let input, let launch): deliver(input, launch: launch)
             case .later(let event, let afterMs): enqueue(.alarmManager(event), afterMs: afterMs)
-            case .alertStarted(let id, let metadata): alertStarted(id, metadata)
+            case .alertStarted(let id, let metadata): alertStarted(id, metadata); checkAlarmSurface(id)  // AND-8
             case .alertEnded(let id, let metadata): oracleAlertEnded(id, metadata)
             case .killProcess: kill("exact-alarm permission revoked"); noteFault("exact-permission-revoked")
-            case .trace(let name, let fields): record("android", name, fields)
+            case .trace(let name, let fields): record("android", name, fields); checkDeclaredManifest(name, fields)  // AND-1
             case .broadcast(let broadcast, let launch):
                 record("android", "broadcast", [TraceField("action", broadcast.action)])
                 switch broadcast {
@@ -828,6 +845,8 @@ final class World {
         case .alarmDelivered(let id): return "alarmDelivered(\(id))"
         case .ringDismissed(let id): return "ringDismissed(\(id))"
         case .journalLoaded(let entries): return "journalLoaded(\(entries.count))"
+        case .credentialProtectedStoreLoaded(.success(let document)): return document == nil ? "credentialStoreLoaded(empty)" : "credentialStoreLoaded(document)"
+        case .credentialProtectedStoreLoaded(.failure(let error)): return "credentialStoreLoaded(\(error.rawValue))"
         case .bootCompleted(let locked): return locked ? "LOCKED_BOOT_COMPLETED" : "BOOT_COMPLETED"
         case .exactAlarmPermissionGranted: return "exactAlarmPermissionGranted"
         case .clockChanged(let zone): return "clockChanged(\(zone))"

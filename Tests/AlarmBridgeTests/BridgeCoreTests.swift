@@ -8,6 +8,10 @@ struct BridgeHarness {
     /// What the fake daemon holds.
     var daemon: [PlatformAlarm] = []
     var stored: BridgeDocument?
+    /// Android credential-protected storage, where an older version kept the state (AND-4), and
+    /// whether it can be read now (after the first unlock since boot).
+    var credentialStored: BridgeDocument?
+    var credentialReadable = true
     /// What the fake Keychain holds (IOS-9), and the app state's failed wake days (IOS-10).
     var receipts: [WakeReceipt] = []
     var failedWakeDays: [FailedWakeDay] = []
@@ -40,6 +44,10 @@ struct BridgeHarness {
                     pending.append(.storeLoaded(storeReadable ? .success(stored) : .failure(.unavailable)))
                 case .persist(let document):
                     if storeReadable { stored = document }
+                case .loadCredentialProtectedStore:
+                    pending.append(.credentialProtectedStoreLoaded(credentialReadable ? .success(credentialStored) : .failure(.unavailable)))
+                case .deleteCredentialProtectedStore:
+                    if credentialReadable { credentialStored = nil }
                 case .readInventory(let purpose):
                     pending.append(.inventoryRead(purpose, .success(daemon)))
                 case .schedule(let request, _):
