@@ -49,7 +49,7 @@ extension BridgeCore {
             if row.metadata.kind == .snooze { continue }  // SNZ-17
             out.append(.note("FG-2: \(row.metadata.kind.rawValue) \(id) of \(row.metadata.rootID) silenced while Ember is active"))
             foregroundStops.append(id)
-            if row.metadata.kind == .primary, let live = document.liveOccurrence, live.rootID == row.metadata.rootID {
+            if row.metadata.kind.opensOccurrence, let live = document.liveOccurrence, live.rootID == row.metadata.rootID {
                 noteForegroundSuppressed(rootID: live.rootID, ringID: id, startedAtMs: live.startedAtMs)
             }
             out.append(.stop(id, origin: .foreground))

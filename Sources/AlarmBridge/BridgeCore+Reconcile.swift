@@ -1,17 +1,15 @@
 /// Reconciliation: an idempotent diff of the desired ring set against the platform inventory
 /// (SCH-3, SCH-4, SCH-5, SCH-19..23), with the alerting-family guard of SCH-22.
 extension BridgeCore {
-    /// The rings the bridge wants to exist now: each enabled root's next primary, plus the live
-    /// occurrence's pending successor. Sorted by (fire time, ID). Deterministic.
-    /// - Rule: SCH-1 (one primary per occurrence), SCH-2 (iOS relative schedules), ID-2.
+    /// The rings the bridge wants to exist now: each enabled root's next primary, the
+    /// next-occurrence seeds of skip-date roots (iOS; marked `.seed`, so a direct save can leave
+    /// them out, CAP-6), plus the live occurrence's pending successor. Sorted by (fire time, ID).
+    /// Deterministic.
+    /// - Rule: SCH-1 (one primary per occurrence), SCH-2 (iOS relative schedules), ID-2, REC-4,
+    ///   REC-5, CAP-8 (BridgeCore+Recurrence.swift plans primaries and seeds).
     func desiredRings(now: BridgeInstants) -> [RingRequest] {
         guard let document else { return [] }
-        var wanted: [RingRequest] = []
-        for alarm in document.alarms where alarm.enabled {
-            for root in alarm.roots {
-                if let request = primaryRequest(for: root, alarmID: alarm.id, now: now) { wanted.append(request) }
-            }
-        }
+        var wanted = recurrencePlan(now: now).wanted
         if let live = document.liveOccurrence {
             // SNZ-11: a snooze ring is repaired at its own deadline, never collapsed to +10 s.
             for pending in [pendingSuccessor(of: live), pendingSnooze(of: live)].compactMap({ $0 }) {
@@ -32,6 +30,13 @@ extension BridgeCore {
         // again: that occurrence is closed (OCC-20), so the next primary is the one after it.
         let after = max(now.wallMs, document?.occurrences.filter { $0.rootID == root.id }.map(\.startedAtMs).max() ?? .min)
         switch (flavor, root.weekday, root.onceFireWallMs) {
+        case (.ios, .some, _) where registersConcreteOccurrences(root), (.android, .some, _):
+            // REC-4, REC-1: the next concrete occurrence, never on a skip date, from the stored
+            // hour and minute (BridgeCore+Recurrence.swift); Android: every primary is fixed.
+            guard let next = concreteOccurrences(of: root, after: after, count: 1).first else { return nil }
+            fire = next
+            schedule = .fixed(wallMs: fire)
+            fireKey = .wallMinute(fire / 60_000)
         case (.ios, .some(let weekday), _):
             fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: weekday, after: after)
             schedule = .relative(hour: root.hour, minute: root.minute, weekday: weekday)
@@ -41,10 +46,6 @@ extension BridgeCore {
             fire = once
             schedule = .relative(hour: root.hour, minute: root.minute, weekday: nil)
             fireKey = .wallMinute(once / 60_000)
-        case (.android, .some(let weekday), _):
-            fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: weekday, after: after)
-            schedule = .fixed(wallMs: fire)
-            fireKey = .wallMinute(fire / 60_000)
         case (.android, nil, .some(let once)):
             guard once > now.wallMs else { return nil }
             fire = once
@@ -95,8 +96,12 @@ extension BridgeCore {
         var schedules: [RingRequest] = []
         let desired = desiredRings(now: now)
         let present = inventory.sorted { $0.id < $1.id }
+        // CAP-2, CAP-3, CAP-6 (BridgeCore+Recurrence.swift): primaries and live rings first, then
+        // seeds; a new seed only in the background with every configured primary registered.
+        let seedsAdmitted = admitsNewSeeds(desired: desired, present: present, origin: origin)
+        var withheldSeeds = false
 
-        for request in desired where inScope(request.metadata.alarmID) {
+        for request in orderedForCapacity(desired) where inScope(request.metadata.alarmID) {
             if busyFamilies.contains(request.metadata.alarmID) { deferred = true; continue }
             if inFlight.contains(request.id) {
                 // A changed configuration of a ring still in flight: sync again once it lands.
@@ -106,6 +111,7 @@ extension BridgeCore {
                 continue
             }
             guard let held = present.first(where: { $0.id == request.id }) else {
+                if request.metadata.kind == .seed && !seedsAdmitted { withheldSeeds = true; continue }  // CAP-3
                 schedules.append(request)  // SCH-19: add what is missing
                 continue
             }
@@ -144,6 +150,8 @@ extension BridgeCore {
         }
 
         removeStaleRows(present: present, now: now)
+        recomputeDropped(desired: desired, present: present, now: now)  // CAP-9
+        if withheldSeeds { requestSeedFollowUp(schedules: schedules, origin: origin, purpose: purpose) }  // CAP-3
         if !killSwitchFreezesSync(origin: origin, into: &out) {  // BOOT-12: only an explicit "disabled"
             issue(cancels: cancels, schedules: schedules, origin: origin, now: now, into: &out)
         }
@@ -177,7 +185,7 @@ extension BridgeCore {
         let stale = document.rings.filter { row in
             !presentIDs.contains(row.id) && !inFlight.contains(row.id) && !row.isPast(at: now.wallMs) && !row.delivered
                 && now.wallMs - row.publishedAtMs >= configuration.publicationGraceMs
-                && row.metadata.kind == .primary
+                && row.metadata.kind.opensOccurrence  // primaries and seeds (REC-5)
         }
         for row in stale { mutate { $0.removeRow(row.id) } }
     }

@@ -75,6 +75,10 @@ public struct BridgeCore: Sendable {
     var watchdogDueMonotonicMs: Int64?
     /// True while a delivery is inferred from a vanished ring rather than seen alerting (SND-13).
     var deliveryOnlyInferred = false
+    /// CAP-4: primaries whose request in flight is the one retry after reclaiming a seed.
+    var limitRetries: [AlarmUUID] = []
+    /// CAP-3: a primary failed since every primary was last registered: no seed follow-up sync.
+    var seedFollowUpBlocked = false
 
     static let queuedInputsMax = 256
 
@@ -456,7 +460,7 @@ public struct BridgeCore: Sendable {
 
     mutating func deleteAlarm(_ alarmID: String, now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard let document else { return }
-        let rows = document.rings.filter { $0.metadata.alarmID == alarmID && $0.metadata.kind == .primary }
+        let rows = document.rings.filter { $0.metadata.alarmID == alarmID && $0.metadata.kind.opensOccurrence }  // + seeds
         mutate { $0.alarms.removeAll { $0.id == alarmID } }
         flush(into: &out)
         for row in rows where !row.isPast(at: now.wallMs) || alerting.contains(row.id) {

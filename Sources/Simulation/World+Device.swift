@@ -141,7 +141,7 @@ extension World {
         }
         noteFault("os-removed-alarm")
         if victim.state == .alerting, let index = oracle.liveIndex, oracle.bindings[victim.id] == oracle.occurrences[index].id,
-           victim.metadata.kind == .primary, process.lastReadyStepMs < at(wallMs: oracle.occurrences[index].startWallMs) {
+           victim.metadata.kind.opensOccurrence, process.lastReadyStepMs < at(wallMs: oracle.occurrences[index].startWallMs) {
             // [limit] As with a reboot: the OS ended an alert no bridge process ever observed, and
             // left nothing in the daemon to tell it happened (ios seed 3309). Counted by name.
             countExemption("alert-ended-unobserved-by-os-removal")
