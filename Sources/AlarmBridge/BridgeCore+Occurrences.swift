@@ -301,6 +301,7 @@ extension BridgeCore {
             followUpSync = nil
             out.append(.readInventory(purpose))
         }
+        runSeedFollowUpIfSettled(into: &out)  // CAP-3
         guard let row = document?.row(id) else {
             if case .success = result, let wanted = desiredRings(now: now).first(where: { $0.id == id }) {
                 // A late success for the very ring the schedule wants now — a request of an earlier

@@ -99,6 +99,7 @@ extension BridgeCore {
         // CAP-2, CAP-3, CAP-6 (BridgeCore+Recurrence.swift): primaries and live rings first, then
         // seeds; a new seed only in the background with every configured primary registered.
         let seedsAdmitted = admitsNewSeeds(desired: desired, present: present, origin: origin)
+        beginSeedFollowUpRound(seedsAdmitted: seedsAdmitted)
         var withheldSeeds = false
 
         for request in orderedForCapacity(desired) where inScope(request.metadata.alarmID) {
@@ -151,7 +152,7 @@ extension BridgeCore {
 
         removeStaleRows(present: present, now: now)
         recomputeDropped(desired: desired, present: present, now: now)  // CAP-9
-        if withheldSeeds { requestSeedFollowUp(schedules: schedules, origin: origin, purpose: purpose) }  // CAP-3
+        if withheldSeeds { requestSeedFollowUp(desired: desired, schedules: schedules, origin: origin, purpose: purpose) }  // CAP-3
         if !killSwitchFreezesSync(origin: origin, into: &out) {  // BOOT-12: only an explicit "disabled"
             issue(cancels: cancels, schedules: schedules, origin: origin, now: now, into: &out)
         }

@@ -136,14 +136,34 @@ extension BridgeCore {
         }
     }
 
-    /// CAP-3: seeds were withheld because primaries are being established by this very sync: once
-    /// they have landed (no request in flight), sync again so the seeds follow in the same
-    /// background stint. Not after a primary failed since the last complete registration
-    /// (`seedFollowUpBlocked`), so a full daemon never loops.
-    mutating func requestSeedFollowUp(schedules: [RingRequest], origin: CommandOrigin, purpose: InventoryPurpose) {
-        guard flavor == .ios, !appActive, origin != .directSave, !seedFollowUpBlocked,
-              schedules.contains(where: { $0.metadata.kind == .primary }) else { return }
-        followUpSync = followUpSync ?? purpose
+    /// CAP-3: seeds were withheld because primaries were still being established (scheduled by
+    /// this sync or in flight): once nothing is in flight, sync again so the seeds follow in the
+    /// same background stint. At most `seedFollowUpMax` follow-ups in a row, so a full daemon
+    /// (every retry of a primary refused) never loops; an ordinary sync starts a new round.
+    mutating func requestSeedFollowUp(desired: [RingRequest], schedules: [RingRequest], origin: CommandOrigin,
+                                      purpose: InventoryPurpose) {
+        let establishing = schedules.contains { $0.metadata.kind == .primary }
+            || desired.contains { $0.metadata.kind == .primary && inFlight.contains($0.id) }
+        guard flavor == .ios, !appActive, origin != .directSave, establishing, seedFollowUps < Self.seedFollowUpMax else { return }
+        seedFollowUp = seedFollowUp ?? purpose
+    }
+
+    static let seedFollowUpMax = 3
+
+    /// Called at the start of every reconcile: a sync that is not itself a seed follow-up starts a
+    /// new round of follow-ups.
+    mutating func beginSeedFollowUpRound(seedsAdmitted: Bool) {
+        if !seedFollowUpReadIssued || seedsAdmitted { seedFollowUps = 0 }
+        seedFollowUpReadIssued = false
+    }
+
+    /// Issues the seed follow-up read once nothing is in flight (CAP-3).
+    mutating func runSeedFollowUpIfSettled(into out: inout [BridgeCommand]) {
+        guard inFlight.isEmpty, let purpose = seedFollowUp else { return }
+        seedFollowUp = nil
+        seedFollowUps += 1
+        seedFollowUpReadIssued = true
+        out.append(.readInventory(purpose))
     }
 
     /// CAP-9: recomputes the dropped list (never a running total): the concrete occurrences the
@@ -181,7 +201,6 @@ extension BridgeCore {
     /// true when the retry was issued (the failure is then not yet final).
     mutating func handleLimitFailure(_ row: RingRow, error: PlatformError, now: BridgeInstants,
                                      into out: inout [BridgeCommand]) -> Bool {
-        if row.metadata.kind == .primary { seedFollowUpBlocked = true }
         let wasRetry = limitRetries.contains(row.id)
         limitRetries.removeAll { $0 == row.id }
         guard error == .maximumLimitReached, flavor == .ios, row.metadata.kind == .primary, !wasRetry,
@@ -216,7 +235,6 @@ extension BridgeCore {
         if document?.dropped?.contains(where: { $0.id == row.id }) == true {
             setDropped((document?.dropped ?? []).filter { $0.id != row.id })
         }
-        if row.metadata.kind == .primary, inFlight.isEmpty { seedFollowUpBlocked = false }
     }
 
     /// REC-6: the delivery of a concrete occurrence of a repeating root (iOS fixed skip-date
@@ -228,5 +246,34 @@ extension BridgeCore {
               let root = document?.root(row.metadata.rootID), registersConcreteOccurrences(root) else { return }
         out.append(.note("REC-6: concrete occurrence of \(root.id) delivered: rolling its primary and seed"))
         out.append(.readInventory(.resumeSync))
+    }
+}
+
+// MARK: - Seeds after backgrounding (CAP-3) and re-planning in a new local frame (REC-8)
+
+extension BridgeCore {
+    /// CAP-3: seeds are added only after the app backgrounds; on the background edge, when a
+    /// wanted seed has no confirmed registration, sync so it is added in this background stint
+    /// (the sync still requires every primary to be registered first).
+    mutating func seedSyncOnBackground(now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard flavor == .ios, !appActive, phase == .ready, let document,
+              document.alarms.contains(where: { $0.enabled && !$0.skipDates.isEmpty }) else { return }
+        let missing = recurrencePlan(now: now).wanted.contains { seed in
+            seed.metadata.kind == .seed && document.row(seed.id)?.confirmed != true && !inFlight.contains(seed.id)
+        }
+        if missing { out.append(.readInventory(.resumeSync)) }
+    }
+
+    /// REC-8: after a time-zone change or a clock jump larger than Δ_CLOCK noticed by the running
+    /// process, every fixed wall-clock fire time of a concrete skip-date occurrence (primary and
+    /// seed) is recomputed in the new local frame and re-registered: a sync does it, since
+    /// `recurrencePlan` plans in the calendar now in force (new IDs for moved instants; the old
+    /// rings are cancelled as no longer wanted). Plain weekly roots are `.relative` and move with
+    /// the zone by themselves; one-shots are re-based in `adoptDeviceZone`.
+    mutating func replanConcreteOccurrences(reason: String, into out: inout [BridgeCommand]) {
+        guard flavor == .ios, phase == .ready, let document,
+              document.alarms.contains(where: { $0.enabled && !$0.skipDates.isEmpty }) else { return }
+        out.append(.note("REC-8: \(reason): concrete skip-date occurrences re-planned in the new local frame"))
+        out.append(.readInventory(.launchSync))
     }
 }

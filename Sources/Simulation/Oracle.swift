@@ -58,6 +58,12 @@ struct Oracle {
     var passedOver: [(rootID: String, fireWallMs: Int64)] = []
     /// Roots whose primary failed to register by an injected fault or the capacity limit.
     var primaryFaultRoots: [String] = []
+    /// Roots whose primary or seed the OS removed (never cleared): a fixed one vanishes past its
+    /// fire time like one delivered inside one coalesced update (IOS-5), even after the bridge
+    /// registered the root's next one (ios seed 217 with skip dates).
+    var osRemovedRoots: [String] = []
+    /// Roots whose primary or seed the capacity limit refused, with the true time (CAP-9).
+    var capacityRefused: [(rootID: String, atMs: Int64)] = []
 
     var liveIndex: Int? { occurrences.lastIndex { $0.live } }
 }
@@ -76,7 +82,10 @@ extension World {
                 }
                 var fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: wallMs)
                 while fire <= endWallMs {
-                    queue.schedule(.fireTime(rootID: root.id, alarmID: alarm.id, wallMs: fire), at: at(wallMs: fire))
+                    // REC-4 as truth: nothing of a weekly alarm is due on one of its skip dates.
+                    if !root.skipDates.contains(calendar.localDate(fire)) {
+                        queue.schedule(.fireTime(rootID: root.id, alarmID: alarm.id, wallMs: fire), at: at(wallMs: fire))
+                    }
                     fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: fire)
                 }
             }

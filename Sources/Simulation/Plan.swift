@@ -198,6 +198,10 @@ public struct DeviceSetup: Sendable {
     public var recentStepWindowMs: Int64 = 60_000
     /// Android step counter's `maxReportLatencyUs` batching, varied per seed: 0–10 s. Virtual ms.
     public var stepReportLatencyMs: Int64 = 0
+    /// H_SKIP (CAP-8), varied per seed: 7, 10 or 14 days (default 14). Virtual ms.
+    public var skipHorizonMs: Int64 = 14 * 86_400_000
+    /// N_SKIP (CAP-8), varied per seed: 30 (default) or a small bound that binds. Count.
+    public var skipOccurrenceMax: Int = 30
 
     public init(platform: PlatformFlavor, zoneIdentifier: String, startWallMs: Int64, durationMs: Int64,
                 alarms: [LogicalAlarm], plan: [TimedAction], seed: UInt64) {

@@ -136,6 +136,9 @@ extension World {
         let candidates = daemon.alarms.filter { alarmID == nil || $0.metadata.alarmID == alarmID }
         guard !candidates.isEmpty else { return }
         let victim = candidates[Int(faultRNG.uniform(below: UInt64(candidates.count)))]
+        if victim.metadata.kind.opensOccurrence, !oracle.osRemovedRoots.contains(victim.metadata.rootID) {
+            oracle.osRemovedRoots.append(victim.metadata.rootID)
+        }
         if victim.metadata.kind == .primary, !oracle.primaryFaultRoots.contains(victim.metadata.rootID) {
             oracle.primaryFaultRoots.append(victim.metadata.rootID)
         }

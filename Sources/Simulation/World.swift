@@ -350,6 +350,8 @@ final class World {
         configuration.contextHeartbeatLifetimeMs = setup.contextHeartbeatLifetimeMs
         configuration.wakeSessionDeadlineMs = setup.wakeSessionDeadlineMs
         configuration.recentStepWindowMs = setup.recentStepWindowMs
+        configuration.skipHorizonMs = setup.skipHorizonMs  // CAP-8
+        configuration.skipOccurrenceMax = setup.skipOccurrenceMax
         return configuration
     }
 
