@@ -120,6 +120,9 @@ extension BridgeCore {
             let stale = row.map { $0.fingerprint != fingerprint(request, now: now) } ?? true
             let repairAlerting = !guardAlerting && held.state == .alerting  // the seed-001 defect's "repair"
             guard stale || repairAlerting else { continue }
+            // CAP-3, CAP-6: a seed is (re-)registered only when seeds may be added; a stale one
+            // waits for the next background sync.
+            if request.metadata.kind == .seed && !seedsAdmitted { withheldSeeds = true; continue }
             if row == nil && !repairAlerting {
                 adopt(request, now: now)  // BOOT-9: a live daemon ID we lost the row of is adopted unchanged
                 continue

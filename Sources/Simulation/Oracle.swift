@@ -117,6 +117,11 @@ extension World {
             if let name = authorizationExemption() { countExemption(name); return }
             if let manager = android, !manager.canScheduleExactAlarms { countExemption("exact-permission-revoked"); return }
             if let manager = android, manager.forceStopped { countExemption("force-stop"); return }  // [limit] AND-6
+            if oracle.capacityRefused.contains(where: { $0.rootID == rootID }), checkDroppedSurfaced(rootID: rootID) {
+                countExemption("capacity-dropped-surfaced")  // CAP-9: the dropped count says so
+                return
+            }
+            if stopped { return }
             if oracle.primaryFaultRoots.contains(rootID) { countExemption("primary-unregistered-by-fault"); return }
             // BOOT-12: an explicit "disabled" from the kill switch held the sync back (operator's choice).
             if launchState.killSwitchEverDisabled { countExemption("kill-switch-disabled"); return }
