@@ -153,6 +153,15 @@ extension BridgeCore {
             cancels.append(held.id)  // SCH-3: unknown or no longer wanted
         }
 
+        if !defects.seedBeforePrimary, schedules.contains(where: { $0.metadata.kind == .primary }),
+           schedules.contains(where: { $0.metadata.kind == .seed }) {
+            // CAP-3: a primary (re-)registered by this very sync is not registered yet: its seeds
+            // wait (a stale held seed stays as it is until then).
+            let seeds = schedules.filter { $0.metadata.kind == .seed }.map(\.id)
+            schedules.removeAll { seeds.contains($0.id) }
+            cancels.removeAll { seeds.contains($0) }
+            withheldSeeds = true
+        }
         removeStaleRows(present: present, now: now)
         recomputeDropped(desired: desired, present: present, now: now)  // CAP-9
         if withheldSeeds { requestSeedFollowUp(desired: desired, schedules: schedules, origin: origin, purpose: purpose) }  // CAP-3
