@@ -184,7 +184,8 @@ public enum ScenarioRunner {
         case .walk: challenge = .walk
         }
         return LogicalAlarm(id: alarm.name, hour: alarm.hour, minute: alarm.minute, repeats: repeats,
-                            title: alarm.title, policy: policy, challenge: challenge, sounds: soundSettings(alarm.sounds))
+                            title: alarm.title, policy: policy, challenge: challenge, sounds: soundSettings(alarm.sounds),
+                            skipDates: alarm.skipDates.compactMap { AlarmBridge.LocalDate($0) })  // REC-4
     }
 
     static func weekday(_ day: ScenarioWeekday) -> Weekday {
@@ -293,6 +294,8 @@ public enum ScenarioRunner {
         case ("expect", "sound"):
             guard let alarm = alarmArgument(0), arguments.count > 1, case .text(let name) = arguments[1] else { return nil }
             return .expectSound(alarmID: alarm, sound: name, line: event.line)
+        case ("expect", "dropped-count"):
+            return .expectDroppedCount(countArgument(0), line: event.line)
         case ("expect", "audible-count"):
             return .expectAudibleCount(countArgument(0), line: event.line)
         case ("expect", "burst"):
@@ -447,6 +450,12 @@ public enum ScenarioRunner {
         case "bridge.g-pub-ms":
             guard let number, number <= 3_600_000 else { return bad + " (0...3600000)" }
             setup.publicationGraceMs = number
+        case "bridge.h-skip-ms":
+            guard let number, (60_000...(60 * 86_400_000)).contains(number) else { return bad + " (60000...5184000000)" }
+            setup.skipHorizonMs = number
+        case "bridge.n-skip":
+            guard let number, (0...1_000).contains(number) else { return bad + " (0...1000)" }
+            setup.skipOccurrenceMax = Int(number)
         case "sim.t-op-ms":
             guard let number, (1...3_600_000).contains(number) else { return bad + " (1...3600000)" }
             setup.transitionBoundMs = number

@@ -151,6 +151,7 @@ public enum ScenarioVocabulary {
         ScenarioVerb("app", "reconcile-step-tracking", meaning: "JS calls reconcileStepSuppressionTracking() (API-16, Android only)."),
         ScenarioVerb("expect", "lock-screen-grant", [.onOff], meaning: "Check: at this instant MainActivity's lock-screen presentation is granted (on) or not (off) (AND-11)."),
         ScenarioVerb("expect", "sound", [.alarm, .text], meaning: "Check: one of the alarm's alerting rings plays this sound (`system-default` for the system sound; a system fallback matches its chosen name)."),
+        ScenarioVerb("expect", "dropped-count", [.count], meaning: "Check: the user-visible count of wanted alarms not registered because of N_SKIP or the capacity limit is exactly N (CAP-9)."),
         ScenarioVerb("expect", "audible-count", [.count], meaning: "Check: the bridge's audible record holds exactly N alarm IDs (getAudibleAlarmCount, API-5)."),
         ScenarioVerb("expect", "burst", [.onOff], meaning: "Check: an in-app wake-check burst is playing (on) or not (off)."),
     ]

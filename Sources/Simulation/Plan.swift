@@ -118,6 +118,8 @@ public enum PlanAction: Sendable, Equatable {
     case expectSound(alarmID: String, sound: String, line: Int)
     /// Check: the bridge's audible record holds exactly this many IDs (API-5).
     case expectAudibleCount(Int, line: Int)
+    /// Check: the user-visible dropped count (CAP-9) is exactly N.
+    case expectDroppedCount(Int, line: Int)
     /// Check: a burst is (or is not) playing now.
     case expectBurst(playing: Bool, line: Int)
 }
