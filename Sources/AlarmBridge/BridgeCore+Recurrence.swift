@@ -46,13 +46,15 @@ extension BridgeCore {
     /// REC-2). Empty for a one-shot. The search is bounded (skip dates are finite).
     /// Known defect `dst-shifts-weekly-time`: after the root's previous occurrence (or after the
     /// first one found), each next one is the previous instant + 7 × 24 h.
-    func concreteOccurrences(of root: Root, after: Int64, count: Int) -> [Int64] {
+    /// - Parameter previousOccurrence: the occurrence `after` follows (a seed follows its primary);
+    ///   only the defect reads it.
+    func concreteOccurrences(of root: Root, after: Int64, count: Int, previousOccurrence: Int64? = nil) -> [Int64] {
         guard let weekday = root.weekday, count > 0 else { return [] }
         let calendar = configuration.calendar
         var found: [Int64] = []
         var cursor = after
         var previous: Int64? = defects.dstShiftsWeeklyTime
-            ? document?.occurrences.filter { $0.rootID == root.id }.map(\.startedAtMs).max() : nil
+            ? (previousOccurrence ?? document?.occurrences.filter { $0.rootID == root.id }.map(\.startedAtMs).max()) : nil
         for _ in 0..<(count + root.skipDates.count + 8) {
             let next: Int64
             if let last = previous {
@@ -104,7 +106,7 @@ extension BridgeCore {
     /// primary's (never on a skip date, never a same-morning retry time), when it falls within
     /// H_SKIP from now (CAP-8); nil otherwise.
     func seedRequest(for root: Root, alarmID: String, after primaryFireMs: Int64, now: BridgeInstants) -> RingRequest? {
-        guard let fire = concreteOccurrences(of: root, after: primaryFireMs, count: 1).first,
+        guard let fire = concreteOccurrences(of: root, after: primaryFireMs, count: 1, previousOccurrence: primaryFireMs).first,
               fire - now.wallMs <= configuration.skipHorizonMs else { return nil }
         let id = RingIdentity.seedID(rootID: root.id, wallMinute: fire / 60_000)
         let metadata = RingMetadata(rootID: root.id, alarmID: alarmID, kind: .seed, token: nil, title: root.title)
