@@ -36,7 +36,8 @@ public enum ScenarioRunner {
                                        "android.oem-kills-ringing-ms", "android.focus-loss-silences", "android.seeded-tie-order",
                                        "android.full-screen-intent", "android.standby-bucket", "android.doze-maintenance-ms", "android.manifest", "bridge.min-snooze-lead-ms", "bridge.clock-threshold-ms", "bridge.g-pub-ms",
                                        "bridge.imminent-ms", "bridge.h-ctx-ms", "bridge.d-session-ms", "js.heartbeat-ms", "sim.t-op-ms", "sim.duration-ms",
-                                       "app.js-cache-stale", "bridge.w-step-ms", "android.step-report-latency-ms"]
+                                       "app.js-cache-stale", "bridge.w-step-ms", "android.step-report-latency-ms",
+                                       "bridge.h-skip-ms", "bridge.n-skip"]
 
     /// Checks what the parser cannot know: `param` keys and values, and faults that exist on one
     /// platform only.
