@@ -149,6 +149,15 @@ public struct BridgeConfiguration: Sendable {
     public var passOverQueueBoundMs: Int64 = 20 * 3_600_000
     /// FG-14: the foreground watchdog: 30 s activity window + 15 s countdown = 45 s. Virtual ms.
     public var challengeWatchdogMs: Int64 = 45_000
+    /// H_SKIP (CAP-8): the horizon of concrete occurrences registered for a weekly alarm with
+    /// skip dates (REC-4): a seed is registered only when its occurrence falls within this many
+    /// ms from now. Default 14 days, borrowed from seed 003; the simulation varies it. A primary
+    /// is never disqualified by distance (CAP-7). Virtual ms.
+    public var skipHorizonMs: Int64 = 14 * 86_400_000
+    /// N_SKIP (CAP-8): at most this many concrete skip-date occurrences (primaries and seeds of
+    /// skip-date roots) are wanted at once app-wide, primaries first, each soonest first. Default
+    /// 30, borrowed from seed 003; the simulation varies it. What it cuts is counted (CAP-9).
+    public var skipOccurrenceMax: Int = 30
     public var defects: KnownDefects
 
     /// WALK-2: the background-task identifier whose launch handler resumes the HealthKit workout.

@@ -70,7 +70,7 @@ extension BridgeCore {
             // FG-1: an ordinary wake ring never presents while Ember is active; the in-app
             // challenge takes the delivery over (SNZ-17: only the snooze ring rings).
             out.append(.note("FG-1: \(row.metadata.kind.rawValue) \(id) delivered while Ember is active: not rung"))
-            if row.metadata.kind == .primary {
+            if row.metadata.kind.opensOccurrence {
                 noteForegroundSuppressed(rootID: live.rootID, ringID: id, startedAtMs: live.startedAtMs)
             }
             return

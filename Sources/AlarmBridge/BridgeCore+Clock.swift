@@ -16,6 +16,7 @@ extension BridgeCore {
     mutating func applyClockCorrection(_ delta: Int64, now: BridgeInstants, into out: inout [BridgeCommand]) {
         out.append(.note("clock corrected by \(delta) ms (REC-9)"))
         if delta > 0 { lastForwardJump = (now.wallMs - delta, now.wallMs) }
+        replanConcreteOccurrences(reason: "significant clock change", into: &out)  // REC-8
         guard let live = document?.liveOccurrence else { return }
         mutate { document in
             document.update(with(live) { occurrence in

@@ -49,7 +49,7 @@ extension BridgeCore {
             if row.metadata.kind == .snooze { continue }  // SNZ-17
             out.append(.note("FG-2: \(row.metadata.kind.rawValue) \(id) of \(row.metadata.rootID) silenced while Ember is active"))
             foregroundStops.append(id)
-            if row.metadata.kind == .primary, let live = document.liveOccurrence, live.rootID == row.metadata.rootID {
+            if row.metadata.kind.opensOccurrence, let live = document.liveOccurrence, live.rootID == row.metadata.rootID {
                 noteForegroundSuppressed(rootID: live.rootID, ringID: id, startedAtMs: live.startedAtMs)
             }
             out.append(.stop(id, origin: .foreground))
@@ -119,6 +119,8 @@ extension BridgeCore {
         out.append(.setTimer(.contextLapse, delayMs: configuration.contextHeartbeatLifetimeMs))
         if context.wakeSessionEstablished, let live = document?.liveOccurrence {
             if wakeSession?.token != live.token {
+                // REC-10: the deadline is held against the monotonic clock, so a manual wall-clock
+                // correction noticed by the running process neither ends nor restarts the session.
                 wakeSession = (live.token, now.monotonicMs + configuration.wakeSessionDeadlineMs)
             }
         } else if !context.wakeSessionEstablished {
@@ -153,6 +155,7 @@ extension BridgeCore {
     }
 
     /// FG-12: the wake session JS claims, while its explicit deadline holds. Nothing after it.
+    /// REC-10: judged on the monotonic clock; wall-clock corrections do not move it.
     public func wakeSessionActive(at now: BridgeInstants) -> Bool {
         guard let session = wakeSession, let live = document?.liveOccurrence, live.token == session.token else { return false }
         return now.monotonicMs < session.untilMonotonicMs

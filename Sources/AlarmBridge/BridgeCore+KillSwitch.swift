@@ -60,7 +60,7 @@ extension BridgeCore {
         }
         flush(into: &out)
         var rings: [AlarmUUID] = []
-        for row in document.rings where rootIDs.contains(row.metadata.rootID) && row.metadata.kind == .primary
+        for row in document.rings where rootIDs.contains(row.metadata.rootID) && row.metadata.kind.opensOccurrence
             && (!row.isPast(at: now.wallMs) || alerting.contains(row.id)) {
             // API-18: an explicit deletion may end even an alerting ring (SCH-21's named exception).
             out.append(.cancel(row.id, origin: .lifecycle))

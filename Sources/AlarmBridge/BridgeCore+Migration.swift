@@ -138,6 +138,8 @@ extension BridgeCore {
             switch row.metadata.kind {
             case .primary:
                 adoptValidPrimary(row, now: now)  // BOOT-9; an invalid one is the reconciliation's (SCH-3)
+            case .seed:
+                break  // BOOT-10: the next-occurrence seed stays; reconciliation judges it (REC-5, CAP-3)
             case .successor, .snooze:
                 // BOOT-10: all snooze rings (and the successor) of the live occurrence stay; one of
                 // a closed occurrence would resurrect it (OCC-20).

@@ -22,7 +22,7 @@ extension BridgeCore {
             + queuedDeliveries.filter { !nowAlerting.contains($0) && document.row($0)?.delivered == false }
         let newlyAlerting = candidates.map { id -> (Int64, AlarmUUID) in
             guard let row = document.row(id) else { return (Int64.max, id) }
-            return (row.metadata.kind == .primary ? occurrenceStart(of: row, now: now) : row.fireWallMs, id)
+            return (row.metadata.kind.opensOccurrence ? occurrenceStart(of: row, now: now) : row.fireWallMs, id)
         }.sorted { $0 < $1 }.map(\.1)
         for id in newlyAlerting {
             guard nowAlerting.contains(id) else {
@@ -62,9 +62,12 @@ extension BridgeCore {
             out.append(.note("delivery of unknown ring \(id): left alone"))
             return false
         }
-        if !row.delivered { mutate { $0.upsert(with(row) { $0.delivered = true }) } }
+        if !row.delivered {
+            mutate { $0.upsert(with(row) { $0.delivered = true }) }
+            rollConcreteOccurrence(row, into: &out)  // REC-6
+        }
         switch row.metadata.kind {
-        case .primary:
+        case .primary, .seed:  // a seed that fired opens its occurrence (REC-5)
             let owner = deliverPrimary(row, now: now, into: &out)
             if owner && flavor == .ios { noteAudibleRing(row) }  // SND-7, SND-13 (Android: when it rings)
             return owner
@@ -153,6 +156,9 @@ extension BridgeCore {
              .legacySafetyRelay, .legacyWalkCadence:
             return row.metadata.token == live.token
         case .primary: return row.metadata.rootID == live.rootID
+        // REC-7: a seed is never pressure for the current occurrence; only the seed that opened it
+        // (it fired before the bridge could roll it) belongs to it.
+        case .seed: return row.metadata.rootID == live.rootID && row.fireWallMs == live.startedAtMs
         }
     }
 
@@ -300,6 +306,7 @@ extension BridgeCore {
             followUpSync = nil
             out.append(.readInventory(purpose))
         }
+        runSeedFollowUpIfSettled(into: &out)  // CAP-3
         guard let row = document?.row(id) else {
             if case .success = result, let wanted = desiredRings(now: now).first(where: { $0.id == id }) {
                 // A late success for the very ring the schedule wants now — a request of an earlier
@@ -325,6 +332,7 @@ extension BridgeCore {
         switch result {
         case .success:
             mutate { $0.upsert(with(row) { $0.confirmed = true }) }
+            capacityRegistered(row)  // CAP-4, CAP-9
             if let token = row.metadata.token, document?.occurrence(token: token)?.state != .live {
                 // Its occurrence closed while the request was in flight: retire it now (OCC-25).
                 retire(row, reason: "armed after its occurrence closed", into: &out)
@@ -337,10 +345,9 @@ extension BridgeCore {
             if row.metadata.kind == .successor { walkTakeoverConfirmed(row, now: now, into: &out) }  // WALK-21
             if row.metadata.kind == .walkFuse { walkFuseConfirmed(row, now: now, into: &out) }  // WALK-15
         case .failure(let error):
-            mutate { document in
-                document.removeRow(id)
-                if error == .maximumLimitReached { document.droppedCount += 1 }  // CAP-9: surfaced, not silent
-            }
+            if handleLimitFailure(row, error: error, now: now, into: &out) { return }  // CAP-4: one retry
+            mutate { $0.removeRow(id) }
+            if error == .maximumLimitReached { noteCapacityDropped(row) }  // CAP-9: surfaced, not silent
             out.append(.note("schedule of \(row.metadata.kind.rawValue) \(id) failed: \(error.rawValue)"))
             if row.metadata.kind == .snooze, let request = snoozeRequestsInFlight.firstIndex(of: id) {
                 snoozeRequestsInFlight.remove(at: request)

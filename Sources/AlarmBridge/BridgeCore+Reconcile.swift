@@ -1,17 +1,15 @@
 /// Reconciliation: an idempotent diff of the desired ring set against the platform inventory
 /// (SCH-3, SCH-4, SCH-5, SCH-19..23), with the alerting-family guard of SCH-22.
 extension BridgeCore {
-    /// The rings the bridge wants to exist now: each enabled root's next primary, plus the live
-    /// occurrence's pending successor. Sorted by (fire time, ID). Deterministic.
-    /// - Rule: SCH-1 (one primary per occurrence), SCH-2 (iOS relative schedules), ID-2.
+    /// The rings the bridge wants to exist now: each enabled root's next primary, the
+    /// next-occurrence seeds of skip-date roots (iOS; marked `.seed`, so a direct save can leave
+    /// them out, CAP-6), plus the live occurrence's pending successor. Sorted by (fire time, ID).
+    /// Deterministic.
+    /// - Rule: SCH-1 (one primary per occurrence), SCH-2 (iOS relative schedules), ID-2, REC-4,
+    ///   REC-5, CAP-8 (BridgeCore+Recurrence.swift plans primaries and seeds).
     func desiredRings(now: BridgeInstants) -> [RingRequest] {
         guard let document else { return [] }
-        var wanted: [RingRequest] = []
-        for alarm in document.alarms where alarm.enabled {
-            for root in alarm.roots {
-                if let request = primaryRequest(for: root, alarmID: alarm.id, now: now) { wanted.append(request) }
-            }
-        }
+        var wanted = recurrencePlan(now: now).wanted
         if let live = document.liveOccurrence {
             // SNZ-11: a snooze ring is repaired at its own deadline, never collapsed to +10 s.
             for pending in [pendingSuccessor(of: live), pendingSnooze(of: live)].compactMap({ $0 }) {
@@ -35,6 +33,13 @@ extension BridgeCore {
         // again: that occurrence is closed (OCC-20), so the next primary is the one after it.
         let after = max(now.wallMs, document?.occurrences.filter { $0.rootID == root.id }.map(\.startedAtMs).max() ?? .min)
         switch (flavor, root.weekday, root.onceFireWallMs) {
+        case (.ios, .some, _) where registersConcreteOccurrences(root), (.android, .some, _):
+            // REC-4, REC-1: the next concrete occurrence, never on a skip date, from the stored
+            // hour and minute (BridgeCore+Recurrence.swift); Android: every primary is fixed.
+            guard let next = concreteOccurrences(of: root, after: after, count: 1).first else { return nil }
+            fire = next
+            schedule = .fixed(wallMs: fire)
+            fireKey = .wallMinute(fire / 60_000)
         case (.ios, .some(let weekday), _):
             fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: weekday, after: after)
             schedule = .relative(hour: root.hour, minute: root.minute, weekday: weekday)
@@ -44,10 +49,6 @@ extension BridgeCore {
             fire = once
             schedule = .relative(hour: root.hour, minute: root.minute, weekday: nil)
             fireKey = .wallMinute(once / 60_000)
-        case (.android, .some(let weekday), _):
-            fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: weekday, after: after)
-            schedule = .fixed(wallMs: fire)
-            fireKey = .wallMinute(fire / 60_000)
         case (.android, nil, .some(let once)):
             guard once > now.wallMs else { return nil }
             fire = once
@@ -126,8 +127,13 @@ extension BridgeCore {
                   let fresh = primaryRequest(for: root, alarmID: request.metadata.alarmID, now: now, adoptingLegacy: false) else { return request }
             return fresh
         }
+        // CAP-2, CAP-3, CAP-6 (BridgeCore+Recurrence.swift): primaries and live rings first, then
+        // seeds; a new seed only in the background with every configured primary registered.
+        let seedsAdmitted = admitsNewSeeds(desired: desired, present: present, origin: origin)
+        beginSeedFollowUpRound(seedsAdmitted: seedsAdmitted)
+        var withheldSeeds = false
 
-        for request in desired where inScope(request.metadata.alarmID) {
+        for request in orderedForCapacity(desired) where inScope(request.metadata.alarmID) {
             if busyFamilies.contains(request.metadata.alarmID) { deferred = true; continue }
             if inFlight.contains(request.id) {
                 // A changed configuration of a ring still in flight: sync again once it lands.
@@ -137,6 +143,7 @@ extension BridgeCore {
                 continue
             }
             guard let held = present.first(where: { $0.id == request.id }) else {
+                if request.metadata.kind == .seed && !seedsAdmitted { withheldSeeds = true; continue }  // CAP-3
                 schedules.append(request)  // SCH-19: add what is missing
                 continue
             }
@@ -144,6 +151,9 @@ extension BridgeCore {
             let stale = row.map { $0.fingerprint != fingerprint(request, now: now) } ?? true
             let repairAlerting = !guardAlerting && held.state == .alerting  // the seed-001 defect's "repair"
             guard stale || repairAlerting else { continue }
+            // CAP-3, CAP-6: a seed is (re-)registered only when seeds may be added; a stale one
+            // waits for the next background sync.
+            if request.metadata.kind == .seed && !seedsAdmitted { withheldSeeds = true; continue }
             if row == nil && !repairAlerting {
                 adopt(request, now: now)  // BOOT-9: a live daemon ID we lost the row of is adopted unchanged
                 continue
@@ -174,7 +184,18 @@ extension BridgeCore {
             cancels.append(held.id)  // SCH-3: unknown or no longer wanted
         }
 
+        if !defects.seedBeforePrimary, schedules.contains(where: { $0.metadata.kind == .primary }),
+           schedules.contains(where: { $0.metadata.kind == .seed }) {
+            // CAP-3: a primary (re-)registered by this very sync is not registered yet: its seeds
+            // wait (a stale held seed stays as it is until then).
+            let seeds = schedules.filter { $0.metadata.kind == .seed }.map(\.id)
+            schedules.removeAll { seeds.contains($0.id) }
+            cancels.removeAll { seeds.contains($0) }
+            withheldSeeds = true
+        }
         removeStaleRows(present: present, now: now)
+        recomputeDropped(desired: desired, present: present, now: now)  // CAP-9
+        if withheldSeeds { requestSeedFollowUp(desired: desired, schedules: schedules, origin: origin, purpose: purpose) }  // CAP-3
         if !killSwitchFreezesSync(origin: origin, into: &out) {  // BOOT-12: only an explicit "disabled"
             issue(cancels: cancels, schedules: schedules, origin: origin, now: now, into: &out)
         }
@@ -208,7 +229,7 @@ extension BridgeCore {
         let stale = document.rings.filter { row in
             !presentIDs.contains(row.id) && !inFlight.contains(row.id) && !row.isPast(at: now.wallMs) && !row.delivered
                 && now.wallMs - row.publishedAtMs >= configuration.publicationGraceMs
-                && row.metadata.kind == .primary
+                && row.metadata.kind.opensOccurrence  // primaries and seeds (REC-5)
         }
         for row in stale { mutate { $0.removeRow(row.id) } }
     }

@@ -79,6 +79,13 @@ public struct BridgeCore: Sendable {
     var watchdogDueMonotonicMs: Int64?
     /// True while a delivery is inferred from a vanished ring rather than seen alerting (SND-13).
     var deliveryOnlyInferred = false
+    /// CAP-4: primaries whose request in flight is the one retry after reclaiming a seed.
+    var limitRetries: [AlarmUUID] = []
+    /// CAP-3: a sync withheld seeds while primaries it wanted were being established; it runs
+    /// again once nothing is in flight. Bounded per round (`seedFollowUps`).
+    var seedFollowUp: InventoryPurpose?
+    var seedFollowUps = 0
+    var seedFollowUpReadIssued = false
 
     static let queuedInputsMax = 256
 
@@ -315,6 +322,7 @@ public struct BridgeCore: Sendable {
         case .didEnterBackground:
             leftForeground()
             walkEnteredBackground(now: now, into: &out)  // WALK-10
+            seedSyncOnBackground(now: now, into: &out)  // CAP-3: seeds are added after backgrounding
         case .scheduleCompleted(let id, let result):
             scheduleCompleted(id, result: result, now: now, into: &out)
         case .cancelCompleted, .stopCompleted:
@@ -382,7 +390,7 @@ public struct BridgeCore: Sendable {
             if zoneIdentifier != configuration.calendar.zoneIdentifier, let calendar = WallCalendar(zoneIdentifier: zoneIdentifier) {
                 configuration.calendar = calendar
             }
-            adoptDeviceZone(now: now, into: &out)
+            adoptDeviceZone(now: now, into: &out)  // REC-8: concrete skip-date occurrences follow in the sync
             out.append(.readInventory(.launchSync))
         case .timerFired(.expiryCheck):
             armExpiryTimer(now: now, into: &out)
@@ -484,7 +492,7 @@ public struct BridgeCore: Sendable {
 
     mutating func deleteAlarm(_ alarmID: String, now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard let document else { return }
-        let rows = document.rings.filter { $0.metadata.alarmID == alarmID && $0.metadata.kind == .primary }
+        let rows = document.rings.filter { $0.metadata.alarmID == alarmID && $0.metadata.kind.opensOccurrence }  // + seeds
         mutate { $0.alarms.removeAll { $0.id == alarmID } }
         flush(into: &out)
         for row in rows where !row.isPast(at: now.wallMs) || alerting.contains(row.id) {
@@ -511,6 +519,7 @@ public struct BridgeCore: Sendable {
             document.zoneAdoptedAtMs = now.wallMs
         }
         flush(into: &out)
+        if rebase { replanConcreteOccurrences(reason: "time-zone change", into: &out) }  // REC-8
     }
 
     mutating func mutate(_ change: (inout BridgeDocument) -> Void) {
@@ -578,7 +587,7 @@ extension BridgeCore {
     /// True while a schedule request awaits its completion.
     public var hasRequestsInFlight: Bool { !inFlight.isEmpty }
     /// True while a sync is deferred (SCH-22, SCH-23), awaiting a follow-up, or awaiting a re-read.
-    public var hasPendingSyncWork: Bool { deferredSync != nil || followUpSync != nil || retrySync != nil }
+    public var hasPendingSyncWork: Bool { deferredSync != nil || followUpSync != nil || retrySync != nil || seedFollowUp != nil }
     /// Rings the bridge believes are alerting.
     public var believedAlerting: [AlarmUUID] { alerting }
     /// The native lifecycle's view of the challenge being rendered.

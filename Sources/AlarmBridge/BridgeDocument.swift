@@ -21,8 +21,11 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     public var actions: [ActionRecord] = []
     /// Monotone serial for tokens and successor IDs; never reused (ID-7).
     public var serial: UInt64 = 0
-    /// Wanted rings that could not be registered (capacity), surfaced to the user (CAP-9).
+    /// CAP-9: the number of wanted rings currently not registered because of the N_SKIP bound or
+    /// the capacity limit, surfaced to the user. Recomputed from `dropped` (never a running total).
     public var droppedCount: Int = 0
+    /// CAP-9: the wanted rings `droppedCount` counts, sorted by ring ID; nil in older documents.
+    public var dropped: [DroppedRing]?
     /// The device zone the one-shot fire instants were last computed in (REC-8); nil before the
     /// first save that recorded it.
     public var zoneIdentifier: String?
@@ -95,6 +98,23 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
         } else {
             occurrences.append(occurrence)
         }
+    }
+}
+
+/// A wanted ring that is not registered because of a bound or the capacity limit (CAP-8, CAP-9).
+public struct DroppedRing: Codable, Sendable, Equatable {
+    public enum Reason: String, Codable, Sendable { case skipBound = "n-skip", capacity }
+    public var id: AlarmUUID
+    public var rootID: String
+    public var kind: RingKind
+    public var fireWallMs: Int64
+    public var reason: Reason
+    public init(id: AlarmUUID, rootID: String, kind: RingKind, fireWallMs: Int64, reason: Reason) {
+        self.id = id
+        self.rootID = rootID
+        self.kind = kind
+        self.fireWallMs = fireWallMs
+        self.reason = reason
     }
 }
 

@@ -75,10 +75,15 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
     /// repeat countdown an alert can enter); nil: none. Not an identity input (ID-2); the
     /// fingerprint records only its presence (ID-4, ID-5). Absent from older documents.
     public var countdown: CountdownDuration?
+    /// REC-4: local calendar dates (device zone) on which a weekly alarm does not ring. Sorted, no
+    /// duplicates; ignored for one-shots. Absent from older documents (decoded as none). On iOS a
+    /// weekly alarm with at least one skip date is registered as concrete `.fixed` occurrences,
+    /// because AlarmKit repeating schedules cannot express exclusions (REC-3).
+    public var skipDates: [LocalDate] = []
 
     public init(id: String, hour: Int, minute: Int, repeats: AlarmRepeat, title: String,
                 policy: InactivityPolicy = .v3, enabled: Bool = true, challenge: ChallengeKind = .none,
-                sounds: SoundSettings? = nil, countdown: CountdownDuration? = nil) {
+                sounds: SoundSettings? = nil, countdown: CountdownDuration? = nil, skipDates: [LocalDate] = []) {
         precondition((0..<24).contains(hour) && (0..<60).contains(minute), "alarm time out of range")
         self.id = id
         self.hour = hour
@@ -90,9 +95,10 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
         self.challenge = challenge
         self.sounds = sounds
         self.countdown = countdown
+        self.skipDates = Array(Set(skipDates)).sorted()
     }
 
-    enum CodingKeys: String, CodingKey { case id, hour, minute, repeats, title, policy, enabled, challenge, sounds, countdown }
+    enum CodingKeys: String, CodingKey { case id, hour, minute, repeats, title, policy, enabled, challenge, sounds, countdown, skipDates }
 
     /// Decodes documents of every version: `challenge` is absent from documents written before
     /// walk alarms existed and then means `.none`; `policy` is absent from schedules written
@@ -111,6 +117,24 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
         challenge = try container.decodeIfPresent(ChallengeKind.self, forKey: .challenge) ?? .none
         sounds = try container.decodeIfPresent(SoundSettings.self, forKey: .sounds)
         countdown = try container.decodeIfPresent(CountdownDuration.self, forKey: .countdown)
+        skipDates = try container.decodeIfPresent([LocalDate].self, forKey: .skipDates) ?? []  // REC-4: older documents
+    }
+
+    /// Encodes `skipDates` only when there are some, so documents without skip dates stay byte
+    /// for byte what older versions wrote.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(hour, forKey: .hour)
+        try container.encode(minute, forKey: .minute)
+        try container.encode(repeats, forKey: .repeats)
+        try container.encode(title, forKey: .title)
+        try container.encode(policy, forKey: .policy)
+        try container.encode(enabled, forKey: .enabled)
+        try container.encode(challenge, forKey: .challenge)
+        try container.encodeIfPresent(sounds, forKey: .sounds)
+        try container.encodeIfPresent(countdown, forKey: .countdown)
+        if !skipDates.isEmpty { try container.encode(skipDates, forKey: .skipDates) }
     }
 
     /// The schedule roots this alarm is realised as: one per selected weekday, or one for a one-shot.
@@ -135,7 +159,7 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
         case .weekly(let days):
             return days.sorted().map { day in
                 Root(id: "\(id).\(day)", alarmID: id, hour: hour, minute: minute, weekday: day,
-                     onceFireWallMs: nil, policy: policy, title: title)
+                     onceFireWallMs: nil, policy: policy, title: title, skipDates: skipDates)
             }
         }
     }
@@ -155,6 +179,38 @@ public struct Root: Codable, Sendable, Equatable {
     public var onceFireWallMs: Int64?
     public var policy: InactivityPolicy
     public var title: String
+    /// REC-4: the alarm's skip dates (weekly roots only; empty for one-shots).
+    public var skipDates: [LocalDate] = []
+}
+
+/// A local calendar date (proleptic Gregorian, in the device zone), as skip dates name days.
+/// Printed and parsed as `YYYY-MM-DD`.
+public struct LocalDate: Codable, Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+    public init(year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+    /// Parses `YYYY-MM-DD`; nil when malformed or not a date.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-").map { Int($0) }
+        guard parts.count == 3, let year = parts[0], let month = parts[1], let day = parts[2],
+              (1...12).contains(month), day >= 1, day <= WallCalendar.daysInMonth(year: year, month: month) else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+    public static func < (lhs: LocalDate, rhs: LocalDate) -> Bool {
+        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    }
+    public var description: String {
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+    }
 }
 
 /// The kind of a physical ring. Every ring has exactly one owning root and one kind.
@@ -171,6 +227,14 @@ public enum RingKind: String, Codable, Sendable, Equatable, CaseIterable {
     /// after resign-active) or steady (due 30 s after the latest accepted step). Bound to the
     /// occurrence token like the other retries (ID-9).
     case walkFuse = "walk-fuse"
+    /// REC-5, REC-7: the next-occurrence seed of a repeating root registered as concrete `.fixed`
+    /// occurrences (iOS, skip dates, REC-4): a ring at the scheduled occurrence after the
+    /// primary's. Recurrence durability only: bound to the root's schedule, never to an
+    /// occurrence token, never pressure for the current occurrence; if it fires (no process ran
+    /// to roll it into the primary, REC-6) it opens its occurrence as a primary would. Optional:
+    /// added only after every primary (CAP-2, CAP-3), the only ring capacity may be reclaimed
+    /// from (CAP-4), never armed by a direct save (CAP-6).
+    case seed
 
     // MARK: Legacy kinds (BOOT-10, BOOT-11, WALK-13)
     // Written by older versions and never created now: they exist so that a legacy document and
@@ -189,15 +253,18 @@ public enum RingKind: String, Codable, Sendable, Equatable, CaseIterable {
     case legacyWalkCadence = "walk-cadence"
 
     /// Kinds bound to one occurrence token rather than to a root's schedule (ID-9).
-    public var isOccurrenceBound: Bool { self != .primary }
+    public var isOccurrenceBound: Bool { self != .primary && self != .seed }
 
     /// True for the kinds only older versions wrote (BOOT-11): the current bridge never creates one.
     public var isLegacy: Bool {
         switch self {
-        case .primary, .successor, .snooze, .walkFuse: return false
+        case .primary, .successor, .snooze, .walkFuse, .seed: return false
         case .legacyCadence, .legacyForegroundMaintenance, .legacyFusePair, .legacySafetyRelay, .legacyWalkCadence: return true
         }
     }
+    /// Kinds whose delivery opens an occurrence of their root (OCC-2): the primary, and a seed
+    /// that fired before the bridge could roll it into the primary (REC-5, REC-6).
+    public var opensOccurrence: Bool { self == .primary || self == .seed }
 }
 
 /// When a ring fires, in the platform-neutral form the core plans with.

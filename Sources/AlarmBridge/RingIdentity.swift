@@ -17,6 +17,13 @@ public enum RingIdentity {
         return AlarmUUID.v5(namespace: namespace, name: name)
     }
 
+    /// The next-occurrence seed ID of `rootID` at a concrete fire minute (REC-5): distinct from
+    /// the primary ID of the same occurrence, so rolling a seed into the primary (REC-6) never
+    /// leaves two rings of one kind under one ID; deterministic (ID-2 style, minute-truncated).
+    public static func seedID(rootID: String, wallMinute: Int64) -> AlarmUUID {
+        AlarmUUID.v5(namespace: namespace, name: "\(rootID)|minute-\(wallMinute)|seed")
+    }
+
     /// A successor ring ID: unique per (occurrence token, serial). Not a primary, so not bound by ID-2;
     /// deterministic so that traces replay byte for byte.
     public static func successorID(token: String, serial: UInt64) -> AlarmUUID {

@@ -99,6 +99,39 @@ public struct WallCalendar: Sendable {
                 Self.weekday(ofDays: days))
     }
 
+    /// The local calendar date of an instant (REC-4: skip dates are local dates).
+    public func localDate(_ wallMs: Int64) -> LocalDate {
+        let fields = local(wallMs)
+        return LocalDate(year: fields.year, month: fields.month, day: fields.day)
+    }
+
+    /// True when `hour:minute` does not exist on `date` in this zone (a spring-forward gap):
+    /// an occurrence there is normalised (REC-2).
+    public func isInGap(date: LocalDate, hour: Int, minute: Int) -> Bool {
+        let localMs = Self.daysFromCivil(year: date.year, month: date.month, day: date.day) * Self.dayMs
+            + Int64(hour) * 3_600_000 + Int64(minute) * 60_000
+        return exactInstants(localMs: localMs).isEmpty
+    }
+
+    /// The first instant after `wallMs` at which the zone's UTC offset changes (a DST transition),
+    /// searched up to `withinMs` ahead in hourly steps; nil when none.
+    public func nextTransition(after wallMs: Int64, withinMs: Int64) -> Int64? {
+        let start = offsetMs(at: wallMs)
+        var probe = wallMs
+        while probe < wallMs + withinMs {
+            probe += 3_600_000
+            if offsetMs(at: probe) != start {
+                var low = probe - 3_600_000, high = probe
+                while high - low > 1_000 {
+                    let mid = low + (high - low) / 2
+                    if offsetMs(at: mid) == start { low = mid } else { high = mid }
+                }
+                return high
+            }
+        }
+        return nil
+    }
+
     /// The first instant strictly after `wallMs` whose local time is `hour:minute:00`, on `weekday`
     /// when given.
     public func nextFire(hour: Int, minute: Int, weekday: Weekday?, after wallMs: Int64) -> Int64 {
@@ -216,7 +249,7 @@ public struct WallCalendar: Sendable {
         Weekday(rawValue: Int(floorDiv(days + 4, 7) * -7 + days + 4) + 1)!
     }
 
-    static func daysInMonth(year: Int, month: Int) -> Int {
+    public static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30

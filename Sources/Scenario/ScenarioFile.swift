@@ -114,6 +114,8 @@ public struct ScenarioAlarm: Sendable, Equatable {
     public var challenge: ScenarioChallenge
     /// The alarm's sound settings (SND-1), nil when the line gives none.
     public var sounds: ScenarioSounds?
+    /// REC-4: skip dates (`YYYY-MM-DD`, local) of a weekly alarm; empty when the line gives none.
+    public var skipDates: [String] = []
     public var line: Int
 
     /// Creates an alarm; the defaults are those of the file format (policy 3, title = name,

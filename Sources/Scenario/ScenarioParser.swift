@@ -397,7 +397,15 @@ fileprivate struct ScenarioBuilder {
 // MARK: - Alarms
 
 extension ScenarioBuilder {
-    static let alarmUsage = "alarm NAME HH:MM once|weekly DAYS [policy 3|2|legacy] [title \"TEXT\"] [challenge none|voice|math|walk] [sounds \"MODE: a,b | c\"]"
+    /// A `YYYY-MM-DD` that exists (REC-4 skip dates).
+    static func isSkipDate(_ text: String) -> Bool {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return false }
+        return LocalDate(year: year, month: month, day: day).isValid
+    }
+
+    static let alarmUsage = "alarm NAME HH:MM once|weekly DAYS [policy 3|2|legacy] [title \"TEXT\"] [challenge none|voice|math|walk] [sounds \"MODE: a,b | c\"] [skip YYYY-MM-DD,…]"
 
     mutating func addAlarm(_ line: ScenarioLine) throws(ScenarioError) {
         let tokens = line.tokens
@@ -474,9 +482,9 @@ extension ScenarioBuilder {
         var index = startIndex
         while index < tokens.count {
             let option = tokens[index]
-            let name = try bare(line, option, expected: "an alarm option (policy, title, challenge, sounds)")
-            guard ["policy", "title", "challenge", "sounds"].contains(name) else {
-                throw error(line, at: option, "unknown alarm option '\(name)'; expected policy, title, challenge or sounds")
+            let name = try bare(line, option, expected: "an alarm option (policy, title, challenge, sounds, skip)")
+            guard ["policy", "title", "challenge", "sounds", "skip"].contains(name) else {
+                throw error(line, at: option, "unknown alarm option '\(name)'; expected policy, title, challenge, sounds or skip")
             }
             guard !seen.contains(name) else {
                 throw error(line, at: option, "`\(name)` is given twice on this alarm")
@@ -497,6 +505,12 @@ extension ScenarioBuilder {
                     throw error(line, at: value, "expected the title as a quoted string, e.g. title \"Wake up\"")
                 }
                 alarm.title = value.text
+            case "skip":
+                let dates = value.text.split(separator: ",").map(String.init)
+                guard !value.isQuoted, !dates.isEmpty, dates.allSatisfy(Self.isSkipDate) else {
+                    throw error(line, at: value, "expected skip dates as YYYY-MM-DD[,YYYY-MM-DD…], found '\(value.text)'")
+                }
+                alarm.skipDates = dates
             case "sounds":
                 guard value.isQuoted, let sounds = ScenarioSounds(spec: value.text) else {
                     throw error(line, at: value, "expected sounds as a quoted \"MODE: a,b | c\" with MODE progressive, random or legacy")

@@ -58,6 +58,9 @@ public enum ScenarioPrinter {
         if alarm.challenge != .none {
             parts += ["challenge", alarm.challenge.rawValue]
         }
+        if !alarm.skipDates.isEmpty {
+            parts += ["skip", alarm.skipDates.joined(separator: ",")]
+        }
         if let sounds = alarm.sounds {
             parts += ["sounds", quote(sounds.spec)]
         }

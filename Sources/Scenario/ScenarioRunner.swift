@@ -36,7 +36,8 @@ public enum ScenarioRunner {
                                        "android.oem-kills-ringing-ms", "android.focus-loss-silences", "android.seeded-tie-order",
                                        "android.full-screen-intent", "android.standby-bucket", "android.doze-maintenance-ms", "android.manifest", "bridge.min-snooze-lead-ms", "bridge.clock-threshold-ms", "bridge.g-pub-ms",
                                        "bridge.imminent-ms", "bridge.h-ctx-ms", "bridge.d-session-ms", "js.heartbeat-ms", "sim.t-op-ms", "sim.duration-ms",
-                                       "app.js-cache-stale", "bridge.w-step-ms", "android.step-report-latency-ms", "app.legacy-install"]
+                                       "app.js-cache-stale", "bridge.w-step-ms", "android.step-report-latency-ms", "app.legacy-install",
+                                       "bridge.h-skip-ms", "bridge.n-skip"]
 
     /// Checks what the parser cannot know: `param` keys and values, and faults that exist on one
     /// platform only.
@@ -201,7 +202,8 @@ public enum ScenarioRunner {
         case .walk: challenge = .walk
         }
         return LogicalAlarm(id: alarm.name, hour: alarm.hour, minute: alarm.minute, repeats: repeats,
-                            title: alarm.title, policy: policy, challenge: challenge, sounds: soundSettings(alarm.sounds))
+                            title: alarm.title, policy: policy, challenge: challenge, sounds: soundSettings(alarm.sounds),
+                            skipDates: alarm.skipDates.compactMap { AlarmBridge.LocalDate($0) })  // REC-4
     }
 
     static func weekday(_ day: ScenarioWeekday) -> Weekday {
@@ -317,6 +319,8 @@ public enum ScenarioRunner {
         case ("expect", "sound"):
             guard let alarm = alarmArgument(0), arguments.count > 1, case .text(let name) = arguments[1] else { return nil }
             return .expectSound(alarmID: alarm, sound: name, line: event.line)
+        case ("expect", "dropped-count"):
+            return .expectDroppedCount(countArgument(0), line: event.line)
         case ("expect", "audible-count"):
             return .expectAudibleCount(countArgument(0), line: event.line)
         case ("expect", "burst"):
@@ -492,6 +496,12 @@ public enum ScenarioRunner {
         case "bridge.g-pub-ms":
             guard let number, number <= 3_600_000 else { return bad + " (0...3600000)" }
             setup.publicationGraceMs = number
+        case "bridge.h-skip-ms":
+            guard let number, (60_000...(60 * 86_400_000)).contains(number) else { return bad + " (60000...5184000000)" }
+            setup.skipHorizonMs = number
+        case "bridge.n-skip":
+            guard let number, (0...1_000).contains(number) else { return bad + " (0...1000)" }
+            setup.skipOccurrenceMax = Int(number)
         case "sim.t-op-ms":
             guard let number, (1...3_600_000).contains(number) else { return bad + " (1...3600000)" }
             setup.transitionBoundMs = number

@@ -154,6 +154,7 @@ public enum ScenarioVocabulary {
         ScenarioVerb("expect", "sound", [.alarm, .text], meaning: "Check: one of the alarm's alerting rings plays this sound (`system-default` for the system sound; a system fallback matches its chosen name)."),
         ScenarioVerb("expect", "registered", [.alarm, .onOff], meaning: "Check: the last getScheduledAlarmTimes answer reports every root of ALARM registered (on) or none of them (off) (SCH-14); fails when the last call was rejected or never answered."),
         ScenarioVerb("expect", "scheduled-times-rejected", [.onOff], meaning: "Check: the last getScheduledAlarmTimes call was rejected (on: an unreadable platform or registry, SCH-16) or answered (off)."),
+        ScenarioVerb("expect", "dropped-count", [.count], meaning: "Check: the user-visible count of wanted alarms not registered because of N_SKIP or the capacity limit is exactly N (CAP-9)."),
         ScenarioVerb("expect", "audible-count", [.count], meaning: "Check: the bridge's audible record holds exactly N alarm IDs (getAudibleAlarmCount, API-5)."),
         ScenarioVerb("expect", "burst", [.onOff], meaning: "Check: an in-app wake-check burst is playing (on) or not (off)."),
     ]

@@ -7,6 +7,16 @@ public struct InvariantInfo: Sendable, Equatable {
 
 public enum InvariantCatalog {
     public static let all: [InvariantInfo] = [
+        // Issue 6, recurrence and capacity (Invariants+Recurrence.swift).
+        InvariantInfo(id: "capacity-protection",
+                      statement: "no primary, live-occurrence ring, snooze ring or walk fuse is ever cancelled to free capacity (only a later non-alerting seed); a seed is never added while the app is active or a configured primary is unregistered; a limit error causes at most one retry",
+                      rules: ["CAP-1", "CAP-2", "CAP-3", "CAP-4", "CAP-5", "CAP-6"]),
+        InvariantInfo(id: "recurrence",
+                      statement: "no ring of an alarm with skip dates fires on a skip date; every occurrence of a weekly root is registered and fires at its intended local hour and minute, except one in a DST gap, whose normalisation changes no later occurrence; each repeating root has at most one pending seed, always at one of its scheduled occurrences",
+                      rules: ["REC-1", "REC-2", "REC-3", "REC-4", "REC-5", "REC-7", "REC-8"]),
+        InvariantInfo(id: "primary-horizon",
+                      statement: "every configured primary inside the horizon is registered by its fire time unless the capacity limit refused it and the user-visible dropped count names it",
+                      rules: ["CAP-7", "CAP-8", "CAP-9", "REC-6"]),
         InvariantInfo(id: "never-silent",
                       statement: "while the oracle says an occurrence is live and the app is not natively active, the platform holds pressure for it (alerting or a bound pending ring), except within T_OP of a trigger or under a named exemption",
                       rules: ["OCC-5", "OCC-6", "FG-3", "AND-3", "SNZ-22", "WALK-15", "WALK-18", "WALK-25"]),

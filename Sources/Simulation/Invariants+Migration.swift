@@ -21,7 +21,15 @@ extension World {
         guard let metadata = groundTruthMetadata(id), metadata.kind == .primary,
               let alarm = alarms.first(where: { $0.id == metadata.alarmID && $0.enabled }),
               let root = alarm.roots.first(where: { $0.id == metadata.rootID }) else { return false }
-        let next = root.onceFireWallMs ?? calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: wallMs)
+        var next = root.onceFireWallMs ?? calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: wallMs)
+        if root.onceFireWallMs == nil && !root.skipDates.isEmpty {
+            // REC-4: a skip date has no configured occurrence; on iOS such a root is registered as
+            // concrete `.fixed` occurrences, so a legacy repeating registration is not its primary.
+            if case .relative? = ios?.alarm(id)?.schedule { return false }
+            for _ in 0..<64 where root.skipDates.contains(calendar.localDate(next)) {
+                next = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: next)
+            }
+        }
         let fire = ios?.alarm(id).map { $0.state == .scheduled ? $0.nextFireWallMs : nil } ?? android?.alarm(id)?.triggerWallMs
         return fire == next && next > wallMs
     }

@@ -58,7 +58,8 @@ extension World {
             // A primary the platform lost by an injected fault (the OS removed it) vanishes past
             // its fire time exactly like one delivered and stopped inside one coalesced update
             // (IOS-5): the bridge errs toward ringing (ios seed 764).
-            if oracle.primaryFaultRoots.contains(request.metadata.rootID) || currentExemption() != nil { return }
+            if oracle.primaryFaultRoots.contains(request.metadata.rootID) || oracle.osRemovedRoots.contains(request.metadata.rootID)
+                || currentExemption() != nil { return }
             // The oracle gave up on an occurrence no process could observe (a reboot or OS removal
             // ended its alert), but the unprotected action journal did record its Stop (ACT-1),
             // and the bridge acts on it (ios seed 1571).

@@ -63,7 +63,7 @@ extension World {
         // plus a second of scheduling tolerance.
         func bound(_ kind: RingKind) -> Int64? {
             switch kind {
-            case .primary: return nil
+            case .primary, .seed: return nil  // REC-7: a seed is never pressure
             case .successor: return 10_000 + 1_000
             case .snooze: return 30 * 60_000 + 1_000
             case .walkFuse: return 60_000 + 1_000  // WALK-8: the provisional fuse is the longest

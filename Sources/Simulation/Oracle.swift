@@ -58,6 +58,12 @@ struct Oracle {
     var passedOver: [(rootID: String, fireWallMs: Int64)] = []
     /// Roots whose primary failed to register by an injected fault or the capacity limit.
     var primaryFaultRoots: [String] = []
+    /// Roots whose primary or seed the OS removed (never cleared): a fixed one vanishes past its
+    /// fire time like one delivered inside one coalesced update (IOS-5), even after the bridge
+    /// registered the root's next one (ios seed 217 with skip dates).
+    var osRemovedRoots: [String] = []
+    /// Roots whose primary or seed the capacity limit refused, with the true time (CAP-9).
+    var capacityRefused: [(rootID: String, atMs: Int64)] = []
 
     var liveIndex: Int? { occurrences.lastIndex { $0.live } }
 }
@@ -77,7 +83,10 @@ extension World {
                 }
                 var fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: wallMs)
                 while fire <= endWallMs {
-                    queue.schedule(.fireTime(rootID: root.id, alarmID: alarm.id, wallMs: fire), at: at(wallMs: fire))
+                    // REC-4 as truth: nothing of a weekly alarm is due on one of its skip dates.
+                    if !root.skipDates.contains(calendar.localDate(fire)) {
+                        queue.schedule(.fireTime(rootID: root.id, alarmID: alarm.id, wallMs: fire), at: at(wallMs: fire))
+                    }
                     fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: fire)
                 }
             }
@@ -120,7 +129,7 @@ extension World {
     func oracleFireTime(rootID: String, alarmID: String, fireWallMs: Int64) {
         guard alarms.contains(where: { $0.id == alarmID && $0.enabled }) else { return }
         guard deviceUp else { countExemption("device-restarting"); return }
-        if let held = lateHeld.first(where: { groundTruthMetadata($0).map { $0.kind == .primary && $0.rootID == rootID } ?? false }) {
+        if let held = lateHeld.first(where: { groundTruthMetadata($0).map { $0.kind.opensOccurrence && $0.rootID == rootID } ?? false }) {
             lateOracleFires.append((held, rootID, alarmID, fireWallMs))
             record("oracle", "due-when-delivered-late", [TraceField("root", rootID)])
             return
@@ -129,6 +138,11 @@ extension World {
             if let name = authorizationExemption() { countExemption(name); return }
             if let manager = android, !manager.canScheduleExactAlarms { countExemption("exact-permission-revoked"); return }
             if let manager = android, manager.forceStopped { countExemption("force-stop"); return }  // [limit] AND-6
+            if oracle.capacityRefused.contains(where: { $0.rootID == rootID }), checkDroppedSurfaced(rootID: rootID) {
+                countExemption("capacity-dropped-surfaced")  // CAP-9: the dropped count says so
+                return
+            }
+            if stopped { return }
             if oracle.primaryFaultRoots.contains(rootID) { countExemption("primary-unregistered-by-fault"); return }
             // BOOT-12: an explicit "disabled" from the kill switch held the sync back (operator's choice).
             if launchState.killSwitchEverDisabled { countExemption("kill-switch-disabled"); return }
@@ -172,7 +186,7 @@ extension World {
         record("oracle", "occurrence-live", [TraceField("occurrence", String(occurrence.id)), TraceField("root", rootID)])
         // The platform may have started the alert a moment before this event ran (same instant,
         // queued later after a clock or zone change re-planned the oracle): bind it now.
-        for ring in audibleRings() where ring.metadata.kind == .primary && ring.metadata.rootID == rootID {
+        for ring in audibleRings() where ring.metadata.kind.opensOccurrence && ring.metadata.rootID == rootID {
             oracleAlertStarted(ring.id, ring.metadata)
             soundAlertStarted(ring.id, ring.metadata)  // its sound counts for this occurrence (invariant 34)
         }
@@ -184,7 +198,7 @@ extension World {
     /// occurrence for its root at this very instant, that root becomes due only when the platform
     /// delivers it (see `lateOracleFires`).
     func deferOracleFire(forHeld id: AlarmUUID) {
-        guard let metadata = groundTruthMetadata(id), metadata.kind == .primary, let index = oracle.liveIndex,
+        guard let metadata = groundTruthMetadata(id), metadata.kind.opensOccurrence, let index = oracle.liveIndex,
               oracle.occurrences[index].openedAtMs == nowMs, oracle.occurrences[index].tiedRoots.contains(metadata.rootID) else { return }
         let occurrence = oracle.occurrences[index]
         lateOracleFires.append((id, metadata.rootID, metadata.alarmID, occurrence.startWallMs))
@@ -219,7 +233,8 @@ extension World {
 
     func platformHoldsPrimary(rootID: String, fireWallMs: Int64) -> Bool {
         if let daemon = ios {
-            return daemon.alarms.contains { $0.metadata.rootID == rootID && $0.metadata.kind == .primary && $0.nextFireWallMs == fireWallMs }
+            // A seed at the fire time holds it too: it opens the occurrence if it fires (REC-5).
+            return daemon.alarms.contains { $0.metadata.rootID == rootID && $0.metadata.kind.opensOccurrence && $0.nextFireWallMs == fireWallMs }
         }
         return android?.pending.contains { $0.metadata.rootID == rootID && $0.metadata.kind == .primary && $0.triggerWallMs == fireWallMs } ?? false
     }
@@ -252,7 +267,7 @@ extension World {
     }
 
     func oracleAlertStarted(_ id: AlarmUUID, _ metadata: RingMetadata) {
-        guard metadata.kind == .primary, let index = oracle.liveIndex,
+        guard metadata.kind.opensOccurrence, let index = oracle.liveIndex,
               oracle.occurrences[index].tiedRoots.contains(metadata.rootID) else { return }
         oracle.bindings[id] = oracle.occurrences[index].id
         if setup.platform == .android && oracle.occurrences[index].tiedRoots.count > 1 {
@@ -276,7 +291,7 @@ extension World {
     /// iOS alerts every tied root at once; the one silenced as a pass-over is not the owner.
     func oracleTiedPassOver(_ id: AlarmUUID) {
         guard let index = oracle.liveIndex, oracle.occurrences[index].tiedRoots.count > 1,
-              let metadata = requestMetadata[id], metadata.kind == .primary,
+              let metadata = requestMetadata[id], metadata.kind.opensOccurrence,
               oracle.occurrences[index].tiedRoots.contains(metadata.rootID), isAudible(id) else { return }
         oracle.bindings[id] = nil
         let remaining = oracle.occurrences[index].tiedRoots.filter { $0 != metadata.rootID }
@@ -287,7 +302,7 @@ extension World {
     }
 
     func oracleAlertEnded(_ id: AlarmUUID, _ metadata: RingMetadata) {
-        if metadata.kind == .primary { oracle.bindings[id] = nil }  // a re-armed weekly primary is the next occurrence's
+        if metadata.kind.opensOccurrence { oracle.bindings[id] = nil }  // a re-armed weekly primary is the next occurrence's
     }
 
     func oracleBind(_ request: RingRequest) {
@@ -302,7 +317,7 @@ extension World {
         guard let index = oracle.liveIndex else { return }
         let occurrence = oracle.occurrences[index]
         let metadata = requestMetadata[id]
-        let bound = oracle.bindings[id] == occurrence.id || (metadata?.kind == .primary && occurrence.tiedRoots.contains(metadata?.rootID ?? ""))
+        let bound = oracle.bindings[id] == occurrence.id || (metadata?.kind.opensOccurrence == true && occurrence.tiedRoots.contains(metadata?.rootID ?? ""))
         guard bound else { return }
         if creditNow {
             oracle.occurrences[index].lastActivityMs = wallMs
@@ -330,6 +345,7 @@ extension World {
             if !oracle.primaryFaultRoots.contains(metadata.rootID) { oracle.primaryFaultRoots.append(metadata.rootID) }
         case (.successor, true): armFailureExempt = false
         case (.successor, false): armFailureExempt = true
+        case (.seed, _): break  // REC-7: optional durability; its failure exempts nothing (CAP-9 counts it)
         case (.snooze, _): break  // SNZ-9: a failed snooze leaves the prior pressure; it is no trigger
         case (.walkFuse, let accepted):
             walkFuseRequestCompleted(id)

@@ -125,6 +125,8 @@ public enum PlanAction: Sendable, Equatable {
     case expectRegistered(alarmID: String, registered: Bool, line: Int)
     /// Check: the last getScheduledAlarmTimes call was rejected (SCH-16).
     case expectScheduledTimesRejected(Bool, line: Int)
+    /// Check: the user-visible dropped count (CAP-9) is exactly N.
+    case expectDroppedCount(Int, line: Int)
     /// Check: a burst is (or is not) playing now.
     case expectBurst(playing: Bool, line: Int)
 }
@@ -208,6 +210,10 @@ public struct DeviceSetup: Sendable {
     /// The run starts right after an update from an older version: its document and rings are in
     /// place, and the first launch migrates (BOOT-9..11, AND-4). nil: a fresh install.
     public var legacyInstall: LegacyInstall?
+    /// H_SKIP (CAP-8), varied per seed: 7, 10 or 14 days (default 14). Virtual ms.
+    public var skipHorizonMs: Int64 = 14 * 86_400_000
+    /// N_SKIP (CAP-8), varied per seed: 30 (default) or a small bound that binds. Count.
+    public var skipOccurrenceMax: Int = 30
 
     public init(platform: PlatformFlavor, zoneIdentifier: String, startWallMs: Int64, durationMs: Int64,
                 alarms: [LogicalAlarm], plan: [TimedAction], seed: UInt64) {

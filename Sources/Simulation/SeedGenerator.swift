@@ -6,17 +6,36 @@ import SimKernel
 /// one part of the generator does not reshuffle the others (DESIGN.md, "Determinism").
 public enum SeedGenerator {
     static let zones = ["Europe/Berlin", "America/New_York", "Asia/Tokyo", "Australia/Sydney", "UTC", "America/Sao_Paulo"]
+    /// The zones of `zones` that observe DST (tzdata 2026): the DST-start share picks from these.
+    static let dstZones = ["Europe/Berlin", "America/New_York", "Australia/Sydney"]
 
     /// The seed's device setup and its printed parameters, in a fixed order.
     public static func setup(platform: PlatformFlavor, seed: UInt64) -> (DeviceSetup, [RunParameter]) {
         let streams = RandomStreams(seed: seed)
         var world = streams.stream("setup.world")
-        let zone = world.pick(zones)
-        let calendar = WallCalendar(zoneIdentifier: zone)!
+        var zone = world.pick(zones)
+        var calendar = WallCalendar(zoneIdentifier: zone)!
         let dayOfYear = Int(world.int(in: 0...364))
         let base = calendar.instant(year: 2026, month: 1, day: 1, hour: 21, minute: 0)! + Int64(dayOfYear) * 86_400_000
-        let startWallMs = base + world.int(in: 0...7_200_000)
+        var startWallMs = base + world.int(in: 0...7_200_000)
         let durationMs: Int64 = 36 * 3_600_000
+        // REC-1, REC-2: a share of seeds starts shortly before a DST transition in a DST zone, so
+        // weekly occurrences are planned across DST nights (own stream: other draws keep values).
+        var dstRNG = streams.stream("setup.dst-start")
+        if dstRNG.chance(Ratio(1, 4)) {
+            zone = dstRNG.pick(dstZones)
+            calendar = WallCalendar(zoneIdentifier: zone)!
+            let yearStart = calendar.instant(year: 2026, month: 1, day: 1, hour: 0, minute: 0)!
+            let transitions = [calendar.nextTransition(after: yearStart, withinMs: 366 * 86_400_000)].compactMap { $0 }
+                + [calendar.nextTransition(after: yearStart + 183 * 86_400_000, withinMs: 183 * 86_400_000)].compactMap { $0 }
+            if let transition = transitions.isEmpty ? nil : dstRNG.pick(transitions) {
+                // The local evening (21:00–23:00, like the other seeds) 1 to 6 days before it, so a
+                // one-shot drawn below is still the next morning's.
+                let day = calendar.localDate(transition - dstRNG.int(in: 1...6) * 86_400_000)
+                startWallMs = calendar.instant(year: day.year, month: day.month, day: day.day, hour: 21, minute: 0)!
+                    + dstRNG.int(in: 0...7_200_000)
+            }
+        }
 
         var alarmRNG = streams.stream("setup.alarms")
         var alarms: [LogicalAlarm] = []
@@ -50,6 +69,22 @@ public enum SeedGenerator {
             walkSetup.workout.motionAuthorized = healthRNG.chance(Ratio(9, 10))
             walkSetup.workout.historyLagMs = healthRNG.pick([Int64(500), 2_000, 5_000])
             walkSetup.collectionNeverConfirms = healthRNG.chance(Ratio(1, 10))
+        }
+        // REC-4: skip dates on a share of weekly alarms (own stream: the draws above keep their
+        // values): dates of the alarm's own weekdays within the next two weeks, so they matter.
+        var skipRNG = streams.stream("setup.skip-dates")
+        let skipShare = platform == .ios ? Ratio(1, 2) : Ratio(1, 3)
+        for index in alarms.indices where skipRNG.chance(skipShare) {
+            guard case .weekly(let days) = alarms[index].repeats else { continue }
+            var candidates: [LocalDate] = []
+            var cursor = startWallMs
+            for _ in 0..<(days.count * 2) {
+                let fire = days.map { calendar.nextFire(hour: alarms[index].hour, minute: alarms[index].minute, weekday: $0, after: cursor) }.min()!
+                candidates.append(calendar.localDate(fire))
+                cursor = fire
+            }
+            let count = Int(skipRNG.int(in: 1...3))
+            alarms[index].skipDates = Array(Set((0..<count).map { _ in skipRNG.pick(candidates) })).sorted()
         }
         // SND-1, SND-8: sound settings from their own stream, so the other draws keep their values.
         var soundRNG = streams.stream("setup.sounds")
@@ -125,6 +160,11 @@ public enum SeedGenerator {
         setup.killSwitchTimeoutMs = network.pick([Int64(5_000), 10_000, 30_000, 60_000])
         var jsCache = streams.stream("setup.js-cache")
         setup.jsCacheStale = jsCache.chance(Ratio(1, 3))
+        // CAP-8: H_SKIP and N_SKIP vary per seed (own stream); a small N_SKIP binds, so the
+        // dropped count (CAP-9) is exercised.
+        var skipConstants = streams.stream("setup.skip-constants")
+        setup.skipHorizonMs = skipConstants.pick([Int64(7), 10, 14, 14]) * 86_400_000
+        setup.skipOccurrenceMax = skipConstants.chance(Ratio(1, 4)) ? Int(skipConstants.int(in: 1...6)) : 30
         var stepConstants = streams.stream("setup.android-steps")  // its own stream: other draws keep their values
         setup.recentStepWindowMs = stepConstants.int(in: 15_000...180_000)
         setup.stepReportLatencyMs = stepConstants.int(in: 0...10_000)
@@ -162,7 +202,8 @@ public enum SeedGenerator {
             case .once(let fire): repeats = "once at \(fire)"
             case .weekly(let days): repeats = "weekly " + days.map(\.description).joined(separator: ",")
             }
-            parameters.append(RunParameter("alarm.\(alarm.id)", "\(clockTime(hour: alarm.hour, minute: alarm.minute)) \(repeats) policy \(alarm.policy.rawValue)"))
+            let skips = alarm.skipDates.isEmpty ? "" : " skip " + alarm.skipDates.map(\.description).joined(separator: ",")
+            parameters.append(RunParameter("alarm.\(alarm.id)", "\(clockTime(hour: alarm.hour, minute: alarm.minute)) \(repeats)\(skips) policy \(alarm.policy.rawValue)"))
             parameters.append(RunParameter("sounds.\(alarm.id)", Self.describe(alarm.sounds)))
         }
         switch platform {
@@ -208,6 +249,8 @@ public enum SeedGenerator {
             parameters.append(RunParameter("bridge.w-step-ms", String(setup.recentStepWindowMs)))
         }
         parameters.append(RunParameter("bridge.g-pub-ms", String(setup.publicationGraceMs)))
+        parameters.append(RunParameter("bridge.h-skip-ms", String(setup.skipHorizonMs)))
+        parameters.append(RunParameter("bridge.n-skip", String(setup.skipOccurrenceMax)))
         parameters.append(RunParameter("bridge.min-snooze-lead-ms", String(setup.minSnoozeLeadMs)))
         parameters.append(RunParameter("bridge.clock-threshold-ms", String(setup.clockChangeThresholdMs)))
         parameters.append(RunParameter("bridge.imminent-ms", String(setup.imminentHorizonMs)))
@@ -431,7 +474,18 @@ enum AmbientPlan {
         var device = streams.stream("plan.device")
         if profile.timeZoneChange {
             let others = SeedGenerator.zones.filter { $0 != setup.zoneIdentifier }
-            plan.append(TimedAction(wallMs: start + device.int(in: 60_000...setup.durationMs), action: .deviceTimeZone(device.pick(others))))
+            let landing = start + device.int(in: 60_000...setup.durationMs)
+            plan.append(TimedAction(wallMs: landing, action: .deviceTimeZone(device.pick(others))))
+            if setup.platform == .ios && setup.alarms.contains(where: { !$0.skipDates.isEmpty }) {
+                // REC-8 [limit]: iOS tells only a running process of a zone change, and AlarmKit
+                // leaves `.fixed` instants where they were, so concrete skip-date occurrences are
+                // re-planned when the app next runs. The traveller opens the app on arrival (own
+                // stream); a phone left untouched after landing is a scenario, not a swarm fault.
+                var travel = streams.stream("plan.travel")
+                let open = landing + travel.int(in: 5_000...120_000)
+                plan.append(TimedAction(wallMs: open, action: .userOpenApp))
+                plan.append(TimedAction(wallMs: open + travel.int(in: 5_000...60_000), action: .userLeaveApp))
+            }
         }
         if profile.clockChange {
             let delta = device.pick([Int64(-3_600_000), -600_000, -90_000, 90_000, 600_000, 3_600_000])

@@ -181,6 +181,11 @@ extension World {
             if was != rejected {
                 scenarioFailures.append("\(line): expected the last getScheduledAlarmTimes call \(rejected ? "rejected" : "answered"), but it was \(was.map { $0 ? "rejected" : "answered" } ?? "never answered")")
             }
+        case .expectDroppedCount(let count, let line):
+            let document = process.bridge?.document ?? storedDocument
+            if (document?.droppedCount ?? 0) != count {
+                scenarioFailures.append("\(line): expected dropped count \(count), but it is \(document?.droppedCount ?? 0)")
+            }
         case .expectAlerting(let alarmID, let line):
             if !audibleRings().contains(where: { $0.metadata.alarmID == alarmID }) {
                 scenarioFailures.append("\(line): expected \(alarmID) alerting, but it is silent")

@@ -14,6 +14,7 @@ extension World {
               let next = WallCalendar(zoneIdentifier: zoneIdentifier) else { return }
         record("device", "time-zone", [TraceField("from", calendar.zoneIdentifier), TraceField("to", zoneIdentifier)])
         calendar = next
+        lastZoneChangeMs = nowMs
         onDaemon { $0.timeZoneChanged(to: zoneIdentifier, nowWallMs: wallMs) }
         onAlarmManager { $0.setTimeZone(zoneIdentifier) }  // TIMEZONE_CHANGED (AMS setTimeZoneImpl)
         // The user's one-shots mean "the next time the clock shows HH:MM" (REC-8).
@@ -149,12 +150,15 @@ extension World {
         let candidates = daemon.alarms.filter { alarmID == nil || $0.metadata.alarmID == alarmID }
         guard !candidates.isEmpty else { return }
         let victim = candidates[Int(faultRNG.uniform(below: UInt64(candidates.count)))]
+        if victim.metadata.kind.opensOccurrence, !oracle.osRemovedRoots.contains(victim.metadata.rootID) {
+            oracle.osRemovedRoots.append(victim.metadata.rootID)
+        }
         if victim.metadata.kind == .primary, !oracle.primaryFaultRoots.contains(victim.metadata.rootID) {
             oracle.primaryFaultRoots.append(victim.metadata.rootID)
         }
         noteFault("os-removed-alarm")
         if victim.state == .alerting, let index = oracle.liveIndex, oracle.bindings[victim.id] == oracle.occurrences[index].id,
-           victim.metadata.kind == .primary, process.lastReadyStepMs < at(wallMs: oracle.occurrences[index].startWallMs) {
+           victim.metadata.kind.opensOccurrence, process.lastReadyStepMs < at(wallMs: oracle.occurrences[index].startWallMs) {
             // [limit] As with a reboot: the OS ended an alert no bridge process ever observed, and
             // left nothing in the daemon to tell it happened (ios seed 3309). Counted by name.
             countExemption("alert-ended-unobserved-by-os-removal")

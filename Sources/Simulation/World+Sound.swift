@@ -97,9 +97,9 @@ extension World {
         // tie (silenced as a pass-over) is not one of them.
         // A primary opens its occurrence: it is the first ring, even when a tied root's primary
         // alerted at the same instant (that one is silenced as a pass-over, OCC-3).
-        let counted = metadata.kind == .primary ? [] : rings.filter { ring in
+        let counted = metadata.kind.opensOccurrence ? [] : rings.filter { ring in
             guard let earlier = requestMetadata[ring.id] else { return true }
-            return earlier.kind != .primary || occurrence.tiedRoots.contains(earlier.rootID)
+            return !earlier.kind.opensOccurrence || occurrence.tiedRoots.contains(earlier.rootID)
         }
         let k = counted.count
         rings.append((id, played))

@@ -115,6 +115,12 @@ final class World {
     var stepInput: BridgeInput?
     /// True time of the last manual wall-clock change (REC-9: the bridge applies it when it runs).
     var lastWallClockChangeMs: Int64 = Int64.min / 2
+    /// True time of the last time-zone change (REC-8: fixed instants follow when the bridge runs).
+    var lastZoneChangeMs: Int64 = Int64.min / 2
+    /// capacity-protection (CAP-4): primaries re-requested in a limit-failure step (their one retry).
+    var limitRetried: [AlarmUUID] = []
+    /// The fire time of every ring the bridge requested, by ID (lookup only).
+    var requestFires: [AlarmUUID: Int64] = [:]
     /// successor-cleanup: the successors bound to the live occurrence when JS rendered its
     /// challenge in foreground stint `stint`.
     var renderedCleanup: (stint: Int, atMs: Int64, successors: [AlarmUUID])?
@@ -369,6 +375,8 @@ final class World {
         configuration.contextHeartbeatLifetimeMs = setup.contextHeartbeatLifetimeMs
         configuration.wakeSessionDeadlineMs = setup.wakeSessionDeadlineMs
         configuration.recentStepWindowMs = setup.recentStepWindowMs
+        configuration.skipHorizonMs = setup.skipHorizonMs  // CAP-8
+        configuration.skipOccurrenceMax = setup.skipOccurrenceMax
         return configuration
     }
 
@@ -442,6 +450,12 @@ final class World {
             if let exemption = faultExemption, exemption.sinceMs <= nowMs { faultExemption = nil }
             oracleNoteExecution()
         }
+        if case .scheduleCompleted(let id, .failure(.maximumLimitReached)) = input, wasReady,
+           let metadata = requestMetadata[id], metadata.kind.opensOccurrence {
+            // primary-horizon (CAP-9): a refusal the bridge saw must reach the dropped count.
+            oracle.capacityRefused.append((metadata.rootID, nowMs))
+            if oracle.capacityRefused.count > 64 { oracle.capacityRefused.removeFirst() }
+        }
         if case .stopIntent(let id) = input { oracleCredit(id, creditNow: wasReady) }
         if case .ringDismissed(let id) = input { oracleCredit(id, creditNow: wasReady) }
         oracleVolumeDismissal(input, creditNow: wasReady)  // INACT-6
@@ -512,6 +526,9 @@ final class World {
             checkPlatformCall(ringID: request.id, alarmID: request.metadata.alarmID, origin: origin, isCancel: false)
             checkStableID(request)
             checkPressureBelongsToOwner(request)
+            checkRecurrenceRequest(request)  // invariant 44
+            checkCapacityRequest(request)  // invariant 29
+            requestFires[request.id] = request.fireWallMs
             oracleBind(request)
             checkWalkFuseRequest(request, origin: origin)
             checkNoLegacyRingCreated(request)  // BOOT-11, WALK-13
@@ -530,6 +547,7 @@ final class World {
             checkReceiptFirst(id, origin: origin)
             checkNoCollateralDamage(id, origin: origin)
             checkArmBeforeRetire(id, origin: origin, isCancel: true)
+            checkCapacityCancel(id)  // invariant 29
             checkFuseRetire(id, origin: origin)
             checkMigrationCancel(id)  // BOOT-9, BOOT-10: no valid configured primary cancelled
             record("bridge", "cancel", [TraceField("id", id.description), TraceField("origin", origin.rawValue)])
@@ -661,6 +679,9 @@ final class World {
     func deliver(_ input: BridgeInput, launch: LaunchReason?) {
         switch input {
         case .scheduleCompleted(let id, let result):
+            if case .success = result, let metadata = requestMetadata[id], metadata.kind == .primary {
+                oracle.capacityRefused.removeAll { $0.rootID == metadata.rootID }  // registered since
+            }
             if case .success = result { noteScheduleResult(id, success: true) } else {
                 noteScheduleResult(id, success: false)
                 lastPlatformChangeMs = nowMs  // a failed request: the next sync legitimately retries it
@@ -682,6 +703,7 @@ final class World {
     }
 
     func alertStarted(_ id: AlarmUUID, _ metadata: RingMetadata) {
+        checkRecurrenceAlert(id, metadata)  // invariant 44
         oracleAlertStarted(id, metadata)
         soundAlertStarted(id, metadata)
         guard setup.reactiveUser else { return }

@@ -40,7 +40,7 @@ struct ScenarioVocabularyTests {
             "app cancel-system-alarms ALARM",
             "user volume-key", "user lower-alarm-volume", "user start-wake-up-check",
             "app reconcile-step-tracking", "expect lock-screen-grant on|off",
-            "expect sound ALARM \"TEXT\"", "expect audible-count N", "expect burst on|off",
+            "expect sound ALARM \"TEXT\"", "expect dropped-count N", "expect audible-count N", "expect burst on|off",
         ])
         #expect(ScenarioVocabulary.actors == ["user", "app", "device", "fault", "expect"])
     }

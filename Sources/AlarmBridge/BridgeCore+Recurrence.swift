@@ -1,0 +1,281 @@
+/// Recurrence and capacity: skip dates as concrete occurrences (REC-3, REC-4), next-occurrence
+/// seeds (REC-5..7), the bounded horizon (CAP-8) and the capacity rules of AlarmKit (CAP-1..9).
+///
+/// Reading of seed 000 ("The native bridge always seeds one valid next scheduled occurrence"),
+/// a derived interpretation documented here (RULES.md REC-5 leaves the mechanism open):
+/// - A plain weekly iOS root is registered as AlarmKit `.relative(hour:minute:weekday)`, which the
+///   daemon re-arms by itself after every alert (SCH-2). That repeating primary IS the root's
+///   durable next-occurrence registration, so it gets no separate seed: a `.fixed` seed at an
+///   instant the repeating primary also covers would ring twice (SCH-1).
+/// - A weekly iOS root with at least one skip date cannot be a repeating schedule, because
+///   AlarmKit repeating schedules cannot express exclusion dates (REC-3). It is registered as
+///   concrete `.fixed` occurrences (REC-4): the primary is its soonest occurrence not on a skip
+///   date (however far: CAP-7), the seed the following one, if it falls within H_SKIP (CAP-8).
+///   With H_SKIP = 14 days a weekday root has at most two occurrences in the horizon, so
+///   primary + seed are exactly its concrete occurrences. When a delivery shows that an
+///   occurrence happened, the bridge syncs (REC-6): the next concrete occurrence becomes the
+///   primary and a new seed is added. A seed that fires because no process ran to roll it
+///   opens its occurrence like a primary (RingKind.opensOccurrence).
+/// - Android: every primary is one fixed `setAlarmClock` instant, re-planned after each delivery
+///   and restored on every boot and broadcast (AND-3); the next primary simply skips skip dates
+///   and is the root's next-occurrence registration. No seeds and no N_SKIP on Android: both
+///   exist because AlarmKit's capacity is small and undocumented (CAP-1).
+/// - REC-1, REC-2: every occurrence is computed from the stored local hour and minute
+///   (`WallCalendar.nextFire`), never from the previous instant, so a first occurrence
+///   normalised by a DST gap moves no later one. The known defect `dst-shifts-weekly-time`
+///   breaks exactly this.
+extension BridgeCore {
+    /// One week of absolute time: only the known defect `dst-shifts-weekly-time` steps by it.
+    static let weekMs: Int64 = 7 * 86_400_000
+
+    /// The primaries and seeds the bridge wants now, and the concrete occurrences the N_SKIP
+    /// bound cut (CAP-8; counted by CAP-9).
+    struct RecurrencePlan {
+        var wanted: [RingRequest] = []
+        var boundDropped: [RingRequest] = []
+    }
+
+    /// REC-3, REC-4: true for a root that iOS registers as concrete `.fixed` occurrences — a weekly
+    /// root with at least one skip date.
+    func registersConcreteOccurrences(_ root: Root) -> Bool {
+        flavor == .ios && root.weekday != nil && !root.skipDates.isEmpty
+    }
+
+    /// Up to `count` successive occurrences of a weekly root strictly after `after`, never on a
+    /// skip date (REC-4), each from the stored hour and minute in the zone in force (REC-1,
+    /// REC-2). Empty for a one-shot. The search is bounded (skip dates are finite).
+    /// Known defect `dst-shifts-weekly-time`: after the root's previous occurrence (or after the
+    /// first one found), each next one is the previous instant + 7 × 24 h.
+    /// - Parameter previousOccurrence: the occurrence `after` follows (a seed follows its primary);
+    ///   only the defect reads it.
+    func concreteOccurrences(of root: Root, after: Int64, count: Int, previousOccurrence: Int64? = nil) -> [Int64] {
+        guard let weekday = root.weekday, count > 0 else { return [] }
+        let calendar = configuration.calendar
+        var found: [Int64] = []
+        var cursor = after
+        var previous: Int64? = defects.dstShiftsWeeklyTime
+            ? (previousOccurrence ?? document?.occurrences.filter { $0.rootID == root.id }.map(\.startedAtMs).max()) : nil
+        for _ in 0..<(count + root.skipDates.count + 8) {
+            let next: Int64
+            if let last = previous {
+                var candidate = last + Self.weekMs  // the defect: absolute weeks, DST ignored
+                while candidate <= cursor { candidate += Self.weekMs }
+                next = candidate
+            } else {
+                next = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: weekday, after: cursor)
+            }
+            cursor = next
+            if defects.dstShiftsWeeklyTime { previous = next }
+            if root.skipDates.contains(calendar.localDate(next)) { continue }  // REC-4
+            found.append(next)
+            if found.count == count { break }
+        }
+        return found
+    }
+
+    /// Every enabled root's primary, plus the seed of each skip-date root (iOS), with the N_SKIP
+    /// bound applied to the concrete occurrences: primaries first, then seeds, each soonest first
+    /// (CAP-8, CAP-2), so the bound never displaces a primary in favour of a seed.
+    func recurrencePlan(now: BridgeInstants) -> RecurrencePlan {
+        guard let document else { return RecurrencePlan() }
+        var plan = RecurrencePlan()
+        var concretePrimaries: [RingRequest] = []
+        var seeds: [RingRequest] = []
+        for alarm in document.alarms where alarm.enabled {
+            for root in alarm.roots {
+                guard let primary = primaryRequest(for: root, alarmID: alarm.id, now: now) else { continue }
+                guard registersConcreteOccurrences(root) else {
+                    plan.wanted.append(primary)
+                    continue
+                }
+                concretePrimaries.append(primary)
+                if let seed = seedRequest(for: root, alarmID: alarm.id, after: primary.fireWallMs, now: now) {
+                    seeds.append(seed)
+                }
+            }
+        }
+        let order: (RingRequest, RingRequest) -> Bool = { ($0.fireWallMs, $0.id) < ($1.fireWallMs, $1.id) }
+        let concrete = concretePrimaries.sorted(by: order) + seeds.sorted(by: order)
+        let bound = max(0, configuration.skipOccurrenceMax)
+        plan.wanted += concrete.prefix(bound)
+        plan.boundDropped = Array(concrete.dropFirst(bound))
+        return plan
+    }
+
+    /// REC-5, REC-7: the seed of a skip-date root — its next concrete occurrence after the
+    /// primary's (never on a skip date, never a same-morning retry time), when it falls within
+    /// H_SKIP from now (CAP-8); nil otherwise.
+    func seedRequest(for root: Root, alarmID: String, after primaryFireMs: Int64, now: BridgeInstants) -> RingRequest? {
+        guard let fire = concreteOccurrences(of: root, after: primaryFireMs, count: 1, previousOccurrence: primaryFireMs).first,
+              fire - now.wallMs <= configuration.skipHorizonMs else { return nil }
+        let id = RingIdentity.seedID(rootID: root.id, wallMinute: fire / 60_000)
+        let metadata = RingMetadata(rootID: root.id, alarmID: alarmID, kind: .seed, token: nil, title: root.title)
+        // SND-2: a seed that fires opens its occurrence, so it sounds at position 0 like a primary.
+        return RingRequest(id: id, schedule: .fixed(wallMs: fire), fireWallMs: fire, metadata: metadata,
+                           countdown: document?.alarm(alarmID)?.countdown,
+                           soundName: chooseSound(alarmID: alarmID, ringID: id, position: 0))
+    }
+
+    /// CAP-2: the order in which a sync registers what is missing — primaries and live-occurrence
+    /// rings first, earliest fire time first, seeds only after them. Known defect
+    /// `seed-before-primary`: seeds first.
+    func orderedForCapacity(_ desired: [RingRequest]) -> [RingRequest] {
+        let seeds = desired.filter { $0.metadata.kind == .seed }
+        let others = desired.filter { $0.metadata.kind != .seed }
+        return defects.seedBeforePrimary ? seeds + others : others + seeds
+    }
+
+    /// CAP-3, CAP-6: whether this sync may add a new seed — only on iOS, only in the background,
+    /// never from a direct editor save, and only when every configured primary is registered
+    /// (held by the daemon, its registration confirmed, none in flight). Known defect
+    /// `seed-before-primary`: always.
+    func admitsNewSeeds(desired: [RingRequest], present: [PlatformAlarm], origin: CommandOrigin) -> Bool {
+        if defects.seedBeforePrimary { return true }
+        guard flavor == .ios, !appActive, origin != .directSave else { return false }
+        return desired.filter { $0.metadata.kind == .primary }.allSatisfy { primary in
+            present.contains { $0.id == primary.id } && !inFlight.contains(primary.id)
+                && document?.row(primary.id)?.confirmed == true
+        }
+    }
+
+    /// CAP-3: seeds were withheld because primaries were still being established (scheduled by
+    /// this sync or in flight): once nothing is in flight, sync again so the seeds follow in the
+    /// same background stint. At most `seedFollowUpMax` follow-ups in a row, so a full daemon
+    /// (every retry of a primary refused) never loops; an ordinary sync starts a new round.
+    mutating func requestSeedFollowUp(desired: [RingRequest], schedules: [RingRequest], origin: CommandOrigin,
+                                      purpose: InventoryPurpose) {
+        let establishing = schedules.contains { $0.metadata.kind == .primary }
+            || desired.contains { $0.metadata.kind == .primary && inFlight.contains($0.id) }
+        guard flavor == .ios, !appActive, origin != .directSave, establishing, seedFollowUps < Self.seedFollowUpMax else { return }
+        seedFollowUp = seedFollowUp ?? purpose
+    }
+
+    static let seedFollowUpMax = 3
+
+    /// Called at the start of every reconcile: a sync that is not itself a seed follow-up starts a
+    /// new round of follow-ups.
+    mutating func beginSeedFollowUpRound(seedsAdmitted: Bool) {
+        if !seedFollowUpReadIssued || seedsAdmitted { seedFollowUps = 0 }
+        seedFollowUpReadIssued = false
+    }
+
+    /// Issues the seed follow-up read once nothing is in flight (CAP-3).
+    mutating func runSeedFollowUpIfSettled(into out: inout [BridgeCommand]) {
+        guard inFlight.isEmpty, let purpose = seedFollowUp else { return }
+        seedFollowUp = nil
+        seedFollowUps += 1
+        seedFollowUpReadIssued = true
+        out.append(.readInventory(purpose))
+    }
+
+    /// CAP-9: recomputes the dropped list (never a running total): the concrete occurrences the
+    /// N_SKIP bound cuts now, plus wanted primaries and seeds whose registration the capacity
+    /// limit refused and that are still wanted and still missing.
+    mutating func recomputeDropped(desired: [RingRequest], present: [PlatformAlarm], now: BridgeInstants) {
+        guard let document else { return }
+        var dropped = (document.dropped ?? []).filter { entry in
+            entry.reason == .capacity && desired.contains { $0.id == entry.id } && !present.contains { $0.id == entry.id }
+        }
+        dropped += recurrencePlan(now: now).boundDropped.map {
+            DroppedRing(id: $0.id, rootID: $0.metadata.rootID, kind: $0.metadata.kind, fireWallMs: $0.fireWallMs, reason: .skipBound)
+        }
+        setDropped(dropped)
+    }
+
+    /// Stores the dropped list and the user-visible count derived from it (CAP-9).
+    mutating func setDropped(_ entries: [DroppedRing]) {
+        let sorted = entries.sorted { $0.id < $1.id }
+        guard document?.dropped ?? [] != sorted || document?.droppedCount != sorted.count else { return }
+        mutate { document in
+            document.dropped = sorted.isEmpty ? nil : sorted
+            document.droppedCount = sorted.count
+        }
+    }
+}
+
+// MARK: - Capacity (CAP-1, CAP-4, CAP-5, CAP-9) and rolling (REC-6)
+
+extension BridgeCore {
+    /// CAP-4, CAP-5: AlarmKit reported its limit (CAP-1) while a primary was being established.
+    /// The bridge may cancel only a non-alerting seed whose fire time is later than that primary
+    /// (the latest such seed) and retry the primary exactly once; it never cancels another
+    /// primary, a live-occurrence ring, a snooze ring or a walk fuse to free capacity. Returns
+    /// true when the retry was issued (the failure is then not yet final).
+    mutating func handleLimitFailure(_ row: RingRow, error: PlatformError, now: BridgeInstants,
+                                     into out: inout [BridgeCommand]) -> Bool {
+        let wasRetry = limitRetries.contains(row.id)
+        limitRetries.removeAll { $0 == row.id }
+        guard error == .maximumLimitReached, flavor == .ios, row.metadata.kind == .primary, !wasRetry,
+              let document else { return false }
+        let reclaimable = document.rings.filter { seed in
+            seed.metadata.kind == .seed && seed.confirmed && !seed.delivered && !inFlight.contains(seed.id)
+                && !alerting.contains(seed.id) && !seed.isPast(at: now.wallMs) && seed.fireWallMs > row.fireWallMs
+        }
+        guard let seed = reclaimable.max(by: { ($0.fireWallMs, $0.id) < ($1.fireWallMs, $1.id) }) else { return false }
+        out.append(.note("CAP-4: limit reached for primary \(row.id): reclaiming later seed \(seed.id), retrying once"))
+        out.append(.cancel(seed.id, origin: .lifecycle))
+        mutate { $0.removeRow(seed.id) }
+        limitRetries.append(row.id)
+        let retry = RingRequest(id: row.id, schedule: row.schedule, fireWallMs: row.fireWallMs, metadata: row.metadata,
+                                countdown: document.alarm(row.metadata.alarmID)?.countdown, soundName: row.soundName)
+        publishAndSchedule([retry], origin: .lifecycle, now: now, into: &out)
+        return true
+    }
+
+    /// CAP-9: a primary or seed the capacity limit refused for good is counted as dropped until it
+    /// registers or is no longer wanted (`recomputeDropped`).
+    mutating func noteCapacityDropped(_ row: RingRow) {
+        guard row.metadata.kind.opensOccurrence else { return }
+        let entry = DroppedRing(id: row.id, rootID: row.metadata.rootID, kind: row.metadata.kind,
+                                fireWallMs: row.fireWallMs, reason: .capacity)
+        setDropped((document?.dropped ?? []).filter { $0.id != row.id } + [entry])
+    }
+
+    /// A registration succeeded: it is no longer dropped, and no retry is outstanding for it.
+    mutating func capacityRegistered(_ row: RingRow) {
+        limitRetries.removeAll { $0 == row.id }
+        if document?.dropped?.contains(where: { $0.id == row.id }) == true {
+            setDropped((document?.dropped ?? []).filter { $0.id != row.id })
+        }
+    }
+
+    /// REC-6: the delivery of a concrete occurrence of a repeating root (iOS fixed skip-date
+    /// primary or seed) shows that the occurrence happened: sync, so the next concrete occurrence
+    /// becomes the primary and a new seed follows (CAP-3). SCH-22 defers that sync while the
+    /// family alerts. Android re-plans after every delivery already (AND-3).
+    mutating func rollConcreteOccurrence(_ row: RingRow, into out: inout [BridgeCommand]) {
+        guard flavor == .ios, row.metadata.kind.opensOccurrence, case .fixed = row.schedule,
+              let root = document?.root(row.metadata.rootID), registersConcreteOccurrences(root) else { return }
+        out.append(.note("REC-6: concrete occurrence of \(root.id) delivered: rolling its primary and seed"))
+        out.append(.readInventory(.resumeSync))
+    }
+}
+
+// MARK: - Seeds after backgrounding (CAP-3) and re-planning in a new local frame (REC-8)
+
+extension BridgeCore {
+    /// CAP-3: seeds are added only after the app backgrounds; on the background edge, when a
+    /// wanted seed has no confirmed registration, sync so it is added in this background stint
+    /// (the sync still requires every primary to be registered first).
+    mutating func seedSyncOnBackground(now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard flavor == .ios, !appActive, phase == .ready, let document,
+              document.alarms.contains(where: { $0.enabled && !$0.skipDates.isEmpty }) else { return }
+        let missing = recurrencePlan(now: now).wanted.contains { seed in
+            seed.metadata.kind == .seed && document.row(seed.id)?.confirmed != true && !inFlight.contains(seed.id)
+        }
+        if missing { out.append(.readInventory(.resumeSync)) }
+    }
+
+    /// REC-8: after a time-zone change or a clock jump larger than Δ_CLOCK noticed by the running
+    /// process, every fixed wall-clock fire time of a concrete skip-date occurrence (primary and
+    /// seed) is recomputed in the new local frame and re-registered: a sync does it, since
+    /// `recurrencePlan` plans in the calendar now in force (new IDs for moved instants; the old
+    /// rings are cancelled as no longer wanted). Plain weekly roots are `.relative` and move with
+    /// the zone by themselves; one-shots are re-based in `adoptDeviceZone`.
+    mutating func replanConcreteOccurrences(reason: String, into out: inout [BridgeCommand]) {
+        guard flavor == .ios, phase == .ready, let document,
+              document.alarms.contains(where: { $0.enabled && !$0.skipDates.isEmpty }) else { return }
+        out.append(.note("REC-8: \(reason): concrete skip-date occurrences re-planned in the new local frame"))
+        out.append(.readInventory(.launchSync))
+    }
+}

@@ -1,0 +1,139 @@
+import AlarmBridge
+import IOSModel
+import SimKernel
+
+/// Recurrence and capacity checkers: candidate invariants 29 (capacity protection), 44
+/// (recurrence) and the issue's horizon invariant (`primary-horizon`). Ground truth: the world's
+/// configured alarms (what the user saved), the device calendar now in force, the platform
+/// models' inventories and the commands as the platform receives them.
+extension World {
+    /// The configured weekly root a ring belongs to, from the world's own alarm list.
+    func configuredWeeklyRoot(_ metadata: RingMetadata) -> Root? {
+        alarms.first { $0.id == metadata.alarmID }?.roots.first { $0.id == metadata.rootID && $0.weekday != nil }
+    }
+
+    /// True when `fireWallMs` is a scheduled occurrence of `root` in `calendar`: on its weekday at
+    /// the stored hour and minute, or anywhere on that date when that local time falls in a DST
+    /// gap (its normalisation, REC-2); and never on a skip date (REC-4).
+    func isScheduledOccurrence(_ fireWallMs: Int64, of root: Root, in calendar: WallCalendar) -> (Bool, String) {
+        let local = calendar.local(fireWallMs)
+        let date = LocalDate(year: local.year, month: local.month, day: local.day)
+        if root.skipDates.contains(date) { return (false, "on skip date \(date)") }
+        if local.hour == root.hour && local.minute == root.minute && local.weekday == root.weekday { return (true, "") }
+        // A gap normalisation lands later the same day (next hour / preserved minute).
+        if calendar.isInGap(date: date, hour: root.hour, minute: root.minute), local.weekday == root.weekday {
+            return (true, "")
+        }
+        return (false, "at local \(date) \(clockTime(hour: local.hour, minute: local.minute)) \(local.weekday), not \(clockTime(hour: root.hour, minute: root.minute)) \(root.weekday.map(\.description) ?? "")")
+    }
+
+    // MARK: recurrence (candidate invariant 44)
+
+    /// At registration: a fixed primary or seed of a weekly root is one of its scheduled
+    /// occurrences (REC-1, REC-2, REC-4, REC-7), and a root never holds a second pending seed (REC-5).
+    func checkRecurrenceRequest(_ request: RingRequest) {
+        guard !stopped, request.metadata.kind.opensOccurrence, case .fixed(let fire) = request.schedule,
+              let root = configuredWeeklyRoot(request.metadata) else { return }
+        let (ok, why) = isScheduledOccurrence(fire, of: root, in: calendar)
+        if !ok {
+            violate("recurrence", [], "\(request.metadata.kind.rawValue) \(request.id) of \(root.id) registered for \(fire) \(why)")
+            return
+        }
+        if request.metadata.kind == .seed, let daemon = ios,
+           let other = daemon.alarms.first(where: { $0.metadata.kind == .seed && $0.metadata.rootID == root.id
+               && $0.id != request.id && $0.state == .scheduled && $0.nextFireWallMs > wallMs }) {
+            violate("recurrence", [], "seed \(request.id) of \(root.id) registered while seed \(other.id) of the same root is pending (at most one seed per root)")
+        }
+    }
+
+    /// When an alert starts: a primary or seed of a weekly root sounds at one of its scheduled
+    /// occurrences — its configured local time (or a gap's normalisation), never on a skip date.
+    /// A fixed instant planned before a zone change that no bridge process has seen yet is a
+    /// [limit] (REC-8 needs a running process), counted by name.
+    func checkRecurrenceAlert(_ id: AlarmUUID, _ metadata: RingMetadata) {
+        guard !stopped, metadata.kind.opensOccurrence, let root = configuredWeeklyRoot(metadata) else { return }
+        let scheduled: Int64?
+        if let daemon = ios { scheduled = daemon.alarm(id)?.nextFireWallMs } else { scheduled = android?.alarm(id)?.triggerWallMs }
+        guard let fire = scheduled, fire <= wallMs, wallMs - lastWallClockChangeMs > setup.transitionBoundMs else { return }
+        let (ok, why) = isScheduledOccurrence(fire, of: root, in: calendar)
+        guard !ok else { return }
+        if lastZoneChangeMs > process.lastReadyStepMs {
+            countExemption("zone-change-unobserved")
+            return
+        }
+        violate("recurrence", [], "\(metadata.kind.rawValue) \(id) of \(root.id) alerted for \(fire) \(why)")
+    }
+
+    // MARK: capacity-protection (candidate invariant 29)
+
+    /// The limit failure the bridge step now running handles, if any.
+    var limitFailureInStep: AlarmUUID? {
+        if case .scheduleCompleted(let id, .failure(.maximumLimitReached)) = stepInput { return id }
+        return nil
+    }
+
+    /// At a seed's registration: never while the app is active, never while a configured primary
+    /// is unregistered (CAP-3, CAP-2). At any registration in a limit-failure step: at most one
+    /// retry of the refused primary (CAP-4).
+    func checkCapacityRequest(_ request: RingRequest) {
+        guard !stopped else { return }
+        if let failed = limitFailureInStep, failed == request.id {
+            if limitRetried.contains(request.id) {
+                violate("capacity-protection", [], "primary \(request.id) was retried again after its retry hit the limit (CAP-4: one retry)")
+                return
+            }
+            limitRetried.append(request.id)
+        } else {
+            limitRetried.removeAll { $0 == request.id }
+        }
+        guard request.metadata.kind == .seed else { return }
+        if process.active {
+            violate("capacity-protection", [], "seed \(request.id) of \(request.metadata.rootID) added while the app is active (CAP-3)")
+            return
+        }
+        if let missing = unregisteredPrimaryRoot() {
+            violate("capacity-protection", [], "seed \(request.id) of \(request.metadata.rootID) added while the primary of \(missing) is not registered (CAP-2, CAP-3)")
+        }
+    }
+
+    /// A root of an enabled alarm with a future occurrence whose primary the daemon does not hold.
+    func unregisteredPrimaryRoot() -> String? {
+        guard let daemon = ios else { return nil }
+        for alarm in alarms where alarm.enabled {
+            for root in alarm.roots {
+                if let once = root.onceFireWallMs, once <= wallMs { continue }
+                let held = daemon.alarms.contains { $0.metadata.rootID == root.id && $0.metadata.kind == .primary
+                    && ($0.state != .scheduled || $0.nextFireWallMs > wallMs) }
+                if !held { return root.id }
+            }
+        }
+        return nil
+    }
+
+    /// At a cancel in a limit-failure step: only a non-alerting seed whose fire time is later than
+    /// the refused primary's may be cancelled to free capacity (CAP-4, CAP-5).
+    func checkCapacityCancel(_ id: AlarmUUID) {
+        guard !stopped, let failed = limitFailureInStep, let metadata = groundTruthMetadata(id) else { return }
+        let failedFire = requestFires[failed]
+        let fire: Int64? = ios?.alarm(id)?.nextFireWallMs
+        if metadata.kind != .seed || isAudible(id) || (failedFire != nil && fire != nil && fire! <= failedFire!) {
+            violate("capacity-protection", [], "\(metadata.kind.rawValue) \(id) of \(metadata.rootID) cancelled while the limit refused \(failed): only a later, non-alerting seed may be reclaimed (CAP-4, CAP-5)")
+        }
+    }
+
+    // MARK: primary-horizon (issue 6)
+
+    /// At a configured fire time whose primary the platform does not hold because the capacity
+    /// limit refused it: the user-visible dropped count must say so (CAP-9). Returns true when the
+    /// miss is surfaced (the caller counts the exemption).
+    func checkDroppedSurfaced(rootID: String) -> Bool {
+        guard let refusal = oracle.capacityRefused.last(where: { $0.rootID == rootID }),
+              nowMs - refusal.atMs > setup.transitionBoundMs else { return false }
+        let document = process.bridge?.document ?? storedDocument
+        let surfaced = (document?.droppedCount ?? 0) > 0 && (document?.dropped ?? []).contains { $0.rootID == rootID }
+        if !surfaced {
+            violate("primary-horizon", [], "the primary of \(rootID) is not registered at its fire time (capacity refused it) and the dropped count (\(document?.droppedCount ?? 0)) does not say so (CAP-9)")
+        }
+        return surfaced
+    }
+}
