@@ -18,6 +18,11 @@ public enum PlanAction: Sendable, Equatable {
     case userEditTitle(alarmID: String, title: String)
     case userEditTime(alarmID: String, hour: Int, minute: Int)
     case userDeleteAlarm(alarmID: String)
+    /// The user edits another attribute of the alarm in the editor; JS saves it (API-19).
+    case userEditAlarm(alarmID: String, edit: AlarmEdit)
+    /// JS saves this definition again after a failed save (once per failure; `generation` is the
+    /// app install it was planned in).
+    case appRetrySave(LogicalAlarm, generation: Int)
     /// JS renders the challenge: `setForegroundAlarmContext` with `challengeScreenVisible`.
     case appShowChallenge
     /// JS refreshes its foreground context (FG-11 heartbeat), in foreground stint `stint`.

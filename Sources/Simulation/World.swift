@@ -159,6 +159,11 @@ final class World {
     var burst: BurstPlayback?
     /// The app's burst behaviour and the burst player's draws (own stream: other draws keep their values).
     var burstRNG: Xoshiro256StarStar
+    /// JS's direct saves (World+Save.swift) and the save checkers' truth (Invariants+Save.swift).
+    var jsSaves = JSSaveState()
+    var saveTruth = SaveTruth()
+    /// JS's retry timing after a failed save (own stream: other draws keep their values).
+    var appRNGSave: Xoshiro256StarStar
 
     init(setup: DeviceSetup, defects: [KnownDefect], keepFullTrace: Bool) {
         self.setup = setup
@@ -179,6 +184,7 @@ final class World {
         self.jsRNG = streams.stream("app.js-heartbeat")
         self.androidSide = AndroidSide(streams: streams, reportLatencyMs: setup.stepReportLatencyMs)
         self.burstRNG = streams.stream("app.bursts")
+        self.appRNGSave = streams.stream("app.saves")
         switch setup.platform {
         case .ios: ios = AlarmKitDaemon(parameters: setup.ios, calendar: calendar, streams: streams)
         case .android:
@@ -391,6 +397,7 @@ final class World {
     func kill(_ reason: String) {
         guard process.running else { return }
         walkProcessDied(reason)  // WALK-7, WALK-25
+        jsSavesProcessDied(reason)  // API-19: the persisted definition stands
         process.running = false
         process.active = false
         process.bridge = nil
@@ -428,6 +435,7 @@ final class World {
         }
         if case .api(.completeChallenge(let rootID, let token)) = input { launchState.completionRequested = (rootID, token) }
         walkObserve(input, wasReady: wasReady)
+        noteSaveInput(input)  // invariant 30
         for command in commands {
             guard process.running, process.bridge != nil else { break }
             execute(command)
@@ -435,7 +443,7 @@ final class World {
         launchState.completionRequested = nil
         switch input {
         case .inventoryRead(let purpose, .success):
-            syncProbePending = purpose != .launchGate && purpose != .observe
+            syncProbePending = purpose != .launchGate && purpose != .observe && !purpose.isSaveVerification
             syncProbePurpose = purpose
         case .scheduleCompleted, .cancelCompleted, .stopCompleted, .alarmUpdates, .timerFired(.expiryCheck): break
         default: syncProbePending = false  // anything else may change what the sync wants
@@ -482,6 +490,7 @@ final class World {
             checkPressureBelongsToOwner(request)
             oracleBind(request)
             checkWalkFuseRequest(request, origin: origin)
+            checkPublishBeforeWrite(request, origin: origin)  // invariant 40
             record("bridge", "schedule", [TraceField("id", request.id.description), TraceField("kind", request.metadata.kind.rawValue),
                                           TraceField("root", request.metadata.rootID), TraceField("schedule", request.schedule.description),
                                           TraceField("origin", origin.rawValue)])
@@ -535,6 +544,8 @@ final class World {
         case .reply(let reply):
             record("bridge", "reply", [TraceField("reply", "\(reply)")])
             checkRootIDsOutward(reply)  // invariant 42
+            checkVerifiedSave(reply)  // invariant 30
+            jsSaveReplied(reply)  // API-19, SCH-8: the app reacts
             if case .completed(let rootID, true) = reply { oracleCompleted(rootID: rootID) }
             if case .snoozeAccepted(_, let untilMs) = reply { oracleSnoozeAccepted(untilMs: untilMs) }
             if case .snoozeRejected = reply { checkFailedSnoozeChangedNothing() }
@@ -871,6 +882,7 @@ final class World {
         case .launchSync: return "launchSync"
         case .resumeSync: return "resumeSync"
         case .directSave(let alarmID): return "directSave(\(alarmID))"
+        case .verifySave(let alarmID): return "verifySave(\(alarmID))"
         case .observe: return "observe"
         }
     }
