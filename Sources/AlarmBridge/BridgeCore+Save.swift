@@ -44,7 +44,7 @@ extension BridgeCore {
             let earlier = saves.pending.remove(at: index)
             save.previous = earlier.previous
             save.previousRows = earlier.previousRows
-            save.inherited = (earlier.inherited + earlier.prepared).filter { id in !earlier.previousRows.contains { $0.id == id } }
+            save.touched = earlier.touched
             out.append(.note("save of \(alarm.id) superseded by a newer save"))
             out.append(.reply(.saveFailed(alarmID: alarm.id, reason: .superseded)))
         }
@@ -102,6 +102,7 @@ extension BridgeCore {
         }
         save.expected = expected
         save.prepared = toSchedule.map(\.id)
+        save.touched += save.prepared.filter { !save.touched.contains($0) }
         save.awaiting = awaiting + toSchedule.map(\.id)
         save.phase = .scheduling
         saves.pending[index] = save
@@ -119,6 +120,15 @@ extension BridgeCore {
     /// bookkeeping of ``scheduleCompleted(_:result:now:into:)``).
     mutating func saveScheduleCompleted(_ id: AlarmUUID, result: Result<Int64, PlatformError>, now: BridgeInstants,
                                         into out: inout [BridgeCommand]) {
+        if let landing = saves.retireOnLanding.firstIndex(of: id) {
+            saves.retireOnLanding.remove(at: landing)
+            if case .success = result, let row = document?.row(id), row.metadata.kind == .primary, !alerting.contains(id),
+               document?.alarm(row.metadata.alarmID).map({ alarm in !alarm.enabled || !alarm.roots.contains { primaryRequest(for: $0, alarmID: alarm.id, now: now)?.id == id } }) ?? true {
+                out.append(.cancel(id, origin: .directSave))  // arm before retire: the verified save no longer wants it
+                mutate { $0.removeRow(id) }
+                flush(into: &out)
+            }
+        }
         for alarmID in saves.pending.filter({ $0.awaiting.contains(id) }).map(\.alarmID) {
             guard let index = saves.pending.firstIndex(where: { $0.alarmID == alarmID }) else { continue }
             saves.pending[index].awaiting.removeAll { $0 == id }
@@ -226,16 +236,16 @@ extension BridgeCore {
 
     /// SCH-10: the failed save's rings go; the previous schedule's rings and rows stay untouched.
     mutating func rollBack(_ save: PendingSave, now: BridgeInstants, into out: inout [BridgeCommand]) {
-        let previousIDs = save.previousRows.map(\.id)
-        for id in save.prepared + save.inherited where !previousIDs.contains(id) {
+        for id in save.touched {
+            if let row = save.previousRows.first(where: { $0.id == id }) {
+                // A same-ID replacement: the previous row stands (a failed write left the ring as it was).
+                mutate { $0.upsert(row) }
+                continue
+            }
             // SCH-21: a new ring already alerting is left to the lifecycle paths.
             if alerting.contains(id) { continue }
             if !save.failedPrepared.contains(id) { out.append(.cancel(id, origin: .directSave)) }
             mutate { $0.removeRow(id) }
-        }
-        for id in save.prepared where previousIDs.contains(id) {
-            // A same-ID replacement that failed leaves the daemon's ring as it was: its row too.
-            if let row = save.previousRows.first(where: { $0.id == id }) { mutate { $0.upsert(row) } }
         }
         mutate { document in
             document.alarms.removeAll { $0.id == save.alarmID }
@@ -255,7 +265,14 @@ extension BridgeCore {
         clearForegroundSuppressed(rootIDs: (save.previous?.roots.map(\.id) ?? []))  // SCH-18: replacement
         let rows = document.rings.filter { $0.metadata.alarmID == save.alarmID && $0.metadata.kind == .primary }
         for row in rows where !save.expected.contains(row.id) {
-            if alerting.contains(row.id) || row.delivered || row.fireWallMs <= now.wallMs || inFlight.contains(row.id) { continue }
+            if inFlight.contains(row.id) {
+                // Still landing: retired once the platform accepted it (never cancelled mid-flight).
+                if !saves.retireOnLanding.contains(row.id) { saves.retireOnLanding.append(row.id) }
+                continue
+            }
+            // An unconfirmed row may be a request of an earlier process still landing: the next
+            // sync retires it once the daemon holds it.
+            if alerting.contains(row.id) || row.delivered || row.fireWallMs <= now.wallMs || !row.confirmed { continue }
             out.append(.cancel(row.id, origin: .directSave))
             mutate { $0.removeRow(row.id) }
         }
@@ -382,8 +399,8 @@ struct PendingSave: Sendable, Equatable {
     /// The alarm's primary rows before this save published anything (SCH-10).
     var previousRows: [RingRow]
     var phase = Phase.reconciling
-    /// Rings of a superseded earlier save that are not part of the previous schedule.
-    var inherited: [AlarmUUID] = []
+    /// Every ring this save and the saves it superseded published (SCH-10: what a failure undoes).
+    var touched: [AlarmUUID] = []
     /// Primaries this save published and asked the daemon for (new, or same-ID replacements).
     var prepared: [AlarmUUID] = []
     /// Every exact primary UUID the verification must see (SCH-9).
@@ -422,6 +439,8 @@ public struct SaveLedger: Sendable, Equatable {
     var seenHeld: [AlarmUUID] = []
     /// SCH-12: the imminent sweep was held back by a verification and runs once it resolves.
     var sweepWaiting = false
+    /// Primaries a verified save no longer wants whose schedule was still in flight.
+    var retireOnLanding: [AlarmUUID] = []
 
     public init() {}
 

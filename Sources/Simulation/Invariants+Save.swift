@@ -30,6 +30,15 @@ extension World {
 
     /// Records each verification read the bridge received (SCH-9).
     func noteSaveInput(_ input: BridgeInput) {
+        if case .inventoryRead(let purpose, .success) = input, purpose == .launchSync || purpose == .resumeSync,
+           !jsSaves.interrupted.isEmpty, process.bridge?.hasPendingSyncWork == false {
+            // The sync after an interrupted save retired the previous schedule's rings.
+            for alarmID in jsSaves.interrupted {
+                unscheduleOracleFireTimes(alarmID: alarmID)
+                scheduleOracleFireTimes(for: [alarmID])
+            }
+            jsSaves.interrupted = []
+        }
         guard case .inventoryRead(.verifySave(let alarmID), let result) = input else { return }
         let ids = (try? result.get())?.map(\.id) ?? []
         saveTruth.verificationReads.append((alarmID, nowMs, ids))

@@ -4,6 +4,8 @@ import SimKernel
 /// An edit the simulated user makes in the app's alarm editor (API-19). Title and time edits
 /// have their own plan actions (`userEditTitle`, `userEditTime`).
 public enum AlarmEdit: Sendable, Equatable {
+    /// A new time of day (a one-shot moves to its next such local time after the edit).
+    case time(hour: Int, minute: Int)
     case weekdays([Weekday])
     case sounds(SoundSettings?)
     case policy(InactivityPolicy)
@@ -12,8 +14,14 @@ public enum AlarmEdit: Sendable, Equatable {
     case countdown(CountdownDuration?)
     case enabled(Bool)
 
-    func apply(to alarm: inout LogicalAlarm) {
+    func apply(to alarm: inout LogicalAlarm, calendar: WallCalendar, nowWallMs: Int64) {
         switch self {
+        case .time(let hour, let minute):
+            alarm.hour = hour
+            alarm.minute = minute
+            if case .once = alarm.repeats {
+                alarm.repeats = .once(fireWallMs: calendar.nextFire(hour: hour, minute: minute, weekday: nil, after: nowWallMs))
+            }
         case .weekdays(let days):
             guard case .weekly = alarm.repeats, !days.isEmpty else { return }
             alarm.repeats = .weekly(days.sorted())
@@ -36,6 +44,9 @@ struct JSSaveState {
     var accepted: [String] = []
     /// Alarms whose failed save JS already retried once (cleared by a success).
     var retried: [String] = []
+    /// Alarms whose save a process death interrupted: the previous definition's fire times stay
+    /// until a later process's sync ran.
+    var interrupted: [String] = []
     /// Bumped when the app is deleted: retries planned before it do nothing.
     var generation = 0
     /// Replies JS received, for scenario expectations: (alarm, "saved" or the failure reason).
@@ -79,16 +90,29 @@ extension World {
     /// A generated edit of a non-identity or schedule attribute. Users do not edit an alarm while
     /// a wake-up is in progress: the generated edit is skipped then.
     func performEdit(_ alarmID: String, _ edit: AlarmEdit) {
-        if oracle.liveIndex != nil {
-            record("plan", "ignored", [TraceField("why", "no editing during a wake-up")])
+        guard let current = jsSaves.pending.first(where: { $0.id == alarmID }) ?? alarms.first(where: { $0.id == alarmID }) else { return }
+        var edited = current
+        edit.apply(to: &edited, calendar: calendar, nowWallMs: wallMs)
+        if oracle.liveIndex != nil || firesSoon(current) || firesSoon(edited) {
+            // The oracle follows a definition once its save succeeded; a ring due within the
+            // seconds of a verification would be judged against the previous one.
+            record("plan", "ignored", [TraceField("why", "no editing during a wake-up or just before a ring")])
             return
         }
-        editAlarm(alarmID) { edit.apply(to: &$0) }
+        editAlarm(alarmID) { edit.apply(to: &$0, calendar: calendar, nowWallMs: wallMs) }
+    }
+
+    /// True when a root of `alarm` is due within 15 min (or was due within the last minute).
+    func firesSoon(_ alarm: LogicalAlarm) -> Bool {
+        alarm.roots.contains { root in
+            let next = root.onceFireWallMs ?? calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: wallMs - 60_000)
+            return next > wallMs - 60_000 && next - wallMs < 15 * 60_000
+        }
     }
 
     /// JS retries a failed save once (the user taps Save again).
     func retrySave(_ definition: LogicalAlarm, generation: Int) {
-        guard generation == jsSaves.generation, oracle.liveIndex == nil else { return }
+        guard generation == jsSaves.generation, oracle.liveIndex == nil, !firesSoon(definition) else { return }
         guard !jsSaves.pending.contains(where: { $0.id == definition.id }) else { return }
         openApp()
         guard process.running else { return }
@@ -111,6 +135,11 @@ extension World {
             jsSaves.outcomes.append((alarmID, reason.rawValue))
             guard reason != .superseded, let index = jsSaves.pending.firstIndex(where: { $0.id == alarmID }) else { return }
             let definition = jsSaves.pending.remove(at: index)
+            // SCH-10: a root whose previous primary the platform still holds is not unregistered,
+            // although the save's schedule call for it failed.
+            for id in saveTruth.before.first(where: { $0.alarmID == alarmID })?.rings ?? [] where platformHolds(id) {
+                if let rootID = requestMetadata[id]?.rootID { oracle.primaryFaultRoots.removeAll { $0 == rootID } }
+            }
             if !jsSaves.accepted.contains(alarmID), alarms.contains(where: { $0.id == alarmID }) {
                 // SCH-10: the bridge removed the brand-new alarm; it is not configured.
                 alarms.removeAll { $0.id == alarmID }
@@ -133,15 +162,17 @@ extension World {
         if jsSaves.outcomes.count > 64 { jsSaves.outcomes.removeFirst() }
     }
 
-    /// The oracle's configured set follows a definition the bridge accepted.
-    func adoptConfigured(_ definition: LogicalAlarm) {
+    /// The oracle's configured set follows a definition the bridge accepted. With
+    /// `keepPreviousFireTimes` the previous definition's fire times stay queued (its rings stay in
+    /// the platform until a later process's sync retires them).
+    func adoptConfigured(_ definition: LogicalAlarm, keepPreviousFireTimes: Bool = false) {
         let old = alarms.first { $0.id == definition.id }
         alarms.removeAll { $0.id == definition.id }
         alarms.append(definition)
         alarms.sort { $0.id < $1.id }
         let scheduleChanged = old.map { $0.roots.map(Self.scheduleKey) != definition.roots.map(Self.scheduleKey) || $0.enabled != definition.enabled } ?? true
         if scheduleChanged {
-            unscheduleOracleFireTimes(alarmID: definition.id)
+            if !keepPreviousFireTimes { unscheduleOracleFireTimes(alarmID: definition.id) }
             scheduleOracleFireTimes(for: [definition.id])
         }
     }
@@ -155,7 +186,10 @@ extension World {
         for definition in jsSaves.pending {
             if let stored = storedDocument?.alarm(definition.id) {
                 if !jsSaves.accepted.contains(definition.id) { jsSaves.accepted.append(definition.id) }
-                adoptConfigured(stored)
+                // The previous schedule's rings were not retired (arm before retire): they may
+                // still ring until the next process's sync retires them.
+                adoptConfigured(stored, keepPreviousFireTimes: true)
+                if !jsSaves.interrupted.contains(definition.id) { jsSaves.interrupted.append(definition.id) }
             }
         }
         jsSaves.pending = []
