@@ -69,6 +69,12 @@ extension BridgeCore {
         }
         removeStaleRows(present: inventory, now: now)  // SCH-4: younger rows survive G_PUB
         var save = saves.pending[index]
+        for row in save.previousRows where save.touched.contains(row.id) && document?.row(row.id) == nil
+            && inventory.contains(where: { $0.id == row.id }) {
+            // A superseded save's same-ID replacement failed and took its row: the daemon still
+            // holds the previous ring, so the previous row describes it (never a BOOT-9 adoption).
+            mutate { $0.upsert(row) }
+        }
         var toSchedule: [RingRequest] = []
         var expected: [AlarmUUID] = []
         var awaiting: [AlarmUUID] = []
@@ -100,6 +106,9 @@ extension BridgeCore {
                 toSchedule.append(request)  // ID-4: a same-ID replacement, no cancel (arm before retire)
             }
         }
+        // A superseded save's requests still in flight are waited for too, so that a failure
+        // restores their rows after the platform answered (SCH-10).
+        awaiting += save.touched.filter { inFlight.contains($0) && !awaiting.contains($0) }
         save.expected = expected
         save.prepared = toSchedule.map(\.id)
         save.touched += save.prepared.filter { !save.touched.contains($0) }
@@ -132,8 +141,10 @@ extension BridgeCore {
         for alarmID in saves.pending.filter({ $0.awaiting.contains(id) }).map(\.alarmID) {
             guard let index = saves.pending.firstIndex(where: { $0.alarmID == alarmID }) else { continue }
             saves.pending[index].awaiting.removeAll { $0 == id }
-            if case .failure(let error) = result {
-                saves.pending[index].failedPrepared.append(id)
+            if case .failure = result { saves.pending[index].failedPrepared.append(id) }
+            if case .failure(let error) = result, saves.pending[index].expected.contains(id), !defects.verifyAnyRing {
+                // (The known defect `verify-any-ring` trusts its verification alone: a failed
+                // schedule call goes on to a verification that any ring of the alarm satisfies.)
                 if saves.pending[index].failure == nil { saves.pending[index].failure = SaveFailureReason(error) }
             }
             guard saves.pending[index].awaiting.isEmpty else { continue }
