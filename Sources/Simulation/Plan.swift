@@ -79,6 +79,9 @@ public enum PlanAction: Sendable, Equatable {
     case faultPlaybackFailure
     case expectAlerting(alarmID: String, line: Int)
     case expectSilent(alarmID: String, line: Int)
+    /// Check: JS's latest save reply for the alarm: `saved`, a failure reason (`not-verified`,
+    /// `capacity`, `not-authorized`, `write-failed`, …), `deleted` (API-19, SCH-8).
+    case expectSaveOutcome(alarmID: String, outcome: String, line: Int)
     /// BOOT-12: every later kill-switch check gets this answer (the server's or the network's).
     case faultKillSwitch(KillSwitchResponse)
     /// IOS-10: the next N app-state writes fail.

@@ -83,6 +83,9 @@ public enum SeedGenerator {
         setup.ios.silentModeSilencesAlerts = deviceRNG.chance(Ratio(1, 20))
         setup.ios.jumpedOverRelativeFires = deviceRNG.chance(Ratio(1, 2))
         setup.ios.scheduleAlwaysFails = deviceRNG.chance(Ratio(1, 100))
+        // SCH-26: now and then an iPhone below iOS 26 (no AlarmKit). Own stream.
+        var versionRNG = streams.stream("setup.ios-version")
+        setup.ios.alarmKitAvailable = !versionRNG.chance(Ratio(1, 100))
         var androidRNG = streams.stream("setup.android-device")
         setup.android.manifest = .usual  // AND-1: SCHEDULE_EXACT_ALARM ≤ 32 + USE_EXACT_ALARM
         setup.android.freshInstall = androidRNG.chance(Ratio(1, 2))
@@ -164,6 +167,7 @@ public enum SeedGenerator {
             parameters.append(RunParameter("ios.silent-mode-silences", String(setup.ios.silentModeSilencesAlerts)))
             parameters.append(RunParameter("ios.jumped-over-relative", setup.ios.jumpedOverRelativeFires ? "fires" : "waits"))
             parameters.append(RunParameter("ios.schedule-always-fails", String(setup.ios.scheduleAlwaysFails)))
+            parameters.append(RunParameter("ios.alarmkit", setup.ios.alarmKitAvailable ? "available" : "unavailable"))
             parameters.append(RunParameter("ios.walk-alarms", alarms.filter(\.challenge.isWalk).map(\.id).joined(separator: ",")))
             parameters.append(RunParameter("ios.workout-latency-ms", "\(setup.walk.workout.sessionStartLatencyMs)+\(setup.walk.workout.collectionStartLatencyMs)"))
             parameters.append(RunParameter("ios.workout-recovery", String(setup.walk.workout.recoverySupported)))

@@ -173,6 +173,9 @@ extension World {
             }
         case .faultKillSwitch, .faultAppStateWriteFailure, .appCancelSystemAlarms:
             performLaunch(action)
+        case .expectSaveOutcome(let alarmID, let outcome, let line):
+            let latest = jsSaves.outcomes.last { $0.alarmID == alarmID }?.outcome ?? "none"
+            if latest != outcome { scenarioFailures.append("\(line): expected save of \(alarmID) \(outcome), but it is \(latest)") }
         case .expectSilent(let alarmID, let line):
             if audibleRings().contains(where: { $0.metadata.alarmID == alarmID }) {
                 scenarioFailures.append("\(line): expected \(alarmID) silent, but it is alerting")

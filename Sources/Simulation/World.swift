@@ -356,6 +356,7 @@ final class World {
         configuration.contextHeartbeatLifetimeMs = setup.contextHeartbeatLifetimeMs
         configuration.wakeSessionDeadlineMs = setup.wakeSessionDeadlineMs
         configuration.recentStepWindowMs = setup.recentStepWindowMs
+        configuration.alarmKitAvailable = setup.platform != .ios || setup.ios.alarmKitAvailable  // SCH-26
         return configuration
     }
 
