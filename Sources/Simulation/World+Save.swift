@@ -114,10 +114,12 @@ extension World {
     func retrySave(_ definition: LogicalAlarm, generation: Int) {
         guard generation == jsSaves.generation, oracle.liveIndex == nil, !firesSoon(definition) else { return }
         guard !jsSaves.pending.contains(where: { $0.id == definition.id }) else { return }
+        let wasActive = process.running && process.active
         openApp()
         guard process.running else { return }
         record("app", "save-retry", [TraceField("alarm", definition.id)])
         jsSave(definition)
+        if !wasActive { enqueue(.plan(.userLeaveApp), afterMs: 5_000) }  // the user came only to save
     }
 
     // MARK: - Replies
