@@ -158,6 +158,14 @@ public struct BridgeConfiguration: Sendable {
     /// skip-date roots) are wanted at once app-wide, primaries first, each soonest first. Default
     /// 30, borrowed from seed 003; the simulation varies it. What it cuts is counted (CAP-9).
     public var skipOccurrenceMax: Int = 30
+    /// SCH-9: a direct save looks for its exact primaries with at most this many inventory reads…
+    public var saveVerificationReadsMax: Int = 3
+    /// …spaced this many virtual ms apart (SCH-9: 100 ms).
+    public var saveVerificationSpacingMs: Int64 = 100
+    /// SCH-26: AlarmKit exists on this device (iOS 26 and later; the adapter's `#available`).
+    /// When false every direct save rejects with `.notAuthorized` (the app offers its Settings
+    /// path); JS never branches on the OS version itself. Always true on Android.
+    public var alarmKitAvailable: Bool = true
     public var defects: KnownDefects
 
     /// WALK-2: the background-task identifier whose launch handler resumes the HealthKit workout.
@@ -168,9 +176,46 @@ public struct BridgeConfiguration: Sendable {
     /// `BridgeCommand` can express one.
     public static let declaredBackgroundTaskIdentifiers: [String] = [workoutBackgroundTaskIdentifier]
 
+    /// IOS-1: the iOS configuration the bridge requires, as its config plugin writes it: the
+    /// AlarmKit usage description and the walk's background-task identifier in Info.plist, and
+    /// no `com.apple.developer.alarmkit` entitlement (none exists; seed 003 §1).
+    public static let requiredIOSConfiguration = IOSAppConfiguration.required
+
     public init(flavor: PlatformFlavor, calendar: WallCalendar, defects: KnownDefects = KnownDefects()) {
         self.flavor = flavor
         self.calendar = calendar
         self.defects = defects
+    }
+}
+
+/// IOS-1: the app's declared iOS configuration (Info.plist keys and entitlements), as the config
+/// plugin writes it. The simulated device takes the app's declared configuration; the iOS model
+/// enforces what a missing entry means.
+public struct IOSAppConfiguration: Sendable, Equatable {
+    /// Info.plist `NSAlarmKitUsageDescription` is present. Without it AlarmKit schedules nothing
+    /// (every schedule fails `notAuthorized`; Info.plist key documentation, seed 003 §1).
+    public var alarmKitUsageDescription: Bool
+    /// Info.plist `BGTaskSchedulerPermittedIdentifiers`. A launch handler for an identifier not
+    /// listed here is refused (BGTaskScheduler documentation), so the walk's workout-recovery
+    /// launch (WALK-2) needs ``BridgeConfiguration/workoutBackgroundTaskIdentifier``.
+    public var backgroundTaskIdentifiers: [String]
+    /// Entitlements the app declares. The bridge requires none: no AlarmKit entitlement exists.
+    public var entitlements: [String]
+
+    public init(alarmKitUsageDescription: Bool, backgroundTaskIdentifiers: [String], entitlements: [String] = []) {
+        self.alarmKitUsageDescription = alarmKitUsageDescription
+        self.backgroundTaskIdentifiers = backgroundTaskIdentifiers
+        self.entitlements = entitlements
+    }
+
+    /// What the bridge requires (IOS-1), and what the config plugin declares.
+    public static let required = IOSAppConfiguration(
+        alarmKitUsageDescription: true,
+        backgroundTaskIdentifiers: BridgeConfiguration.declaredBackgroundTaskIdentifiers,
+        entitlements: [])
+
+    /// True when the workout-recovery launch handler (WALK-2) is permitted.
+    public var permitsWorkoutRecoveryLaunch: Bool {
+        backgroundTaskIdentifiers.contains(BridgeConfiguration.workoutBackgroundTaskIdentifier)
     }
 }

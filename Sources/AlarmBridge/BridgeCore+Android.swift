@@ -268,6 +268,11 @@ extension BridgeCore {
             out.append(.note("AND-11, OCC-23: Start wake-up check of \(id) ignored: not a ring of the live occurrence"))
             return
         }
+        guard handoffPermitted(id) else {
+            // SCH-11: a primary never seen held by the platform may not finish its handoff.
+            out.append(.note("SCH-11: handoff from \(id) refused: the platform was never seen holding it"))
+            return
+        }
         if android.lockScreenGrantToken != live.token {
             android.lockScreenGrantToken = live.token
             out.append(.setMainActivityShowWhenLocked(true))

@@ -61,6 +61,7 @@ extension BridgeCore {
     /// Δ_IMMINENT; the in-app challenge is the pressure while Ember is active, and leaving it
     /// unfinished arms a fresh one (FG-3). Snooze rings and walk fuses are not ordinary (SNZ-10).
     mutating func consumeImminentSuccessors(now: BridgeInstants, into out: inout [BridgeCommand]) {
+        if sweepWaitsForSave(into: &out) { return }  // SCH-12: wait for a pending save's verification
         // Only a confirmed one: a cancel may overtake a schedule still in flight and leave an
         // orphan sounding if the process dies before the schedule lands (ios seed 104). One in
         // flight is silenced on delivery instead (FG-1).

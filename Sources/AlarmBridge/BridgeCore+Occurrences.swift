@@ -255,7 +255,13 @@ extension BridgeCore {
 
     /// A root known only from registry rows (its alarm was deleted while an occurrence lives).
     func rootFromRows(_ rootID: String) -> Root? {
-        guard let row = document?.rings.first(where: { $0.metadata.rootID == rootID }) else { return nil }
+        guard let row = document?.rings.first(where: { $0.metadata.rootID == rootID }) else {
+            // ID-1: the root ID names its alarm ("<alarm>" or "<alarm>.<weekday>"): a live
+            // occurrence whose root an edit or deletion removed keeps its pressure (API-18).
+            guard document?.occurrences.contains(where: { $0.rootID == rootID && $0.state == .live }) == true else { return nil }
+            let alarmID = rootID.split(separator: ".").first.map(String.init) ?? rootID
+            return Root(id: rootID, alarmID: alarmID, hour: 0, minute: 0, weekday: nil, onceFireWallMs: nil, policy: .v3, title: "")
+        }
         return Root(id: rootID, alarmID: row.metadata.alarmID, hour: 0, minute: 0, weekday: nil,
                     onceFireWallMs: nil, policy: .v3, title: row.metadata.title)
     }

@@ -96,10 +96,14 @@ extension BridgeCore {
     mutating func reconcile(purpose: InventoryPurpose, inventory: [PlatformAlarm], now: BridgeInstants,
                             into out: inout [BridgeCommand]) {
         guard purpose != .launchGate, purpose != .observe, document != nil else { return }
+        if case .directSave(let alarmID) = purpose {
+            directSaveRead(alarmID, inventory: inventory, now: now, into: &out)  // API-19, CAP-6 (BridgeCore+Save.swift)
+            return
+        }
         let origin: CommandOrigin
         var family: String?
         switch purpose {
-        case .launchGate, .observe: return
+        case .launchGate, .observe, .verifySave: return
         case .launchSync: origin = .launchSync
         case .resumeSync: origin = .resumeSync
         case .directSave(let alarmID): origin = .directSave; family = alarmID
@@ -113,9 +117,13 @@ extension BridgeCore {
         // `resync-while-alerting` (seed 001) drops this guard from the resume sync.
         let guardAlerting = !(defects.resyncWhileAlerting && origin == .resumeSync)
         let busyFamilies = guardAlerting ? alertingFamilies(inventory) : []
-        let inScope: (String) -> Bool = { alarmID in family == nil || family == alarmID }
         migrateIfNeeded(inventory: inventory, now: now, into: &out)  // BOOT-9..11: first launch after an update
         var deferred = false
+        // SCH-7: a family whose direct save is in progress is left to that save; this sync runs
+        // again once it resolved.
+        let saving = savingFamilies
+        let inScope: (String) -> Bool = { alarmID in (family == nil || family == alarmID) && !saving.contains(alarmID) }
+        if desiredRings(now: now).contains(where: { saving.contains($0.metadata.alarmID) }) { deferred = true }
         var cancels: [AlarmUUID] = []
         var schedules: [RingRequest] = []
         let present = inventory.sorted { $0.id < $1.id }

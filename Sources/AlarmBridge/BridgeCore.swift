@@ -86,6 +86,8 @@ public struct BridgeCore: Sendable {
     var seedFollowUp: InventoryPurpose?
     var seedFollowUps = 0
     var seedFollowUpReadIssued = false
+    /// Direct saves in progress and deletions awaiting confirmation (BridgeCore+Save.swift).
+    public internal(set) var saves = SaveLedger()
 
     static let queuedInputsMax = 256
 
@@ -325,10 +327,21 @@ public struct BridgeCore: Sendable {
             seedSyncOnBackground(now: now, into: &out)  // CAP-3: seeds are added after backgrounding
         case .scheduleCompleted(let id, let result):
             scheduleCompleted(id, result: result, now: now, into: &out)
-        case .cancelCompleted, .stopCompleted:
+            saveScheduleCompleted(id, result: result, now: now, into: &out)  // SCH-9, SCH-10
+        case .cancelCompleted(let id, let result):
+            deletionCancelCompleted(id, result: result, into: &out)  // SCH-8
+        case .stopCompleted:
             // Rows were already retired when the call was issued; a re-registration republished
             // the same ID, so the completion must not remove anything.
             break
+        case .inventoryRead(.directSave(let alarmID), .failure(let error)):
+            // SCH-16: an unreadable inventory is not empty: the save decides nothing and rejects.
+            out.append(.note("inventory unreadable (directSave \(alarmID)): \(error.rawValue)"))
+            resolveSave(alarmID, failure: .notVerified, now: now, into: &out)
+        case .inventoryRead(.verifySave(let alarmID), let result):
+            saveVerificationRead(alarmID, result: result, now: now, into: &out)  // SCH-9
+        case .timerFired(.saveVerification):
+            saveVerificationTimerFired(now: now, into: &out)
         case .inventoryRead(let purpose, .success(let inventory)):
             syncRetries = 0
             observe(inventory: inventory, now: now, into: &out)
@@ -428,15 +441,7 @@ public struct BridgeCore: Sendable {
     mutating func handleAPI(_ call: APICall, now: BridgeInstants, into out: inout [BridgeCommand]) {
         switch call {
         case .saveAlarm(let alarm):
-            if rejectWalkSaveWithoutHealth(alarm, into: &out) { return }  // WALK-4
-            mutate { document in
-                document.alarms.removeAll { $0.id == alarm.id }
-                document.alarms.append(alarm)
-                document.alarms.sort { $0.id < $1.id }
-            }
-            flush(into: &out)
-            out.append(.readInventory(.directSave(alarmID: alarm.id)))  // SCH-3 before scheduling
-            out.append(.reply(.saved(alarmID: alarm.id)))
+            saveAlarm(alarm, now: now, into: &out)  // API-19, BridgeCore+Save.swift
         case .deleteAlarm(let alarmID):
             deleteAlarm(alarmID, now: now, into: &out)
         case .syncEnabledAlarms:
@@ -487,19 +492,6 @@ public struct BridgeCore: Sendable {
             handleAudibleAPI(call, into: &out)
         case .recordChallengeInteraction:
             challengeInteraction(now: now, into: &out)
-        }
-    }
-
-    mutating func deleteAlarm(_ alarmID: String, now: BridgeInstants, into out: inout [BridgeCommand]) {
-        guard let document else { return }
-        let rows = document.rings.filter { $0.metadata.alarmID == alarmID && $0.metadata.kind.opensOccurrence }  // + seeds
-        mutate { $0.alarms.removeAll { $0.id == alarmID } }
-        flush(into: &out)
-        for row in rows where !row.isPast(at: now.wallMs) || alerting.contains(row.id) {
-            // API-18: explicit deletion may end even an alerting ring (SCH-21's named exception).
-            out.append(.cancel(row.id, origin: .lifecycle))
-            removeAlerting(row.id)
-            mutate { $0.removeRow(row.id) }
         }
     }
 
@@ -587,7 +579,9 @@ extension BridgeCore {
     /// True while a schedule request awaits its completion.
     public var hasRequestsInFlight: Bool { !inFlight.isEmpty }
     /// True while a sync is deferred (SCH-22, SCH-23), awaiting a follow-up, or awaiting a re-read.
-    public var hasPendingSyncWork: Bool { deferredSync != nil || followUpSync != nil || retrySync != nil || seedFollowUp != nil }
+    public var hasPendingSyncWork: Bool {
+        deferredSync != nil || followUpSync != nil || retrySync != nil || seedFollowUp != nil || saves.hasVerificationPending
+    }
     /// Rings the bridge believes are alerting.
     public var believedAlerting: [AlarmUUID] { alerting }
     /// The native lifecycle's view of the challenge being rendered.

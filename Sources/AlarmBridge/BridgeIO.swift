@@ -168,6 +168,8 @@ public enum InventoryPurpose: Sendable, Equatable, Codable {
     case directSave(alarmID: String)
     /// API-10: `getScheduledAlarmTimes` (iOS: read only; Android: read, then repair, AND-5).
     case scheduledTimes
+    /// SCH-9: one of the ≤ 3 verification reads (100 ms apart) of a direct save's exact primaries.
+    case verifySave(alarmID: String)
     /// Look before acting: an iOS Stop intent reads the daemon first, because `alarmUpdates` may
     /// have been held while the phone was locked (IOS-2: the daemon inventory is authoritative).
     case observe
@@ -194,6 +196,8 @@ public enum BridgeTimer: String, Sendable, Equatable, Codable {
     case challengeWatchdog
     /// Only with the known defect `android-ring-stops-after-30s`: the old 30 s ring cap (SND-11 forbids it).
     case ringTimeout
+    /// SCH-9: the next verification read of a pending direct save is due (100 ms after the last).
+    case saveVerification
 }
 
 /// The launch gate's visible state (BOOT-7).
@@ -346,6 +350,11 @@ public enum APIReply: Sendable, Equatable {
     case walkStarted(token: String)
     /// `saveAlarm` of an iOS walk alarm rejected: Health access is missing (WALK-4).
     case saveRejected(alarmID: String, reason: String)
+    /// API-19, SCH-10: the direct save rejected; the previous definition and schedule stand.
+    case saveFailed(alarmID: String, reason: SaveFailureReason)
+    /// SCH-8: `deleteAlarm` resolved once the platform confirmed every cancellation; `confirmed`
+    /// is false when a cancellation failed for another reason than "not found".
+    case alarmDeleted(alarmID: String, confirmed: Bool)
     /// `reconcileStepSuppressionTracking` resolved (API-16): the roots whose rings are due within
     /// W_STEP and are now tracked, sorted; `supported` is false on iOS (Android-only method).
     case stepSuppressionTracking(rootIDs: [String], supported: Bool)

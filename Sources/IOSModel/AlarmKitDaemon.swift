@@ -36,9 +36,28 @@ public struct AlarmKitParameters: Sendable, Equatable {
     /// Field report (forums 825427): no `alarmUpdates` while the phone is locked, then the held
     /// changes arrive as one burst when it unlocks. Off by default.
     public var holdUpdatesWhileLocked = false
+    /// IOS-1: the app's declared configuration (Info.plist keys, entitlements) is part of the
+    /// simulated device. Default: what the bridge requires (``BridgeConfiguration/requiredIOSConfiguration``).
+    public var appConfiguration = BridgeConfiguration.requiredIOSConfiguration
     /// The app's Info.plist has `NSAlarmKitUsageDescription`; without it nothing can be
-    /// scheduled (Info.plist key documentation; seed 003 §1).
-    public var usageDescriptionPresent = true
+    /// scheduled (Info.plist key documentation; seed 003 §1; IOS-1).
+    public var usageDescriptionPresent: Bool {
+        get { appConfiguration.alarmKitUsageDescription }
+        set { appConfiguration.alarmKitUsageDescription = newValue }
+    }
+    /// IOS-1, WALK-2: Info.plist `BGTaskSchedulerPermittedIdentifiers` lists the workout task;
+    /// without it iOS refuses the background-task launch that recovers the walk's workout.
+    public var workoutTaskIdentifierDeclared: Bool {
+        get { appConfiguration.permitsWorkoutRecoveryLaunch }
+        set {
+            let identifier = BridgeConfiguration.workoutBackgroundTaskIdentifier
+            appConfiguration.backgroundTaskIdentifiers.removeAll { $0 == identifier }
+            if newValue { appConfiguration.backgroundTaskIdentifiers.append(identifier) }
+        }
+    }
+    /// SCH-26: AlarmKit exists on the device (iOS 26 and later). On an older iOS nothing can be
+    /// scheduled; the bridge learns it from the OS version (`#available`), never from JS.
+    public var alarmKitAvailable = true
     /// How `.relative` schedules resolve a local time that a DST night skips or repeats:
     /// undocumented (PLATFORMS.md `.relative`, "DST ?"), so drawn per seed. Default: Foundation's.
     public var dstPolicy = WallCalendar.DSTPolicy.foundation
@@ -232,7 +251,7 @@ public struct AlarmKitDaemon: Sendable {
         if parameters.usageDescriptionPresent && parameters.authorization == .notDetermined {
             prompted = requestAuthorization().1  // the first schedule prompts
         }
-        if !parameters.usageDescriptionPresent || parameters.authorization == .denied {
+        if !parameters.alarmKitAvailable || !parameters.usageDescriptionPresent || parameters.authorization == .denied {
             return prompted + [.toApp(.scheduleCompleted(request.id, .failure(.notAuthorized)), launch: nil),
                                .trace("schedule-failed", [TraceField("id", request.id.description), TraceField("error", "notAuthorized")])]
         }

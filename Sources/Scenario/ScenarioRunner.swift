@@ -31,7 +31,7 @@ public enum ScenarioRunner {
                                        "ios.dst-gap", "ios.dst-overlap", "ios.custom-sound-fails", "ios.silent-mode-silences",
                                        "ios.jumped-over-relative", "ios.schedule-always-fails",
                                        "ios.workout-recovery", "ios.motion-authorized", "ios.health-access",
-                                       "ios.walk-collection-never-confirms",
+                                       "ios.walk-collection-never-confirms", "ios.alarmkit", "ios.background-task-identifier",
                                        "android.api-level", "android.swipe-force-stops", "android.update-clears-alarms",
                                        "android.oem-kills-ringing-ms", "android.focus-loss-silences", "android.seeded-tie-order",
                                        "android.full-screen-intent", "android.standby-bucket", "android.doze-maintenance-ms", "android.manifest", "bridge.min-snooze-lead-ms", "bridge.clock-threshold-ms", "bridge.g-pub-ms",
@@ -328,6 +328,15 @@ public enum ScenarioRunner {
             return .expectBurst(playing: on, line: event.line)
         case ("expect", "alerting"): return alarmArgument(0).map { .expectAlerting(alarmID: $0, line: event.line) }
         case ("expect", "silent"): return alarmArgument(0).map { .expectSilent(alarmID: $0, line: event.line) }
+        case ("expect", "save"):
+            guard let alarm = alarmArgument(0), arguments.count > 1, case .text(let outcome) = arguments[1] else { return nil }
+            return .expectSaveOutcome(alarmID: alarm, outcome: outcome, line: event.line)
+        case ("user", "edit-weekdays"):
+            guard let alarm = alarmArgument(0), arguments.count > 1, case .text(let text) = arguments[1] else { return nil }
+            let days = text.split(separator: ",").compactMap { name in Weekday.allCases.first { $0.description == name } }
+            return days.isEmpty ? nil : .userEditAlarm(alarmID: alarm, edit: .weekdays(days))
+        case ("user", "disable-alarm"): return alarmArgument(0).map { .userEditAlarm(alarmID: $0, edit: .enabled(false)) }
+        case ("user", "enable-alarm"): return alarmArgument(0).map { .userEditAlarm(alarmID: $0, edit: .enabled(true)) }
         case ("fault", "kill-switch-ok"): return .faultKillSwitch(.ok)
         case ("fault", "kill-switch-disabled"): return .faultKillSwitch(.disabled)
         case ("fault", "kill-switch-timeout"): return .faultKillSwitch(.timeout)
@@ -368,6 +377,8 @@ public enum ScenarioRunner {
             ("ios.silent-mode-silences", "on", "off", \.ios.silentModeSilencesAlerts),
             ("ios.jumped-over-relative", "fires", "waits", \.ios.jumpedOverRelativeFires),
             ("ios.schedule-always-fails", "on", "off", \.ios.scheduleAlwaysFails),
+            ("ios.alarmkit", "available", "unavailable", \.ios.alarmKitAvailable),
+            ("ios.background-task-identifier", "declared", "missing", \.ios.workoutTaskIdentifierDeclared),
             ("ios.workout-recovery", "on", "off", \.walk.workout.recoverySupported),
             ("ios.motion-authorized", "on", "off", \.walk.workout.motionAuthorized),
             ("ios.health-access", "granted", "denied", \.walk.healthAccessGranted),

@@ -158,6 +158,12 @@ public enum InvariantCatalog {
         InvariantInfo(id: "pass-over-silent",
                       statement: "on Android a root that became due while another root owned a live occurrence never rings for that ring time, neither while queued nor after its queue entry is released",
                       rules: ["OCC-3", "OCC-4", "AND-15"]),
+        InvariantInfo(id: "verified-saves",
+                      statement: "a direct save resolves successfully only if one of at most 3 reads 100 ms apart saw each root's exact new primary; a failed save leaves the previous schedule's rings and rows unchanged",
+                      rules: ["SCH-9", "SCH-10", "SCH-11", "API-19", "CAP-6"]),
+        InvariantInfo(id: "publish-before-write",
+                      statement: "every daemon schedule call of a direct save follows the atomic publication of its registry row together with its exact primary ID",
+                      rules: ["SCH-6", "SCH-7"]),
     ]
 
     public static func info(_ id: String) -> InvariantInfo? {

@@ -7,9 +7,17 @@ import SimKernel
 /// configured alarms (what the user saved), the device calendar now in force, the platform
 /// models' inventories and the commands as the platform receives them.
 extension World {
-    /// The configured weekly root a ring belongs to, from the world's own alarm list.
-    func configuredWeeklyRoot(_ metadata: RingMetadata) -> Root? {
-        alarms.first { $0.id == metadata.alarmID }?.roots.first { $0.id == metadata.rootID && $0.weekday != nil }
+    /// The configured weekly roots a ring may belong to: the saved definition, and a definition
+    /// JS is saving now (its rings are registered before the save resolves, API-19).
+    func configuredWeeklyRoots(_ metadata: RingMetadata) -> [Root] {
+        let definitions = [jsSaves.pending.first { $0.id == metadata.alarmID }, alarms.first { $0.id == metadata.alarmID }]
+        return definitions.compactMap { $0?.roots.first { $0.id == metadata.rootID && $0.weekday != nil } }
+    }
+
+    /// True while `id` belongs to the schedule a save in progress (or one interrupted by process
+    /// death) is replacing: SCH-10 keeps it until the save resolves, so it may still ring.
+    func isPreviousScheduleRing(_ id: AlarmUUID, alarmID: String) -> Bool {
+        saveTruth.before.contains { $0.alarmID == alarmID && $0.rings.contains(id) }
     }
 
     /// True when `fireWallMs` is a scheduled occurrence of `root` in `calendar`: on its weekday at
@@ -33,9 +41,9 @@ extension World {
     /// occurrences (REC-1, REC-2, REC-4, REC-7), and a root never holds a second pending seed (REC-5).
     func checkRecurrenceRequest(_ request: RingRequest) {
         guard !stopped, request.metadata.kind.opensOccurrence, case .fixed(let fire) = request.schedule,
-              let root = configuredWeeklyRoot(request.metadata) else { return }
+              let root = configuredWeeklyRoots(request.metadata).first else { return }
         let (ok, why) = isScheduledOccurrence(fire, of: root, in: calendar)
-        if !ok {
+        if !ok && !configuredWeeklyRoots(request.metadata).contains(where: { isScheduledOccurrence(fire, of: $0, in: calendar).0 }) {
             violate("recurrence", [], "\(request.metadata.kind.rawValue) \(request.id) of \(root.id) registered for \(fire) \(why)")
             return
         }
@@ -51,12 +59,13 @@ extension World {
     /// A fixed instant planned before a zone change that no bridge process has seen yet is a
     /// [limit] (REC-8 needs a running process), counted by name.
     func checkRecurrenceAlert(_ id: AlarmUUID, _ metadata: RingMetadata) {
-        guard !stopped, metadata.kind.opensOccurrence, let root = configuredWeeklyRoot(metadata) else { return }
+        guard !stopped, metadata.kind.opensOccurrence, let root = configuredWeeklyRoots(metadata).first,
+              !isPreviousScheduleRing(id, alarmID: metadata.alarmID) else { return }
         let scheduled: Int64?
         if let daemon = ios { scheduled = daemon.alarm(id)?.nextFireWallMs } else { scheduled = android?.alarm(id)?.triggerWallMs }
         guard let fire = scheduled, fire <= wallMs, wallMs - lastWallClockChangeMs > setup.transitionBoundMs else { return }
         let (ok, why) = isScheduledOccurrence(fire, of: root, in: calendar)
-        guard !ok else { return }
+        guard !ok, !configuredWeeklyRoots(metadata).contains(where: { isScheduledOccurrence(fire, of: $0, in: calendar).0 }) else { return }
         if lastZoneChangeMs > process.lastReadyStepMs {
             countExemption("zone-change-unobserved")
             return
@@ -112,8 +121,11 @@ extension World {
 
     /// At a cancel in a limit-failure step: only a non-alerting seed whose fire time is later than
     /// the refused primary's may be cancelled to free capacity (CAP-4, CAP-5).
-    func checkCapacityCancel(_ id: AlarmUUID) {
+    /// A failed direct save's rollback of its own new rings (SCH-10) frees nothing for another ring:
+    /// it is not a capacity decision.
+    func checkCapacityCancel(_ id: AlarmUUID, origin: CommandOrigin) {
         guard !stopped, let failed = limitFailureInStep, let metadata = groundTruthMetadata(id) else { return }
+        if origin == .directSave, metadata.kind == .primary, (requestMetadata[failed] ?? groundTruthMetadata(failed))?.alarmID == metadata.alarmID { return }
         let failedFire = requestFires[failed]
         let fire: Int64? = ios?.alarm(id)?.nextFireWallMs
         if metadata.kind != .seed || isAudible(id) || (failedFire != nil && fire != nil && fire! <= failedFire!) {

@@ -49,6 +49,7 @@ extension World {
     /// can be scheduled, by the user's choice or the app's configuration ([limit], named).
     func authorizationExemption() -> String? {
         guard let daemon = ios else { return nil }
+        if !daemon.parameters.alarmKitAvailable { return "alarmkit-unavailable" }  // SCH-26: iOS < 26
         if !daemon.parameters.usageDescriptionPresent { return "alarmkit-usage-description-missing" }
         if daemon.parameters.authorization == .denied { return "alarmkit-authorization-denied" }
         if daemon.parameters.scheduleAlwaysFails { return "alarmkit-schedule-always-fails" }

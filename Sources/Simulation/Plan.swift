@@ -18,6 +18,11 @@ public enum PlanAction: Sendable, Equatable {
     case userEditTitle(alarmID: String, title: String)
     case userEditTime(alarmID: String, hour: Int, minute: Int)
     case userDeleteAlarm(alarmID: String)
+    /// The user edits another attribute of the alarm in the editor; JS saves it (API-19).
+    case userEditAlarm(alarmID: String, edit: AlarmEdit)
+    /// JS saves this definition again after a failed save (once per failure; `generation` is the
+    /// app install it was planned in).
+    case appRetrySave(LogicalAlarm, generation: Int)
     /// JS renders the challenge: `setForegroundAlarmContext` with `challengeScreenVisible`.
     case appShowChallenge
     /// JS refreshes its foreground context (FG-11 heartbeat), in foreground stint `stint`.
@@ -76,6 +81,9 @@ public enum PlanAction: Sendable, Equatable {
     case faultPlaybackFailure
     case expectAlerting(alarmID: String, line: Int)
     case expectSilent(alarmID: String, line: Int)
+    /// Check: JS's latest save reply for the alarm: `saved`, a failure reason (`not-verified`,
+    /// `capacity`, `not-authorized`, `write-failed`, …), `deleted` (API-19, SCH-8).
+    case expectSaveOutcome(alarmID: String, outcome: String, line: Int)
     /// BOOT-12: every later kill-switch check gets this answer (the server's or the network's).
     case faultKillSwitch(KillSwitchResponse)
     /// IOS-10: the next N app-state writes fail.

@@ -123,6 +123,9 @@ public enum SeedGenerator {
         setup.ios.silentModeSilencesAlerts = deviceRNG.chance(Ratio(1, 20))
         setup.ios.jumpedOverRelativeFires = deviceRNG.chance(Ratio(1, 2))
         setup.ios.scheduleAlwaysFails = deviceRNG.chance(Ratio(1, 100))
+        // SCH-26: now and then an iPhone below iOS 26 (no AlarmKit). Own stream.
+        var versionRNG = streams.stream("setup.ios-version")
+        setup.ios.alarmKitAvailable = !versionRNG.chance(Ratio(1, 100))
         var androidRNG = streams.stream("setup.android-device")
         setup.android.manifest = .usual  // AND-1: SCHEDULE_EXACT_ALARM ≤ 32 + USE_EXACT_ALARM
         setup.android.freshInstall = androidRNG.chance(Ratio(1, 2))
@@ -223,6 +226,7 @@ public enum SeedGenerator {
             parameters.append(RunParameter("ios.silent-mode-silences", String(setup.ios.silentModeSilencesAlerts)))
             parameters.append(RunParameter("ios.jumped-over-relative", setup.ios.jumpedOverRelativeFires ? "fires" : "waits"))
             parameters.append(RunParameter("ios.schedule-always-fails", String(setup.ios.scheduleAlwaysFails)))
+            parameters.append(RunParameter("ios.alarmkit", setup.ios.alarmKitAvailable ? "available" : "unavailable"))
             parameters.append(RunParameter("ios.walk-alarms", alarms.filter(\.challenge.isWalk).map(\.id).joined(separator: ",")))
             parameters.append(RunParameter("ios.workout-latency-ms", "\(setup.walk.workout.sessionStartLatencyMs)+\(setup.walk.workout.collectionStartLatencyMs)"))
             parameters.append(RunParameter("ios.workout-recovery", String(setup.walk.workout.recoverySupported)))
@@ -543,8 +547,56 @@ enum AmbientPlan {
                 plan.append(TimedAction(wallMs: start + health.int(in: 60_000...setup.durationMs), action: .userSetHealthAccess(false)))
             }
         }
+        plan.append(contentsOf: editorPlan(setup: setup, streams: streams))
         // Stable order: by time, then by generation order (the sort is stable).
         return plan.enumerated().sorted { ($0.element.wallMs, $0.offset) < ($1.element.wallMs, $1.offset) }.map(\.element)
+    }
+
+    /// API-19: the user edits alarms in the editor (time, weekdays, sounds, policy, challenge,
+    /// countdown, enabled), sometimes saving again while the previous save still verifies.
+    /// Own stream: the draws above keep their values.
+    static func editorPlan(setup: DeviceSetup, streams: RandomStreams) -> [TimedAction] {
+        var rng = streams.stream("plan.edits")
+        guard !setup.alarms.isEmpty else { return [] }
+        var plan: [TimedAction] = []
+        for number in 0..<Int(rng.int(in: 0...4)) {
+            let target = rng.pick(setup.alarms)
+            let at = setup.startWallMs + rng.int(in: 120_000...setup.durationMs)
+            var edits: [AlarmEdit] = []
+            switch rng.uniform(below: 8) {
+            case 0, 1:
+                edits.append(.time(hour: Int(rng.int(in: 5...9)), minute: Int(rng.int(in: 0...59))))
+            case 2:
+                let days = Weekday.allCases.filter { _ in rng.chance(Ratio(1, 2)) }
+                edits.append(.weekdays(days.isEmpty ? [rng.pick(Weekday.allCases)] : days))
+            case 3:
+                edits.append(.sounds(SeedGenerator.soundSettings(&rng)))
+            case 4:
+                edits.append(.policy(rng.chance(Ratio(1, 2)) ? .v3 : .v2))
+            case 5:
+                if !target.challenge.isWalk { edits.append(.challenge(rng.pick([ChallengeKind.none, .voice, .math]))) }
+            case 6:
+                edits.append(.countdown(rng.chance(Ratio(1, 3)) ? nil : CountdownDuration(preAlertMs: nil, postAlertMs: rng.pick([Int64(300_000), 540_000]))))
+            default:
+                edits.append(.enabled(false))
+            }
+            plan.append(TimedAction(wallMs: at, action: .userOpenApp))
+            for edit in edits { plan.append(TimedAction(wallMs: at + 1_500, action: .userEditAlarm(alarmID: target.id, edit: edit))) }
+            if rng.chance(Ratio(1, 3)) {
+                // Saved again while the first save still verifies.
+                let again = at + 1_500 + rng.int(in: 20...400)
+                plan.append(TimedAction(wallMs: again, action: rng.chance(Ratio(1, 2))
+                    ? .userEditTitle(alarmID: target.id, title: "\(target.title) again \(number)")
+                    : .userEditAlarm(alarmID: target.id, edit: .time(hour: Int(rng.int(in: 5...9)), minute: Int(rng.int(in: 0...59))))))
+            }
+            if edits == [.enabled(false)] {
+                let back = at + rng.int(in: 600_000...7_200_000)
+                plan.append(TimedAction(wallMs: back, action: .userEditAlarm(alarmID: target.id, edit: .enabled(true))))
+                plan.append(TimedAction(wallMs: back + 8_000, action: .userLeaveApp))
+            }
+            plan.append(TimedAction(wallMs: at + 8_000, action: .userLeaveApp))
+        }
+        return plan
     }
 
     static func titleEdit(_ alarm: LogicalAlarm, number: Int, at: Int64) -> [TimedAction] {

@@ -98,10 +98,14 @@ extension World {
                     alarm.repeats = .once(fireWallMs: calendar.nextFire(hour: hour, minute: minute, weekday: nil, after: wallMs))
                 }
             }
-            unscheduleOracleFireTimes(alarmID: alarmID)
-            scheduleOracleFireTimes(for: [alarmID])
+            // The oracle moves to the new time only once the save succeeded (World+Save.swift).
+        case .userEditAlarm(let alarmID, let edit):
+            performEdit(alarmID, edit)
+        case .appRetrySave(let definition, let generation):
+            retrySave(definition, generation: generation)
         case .userDeleteAlarm(let alarmID):
             alarms.removeAll { $0.id == alarmID }
+            jsSaves.pending.removeAll { $0.id == alarmID }
             unscheduleOracleFireTimes(alarmID: alarmID)
             openApp()
             step(.api(.deleteAlarm(id: alarmID)))
@@ -192,6 +196,9 @@ extension World {
             }
         case .faultKillSwitch, .faultAppStateWriteFailure, .appCancelSystemAlarms:
             performLaunch(action)
+        case .expectSaveOutcome(let alarmID, let outcome, let line):
+            let latest = jsSaves.outcomes.last { $0.alarmID == alarmID }?.outcome ?? "none"
+            if latest != outcome { scenarioFailures.append("\(line): expected save of \(alarmID) \(outcome), but it is \(latest)") }
         case .expectSilent(let alarmID, let line):
             if audibleRings().contains(where: { $0.metadata.alarmID == alarmID }) {
                 scenarioFailures.append("\(line): expected \(alarmID) silent, but it is alerting")
@@ -269,15 +276,6 @@ extension World {
         } else if process.running {
             enqueue(.toProcess(.protectedDataAvailable, incarnation: process.incarnation), afterMs: 0)
         }
-    }
-
-    /// The user edits an alarm in the app's editor; JS saves it through the direct save (API-19).
-    func editAlarm(_ alarmID: String, _ change: (inout LogicalAlarm) -> Void) {
-        guard let index = alarms.firstIndex(where: { $0.id == alarmID }) else { return }
-        change(&alarms[index])
-        openApp()
-        guard process.running else { return }
-        step(.api(.saveAlarm(alarms[index])))
     }
 }
 

@@ -157,6 +157,7 @@ extension World {
             oracle.primaryFaultRoots.append(victim.metadata.rootID)
         }
         noteFault("os-removed-alarm")
+        saveTruth.osRemoved.append(victim.id)  // invariant 30: not the bridge's doing
         if victim.state == .alerting, let index = oracle.liveIndex, oracle.bindings[victim.id] == oracle.occurrences[index].id,
            victim.metadata.kind.opensOccurrence, process.lastReadyStepMs < at(wallMs: oracle.occurrences[index].startWallMs) {
             // [limit] As with a reboot: the OS ended an alert no bridge process ever observed, and

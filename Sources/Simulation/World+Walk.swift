@@ -206,7 +206,9 @@ extension World {
     /// WALK-7: HealthKit relaunches the process (or reaches the one running) and it reattaches.
     func recoverWorkout() {
         // WALK-2: iOS launches the app for the workout only through its declared identifier.
-        let declared = BridgeConfiguration.declaredBackgroundTaskIdentifiers.contains(BridgeConfiguration.workoutBackgroundTaskIdentifier)
+        // IOS-1: the app's declared Info.plist decides; a missing identifier refuses the launch.
+        let declared = ios?.parameters.appConfiguration.permitsWorkoutRecoveryLaunch ?? false
+        if !declared { record("ios", "background-task-refused", [TraceField("identifier", BridgeConfiguration.workoutBackgroundTaskIdentifier)]) }
         guard deviceUp, declared, (try? walkWorld.workout.recover()) != nil else {
             walkWorld.lossUnreported = walkWorld.lossUnreported || walkWorld.workout.state == .ended
             return

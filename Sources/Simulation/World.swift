@@ -181,6 +181,11 @@ final class World {
     var burst: BurstPlayback?
     /// The app's burst behaviour and the burst player's draws (own stream: other draws keep their values).
     var burstRNG: Xoshiro256StarStar
+    /// JS's direct saves (World+Save.swift) and the save checkers' truth (Invariants+Save.swift).
+    var jsSaves = JSSaveState()
+    var saveTruth = SaveTruth()
+    /// JS's retry timing after a failed save (own stream: other draws keep their values).
+    var appRNGSave: Xoshiro256StarStar
 
     init(setup: DeviceSetup, defects: [KnownDefect], keepFullTrace: Bool) {
         self.setup = setup
@@ -201,6 +206,7 @@ final class World {
         self.jsRNG = streams.stream("app.js-heartbeat")
         self.androidSide = AndroidSide(streams: streams, reportLatencyMs: setup.stepReportLatencyMs)
         self.burstRNG = streams.stream("app.bursts")
+        self.appRNGSave = streams.stream("app.saves")
         switch setup.platform {
         case .ios: ios = AlarmKitDaemon(parameters: setup.ios, calendar: calendar, streams: streams)
         case .android:
@@ -377,6 +383,7 @@ final class World {
         configuration.recentStepWindowMs = setup.recentStepWindowMs
         configuration.skipHorizonMs = setup.skipHorizonMs  // CAP-8
         configuration.skipOccurrenceMax = setup.skipOccurrenceMax
+        configuration.alarmKitAvailable = setup.platform != .ios || setup.ios.alarmKitAvailable  // SCH-26
         return configuration
     }
 
@@ -418,6 +425,7 @@ final class World {
     func kill(_ reason: String) {
         guard process.running else { return }
         walkProcessDied(reason)  // WALK-7, WALK-25
+        jsSavesProcessDied(reason)  // API-19: the persisted definition stands
         process.running = false
         process.active = false
         process.bridge = nil
@@ -469,6 +477,7 @@ final class World {
         migrationWatch.migrationStep = (documentBefore?.schemaVersion ?? BridgeDocument.currentSchemaVersion) < BridgeDocument.currentSchemaVersion
             && !bridge.needsMigration && bridge.document != nil
         defer { migrationWatch.migrationStep = false }
+        noteSaveInput(input)  // invariant 30
         for command in commands {
             guard process.running, process.bridge != nil else { break }
             execute(command)
@@ -478,7 +487,7 @@ final class World {
         launchState.completionRequested = nil
         switch input {
         case .inventoryRead(let purpose, .success):
-            syncProbePending = purpose != .launchGate && purpose != .observe
+            syncProbePending = purpose != .launchGate && purpose != .observe && !purpose.isSaveVerification
             syncProbePurpose = purpose
         case .scheduleCompleted, .cancelCompleted, .stopCompleted, .alarmUpdates, .timerFired(.expiryCheck): break
         default: syncProbePending = false  // anything else may change what the sync wants
@@ -532,6 +541,7 @@ final class World {
             oracleBind(request)
             checkWalkFuseRequest(request, origin: origin)
             checkNoLegacyRingCreated(request)  // BOOT-11, WALK-13
+            checkPublishBeforeWrite(request, origin: origin)  // invariant 40
             record("bridge", "schedule", [TraceField("id", request.id.description), TraceField("kind", request.metadata.kind.rawValue),
                                           TraceField("root", request.metadata.rootID), TraceField("schedule", request.schedule.description),
                                           TraceField("origin", origin.rawValue)])
@@ -547,7 +557,7 @@ final class World {
             checkReceiptFirst(id, origin: origin)
             checkNoCollateralDamage(id, origin: origin)
             checkArmBeforeRetire(id, origin: origin, isCancel: true)
-            checkCapacityCancel(id)  // invariant 29
+            checkCapacityCancel(id, origin: origin)  // invariant 29
             checkFuseRetire(id, origin: origin)
             checkMigrationCancel(id)  // BOOT-9, BOOT-10: no valid configured primary cancelled
             record("bridge", "cancel", [TraceField("id", id.description), TraceField("origin", origin.rawValue)])
@@ -590,6 +600,8 @@ final class World {
             checkScheduledTimes(reply)  // invariants 24, 25
             if case .scheduledAlarmTimes(let times) = reply { lastScheduledTimes = .answered(times) }
             if case .scheduledAlarmTimesRejected = reply { lastScheduledTimes = .rejected }
+            checkVerifiedSave(reply)  // invariant 30
+            jsSaveReplied(reply)  // API-19, SCH-8: the app reacts
             if case .completed(let rootID, true) = reply { oracleCompleted(rootID: rootID) }
             if case .snoozeAccepted(_, let untilMs) = reply { oracleSnoozeAccepted(untilMs: untilMs) }
             if case .snoozeRejected = reply { checkFailedSnoozeChangedNothing() }
@@ -933,6 +945,7 @@ final class World {
         case .launchSync: return "launchSync"
         case .resumeSync: return "resumeSync"
         case .directSave(let alarmID): return "directSave(\(alarmID))"
+        case .verifySave(let alarmID): return "verifySave(\(alarmID))"
         case .observe: return "observe"
         case .scheduledTimes: return "scheduledTimes"
         }

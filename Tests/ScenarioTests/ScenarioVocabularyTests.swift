@@ -24,6 +24,7 @@ struct ScenarioVocabularyTests {
         #expect(usages == [
             "user stop [ALARM]", "user open-app", "user leave-app", "user complete-challenge", "user snooze DURATION", "user abandon", "user skip-snooze", "user unlock", "user lock",
             "user force-quit", "user edit-title ALARM \"TEXT\"", "user edit-time ALARM HH:MM", "user delete-alarm ALARM",
+            "user edit-weekdays ALARM \"TEXT\"", "user disable-alarm ALARM", "user enable-alarm ALARM",
             "user control-center", "user app-update", "user reinstall", "user mute-burst",
             "app sync-enabled-alarms", "app launch", "app challenge-interaction", "app start-burst [ALARM]",
             "app record-audible [ALARM]", "app reset-audible-count",
@@ -34,7 +35,7 @@ struct ScenarioVocabularyTests {
             "fault late-delivery DURATION", "fault force-stop", "fault audio-focus-loss", "fault phone-call",
             "fault audio-focus-regained", "fault playback-failure", "fault os-removes-alarm [ALARM]",
             "user start-walk", "user walk N", "user app-switcher DURATION", "user health-access on|off", "fault workout-lost",
-            "expect alerting ALARM", "expect silent ALARM",
+            "expect alerting ALARM", "expect silent ALARM", "expect save ALARM \"TEXT\"",
             "fault kill-switch-ok", "fault kill-switch-disabled", "fault kill-switch-timeout",
             "fault kill-switch-network-failure", "fault kill-switch-unreadable", "fault app-state-write-failure [N=1]",
             "app cancel-system-alarms ALARM",

@@ -1,0 +1,139 @@
+import AlarmBridge
+import IOSModel
+import SimKernel
+
+/// Candidate invariants 30 ("verified saves") and 40 ("publish before write"): the direct save
+/// entry point (API-19) as ground truth sees it.
+extension World {
+    /// JS asked for a save: a new verification window opens; the first save of a chain records
+    /// the previous schedule's pending primaries (SCH-10's baseline).
+    func noteSaveRequested(_ alarmID: String) {
+        saveTruth.verificationReads.removeAll { $0.alarmID == alarmID }
+        guard !jsSaves.pending.contains(where: { $0.id == alarmID }) else { return }  // a chain keeps its baseline
+        saveTruth.before.removeAll { $0.alarmID == alarmID }
+        saveTruth.before.append((alarmID, pendingPrimaries(of: alarmID)))
+    }
+
+    /// The primaries of `alarmID` the platform holds now and that are still ahead.
+    func pendingPrimaries(of alarmID: String) -> [AlarmUUID] {
+        if let daemon = ios {
+            return daemon.alarms.filter { $0.metadata.alarmID == alarmID && $0.metadata.kind == .primary && $0.state == .scheduled }.map(\.id)
+        }
+        guard let manager = android else { return [] }
+        return manager.pending.filter { $0.metadata.alarmID == alarmID && $0.metadata.kind == .primary }.map(\.id)
+    }
+
+    func platformHolds(_ id: AlarmUUID) -> Bool {
+        if let daemon = ios { return daemon.alarm(id) != nil }
+        return android?.alarm(id) != nil
+    }
+
+    /// Records each verification read the bridge received (SCH-9).
+    func noteSaveInput(_ input: BridgeInput) {
+        if case .inventoryRead(let purpose, .success) = input, purpose == .launchSync || purpose == .resumeSync,
+           !jsSaves.interrupted.isEmpty, process.bridge?.hasPendingSyncWork == false {
+            // The sync after an interrupted save retired the previous schedule's rings.
+            for alarmID in jsSaves.interrupted {
+                unscheduleOracleFireTimes(alarmID: alarmID)
+                scheduleOracleFireTimes(for: [alarmID])
+            }
+            jsSaves.interrupted = []
+        }
+        guard case .inventoryRead(.verifySave(let alarmID), let result) = input else { return }
+        let ids = (try? result.get())?.map(\.id) ?? []
+        saveTruth.verificationReads.append((alarmID, nowMs, ids))
+        if saveTruth.verificationReads.count > 64 { saveTruth.verificationReads.removeFirst() }
+    }
+
+    /// Candidate invariant 30 (SCH-9, SCH-10, SCH-11, API-19): a save resolves successfully only
+    /// if one of at most 3 reads 100 ms apart saw each root's exact new primary; a failed save
+    /// leaves the previous schedule's rings and rows unchanged.
+    func checkVerifiedSave(_ reply: APIReply) {
+        guard !stopped else { return }
+        switch reply {
+        case .saved(let alarmID):
+            guard let definition = jsSaves.pending.first(where: { $0.id == alarmID }), definition.enabled else { return }
+            let reads = saveTruth.verificationReads.filter { $0.alarmID == alarmID }
+            if reads.count > 3 {
+                violate("verified-saves", ["SCH-9"], "save of \(alarmID) resolved after \(reads.count) verification reads (at most 3)")
+                return
+            }
+            for (earlier, later) in zip(reads, reads.dropFirst()) where later.atMs - earlier.atMs < 100 {
+                violate("verified-saves", ["SCH-9"], "verification reads of \(alarmID) only \(later.atMs - earlier.atMs) ms apart (100 ms)")
+                return
+            }
+            for root in definition.roots {
+                if let once = root.onceFireWallMs, once <= wallMs { continue }  // nothing left to ring
+                let seen = reads.contains { read in read.ids.contains { isExactPrimary($0, of: root) } }
+                if !seen {
+                    violate("verified-saves", ["SCH-9", "API-19"], "save of \(alarmID) resolved although no verification read saw the exact primary of \(root.id) at \(clockTime(hour: root.hour, minute: root.minute))")
+                    return
+                }
+            }
+        case .saveFailed(let alarmID, let reason) where reason != .superseded:
+            guard let baseline = saveTruth.before.first(where: { $0.alarmID == alarmID })?.rings else { return }
+            let document = process.bridge?.document
+            for id in baseline where !saveTruth.osRemoved.contains(id) {
+                guard let fire = requestFireWallMs(id), fire > wallMs else { continue }  // may have fired meanwhile
+                if !platformHolds(id) {
+                    violate("verified-saves", ["SCH-10"], "failed save of \(alarmID) (\(reason.rawValue)) lost ring \(id) of the previous schedule")
+                    return
+                }
+                if document?.row(id) == nil {
+                    violate("verified-saves", ["SCH-10"], "failed save of \(alarmID) (\(reason.rawValue)) lost the registry row of \(id)")
+                    return
+                }
+            }
+        default:
+            return
+        }
+    }
+
+    /// The next fire of a ring the platform holds, or (gone) the one it was requested for.
+    func requestFireWallMs(_ id: AlarmUUID) -> Int64? {
+        if let daemon = ios {
+            if let alarm = daemon.alarm(id) { return alarm.nextFireWallMs }
+        }
+        if let manager = android, let alarm = manager.alarm(id) { return alarm.triggerWallMs }
+        switch saveTruth.requestedSchedules[id] {
+        case .fixed(let wallMs): return wallMs
+        case .relative(let hour, let minute, let weekday):
+            return calendar.nextFire(hour: hour, minute: minute, weekday: weekday, after: wallMs - 1)
+        case nil: return nil
+        }
+    }
+
+    /// True when `id` is the primary of `root` at the root's configured time (the schedule the
+    /// platform was asked for). On Android the fixed instant is matched by root and kind only.
+    func isExactPrimary(_ id: AlarmUUID, of root: Root) -> Bool {
+        // A primary adopted from a legacy install (BOOT-9) was never requested in this run: the
+        // platform's own record describes it.
+        guard let metadata = requestMetadata[id] ?? groundTruthMetadata(id), metadata.kind == .primary,
+              metadata.rootID == root.id else { return false }
+        let schedule = saveTruth.requestedSchedules[id] ?? ios?.alarm(id)?.schedule
+            ?? android?.alarm(id).map { RingSchedule.fixed(wallMs: $0.triggerWallMs) }
+        switch schedule {
+        case .relative(let hour, let minute, let weekday):
+            return hour == root.hour && minute == root.minute && weekday == root.weekday
+        case .fixed(let wallMs):
+            return root.onceFireWallMs.map { $0 == wallMs } ?? true
+        case nil:
+            return false
+        }
+    }
+
+    /// Candidate invariant 40 (SCH-6, SCH-7): every daemon schedule call of a direct save follows
+    /// the atomic publication of its registry row with its exact primary ID.
+    func checkPublishBeforeWrite(_ request: RingRequest, origin: CommandOrigin) {
+        saveTruth.requestedSchedules[request.id] = request.schedule
+        guard origin == .directSave, !stopped else { return }
+        guard setup.platform == .android || protectedDataAvailable else { return }  // the store is not writable yet
+        guard let row = storedDocument?.row(request.id) else {
+            violate("publish-before-write", ["SCH-6"], "direct save scheduled \(request.id) of \(request.metadata.rootID) before its registry row was persisted")
+            return
+        }
+        if row.metadata.kind != request.metadata.kind || row.metadata.rootID != request.metadata.rootID || row.schedule != request.schedule {
+            violate("publish-before-write", ["SCH-6"], "the persisted row of \(request.id) does not describe the primary being scheduled")
+        }
+    }
+}

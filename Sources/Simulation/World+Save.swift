@@ -1,0 +1,209 @@
+import AlarmBridge
+import SimKernel
+
+/// An edit the simulated user makes in the app's alarm editor (API-19). Title and time edits
+/// have their own plan actions (`userEditTitle`, `userEditTime`).
+public enum AlarmEdit: Sendable, Equatable {
+    /// A new time of day (a one-shot moves to its next such local time after the edit).
+    case time(hour: Int, minute: Int)
+    case weekdays([Weekday])
+    case sounds(SoundSettings?)
+    case policy(InactivityPolicy)
+    case challenge(ChallengeKind)
+    /// AlarmKit countdown (ID-4, ID-5: only its presence is a fingerprint input).
+    case countdown(CountdownDuration?)
+    case enabled(Bool)
+
+    func apply(to alarm: inout LogicalAlarm, calendar: WallCalendar, nowWallMs: Int64) {
+        switch self {
+        case .time(let hour, let minute):
+            alarm.hour = hour
+            alarm.minute = minute
+            if case .once = alarm.repeats {
+                alarm.repeats = .once(fireWallMs: calendar.nextFire(hour: hour, minute: minute, weekday: nil, after: nowWallMs))
+            }
+        case .weekdays(let days):
+            guard case .weekly = alarm.repeats, !days.isEmpty else { return }
+            alarm.repeats = .weekly(days.sorted())
+        case .sounds(let sounds): alarm.sounds = sounds
+        case .policy(let policy): alarm.policy = policy
+        case .challenge(let challenge): alarm.challenge = challenge
+        case .countdown(let countdown): alarm.countdown = countdown
+        case .enabled(let enabled): alarm.enabled = enabled
+        }
+    }
+}
+
+/// The app's (JS's) view of its direct saves: the definitions awaiting a reply, and which alarms
+/// the bridge has accepted. `World.alarms` is the oracle's "configured" set: it follows only
+/// saves that succeeded (or whose persisted definition stands after a process death).
+struct JSSaveState {
+    /// The latest definition JS saved per alarm and is still waiting on. Sorted by ID.
+    var pending: [LogicalAlarm] = []
+    /// Alarms the bridge accepted at least once (so a failed save restores, not removes, them).
+    var accepted: [String] = []
+    /// Alarms whose failed save JS already retried once (cleared by a success).
+    var retried: [String] = []
+    /// Alarms whose save a process death interrupted: the previous definition's fire times stay
+    /// until a later process's sync ran.
+    var interrupted: [String] = []
+    /// Bumped when the app is deleted: retries planned before it do nothing.
+    var generation = 0
+    /// Replies JS received, for scenario expectations: (alarm, "saved" or the failure reason).
+    var outcomes: [(alarmID: String, outcome: String)] = []
+}
+
+/// Ground truth the save checkers keep (candidate invariants 30 and 40).
+struct SaveTruth {
+    /// Per alarm: the verification reads since its latest save: (true ms, the ring IDs read).
+    var verificationReads: [(alarmID: String, atMs: Int64, ids: [AlarmUUID])] = []
+    /// Per alarm: the daemon's pending primaries of the alarm when its latest save was requested.
+    var before: [(alarmID: String, rings: [AlarmUUID])] = []
+    /// The schedule each ring was last requested with (lookup only).
+    var requestedSchedules: [AlarmUUID: RingSchedule] = [:]
+    /// Rings the OS removed by an injected fault (not the bridge's doing).
+    var osRemoved: [AlarmUUID] = []
+}
+
+extension World {
+    // MARK: - The app's editor (API-19)
+
+    /// The user edits an alarm; JS saves the edited definition through the direct save. An edit
+    /// builds on the definition JS last saved (a save still verifying included).
+    func editAlarm(_ alarmID: String, _ change: (inout LogicalAlarm) -> Void) {
+        guard var edited = jsSaves.pending.first(where: { $0.id == alarmID }) ?? alarms.first(where: { $0.id == alarmID }) else { return }
+        change(&edited)
+        openApp()
+        guard process.running else { return }
+        jsSave(edited)
+    }
+
+    /// JS calls `saveAlarm` with `definition` and waits for the reply.
+    func jsSave(_ definition: LogicalAlarm) {
+        noteSaveRequested(definition.id)  // invariant 30's baseline
+        jsSaves.pending.removeAll { $0.id == definition.id }
+        jsSaves.pending.append(definition)
+        jsSaves.pending.sort { $0.id < $1.id }
+        step(.api(.saveAlarm(definition)))
+    }
+
+    /// A generated edit of a non-identity or schedule attribute. Users do not edit an alarm while
+    /// a wake-up is in progress: the generated edit is skipped then.
+    func performEdit(_ alarmID: String, _ edit: AlarmEdit) {
+        guard let current = jsSaves.pending.first(where: { $0.id == alarmID }) ?? alarms.first(where: { $0.id == alarmID }) else { return }
+        var edited = current
+        edit.apply(to: &edited, calendar: calendar, nowWallMs: wallMs)
+        if oracle.liveIndex != nil || firesSoon(current) || firesSoon(edited) {
+            // The oracle follows a definition once its save succeeded; a ring due within the
+            // seconds of a verification would be judged against the previous one.
+            record("plan", "ignored", [TraceField("why", "no editing during a wake-up or just before a ring")])
+            return
+        }
+        editAlarm(alarmID) { edit.apply(to: &$0, calendar: calendar, nowWallMs: wallMs) }
+    }
+
+    /// True when a root of `alarm` is due within 15 min (or was due within the last minute).
+    func firesSoon(_ alarm: LogicalAlarm) -> Bool {
+        alarm.roots.contains { root in
+            let next = root.onceFireWallMs ?? calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: wallMs - 60_000)
+            return next > wallMs - 60_000 && next - wallMs < 15 * 60_000
+        }
+    }
+
+    /// JS retries a failed save once (the user taps Save again).
+    func retrySave(_ definition: LogicalAlarm, generation: Int) {
+        guard generation == jsSaves.generation, oracle.liveIndex == nil, !firesSoon(definition) else { return }
+        guard !jsSaves.pending.contains(where: { $0.id == definition.id }) else { return }
+        let wasActive = process.running && process.active
+        openApp()
+        guard process.running else { return }
+        record("app", "save-retry", [TraceField("alarm", definition.id)])
+        jsSave(definition)
+        if !wasActive { enqueue(.plan(.userLeaveApp), afterMs: 5_000) }  // the user came only to save
+    }
+
+    // MARK: - Replies
+
+    /// JS received the reply of a save or deletion.
+    func jsSaveReplied(_ reply: APIReply) {
+        switch reply {
+        case .saved(let alarmID):
+            jsSaves.outcomes.append((alarmID, "saved"))
+            jsSaves.retried.removeAll { $0 == alarmID }
+            if !jsSaves.accepted.contains(alarmID) { jsSaves.accepted.append(alarmID) }
+            guard let index = jsSaves.pending.firstIndex(where: { $0.id == alarmID }) else { return }
+            adoptConfigured(jsSaves.pending.remove(at: index))
+        case .saveFailed(let alarmID, let reason):
+            jsSaves.outcomes.append((alarmID, reason.rawValue))
+            guard reason != .superseded, let index = jsSaves.pending.firstIndex(where: { $0.id == alarmID }) else { return }
+            let definition = jsSaves.pending.remove(at: index)
+            // SCH-10: a root whose previous primary the platform still holds is not unregistered,
+            // although the save's schedule call for it failed.
+            for id in saveTruth.before.first(where: { $0.alarmID == alarmID })?.rings ?? [] where platformHolds(id) {
+                if let rootID = requestMetadata[id]?.rootID { oracle.primaryFaultRoots.removeAll { $0 == rootID } }
+            }
+            if !jsSaves.accepted.contains(alarmID), alarms.contains(where: { $0.id == alarmID }) {
+                // SCH-10: the bridge removed the brand-new alarm; it is not configured.
+                alarms.removeAll { $0.id == alarmID }
+                unscheduleOracleFireTimes(alarmID: alarmID)
+            }
+            // The app shows the failure; the user tries once more later (not for a missing
+            // authorization: that needs Settings, SCH-26).
+            if reason != .notAuthorized, !jsSaves.retried.contains(alarmID) {
+                jsSaves.retried.append(alarmID)
+                enqueue(.plan(.appRetrySave(definition, generation: jsSaves.generation)), afterMs: appRNGSave.int(in: 30_000...600_000))
+            }
+        case .saveRejected(let alarmID, _):
+            jsSaves.outcomes.append((alarmID, "rejected"))
+            jsSaves.pending.removeAll { $0.id == alarmID }
+        case .alarmDeleted(let alarmID, let confirmed):
+            jsSaves.outcomes.append((alarmID, confirmed ? "deleted" : "delete-unconfirmed"))
+        default:
+            break
+        }
+        if jsSaves.outcomes.count > 64 { jsSaves.outcomes.removeFirst() }
+    }
+
+    /// The oracle's configured set follows a definition the bridge accepted. With
+    /// `keepPreviousFireTimes` the previous definition's fire times stay queued (its rings stay in
+    /// the platform until a later process's sync retires them).
+    func adoptConfigured(_ definition: LogicalAlarm, keepPreviousFireTimes: Bool = false) {
+        let old = alarms.first { $0.id == definition.id }
+        alarms.removeAll { $0.id == definition.id }
+        alarms.append(definition)
+        alarms.sort { $0.id < $1.id }
+        let scheduleChanged = old.map { $0.roots.map(Self.scheduleKey) != definition.roots.map(Self.scheduleKey) || $0.enabled != definition.enabled } ?? true
+        if scheduleChanged {
+            if !keepPreviousFireTimes { unscheduleOracleFireTimes(alarmID: definition.id) }
+            scheduleOracleFireTimes(for: [definition.id])
+        }
+    }
+
+    static func scheduleKey(_ root: Root) -> String {
+        "\(root.id)|\(root.hour):\(root.minute)|\(root.weekday?.description ?? "-")|\(root.onceFireWallMs.map(String.init) ?? "-")"
+    }
+
+    /// The process died with saves unanswered: the persisted definition stands (JS got no reply).
+    func jsSavesProcessDied(_ reason: String) {
+        for definition in jsSaves.pending {
+            if let stored = storedDocument?.alarm(definition.id) {
+                if !jsSaves.accepted.contains(definition.id) { jsSaves.accepted.append(definition.id) }
+                // The previous schedule's rings were not retired (arm before retire): they may
+                // still ring until the next process's sync retires them.
+                adoptConfigured(stored, keepPreviousFireTimes: true)
+                if !jsSaves.interrupted.contains(definition.id) { jsSaves.interrupted.append(definition.id) }
+            }
+        }
+        jsSaves.pending = []
+        if reason == "app-deleted" {
+            jsSaves = JSSaveState(generation: jsSaves.generation + 1)
+        }
+    }
+}
+
+extension JSSaveState {
+    init(generation: Int) {
+        self.init()
+        self.generation = generation
+    }
+}
