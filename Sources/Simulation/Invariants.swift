@@ -203,7 +203,8 @@ extension World {
     /// cancels a root's pending primary — another root's, or the next occurrence of its own.
     func checkNoCollateralDamage(_ id: AlarmUUID, origin: CommandOrigin) {
         guard origin == .completion || origin == .expiry || origin == .retire, !stopped,
-              let metadata = groundTruthMetadata(id), metadata.kind == .primary, !isAudible(id) else { return }
+              let metadata = groundTruthMetadata(id), metadata.kind == .primary, !isAudible(id),
+              isValidConfiguredPrimary(id) else { return }  // a failed save's rolled-back ring is not configured (SCH-10)
         let pending: Bool
         if let daemon = ios { pending = daemon.alarm(id)?.state == .scheduled } else { pending = android?.alarm(id) != nil }
         guard pending else { return }

@@ -138,7 +138,11 @@ extension World {
             violate("never-silent-by-sound-choice", [], "ring \(id) of \(metadata.rootID) started with no sound")
             return false
         case .custom(let name):
-            guard let settings = soundSettings(alarmID: metadata.alarmID), settings.allSounds.contains(name) else {
+            // The saved definition, one JS is saving now, or the bridge's persisted one (a save
+            // that a process death left unanswered): a ring registered for any of them may sound.
+            let candidates = [soundSettings(alarmID: metadata.alarmID), jsSaves.pending.first { $0.id == metadata.alarmID }?.sounds,
+                              (process.bridge?.document ?? storedDocument)?.alarm(metadata.alarmID)?.sounds]
+            guard candidates.contains(where: { $0?.allSounds.contains(name) == true }) else {
                 violate("never-silent-by-sound-choice", [], "ring \(id) of \(metadata.rootID) plays \(name), which is not a sound of its alarm")
                 return false
             }
