@@ -60,7 +60,10 @@ extension World {
                 for root in alarm.roots {
                     let fire = root.onceFireWallMs
                         ?? calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: before)
-                    if fire > before && fire <= wallMs { jumpedOver.append((root.id, alarm.id)) }
+                    // REC-4: a skip date has no occurrence to jump over.
+                    if fire > before && fire <= wallMs && !root.skipDates.contains(calendar.localDate(fire)) {
+                        jumpedOver.append((root.id, alarm.id))
+                    }
                 }
             }
         }
