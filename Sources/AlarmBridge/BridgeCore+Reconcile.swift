@@ -209,7 +209,7 @@ extension BridgeCore {
         }
         if deferred {
             deferredSync = deferredSync ?? purpose
-            out.append(.note("sync deferred: alerting family or imminent fire (SCH-22, SCH-23)"))
+            out.append(.note("sync deferred: an alerting family, an imminent or undelivered fire, or a save in progress (SCH-22, SCH-23, SCH-21, SCH-7)"))
         }
         if origin == .launchSync, let live = document?.liveOccurrence, !appActive, !hasPressure(live, now: now) {
             // AND-3, OCC-5: a restored live occurrence with no pressure left gets its successor.

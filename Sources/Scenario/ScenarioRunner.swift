@@ -65,6 +65,34 @@ public enum ScenarioRunner {
                 throw ScenarioError(file: scenario.path, line: parameter.line, column: column, message: problem)
             }
         }
+        // Free-text arguments with a closed vocabulary are checked here, not at run time.
+        for event in scenario.events {
+            guard event.arguments.count > 1, case .text(let text) = event.arguments[1] else { continue }
+            var problem: String?
+            switch (event.actor, event.verb) {
+            case ("user", "edit-weekdays"):
+                let names = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+                let known = Weekday.allCases.map(\.description)
+                if let bad = names.first(where: { !known.contains($0) }) {
+                    problem = "\"\(bad)\" is not a weekday: write comma-separated sun…sat without spaces, e.g. \"mon,wed\""
+                } else if Set(names).count != names.count {
+                    problem = "weekday repeated in \"\(text)\""
+                }
+            case ("expect", "save"):
+                let outcomes = ["saved", "deleted", "delete-unconfirmed"] + SaveFailureReason.allCases.map(\.rawValue)
+                if !outcomes.contains(text) { problem = "unknown save outcome \"\(text)\": one of \(outcomes.joined(separator: ", "))" }
+            default:
+                break
+            }
+            if let problem {
+                var column = 1
+                let lines = (source ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+                if event.line >= 1, event.line <= lines.count, let found = lines[event.line - 1].range(of: "\"") {
+                    column = lines[event.line - 1].distance(from: lines[event.line - 1].startIndex, to: found.lowerBound) + 1
+                }
+                throw ScenarioError(file: scenario.path, line: event.line, column: column, message: problem)
+            }
+        }
         for event in scenario.events where event.actor == "fault" || event.actor == "device" || event.actor == "user" {
             let androidOnly = ["revoke-exact-permission", "grant-exact-permission", "doze", "charging", "force-stop",
                                "audio-focus-loss", "phone-call", "audio-focus-regained", "playback-failure",

@@ -90,6 +90,7 @@ struct RecurrenceCapacityTests {
     func skipBoundIsCounted() {
         var harness = Self.harness { $0.skipOccurrenceMax = 3 }
         _ = harness.send(.api(.saveAlarm(daily)))
+        _ = harness.send(.api(.syncEnabledAlarms))  // the sync, not the save (CAP-6), recounts
         // 7 primaries and 6 seeds wanted (Tuesday's seed is beyond H_SKIP); 3 admitted, primaries first.
         #expect(harness.stored?.droppedCount == 4 + 6)
         #expect(harness.stored?.dropped?.filter { $0.kind == .primary }.count == 4)
@@ -166,8 +167,21 @@ struct RecurrenceCapacityTests {
         #expect(Self.requests(first).map(\.id) == [request.id])  // exactly one retry
         let second = core.handle(.scheduleCompleted(request.id, .failure(.maximumLimitReached)), at: harness.now)
         #expect(BridgeHarness.schedulerCalls(second).isEmpty)  // no second retry, no other cancel
-        #expect(core.document?.droppedCount == 1)
-        #expect(core.document?.dropped?.first?.rootID == "extra.wed")
+        // API-19, SCH-10: a direct save the limit refused rejects as a whole with reason capacity
+        // (what the user is shown) and leaves no half-saved alarm behind.
+        harness.core = core
+        harness.daemon.removeAll { $0.id == reclaimed.id }
+        var rest = second + harness.send(.cancelCompleted(reclaimed.id, .success(0)))
+        for _ in 0..<3 {
+            harness.advance(100)
+            rest += harness.send(.timerFired(.saveVerification))
+        }
+        let failures = rest.compactMap { command -> SaveFailureReason? in
+            if case .reply(.saveFailed("extra", let reason)) = command { return reason }
+            return nil
+        }
+        #expect(failures == [.capacity])
+        #expect(harness.core.document?.alarm("extra") == nil)
     }
 
     @Test("CAP-4: without a later seed nothing is cancelled; the failure is counted at once")
@@ -190,7 +204,10 @@ struct RecurrenceCapacityTests {
         defects.seedBeforePrimary = true
         var harness = Self.harness(defects: defects)
         _ = harness.send(.didBecomeActive)
-        let requests = Self.requests(harness.send(.api(.saveAlarm(daily))))
+        let saved = Self.requests(harness.send(.api(.saveAlarm(daily))))
+        #expect(!saved.contains { $0.metadata.kind == .seed })  // CAP-6: the direct save itself adds none
+        harness.daemon = []  // the OS dropped everything: the next sync registers afresh
+        let requests = Self.requests(harness.send(.api(.syncEnabledAlarms)))
         #expect(requests.first?.metadata.kind == .seed)
     }
 

@@ -27,7 +27,7 @@ struct ScenarioVocabularyTests {
             "user edit-weekdays ALARM \"TEXT\"", "user disable-alarm ALARM", "user enable-alarm ALARM",
             "user control-center", "user app-update", "user reinstall", "user mute-burst",
             "app sync-enabled-alarms", "app launch", "app challenge-interaction", "app start-burst [ALARM]",
-            "app record-audible [ALARM]", "app reset-audible-count",
+            "app record-audible [ALARM]", "app reset-audible-count", "app get-scheduled-times",
             "device reboot", "device boot-complete", "device time-zone ZONE", "device set-clock ±DURATION",
             "device doze on|off", "device charging on|off", "device silent-mode on|off",
             "fault process-death", "fault schedule-failure [N=1]", "fault inventory-read-failure [N=1]", "fault capacity N",
@@ -41,7 +41,7 @@ struct ScenarioVocabularyTests {
             "app cancel-system-alarms ALARM",
             "user volume-key", "user lower-alarm-volume", "user start-wake-up-check",
             "app reconcile-step-tracking", "expect lock-screen-grant on|off",
-            "expect sound ALARM \"TEXT\"", "expect dropped-count N", "expect audible-count N", "expect burst on|off",
+            "expect sound ALARM \"TEXT\"", "expect registered ALARM on|off", "expect scheduled-times-rejected on|off", "expect dropped-count N", "expect audible-count N", "expect burst on|off",
         ])
         #expect(ScenarioVocabulary.actors == ["user", "app", "device", "fault", "expect"])
     }
