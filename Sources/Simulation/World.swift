@@ -583,6 +583,7 @@ final class World {
         case .readInventory(let purpose):
             syncReadMs = nowMs
             inventoryReadsOutstanding += 1
+            if case .verifySave(let alarmID) = purpose { noteVerifyReadIssued(alarmID) }  // invariant 30
             enqueue(.inventoryRead(purpose, incarnation: process.incarnation), afterMs: 2)
         case .setTimer(let kind, let delayMs):
             let incarnation = process.incarnation
