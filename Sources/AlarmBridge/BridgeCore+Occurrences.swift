@@ -352,7 +352,14 @@ extension BridgeCore {
             if row.metadata.kind == .walkFuse { walkFuseConfirmed(row, now: now, into: &out) }  // WALK-15
         case .failure(let error):
             if handleLimitFailure(row, error: error, now: now, into: &out) { return }  // CAP-4: one retry
-            mutate { $0.removeRow(id) }
+            if let previous = saves.pending.lazy.compactMap({ $0.previousRows.first { $0.id == id } }).first, previous.confirmed {
+                // SCH-10: a direct save's same-ID replacement failed: the daemon still holds the
+                // previous ring, so its previous row stands — even if the process dies before the
+                // save resolves (a lost row would leave an alerting ring unknown, FG-2).
+                mutate { $0.upsert(previous) }
+            } else {
+                mutate { $0.removeRow(id) }
+            }
             if error == .maximumLimitReached { noteCapacityDropped(row) }  // CAP-9: surfaced, not silent
             out.append(.note("schedule of \(row.metadata.kind.rawValue) \(id) failed: \(error.rawValue)"))
             if row.metadata.kind == .snooze, let request = snoozeRequestsInFlight.firstIndex(of: id) {
