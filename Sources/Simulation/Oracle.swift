@@ -285,7 +285,21 @@ extension World {
         oracle.occurrences[index].tiedRoots = [rootID]
         oracle.occurrences[index].tiedPolicies = []
         record("oracle", "tie-resolved", [TraceField("owner", rootID)])
+        // SND-13: the owner's primary may have reached alerting before the oracle learned of the
+        // tie (iOS alerts every tied root at the same instant): it alerted unsuppressed after all.
+        if tiedOwnerAlerting(rootID) { sound.note(rootID, in: \.alertedRoots) }
         enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+    }
+
+    /// True when a ring opening an occurrence of `rootID` is audible on the platform now.
+    func tiedOwnerAlerting(_ rootID: String) -> Bool {
+        if let daemon = ios {
+            return daemon.alarms.contains { $0.metadata.rootID == rootID && $0.metadata.kind.opensOccurrence && daemon.isAudible($0.id) }
+        }
+        guard let manager = android else { return false }
+        return manager.ringing.contains { id in
+            manager.ringingMetadata(id).map { $0.rootID == rootID && $0.kind.opensOccurrence } == true && manager.isAudible(id)
+        }
     }
 
     /// iOS alerts every tied root at once; the one silenced as a pass-over is not the owner.
