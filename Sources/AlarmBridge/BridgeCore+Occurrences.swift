@@ -120,6 +120,11 @@ extension BridgeCore {
                 // REC-9: a ring time the clock jumped over began ringing at the jump, not at its
                 // configured time: the deadline counts from there (ID-8 keeps the ring time).
                 record.inactivityClockOffsetMs = jump.toWallMs - startedAt
+            } else if let jump, startedAt <= jump.fromWallMs, now.wallMs >= jump.toWallMs {
+                // REC-9: a ring that began before the jump and is observed only after it (a
+                // suspended process) was live across the correction: its deadline moves with the
+                // clock, as a live occurrence's would have (ios seed 1384).
+                record.inactivityClockOffsetMs = jump.toWallMs - jump.fromWallMs
             }
             document.update(record)
         }
