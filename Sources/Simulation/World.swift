@@ -110,6 +110,8 @@ final class World {
     var snoozeRingSeen: (id: AlarmUUID, sinceMs: Int64)?
     /// True time of the user's last skip request (a skip may hold both rings briefly, SNZ-15).
     var lastSkipRequestMs: Int64 = Int64.min / 2
+    /// snooze-is-the-pressure: a process death interrupted a skip's handoff (SNZ-16).
+    var skipHandoffInterrupted = false
     /// The input of the bridge step now running (arm-before-retire and android-keeps-ringing
     /// judge what a stop answered).
     var stepInput: BridgeInput?
