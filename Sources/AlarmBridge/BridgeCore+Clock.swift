@@ -15,7 +15,8 @@ extension BridgeCore {
     /// which the platform treats as a replacement, so a failed re-arm leaves the old ring (SNZ-21).
     mutating func applyClockCorrection(_ delta: Int64, now: BridgeInstants, into out: inout [BridgeCommand]) {
         out.append(.note("clock corrected by \(delta) ms (REC-9)"))
-        if delta > 0 { lastForwardJump = (now.wallMs - delta, now.wallMs) }
+        // A backward correction brings the jumped-over times back: they ring at their own time.
+        lastForwardJump = delta > 0 ? (now.wallMs - delta, now.wallMs) : nil
         replanConcreteOccurrences(reason: "significant clock change", into: &out)  // REC-8
         guard let live = document?.liveOccurrence else { return }
         mutate { document in

@@ -120,6 +120,11 @@ extension BridgeCore {
                 // REC-9: a ring time the clock jumped over began ringing at the jump, not at its
                 // configured time: the deadline counts from there (ID-8 keeps the ring time).
                 record.inactivityClockOffsetMs = jump.toWallMs - startedAt
+            } else if let jump, startedAt <= jump.fromWallMs, now.wallMs >= jump.toWallMs {
+                // REC-9: a ring that began before the jump and is observed only after it (a
+                // suspended process) was live across the correction: its deadline moves with the
+                // clock, as a live occurrence's would have (ios seed 1384).
+                record.inactivityClockOffsetMs = jump.toWallMs - jump.fromWallMs
             }
             document.update(record)
         }
@@ -352,7 +357,14 @@ extension BridgeCore {
             if row.metadata.kind == .walkFuse { walkFuseConfirmed(row, now: now, into: &out) }  // WALK-15
         case .failure(let error):
             if handleLimitFailure(row, error: error, now: now, into: &out) { return }  // CAP-4: one retry
-            mutate { $0.removeRow(id) }
+            if let previous = saves.pending.lazy.compactMap({ $0.previousRows.first { $0.id == id } }).first, previous.confirmed {
+                // SCH-10: a direct save's same-ID replacement failed: the daemon still holds the
+                // previous ring, so its previous row stands — even if the process dies before the
+                // save resolves (a lost row would leave an alerting ring unknown, FG-2).
+                mutate { $0.upsert(previous) }
+            } else {
+                mutate { $0.removeRow(id) }
+            }
             if error == .maximumLimitReached { noteCapacityDropped(row) }  // CAP-9: surfaced, not silent
             out.append(.note("schedule of \(row.metadata.kind.rawValue) \(id) failed: \(error.rawValue)"))
             if row.metadata.kind == .snooze, let request = snoozeRequestsInFlight.firstIndex(of: id) {

@@ -70,6 +70,10 @@ extension BridgeCore {
             row.adoptedLegacyID == true && row.metadata.kind == .primary && row.metadata.rootID == root.id
                 && row.schedule == schedule && (root.weekday != nil && flavor == .ios || row.fireWallMs == fire)
         }) else { return request }
+        // SND-6 keeps the adopted ring's sound only while it is still a sound of the alarm: a
+        // sound edit is a configuration change, so the fingerprints differ and the current ID
+        // (with the newly chosen sound) replaces the legacy ring (BOOT-9, SND-1).
+        if let sound = adopted.soundName, soundSettings(alarmID: alarmID)?.allSounds.contains(sound) != true { return request }
         var legacy = request
         legacy.id = adopted.id
         legacy.soundName = adopted.soundName  // SND-6

@@ -207,6 +207,11 @@ extension BridgeCore {
         limitRetries.removeAll { $0 == row.id }
         guard error == .maximumLimitReached, flavor == .ios, row.metadata.kind == .primary, !wasRetry,
               let document else { return false }
+        // CAP-4 makes room only for a primary the current definition still wants: a superseded
+        // save's ring (an older time) is not worth a reclaimed seed (REC-1, SCH-10).
+        guard let alarm = document.alarm(row.metadata.alarmID), alarm.enabled,
+              let root = alarm.roots.first(where: { $0.id == row.metadata.rootID }),
+              primaryRequest(for: root, alarmID: alarm.id, now: now)?.id == row.id else { return false }
         let reclaimable = document.rings.filter { seed in
             seed.metadata.kind == .seed && seed.confirmed && !seed.delivered && !inFlight.contains(seed.id)
                 && !alerting.contains(seed.id) && !seed.isPast(at: now.wallMs) && seed.fireWallMs > row.fireWallMs

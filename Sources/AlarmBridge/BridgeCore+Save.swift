@@ -252,6 +252,13 @@ extension BridgeCore {
     mutating func rollBack(_ save: PendingSave, now: BridgeInstants, into out: inout [BridgeCommand]) {
         for id in save.touched {
             if let row = save.previousRows.first(where: { $0.id == id }) {
+                if !save.failedPrepared.contains(id), let written = document?.row(id), written.fingerprint != row.fingerprint {
+                    // A same-ID replacement the platform accepted: the daemon now holds the new
+                    // configuration (its sound and title, SND-5), so the written row stays (it
+                    // describes the ring) and a sync re-registers the previous one (ID-4, SCH-10).
+                    deferredSync = deferredSync ?? .launchSync
+                    continue
+                }
                 // A same-ID replacement: the previous row stands (a failed write left the ring as it was).
                 mutate { $0.upsert(row) }
                 continue

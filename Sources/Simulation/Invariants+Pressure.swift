@@ -84,6 +84,14 @@ extension World {
         }
         guard let snooze else { snoozeRingSeen = nil; return }
         if snoozeRingSeen?.id != snooze { snoozeRingSeen = (snooze, nowMs) }
+        // A skip's handoff that a process death interrupted (successor armed, snooze ring not yet
+        // retired) resumes only when a process runs again: its T_OP restarts then (SNZ-16).
+        if !process.running && nowMs - lastSkipRequestMs <= setup.transitionBoundMs { skipHandoffInterrupted = true }
+        if skipHandoffInterrupted {
+            guard process.running else { return }
+            skipHandoffInterrupted = false
+            lastSkipRequestMs = nowMs
+        }
         guard let seen = snoozeRingSeen, nowMs - seen.sinceMs > setup.transitionBoundMs,
               nowMs - lastSkipRequestMs > setup.transitionBoundMs else { return }
         let successors = pendingSuccessors(boundTo: occurrence.id)

@@ -112,7 +112,7 @@ extension World {
             for root in alarm.roots {
                 if let once = root.onceFireWallMs, once <= wallMs { continue }
                 let held = daemon.alarms.contains { $0.metadata.rootID == root.id && $0.metadata.kind == .primary
-                    && ($0.state != .scheduled || $0.nextFireWallMs > wallMs) }
+                    && ($0.state != .scheduled || $0.nextFireWallMs > wallMs || lateHeld.contains($0.id)) }  // a late delivery still pending is registered
                 if !held { return root.id }
             }
         }

@@ -9,6 +9,10 @@ extension World {
     /// the previous schedule's pending primaries (SCH-10's baseline).
     func noteSaveRequested(_ alarmID: String) {
         saveTruth.verificationReads.removeAll { $0.alarmID == alarmID }
+        // A verification read of a superseded save still in flight is no read of this save (SCH-9).
+        for index in saveTruth.verifyReadsIssued.indices where saveTruth.verifyReadsIssued[index].alarmID == alarmID {
+            saveTruth.verifyReadsIssued[index].stale = true
+        }
         guard !jsSaves.pending.contains(where: { $0.id == alarmID }) else { return }  // a chain keeps its baseline
         saveTruth.before.removeAll { $0.alarmID == alarmID }
         saveTruth.before.append((alarmID, pendingPrimaries(of: alarmID)))
@@ -40,9 +44,20 @@ extension World {
             jsSaves.interrupted = []
         }
         guard case .inventoryRead(.verifySave(let alarmID), let result) = input else { return }
+        saveTruth.verifyReadsIssued.removeAll { $0.incarnation != process.incarnation }  // died with their process
+        if let index = saveTruth.verifyReadsIssued.firstIndex(where: { $0.alarmID == alarmID }) {
+            let issued = saveTruth.verifyReadsIssued.remove(at: index)
+            if issued.stale { return }  // requested by a save that a newer one superseded
+        }
         let ids = (try? result.get())?.map(\.id) ?? []
         saveTruth.verificationReads.append((alarmID, nowMs, ids))
         if saveTruth.verificationReads.count > 64 { saveTruth.verificationReads.removeFirst() }
+    }
+
+    /// The bridge requested a verification read of `alarmID` (SCH-9 counts it on arrival).
+    func noteVerifyReadIssued(_ alarmID: String) {
+        saveTruth.verifyReadsIssued.append((alarmID, process.incarnation, false))
+        if saveTruth.verifyReadsIssued.count > 64 { saveTruth.verifyReadsIssued.removeFirst() }
     }
 
     /// Candidate invariant 30 (SCH-9, SCH-10, SCH-11, API-19): a save resolves successfully only

@@ -208,7 +208,21 @@ extension World {
         let pending: Bool
         if let daemon = ios { pending = daemon.alarm(id)?.state == .scheduled } else { pending = android?.alarm(id) != nil }
         guard pending else { return }
+        // BOOT-9: a duplicate of an adopted legacy primary (same root, same next fire, another ID)
+        // going leaves the root armed: the retired ring was no collateral damage.
+        if let fire = requestFireWallMs(id), hasOtherPendingPrimary(of: metadata.rootID, firingAt: fire, besides: id) { return }
         violate("no-collateral-damage", [], "\(origin.rawValue) cancelled the pending primary \(id) of \(metadata.rootID)")
+    }
+
+    /// True when the platform holds another pending primary of `rootID` due at `fireWallMs`.
+    func hasOtherPendingPrimary(of rootID: String, firingAt fireWallMs: Int64, besides id: AlarmUUID) -> Bool {
+        if let daemon = ios {
+            return daemon.alarms.contains { $0.id != id && $0.state == .scheduled && $0.metadata.kind == .primary
+                && $0.metadata.rootID == rootID && $0.nextFireWallMs == fireWallMs }
+        }
+        guard let manager = android else { return false }
+        return manager.pending.contains { $0.id != id && $0.metadata.kind == .primary && $0.metadata.rootID == rootID
+            && $0.triggerWallMs == fireWallMs }
     }
 
     /// stable-ids (ID-2, ID-3): one ID per (root, fire minute) for the whole run.

@@ -285,7 +285,28 @@ extension World {
         oracle.occurrences[index].tiedRoots = [rootID]
         oracle.occurrences[index].tiedPolicies = []
         record("oracle", "tie-resolved", [TraceField("owner", rootID)])
+        // SND-13: the owner's primary may have reached alerting before the oracle learned of the
+        // tie (iOS alerts every tied root at the same instant): it alerted unsuppressed after all.
+        // It opens the occurrence: bind it and feed the sound truth now (SND-2, SND-7).
+        for (id, metadata) in tiedOwnerAlerting(rootID) where oracle.bindings[id] == nil {
+            oracle.bindings[id] = oracle.occurrences[index].id
+            soundAlertStarted(id, metadata)
+        }
         enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+    }
+
+    /// The rings opening an occurrence of `rootID` that are audible on the platform now.
+    func tiedOwnerAlerting(_ rootID: String) -> [(AlarmUUID, RingMetadata)] {
+        if let daemon = ios {
+            return daemon.alarms.filter { $0.metadata.rootID == rootID && $0.metadata.kind.opensOccurrence && daemon.isAudible($0.id) }
+                .map { ($0.id, $0.metadata) }
+        }
+        guard let manager = android else { return [] }
+        return manager.ringing.compactMap { id in
+            guard let metadata = manager.ringingMetadata(id), metadata.rootID == rootID, metadata.kind.opensOccurrence,
+                  manager.isAudible(id) else { return nil }
+            return (id, metadata)
+        }
     }
 
     /// iOS alerts every tied root at once; the one silenced as a pass-over is not the owner.

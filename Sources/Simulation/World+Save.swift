@@ -63,6 +63,10 @@ struct SaveTruth {
     var requestedSchedules: [AlarmUUID: RingSchedule] = [:]
     /// Rings the OS removed by an injected fault (not the bridge's doing).
     var osRemoved: [AlarmUUID] = []
+    /// Verification reads the bridge requested and that have not arrived yet, in request order
+    /// (reads answer in FIFO order). `stale`: requested before a newer save of the alarm, so the
+    /// read belongs to the superseded save and does not count toward the newer one's SCH-9 budget.
+    var verifyReadsIssued: [(alarmID: String, incarnation: Int, stale: Bool)] = []
 }
 
 extension World {

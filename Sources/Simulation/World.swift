@@ -110,6 +110,8 @@ final class World {
     var snoozeRingSeen: (id: AlarmUUID, sinceMs: Int64)?
     /// True time of the user's last skip request (a skip may hold both rings briefly, SNZ-15).
     var lastSkipRequestMs: Int64 = Int64.min / 2
+    /// snooze-is-the-pressure: a process death interrupted a skip's handoff (SNZ-16).
+    var skipHandoffInterrupted = false
     /// The input of the bridge step now running (arm-before-retire and android-keeps-ringing
     /// judge what a stop answered).
     var stepInput: BridgeInput?
@@ -583,6 +585,7 @@ final class World {
         case .readInventory(let purpose):
             syncReadMs = nowMs
             inventoryReadsOutstanding += 1
+            if case .verifySave(let alarmID) = purpose { noteVerifyReadIssued(alarmID) }  // invariant 30
             enqueue(.inventoryRead(purpose, incarnation: process.incarnation), afterMs: 2)
         case .setTimer(let kind, let delayMs):
             let incarnation = process.incarnation
