@@ -235,7 +235,12 @@ extension World {
         }
         let key = "\(request.metadata.rootID)|\(fireKey)"
         if let known = stableIDs[key], known != request.id {
-            violate("stable-ids", [], "primary of \(request.metadata.rootID) at \(fireKey) changed ID from \(known) to \(request.id) (title now \"\(request.metadata.title)\")")
+            var shown = fireKey
+            if case .fixed(let wallMs) = request.schedule {
+                let local = calendar.local(wallMs)
+                shown = "\(calendar.localDate(wallMs)) \(clockTime(hour: local.hour, minute: local.minute))"
+            }
+            violate("stable-ids", [], "primary of \(request.metadata.rootID) at \(shown) changed ID from \(known) to \(request.id) (title now \"\(request.metadata.title)\")")
             return
         }
         stableIDs[key] = request.id
