@@ -41,8 +41,7 @@ extension BridgeCore {
     /// resolves once the platform confirmed every cancellation. The roots' Keychain receipts go
     /// with the schedule (IOS-9, by `reconcileReceipts`). The live occurrence itself is not
     /// closed: its successor and snooze rings keep the wake-up loud until it completes, is
-    /// abandoned or expires. No foregroundSuppressed proof exists in this bridge yet (SCH-14
-    /// belongs to another section): when it lands, this call must clear the roots' proofs.
+    /// abandoned or expires. The roots' foregroundSuppressed proofs go too (SCH-18: deletion).
     mutating func cancelSystemAlarms(rootIDs: [String], now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard let document else {
             out.append(.reply(.systemAlarmsCancelled(alarmIDs: rootIDs, confirmed: false)))
@@ -58,22 +57,30 @@ extension BridgeCore {
                 return kept
             }
         }
+        clearForegroundSuppressed(rootIDs: rootIDs)  // SCH-18
         flush(into: &out)
-        var rings: [AlarmUUID] = []
-        for row in document.rings where rootIDs.contains(row.metadata.rootID) && row.metadata.kind.opensOccurrence
-            && (!row.isPast(at: now.wallMs) || alerting.contains(row.id)) {
-            // API-18: an explicit deletion may end even an alerting ring (SCH-21's named exception).
-            out.append(.cancel(row.id, origin: .lifecycle))
-            removeAlerting(row.id)
-            mutate { $0.removeRow(row.id) }
-            rings.append(row.id)
-        }
-        flush(into: &out)
+        let rows = document.rings.filter { rootIDs.contains($0.metadata.rootID) && $0.metadata.kind.opensOccurrence }
+        let rings = cancelExplicitly(rows, now: now, into: &out)
         if rings.isEmpty {
             out.append(.reply(.systemAlarmsCancelled(alarmIDs: rootIDs, confirmed: true)))
         } else {
             launch.systemCancels.append((rootIDs, rings, true))
         }
+    }
+
+    /// API-18, SCH-21: an explicit deletion cancels every ring of `rows` still ahead — and may end
+    /// even an alerting one (SCH-21's named exception) — dropping its row; then persists. Returns
+    /// the cancelled ring IDs, whose confirmations the caller awaits (SCH-8).
+    mutating func cancelExplicitly(_ rows: [RingRow], now: BridgeInstants, into out: inout [BridgeCommand]) -> [AlarmUUID] {
+        var cancelled: [AlarmUUID] = []
+        for row in rows where !row.isPast(at: now.wallMs) || alerting.contains(row.id) {
+            out.append(.cancel(row.id, origin: .lifecycle))
+            removeAlerting(row.id)
+            mutate { $0.removeRow(row.id) }
+            cancelled.append(row.id)
+        }
+        flush(into: &out)
+        return cancelled
     }
 
     /// API-18: a cancellation completed; the call resolves when its last ring was confirmed. A

@@ -317,15 +317,7 @@ extension BridgeCore {
         mutate { $0.alarms.removeAll { $0.id == alarmID } }
         clearForegroundSuppressed(rootIDs: rows.map(\.metadata.rootID))  // SCH-18: deletion
         flush(into: &out)
-        var cancelled: [AlarmUUID] = []
-        for row in rows where !row.isPast(at: now.wallMs) || alerting.contains(row.id) {
-            // API-18: explicit deletion may end even an alerting ring (SCH-21's named exception).
-            out.append(.cancel(row.id, origin: .lifecycle))
-            removeAlerting(row.id)
-            mutate { $0.removeRow(row.id) }
-            cancelled.append(row.id)
-        }
-        flush(into: &out)
+        let cancelled = cancelExplicitly(rows, now: now, into: &out)
         if cancelled.isEmpty {
             out.append(.reply(.alarmDeleted(alarmID: alarmID, confirmed: true)))
         } else {
