@@ -260,6 +260,10 @@ public enum ScenarioRunner {
             guard index < arguments.count, case .alarm(let name) = arguments[index] else { return nil }
             return name
         }
+        func onOffArgument(_ index: Int) -> Bool? {
+            guard index < arguments.count, case .onOff(let on) = arguments[index] else { return nil }
+            return on
+        }
         func countArgument(_ index: Int) -> Int {
             guard index < arguments.count, case .count(let count) = arguments[index] else { return 1 }
             return count
@@ -287,12 +291,8 @@ public enum ScenarioRunner {
         case ("user", "control-center"): return .userControlCenter
         case ("user", "reinstall"): return .userReinstall
         case ("user", "app-update"): return .userAppUpdate
-        case ("device", "doze"):
-            guard let first = arguments.first, case .onOff(let on) = first else { return nil }
-            return .deviceDoze(on)
-        case ("device", "charging"):
-            guard let first = arguments.first, case .onOff(let on) = first else { return nil }
-            return .deviceCharging(on)
+        case ("device", "doze"): return onOffArgument(0).map { .deviceDoze($0) }
+        case ("device", "charging"): return onOffArgument(0).map { .deviceCharging($0) }
         case ("fault", "force-stop"): return .faultForceStop
         case ("fault", "audio-focus-loss"): return .faultAudioFocus(.loss)
         case ("fault", "phone-call"): return .faultAudioFocus(.callStarted)
@@ -304,9 +304,7 @@ public enum ScenarioRunner {
         case ("device", "set-clock"):
             guard let first = arguments.first, case .signedDurationMs(let delta) = first else { return nil }
             return .deviceSetClock(deltaMs: delta)
-        case ("device", "silent-mode"):
-            guard let first = arguments.first, case .onOff(let on) = first else { return nil }
-            return .deviceSilentMode(on)
+        case ("device", "silent-mode"): return onOffArgument(0).map { .deviceSilentMode($0) }
         case ("fault", "os-removes-alarm"): return .faultOSRemovesAlarm(alarmID: alarmArgument(0))
         case ("fault", "late-delivery"):
             guard let first = arguments.first, case .durationMs(let ms) = first else { return nil }
@@ -320,17 +318,13 @@ public enum ScenarioRunner {
         case ("fault", "capacity"): return .faultCapacity(countArgument(0))
         case ("fault", "revoke-exact-permission"): return .faultRevokeExactPermission
         case ("fault", "grant-exact-permission"): return .faultGrantExactPermission
-        case ("fault", "coalesce-updates"):
-            guard let first = arguments.first, case .onOff(let on) = first else { return nil }
-            return .faultCoalesceUpdates(on)
+        case ("fault", "coalesce-updates"): return onOffArgument(0).map { .faultCoalesceUpdates($0) }
         case ("user", "start-walk"): return .userStartWalk
         case ("user", "walk"): return .userWalk(steps: countArgument(0))
         case ("user", "app-switcher"):
             guard let first = arguments.first, case .durationMs(let ms) = first else { return nil }
             return .userAppSwitcher(backgroundAfterMs: ms)
-        case ("user", "health-access"):
-            guard let first = arguments.first, case .onOff(let on) = first else { return nil }
-            return .userSetHealthAccess(on)
+        case ("user", "health-access"): return onOffArgument(0).map { .userSetHealthAccess($0) }
         case ("fault", "workout-lost"): return .faultWorkoutLost
         case ("app", "challenge-interaction"): return .appChallengeInteraction
         case ("app", "start-burst"): return .appStartBurst(alarmID: alarmArgument(0))
@@ -341,9 +335,7 @@ public enum ScenarioRunner {
         case ("expect", "registered"):
             guard let alarm = alarmArgument(0), arguments.count > 1, case .onOff(let on) = arguments[1] else { return nil }
             return .expectRegistered(alarmID: alarm, registered: on, line: event.line)
-        case ("expect", "scheduled-times-rejected"):
-            guard let first = arguments.first, case .onOff(let on) = first else { return nil }
-            return .expectScheduledTimesRejected(on, line: event.line)
+        case ("expect", "scheduled-times-rejected"): return onOffArgument(0).map { .expectScheduledTimesRejected($0, line: event.line) }
         case ("expect", "sound"):
             guard let alarm = alarmArgument(0), arguments.count > 1, case .text(let name) = arguments[1] else { return nil }
             return .expectSound(alarmID: alarm, sound: name, line: event.line)
@@ -351,9 +343,7 @@ public enum ScenarioRunner {
             return .expectDroppedCount(countArgument(0), line: event.line)
         case ("expect", "audible-count"):
             return .expectAudibleCount(countArgument(0), line: event.line)
-        case ("expect", "burst"):
-            guard let first = arguments.first, case .onOff(let on) = first else { return nil }
-            return .expectBurst(playing: on, line: event.line)
+        case ("expect", "burst"): return onOffArgument(0).map { .expectBurst(playing: $0, line: event.line) }
         case ("expect", "alerting"): return alarmArgument(0).map { .expectAlerting(alarmID: $0, line: event.line) }
         case ("expect", "silent"): return alarmArgument(0).map { .expectSilent(alarmID: $0, line: event.line) }
         case ("expect", "save"):
@@ -376,9 +366,7 @@ public enum ScenarioRunner {
         case ("user", "lower-alarm-volume"): return .userLowerAlarmVolume
         case ("user", "start-wake-up-check"): return .userStartWakeUpCheck
         case ("app", "reconcile-step-tracking"): return .appReconcileStepTracking
-        case ("expect", "lock-screen-grant"):
-            guard let first = arguments.first, case .onOff(let on) = first else { return nil }
-            return .expectLockScreenGrant(on, line: event.line)
+        case ("expect", "lock-screen-grant"): return onOffArgument(0).map { .expectLockScreenGrant($0, line: event.line) }
         default: return nil
         }
     }
