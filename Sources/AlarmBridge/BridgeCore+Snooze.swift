@@ -17,7 +17,9 @@ extension BridgeCore {
         return .success(live)
     }
 
-    enum SnoozeRejection: String, Error {
+    /// Why `beginOneTimeSnooze` or `skipOneTimeSnooze` was refused; the raw value is the reply's
+    /// reason (public so a caller can tell a spent latch from a bad window without string copies).
+    public enum SnoozeRejection: String, Error, Sendable {
         case noLiveOccurrence = "no live occurrence"
         case staleToken = "token is not the live occurrence's"
         case notTheOwner = "no owning root among alarmIds"

@@ -75,7 +75,7 @@ public struct WallCalendar: Sendable {
     static let dayMs: Int64 = 86_400_000
 
     /// UTC offset in force at an instant, ms.
-    func offsetMs(at instantMs: Int64) -> Int64 {
+    public func offsetMs(at instantMs: Int64) -> Int64 {
         let seconds = instantMs >= 0 ? instantMs / 1000 : (instantMs - 999) / 1000
         return Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds)))) * 1000
     }

@@ -7,12 +7,14 @@ import Simulation
 struct FuzzCommand: Command {
     static let name = "fuzz"
     static let abstract = "Run many seeds, each a random world, and report every seed that breaks an invariant."
-    static let usage = "alarmsim fuzz [--platform ios|android|both] [--seeds A..B] [--defect NAME]..."
+    static let usage = "alarmsim fuzz [--platform ios|android|both] [--seeds A..B] [--defect NAME]... [--coverage]"
     static let options = [
         "  --platform ios|android|both  platforms to run, ios first (default: both)",
         "  --seeds A..B|N               root seeds, inclusive (default: 1..1000)",
         "  --defect NAME                switch a known field bug back on; repeatable (see 'alarmsim list defects');",
         "                               with --platform both, each platform runs the defects that apply to it",
+        "  --coverage                   after the summary, print the reachability table: per mark and platform its",
+        "                               rules, hits and seeds reaching it; listed marks with no hit say UNREACHED",
         "  -h, --help                   show this help",
         "",
         "Progress goes to stderr; the summary goes to stdout and ends with 'violations: N'.",
@@ -21,6 +23,7 @@ struct FuzzCommand: Command {
     static let examples = [
         "alarmsim fuzz --seeds 1..1000                                  # both platforms, no defect",
         "alarmsim fuzz --platform ios --seeds 1..2000 --defect unavailable-read-as-empty",
+        "alarmsim fuzz --seeds 1..200 --coverage                        # which rule-relevant states were reached",
     ]
 
     static let defaultSeeds: ClosedRange<UInt64> = 1...1000
@@ -29,16 +32,19 @@ struct FuzzCommand: Command {
     var platformNamedExplicitly: Bool
     var seeds: ClosedRange<UInt64>
     var defects: [KnownDefect]
+    /// Print the reachability coverage table after the summary.
+    var printsCoverage: Bool
 
     init(arguments: [String]) throws(UsageError) {
         let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: ["platform", "seeds", "defect"],
-                                         allowsPositionals: false)
+                                         allowsPositionals: false, flagOptions: ["coverage"])
         let platformText = try parsed.single("platform")
         platforms = try ArgumentValues.platforms(platformText)
         platformNamedExplicitly = platforms.count == 1
         seeds = try parsed.single("seeds").map { (text) throws(UsageError) in try ArgumentValues.seedRange(text) }
             ?? Self.defaultSeeds
         defects = try ArgumentValues.defects(parsed.all("defect"))
+        printsCoverage = parsed.has("coverage")
     }
 
     func validate() throws(UsageError) {
@@ -57,6 +63,7 @@ struct FuzzCommand: Command {
             meter.report(progress, to: &errors)
         }
         output.write(SummaryFormatter.text(summary))
+        if printsCoverage { output.write("\n" + CoverageReport.text(summary)) }
         return summary.violationCount == 0 ? .success : .violations
     }
 }

@@ -48,6 +48,7 @@ public enum Campaign {
             tally.seeds += 1
             tally.events += result.eventCount
             exemptionTotals.add(result.exemptions)
+            tally.coverage.add(result.coverage)
             if let violation = result.firstViolation {
                 tally.failures += 1
                 failing.append(FailingSeed(
@@ -73,6 +74,21 @@ public enum Campaign {
     /// named that platform explicitly).
     public static func inapplicableDefects(_ defects: [KnownDefect], on platform: PlatformFlavor) -> [KnownDefect] {
         defects.filter { !$0.platforms.contains(platform) }.sorted()
+    }
+
+    /// The listed marks (``CoverageMark/isListed``) that apply to a tally's platform and that no
+    /// seed of the campaign reached, in catalog order.
+    ///
+    /// - Returns: Per platform tally (in tally order), each unreached listed mark.
+    public static func unreachedListedMarks(_ summary: FuzzSummary) -> [(platform: PlatformFlavor, mark: CoverageMark)] {
+        var unreached: [(platform: PlatformFlavor, mark: CoverageMark)] = []
+        for tally in summary.tallies {
+            for mark in CoverageMark.allCases
+            where mark.isListed && mark.info.platforms.contains(tally.platform) && tally.coverage.hits(mark) == 0 {
+                unreached.append((tally.platform, mark))
+            }
+        }
+        return unreached
     }
 
     /// The one command line that replays a seed, e.g.

@@ -58,16 +58,50 @@ public struct PlatformTally: Sendable, Equatable {
     /// Exempted gaps summed over all seeds by exemption name, sorted by name; values are
     /// decimal integers.
     public var exemptions: [RunParameter]
+    /// Reachability coverage summed over all seeds (CoverageMarks.swift).
+    public var coverage: CoverageTally
 
     public init(platform: PlatformFlavor, defects: [KnownDefect] = [], seeds: Int = 0, failures: Int = 0,
-                events: Int = 0, exemptions: [RunParameter] = []) {
+                events: Int = 0, exemptions: [RunParameter] = [], coverage: CoverageTally = CoverageTally()) {
         self.platform = platform
         self.defects = defects
         self.seeds = seeds
         self.failures = failures
         self.events = events
         self.exemptions = exemptions
+        self.coverage = coverage
     }
+}
+
+/// One platform's reachability coverage over a campaign: per mark, the hits summed over all
+/// seeds and the number of seeds that reached it at least once. Arrays indexed by
+/// ``CoverageMark/rawValue``, so no hash order can reach a report.
+public struct CoverageTally: Sendable, Equatable {
+    /// Hits per mark, summed over seeds.
+    public private(set) var hits: [Int]
+    /// Seeds that hit each mark at least once.
+    public private(set) var seedsReaching: [Int]
+
+    public init() {
+        hits = Array(repeating: 0, count: CoverageMark.allCases.count)
+        seedsReaching = hits
+    }
+
+    /// Adds one run's counts.
+    /// - Complexity: O(number of marks).
+    public mutating func add(_ run: CoverageCounts) {
+        precondition(run.hits.count == hits.count, "CoverageTally.add: \(run.hits.count) marks, expected \(hits.count)")
+        for index in hits.indices where run.hits[index] > 0 {
+            hits[index] += run.hits[index]
+            seedsReaching[index] += 1
+        }
+    }
+
+    /// The hits of one mark.
+    public func hits(_ mark: CoverageMark) -> Int { hits[mark.rawValue] }
+
+    /// The number of seeds that reached one mark.
+    public func seedsReaching(_ mark: CoverageMark) -> Int { seedsReaching[mark.rawValue] }
 }
 
 /// The outcome of a campaign.

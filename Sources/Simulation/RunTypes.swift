@@ -265,6 +265,8 @@ public struct RunResult: Sendable {
     public var trace: Trace
     /// Unmet timed `expect` lines of a scenario (empty for fuzz runs).
     public var scenarioFailures: [String] = []
+    /// Hits per reachability mark (CoverageMarks.swift), counted where each state or transition happened.
+    public var coverage = CoverageCounts()
 
     /// The first violation, if any.
     public var firstViolation: Violation? { violations.first }

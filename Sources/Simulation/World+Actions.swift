@@ -131,6 +131,7 @@ extension World {
             ios?.parameters.capacity = capacity
         case .faultRevokeExactPermission:
             guard android?.canScheduleExactAlarms == true else { return }
+            if android?.pending.isEmpty == false { cover(.exactPermissionRevokedWithAlarms) }  // AND-3
             onAlarmManager { $0.revokeExactAlarmPermission() }
         case .faultGrantExactPermission:
             guard android?.canScheduleExactAlarms == false else { return }

@@ -160,6 +160,7 @@ extension World {
             oracle.primaryFaultRoots.append(victim.metadata.rootID)
         }
         noteFault("os-removed-alarm")
+        cover(.osRemovedAlarm)  // IOS-2, IOS-14
         saveTruth.osRemoved.append(victim.id)  // invariant 30: not the bridge's doing
         if victim.state == .alerting, let index = oracle.liveIndex, oracle.bindings[victim.id] == oracle.occurrences[index].id,
            victim.metadata.kind.opensOccurrence, process.lastReadyStepMs < at(wallMs: oracle.occurrences[index].startWallMs) {
@@ -205,6 +206,7 @@ extension World {
         // it (an app that learns of a zone change only after a one-shot's old time passed cannot
         // know it never rang: android seed 141).
         markForceStopRemovals()
+        cover(.forceStop)  // AND-6
         let now = androidNow
         onAlarmManager { $0.forceStop(now: now) }
         kill("force-stop")
@@ -237,6 +239,7 @@ extension World {
 
     /// Android: an audio-focus change reaches the ringing service.
     func audioFocus(_ change: AudioFocusChange) {
+        if change != .gain, android?.ringing.isEmpty == false { cover(.audioFocusLossWhileRinging) }  // SND-11
         onAlarmManager { $0.audioFocusChanged(change) }
     }
 

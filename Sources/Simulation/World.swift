@@ -188,6 +188,8 @@ final class World {
     var saveTruth = SaveTruth()
     /// JS's retry timing after a failed save (own stream: other draws keep their values).
     var appRNGSave: Xoshiro256StarStar
+    /// Reachability coverage: hits per mark (World+Coverage.swift).
+    var coverage = CoverageCounts()
 
     init(setup: DeviceSetup, defects: [KnownDefect], keepFullTrace: Bool) {
         self.setup = setup
@@ -278,6 +280,7 @@ final class World {
         case .toProcess(let input, let incarnation):
             guard process.running, process.incarnation == incarnation else {
                 record("app", "dropped", [TraceField("input", describe(input))])
+                coverDroppedCompletion(input)
                 return
             }
             step(input)
@@ -305,7 +308,10 @@ final class World {
             step(.storeLoaded(result))
         case .inventoryRead(let purpose, let incarnation):
             inventoryReadsOutstanding -= 1
-            guard process.running, process.incarnation == incarnation else { return }
+            guard process.running, process.incarnation == incarnation else {
+                cover(.processDeathMidRequest)  // the read's process died before its answer came
+                return
+            }
             let result = readInventory()
             // BOOT-2: an unreadable inventory is no cleared gate condition (invariant launch-gate).
             if case .failure = result { launchState.gateClearSinceMs = nil }
@@ -313,7 +319,11 @@ final class World {
             step(.inventoryRead(purpose, result))
         case .daemon(let daemonEvent):
             if case .fire(let id, _) = daemonEvent, holdBackDelivery(id, event) { return }
-            if case .lateFire(let id, _) = daemonEvent { lateHeld.removeAll { $0 == id }; releaseLateOracleFires(id) }
+            if case .lateFire(let id, _) = daemonEvent {
+                lateHeld.removeAll { $0 == id }
+                releaseLateOracleFires(id)
+                cover(.lateDelivery)
+            }
             onDaemon { $0.handle(daemonEvent, nowWallMs: wallMs) }
         case .alarmManager(let managerEvent):
             if case .fire(let id, _) = managerEvent, holdBackDelivery(id, event) { return }
@@ -354,6 +364,7 @@ final class World {
         if let held = lateHeld.firstIndex(of: id) {
             lateHeld.remove(at: held)  // the held delivery is back: run it
             releaseLateOracleFires(id)
+            cover(.lateDelivery)
             return false
         }
         guard let delay = lateDeliveryMs else { return false }
@@ -485,6 +496,7 @@ final class World {
             execute(command)
         }
         checkRowsKept(before: documentBefore, after: bridge.document, commands: commands)  // invariant 41
+        coverStep(input, bridge: bridge, before: documentBefore, commands: commands)
         adoptAmbiguousStart(bridge)
         launchState.completionRequested = nil
         switch input {
@@ -661,6 +673,7 @@ final class World {
             case .toApp(let input, let launch): deliver(input, launch: launch)
             case .later(let event, let afterMs):
                 if case .lateFire(let id, _) = event { lateHeld.append(id); deferOracleFire(forHeld: id) }  // dense-fixed field fault
+                if case .deliverSnapshot = event { cover(.coalescedUpdate) }  // IOS-5: changes coalesced into one snapshot
                 enqueue(.daemon(event), afterMs: afterMs)
             case .alertStarted(let id, let metadata): lastPlatformChangeMs = nowMs; alertStarted(id, metadata)
             case .alertEnded(let id, let metadata): oracleAlertEnded(id, metadata)
@@ -718,6 +731,7 @@ final class World {
     }
 
     func alertStarted(_ id: AlarmUUID, _ metadata: RingMetadata) {
+        coverAlertStarted(metadata)
         checkRecurrenceAlert(id, metadata)  // invariant 44
         oracleAlertStarted(id, metadata)
         soundAlertStarted(id, metadata)
