@@ -62,7 +62,7 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
     case osRemovedAlarm
     case exactPermissionRevokedWithAlarms
     case forceStop
-    case alarmClockDeliveredInDoze
+    case dozeIdleWithAlarmsPending
     case audioFocusLossWhileRinging
     case systemSoundFallback
     // Android wake path
@@ -76,6 +76,8 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
     case watchdogBurst
     case burstPlaybackBegan
     case actionAcknowledged
+    // Added after the first measurement (issue 7, part 4)
+    case androidDeliveredLate
 
     public static func < (lhs: CoverageMark, rhs: CoverageMark) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -91,14 +93,16 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
         public var platforms: [PlatformFlavor]
     }
 
-    /// Marks left out of the coverage check (`alarmsim coverage` exit status, the CI test), each
-    /// with the reason; every other mark must be reached on each of its platforms by the default
-    /// campaign. Empty when the generator reaches everything.
-    public var unlistedReason: String? {
-        switch self {
-        default: return nil
-        }
-    }
+    /// Why this mark is left out of the coverage check (`alarmsim coverage`'s exit status and the
+    /// CI test), or nil for a listed mark, which the default campaign (both platforms, seeds
+    /// 1..1000) must reach on each of its platforms. A mark the generator cannot reach is either
+    /// reached by a generator change (in its own named PRNG stream) or unlisted here with the
+    /// reason. Today every mark is reached (Reports/coverage.md), so none is unlisted; the
+    /// measured gaps were fixed in the catalog instead: `late-delivery` is iOS-only (the injected
+    /// fault holds a per-ring fire event only AlarmKit emits), and an alarm clock delivered in
+    /// deep doze does not exist (AMS ends idle before the next alarm clock, FLAG_WAKE_FROM_IDLE),
+    /// so Android counts `doze-idle-with-alarms-pending` and `android-delivered-late` instead.
+    public var unlistedReason: String? { nil }
 
     /// True when the default campaign must reach this mark on each of its platforms.
     public var isListed: Bool { unlistedReason == nil }
@@ -227,8 +231,10 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
             return Info(name: "process-death-mid-request", summary: "a platform completion arrived for a process that died after issuing the request",
                         rules: ["SCH-6", "SCH-10", "ID-6"], platforms: both)
         case .lateDelivery:
-            return Info(name: "late-delivery", summary: "the platform delivered a ring late and the world released it",
-                        rules: ["AND-19", "SCH-21"], platforms: both)
+            // iOS only: `fault late-delivery` holds a per-ring fire event back, which only the
+            // AlarmKit model emits; Android lateness is the model's own (android-delivered-late).
+            return Info(name: "late-delivery", summary: "AlarmKit delivered a ring late (injected or dense-fixed) and the world released it",
+                        rules: ["SCH-3", "SCH-21"], platforms: [.ios])
         case .coalescedUpdate:
             return Info(name: "coalesced-update", summary: "AlarmKit coalesced changes into one later alarmUpdates snapshot",
                         rules: ["IOS-5", "IOS-14"], platforms: [.ios])
@@ -241,8 +247,8 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
         case .forceStop:
             return Info(name: "force-stop", summary: "Settings → Force stop removed the app's alarms and process",
                         rules: ["AND-5", "AND-6"], platforms: [.android])
-        case .alarmClockDeliveredInDoze:
-            return Info(name: "alarm-clock-delivered-in-doze", summary: "an Android ring started alerting while the device was in deep doze",
+        case .dozeIdleWithAlarmsPending:
+            return Info(name: "doze-idle-with-alarms-pending", summary: "the device entered deep doze while the app had alarms pending",
                         rules: ["AND-19"], platforms: [.android])
         case .audioFocusLossWhileRinging:
             return Info(name: "audio-focus-loss-while-ringing", summary: "the ringing service lost audio focus (another app, a call) while a ring sounded",
@@ -277,6 +283,9 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
         case .actionAcknowledged:
             return Info(name: "action-acknowledged", summary: "an exact-triple acknowledgement removed a journalled platform action",
                         rules: ["ACT-4", "ACT-5", "API-8"], platforms: both)
+        case .androidDeliveredLate:
+            return Info(name: "android-delivered-late", summary: "AlarmManager delivered an alarm more than 1 s after it was due",
+                        rules: ["AND-19", "AND-14"], platforms: [.android])
         }
     }
 }

@@ -113,12 +113,17 @@ extension World {
     /// The marks of a ring that started alerting on the platform.
     func coverAlertStarted(_ metadata: RingMetadata) {
         if bootCount > 0 && !protectedDataAvailable { cover(.alertBeforeFirstUnlock) }  // BOOT-1
-        if case .idle? = android?.doze { cover(.alarmClockDeliveredInDoze) }  // AND-19
         // REC-1, REC-2: a weekly primary whose previous week held a DST transition.
         if metadata.kind == .primary, !configuredWeeklyRoots(metadata).isEmpty,
            calendar.offsetMs(at: wallMs) != calendar.offsetMs(at: wallMs - Self.weekMs) {
             cover(.dstNightWeeklyAlarm)
         }
+    }
+
+    /// Android: an alarm the model delivered more than a second after it was due (AND-19).
+    func coverAndroidDelivery(_ id: AlarmUUID) {
+        guard let delivery = android?.deliveryLog.last(where: { $0.id == id }) else { return }
+        if delivery.deliveredElapsedMs - delivery.dueElapsedMs > 1_000 { cover(.androidDeliveredLate) }
     }
 
     /// A platform completion for `input` reached no process: the one that issued the request died

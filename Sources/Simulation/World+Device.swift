@@ -180,7 +180,11 @@ extension World {
     /// Android: deep doze on or off (the model refuses while the screen is on or charging).
     func setDoze(_ on: Bool) {
         let now = androidNow
+        let wasInactive = android?.doze == .inactive
         onAlarmManager { on ? $0.enterDoze(now: now) : $0.exitDoze(now: now) }
+        if on, wasInactive, case .idle? = android?.doze, android?.pending.isEmpty == false {
+            cover(.dozeIdleWithAlarmsPending)  // AND-19
+        }
     }
 
     func setCharging(_ on: Bool) {

@@ -717,6 +717,7 @@ final class World {
         case .alarmDelivered(let id):
             lastPlatformChangeMs = nowMs
             oracleAndroidDelivery(id)
+            coverAndroidDelivery(id)
         default: break
         }
         if let launch {
@@ -727,6 +728,8 @@ final class World {
             } else {
                 enqueue(.toProcess(input, incarnation: process.incarnation), afterMs: 0)
             }
+        } else {
+            coverDroppedCompletion(input)  // the process that issued the request is gone
         }
     }
 

@@ -5,7 +5,7 @@ import Testing
 @Suite("CLI help and list")
 struct HelpAndListTests {
     @Test("--help on every subcommand exits 0 and prints its usage with an example line",
-          arguments: ["fuzz", "replay", "run", "list"])
+          arguments: ["fuzz", "coverage", "replay", "run", "list"])
     func helpForEachCommand(_ command: String) {
         for arguments in [[command, "--help"], [command, "-h"], ["help", command], [command, "--seeds", "5..1", "--help"]] {
             let run = cli(arguments)
@@ -20,7 +20,7 @@ struct HelpAndListTests {
     func topLevelHelp(_ arguments: [String]) {
         let run = cli(arguments)
         #expect(run.status == .success)
-        for command in ["fuzz", "replay", "run", "list"] {
+        for command in ["fuzz", "coverage", "replay", "run", "list"] {
             #expect(run.output.contains("\n  \(command) "))
         }
     }
@@ -60,6 +60,30 @@ struct HelpAndListTests {
         #expect(command.platforms == [.ios, .android])
         #expect(command.seeds == 1...1000)
         #expect(command.defects.isEmpty)
+    }
+
+    @Test("fuzz --coverage is a flag: off by default, takes no value, and its help says what it prints")
+    func fuzzCoverageFlag() throws {
+        #expect(try FuzzCommand(arguments: []).printsCoverage == false)
+        #expect(try FuzzCommand(arguments: ["--coverage", "--seeds", "1..3"]).printsCoverage)
+        #expect(throws: UsageError.self) { try FuzzCommand(arguments: ["--coverage=yes"]) }
+        let help = cli("fuzz", "--help").output
+        #expect(help.contains("--coverage"))
+        #expect(help.contains("UNREACHED"))
+    }
+
+    @Test("coverage defaults to the fuzz campaign (both platforms, seeds 1..1000) and Reports/coverage.md")
+    func coverageDefaults() throws {
+        let command = try CoverageCommand(arguments: [])
+        #expect(command.platforms == [.ios, .android])
+        #expect(command.seeds == FuzzCommand.defaultSeeds)
+        #expect(command.outPath == "Reports/coverage.md")
+        #expect(command.commandLine == "alarmsim coverage")
+        let narrowed = try CoverageCommand(arguments: ["--platform", "ios", "--seeds", "5..9", "--out", "/tmp/c.md"])
+        #expect(narrowed.commandLine == "alarmsim coverage --platform ios --seeds 5..9")
+        #expect(narrowed.outPath == "/tmp/c.md")
+        #expect(throws: UsageError.self) { try CoverageCommand(arguments: ["--defect", "title-in-ring-id"]) }
+        #expect(cli("coverage", "--help").output.contains("--out FILE"))
     }
 
     @Test("--seeds takes A..B, a single N and the --seeds=VALUE form")

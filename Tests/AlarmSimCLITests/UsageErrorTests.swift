@@ -14,7 +14,7 @@ struct UsageCase: Codable, Sendable, CustomTestStringConvertible {
 struct UsageErrorTests {
     static let cases: [UsageCase] = [
         UsageCase(arguments: [], mentions: ["missing subcommand", "alarmsim fuzz"]),
-        UsageCase(arguments: ["frobnicate"], mentions: ["unknown subcommand 'frobnicate'", "fuzz, replay, run, list"]),
+        UsageCase(arguments: ["frobnicate"], mentions: ["unknown subcommand 'frobnicate'", "fuzz, coverage, replay, run, list"]),
         UsageCase(arguments: ["--seeds", "1..3"], mentions: ["unknown subcommand '--seeds'", "after the subcommand"]),
         UsageCase(arguments: ["fuzz", "--bogus"], mentions: ["unknown option '--bogus'", "--seeds"]),
         UsageCase(arguments: ["fuzz", "-x"], mentions: ["unknown option '-x'"]),
@@ -49,7 +49,7 @@ struct UsageErrorTests {
         UsageCase(arguments: ["list"], mentions: ["missing what to list", "defects", "invariants"]),
         UsageCase(arguments: ["list", "faults"], mentions: ["cannot list 'faults'", "defects", "invariants"]),
         UsageCase(arguments: ["list", "defects", "invariants"], mentions: ["one thing at a time"]),
-        UsageCase(arguments: ["help", "frobnicate"], mentions: ["'frobnicate'", "fuzz, replay, run, list"]),
+        UsageCase(arguments: ["help", "frobnicate"], mentions: ["'frobnicate'", "fuzz, coverage, replay, run, list"]),
     ]
 
     @Test("every malformed command line exits 64 with a message naming the problem and the fix, on stderr only",

@@ -103,3 +103,32 @@ struct CampaignFuzzTests {
         #expect(summary.violationCount == summary.tallies.reduce(0) { $0 + $1.failures })
     }
 }
+
+@Suite("Campaign: reachability coverage tallies")
+struct CoverageTallyTests {
+    @Test("a campaign's coverage is the sum of its runs' hits, and seeds reaching counts each seed once")
+    func tallySumsRuns() {
+        let options = FuzzOptions(platforms: [.android], seeds: 3...5)
+        let summary = Campaign.fuzz(options)
+        var expected = CoverageTally()
+        var reaching = Array(repeating: 0, count: CoverageMark.allCases.count)
+        for seed in options.seeds {
+            let run = Simulator.run(RunOptions(platform: .android, seed: seed))
+            expected.add(run.coverage)
+            for mark in CoverageMark.allCases where run.coverage[mark] > 0 { reaching[mark.rawValue] += 1 }
+        }
+        #expect(summary.tallies[0].coverage == expected)
+        #expect(summary.tallies[0].coverage.seedsReaching == reaching)
+        #expect(CoverageMark.allCases.allSatisfy { expected.seedsReaching($0) <= 3 && expected.seedsReaching($0) <= expected.hits($0) })
+    }
+
+    @Test("unreached listed marks are those of the tally's platform with no hit, in catalog order")
+    func unreachedListedMarks() {
+        let options = FuzzOptions(platforms: [.ios], seeds: 1...1)
+        let summary = FuzzSummary(options: options, tallies: [PlatformTally(platform: .ios)], failing: [])
+        let unreached = Campaign.unreachedListedMarks(summary)
+        let expected = CoverageMark.allCases.filter { $0.isListed && $0.info.platforms.contains(.ios) }
+        #expect(unreached.map(\.mark) == expected)
+        #expect(unreached.allSatisfy { $0.platform == .ios })
+    }
+}
