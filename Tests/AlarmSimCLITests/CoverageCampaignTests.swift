@@ -96,10 +96,12 @@ enum ReleaseBinary {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = BuiltBinary.packageRoot
-        let errorsFile = FileManager.default.temporaryDirectory
-            .appendingPathComponent("alarmsim-coverage-\(ProcessInfo.processInfo.processIdentifier)-\(arguments.count).err")
-        FileManager.default.createFile(atPath: errorsFile.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errorsFile) }
+        let directory = try makeTemporaryDirectory("alarmsim-stderr")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let errorsFile = directory.appendingPathComponent("stderr.txt")
+        guard FileManager.default.createFile(atPath: errorsFile.path, contents: nil) else {
+            throw BuiltBinary.Failure(description: "cannot create \(errorsFile.path) for the child's stderr")
+        }
         let errorsHandle = try FileHandle(forWritingTo: errorsFile)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errorsHandle
