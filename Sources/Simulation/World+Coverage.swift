@@ -96,7 +96,9 @@ extension World {
     }
 
     /// The bridge's notes that state a transition with no structured reply or command of its own.
-    /// Each prefix is the rule-citing text the bridge writes at that exact point.
+    /// Each prefix is the rule-citing text the bridge writes at that exact point. If the bridge
+    /// rewords one, its mark stops being counted and the coverage check (`alarmsim coverage`, the
+    /// CI test) reports it `UNREACHED`, so the coupling cannot rot silently.
     private func coverNote(_ text: String) {
         if text.hasPrefix("pass-over") { cover(.passOver) }  // OCC-3
         else if text.hasPrefix("CAP-4:") { cover(.capacitySeedReclaimed) }
