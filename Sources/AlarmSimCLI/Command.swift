@@ -42,6 +42,8 @@ struct ParsedArguments {
     private(set) var options: [(name: String, value: String)] = []
     /// Words that are not options or option values.
     private(set) var positionals: [String] = []
+    /// Flags given (`--name`, without dashes), each at most once, in the order given.
+    private(set) var flags: [String] = []
     let command: String
 
     /// Splits `arguments` into options and positionals.
@@ -49,8 +51,11 @@ struct ParsedArguments {
     /// Accepts `--name value` and `--name=value`; a `--` ends the options.
     /// - Parameter valuedOptions: Option names (without dashes) that take a value.
     /// - Parameter allowsPositionals: Whether words other than options are accepted.
-    /// - Throws: ``UsageError`` for an unknown option, a missing value, or an unexpected word.
-    init(_ arguments: [String], command: String, valuedOptions: [String], allowsPositionals: Bool) throws(UsageError) {
+    /// - Parameter flags: Option names (without dashes) that take no value (`--no-shrink`).
+    /// - Throws: ``UsageError`` for an unknown option, a missing value, a flag given a value or
+    ///   twice, or an unexpected word.
+    init(_ arguments: [String], command: String, valuedOptions: [String], allowsPositionals: Bool,
+         flags knownFlags: [String] = []) throws(UsageError) {
         self.command = command
         var index = 0
         var optionsEnded = false
@@ -74,8 +79,18 @@ struct ParsedArguments {
                 value = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
+            if word.hasPrefix("--"), knownFlags.contains(name) {
+                guard value == nil else {
+                    throw UsageError("flag '--\(name)' takes no value; write just --\(name)")
+                }
+                guard !flags.contains(name) else {
+                    throw UsageError("flag '--\(name)' was given twice; give it once")
+                }
+                flags.append(name)
+                continue
+            }
             guard word.hasPrefix("--"), valuedOptions.contains(name) else {
-                let known = valuedOptions.map { "--" + $0 } + ["--help"]
+                let known = valuedOptions.map { "--" + $0 } + knownFlags.map { "--" + $0 } + ["--help"]
                 throw UsageError("unknown option '\(word)' for 'alarmsim \(command)'; it takes \(known.joined(separator: ", "))")
             }
             if value == nil, index < arguments.count, !arguments[index].hasPrefix("--") {
@@ -97,6 +112,11 @@ struct ParsedArguments {
             throw UsageError("option '--\(name)' was given \(values.count) times (\(values.joined(separator: ", "))); give it once")
         }
         return values.first
+    }
+
+    /// Whether the flag `--name` was given.
+    func has(_ name: String) -> Bool {
+        flags.contains(name)
     }
 
     /// Every value of a repeatable option, in the order given.
