@@ -83,6 +83,9 @@ struct ParsedArguments {
                 guard value == nil else {
                     throw UsageError("option '--\(name)' takes no value; give it alone, e.g. --\(name)")
                 }
+                guard !flags.contains(name) else {
+                    throw UsageError("option '--\(name)' was given twice; give it once")
+                }
                 flags.append(name)
                 continue
             }

@@ -40,30 +40,9 @@ struct FieldBugScenarioTests {
     }
 }
 
-/// Every known defect is found by the fuzzer within a small seed range (the proof that the
-/// invariants have teeth), and the same seed replays to the same violation.
+/// Determinism of the fuzz runs. That every known defect is found (and its failing seed replays)
+/// is checked on the release build by `alarmsim defects` (AlarmSimCLITests, DefectScoreboardTests).
 struct DefectDetectionTests {
-    @Test("the fuzzer finds every known defect, and its first failing seed replays identically",
-          arguments: KnownDefect.allCases)
-    func fuzzerFindsDefect(defect: KnownDefect) {
-        var found: RunResult?
-        outer: for platform in defect.platforms {
-            for seed in UInt64(1)...2_000 {
-                let result = Simulator.run(RunOptions(platform: platform, seed: seed, defects: [defect]))
-                if result.firstViolation != nil { found = result; break outer }
-            }
-        }
-        guard let found, let violation = found.firstViolation else {
-            Issue.record("\(defect.rawValue) not found in seeds 1..2000")
-            return
-        }
-        let replay = Simulator.run(RunOptions(platform: found.platform, seed: found.seed, defects: [defect]))
-        #expect(replay.firstViolation == violation)
-        #expect(replay.traceHashHex == found.traceHashHex)
-        let clean = Simulator.run(RunOptions(platform: found.platform, seed: found.seed))
-        #expect(clean.firstViolation?.invariant != violation.invariant || clean.firstViolation?.message != violation.message)
-    }
-
     @Test("a run is a pure function of its seed: same trace hash twice", arguments: [UInt64(1), 7, 42])
     func deterministic(seed: UInt64) {
         for platform in [PlatformFlavorName.ios, .android] {

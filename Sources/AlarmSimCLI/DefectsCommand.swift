@@ -1,0 +1,116 @@
+import AlarmBridge
+import Campaign
+import Reporting
+import Simulation
+
+/// `alarmsim defects`: the known-defect scoreboard (issue 7). Hunts every known defect on each
+/// platform it applies to under each fault profile, shrinks the first profile's failing seed to
+/// a scenario, and writes `Reports/defects.md`.
+struct DefectsCommand: Command {
+    static let name = "defects"
+    static let abstract = "Score the fuzzer on every known defect: seeds to detect per fault profile, shrunk size; writes Reports/defects.md."
+    static let usage = "alarmsim defects [--seeds A..B] [--platform ios|android|both] [--defect NAME]... [--profiles P,Q] [--out FILE] [--shrink-dir DIR] [--no-shrink]"
+    static let options = [
+        "  --seeds A..B|N               the budget: seeds tried in order until the first failure (default: 1..2000)",
+        "  --platform ios|android|both  platforms to score (default: both); a defect is scored on each it applies to",
+        "  --defect NAME                score only these defects; repeatable (default: every known defect)",
+        "  --profiles P,Q               fault profiles compared side by side, the first one shrunk (default: swarm,uniform)",
+        "  --out FILE                   the Markdown scoreboard (default: Reports/defects.md)",
+        "  --shrink-dir DIR             where the shrunk scenarios go (default: Scenarios/defects)",
+        "  --budget N                   candidate runs one shrink may spend (default: 2000)",
+        "  --no-shrink                  skip shrinking (the events column stays empty)",
+        "  --any-platform               stop hunting a defect at the first platform that finds it (a quick check)",
+        "  -h, --help                   show this help",
+        "",
+        "One line per (defect, platform) goes to stdout as it finishes. A defect is found when one of its",
+        "platforms finds it. Exit status: 0 every defect found within the budget under the first profile,",
+        "1 one was not found (or a failing seed does not replay),",
+        "64 usage error, 74 a report file cannot be written.",
+    ]
+    static let examples = [
+        "alarmsim defects                                             # regenerates Reports/defects.md and Scenarios/defects/",
+        "alarmsim defects --platform android --seeds 1..500 --profiles uniform --no-shrink --out /tmp/d.md",
+    ]
+
+    static let defaultSeeds: ClosedRange<UInt64> = 1...2_000
+    static let defaultOut = "Reports/defects.md"
+    static let defaultShrinkDirectory = "Scenarios/defects"
+
+    var platforms: [PlatformFlavor]
+    var seeds: ClosedRange<UInt64>
+    var defects: [KnownDefect]
+    var profiles: [FaultProfile]
+    var outPath: String
+    var shrinkDirectory: String
+    var shrinkBudget: Int
+    var shrinks: Bool
+    var firstPlatformOnly: Bool
+    var arguments: [String]
+
+    init(arguments: [String]) throws(UsageError) {
+        let parsed = try ParsedArguments(arguments, command: Self.name,
+                                         valuedOptions: ["platform", "seeds", "defect", "profiles", "out", "shrink-dir", "budget"],
+                                         allowsPositionals: false, flagOptions: ["no-shrink", "any-platform"])
+        let platforms = try ArgumentValues.platforms(try parsed.single("platform"))
+        self.platforms = platforms
+        seeds = try parsed.single("seeds").map { (text) throws(UsageError) in try ArgumentValues.seedRange(text) }
+            ?? Self.defaultSeeds
+        let named = try ArgumentValues.defects(parsed.all("defect"))
+        defects = named.isEmpty ? KnownDefect.allCases : named
+        if platforms.count == 1, let defect = named.first(where: { !$0.platforms.contains(platforms[0]) }) {
+            throw UsageError("defect \(defect.rawValue) does not apply to \(platforms[0].rawValue); it applies to \(defect.platforms.map(\.rawValue).joined(separator: ", "))")
+        }
+        var profiles: [FaultProfile] = []
+        for word in (try parsed.single("profiles") ?? "swarm,uniform").split(separator: ",", omittingEmptySubsequences: false) {
+            guard let profile = FaultProfile(rawValue: String(word)) else {
+                throw UsageError("unknown profile '\(word)' in --profiles; use a comma-separated list of \(FaultProfile.allCases.map(\.rawValue).joined(separator: ", ")), e.g. --profiles swarm,uniform")
+            }
+            guard !profiles.contains(profile) else { throw UsageError("profile '\(word)' is listed twice in --profiles") }
+            profiles.append(profile)
+        }
+        self.profiles = profiles
+        outPath = try parsed.single("out") ?? Self.defaultOut
+        shrinkDirectory = try parsed.single("shrink-dir") ?? Self.defaultShrinkDirectory
+        let budgetText = try parsed.single("budget") ?? "2000"
+        guard let budget = Int(budgetText), budget >= 1 else {
+            throw UsageError("invalid --budget '\(budgetText)': write a positive number of candidate runs, e.g. --budget 500")
+        }
+        shrinkBudget = budget
+        shrinks = !parsed.has("no-shrink")
+        firstPlatformOnly = parsed.has("any-platform")
+        self.arguments = arguments
+    }
+
+    func run(output: inout some TextOutputStream, errors: inout some TextOutputStream,
+             environment: CLIEnvironment) -> ExitStatus {
+        var options = ScoreboardOptions(platforms: platforms, seeds: seeds, defects: defects, profiles: profiles)
+        options.firstPlatformOnly = firstPlatformOnly
+        var writeFailure: String?
+        let shrink: ((PlatformFlavor, UInt64, KnownDefect, FaultProfile) -> ShrinkSize?)? = shrinks ? { platform, seed, defect, profile in
+            let (size, problem) = DefectShrinks.shrink(platform: platform, seed: seed, defect: defect, profile: profile,
+                                                       budget: shrinkBudget, directory: shrinkDirectory)
+            if let problem, writeFailure == nil { writeFailure = problem }
+            return size
+        } : nil
+        let board = DefectScoreboard.run(options, elapsedMs: environment.elapsedMs, shrink: shrink) { row in
+            output.write(ScoreboardFormatter.line(row) + "\n")
+        }
+        let command = (["alarmsim", "defects"] + arguments).joined(separator: " ")
+        do {
+            try AtomicFile.write(ScoreboardFormatter.markdown(board, command: command), to: outPath)
+        } catch {
+            errors.write("error: \(error); check that the directory exists and is writable\n")
+            return .ioError
+        }
+        if let writeFailure {
+            errors.write("error: \(writeFailure)\n")
+            return .ioError
+        }
+        for profile in profiles {
+            output.write("\(profile.rawValue): found \(board.foundCount(profile)) of \(board.defects.count) defects, median seeds to detect \(board.medianSeedsToDetect(profile).map(String.init) ?? "–")\n")
+        }
+        output.write("scoreboard: \(outPath)\n")
+        let replays = board.rows.allSatisfy { $0.primary.firstFailingSeed == nil || $0.primary.replays }
+        return board.everyDefectFound && replays ? .success : .violations
+    }
+}
