@@ -174,7 +174,7 @@ final class World {
     /// owns the occurrence follows the order the app can see).
     var lateOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64)] = []
     /// iOS walk ground truth (HealthKit workout, Core Motion) and its checkers' record (World+Walk.swift).
-    lazy var walkWorld = WalkWorld(setup: setup.walk, rng: streams.stream("user.walk"))
+    lazy var walkWorld = WalkWorld(setup: setup.walk, streams: streams)
     /// Android: the step counter, the user's walking and volume habits, checker state (World+Android).
     var androidSide: AndroidSide
     /// Sound and audible-record truth (invariants 33, 34, 45, 47).
@@ -627,9 +627,9 @@ final class World {
         }
     }
 
-    /// Process death between a request and its completion (the fault plan's interleaving points).
+    /// Process death between a request and its completion (fault kind `process-death-interleaving`).
     func maybeInterleavingDeath() {
-        guard setup.interleavingDeaths, faultRNG.chance(Ratio(1, 25)) else { return }
+        guard let rate = setup.interleavingDeathRate, faultRNG.chance(rate) else { return }
         enqueue(.plan(.faultProcessDeath), afterMs: faultRNG.int(in: 0...400))
     }
 
