@@ -49,7 +49,8 @@ public struct FaultKind: Sendable, Equatable, CustomStringConvertible {
     public let swarmChance: Ratio
     /// Other kinds whose plan actions this kind changes when it is on (it has none of its own).
     public let modifies: [String]
-    /// True for kinds that move the whole world (zone, start instant), so every plan instant moves.
+    /// True for kinds that reshape the world the plan is made for (zone and start instant, or the
+    /// saved alarms and the first launch), so other kinds' and the user's actions move too.
     public let reshapesWorld: Bool
     /// Exemption names ([limit] conditions, counted in every summary) this fault can cause.
     public let exemptions: [String]
@@ -80,13 +81,20 @@ public struct FaultKind: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The rate `swarm` uses for a drawn index 0, 1 or 2: half, once or twice the catalog rate.
+    /// The rate `swarm` uses for a drawn index 0, 1 or 2: half, once or twice the catalog rate
+    /// (capped at 1/1), in lowest terms so it prints as people write it.
     func swarmRate(_ index: UInt64) -> Ratio {
         switch index {
-        case 0: return Ratio(rate.numerator, rate.denominator * 2)
+        case 0: return Self.lowestTerms(rate.numerator, rate.denominator * 2)
         case 1: return rate
-        default: return Ratio(min(rate.numerator * 2, rate.denominator), rate.denominator)
+        default: return Self.lowestTerms(min(rate.numerator * 2, rate.denominator), rate.denominator)
         }
+    }
+
+    static func lowestTerms(_ numerator: UInt64, _ denominator: UInt64) -> Ratio {
+        var (a, b) = (numerator, denominator)
+        while b != 0 { (a, b) = (b, a % b) }  // Euclid: a is the greatest common divisor
+        return a == 0 ? Ratio(0, 1) : Ratio(numerator / a, denominator / a)
     }
 }
 
@@ -135,7 +143,7 @@ public enum FaultCatalog {
         "legacy-install",
         "the run starts right after an update from an older version, from the document and rings it left",
         platforms: both, rules: ["BOOT-9", "BOOT-10", "BOOT-11", "OCC-17", "AND-4", "INACT-25"],
-        rate: Ratio(2, 5), unit: .perSeed)
+        rate: Ratio(2, 5), unit: .perSeed, reshapesWorld: true)
 
     // MARK: - Device
 
@@ -202,7 +210,7 @@ public enum FaultCatalog {
         "oem-killer",
         "an OEM battery optimiser kills the ringing service 10 s – 5 min into a ring",
         platforms: [.android], rules: ["AND-3", "SND-11", "gdelataillade/alarm#82, #430"],
-        rate: Ratio(2, 5), unit: .perSeed)
+        rate: Ratio(2, 5), unit: .perSeed, exemptions: ["oem-battery-killer"])
     public static let oemDeliveryDelay = FaultKind(
         "oem-delivery-delay",
         "an OEM delays alarm deliveries by up to 1–15 min",
