@@ -107,14 +107,16 @@ extension World {
     /// ringing at the jump, REC-9) or rang at its configured time in the new frame cannot be known,
     /// and RULES.md does not settle the occurrence's deadline. The oracle then takes the bridge's
     /// documented reading (offset = landing − ring time, BridgeCore+Occurrences.swift) for that one
-    /// occurrence, and counts it. Bounded to 20 h after the change (OCC-21).
+    /// occurrence, and counts it. Bounded to 20 h after the change (OCC-21). After a correction
+    /// back the ambiguous ring times reach up to the wall time the clock was set back from, which
+    /// can be later than the clock now (the re-lived interval; ios seed 888 of the fault catalog).
     func adoptAmbiguousStart(_ bridge: BridgeCore) {
         guard let jump = unobservedClockJump else { return }
         if nowMs - jump.sinceMs > 20 * 3_600_000 { unobservedClockJump = nil; return }
         guard bridge.isAcceptingInputs, let live = bridge.document?.liveOccurrence, let index = oracle.liveIndex,
               oracle.occurrences[index].rootID == live.rootID, oracle.occurrences[index].startWallMs == live.startedAtMs,
               oracle.occurrences[index].clockOffsetMs != live.inactivityClockOffsetMs,
-              live.startedAtMs >= jump.fromWallMs, live.startedAtMs <= wallMs else { return }
+              live.startedAtMs >= jump.fromWallMs, live.startedAtMs <= max(wallMs, jump.untilWallMs) else { return }
         oracle.occurrences[index].clockOffsetMs = live.inactivityClockOffsetMs
         enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
         countExemption("clock-jump-ambiguous-start")

@@ -138,9 +138,11 @@ final class World {
     var lastInventoryRead: (purpose: InventoryPurpose, result: Result<[PlatformAlarm], PlatformError>)?
     /// The last getScheduledAlarmTimes outcome JS received (scenario checks).
     var lastScheduledTimes: ScheduledTimesOutcome?
-    /// A wall-clock change no running bridge saw happen: (earliest wall time it may concern, true
-    /// time of the change). See ``adoptAmbiguousStart(_:)``.
-    var unobservedClockJump: (fromWallMs: Int64, sinceMs: Int64)?
+    /// A wall-clock change no running bridge saw happen: (earliest and latest wall time it may
+    /// concern, true time of the change). A correction back re-lives the wall interval
+    /// [before − |Δ|, before], so ring times up to `before` — ahead of the clock now — are
+    /// ambiguous too. See ``adoptAmbiguousStart(_:)``.
+    var unobservedClockJump: (fromWallMs: Int64, untilWallMs: Int64, sinceMs: Int64)?
     /// Rings whose schedule call the platform refused, newest last, bounded: a bridge that has
     /// queued the failure drops the row when it replays it (not a reconciliation decision).
     var refusedSchedules: [AlarmUUID] = []
