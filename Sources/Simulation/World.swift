@@ -370,7 +370,7 @@ final class World {
     func releaseLateOracleFires(_ id: AlarmUUID) {
         let due = lateOracleFires.filter { $0.ringID == id }
         lateOracleFires.removeAll { $0.ringID == id }
-        for fire in due { oracleFireTime(rootID: fire.rootID, alarmID: fire.alarmID, fireWallMs: fire.fireWallMs) }
+        for fire in due { oracleFireTime(rootID: fire.rootID, alarmID: fire.alarmID, fireWallMs: fire.fireWallMs, deliveredLate: true) }
     }
 
     // MARK: - The app process
