@@ -132,7 +132,10 @@ extension World {
     /// A root's configured time arrived (OCC-2, OCC-3 as truth); `deliveredLate` when the
     /// platform held its delivery back and delivers it only now (see `lateOracleFires`).
     func oracleFireTime(rootID: String, alarmID: String, fireWallMs: Int64, deliveredLate: Bool = false) {
-        guard alarms.contains(where: { $0.id == alarmID && $0.enabled }) else { return }
+        // A delivery held back late was due while the alarm was enabled (the deferral ran then):
+        // disabling it since does not undo an occurrence that began at its ring time once
+        // delivered (glossary; SCH-21 keeps a ring past its fire time; ios seed 583).
+        guard alarms.contains(where: { $0.id == alarmID && ($0.enabled || deliveredLate) }) else { return }
         guard deviceUp else { countExemption("device-restarting"); return }
         if let held = lateHeld.first(where: { groundTruthMetadata($0).map { $0.kind.opensOccurrence && $0.rootID == rootID } ?? false }) {
             lateOracleFires.append((held, rootID, alarmID, fireWallMs))
