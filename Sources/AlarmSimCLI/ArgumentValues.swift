@@ -82,6 +82,22 @@ enum ArgumentValues {
         throw UsageError("defect '\(defect.rawValue)' does not apply to \(platform.rawValue) (its code path exists only on \(platforms.joined(separator: ", "))); drop --defect \(defect.rawValue) or use --platform \(platforms[0])")
     }
 
+    /// `--profile swarm|uniform|none` and the `--faults a,b,-c` values (repeatable).
+    static func faults(profile: String?, faults: [String]) throws(UsageError) -> FaultSelection {
+        do {
+            return try FaultSelection.parse(profile: profile, faults: faults)
+        } catch {
+            throw UsageError(error.message)
+        }
+    }
+
+    /// Rejects kinds forced on that exist on none of the platforms the user named explicitly.
+    static func checkFaults(_ faults: FaultSelection, applyTo platforms: [PlatformFlavor]) throws(UsageError) {
+        guard let name = faults.forcedOnInapplicable(to: platforms).first, let kind = FaultCatalog.kind(named: name) else { return }
+        let names = kind.platforms.map(\.rawValue)
+        throw UsageError("fault '\(name)' does not apply to \(platforms.map(\.rawValue).joined(separator: ", ")) (its model exists only on \(names.joined(separator: ", "))); drop it from --faults or use --platform \(names[0])")
+    }
+
     /// Digits only (no sign, no spaces), fitting in 64 bits.
     private static func decimal(_ text: String) -> UInt64? {
         guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {

@@ -7,7 +7,7 @@ import Simulation
 struct FuzzCommand: Command {
     static let name = "fuzz"
     static let abstract = "Run many seeds, each a random world, and report every seed that breaks an invariant."
-    static let usage = "alarmsim fuzz [--platform ios|android|both] [--seeds A..B] [--defect NAME]... [--coverage]"
+    static let usage = "alarmsim fuzz [--platform ios|android|both] [--seeds A..B] [--defect NAME]... [--profile swarm|uniform|none] [--faults A,B,-C] [--coverage]"
     static let options = [
         "  --platform ios|android|both  platforms to run, ios first (default: both)",
         "  --seeds A..B|N               root seeds, inclusive (default: 1..1000)",
@@ -15,6 +15,11 @@ struct FuzzCommand: Command {
         "                               with --platform both, each platform runs the defects that apply to it",
         "  --coverage                   after the summary, print the reachability table: per mark and platform its",
         "                               rules, hits and seeds reaching it; listed marks with no hit say UNREACHED",
+        "  --profile swarm|uniform|none fault profile (default: swarm): swarm switches each fault kind on or off",
+        "                               per seed and draws its rate; uniform runs every kind at its catalog rate;",
+        "                               none injects no fault (the sleepy user still acts)",
+        "  --faults A,B,-C              force fault kinds on (A) or off (-C) on top of the profile; repeatable",
+        "                               (see 'alarmsim list faults'); failing seeds' repro lines carry both options",
         "  -h, --help                   show this help",
         "",
         "Progress goes to stderr; the summary goes to stdout and ends with 'violations: N'.",
@@ -24,6 +29,7 @@ struct FuzzCommand: Command {
         "alarmsim fuzz --seeds 1..1000                                  # both platforms, no defect",
         "alarmsim fuzz --platform ios --seeds 1..2000 --defect unavailable-read-as-empty",
         "alarmsim fuzz --seeds 1..200 --coverage                        # which rule-relevant states were reached",
+        "alarmsim fuzz --platform android --seeds 1..300 --profile uniform --faults -doze",
     ]
 
     static let defaultSeeds: ClosedRange<UInt64> = 1...1000
@@ -35,8 +41,11 @@ struct FuzzCommand: Command {
     /// Print the reachability coverage table after the summary.
     var printsCoverage: Bool
 
+    var faults: FaultSelection
+
     init(arguments: [String]) throws(UsageError) {
-        let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: ["platform", "seeds", "defect"],
+        let parsed = try ParsedArguments(arguments, command: Self.name,
+                                         valuedOptions: ["platform", "seeds", "defect", "profile", "faults"],
                                          allowsPositionals: false, flagOptions: ["coverage"])
         let platformText = try parsed.single("platform")
         platforms = try ArgumentValues.platforms(platformText)
@@ -45,9 +54,11 @@ struct FuzzCommand: Command {
             ?? Self.defaultSeeds
         defects = try ArgumentValues.defects(parsed.all("defect"))
         printsCoverage = parsed.has("coverage")
+        faults = try ArgumentValues.faults(profile: parsed.single("profile"), faults: parsed.all("faults"))
     }
 
     func validate() throws(UsageError) {
+        try ArgumentValues.checkFaults(faults, applyTo: platforms)
         // With `--platform both` a defect that exists on one platform only runs there; naming the
         // other platform explicitly would run the defect nowhere, which is surely a mistake.
         if platformNamedExplicitly {
@@ -57,7 +68,7 @@ struct FuzzCommand: Command {
 
     func run(output: inout some TextOutputStream, errors: inout some TextOutputStream,
              environment: CLIEnvironment) -> ExitStatus {
-        let options = FuzzOptions(platforms: platforms, seeds: seeds, defects: defects)
+        let options = FuzzOptions(platforms: platforms, seeds: seeds, defects: defects, faults: faults)
         var meter = ProgressMeter(errorsIsTerminal: environment.errorsIsTerminal, elapsedMs: environment.elapsedMs)
         let summary = Campaign.fuzz(options) { progress in
             meter.report(progress, to: &errors)

@@ -1,20 +1,21 @@
 import Simulation
 
-/// `alarmsim list`: the known defects or the invariants, one per line.
+/// `alarmsim list`: the known defects, the invariants or the fault kinds, one per line.
 struct ListCommand: Command {
     static let name = "list"
-    static let abstract = "List the known defects or the invariants, one per line: name, then a short description."
-    static let usage = "alarmsim list defects|invariants"
+    static let abstract = "List the known defects, the invariants or the fault kinds, one per line: name, then a short description."
+    static let usage = "alarmsim list defects|invariants|faults"
     static let options = [
         "  -h, --help  show this help",
     ]
     static let examples = [
         "alarmsim list defects      # names to pass to --defect",
         "alarmsim list invariants   # IDs that violations and 'expect violation' lines use",
+        "alarmsim list faults       # fault kinds for --faults: platforms, rate and unit, summary",
     ]
 
     enum Subject: String, CaseIterable {
-        case defects, invariants
+        case defects, invariants, faults
     }
 
     var subject: Subject
@@ -22,13 +23,13 @@ struct ListCommand: Command {
     init(arguments: [String]) throws(UsageError) {
         let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: [], allowsPositionals: true)
         guard let word = parsed.positionals.first else {
-            throw UsageError("missing what to list: say 'alarmsim list defects' or 'alarmsim list invariants'")
+            throw UsageError("missing what to list: say 'alarmsim list defects', 'alarmsim list invariants' or 'alarmsim list faults'")
         }
         guard let subject = Subject(rawValue: word) else {
-            throw UsageError("cannot list '\(word)': say 'alarmsim list defects' or 'alarmsim list invariants'")
+            throw UsageError("cannot list '\(word)': say 'alarmsim list defects', 'alarmsim list invariants' or 'alarmsim list faults'")
         }
         guard parsed.positionals.count == 1 else {
-            throw UsageError("unexpected argument '\(parsed.positionals[1])': list one thing at a time, defects or invariants")
+            throw UsageError("unexpected argument '\(parsed.positionals[1])': list one thing at a time, defects, invariants or faults")
         }
         self.subject = subject
     }
@@ -44,6 +45,12 @@ struct ListCommand: Command {
         case .invariants:
             rows = InvariantCatalog.all.map {
                 ($0.id, $0.statement + ($0.rules.isEmpty ? "" : " [rules: \($0.rules.joined(separator: ", "))]"))
+            }
+        case .faults:
+            rows = FaultCatalog.all.map {
+                ($0.name, "\($0.summary) [platforms: \($0.platforms.map(\.rawValue).joined(separator: ", "))]"
+                    + " [rate: \($0.rate) \($0.unit.rawValue); swarm switch: \($0.swarmChance)]"
+                    + " [rules: \($0.rules.joined(separator: ", "))]")
             }
         }
         let width = rows.map(\.0.count).max() ?? 0

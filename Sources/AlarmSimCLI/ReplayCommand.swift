@@ -7,11 +7,13 @@ import Simulation
 struct ReplayCommand: Command {
     static let name = "replay"
     static let abstract = "Re-run one seed byte for byte: print its parameters, its violation if any, and its trace hash."
-    static let usage = "alarmsim replay --platform ios|android --seed N [--defect NAME]... [--trace FILE.jsonl]"
+    static let usage = "alarmsim replay --platform ios|android --seed N [--defect NAME]... [--profile P] [--faults A,B,-C] [--trace FILE.jsonl]"
     static let options = [
         "  --platform ios|android  the platform the seed ran on (required)",
         "  --seed N                the root seed (required)",
         "  --defect NAME           a known field bug to switch on; repeatable (see 'alarmsim list defects')",
+        "  --profile P             fault profile the seed ran with: swarm (default), uniform or none",
+        "  --faults A,B,-C         fault kinds forced on or off (-C), as the fuzz repro line prints them",
         "  --trace FILE.jsonl      also write the full trace as JSON Lines (header line, then one event per line)",
         "  -h, --help              show this help",
         "",
@@ -20,16 +22,18 @@ struct ReplayCommand: Command {
     static let examples = [
         "alarmsim replay --platform ios --seed 4711 --defect title-in-ring-id   # as a fuzz repro line prints it",
         "alarmsim replay --platform android --seed 7 --trace Reports/android-7.jsonl",
+        "alarmsim replay --platform ios --seed 12 --profile none --faults reboot   # only reboots",
     ]
 
     var platform: PlatformFlavor
     var seed: UInt64
     var defects: [KnownDefect]
+    var faults: FaultSelection
     var tracePath: String?
 
     init(arguments: [String]) throws(UsageError) {
         let parsed = try ParsedArguments(arguments, command: Self.name,
-                                         valuedOptions: ["platform", "seed", "defect", "trace"], allowsPositionals: false)
+                                         valuedOptions: ["platform", "seed", "defect", "profile", "faults", "trace"], allowsPositionals: false)
         guard let platformText = try parsed.single("platform") else {
             throw UsageError("missing --platform: say which platform the seed ran on, e.g. --platform ios")
         }
@@ -39,18 +43,20 @@ struct ReplayCommand: Command {
         platform = try ArgumentValues.platform(platformText)
         seed = try ArgumentValues.seed(seedText)
         defects = try ArgumentValues.defects(parsed.all("defect"))
+        faults = try ArgumentValues.faults(profile: parsed.single("profile"), faults: parsed.all("faults"))
         tracePath = try parsed.single("trace")
     }
 
     func validate() throws(UsageError) {
         try ArgumentValues.checkDefects(defects, applyTo: platform)
+        try ArgumentValues.checkFaults(faults, applyTo: [platform])
     }
 
     func run(output: inout some TextOutputStream, errors: inout some TextOutputStream,
              environment: CLIEnvironment) -> ExitStatus {
         // Always keep the full trace, so `--trace` never changes what the run does; the hash
         // covers every event either way.
-        let result = Simulator.run(RunOptions(platform: platform, seed: seed, defects: defects, keepFullTrace: true))
+        let result = Simulator.run(RunOptions(platform: platform, seed: seed, defects: defects, faults: faults, keepFullTrace: true))
         output.write(Self.report(result))
         if let tracePath {
             do {
@@ -80,7 +86,7 @@ struct ReplayCommand: Command {
             lines.append("violation: \(violation.invariant)\(rules) at \(violation.wallMs) (trace event \(violation.eventIndex)) — \(violation.message)")
         }
         if !result.violations.isEmpty {
-            lines.append("repro: " + Campaign.reproLine(platform: result.platform, seed: result.seed, defects: result.defects))
+            lines.append("repro: " + Campaign.reproLine(platform: result.platform, seed: result.seed, defects: result.defects, faults: result.faults))
         }
         lines.append("exemptions: " + SummaryFormatter.exemptionList(result.exemptions))
         lines.append("events: \(result.eventCount)")

@@ -44,7 +44,7 @@ public enum Campaign {
         var failing: [FailingSeed] = []
         progress(FuzzProgress(platform: platform, seedsDone: 0, seedsTotal: seedsTotal, failing: 0))
         for seed in options.seeds {
-            let result = Simulator.run(RunOptions(platform: platform, seed: seed, defects: defects))
+            let result = Simulator.run(RunOptions(platform: platform, seed: seed, defects: defects, faults: options.faults))
             tally.seeds += 1
             tally.events += result.eventCount
             exemptionTotals.add(result.exemptions)
@@ -53,7 +53,7 @@ public enum Campaign {
                 tally.failures += 1
                 failing.append(FailingSeed(
                     platform: platform, seed: seed, violation: violation,
-                    repro: reproLine(platform: platform, seed: seed, defects: defects)))
+                    repro: reproLine(platform: platform, seed: seed, defects: defects, faults: options.faults)))
             }
             progress(FuzzProgress(platform: platform, seedsDone: tally.seeds, seedsTotal: seedsTotal,
                                   failing: tally.failures))
@@ -92,16 +92,20 @@ public enum Campaign {
     }
 
     /// The one command line that replays a seed, e.g.
-    /// `alarmsim replay --platform ios --seed 4711 --defect title-in-ring-id`.
+    /// `alarmsim replay --platform ios --seed 4711 --defect title-in-ring-id --profile uniform`.
     ///
     /// - Parameter defects: Printed sorted and de-duplicated, one `--defect` each, so the same
     ///   run always has the same line.
+    /// - Parameter faults: Its non-default options (``FaultSelection/commandLineArguments``);
+    ///   nothing for the default swarm profile.
     /// - Returns: A line a shell takes as is (every part is a plain word).
-    public static func reproLine(platform: PlatformFlavor, seed: UInt64, defects: [KnownDefect]) -> String {
+    public static func reproLine(platform: PlatformFlavor, seed: UInt64, defects: [KnownDefect],
+                                 faults: FaultSelection = .swarm) -> String {
         var words = ["alarmsim", "replay", "--platform", platform.rawValue, "--seed", String(seed)]
         for defect in Array(Set(defects)).sorted() {
             words += ["--defect", defect.rawValue]
         }
+        words += faults.commandLineArguments
         return words.joined(separator: " ")
     }
 }

@@ -10,17 +10,21 @@ public struct FuzzOptions: Sendable, Equatable {
     /// Known defects the user switched on. Each platform runs only the ones that apply to it
     /// (``KnownDefect/platforms``); see ``Campaign/applicableDefects(_:on:)``.
     public var defects: [KnownDefect]
+    /// The fault profile and forced kinds every seed is drawn with (`--profile`, `--faults`).
+    public var faults: FaultSelection
 
     /// - Parameter platforms: Must not be empty and must not repeat a platform.
     /// - Parameter defects: Sorted and de-duplicated here, so the order the user named them in
     ///   never reaches a run or a report.
-    public init(platforms: [PlatformFlavor], seeds: ClosedRange<UInt64>, defects: [KnownDefect] = []) {
+    public init(platforms: [PlatformFlavor], seeds: ClosedRange<UInt64>, defects: [KnownDefect] = [],
+                faults: FaultSelection = .swarm) {
         precondition(!platforms.isEmpty, "FuzzOptions: at least one platform is needed")
         precondition(Set(platforms.map(\.rawValue)).count == platforms.count,
                      "FuzzOptions: platform listed twice in \(platforms.map(\.rawValue))")
         self.platforms = platforms
         self.seeds = seeds
         self.defects = Array(Set(defects)).sorted()
+        self.faults = faults
     }
 
     /// How many seeds one platform runs.
@@ -33,7 +37,8 @@ public struct FailingSeed: Sendable, Equatable {
     public var seed: UInt64
     /// The run's first violation (a run stops at its first one).
     public var violation: Violation
-    /// `alarmsim replay --platform … --seed … [--defect …]…`, exactly as a shell takes it.
+    /// `alarmsim replay --platform … --seed … [--defect …]… [--profile …] [--faults …]`, exactly
+    /// as a shell takes it.
     public var repro: String
 
     public init(platform: PlatformFlavor, seed: UInt64, violation: Violation, repro: String) {

@@ -20,6 +20,8 @@ struct OracleOccurrence {
     var lastActivityMs: Int64?
     var live = true
     var closedAtMs: Int64?
+    /// Device wall time of the closure (the frame configured ring times are in).
+    var closedAtWallMs: Int64?
     var closeReason = ""
     /// First bridge execution (ready step) at or after closure.
     var firstExecutionAfterCloseMs: Int64?
@@ -107,14 +109,16 @@ extension World {
     /// ringing at the jump, REC-9) or rang at its configured time in the new frame cannot be known,
     /// and RULES.md does not settle the occurrence's deadline. The oracle then takes the bridge's
     /// documented reading (offset = landing − ring time, BridgeCore+Occurrences.swift) for that one
-    /// occurrence, and counts it. Bounded to 20 h after the change (OCC-21).
+    /// occurrence, and counts it. Bounded to 20 h after the change (OCC-21). After a correction
+    /// back the ambiguous ring times reach up to the wall time the clock was set back from, which
+    /// can be later than the clock now (the re-lived interval; ios seed 888 of the fault catalog).
     func adoptAmbiguousStart(_ bridge: BridgeCore) {
         guard let jump = unobservedClockJump else { return }
         if nowMs - jump.sinceMs > 20 * 3_600_000 { unobservedClockJump = nil; return }
         guard bridge.isAcceptingInputs, let live = bridge.document?.liveOccurrence, let index = oracle.liveIndex,
               oracle.occurrences[index].rootID == live.rootID, oracle.occurrences[index].startWallMs == live.startedAtMs,
               oracle.occurrences[index].clockOffsetMs != live.inactivityClockOffsetMs,
-              live.startedAtMs >= jump.fromWallMs, live.startedAtMs <= wallMs else { return }
+              live.startedAtMs >= jump.fromWallMs, live.startedAtMs <= max(wallMs, jump.untilWallMs) else { return }
         oracle.occurrences[index].clockOffsetMs = live.inactivityClockOffsetMs
         enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
         countExemption("clock-jump-ambiguous-start")
@@ -125,9 +129,13 @@ extension World {
         record("oracle", "exemption", [TraceField("name", name)])
     }
 
-    /// A root's configured time arrived (OCC-2, OCC-3 as truth).
-    func oracleFireTime(rootID: String, alarmID: String, fireWallMs: Int64) {
-        guard alarms.contains(where: { $0.id == alarmID && $0.enabled }) else { return }
+    /// A root's configured time arrived (OCC-2, OCC-3 as truth); `deliveredLate` when the
+    /// platform held its delivery back and delivers it only now (see `lateOracleFires`).
+    func oracleFireTime(rootID: String, alarmID: String, fireWallMs: Int64, deliveredLate: Bool = false) {
+        // A delivery held back late was due while the alarm was enabled (the deferral ran then):
+        // disabling it since does not undo an occurrence that began at its ring time once
+        // delivered (glossary; SCH-21 keeps a ring past its fire time; ios seed 583).
+        guard alarms.contains(where: { $0.id == alarmID && ($0.enabled || deliveredLate) }) else { return }
         guard deviceUp else { countExemption("device-restarting"); return }
         if let held = lateHeld.first(where: { groundTruthMetadata($0).map { $0.kind.opensOccurrence && $0.rootID == rootID } ?? false }) {
             lateOracleFires.append((held, rootID, alarmID, fireWallMs))
@@ -158,6 +166,18 @@ extension World {
             // INACT-22: from its deadline on no path treats the occurrence as live — not even a
             // root due at that very instant, whichever event the queue runs first (ios seed 1141).
             oracleClose(index, reason: "expired")
+        }
+        if deliveredLate, oracle.liveIndex == nil,
+           let incumbent = oracle.occurrences.last(where: { !$0.live && $0.rootID != rootID && $0.startWallMs + $0.clockOffsetMs < fireWallMs
+                                                          && fireWallMs < ($0.closedAtWallMs ?? .min) }) {
+            // OCC-3 with the glossary's "an occurrence begins at its configured ring time once
+            // delivered": a root whose ring time fell inside another root's live occurrence is a
+            // pass-over, even when the platform delivers it only after that occurrence closed
+            // (the bridge's "pass-over (observed late)"; ios seed 1475 of the fault catalog).
+            record("oracle", "pass-over", [TraceField("root", rootID), TraceField("owner", incumbent.rootID), TraceField("late", "true")])
+            oracle.passedOver.append((rootID, fireWallMs))
+            if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
+            return
         }
         if let index = oracle.liveIndex {
             if oracle.occurrences[index].startWallMs == fireWallMs {
@@ -247,6 +267,7 @@ extension World {
     func oracleClose(_ index: Int, reason: String) {
         oracle.occurrences[index].live = false
         oracle.occurrences[index].closedAtMs = nowMs
+        oracle.occurrences[index].closedAtWallMs = wallMs
         oracle.occurrences[index].closeReason = reason
         record("oracle", "occurrence-closed", [TraceField("occurrence", String(oracle.occurrences[index].id)), TraceField("reason", reason)])
         enqueue(.gapCheck, afterMs: setup.transitionBoundMs + 1)

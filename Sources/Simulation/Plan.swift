@@ -183,10 +183,23 @@ public struct DeviceSetup: Sendable {
     public var plan: [TimedAction]
     /// Fuzz mode: the sleepy user reacts to alerts and faults hit interleaving points.
     public var reactiveUser: Bool
-    /// Fault switches of the seed's swarm profile (fuzz mode).
-    public var interleavingDeaths: Bool
-    /// BUGGIFY-style: each schedule request fails with this chance (nil: never), so failures also
-    /// land on the requests that matter (a snooze ring, a rotation), not only at random times.
+    /// Fault kind `process-death-interleaving`: each schedule request (an interleaving point)
+    /// kills the process 0–400 virtual ms later with this chance (nil: never).
+    public var interleavingDeathRate: Ratio?
+    /// Whether interleaving-point deaths are on (at the catalog rate when switched on here).
+    public var interleavingDeaths: Bool {
+        get { interleavingDeathRate != nil }
+        set { interleavingDeathRate = newValue ? FaultCatalog.processDeathInterleaving.rate : nil }
+    }
+    /// Fault kind `workout-loss` (WALK-23): the chance per started walk that HealthKit ends the
+    /// workout on its own (nil: never).
+    public var workoutLossRate: Ratio?
+    /// Fault kind `walk-force-quit` (WALK-25): the chance per started walk that the user
+    /// force-quits the app during it (nil: never).
+    public var walkForceQuitRate: Ratio?
+    /// Fault kind `schedule-request-failure`, BUGGIFY-style: each schedule request fails with this
+    /// chance (nil: never), so failures also land on the requests that matter (a snooze ring, a
+    /// rotation), not only at random times.
     public var requestFailureRate: Ratio?
     /// Seed of the remaining randomness.
     public var seed: UInt64
@@ -237,7 +250,7 @@ public struct DeviceSetup: Sendable {
         self.publicationGraceMs = 5_000
         self.plan = plan
         self.reactiveUser = false
-        self.interleavingDeaths = false
+        self.interleavingDeathRate = nil
         self.seed = seed
     }
 }

@@ -228,20 +228,25 @@ public struct RunParameter: Sendable, Equatable, Codable {
     }
 }
 
-/// What to run: one seed on one platform, optionally with known defects.
+/// What to run: one seed on one platform, optionally with known defects and a fault selection.
 public struct RunOptions: Sendable {
     public var platform: PlatformFlavor
     public var seed: UInt64
     public var defects: [KnownDefect]
+    /// The fault profile and forced kinds the seed's world is drawn with (FaultCatalog.swift);
+    /// ignored by scenario runs, whose faults are scripted.
+    public var faults: FaultSelection = .swarm
     /// Keep every trace event (replay) instead of a bounded ring of the last ones (fuzz).
     public var keepFullTrace: Bool
     public var limits: RunLimits
 
-    public init(platform: PlatformFlavor, seed: UInt64, defects: [KnownDefect] = [], keepFullTrace: Bool = false,
+    public init(platform: PlatformFlavor, seed: UInt64, defects: [KnownDefect] = [], faults: FaultSelection = .swarm,
+                keepFullTrace: Bool = false,
                 limits: RunLimits = RunLimits(maxEvents: 200_000, maxVirtualTimeMs: 4 * 24 * 3_600_000)) {
         self.platform = platform
         self.seed = seed
         self.defects = defects.sorted()
+        self.faults = faults
         self.keepFullTrace = keepFullTrace
         self.limits = limits
     }
@@ -252,6 +257,8 @@ public struct RunResult: Sendable {
     public var platform: PlatformFlavor
     public var seed: UInt64
     public var defects: [KnownDefect]
+    /// The fault selection the run was drawn with (part of its repro line).
+    public var faults: FaultSelection = .swarm
     /// Every parameter the seed drew, in a fixed order.
     public var parameters: [RunParameter]
     /// Violations in the order found; the run stops at the first one.

@@ -10,7 +10,25 @@ public enum SeedGenerator {
     static let dstZones = ["Europe/Berlin", "America/New_York", "Australia/Sydney"]
 
     /// The seed's device setup and its printed parameters, in a fixed order.
-    public static func setup(platform: PlatformFlavor, seed: UInt64) -> (DeviceSetup, [RunParameter]) {
+    ///
+    /// - Parameter faults: The fault profile and forced kinds (`--profile`, `--faults`); the
+    ///   default is the swarm profile. Each kind draws from its own streams (FaultCatalog.swift),
+    ///   so the selection changes only what the kinds it switches inject.
+    public static func setup(platform: PlatformFlavor, seed: UInt64, faults: FaultSelection = .swarm) -> (DeviceSetup, [RunParameter]) {
+        let generated = generate(platform: platform, seed: seed, selection: faults)
+        return (generated.setup, generated.parameters)
+    }
+
+    /// A seed's world with its fault draws and its plan tagged by the fault kind that put each
+    /// action there (nil: the sleepy user and the app), for tests of stream stability.
+    struct Generated {
+        var setup: DeviceSetup
+        var parameters: [RunParameter]
+        var faults: SeedFaults
+        var taggedPlan: [TaggedAction]
+    }
+
+    static func generate(platform: PlatformFlavor, seed: UInt64, selection: FaultSelection) -> Generated {
         let streams = RandomStreams(seed: seed)
         var world = streams.stream("setup.world")
         var zone = world.pick(zones)
@@ -19,10 +37,13 @@ public enum SeedGenerator {
         let base = calendar.instant(year: 2026, month: 1, day: 1, hour: 21, minute: 0)! + Int64(dayOfYear) * 86_400_000
         var startWallMs = base + world.int(in: 0...7_200_000)
         let durationMs: Int64 = 36 * 3_600_000
-        // REC-1, REC-2: a share of seeds starts shortly before a DST transition in a DST zone, so
-        // weekly occurrences are planned across DST nights (own stream: other draws keep values).
-        var dstRNG = streams.stream("setup.dst-start")
-        if dstRNG.chance(Ratio(1, 4)) {
+        // REC-1, REC-2 (fault kind dst-night-start): a share of seeds starts shortly before a DST
+        // transition in a DST zone, so weekly occurrences are planned across DST nights. Decided
+        // before the rest of the world, which it moves; its own streams keep other draws stable.
+        let dstRate = SeedFaults.decide(FaultCatalog.dstNightStart, selection: selection, platform: platform, streams: streams,
+                                        applicable: true)
+        var dstRNG = streams.stream("fault.dst-night-start.plan")
+        if let dstRate, dstRNG.chance(dstRate) {
             zone = dstRNG.pick(dstZones)
             calendar = WallCalendar(zoneIdentifier: zone)!
             let yearStart = calendar.instant(year: 2026, month: 1, day: 1, hour: 0, minute: 0)!
@@ -101,7 +122,6 @@ public enum SeedGenerator {
         var platformRNG = streams.stream("setup.platform")
         setup.ios.scheduleLatencyMaxMs = platformRNG.pick([100, 300, 800, 2_000])
         setup.ios.capacity = platformRNG.chance(Ratio(3, 10)) ? Int(platformRNG.int(in: 2...12)) : 64
-        setup.ios.coalesceUpdates = platformRNG.chance(Ratio(1, 2))
         setup.android.apiLevel = platformRNG.pick([31, 32, 33, 34, 35])
         setup.android.lockedBootBroadcastDelayMs = platformRNG.int(in: 1_000...8_000)
         var authorizationRNG = streams.stream("setup.authorization")
@@ -109,9 +129,6 @@ public enum SeedGenerator {
         setup.ios.authorization = authorizationRoll < 90 ? .authorized : .notDetermined
         setup.ios.promptGrants = authorizationRoll < 98
         setup.ios.staleNotDetermined = authorizationRNG.chance(Ratio(1, 20))
-        var lockedRNG = streams.stream("setup.locked-phone")
-        setup.ios.denseLateDelayMaxMs = lockedRNG.chance(Ratio(1, 3)) ? 240_000 : 0
-        setup.ios.holdUpdatesWhileLocked = lockedRNG.chance(Ratio(1, 3))
         var lifecycleRNG = streams.stream("setup.ios-lifecycle")
         let budgets: [Int64?] = [nil, 5_000, 10_000, 30_000, 180_000]
         setup.backgroundExecutionMs = lifecycleRNG.pick(budgets)
@@ -119,10 +136,8 @@ public enum SeedGenerator {
         var deviceRNG = streams.stream("setup.ios-device")
         setup.ios.dstPolicy = WallCalendar.DSTPolicy(gap: deviceRNG.pick(WallCalendar.DSTPolicy.Gap.allCases),
                                                      overlap: deviceRNG.pick(WallCalendar.DSTPolicy.Overlap.allCases))
-        setup.ios.customSoundFails = deviceRNG.chance(Ratio(1, 10))
         setup.ios.silentModeSilencesAlerts = deviceRNG.chance(Ratio(1, 20))
         setup.ios.jumpedOverRelativeFires = deviceRNG.chance(Ratio(1, 2))
-        setup.ios.scheduleAlwaysFails = deviceRNG.chance(Ratio(1, 100))
         // SCH-26: now and then an iPhone below iOS 26 (no AlarmKit). Own stream.
         var versionRNG = streams.stream("setup.ios-version")
         setup.ios.alarmKitAvailable = !versionRNG.chance(Ratio(1, 100))
@@ -135,8 +150,6 @@ public enum SeedGenerator {
         setup.android.seededEqualTimeOrder = androidRNG.chance(Ratio(1, 2))
         setup.android.swipeFromRecentsForceStops = androidRNG.chance(Ratio(1, 4))
         setup.android.updateClearsAlarms = androidRNG.chance(Ratio(1, 10))
-        setup.android.oemKillsRingingAfterMs = androidRNG.chance(Ratio(1, 5)) ? androidRNG.int(in: 10_000...300_000) : nil
-        setup.android.oemDeliveryDelayMaxMs = androidRNG.chance(Ratio(1, 5)) ? androidRNG.int(in: 60_000...900_000) : 0
         setup.android.alarmVolumeMaxIndex = Int(androidRNG.int(in: 7...15))
         setup.android.alarmVolumeIndex = Int(androidRNG.int(in: 1...Int64(setup.android.alarmVolumeMaxIndex)))
         setup.android.focusLossSilencesAlarm = androidRNG.chance(Ratio(1, 4))
@@ -156,10 +169,9 @@ public enum SeedGenerator {
         setup.contextHeartbeatIntervalMs = foreground.pick([Int64(2_000), 5_000, 8_000])
         setup.jsStallOneIn = foreground.pick([0, 4, 10])
         setup.reactiveUser = true
-        // BOOT-12: half the seeds have a network that sometimes fails the kill-switch check
-        // (airplane mode, a captive portal, a CDN outage). Own stream: other draws keep their values.
+        // BOOT-12: the kill-switch request's timeout is the app's choice (own stream); network
+        // failures of the check are the fault kind kill-switch-network-failure.
         var network = streams.stream("setup.kill-switch")
-        setup.killSwitchFailureRate = network.chance(Ratio(1, 2)) ? network.pick([Ratio(1, 4), Ratio(1, 2), Ratio(1, 1)]) : nil
         setup.killSwitchTimeoutMs = network.pick([Int64(5_000), 10_000, 30_000, 60_000])
         var jsCache = streams.stream("setup.js-cache")
         setup.jsCacheStale = jsCache.chance(Ratio(1, 3))
@@ -172,22 +184,29 @@ public enum SeedGenerator {
         setup.recentStepWindowMs = stepConstants.int(in: 15_000...180_000)
         setup.stepReportLatencyMs = stepConstants.int(in: 0...10_000)
 
-        var profile = SwarmProfile.draw(streams.stream("setup.swarm"), platform: platform, apiLevel: setup.android.apiLevel)
-        // IOS-10: the user deletes and reinstalls the app while a wake-up is unfinished (own stream).
-        var reinstallRNG = streams.stream("setup.swarm.reinstall")
-        profile.reinstall = platform == .ios && reinstallRNG.chance(Ratio(1, 6))
-        setup.interleavingDeaths = profile.processDeath
-        setup.requestFailureRate = profile.scheduleFailure ? Ratio(1, 30) : nil
-        // BOOT-9..11, AND-4: a fifth of the seeds start right after an update from an older
-        // version, from the state it left (own stream: every other draw keeps its value).
-        var legacyRNG = streams.stream("setup.legacy-install")
-        if legacyRNG.chance(Ratio(1, 5)) {
+        // The seed's faults: every kind's switch and rate from its own stream (FaultCatalog.swift).
+        let faults = SeedFaults.draw(selection: selection, platform: platform, streams: streams) { kind in
+            switch kind.name {
+            case FaultCatalog.exactPermissionRevoke.name: return setup.android.apiLevel <= 32  // AND-1: USE_EXACT_ALARM from 33
+            case FaultCatalog.healthAccessRevoked.name, FaultCatalog.workoutLoss.name, FaultCatalog.walkForceQuit.name:
+                return alarms.contains(where: \.challenge.isWalk)
+            default: return true
+            }
+        }
+        assert(faults.isOn(FaultCatalog.dstNightStart) == (dstRate != nil), "dst-night-start decided twice alike")
+        let planner = FaultPlanner(faults: faults, streams: streams, setup: setup, calendar: calendar)
+        planner.applyParameters(to: &setup)
+        // BOOT-9..11, AND-4 (fault kind legacy-install): the run starts right after an update from
+        // an older version, from the state it left.
+        if var legacyRNG = planner.seedHit(FaultCatalog.legacyInstall) {
             let legacy = LegacyInstall.generate(alarms: alarms, platform: platform, calendar: calendar, nowWallMs: startWallMs,
                                                 everyKind: false, rng: &legacyRNG)
             setup.legacyInstall = legacy
             setup.alarms = legacy.alarms  // INACT-25: unmarked schedules keep the legacy lifetime
         }
-        setup.plan = AmbientPlan.generate(setup: setup, profile: profile, calendar: calendar, streams: streams)
+        let taggedPlan = AmbientPlan.generate(setup: setup, faults: faults, calendar: calendar, streams: streams)
+        setup.plan = taggedPlan.map(\.action)
+
 
         var parameters: [RunParameter] = [
             RunParameter("zone", zone),
@@ -267,103 +286,25 @@ public enum SeedGenerator {
         parameters.append(RunParameter("net.kill-switch-failure-rate", setup.killSwitchFailureRate.map { "\($0)" } ?? "never"))
         parameters.append(RunParameter("net.kill-switch-timeout-ms", String(setup.killSwitchTimeoutMs)))
         parameters.append(RunParameter("app.js-cache-stale", String(setup.jsCacheStale)))
-        parameters.append(RunParameter("swarm", profile.description))
+        parameters.append(RunParameter("fault-profile", selection.description))
+        parameters.append(RunParameter("faults", faults.description))
         parameters.append(RunParameter("plan-actions", String(setup.plan.count)))
-        return (setup, parameters)
+        return Generated(setup: setup, parameters: parameters, faults: faults, taggedPlan: taggedPlan)
     }
 }
 
-/// Which fault kinds a seed turns on (FoundationDB BUGGIFY / TigerBeetle swarm testing).
-struct SwarmProfile: CustomStringConvertible {
-    /// Wall-clock corrections in the swarm (issue 6's manual clock corrections). The bridge
-    /// handles corrections it observes (REC-8, REC-9, SNZ-20). A change no running process saw
-    /// leaves the start of an occurrence inside its window ambiguous (AlarmKit reports no alert
-    /// time, the notification carries none; ios seeds 4019, 4122, 4868): RULES.md does not settle
-    /// that deadline, so the oracle takes the bridge's reading under the counted [limit]
-    /// exemption `clock-jump-ambiguous-start` (World.adoptAmbiguousStart).
-    static let clockChangesEnabled = true
-    /// Player failures in the swarm (the bridge falls back to the system sound, SND-9).
-    static let playbackFailuresEnabled = true
-
-    var processDeath = false
-    var reboot = false
-    var scheduleFailure = false
-    var capacitySqueeze = false
-    var exactRevocation = false
-    var inventoryReadFailure = false
-    var forceQuit = false
-    var osRemoval = false
-    var lateDelivery = false
-    var timeZoneChange = false
-    var clockChange = false
-    var silentMode = false
-    var doze = false
-    var charging = false
-    var forceStop = false
-    var appUpdate = false
-    var audioFocus = false
-    var playbackFailure = false
-    /// Drawn from its own stream by `SeedGenerator` (iOS only).
-    var reinstall = false
-
-    static func draw(_ rng: Xoshiro256StarStar, platform: PlatformFlavor, apiLevel: Int) -> SwarmProfile {
-        var rng = rng
-        var profile = SwarmProfile()
-        profile.processDeath = rng.chance(Ratio(1, 2))
-        profile.reboot = rng.chance(Ratio(1, 2))
-        profile.scheduleFailure = rng.chance(Ratio(1, 2))
-        profile.capacitySqueeze = platform == .ios && rng.chance(Ratio(1, 3))
-        profile.exactRevocation = platform == .android && apiLevel <= 32 && rng.chance(Ratio(1, 2))
-        profile.inventoryReadFailure = rng.chance(Ratio(1, 3))
-        profile.forceQuit = rng.chance(Ratio(1, 3))
-        profile.osRemoval = platform == .ios && rng.chance(Ratio(1, 4))
-        profile.lateDelivery = rng.chance(Ratio(1, 4))
-        profile.timeZoneChange = platform == .ios && rng.chance(Ratio(1, 5))
-        // Drawn (so later draws keep their values); see `clockChangesEnabled`.
-        profile.clockChange = platform == .ios && rng.chance(Ratio(1, 5)) && SwarmProfile.clockChangesEnabled
-        profile.silentMode = platform == .ios && rng.chance(Ratio(1, 3))
-        // Later kinds draw from their own generator, so the kinds above keep their values.
-        var android = Xoshiro256StarStar(seed: rng.next())
-        if platform == .android && !profile.timeZoneChange { profile.timeZoneChange = android.chance(Ratio(1, 5)) }
-        if platform == .android { profile.clockChange = android.chance(Ratio(1, 5)) && SwarmProfile.clockChangesEnabled }
-        profile.doze = platform == .android && android.chance(Ratio(1, 2))
-        profile.charging = platform == .android && android.chance(Ratio(1, 3))
-        profile.forceStop = platform == .android && android.chance(Ratio(1, 6))
-        profile.appUpdate = android.chance(Ratio(1, 5))
-        profile.audioFocus = platform == .android && android.chance(Ratio(1, 4))
-        profile.playbackFailure = platform == .android && android.chance(Ratio(1, 8)) && SwarmProfile.playbackFailuresEnabled
-        return profile
-    }
-
-    var description: String {
-        var on: [String] = []
-        if processDeath { on.append("process-death") }
-        if reboot { on.append("reboot") }
-        if scheduleFailure { on.append("schedule-failure") }
-        if capacitySqueeze { on.append("capacity") }
-        if exactRevocation { on.append("exact-permission-revocation") }
-        if inventoryReadFailure { on.append("inventory-read-failure") }
-        if forceQuit { on.append("force-quit") }
-        if osRemoval { on.append("os-removal") }
-        if lateDelivery { on.append("late-delivery") }
-        if timeZoneChange { on.append("time-zone-change") }
-        if clockChange { on.append("clock-change") }
-        if silentMode { on.append("silent-mode") }
-        if doze { on.append("doze") }
-        if charging { on.append("charging") }
-        if forceStop { on.append("force-stop") }
-        if appUpdate { on.append("app-update") }
-        if audioFocus { on.append("audio-focus") }
-        if playbackFailure { on.append("playback-failure") }
-        if reinstall { on.append("reinstall") }
-        return on.isEmpty ? "none" : on.joined(separator: ",")
-    }
+/// A plan action and the fault kind that put it there (nil: the sleepy user or the app).
+struct TaggedAction: Equatable {
+    var kind: String?
+    var action: TimedAction
 }
 
 /// The sleepy user's ambient behaviour and the seed's faults, as a timed plan.
 enum AmbientPlan {
-    static func generate(setup: DeviceSetup, profile: SwarmProfile, calendar: WallCalendar,
-                         streams: RandomStreams) -> [TimedAction] {
+    /// The whole plan, sorted by time (ties keep generation order), each action tagged with its
+    /// fault kind. The user's part draws from `plan.*` streams, each fault kind from its own.
+    static func generate(setup: DeviceSetup, faults: SeedFaults, calendar: WallCalendar,
+                         streams: RandomStreams) -> [TaggedAction] {
         var plan: [TimedAction] = []
         let start = setup.startWallMs
         let end = start + setup.durationMs
@@ -406,151 +347,12 @@ enum AmbientPlan {
             plan.append(contentsOf: titleEdit(alarm, number: edits, at: fire - user.int(in: 1_000...240_000)))
         }
 
-        var faults = streams.stream("plan.faults")
-        if profile.processDeath {
-            for _ in 0..<Int(faults.int(in: 1...6)) {
-                plan.append(TimedAction(wallMs: start + faults.int(in: 60_000...setup.durationMs), action: .faultProcessDeath))
-            }
-        }
-        if profile.reboot {
-            for _ in 0..<Int(faults.int(in: 1...2)) {
-                // Often shortly before an alarm, so the alert rings before first unlock (seed 004).
-                let anchor = setup.alarms.isEmpty || faults.chance(Ratio(1, 2))
-                    ? start + faults.int(in: 60_000...setup.durationMs)
-                    : calendar.nextFire(hour: setup.alarms[0].hour, minute: setup.alarms[0].minute, weekday: nil, after: start) - faults.int(in: 60_000...1_800_000)
-                plan.append(TimedAction(wallMs: anchor, action: .deviceReboot))
-                plan.append(TimedAction(wallMs: anchor + 45_000 + faults.int(in: 10_000...3_600_000), action: .userUnlock))
-            }
-        }
-        if profile.scheduleFailure {
-            for _ in 0..<Int(faults.int(in: 1...5)) {
-                plan.append(TimedAction(wallMs: start + faults.int(in: 0...setup.durationMs), action: .faultScheduleFailure(count: Int(faults.int(in: 1...3)))))
-            }
-        }
-        if profile.inventoryReadFailure {
-            for _ in 0..<Int(faults.int(in: 1...4)) {
-                plan.append(TimedAction(wallMs: start + faults.int(in: 0...setup.durationMs), action: .faultInventoryReadFailure(count: 1)))
-            }
-        }
-        if profile.forceQuit {
-            // The user swipes the app away in the app switcher, sometimes mid-challenge.
-            var swipes = streams.stream("plan.force-quit")
-            for _ in 0..<Int(swipes.int(in: 1...2)) {
-                let anchor = setup.alarms.isEmpty || swipes.chance(Ratio(1, 2))
-                    ? start + swipes.int(in: 60_000...setup.durationMs)
-                    : calendar.nextFire(hour: setup.alarms[0].hour, minute: setup.alarms[0].minute, weekday: nil, after: start) + swipes.int(in: 5_000...600_000)
-                plan.append(TimedAction(wallMs: anchor, action: .userOpenApp))
-                plan.append(TimedAction(wallMs: anchor + swipes.int(in: 2_000...60_000), action: .userForceQuit))
-            }
-        }
-        if profile.capacitySqueeze {
-            let at = start + faults.int(in: 0...setup.durationMs)
-            plan.append(TimedAction(wallMs: at, action: .faultCapacity(Int(faults.int(in: 1...4)))))
-            plan.append(TimedAction(wallMs: at + faults.int(in: 600_000...7_200_000), action: .faultCapacity(setup.ios.capacity)))
-        }
-        if profile.exactRevocation {
-            let at = start + faults.int(in: 60_000...setup.durationMs)
-            plan.append(TimedAction(wallMs: at, action: .faultRevokeExactPermission))
-            plan.append(TimedAction(wallMs: at + faults.int(in: 300_000...7_200_000), action: .faultGrantExactPermission))
-        }
-        var platformFaults = streams.stream("plan.platform-faults")
-        if profile.osRemoval {
-            for _ in 0..<Int(platformFaults.int(in: 1...2)) {
-                plan.append(TimedAction(wallMs: start + platformFaults.int(in: 60_000...setup.durationMs), action: .faultOSRemovesAlarm(alarmID: nil)))
-            }
-        }
-        if profile.lateDelivery {
-            var lateOpen = streams.stream("plan.late-open")  // its own stream: other draws keep their values
-            for _ in 0..<Int(platformFaults.int(in: 1...2)) {
-                // Just before an alarm's time, so the held delivery is that alarm's.
-                let target = setup.alarms.isEmpty ? nil : platformFaults.pick(setup.alarms)
-                let at = target.map { calendar.nextFire(hour: $0.hour, minute: $0.minute, weekday: nil, after: start + 60_000) - 30_000 }
-                    ?? start + platformFaults.int(in: 60_000...setup.durationMs)
-                plan.append(TimedAction(wallMs: at, action: .faultLateDelivery(ms: platformFaults.int(in: 20_000...240_000))))
-                if target != nil, lateOpen.chance(Ratio(1, 2)) {
-                    // The user, awake before a ring that is late, opens the app while its delivery
-                    // is pending: the resume sync meets a ring past its fire time (SCH-3, SCH-21).
-                    let open = at + 30_000 + lateOpen.int(in: 3_000...15_000)
-                    plan.append(TimedAction(wallMs: open, action: .userOpenApp))
-                    plan.append(TimedAction(wallMs: open + 20_000, action: .userLeaveApp))
-                }
-            }
-        }
-        var device = streams.stream("plan.device")
-        if profile.timeZoneChange {
-            let others = SeedGenerator.zones.filter { $0 != setup.zoneIdentifier }
-            let landing = start + device.int(in: 60_000...setup.durationMs)
-            plan.append(TimedAction(wallMs: landing, action: .deviceTimeZone(device.pick(others))))
-            if setup.platform == .ios && setup.alarms.contains(where: { !$0.skipDates.isEmpty }) {
-                // REC-8 [limit]: iOS tells only a running process of a zone change, and AlarmKit
-                // leaves `.fixed` instants where they were, so concrete skip-date occurrences are
-                // re-planned when the app next runs. The traveller opens the app on arrival (own
-                // stream); a phone left untouched after landing is a scenario, not a swarm fault.
-                var travel = streams.stream("plan.travel")
-                let open = landing + travel.int(in: 5_000...120_000)
-                plan.append(TimedAction(wallMs: open, action: .userOpenApp))
-                plan.append(TimedAction(wallMs: open + travel.int(in: 5_000...60_000), action: .userLeaveApp))
-            }
-        }
-        if profile.clockChange {
-            let delta = device.pick([Int64(-3_600_000), -600_000, -90_000, 90_000, 600_000, 3_600_000])
-            plan.append(TimedAction(wallMs: start + device.int(in: 60_000...setup.durationMs), action: .deviceSetClock(deltaMs: delta)))
-        }
-        if profile.silentMode {
-            let at = start + device.int(in: 0...setup.durationMs)
-            plan.append(TimedAction(wallMs: at, action: .deviceSilentMode(true)))
-            plan.append(TimedAction(wallMs: at + device.int(in: 600_000...14_400_000), action: .deviceSilentMode(false)))
-        }
-        var androidFaults = streams.stream("plan.android")
-        if profile.doze {
-            // Deep doze some time after the screen went off (DeviceIdleController needs a stationary,
-            // unplugged, screen-off phone; the model refuses otherwise).
-            for _ in 0..<Int(androidFaults.int(in: 1...3)) {
-                plan.append(TimedAction(wallMs: start + androidFaults.int(in: 600_000...setup.durationMs), action: .deviceDoze(true)))
-            }
-        }
-        if profile.charging {
-            let at = start + androidFaults.int(in: 0...7_200_000)
-            plan.append(TimedAction(wallMs: at, action: .deviceCharging(true)))
-            plan.append(TimedAction(wallMs: at + androidFaults.int(in: 3_600_000...36_000_000), action: .deviceCharging(false)))
-        }
-        if profile.forceStop {
-            plan.append(TimedAction(wallMs: start + androidFaults.int(in: 60_000...setup.durationMs), action: .faultForceStop))
-        }
-        if profile.appUpdate {
-            plan.append(TimedAction(wallMs: start + androidFaults.int(in: 60_000...setup.durationMs), action: .userAppUpdate))
-        }
-        if profile.audioFocus, let target = setup.alarms.isEmpty ? nil : androidFaults.pick(setup.alarms) {
-            // A call or another app's audio while the alarm rings.
-            let at = calendar.nextFire(hour: target.hour, minute: target.minute, weekday: nil, after: start + 60_000) + androidFaults.int(in: 1_000...120_000)
-            let change: AudioFocusChange = androidFaults.chance(Ratio(1, 2)) ? .callStarted : .loss
-            plan.append(TimedAction(wallMs: at, action: .faultAudioFocus(change)))
-            plan.append(TimedAction(wallMs: at + androidFaults.int(in: 30_000...300_000), action: .faultAudioFocus(.gain)))
-        }
-        if profile.playbackFailure, let target = setup.alarms.isEmpty ? nil : androidFaults.pick(setup.alarms) {
-            let at = calendar.nextFire(hour: target.hour, minute: target.minute, weekday: nil, after: start + 60_000) + 2_000
-            plan.append(TimedAction(wallMs: at, action: .faultPlaybackFailure))
-        }
-        if profile.reinstall, let target = setup.alarms.first {
-            // IOS-10: delete and reinstall while the first alarm's wake-up is unfinished, then open
-            // the fresh install, which finds the surviving Keychain receipt.
-            var reinstall = streams.stream("plan.reinstall")
-            let at = calendar.nextFire(hour: target.hour, minute: target.minute, weekday: nil, after: start + 60_000) + reinstall.int(in: 20_000...600_000)
-            plan.append(TimedAction(wallMs: at, action: .userReinstall))
-            let back = at + reinstall.int(in: 30_000...1_800_000)
-            plan.append(TimedAction(wallMs: back, action: .userOpenApp))
-            plan.append(TimedAction(wallMs: back + reinstall.int(in: 5_000...60_000), action: .userLeaveApp))
-        }
-        if setup.platform == .ios && setup.alarms.contains(where: \.challenge.isWalk) {
-            // The user revokes Health access in Settings now and then (WALK-4).
-            var health = streams.stream("plan.health-access")
-            if health.chance(Ratio(1, 8)) {
-                plan.append(TimedAction(wallMs: start + health.int(in: 60_000...setup.durationMs), action: .userSetHealthAccess(false)))
-            }
-        }
-        plan.append(contentsOf: editorPlan(setup: setup, streams: streams))
+        var tagged = plan.map { TaggedAction(kind: nil, action: $0) }
+        let planner = FaultPlanner(faults: faults, streams: streams, setup: setup, calendar: calendar)
+        tagged += planner.plan()
+        tagged += editorPlan(setup: setup, streams: streams).map { TaggedAction(kind: nil, action: $0) }
         // Stable order: by time, then by generation order (the sort is stable).
-        return plan.enumerated().sorted { ($0.element.wallMs, $0.offset) < ($1.element.wallMs, $1.offset) }.map(\.element)
+        return tagged.enumerated().sorted { ($0.element.action.wallMs, $0.offset) < ($1.element.action.wallMs, $1.offset) }.map(\.element)
     }
 
     /// API-19: the user edits alarms in the editor (time, weekdays, sounds, policy, challenge,

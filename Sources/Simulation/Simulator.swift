@@ -1,12 +1,12 @@
 import AlarmBridge
 import SimKernel
 
-/// Runs one simulated device for one seed: a pure function of (platform, seed, defects).
+/// Runs one simulated device for one seed: a pure function of (platform, seed, defects, faults).
 public enum Simulator {
     /// Draws the seed's world (zone, start, alarms, platform parameters, swarm fault profile,
     /// ambient user plan) and runs it, checking every invariant after every event.
     public static func run(_ options: RunOptions) -> RunResult {
-        let (setup, parameters) = SeedGenerator.setup(platform: options.platform, seed: options.seed)
+        let (setup, parameters) = SeedGenerator.setup(platform: options.platform, seed: options.seed, faults: options.faults)
         return run(setup: setup, parameters: parameters, options: options)
     }
 
@@ -21,6 +21,7 @@ public enum Simulator {
                                virtualDurationMs: world.nowMs - setup.startWallMs, trace: world.trace)
         result.scenarioFailures = world.scenarioFailures
         result.coverage = world.coverage
+        result.faults = options.faults
         return result
     }
 }

@@ -41,7 +41,8 @@ extension World {
             // No running bridge saw the change happen: when it next runs it learns only that the
             // clock moved since its last reading, not when (clock-jump-ambiguous-start).
             let from = min(before, unobservedClockJump?.fromWallMs ?? before)
-            unobservedClockJump = (fromWallMs: from - abs(deltaMs), sinceMs: nowMs)
+            let until = max(before, unobservedClockJump?.untilWallMs ?? before)
+            unobservedClockJump = (fromWallMs: from - abs(deltaMs), untilWallMs: until, sinceMs: nowMs)
         }
         record("device", "set-clock", [TraceField("delta-ms", String(deltaMs))])
         onDaemon { $0.wallClockChanged(byMs: deltaMs, nowWallMs: wallMs) }

@@ -35,6 +35,10 @@ struct WalkWorld {
     var collectionNeverConfirms: Bool
     /// The user's walking habits (own stream: other draws keep their values).
     var rng: Xoshiro256StarStar
+    /// Fault kinds `workout-loss` and `walk-force-quit`: their in-run streams
+    /// (`fault.<name>.run`), so switching either never moves the user's walking draws.
+    var workoutLossRNG: Xoshiro256StarStar
+    var walkForceQuitRNG: Xoshiro256StarStar
     /// The process (incarnation) the workout's live updates go to; nil when none.
     var attachedIncarnation: Int?
     /// Oracle occurrence and root the walk was started for.
@@ -61,12 +65,14 @@ struct WalkWorld {
     /// Walk-fuse requests issued in the current bridge step, by root (no-legacy-rings).
     var fuseRequestsThisStep: [String] = []
 
-    init(setup: WalkSetup, rng: Xoshiro256StarStar) {
+    init(setup: WalkSetup, streams: RandomStreams) {
         workout = WorkoutModel(parameters: setup.workout)
         pedometer = PedometerModel(parameters: setup.workout)
         healthAccess = setup.healthAccessGranted
         collectionNeverConfirms = setup.collectionNeverConfirms
-        self.rng = rng
+        rng = streams.stream("user.walk")
+        workoutLossRNG = streams.stream("fault.workout-loss.run")
+        walkForceQuitRNG = streams.stream("fault.walk-force-quit.run")
     }
 
     var workoutAlive: Bool { workout.state == .running || workout.state == .starting }
@@ -321,11 +327,11 @@ extension World {
             t += walkWorld.rng.chance(Ratio(4, 5)) ? walkWorld.rng.int(in: 1_000...12_000) : walkWorld.rng.int(in: 25_000...75_000)
             enqueue(.plan(.userWalk(steps: Int(walkWorld.rng.int(in: 4...40)))), afterMs: t)
         }
-        if walkWorld.rng.chance(Ratio(1, 8)) {
-            enqueue(.plan(.faultWorkoutLost), afterMs: walkWorld.rng.int(in: 5_000...max(6_000, t)))
+        if let rate = setup.workoutLossRate, walkWorld.workoutLossRNG.chance(rate) {  // WALK-23
+            enqueue(.plan(.faultWorkoutLost), afterMs: walkWorld.workoutLossRNG.int(in: 5_000...max(6_000, t)))
         }
-        if walkWorld.rng.chance(Ratio(1, 10)) {
-            enqueue(.plan(.userForceQuit), afterMs: walkWorld.rng.int(in: 5_000...max(6_000, t)))
+        if let rate = setup.walkForceQuitRate, walkWorld.walkForceQuitRNG.chance(rate) {  // WALK-25 [limit]
+            enqueue(.plan(.userForceQuit), afterMs: walkWorld.walkForceQuitRNG.int(in: 5_000...max(6_000, t)))
         }
         let ending = walkWorld.rng.uniform(below: 100)
         if ending < 70 {

@@ -138,9 +138,11 @@ final class World {
     var lastInventoryRead: (purpose: InventoryPurpose, result: Result<[PlatformAlarm], PlatformError>)?
     /// The last getScheduledAlarmTimes outcome JS received (scenario checks).
     var lastScheduledTimes: ScheduledTimesOutcome?
-    /// A wall-clock change no running bridge saw happen: (earliest wall time it may concern, true
-    /// time of the change). See ``adoptAmbiguousStart(_:)``.
-    var unobservedClockJump: (fromWallMs: Int64, sinceMs: Int64)?
+    /// A wall-clock change no running bridge saw happen: (earliest and latest wall time it may
+    /// concern, true time of the change). A correction back re-lives the wall interval
+    /// [before − |Δ|, before], so ring times up to `before` — ahead of the clock now — are
+    /// ambiguous too. See ``adoptAmbiguousStart(_:)``.
+    var unobservedClockJump: (fromWallMs: Int64, untilWallMs: Int64, sinceMs: Int64)?
     /// Rings whose schedule call the platform refused, newest last, bounded: a bridge that has
     /// queued the failure drops the row when it replays it (not a reconciliation decision).
     var refusedSchedules: [AlarmUUID] = []
@@ -174,7 +176,7 @@ final class World {
     /// owns the occurrence follows the order the app can see).
     var lateOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64)] = []
     /// iOS walk ground truth (HealthKit workout, Core Motion) and its checkers' record (World+Walk.swift).
-    lazy var walkWorld = WalkWorld(setup: setup.walk, rng: streams.stream("user.walk"))
+    lazy var walkWorld = WalkWorld(setup: setup.walk, streams: streams)
     /// Android: the step counter, the user's walking and volume habits, checker state (World+Android).
     var androidSide: AndroidSide
     /// Sound and audible-record truth (invariants 33, 34, 45, 47).
@@ -379,7 +381,7 @@ final class World {
     func releaseLateOracleFires(_ id: AlarmUUID) {
         let due = lateOracleFires.filter { $0.ringID == id }
         lateOracleFires.removeAll { $0.ringID == id }
-        for fire in due { oracleFireTime(rootID: fire.rootID, alarmID: fire.alarmID, fireWallMs: fire.fireWallMs) }
+        for fire in due { oracleFireTime(rootID: fire.rootID, alarmID: fire.alarmID, fireWallMs: fire.fireWallMs, deliveredLate: true) }
     }
 
     // MARK: - The app process
@@ -639,9 +641,9 @@ final class World {
         }
     }
 
-    /// Process death between a request and its completion (the fault plan's interleaving points).
+    /// Process death between a request and its completion (fault kind `process-death-interleaving`).
     func maybeInterleavingDeath() {
-        guard setup.interleavingDeaths, faultRNG.chance(Ratio(1, 25)) else { return }
+        guard let rate = setup.interleavingDeathRate, faultRNG.chance(rate) else { return }
         enqueue(.plan(.faultProcessDeath), afterMs: faultRNG.int(in: 0...400))
     }
 

@@ -54,6 +54,30 @@ struct HelpAndListTests {
         }
     }
 
+    @Test("list faults prints one line per catalog fault kind: its name, summary, platforms, rate with unit and rules")
+    func listFaults() {
+        let run = cli("list", "faults")
+        #expect(run.status == .success)
+        let lines = run.output.split(separator: "\n")
+        #expect(lines.count == FaultCatalog.all.count)
+        for (line, kind) in zip(lines, FaultCatalog.all) {
+            #expect(line.hasPrefix(kind.name + " "))
+            #expect(line.contains(kind.summary))
+            #expect(line.contains("[platforms: \(kind.platforms.map(\.rawValue).joined(separator: ", "))]"))
+            #expect(line.contains("[rate: \(kind.rate) \(kind.unit.rawValue);"))
+        }
+        #expect(lines.first { $0.hasPrefix("process-death ") }?.contains("per hour of virtual time") == true)
+    }
+
+    @Test("fuzz and replay take --profile and repeatable --faults; the default is the swarm profile")
+    func faultOptions() throws {
+        #expect(try FuzzCommand(arguments: []).faults == .swarm)
+        let fuzz = try FuzzCommand(arguments: ["--profile", "uniform", "--faults", "reboot,-doze", "--faults=force-quit"])
+        #expect(fuzz.faults == FaultSelection(profile: .uniform, forcedOn: ["force-quit", "reboot"], forcedOff: ["doze"]))
+        let replay = try ReplayCommand(arguments: ["--platform", "ios", "--seed", "3", "--profile", "none", "--faults", "reboot"])
+        #expect(replay.faults == FaultSelection(profile: .none, forcedOn: ["reboot"]))
+    }
+
     @Test("fuzz defaults to both platforms, ios first, and seeds 1..1000")
     func fuzzDefaults() throws {
         let command = try FuzzCommand(arguments: [])

@@ -16,6 +16,18 @@ struct CampaignUnitTests {
                 == "alarmsim replay --platform ios --seed 17 --defect resync-while-alerting --defect title-in-ring-id")
     }
 
+    @Test("the repro line carries the non-default fault options, and nothing for the swarm default")
+    func reproLineFaults() throws {
+        #expect(Campaign.reproLine(platform: .ios, seed: 3, defects: [], faults: .swarm)
+                == "alarmsim replay --platform ios --seed 3")
+        let selection = try FaultSelection.parse(profile: "uniform", faults: ["-doze,reboot"])
+        #expect(Campaign.reproLine(platform: .android, seed: 3, defects: [.titleInRingID], faults: selection)
+                == "alarmsim replay --platform android --seed 3 --defect title-in-ring-id --profile uniform --faults reboot,-doze")
+        let summary = Campaign.fuzz(FuzzOptions(platforms: [.ios], seeds: 1...3, defects: [.titleInRingID],
+                                                faults: FaultSelection(profile: .none)))
+        for failing in summary.failing { #expect(failing.repro.hasSuffix(" --profile none")) }
+    }
+
     @Test("the repro line does not depend on the order defects were named in")
     func reproLineOrderIndependent() {
         let defects = KnownDefect.allCases

@@ -1,0 +1,469 @@
+import AlarmBridge
+import SimKernel
+
+/// What a fault kind's rate counts: the chance is drawn once per unit.
+public enum RateUnit: String, Sendable, CaseIterable {
+    /// Each hour of the run's virtual time draws once; a hit puts one fault at a uniform instant
+    /// inside that hour (a Bernoulli process with one-hour steps).
+    case perHour = "per hour of virtual time"
+    /// Drawn once per seed: a hit means the seed has the fault (once, a short series, or a device
+    /// parameter set for the whole run).
+    case perSeed = "per seed"
+    /// Each schedule request the bridge makes (an interleaving point: its completion comes back as
+    /// a later input, DESIGN.md "The bridge is sans-I/O") draws once, in the run.
+    case perScheduleRequest = "per schedule request"
+    /// Each kill-switch check (a network request at launch, BOOT-12) draws once, in the run.
+    case perKillSwitchCheck = "per kill-switch check"
+    /// Each configured alarm draws once: a hit puts the fault at its next fire time in the run.
+    case perAlarm = "per alarm"
+    /// Each reboot of the seed draws once.
+    case perReboot = "per reboot"
+    /// Each walk the sleepy user starts (iOS walk challenge, WALK-*) draws once, in the run.
+    case perWalk = "per walk"
+}
+
+/// One kind of fault the simulator can inject, with the rate it has when switched on
+/// (DESIGN.md, "Invariants, faults, known defects": faults are a catalog of kinds with rates).
+///
+/// A kind is data, not behaviour: `SeedGenerator` and `World` look at a seed's ``SeedFaults`` to
+/// decide what to inject. Every kind draws its switch and rate from its own PRNG sub-stream
+/// `fault.<name>`, its plan or parameters from `fault.<name>.plan` and in-run draws from
+/// `fault.<name>.run` (or the in-run stream named in its summary), so switching one kind on or off
+/// never reshuffles another kind's draws.
+public struct FaultKind: Sendable, Equatable, CustomStringConvertible {
+    /// Stable kebab-case name, as `--faults` and `alarmsim list faults` spell it.
+    public let name: String
+    /// One line: what happens to the device, the app or the platform.
+    public let summary: String
+    /// Platforms whose model has this fault.
+    public let platforms: [PlatformFlavor]
+    /// RULES.md IDs the fault exercises, and where the platform behaviour comes from
+    /// (PLATFORMS.md rows, forum threads), as short citations.
+    public let rules: [String]
+    /// The rate when switched on, counted in ``unit``: `uniform` uses it as is, `swarm` draws one
+    /// of half, once or twice it (capped at 1/1).
+    public let rate: Ratio
+    public let unit: RateUnit
+    /// The swarm coin: the chance that a seed of the `swarm` profile switches the kind on
+    /// (FoundationDB BUGGIFY, TigerBeetle swarm testing).
+    public let swarmChance: Ratio
+    /// Other kinds whose plan actions this kind changes when it is on (it has none of its own).
+    public let modifies: [String]
+    /// True for kinds that reshape the world the plan is made for (zone and start instant, or the
+    /// saved alarms and the first launch), so other kinds' and the user's actions move too.
+    public let reshapesWorld: Bool
+    /// Exemption names ([limit] conditions, counted in every summary) this fault can cause.
+    public let exemptions: [String]
+
+    init(_ name: String, _ summary: String, platforms: [PlatformFlavor], rules: [String], rate: Ratio, unit: RateUnit,
+         swarmChance: Ratio = Ratio(1, 2), modifies: [String] = [], reshapesWorld: Bool = false, exemptions: [String] = []) {
+        precondition(FaultKind.isKebabCase(name), "FaultKind: '\(name)' is not kebab-case")
+        precondition(!platforms.isEmpty, "FaultKind \(name): no platform")
+        self.name = name
+        self.summary = summary
+        self.platforms = platforms
+        self.rules = rules
+        self.rate = rate
+        self.unit = unit
+        self.swarmChance = swarmChance
+        self.modifies = modifies
+        self.reshapesWorld = reshapesWorld
+        self.exemptions = exemptions
+    }
+
+    public var description: String { name }
+
+    /// Lowercase ASCII words of letters and digits joined by single hyphens.
+    public static func isKebabCase(_ text: String) -> Bool {
+        let words = text.split(separator: "-", omittingEmptySubsequences: false)
+        return !text.isEmpty && words.allSatisfy { word in
+            !word.isEmpty && word.utf8.allSatisfy { ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) }
+        }
+    }
+
+    /// The rate `swarm` uses for a drawn index 0, 1 or 2: half, once or twice the catalog rate
+    /// (capped at 1/1), in lowest terms so it prints as people write it.
+    func swarmRate(_ index: UInt64) -> Ratio {
+        switch index {
+        case 0: return Self.lowestTerms(rate.numerator, rate.denominator * 2)
+        case 1: return rate
+        default: return Self.lowestTerms(min(rate.numerator * 2, rate.denominator), rate.denominator)
+        }
+    }
+
+    static func lowestTerms(_ numerator: UInt64, _ denominator: UInt64) -> Ratio {
+        var (a, b) = (numerator, denominator)
+        while b != 0 { (a, b) = (b, a % b) }  // Euclid: a is the greatest common divisor
+        return a == 0 ? Ratio(0, 1) : Ratio(numerator / a, denominator / a)
+    }
+}
+
+/// Every fault kind, in a fixed order (the order of draws, listings and printed profiles).
+public enum FaultCatalog {
+    static let both: [PlatformFlavor] = [.ios, .android]
+
+    // MARK: - The app process
+
+    public static let processDeathInterleaving = FaultKind(
+        "process-death-interleaving",
+        "the app process dies between a schedule request and its completion (0–400 virtual ms later; in-run stream faults.interleaving)",
+        platforms: both, rules: ["SCH-6", "SCH-7", "INACT-13", "DESIGN.md: interleaving points"],
+        rate: Ratio(1, 25), unit: .perScheduleRequest, exemptions: ["process-death"])
+    public static let processDeath = FaultKind(
+        "process-death",
+        "the app process dies at a random instant (jetsam, a crash), bridge memory is lost",
+        platforms: both, rules: ["INACT-13", "OCC-24", "FG-13", "AND-5"],
+        rate: Ratio(1, 10), unit: .perHour, exemptions: ["process-death"])
+    public static let forceQuit = FaultKind(
+        "force-quit",
+        "the user opens the app and swipes it away in the app switcher, 1–2 times, sometimes just after a ring [limit]",
+        platforms: both, rules: ["FG-4", "WALK-25", "PLATFORMS.md: intents after force-quit"],
+        rate: Ratio(2, 3), unit: .perSeed, exemptions: ["force-quit"])
+    public static let walkForceQuit = FaultKind(
+        "walk-force-quit",
+        "during a walk the user force-quits the app (in-run stream fault.walk-force-quit.run) [limit]",
+        platforms: [.ios], rules: ["WALK-25", "WALK-26"],
+        rate: Ratio(1, 5), unit: .perWalk, exemptions: ["force-quit", "walk-steps-after-force-quit"])
+    public static let appUpdate = FaultKind(
+        "app-update",
+        "the app is updated (Android MY_PACKAGE_REPLACED; iOS kills the process)",
+        platforms: both, rules: ["BOOT-9", "INACT-8", "AND-3"],
+        rate: Ratio(2, 5), unit: .perSeed, exemptions: ["app-update"])
+    public static let reinstall = FaultKind(
+        "reinstall",
+        "the user deletes and reinstalls the app while a wake-up is unfinished, then opens it; Keychain receipts survive",
+        platforms: [.ios], rules: ["IOS-9", "IOS-10"],
+        rate: Ratio(1, 3), unit: .perSeed)
+    public static let appStateWriteFailure = FaultKind(
+        "app-state-write-failure",
+        "the app's next 1–2 app-state writes (the failed wake day a fresh install records) fail",
+        platforms: [.ios], rules: ["IOS-10"],
+        rate: Ratio(1, 4), unit: .perSeed)
+    public static let legacyInstall = FaultKind(
+        "legacy-install",
+        "the run starts right after an update from an older version, from the document and rings it left",
+        platforms: both, rules: ["BOOT-9", "BOOT-10", "BOOT-11", "OCC-17", "AND-4", "INACT-25"],
+        rate: Ratio(2, 5), unit: .perSeed, reshapesWorld: true)
+
+    // MARK: - Device
+
+    public static let reboot = FaultKind(
+        "reboot",
+        "the device restarts 1–2 times, half of them 1–30 min before an alarm (AlarmManager forgets every alarm)",
+        platforms: both, rules: ["BOOT-1", "BOOT-2", "AND-3", "PLATFORMS.md: reboot clears all alarms"],
+        rate: Ratio(1, 1), unit: .perSeed,
+        exemptions: ["device-restarting", "protected-data-unavailable", "alert-ended-unobserved-by-reboot"])
+    public static let lockedBootLength = FaultKind(
+        "locked-boot-length",
+        "after a reboot the phone stays locked 10 s – 1 h (not 10–60 s) before the first unlock, so alarms ring before first unlock",
+        platforms: both, rules: ["BOOT-1", "BOOT-2", "BOOT-4", "BOOT-8", "AND-2", "AND-4", "seed 004"],
+        rate: Ratio(1, 1), unit: .perReboot, modifies: ["reboot"], exemptions: ["protected-data-unavailable"])
+    public static let clockJumpForward = FaultKind(
+        "clock-jump-forward",
+        "the user sets the wall clock forward by 90 s, 10 min or 1 h",
+        platforms: both, rules: ["REC-8", "REC-9", "REC-10", "SNZ-20", "PLATFORMS.md: time change"],
+        rate: Ratio(1, 5), unit: .perSeed, exemptions: ["clock-jump-ambiguous-start"])
+    public static let clockJumpBack = FaultKind(
+        "clock-jump-back",
+        "the user sets the wall clock back by 90 s, 10 min or 1 h",
+        platforms: both, rules: ["REC-8", "REC-9", "REC-10", "SNZ-20", "PLATFORMS.md: time change"],
+        rate: Ratio(1, 5), unit: .perSeed, exemptions: ["clock-jump-ambiguous-start"])
+    public static let timeZoneChange = FaultKind(
+        "time-zone-change",
+        "the device lands in another time zone (iOS: the traveller opens the app when skip dates need re-planning)",
+        platforms: both, rules: ["REC-8", "PLATFORMS.md: .fixed / .relative, TIMEZONE_CHANGED"],
+        rate: Ratio(2, 5), unit: .perSeed, exemptions: ["zone-change-unobserved"])
+    public static let dstNightStart = FaultKind(
+        "dst-night-start",
+        "the run starts in a DST zone 1–6 days before a DST transition, so weekly occurrences cross a DST night",
+        platforms: both, rules: ["REC-1", "REC-2"],
+        rate: Ratio(1, 2), unit: .perSeed, reshapesWorld: true)
+    public static let doze = FaultKind(
+        "doze",
+        "the phone enters deep doze (refused while the screen is on or charging)",
+        platforms: [.android], rules: ["AND-19", "PLATFORMS.md: doze windows, setAlarmClock"],
+        rate: Ratio(1, 18), unit: .perHour)
+    public static let charging = FaultKind(
+        "charging",
+        "the charger is connected within the first 2 h for 1–10 h (no doze, no standby quotas)",
+        platforms: [.android], rules: ["PLATFORMS.md: standby buckets"],
+        rate: Ratio(2, 3), unit: .perSeed)
+    public static let silentMode = FaultKind(
+        "silent-mode",
+        "the ring / silent switch is on for 10 min – 4 h",
+        platforms: [.ios], rules: ["IOS-3", "IOS-6", "IOS-8"],
+        rate: Ratio(2, 3), unit: .perSeed, exemptions: ["mute-switch"])
+
+    // MARK: - Platform (AlarmKit / AlarmManager)
+
+    public static let exactPermissionRevoke = FaultKind(
+        "exact-permission-revoke",
+        "the user revokes SCHEDULE_EXACT_ALARM (API 31/32: every exact alarm removed, process killed) and grants it back 5 min – 2 h later",
+        platforms: [.android], rules: ["AND-1", "PLATFORMS.md: SCHEDULE_EXACT_ALARM (31/32)"],
+        rate: Ratio(1, 1), unit: .perSeed, exemptions: ["exact-permission-revoked"])
+    public static let forceStop = FaultKind(
+        "force-stop",
+        "Settings → Force stop: every alarm of the app removed, broadcasts blocked until the user opens it [limit]",
+        platforms: [.android], rules: ["AND-6", "PLATFORMS.md: force-stop"],
+        rate: Ratio(1, 3), unit: .perSeed, exemptions: ["force-stop"])
+    public static let oemKiller = FaultKind(
+        "oem-killer",
+        "an OEM battery optimiser kills the ringing service 10 s – 5 min into a ring",
+        platforms: [.android], rules: ["AND-3", "SND-11", "gdelataillade/alarm#82, #430"],
+        rate: Ratio(2, 5), unit: .perSeed, exemptions: ["oem-battery-killer"])
+    public static let oemDeliveryDelay = FaultKind(
+        "oem-delivery-delay",
+        "an OEM delays alarm deliveries by up to 1–15 min",
+        platforms: [.android], rules: ["AND-19", "gdelataillade/alarm#365, #439"],
+        rate: Ratio(2, 5), unit: .perSeed)
+    public static let scheduleFailure = FaultKind(
+        "schedule-failure",
+        "the next 1–3 schedule requests fail (AlarmKit daemon / AlarmManager write error)",
+        platforms: both, rules: ["SCH-6", "SCH-7", "SNZ-7", "WALK-15", "CAP-4"],
+        rate: Ratio(1, 12), unit: .perHour, exemptions: ["arm-failed-no-predecessor", "walk-fuse-arm-failed-keeps-predecessor"])
+    public static let scheduleRequestFailure = FaultKind(
+        "schedule-request-failure",
+        "any one schedule request fails, so failures land on the requests that matter (a snooze ring, a rotation; in-run stream faults.requests)",
+        platforms: both, rules: ["SCH-6", "SCH-7", "SNZ-7", "SNZ-9", "WALK-15", "WALK-18"],
+        rate: Ratio(1, 30), unit: .perScheduleRequest, exemptions: ["arm-failed-no-predecessor", "walk-fuse-arm-failed-keeps-predecessor"])
+    public static let scheduleAlwaysFails = FaultKind(
+        "schedule-always-fails",
+        "AlarmKit throws on every schedule call for this app despite authorization",
+        platforms: [.ios], rules: ["SCH-26", "nitro-ios-alarm-kit#1"],
+        rate: Ratio(1, 50), unit: .perSeed, exemptions: ["alarmkit-schedule-always-fails"])
+    public static let capacitySqueeze = FaultKind(
+        "capacity-squeeze",
+        "AlarmKit's capacity drops to 1–4 alarms for 10 min – 2 h",
+        platforms: [.ios], rules: ["CAP-1", "CAP-4", "CAP-5", "CAP-9"],
+        rate: Ratio(2, 3), unit: .perSeed, exemptions: ["capacity-dropped-surfaced"])
+    public static let coalesceUpdates = FaultKind(
+        "coalesce-updates",
+        "alarmUpdates coalesces changes that follow each other quickly (the app sees only the last list)",
+        platforms: [.ios], rules: ["IOS-5", "PLATFORMS.md: updates"],
+        rate: Ratio(1, 1), unit: .perSeed)
+    public static let heldUpdatesWhileLocked = FaultKind(
+        "held-updates-while-locked",
+        "alarmUpdates delivers nothing while the phone is locked, then a burst on wake",
+        platforms: [.ios], rules: ["IOS-5", "Apple forums 825427"],
+        rate: Ratio(2, 3), unit: .perSeed)
+    public static let denseLateDelivery = FaultKind(
+        "dense-late-delivery",
+        "a dense fan-out of fixed alarms on a locked phone fires up to 4 min late",
+        platforms: [.ios], rules: ["SCH-3", "SCH-21", "Apple forums 825427"],
+        rate: Ratio(2, 3), unit: .perSeed)
+    public static let lateDelivery = FaultKind(
+        "late-delivery",
+        "the platform delivers an alarm 20 s – 4 min late (iOS: the user sometimes opens the app while it is pending)",
+        platforms: both, rules: ["SCH-3", "SCH-21", "AND-19", "AND-14"],
+        rate: Ratio(1, 2), unit: .perAlarm)
+    public static let osRemovesAlarm = FaultKind(
+        "os-removes-alarm",
+        "iOS removes one of the app's alarms with no app call",
+        platforms: [.ios], rules: ["IOS-2", "IOS-5", "SCH-19", "PLATFORMS.md: updates"],
+        rate: Ratio(1, 48), unit: .perHour, exemptions: ["os-removed-alarm", "alert-ended-unobserved-by-os-removal"])
+    public static let inventoryReadFailure = FaultKind(
+        "inventory-read-failure",
+        "the next read of the daemon inventory (AlarmKit alarms / the AlarmManager store) fails",
+        platforms: both, rules: ["SCH-16", "BOOT-2", "invariant 25"],
+        rate: Ratio(1, 20), unit: .perHour)
+
+    // MARK: - Sound, walk, network
+
+    public static let audioFocusLoss = FaultKind(
+        "audio-focus-loss",
+        "while an alarm rings another app takes audio focus or a call starts, for 30 s – 5 min",
+        platforms: [.android], rules: ["INACT-5", "PLATFORMS.md: audio focus", "AlarmClock#198"],
+        rate: Ratio(1, 2), unit: .perSeed, exemptions: ["audio-focus-loss", "in-call"])
+    public static let playbackFailure = FaultKind(
+        "playback-failure",
+        "the ring's sound fails: Android's player fails 2 s into a ring; iOS plays an error tone for custom sounds",
+        platforms: both, rules: ["SND-9", "Apple forums 802620"],
+        rate: Ratio(1, 4), unit: .perSeed)
+    public static let workoutLoss = FaultKind(
+        "workout-loss",
+        "HealthKit ends the walk's workout session on its own (in-run stream fault.workout-loss.run)",
+        platforms: [.ios], rules: ["WALK-21", "WALK-23"],
+        rate: Ratio(1, 4), unit: .perWalk)
+    public static let healthAccessRevoked = FaultKind(
+        "health-access-revoked",
+        "the user revokes Health access for workouts in Settings (seeds with walk alarms)",
+        platforms: [.ios], rules: ["WALK-4"],
+        rate: Ratio(1, 4), unit: .perSeed)
+    public static let killSwitchNetworkFailure = FaultKind(
+        "kill-switch-network-failure",
+        "a kill-switch check meets a timeout, a network failure or an unreadable body (in-run stream net.kill-switch)",
+        platforms: both, rules: ["BOOT-12", "invariant 39"],
+        rate: Ratio(1, 2), unit: .perKillSwitchCheck)
+
+    /// Every kind, in catalog order.
+    public static let all: [FaultKind] = [
+        processDeathInterleaving, processDeath, forceQuit, walkForceQuit, appUpdate, reinstall, appStateWriteFailure,
+        legacyInstall, reboot, lockedBootLength, clockJumpForward, clockJumpBack, timeZoneChange, dstNightStart, doze,
+        charging, silentMode, exactPermissionRevoke, forceStop, oemKiller, oemDeliveryDelay, scheduleFailure,
+        scheduleRequestFailure, scheduleAlwaysFails, capacitySqueeze, coalesceUpdates, heldUpdatesWhileLocked,
+        denseLateDelivery, lateDelivery, osRemovesAlarm, inventoryReadFailure, audioFocusLoss, playbackFailure,
+        workoutLoss, healthAccessRevoked, killSwitchNetworkFailure,
+    ]
+
+    /// The kind called `name`, if any.
+    public static func kind(named name: String) -> FaultKind? {
+        all.first { $0.name == name }
+    }
+}
+
+/// Which fault profile a run draws its faults from (`--profile`).
+public enum FaultProfile: String, Sendable, CaseIterable, Codable {
+    /// Per seed, each applicable kind is switched on with its ``FaultKind/swarmChance`` and, when
+    /// on, its rate is drawn from half, once or twice the catalog rate. The default.
+    case swarm
+    /// Every applicable kind on at its catalog rate, every seed.
+    case uniform
+    /// No faults at all: a happy-path baseline (the sleepy user still acts).
+    case none
+}
+
+/// A usage mistake in `--profile` or `--faults`, with what to write instead.
+public struct FaultSelectionError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+/// The faults a run asks for: a profile plus kinds forced on or off on top of it (`--profile`,
+/// `--faults a,b,-c`). Part of a run's identity: a repro line carries the non-default parts.
+public struct FaultSelection: Sendable, Equatable, CustomStringConvertible {
+    public var profile: FaultProfile
+    /// Kind names forced on wherever they apply, sorted, de-duplicated.
+    public var forcedOn: [String]
+    /// Kind names forced off, sorted, de-duplicated.
+    public var forcedOff: [String]
+
+    /// The default: the swarm profile, nothing forced.
+    public static let swarm = FaultSelection(profile: .swarm)
+
+    public init(profile: FaultProfile, forcedOn: [String] = [], forcedOff: [String] = []) {
+        self.profile = profile
+        self.forcedOn = Array(Set(forcedOn)).sorted()
+        self.forcedOff = Array(Set(forcedOff)).sorted()
+    }
+
+    /// Parses `--profile` and the `--faults` values.
+    ///
+    /// - Parameter profile: `swarm`, `uniform` or `none`; nil means `swarm`.
+    /// - Parameter faults: Each a comma-separated list of kind names, `-name` forcing a kind off.
+    /// - Throws: ``FaultSelectionError`` naming an unknown profile or kind (listing the valid
+    ///   names), an empty item, or a kind forced both on and off.
+    public static func parse(profile: String?, faults: [String]) throws(FaultSelectionError) -> FaultSelection {
+        var selection = FaultSelection.swarm
+        if let profile {
+            guard let parsed = FaultProfile(rawValue: profile) else {
+                throw FaultSelectionError(message: "unknown fault profile '\(profile)'; use --profile swarm, uniform or none")
+            }
+            selection.profile = parsed
+        }
+        var on: [String] = []
+        var off: [String] = []
+        for list in faults {
+            for item in list.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+                let forcedOff = item.hasPrefix("-")
+                let name = forcedOff ? String(item.dropFirst()) : item
+                guard !name.isEmpty else {
+                    throw FaultSelectionError(message: "empty fault name in --faults '\(list)'; write --faults a,b,-c with names from 'alarmsim list faults'")
+                }
+                guard FaultCatalog.kind(named: name) != nil else {
+                    let names = FaultCatalog.all.map(\.name).joined(separator: ", ")
+                    throw FaultSelectionError(message: "unknown fault '\(name)'; the fault kinds are \(names) (see 'alarmsim list faults')")
+                }
+                if forcedOff { off.append(name) } else { on.append(name) }
+            }
+        }
+        if let both = on.first(where: { off.contains($0) }) {
+            throw FaultSelectionError(message: "fault '\(both)' is forced both on and off; keep one of '\(both)' and '-\(both)'")
+        }
+        selection.forcedOn = Array(Set(on)).sorted()
+        selection.forcedOff = Array(Set(off)).sorted()
+        return selection
+    }
+
+    /// The non-default options, as a repro line carries them: empty for ``swarm``.
+    public var commandLineArguments: [String] {
+        var words: [String] = []
+        if profile != .swarm { words += ["--profile", profile.rawValue] }
+        let items = forcedOn + forcedOff.map { "-" + $0 }
+        if !items.isEmpty { words += ["--faults", items.joined(separator: ",")] }
+        return words
+    }
+
+    /// `swarm`, or e.g. `uniform +doze -reboot`.
+    public var description: String {
+        ([profile.rawValue] + forcedOn.map { "+" + $0 } + forcedOff.map { "-" + $0 }).joined(separator: " ")
+    }
+
+    /// Kind names forced on that apply to none of `platforms` (a usage error when the user named
+    /// the platform explicitly).
+    public func forcedOnInapplicable(to platforms: [PlatformFlavor]) -> [String] {
+        forcedOn.filter { name in
+            guard let kind = FaultCatalog.kind(named: name) else { return true }
+            return !kind.platforms.contains { platforms.contains($0) }
+        }
+    }
+}
+
+/// The faults one seed runs with: every catalog kind off, or on at a rate. Drawn by
+/// ``SeedFaults/draw(selection:platform:streams:applicable:)``.
+public struct SeedFaults: Sendable, Equatable {
+    /// The kinds switched on, in catalog order, with their rate (in the kind's unit).
+    public private(set) var on: [(kind: FaultKind, rate: Ratio)]
+
+    public static func == (lhs: SeedFaults, rhs: SeedFaults) -> Bool {
+        lhs.on.map(\.kind.name) == rhs.on.map(\.kind.name) && lhs.on.map(\.rate) == rhs.on.map(\.rate)
+    }
+
+    /// Draws every kind's switch and rate from its own stream `fault.<name>`: one coin (its
+    /// swarm chance) and one rate index, always both, whatever the profile, so a kind's draws do
+    /// not depend on any other kind or on the selection.
+    ///
+    /// - Parameter applicable: Whether the kind's model exists on this seed's device (platform,
+    ///   API level, walk alarms); a kind that is not applicable stays off even when forced on.
+    public static func draw(selection: FaultSelection, platform: PlatformFlavor, streams: RandomStreams,
+                            applicable: (FaultKind) -> Bool) -> SeedFaults {
+        var faults = SeedFaults(on: [])
+        for kind in FaultCatalog.all {
+            if let rate = decide(kind, selection: selection, platform: platform, streams: streams, applicable: applicable(kind)) {
+                faults.on.append((kind, rate))
+            }
+        }
+        assert(faults.on.allSatisfy { $0.kind.platforms.contains(platform) }, "a kind on for a platform it lacks")
+        return faults
+    }
+
+    /// One kind's switch and rate: a pure function of (selection, platform, seed, kind), so a
+    /// kind needed before the rest of the world is drawn (`dst-night-start`) can be decided early.
+    ///
+    /// - Returns: The rate in the kind's unit, or nil when the kind is off.
+    static func decide(_ kind: FaultKind, selection: FaultSelection, platform: PlatformFlavor, streams: RandomStreams,
+                       applicable: Bool) -> Ratio? {
+        var rng = streams.stream("fault." + kind.name)
+        let coin = rng.chance(kind.swarmChance)
+        let swarmRate = kind.swarmRate(rng.uniform(below: 3))
+        guard kind.platforms.contains(platform), applicable, !selection.forcedOff.contains(kind.name) else { return nil }
+        let forced = selection.forcedOn.contains(kind.name)
+        switch selection.profile {
+        case .swarm: return coin || forced ? swarmRate : nil
+        case .uniform: return kind.rate
+        case .none: return forced ? kind.rate : nil
+        }
+    }
+
+    /// The kind's rate on this seed, nil when it is off.
+    public func rate(_ kind: FaultKind) -> Ratio? {
+        on.first { $0.kind.name == kind.name }?.rate
+    }
+
+    /// Whether the kind is on for this seed.
+    public func isOn(_ kind: FaultKind) -> Bool { rate(kind) != nil }
+
+    /// `name=rate` for every kind on, comma-separated, or `none`.
+    public var description: String {
+        on.isEmpty ? "none" : on.map { "\($0.kind.name)=\($0.rate)" }.joined(separator: ",")
+    }
+}
