@@ -50,7 +50,10 @@ struct ParsedArguments {
     /// - Parameter valuedOptions: Option names (without dashes) that take a value.
     /// - Parameter allowsPositionals: Whether words other than options are accepted.
     /// - Throws: ``UsageError`` for an unknown option, a missing value, or an unexpected word.
-    init(_ arguments: [String], command: String, valuedOptions: [String], allowsPositionals: Bool) throws(UsageError) {
+    /// - Parameter flags: Option names (without dashes) that take no value (`--no-shrink`); a flag
+    ///   is recorded with the value "" and read with `flag(_:)`.
+    init(_ arguments: [String], command: String, valuedOptions: [String], flags: [String] = [],
+         allowsPositionals: Bool) throws(UsageError) {
         self.command = command
         var index = 0
         var optionsEnded = false
@@ -74,8 +77,15 @@ struct ParsedArguments {
                 value = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
+            if word.hasPrefix("--"), flags.contains(name) {
+                guard value == nil else {
+                    throw UsageError("option '--\(name)' takes no value; write it alone, e.g. --\(name)")
+                }
+                options.append((name, ""))
+                continue
+            }
             guard word.hasPrefix("--"), valuedOptions.contains(name) else {
-                let known = valuedOptions.map { "--" + $0 } + ["--help"]
+                let known = (valuedOptions + flags).map { "--" + $0 } + ["--help"]
                 throw UsageError("unknown option '\(word)' for 'alarmsim \(command)'; it takes \(known.joined(separator: ", "))")
             }
             if value == nil, index < arguments.count, !arguments[index].hasPrefix("--") {
@@ -99,6 +109,11 @@ struct ParsedArguments {
         return values.first
     }
 
+    /// Whether a flag (an option without a value) was given.
+    func flag(_ name: String) -> Bool {
+        options.contains { $0.name == name }
+    }
+
     /// Every value of a repeatable option, in the order given.
     func all(_ name: String) -> [String] {
         options.filter { $0.name == name }.map(\.value)
@@ -111,6 +126,9 @@ struct ParsedArguments {
         case "seed": "--seed 4711"
         case "defect": "--defect resync-while-alerting"
         case "trace": "--trace Reports/seed-4711.jsonl"
+        case "out": "--out Scenarios/regressions/ios-title-in-ring-id-shrunk.scenario"
+        case "budget": "--budget 2000"
+        case "shrink-dir": "--shrink-dir Reports/shrunk"
         default: "--\(name) VALUE"
         }
     }
