@@ -1,26 +1,33 @@
 import AlarmBridge
 import Campaign
 import Reporting
+import Scenario
 import Simulation
 
 /// `alarmsim fuzz`: runs a seed range on each platform and reports every failing seed.
 struct FuzzCommand: Command {
     static let name = "fuzz"
     static let abstract = "Run many seeds, each a random world, and report every seed that breaks an invariant."
-    static let usage = "alarmsim fuzz [--platform ios|android|both] [--seeds A..B] [--defect NAME]..."
+    static let usage = "alarmsim fuzz [--platform ios|android|both] [--seeds A..B] [--defect NAME]... [--shrink-dir DIR | --no-shrink]"
     static let options = [
         "  --platform ios|android|both  platforms to run, ios first (default: both)",
         "  --seeds A..B|N               root seeds, inclusive (default: 1..1000)",
         "  --defect NAME                switch a known field bug back on; repeatable (see 'alarmsim list defects');",
         "                               with --platform both, each platform runs the defects that apply to it",
+        "  --shrink-dir DIR             where the shrunk scenarios go (default: Reports/shrunk)",
+        "  --no-shrink                  do not shrink failing seeds",
         "  -h, --help                   show this help",
         "",
         "Progress goes to stderr; the summary goes to stdout and ends with 'violations: N'.",
-        "Exit status: 0 no violation, 1 violations found, 64 usage error.",
+        "After the campaign, the first failing seed of each distinct (platform, invariant) is shrunk",
+        "to a minimal scenario (as 'alarmsim shrink' does) written to DIR/PLATFORM-SEED-INVARIANT.scenario;",
+        "one 'shrunk …' line per file goes to stderr.",
+        "Exit status: 0 no violation, 1 violations found, 64 usage error, 74 a shrunk file not writable.",
     ]
     static let examples = [
         "alarmsim fuzz --seeds 1..1000                                  # both platforms, no defect",
         "alarmsim fuzz --platform ios --seeds 1..2000 --defect unavailable-read-as-empty",
+        "alarmsim fuzz --platform android --seeds 1..300 --defect title-in-ring-id --no-shrink   # no shrinking",
     ]
 
     static let defaultSeeds: ClosedRange<UInt64> = 1...1000
@@ -29,10 +36,17 @@ struct FuzzCommand: Command {
     var platformNamedExplicitly: Bool
     var seeds: ClosedRange<UInt64>
     var defects: [KnownDefect]
+    /// Where shrunk scenarios go; nil with `--no-shrink`.
+    var shrinkDirectory: String?
 
     init(arguments: [String]) throws(UsageError) {
-        let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: ["platform", "seeds", "defect"],
-                                         allowsPositionals: false)
+        let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: ["platform", "seeds", "defect", "shrink-dir"],
+                                         flags: ["no-shrink"], allowsPositionals: false)
+        let directory = try parsed.single("shrink-dir")
+        if parsed.flag("no-shrink") && directory != nil {
+            throw UsageError("--no-shrink and --shrink-dir contradict each other; give one of them")
+        }
+        shrinkDirectory = parsed.flag("no-shrink") ? nil : (directory ?? ShrinkCommand.defaultDirectory)
         let platformText = try parsed.single("platform")
         platforms = try ArgumentValues.platforms(platformText)
         platformNamedExplicitly = platforms.count == 1
@@ -57,7 +71,40 @@ struct FuzzCommand: Command {
             meter.report(progress, to: &errors)
         }
         output.write(SummaryFormatter.text(summary))
+        if let shrinkDirectory, !summary.failing.isEmpty {
+            guard shrinkFailures(summary, into: shrinkDirectory, errors: &errors, environment: environment) else { return .ioError }
+        }
         return summary.violationCount == 0 ? .success : .violations
+    }
+
+    /// Shrinks the first failing seed of each distinct (platform, invariant), in summary order.
+    /// - Returns: false when a file could not be written.
+    func shrinkFailures(_ summary: FuzzSummary, into directory: String, errors: inout some TextOutputStream,
+                        environment: CLIEnvironment) -> Bool {
+        var done: [(PlatformFlavor, String)] = []
+        for failing in summary.failing where !done.contains(where: { $0 == (failing.platform, failing.violation.invariant) }) {
+            done.append((failing.platform, failing.violation.invariant))
+            let defects = Campaign.applicableDefects(summary.options.defects, on: failing.platform)
+            // determinism-ok: wall-clock timing of the shrink, printed only
+            let startMs = environment.elapsedMs()
+            guard let result = Shrinker.shrink(platform: failing.platform, seed: failing.seed, defects: defects) else {
+                errors.write("shrink: \(failing.platform.rawValue) seed \(failing.seed): the exported scenario does not reproduce \(failing.violation.invariant); not shrunk\n")
+                continue
+            }
+            let path = directory + "/" + ShrinkCommand.fileName(platform: failing.platform, seed: failing.seed, defects: [],
+                                                                suffix: failing.violation.invariant)
+            do {
+                try ShrinkCommand.write(result.text, to: path)
+            } catch {
+                errors.write("error: \(error); check that the directory is writable\n")
+                return false
+            }
+            // determinism-ok: as above
+            let elapsedMs = max(environment.elapsedMs() - startMs, 0)
+            errors.write(ShrinkCommand.line(platform: failing.platform, seed: failing.seed, defects: defects, result: result,
+                                            elapsedMs: elapsedMs, path: path) + "\n")
+        }
+        return true
     }
 }
 

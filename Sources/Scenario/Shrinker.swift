@@ -148,6 +148,13 @@ public enum Shrinker {
                 changed = snapTimes(&current) || changed
             }
             _ = cut(&current)
+            // The cut owns `sim.duration-ms` during the rounds (dropping it there would undo the
+            // cut each round); a last try without it, for one line less.
+            if let index = current.parameters.firstIndex(where: { $0.key == "sim.duration-ms" }) {
+                var candidate = current
+                candidate.parameters.remove(at: index)
+                _ = attempt(candidate, into: &current)
+            }
         }
 
         // MARK: Passes
@@ -165,8 +172,10 @@ public enum Shrinker {
             guard let violation = lastViolation else { return changed }
             let virtualMs = max(violation.trueMs - frame.startWallMs, 0)
             let durationMs = (virtualMs / 60_000 + 1) * 60_000
+            // The runner's default run: until 10 min after the last event.
+            let lastEventMs = current.events.last.map { frame.wallMs($0.time) - frame.startWallMs } ?? 0
             let present = current.parameters.last { $0.key == "sim.duration-ms" }.flatMap { Int64($0.value) }
-            if present.map({ durationMs < $0 }) ?? true {
+            if durationMs < present ?? (max(lastEventMs, 0) + 600_000) {
                 var candidate = current
                 candidate.parameters.removeAll { $0.key == "sim.duration-ms" }
                 candidate.parameters.append(ScenarioParameter(key: "sim.duration-ms", value: String(durationMs)))
@@ -253,7 +262,7 @@ public enum Shrinker {
             var index = 0
             while index < current.parameters.count && !exhausted {
                 let key = current.parameters[index].key
-                guard keys.map({ $0.contains(key) }) ?? (key != "sim.first-launch") else { index += 1; continue }
+                guard keys.map({ $0.contains(key) }) ?? !["sim.first-launch", "sim.duration-ms"].contains(key) else { index += 1; continue }
                 var candidate = current
                 candidate.parameters.remove(at: index)
                 if attempt(candidate, into: &current) { changed = true } else { index += 1 }
