@@ -1,3 +1,4 @@
+import AlarmBridge
 import Scenario
 import Simulation
 import Testing
@@ -33,15 +34,16 @@ struct ShrinkerTests {
                                      options: RunOptions(platform: c.platform, seed: c.seed, defects: c.defects))
         let exported = try ScenarioExport.scenario(from: setup, defects: c.defects, invariant: original.firstViolation?.invariant)
         let text = ScenarioPrinter.print(exported)
-        let parsed = try Self.parse(text)
+        var parsed = try Self.parse(text)
         try ScenarioRunner.validate(parsed, source: text)
+        parsed.path = exported.path
         #expect(parsed.withoutSourcePositions() == exported.withoutSourcePositions())
         #expect(parsed.events.count == setup.plan.count)
         let replay = ScenarioRunner.run(parsed)
         #expect(replay.result.firstViolation?.invariant == original.firstViolation?.invariant)
         #expect(replay.result.firstViolation?.wallMs == original.firstViolation?.wallMs)
         #expect(replay.result.traceHashHex == original.traceHashHex)
-        #expect(replay.passed, "\(replay.failures)")
+        #expect(replay.passed, "\(replay.failures.joined(separator: "; "))")
     }
 
     @Test("a shrunk failing seed parses, prints stably, has at most 12 events and replays to the same invariant",
@@ -60,7 +62,7 @@ struct ShrinkerTests {
         #expect(parsed.defects == c.defects.map(\.rawValue))
         #expect(parsed.expectations.map { $0 == .violation(result.invariant, line: $0.lineForTest) } == [true])
         let replay = ScenarioRunner.run(parsed)
-        #expect(replay.passed, "\(replay.failures)")
+        #expect(replay.passed, "\(replay.failures.joined(separator: "; "))")
         #expect(replay.result.firstViolation?.invariant == result.invariant)
     }
 
