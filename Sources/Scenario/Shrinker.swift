@@ -79,6 +79,11 @@ public enum Shrinker {
         guard let violation = search.violation(exported) else { return nil }
         var current = exported
         search.accepted(violation)
+        // Explicit reactions: the hidden actors' actions as timed lines, their switches off.
+        if !original.reactiveActions.isEmpty, let explicit = explicitSetup(setup, original.reactiveActions),
+           let file = try? ScenarioExport.scenario(from: explicit, defects: applicable, invariant: first.invariant) {
+            _ = search.attempt(file, into: &current)
+        }
         search.run(&current)
 
         let origin = origin ?? "a \(setup.platform.rawValue) setup with seed \(setup.seed)"
@@ -94,6 +99,23 @@ public enum Shrinker {
                             originalAlarms: exported.alarms.count, shrunkAlarms: current.alarms.count,
                             originalParameters: exported.parameters.count, shrunkParameters: current.parameters.count,
                             candidateRuns: search.runs, scenario: current, text: text)
+    }
+
+    /// `setup` with the reactive user and interleaving deaths off and what they did (`reactive`,
+    /// from `RunResult.reactiveActions`) merged into the plan as explicit actions (ties: the
+    /// setup's own actions first). Actions without a scenario line (a double-tapped snooze, an
+    /// abandon naming the wrong alarm) are left out; the candidate run decides whether the
+    /// result still fails. nil when nothing was recorded.
+    static func explicitSetup(_ setup: DeviceSetup, _ reactive: [TimedAction]) -> DeviceSetup? {
+        let expressible = reactive.filter { ScenarioExport.event(for: $0.action) != nil }
+        guard !expressible.isEmpty else { return nil }
+        var explicit = setup
+        explicit.reactiveUser = false
+        explicit.interleavingDeaths = false
+        let merged = setup.plan.enumerated().map { ($0.element, 0, $0.offset) }
+            + expressible.enumerated().map { ($0.element, 1, $0.offset) }
+        explicit.plan = merged.sorted { ($0.0.wallMs, $0.1, $0.2) < ($1.0.wallMs, $1.1, $1.2) }.map(\.0)
+        return explicit
     }
 
     /// The keys of the fuzz-only switches, tried first by the parameter pass.

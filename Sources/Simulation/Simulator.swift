@@ -20,6 +20,7 @@ public enum Simulator {
                                traceHashHex: world.trace.hashHex, eventCount: world.eventsProcessed,
                                virtualDurationMs: world.nowMs - setup.startWallMs, trace: world.trace)
         result.scenarioFailures = world.scenarioFailures
+        result.reactiveActions = world.reactiveActions
         return result
     }
 }
