@@ -103,11 +103,15 @@ public enum Shrinker {
 
     /// `setup` with the reactive user and interleaving deaths off and what they did (`reactive`,
     /// from `RunResult.reactiveActions`) merged into the plan as explicit actions (ties: the
-    /// setup's own actions first). Actions without a scenario line (a double-tapped snooze, an
+    /// setup's own actions first). Actions without a scenario line (an
     /// abandon naming the wrong alarm) are left out; the candidate run decides whether the
     /// result still fails. nil when nothing was recorded.
     static func explicitSetup(_ setup: DeviceSetup, _ reactive: [TimedAction]) -> DeviceSetup? {
-        let expressible = reactive.filter { ScenarioExport.event(for: $0.action) != nil }
+        // A double tap's second tap is recorded on its own: the first becomes a single tap.
+        let expressible = reactive.map { timed -> TimedAction in
+            guard case .userSnooze(let delayMs, true) = timed.action else { return timed }
+            return TimedAction(wallMs: timed.wallMs, action: .userSnooze(delayMs: delayMs, doubleTap: false))
+        }.filter { ScenarioExport.event(for: $0.action) != nil }
         guard !expressible.isEmpty else { return nil }
         var explicit = setup
         explicit.reactiveUser = false
