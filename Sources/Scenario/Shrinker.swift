@@ -30,7 +30,15 @@ public struct ShrinkResult: Sendable {
 ///    `sim.request-failure-rate`, so `ScenarioRunner.run` replays the same run. If the export
 ///    does not fail with the original first violation's invariant, there is nothing to shrink
 ///    toward and `shrink` returns nil.
-/// 2. Passes, each candidate verified by running it (`ScenarioRunner.run`) and accepted only
+/// 2. Explicit reactions: the original run records what its hidden actors did
+///    (`RunResult.reactiveActions`: the reactive user's stops, app visits, completions, snoozes,
+///    walks, bursts; interleaving deaths), each at the instant it was due. The export with those
+///    merged into the plan and `reactiveUser` / `interleavingDeaths` off is the first candidate;
+///    if it fails the same way, shrinking starts from it, so the file needs no hidden actor.
+///    Otherwise the switches stay on (and the switch pass below still tries them off).
+///    `sim.request-failure-rate` is never made explicit: its failures hit one request among
+///    several issued in the same millisecond, which no timed line can pick.
+/// 3. Passes, each candidate verified by running it (`ScenarioRunner.run`) and accepted only
 ///    when its first violation has the same invariant name:
 ///    - cut: drop events after the violation's wall time and set `sim.duration-ms` to the
 ///      violation's virtual time rounded up to the next whole minute (runs get shorter, too);
@@ -44,7 +52,7 @@ public struct ShrinkResult: Sendable {
 ///    - replace the scripted first launch by the runner's synthesized one;
 ///    - snap event times to the whole minute, else the whole second.
 ///    The passes repeat until a round changes nothing or `budget` candidate runs are spent.
-/// 3. Deterministic: no wall clock, no hash order, candidates in a fixed order; the same input
+/// 4. Deterministic: no wall clock, no hash order, candidates in a fixed order; the same input
 ///    gives the same file, byte for byte.
 public enum Shrinker {
     /// Shrinks fuzz seed `seed` on `platform` with `defects` switched on.

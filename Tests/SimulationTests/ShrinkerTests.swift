@@ -1,3 +1,4 @@
+import Foundation
 import AlarmBridge
 import Scenario
 import Simulation
@@ -64,6 +65,35 @@ struct ShrinkerTests {
         let replay = ScenarioRunner.run(parsed)
         #expect(replay.passed, "\(replay.failures.joined(separator: "; "))")
         #expect(replay.result.firstViolation?.invariant == result.invariant)
+    }
+
+    @Test("a failure that needs the fuzz run's reactive user shrinks to explicit timed lines, with the switch off")
+    func reactionsBecomeExplicit() throws {
+        let (setup, parameters) = SeedGenerator.setup(platform: .ios, seed: 1)
+        let original = Simulator.run(setup: setup, parameters: parameters,
+                                     options: RunOptions(platform: .ios, seed: 1, defects: [.resyncWhileAlerting]))
+        #expect(!original.reactiveActions.isEmpty)
+        let result = try #require(Shrinker.shrink(platform: .ios, seed: 1, defects: [.resyncWhileAlerting], budget: 200))
+        #expect(!result.scenario.parameters.contains { $0.key == "sim.reactive-user" })
+        #expect(result.scenario.events.contains { $0.actor == "user" && $0.verb == "open-app" })
+        let replay = ScenarioRunner.run(try Self.parse(result.text))
+        #expect(replay.result.firstViolation?.invariant == "hands-off-alerting")
+    }
+
+    @Test("every committed shrunk regression passes without its defect line (the bug, not the scenario, fails)")
+    func shrunkRegressionsPassWithoutDefect() throws {
+        let shrunk = InvariantSuiteTests.regressions.filter { $0.hasSuffix("-shrunk.scenario") }
+        #expect(shrunk.count >= 3)
+        for path in shrunk {
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            let fixed = text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { line -> String? in
+                if line.hasPrefix("defect ") { return nil }
+                if line.hasPrefix("expect violation") { return "expect no violations" }
+                return String(line)
+            }.joined(separator: "\n")
+            let outcome = ScenarioRunner.run(try Self.parse(fixed))
+            #expect(outcome.passed, "\(path): \(outcome.failures.joined(separator: "; "))")
+        }
     }
 
     @Test("shrinking is deterministic: the same seed gives the same file, byte for byte")
