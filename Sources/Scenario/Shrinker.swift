@@ -311,10 +311,8 @@ public enum Shrinker {
                   !current.parameters.contains(where: { $0.key == "app.legacy-install" }), let frame = Frame(current) else { return false }
             var candidate = current
             candidate.parameters.removeAll { $0.key == "sim.first-launch" }
-            var index = 0
             var sawOpen = false
-            while index < candidate.events.count {
-                let event = candidate.events[index]
+            while let event = candidate.events.first {
                 guard frame.wallMs(event.time) <= frame.startWallMs + 60_000 else { break }
                 let isPrefix: Bool
                 switch (event.actor, event.verb) {
@@ -325,7 +323,7 @@ public enum Shrinker {
                 default: isPrefix = false
                 }
                 guard isPrefix else { break }
-                candidate.events.remove(at: index)
+                candidate.events.removeFirst()
                 if event.verb == "leave-app" { break }
             }
             return attempt(candidate, into: &current)
