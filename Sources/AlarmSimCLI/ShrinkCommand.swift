@@ -21,13 +21,13 @@ struct ShrinkCommand: Command {
         "plan as timed lines), then reduced (fewer events, alarms, params; shorter run; simpler times)",
         "while its first violation keeps the same invariant. The file ends with 'expect violation NAME'",
         "and replays with 'alarmsim run FILE'. Same input, same file, byte for byte.",
-        "Prints: 'shrunk ios seed 1 (title-in-ring-id): 87 → 6 events, 3 → 1 alarms, 412 runs, 9.1 s → FILE'.",
+        "Prints: 'shrunk ios seed 1 (title-in-ring-id): 53 → 1 events, 1 → 1 alarms, 55 runs, 0.3 s, invariant stable-ids → FILE'.",
         "Exit status: 0 written, 64 usage error, 65 the seed does not fail (or its export does not",
         "reproduce the failure), 74 the file is not writable.",
     ]
     static let examples = [
         "alarmsim shrink --platform ios --seed 1 --defect title-in-ring-id",
-        "alarmsim shrink --platform android --seed 12 --defect stop-leaves-recovery-guard --out Scenarios/regressions/android-stop-leaves-recovery-guard-shrunk.scenario",
+        "alarmsim shrink --platform android --seed 3 --defect stop-leaves-recovery-guard --out Scenarios/regressions/android-stop-leaves-recovery-guard-shrunk.scenario",
     ]
 
     static let defaultBudget = 2000
@@ -86,7 +86,7 @@ struct ShrinkCommand: Command {
         return .success
     }
 
-    /// `shrunk ios seed 1 (title-in-ring-id): 87 → 6 events, 3 → 1 alarms, 412 runs, 9.1 s → FILE`.
+    /// `shrunk ios seed 1 (title-in-ring-id): 53 → 1 events, 1 → 1 alarms, 55 runs, 0.3 s, invariant stable-ids → FILE`.
     static func line(platform: PlatformFlavor, seed: UInt64, defects: [KnownDefect], result: ShrinkResult,
                      elapsedMs: Int64, path: String) -> String {
         let seconds = "\(elapsedMs / 1_000).\(elapsedMs % 1_000 / 100)"
