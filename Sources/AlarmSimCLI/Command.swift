@@ -129,7 +129,9 @@ struct ParsedArguments {
         case "seed": "--seed 4711"
         case "defect": "--defect resync-while-alerting"
         case "trace": "--trace Reports/seed-4711.jsonl"
-        case "out": "--out Reports/coverage.md"
+        case "out": "--out FILE"
+        case "budget": "--budget 2000"
+        case "shrink-dir": "--shrink-dir Reports/shrunk"
         default: "--\(name) VALUE"
         }
     }

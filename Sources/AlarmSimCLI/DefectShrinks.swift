@@ -14,9 +14,11 @@ enum DefectShrinks {
         var options = RunOptions(platform: platform, seed: seed, defects: [defect])
         options.faults = FaultSelection(profile: profile)
         let (setup, parameters) = SeedGenerator.setup(platform: platform, seed: seed, faults: options.faults)
-        guard let result = Shrinker.shrink(setup: setup, parameters: parameters, platform: platform, seed: seed,
-                                           defects: [defect], budget: budget) else { return (nil, nil) }
+        let origin = "alarmsim defects: \(platform.rawValue) seed \(seed) --profile \(profile.rawValue) --defect \(defect.rawValue)"
+        guard let result = Shrinker.shrink(setup: setup, parameters: parameters, defects: [defect], budget: budget,
+                                           origin: origin) else { return (nil, nil) }
         var scenario = result.scenario
+        scenario.comments = scenario.comments.isEmpty ? [] : scenario.comments
         scenario.comments = [
             "Shrunk by `alarmsim defects` from \(platform.rawValue) seed \(seed) (profile \(profile.rawValue)) with defect",
             "\(defect.rawValue): \(result.originalEvents) → \(result.shrunkEvents) events. \(defect.summary)",

@@ -1,13 +1,14 @@
 import AlarmBridge
 import Campaign
 import Reporting
+import Scenario
 import Simulation
 
 /// `alarmsim fuzz`: runs a seed range on each platform and reports every failing seed.
 struct FuzzCommand: Command {
     static let name = "fuzz"
     static let abstract = "Run many seeds, each a random world, and report every seed that breaks an invariant."
-    static let usage = "alarmsim fuzz [--platform ios|android|both] [--seeds A..B] [--defect NAME]... [--profile swarm|uniform|none] [--faults A,B,-C] [--coverage]"
+    static let usage = "alarmsim fuzz [--platform ios|android|both] [--seeds A..B] [--defect NAME]... [--profile swarm|uniform|none] [--faults A,B,-C] [--coverage] [--shrink-dir DIR | --no-shrink]"
     static let options = [
         "  --platform ios|android|both  platforms to run, ios first (default: both)",
         "  --seeds A..B|N               root seeds, inclusive (default: 1..1000)",
@@ -20,16 +21,22 @@ struct FuzzCommand: Command {
         "                               none injects no fault (the sleepy user still acts)",
         "  --faults A,B,-C              force fault kinds on (A) or off (-C) on top of the profile; repeatable",
         "                               (see 'alarmsim list faults'); failing seeds' repro lines carry both options",
+        "  --shrink-dir DIR             where the shrunk scenarios go (default: Reports/shrunk)",
+        "  --no-shrink                  do not shrink failing seeds",
         "  -h, --help                   show this help",
         "",
         "Progress goes to stderr; the summary goes to stdout and ends with 'violations: N'.",
-        "Exit status: 0 no violation, 1 violations found, 64 usage error.",
+        "After the campaign, the first failing seed of each distinct (platform, invariant) is shrunk",
+        "to a minimal scenario (as 'alarmsim shrink' does) written to DIR/PLATFORM-SEED-INVARIANT.scenario;",
+        "one 'shrunk …' line per file goes to stderr.",
+        "Exit status: 0 no violation, 1 violations found, 64 usage error, 74 a shrunk file not writable.",
     ]
     static let examples = [
         "alarmsim fuzz --seeds 1..1000                                  # both platforms, no defect",
         "alarmsim fuzz --platform ios --seeds 1..2000 --defect unavailable-read-as-empty",
         "alarmsim fuzz --seeds 1..200 --coverage                        # which rule-relevant states were reached",
         "alarmsim fuzz --platform android --seeds 1..300 --profile uniform --faults -doze",
+        "alarmsim fuzz --platform android --seeds 1..300 --defect title-in-ring-id --no-shrink   # no shrinking",
     ]
 
     static let defaultSeeds: ClosedRange<UInt64> = 1...1000
@@ -40,13 +47,19 @@ struct FuzzCommand: Command {
     var defects: [KnownDefect]
     /// Print the reachability coverage table after the summary.
     var printsCoverage: Bool
-
     var faults: FaultSelection
+    /// Where shrunk scenarios go; nil with `--no-shrink`.
+    var shrinkDirectory: String?
 
     init(arguments: [String]) throws(UsageError) {
         let parsed = try ParsedArguments(arguments, command: Self.name,
-                                         valuedOptions: ["platform", "seeds", "defect", "profile", "faults"],
-                                         allowsPositionals: false, flagOptions: ["coverage"])
+                                         valuedOptions: ["platform", "seeds", "defect", "profile", "faults", "shrink-dir"],
+                                         allowsPositionals: false, flagOptions: ["coverage", "no-shrink"])
+        let directory = try parsed.single("shrink-dir")
+        if parsed.has("no-shrink") && directory != nil {
+            throw UsageError("--no-shrink and --shrink-dir contradict each other; give one of them")
+        }
+        shrinkDirectory = parsed.has("no-shrink") ? nil : (directory ?? ShrinkCommand.defaultDirectory)
         let platformText = try parsed.single("platform")
         platforms = try ArgumentValues.platforms(platformText)
         platformNamedExplicitly = platforms.count == 1
@@ -75,7 +88,41 @@ struct FuzzCommand: Command {
         }
         output.write(SummaryFormatter.text(summary))
         if printsCoverage { output.write("\n" + CoverageReport.text(summary)) }
+        if let shrinkDirectory, !summary.failing.isEmpty {
+            guard shrinkFailures(summary, into: shrinkDirectory, errors: &errors, environment: environment) else { return .ioError }
+        }
         return summary.violationCount == 0 ? .success : .violations
+    }
+
+    /// Shrinks the first failing seed of each distinct (platform, invariant), in summary order.
+    /// - Returns: false when a file could not be written.
+    func shrinkFailures(_ summary: FuzzSummary, into directory: String, errors: inout some TextOutputStream,
+                        environment: CLIEnvironment) -> Bool {
+        var done: [(PlatformFlavor, String)] = []
+        for failing in summary.failing where !done.contains(where: { $0 == (failing.platform, failing.violation.invariant) }) {
+            done.append((failing.platform, failing.violation.invariant))
+            let defects = Campaign.applicableDefects(summary.options.defects, on: failing.platform)
+            // determinism-ok: wall-clock timing of the shrink, printed only
+            let startMs = environment.elapsedMs()
+            let (setup, parameters) = SeedGenerator.setup(platform: failing.platform, seed: failing.seed, faults: summary.options.faults)
+            guard let result = Shrinker.shrink(setup: setup, parameters: parameters, defects: defects, origin: failing.repro) else {
+                errors.write("shrink: \(failing.platform.rawValue) seed \(failing.seed): the exported scenario does not reproduce \(failing.violation.invariant); not shrunk\n")
+                continue
+            }
+            let path = directory + "/" + ShrinkCommand.fileName(platform: failing.platform, seed: failing.seed, defects: [],
+                                                                suffix: failing.violation.invariant)
+            do {
+                try ShrinkCommand.write(result.text, to: path)
+            } catch {
+                errors.write("error: \(error); check that the directory is writable\n")
+                return false
+            }
+            // determinism-ok: as above
+            let elapsedMs = max(environment.elapsedMs() - startMs, 0)
+            errors.write(ShrinkCommand.line(platform: failing.platform, seed: failing.seed, defects: defects, result: result,
+                                            elapsedMs: elapsedMs, path: path) + "\n")
+        }
+        return true
     }
 }
 

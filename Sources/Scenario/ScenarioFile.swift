@@ -116,6 +116,8 @@ public struct ScenarioAlarm: Sendable, Equatable {
     public var sounds: ScenarioSounds?
     /// REC-4: skip dates (`YYYY-MM-DD`, local) of a weekly alarm; empty when the line gives none.
     public var skipDates: [String] = []
+    /// ID-4, ID-5: the AlarmKit alert countdown (post-alert, virtual ms), nil when the line gives none.
+    public var countdownMs: Int64?
     public var line: Int
 
     /// Creates an alarm; the defaults are those of the file format (policy 3, title = name,

@@ -482,9 +482,9 @@ extension ScenarioBuilder {
         var index = startIndex
         while index < tokens.count {
             let option = tokens[index]
-            let name = try bare(line, option, expected: "an alarm option (policy, title, challenge, sounds, skip)")
-            guard ["policy", "title", "challenge", "sounds", "skip"].contains(name) else {
-                throw error(line, at: option, "unknown alarm option '\(name)'; expected policy, title, challenge, sounds or skip")
+            let name = try bare(line, option, expected: "an alarm option (policy, title, challenge, sounds, skip, countdown)")
+            guard ["policy", "title", "challenge", "sounds", "skip", "countdown"].contains(name) else {
+                throw error(line, at: option, "unknown alarm option '\(name)'; expected policy, title, challenge, sounds, skip or countdown")
             }
             guard !seen.contains(name) else {
                 throw error(line, at: option, "`\(name)` is given twice on this alarm")
@@ -511,6 +511,11 @@ extension ScenarioBuilder {
                     throw error(line, at: value, "expected skip dates as YYYY-MM-DD[,YYYY-MM-DD…], found '\(value.text)'")
                 }
                 alarm.skipDates = dates
+            case "countdown":
+                guard !value.isQuoted, let ms = ScenarioClock.durationMs(value.text), ms > 0 else {
+                    throw error(line, at: value, "expected a countdown duration such as 5m or 540s, found '\(value.text)'")
+                }
+                alarm.countdownMs = ms
             case "sounds":
                 guard value.isQuoted, let sounds = ScenarioSounds(spec: value.text) else {
                     throw error(line, at: value, "expected sounds as a quoted \"MODE: a,b | c\" with MODE progressive, random or legacy")
@@ -730,7 +735,7 @@ extension ScenarioBuilder {
 // MARK: - Numbers and clock times
 
 /// A wall-clock time of day as written in a file.
-fileprivate struct ScenarioClock: Equatable {
+struct ScenarioClock: Equatable {
     var hour: Int
     var minute: Int
     var second = 0

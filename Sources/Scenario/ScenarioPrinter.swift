@@ -64,6 +64,9 @@ public enum ScenarioPrinter {
         if let sounds = alarm.sounds {
             parts += ["sounds", quote(sounds.spec)]
         }
+        if let countdownMs = alarm.countdownMs {
+            parts += ["countdown", formatDuration(countdownMs)]
+        }
         return parts.joined(separator: " ")
     }
 

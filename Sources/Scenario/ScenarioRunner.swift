@@ -37,7 +37,15 @@ public enum ScenarioRunner {
                                        "android.full-screen-intent", "android.standby-bucket", "android.doze-maintenance-ms", "android.manifest", "bridge.min-snooze-lead-ms", "bridge.clock-threshold-ms", "bridge.g-pub-ms",
                                        "bridge.imminent-ms", "bridge.h-ctx-ms", "bridge.d-session-ms", "js.heartbeat-ms", "sim.t-op-ms", "sim.duration-ms",
                                        "app.js-cache-stale", "bridge.w-step-ms", "android.step-report-latency-ms", "app.legacy-install",
-                                       "bridge.h-skip-ms", "bridge.n-skip"]
+                                       "bridge.h-skip-ms", "bridge.n-skip",
+                                       // Every field the fuzz generator draws (so a failing seed exports faithfully: Shrinker).
+                                       "ios.workout-session-latency-ms", "ios.workout-collection-latency-ms", "ios.pedometer-history-lag-ms",
+                                       "android.locked-boot-broadcast-delay-ms", "android.fresh-install", "android.doze-idle-periods-ms",
+                                       "android.oem-delivery-delay-max-ms", "android.alarm-volume", "android.fgs-window-ms",
+                                       "net.kill-switch-failure-rate", "net.kill-switch-timeout-ms", "js.stall-one-in",
+                                       "sim.reactive-user", "sim.interleaving-death-rate", "sim.request-failure-rate",
+                                       "sim.workout-loss-rate", "sim.walk-force-quit-rate",
+                                       "sim.first-launch", "sim.start-ms"]
 
     /// Checks what the parser cannot know: `param` keys and values, and faults that exist on one
     /// platform only.
@@ -78,6 +86,12 @@ public enum ScenarioRunner {
                 } else if Set(names).count != names.count {
                     problem = "weekday repeated in \"\(text)\""
                 }
+            case ("user", "edit-sounds"), ("user", "edit-policy"), ("user", "edit-challenge"), ("user", "edit-countdown"):
+                if editorEdit(event.verb, text) == nil {
+                    let values = ["edit-sounds": "none or \"MODE: a,b | c\"", "edit-policy": "3, 2 or legacy",
+                                  "edit-challenge": "none, voice, math or walk", "edit-countdown": "off or a duration such as 5m"]
+                    problem = "bad value \"\(text)\" for user \(event.verb): \(values[event.verb] ?? "")"
+                }
             case ("expect", "save"):
                 let outcomes = ["saved", "deleted", "delete-unconfirmed"] + SaveFailureReason.allCases.map(\.rawValue)
                 if !outcomes.contains(text) { problem = "unknown save outcome \"\(text)\": one of \(outcomes.joined(separator: ", "))" }
@@ -115,11 +129,13 @@ public enum ScenarioRunner {
         var failures: [String] = []
         let platform: PlatformFlavor = scenario.platform == .ios ? .ios : .android
         guard let calendar = WallCalendar(zoneIdentifier: scenario.start.zoneIdentifier),
-              let startWallMs = calendar.instant(year: scenario.start.date.year, month: scenario.start.date.month,
+              let startSecondMs = calendar.instant(year: scenario.start.date.year, month: scenario.start.date.month,
                                                  day: scenario.start.date.day, hour: scenario.start.hour,
                                                  minute: scenario.start.minute, second: scenario.start.second) else {
             preconditionFailure("the parser validated the zone and date")
         }
+        // `param sim.start-ms N`: the start's milliseconds (a fuzz seed starts at any ms; Shrinker).
+        let startWallMs = startSecondMs + (Int64(scenario.parameters.last { $0.key == "sim.start-ms" }?.value ?? "0") ?? 0)
         var alarms = scenario.alarms.map { logicalAlarm($0, calendar: calendar, after: startWallMs) }
         // `param app.legacy-install`: the run starts right after an update from an older version
         // (BOOT-9..11, AND-4): its document and rings, generated from the declared alarms with
@@ -128,14 +144,20 @@ public enum ScenarioRunner {
         var legacy: LegacyInstall?
         if legacyStore != "off" {
             var rng = RandomStreams(seed: scenario.seed).stream("setup.legacy-install")
+            // `swarm`: drawn exactly as the fuzz generator draws it for this seed (its share draw
+            // first, then only some legacy kinds), so an exported fuzz seed keeps its legacy state.
+            let swarm = legacyStore == "swarm"
+            if swarm { _ = rng.chance(Ratio(1, 5)) }
             var generated = LegacyInstall.generate(alarms: alarms, platform: platform, calendar: calendar, nowWallMs: startWallMs,
-                                                   everyKind: true, rng: &rng)
-            generated.credentialProtected = platform == .android && legacyStore == "credential-protected"
+                                                   everyKind: !swarm, rng: &rng)
+            if !swarm { generated.credentialProtected = platform == .android && legacyStore == "credential-protected" }
             alarms = generated.alarms
             legacy = generated
         }
         var plan: [TimedAction] = []
-        if legacy == nil {  // after an update the alarms are saved already; the file says when the app first runs
+        // `param sim.first-launch scripted`: no synthesized prefix; the file's own lines are the whole plan.
+        let scripted = scenario.parameters.last { $0.key == "sim.first-launch" }?.value == "scripted"
+        if legacy == nil && !scripted {  // after an update the alarms are saved already; the file says when the app first runs
             plan.append(TimedAction(wallMs: startWallMs, action: .userOpenApp))
             for (index, alarm) in alarms.enumerated() {
                 plan.append(TimedAction(wallMs: startWallMs + 500 + Int64(index) * 500,
@@ -231,6 +253,7 @@ public enum ScenarioRunner {
         }
         return LogicalAlarm(id: alarm.name, hour: alarm.hour, minute: alarm.minute, repeats: repeats,
                             title: alarm.title, policy: policy, challenge: challenge, sounds: soundSettings(alarm.sounds),
+                            countdown: alarm.countdownMs.map { CountdownDuration(preAlertMs: nil, postAlertMs: $0) },  // ID-4, ID-5
                             skipDates: alarm.skipDates.compactMap { AlarmBridge.LocalDate($0) })  // REC-4
     }
 
@@ -353,6 +376,13 @@ public enum ScenarioRunner {
             guard let alarm = alarmArgument(0), arguments.count > 1, case .text(let text) = arguments[1] else { return nil }
             let days = text.split(separator: ",").compactMap { name in Weekday.allCases.first { $0.description == name } }
             return days.isEmpty ? nil : .userEditAlarm(alarmID: alarm, edit: .weekdays(days))
+        case ("user", "edit-alarm-time"):
+            guard let alarm = alarmArgument(0), arguments.count > 1, case .timeOfDay(let hour, let minute) = arguments[1] else { return nil }
+            return .userEditAlarm(alarmID: alarm, edit: .time(hour: hour, minute: minute))
+        case ("user", "edit-sounds"), ("user", "edit-policy"), ("user", "edit-challenge"), ("user", "edit-countdown"):
+            guard let alarm = alarmArgument(0), arguments.count > 1, case .text(let text) = arguments[1],
+                  let edit = editorEdit(event.verb, text) else { return nil }
+            return .userEditAlarm(alarmID: alarm, edit: edit)
         case ("user", "disable-alarm"): return alarmArgument(0).map { .userEditAlarm(alarmID: $0, edit: .enabled(false)) }
         case ("user", "enable-alarm"): return alarmArgument(0).map { .userEditAlarm(alarmID: $0, edit: .enabled(true)) }
         case ("fault", "kill-switch-ok"): return .faultKillSwitch(.ok)
@@ -368,6 +398,32 @@ public enum ScenarioRunner {
         case ("app", "reconcile-step-tracking"): return .appReconcileStepTracking
         case ("expect", "lock-screen-grant"): return onOffArgument(0).map { .expectLockScreenGrant($0, line: event.line) }
         default: return nil
+        }
+    }
+
+    /// The editor edit of `user edit-sounds|edit-policy|edit-challenge|edit-countdown ALARM "TEXT"`
+    /// (API-19), or nil when TEXT is not one of the verb's values.
+    static func editorEdit(_ verb: String, _ text: String) -> AlarmEdit? {
+        switch verb {
+        case "edit-sounds":
+            if text == "none" { return .sounds(nil) }
+            return ScenarioSounds(spec: text).map { .sounds(soundSettings($0)) }
+        case "edit-policy":
+            return ScenarioPolicy(rawValue: text).map { .policy($0 == .v3 ? .v3 : ($0 == .v2 ? .v2 : .legacy)) }
+        case "edit-challenge":
+            switch ScenarioChallenge(rawValue: text) {
+            case .none?: return .challenge(ChallengeKind.none)
+            case .voice?: return .challenge(.voice)
+            case .math?: return .challenge(.math)
+            case .walk?: return .challenge(.walk)
+            case nil: return nil
+            }
+        case "edit-countdown":
+            if text == "off" { return .countdown(nil) }
+            guard let ms = ScenarioClock.durationMs(text), ms > 0 else { return nil }
+            return .countdown(CountdownDuration(preAlertMs: nil, postAlertMs: ms))
+        default:
+            return nil
         }
     }
 
@@ -405,7 +461,19 @@ public enum ScenarioRunner {
             ("android.seeded-tie-order", "on", "off", \.android.seededEqualTimeOrder),
             ("android.full-screen-intent", "granted", "denied", \.androidFullScreenIntent),
             ("app.js-cache-stale", "on", "off", \.jsCacheStale),
+            ("android.fresh-install", "on", "off", \.android.freshInstall),
+            ("sim.reactive-user", "on", "off", \.reactiveUser),
         ]
+    }
+
+    /// A `never` or `N/D` probability value (0 ≤ N ≤ D, D ≥ 1); `never` is nil (the switch is off).
+    /// - Returns: `.some(nil)` for never, `.some(ratio)` for a ratio, nil when malformed.
+    static func ratio(_ text: String) -> Ratio?? {
+        if text == "never" { return .some(nil) }
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map { UInt64($0) }
+        guard parts.count == 2, let numerator = parts[0], let denominator = parts[1], denominator >= 1,
+              numerator <= denominator, denominator <= 1_000_000 else { return nil }
+        return .some(Ratio(numerator, denominator))
     }
 
     /// Applies one `param` line; returns what is wrong with it, if anything.
@@ -489,7 +557,7 @@ public enum ScenarioRunner {
             }
             setup.android.manifest = AndroidManifestDeclarations(declared: declared)
         case "app.legacy-install":
-            guard ["off", "on", "credential-protected"].contains(parameter.value) else { return bad + " (off, on or credential-protected)" }
+            guard ["off", "on", "credential-protected", "swarm"].contains(parameter.value) else { return bad + " (off, on, credential-protected or swarm)" }
             if parameter.value == "credential-protected" && setup.platform != .android {
                 return "parameter app.legacy-install credential-protected exists on android only"
             }
@@ -529,6 +597,65 @@ public enum ScenarioRunner {
         case "bridge.n-skip":
             guard let number, (0...1_000).contains(number) else { return bad + " (0...1000)" }
             setup.skipOccurrenceMax = Int(number)
+        case "ios.workout-session-latency-ms":
+            guard let number, number <= 600_000 else { return bad + " (0...600000)" }
+            setup.walk.workout.sessionStartLatencyMs = number
+        case "ios.workout-collection-latency-ms":
+            guard let number, number <= 600_000 else { return bad + " (0...600000)" }
+            setup.walk.workout.collectionStartLatencyMs = number
+        case "ios.pedometer-history-lag-ms":
+            guard let number, number <= 600_000 else { return bad + " (0...600000)" }
+            setup.walk.workout.historyLagMs = number
+        case "android.locked-boot-broadcast-delay-ms":
+            guard let number, number <= 600_000 else { return bad + " (0...600000)" }
+            setup.android.lockedBootBroadcastDelayMs = number
+        case "android.doze-idle-periods-ms":
+            let periods = parameter.value.split(separator: ",", omittingEmptySubsequences: false).map { Int64($0) }
+            guard !periods.isEmpty, periods.allSatisfy({ $0 != nil && (60_000...86_400_000).contains($0!) }) else {
+                return bad + " (comma-separated idle periods, each 60000...86400000)"
+            }
+            setup.android.dozeIdlePeriodsMs = periods.map { $0! }
+        case "android.oem-delivery-delay-max-ms":
+            guard let number, number <= 3_600_000 else { return bad + " (0...3600000)" }
+            setup.android.oemDeliveryDelayMaxMs = number
+        case "android.alarm-volume":
+            let parts = parameter.value.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+            guard parts.count == 2, let index = parts[0], let maximum = parts[1], (1...100).contains(maximum),
+                  (setup.android.alarmVolumeMinIndex...maximum).contains(index) else {
+                return bad + " (INDEX/MAX, e.g. 5/7: MIN...MAX, MAX 1...100)"
+            }
+            setup.android.alarmVolumeIndex = index
+            setup.android.alarmVolumeMaxIndex = maximum
+        case "android.fgs-window-ms":
+            guard let number, (1...600_000).contains(number) else { return bad + " (1...600000)" }
+            setup.android.exactAlarmForegroundServiceWindowMs = number
+        case "net.kill-switch-failure-rate":
+            guard let rate = ratio(parameter.value) else { return bad + " (never or N/D, e.g. 1/4)" }
+            setup.killSwitchFailureRate = rate
+        case "net.kill-switch-timeout-ms":
+            guard let number, (1...600_000).contains(number) else { return bad + " (1...600000)" }
+            setup.killSwitchTimeoutMs = number
+        case "js.stall-one-in":
+            guard let number, number <= 1_000 else { return bad + " (0...1000, 0: never)" }
+            setup.jsStallOneIn = Int(number)
+        case "sim.request-failure-rate":
+            guard let rate = ratio(parameter.value) else { return bad + " (never or N/D, e.g. 1/30)" }
+            setup.requestFailureRate = rate
+        case "sim.interleaving-death-rate":
+            guard let rate = ratio(parameter.value) else { return bad + " (never or N/D, e.g. 1/25)" }
+            setup.interleavingDeathRate = rate
+        case "sim.workout-loss-rate":
+            guard let rate = ratio(parameter.value) else { return bad + " (never or N/D, e.g. 1/8)" }
+            setup.workoutLossRate = rate
+        case "sim.walk-force-quit-rate":
+            guard let rate = ratio(parameter.value) else { return bad + " (never or N/D, e.g. 1/10)" }
+            setup.walkForceQuitRate = rate
+        case "sim.first-launch":
+            // Read by `run` before the plan is built (the synthesized first-launch prefix).
+            guard ["synthesized", "scripted"].contains(parameter.value) else { return bad + " (synthesized or scripted)" }
+        case "sim.start-ms":
+            // Read by `run` before the start instant is computed.
+            guard let number, number <= 999 else { return bad + " (0...999)" }
         case "sim.t-op-ms":
             guard let number, (1...3_600_000).contains(number) else { return bad + " (1...3600000)" }
             setup.transitionBoundMs = number

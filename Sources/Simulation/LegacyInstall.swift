@@ -23,6 +23,9 @@ public struct LegacyInstall: Sendable {
     public var alarms: [LogicalAlarm]
     /// Android: the document sits in credential-protected storage (AND-4), not device-protected.
     public var credentialProtected: Bool
+    /// The alarms `generate` was given, before it dropped policy markers: what a scenario
+    /// declares to regenerate this state (`param app.legacy-install swarm`, Shrinker).
+    public var configuredAlarms: [LogicalAlarm] = []
 
     public init(document: BridgeDocument, rings: [RingRequest], alarms: [LogicalAlarm], credentialProtected: Bool) {
         self.document = document
@@ -173,8 +176,10 @@ public struct LegacyInstall: Sendable {
         document.serial = serial
         document.rings = rows.sorted { $0.id < $1.id }
         let decoded = decodeAsWritten(document, unmarked: unmarked)
-        return LegacyInstall(document: decoded, rings: rings.sorted { $0.id < $1.id }, alarms: alarms,
-                             credentialProtected: platform == .android && chance(Ratio(1, 2)))
+        var install = LegacyInstall(document: decoded, rings: rings.sorted { $0.id < $1.id }, alarms: alarms,
+                                    credentialProtected: platform == .android && chance(Ratio(1, 2)))
+        install.configuredAlarms = configured
+        return install
     }
 
     /// The document as the older version serialised it: JSON without the policy marker of

@@ -274,6 +274,10 @@ public struct RunResult: Sendable {
     public var scenarioFailures: [String] = []
     /// Hits per reachability mark (CoverageMarks.swift), counted where each state or transition happened.
     public var coverage = CoverageCounts()
+    /// What the hidden actors of a fuzz run did (the reactive user, interleaving deaths) up to
+    /// the end of the run, as plan actions at their due instants (plan-frame ms), in the order
+    /// they were planned. Empty when the setup turns both off.
+    public var reactiveActions: [TimedAction] = []
 
     /// The first violation, if any.
     public var firstViolation: Violation? { violations.first }

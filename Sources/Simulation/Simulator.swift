@@ -22,6 +22,7 @@ public enum Simulator {
         result.scenarioFailures = world.scenarioFailures
         result.coverage = world.coverage
         result.faults = options.faults
+        result.reactiveActions = world.reactiveActions
         return result
     }
 }

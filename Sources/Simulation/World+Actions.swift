@@ -37,7 +37,9 @@ extension World {
                 return
             }
             snooze(delayMs: delayMs)
-            if doubleTap { enqueue(.plan(.userSnooze(delayMs: delayMs, doubleTap: false)), afterMs: userRNG.int(in: 100...400)) }
+            // The second tap (only the reactive user double-taps): recorded, so an explicit replay
+            // has it as its own line.
+            if doubleTap { enqueueReactive(.userSnooze(delayMs: delayMs, doubleTap: false), afterMs: userRNG.int(in: 100...400)) }
         case .userSkipSnooze:
             guard process.running, process.active, let live = process.bridge?.document?.liveOccurrence,
                   let alarmID = process.bridge?.document?.root(live.rootID)?.alarmID else {

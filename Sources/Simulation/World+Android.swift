@@ -52,7 +52,10 @@ extension World {
             var at = fire + androidSide.stepsRNG.int(in: -180_000...60_000)
             for _ in 0..<androidSide.stepsRNG.int(in: 1...4) {
                 let steps = Int(androidSide.stepsRNG.int(in: 5...40))
-                if at > wallMs { queue.schedule(.plan(.userWalk(steps: steps)), at: self.at(wallMs: at)) }
+                if at > wallMs {
+                    queue.schedule(.plan(.userWalk(steps: steps)), at: self.at(wallMs: at))
+                    reactiveActions.append(TimedAction(wallMs: self.at(wallMs: at), action: .userWalk(steps: steps)))
+                }
                 at += androidSide.stepsRNG.int(in: 3_000...15_000)
             }
         }
@@ -106,8 +109,10 @@ extension World {
     func androidDismissByVolume(_ id: AlarmUUID) -> Bool {
         guard android != nil, androidSide.userRNG.chance(Ratio(1, 3)) else { return false }
         if androidSide.userRNG.chance(Ratio(1, 2)) {
+            noteReactive(.userVolumeKey)
             volumeKey(on: id)
         } else {
+            noteReactive(.userLowerAlarmVolume)
             lowerAlarmVolume(ringing: id)
         }
         return true

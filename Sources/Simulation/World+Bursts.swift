@@ -40,7 +40,7 @@ extension World {
         record("platform", "burst-playing", [TraceField("id", id.description)])
         deliver(.burstPlaybackBegan(id), launch: nil)
         if setup.reactiveUser {
-            enqueue(.plan(.userMuteBurst), afterMs: burstRNG.int(in: 2_000...20_000))
+            enqueueReactive(.userMuteBurst, afterMs: burstRNG.int(in: 2_000...20_000))
         }
     }
 
@@ -58,7 +58,7 @@ extension World {
         record("user", "mute-burst", [TraceField("id", playback.request.id.description)])
         deliver(.burstEnded(playback.request.id), launch: nil)
         if setup.reactiveUser && burstRNG.chance(Ratio(2, 3)) {
-            enqueue(.plan(.appStartBurst(alarmID: nil)), afterMs: 10_000)  // FG-18: the next 10 s in-app retry
+            enqueueReactive(.appStartBurst(alarmID: nil), afterMs: 10_000)  // FG-18: the next 10 s in-app retry
         }
     }
 
@@ -113,10 +113,10 @@ extension World {
     /// reset the count, interact with the challenge or stall (FG-14, FG-15), and start bursts.
     func jsChallengeShown() {
         guard setup.reactiveUser, let live = process.bridge?.document?.liveOccurrence else { return }
-        if burstRNG.chance(Ratio(1, 4)) { enqueue(.plan(.appResetAudibleCount), afterMs: 50) }
+        if burstRNG.chance(Ratio(1, 4)) { enqueueReactive(.appResetAudibleCount, afterMs: 50) }
         let openedFromRing = audibleRings().contains { $0.metadata.rootID == live.rootID }
         if openedFromRing && burstRNG.chance(Ratio(1, 2)) {
-            enqueue(.plan(.appRecordAudible(alarmID: nil)), afterMs: 100)  // SND-14
+            enqueueReactive(.appRecordAudible(alarmID: nil), afterMs: 100)  // SND-14
         }
         if burstRNG.chance(Ratio(1, 3)) {
             record("app", "js-stalls")  // no interaction: the native watchdog fires at 45 s (FG-15)
@@ -124,11 +124,11 @@ extension World {
             var at: Int64 = 0
             for _ in 0..<Int(burstRNG.int(in: 1...6)) {
                 at += burstRNG.int(in: 5_000...40_000)
-                enqueue(.plan(.appChallengeInteraction), afterMs: at)
+                enqueueReactive(.appChallengeInteraction, afterMs: at)
             }
         }
         if burstRNG.chance(Ratio(1, 2)) {
-            enqueue(.plan(.appStartBurst(alarmID: nil)), afterMs: burstRNG.int(in: 10_000...40_000))
+            enqueueReactive(.appStartBurst(alarmID: nil), afterMs: burstRNG.int(in: 10_000...40_000))
         }
     }
 }

@@ -305,42 +305,42 @@ extension World {
         guard ios != nil, let alarmID, alarms.first(where: { $0.id == alarmID })?.challenge.isWalk == true,
               !walkWorld.rng.chance(Ratio(1, 6)) else { return false }
         var t = walkWorld.rng.int(in: 1_500...4_000)
-        enqueue(.plan(.userStartWalk), afterMs: t)
+        enqueueReactive(.userStartWalk, afterMs: t)
         if walkWorld.rng.chance(Ratio(1, 8)) {
             planSnooze()  // the user snoozes the walk instead (SNZ-10, WALK-24)
             return true
         }
         for _ in 0..<Int(walkWorld.rng.int(in: 0...3)) {
             t += walkWorld.rng.int(in: 1_500...6_000)
-            enqueue(.plan(.userWalk(steps: Int(walkWorld.rng.int(in: 4...30)))), afterMs: t)
+            enqueueReactive(.userWalk(steps: Int(walkWorld.rng.int(in: 4...30))), afterMs: t)
         }
         t += walkWorld.rng.int(in: 1_000...4_000)
         let leave = walkWorld.rng.uniform(below: 100)
         if leave < 25 {
-            enqueue(.plan(.userControlCenter), afterMs: t)  // WALK-9: back in 2–12 s
+            enqueueReactive(.userControlCenter, afterMs: t)  // WALK-9: back in 2–12 s
             t += 14_000
         }
         if leave < 85 {
-            enqueue(.plan(.userAppSwitcher(backgroundAfterMs: walkWorld.rng.int(in: 0...2_500))), afterMs: t)
+            enqueueReactive(.userAppSwitcher(backgroundAfterMs: walkWorld.rng.int(in: 0...2_500)), afterMs: t)
         }
         for _ in 0..<Int(walkWorld.rng.int(in: 0...12)) {
             t += walkWorld.rng.chance(Ratio(4, 5)) ? walkWorld.rng.int(in: 1_000...12_000) : walkWorld.rng.int(in: 25_000...75_000)
-            enqueue(.plan(.userWalk(steps: Int(walkWorld.rng.int(in: 4...40)))), afterMs: t)
+            enqueueReactive(.userWalk(steps: Int(walkWorld.rng.int(in: 4...40))), afterMs: t)
         }
         if let rate = setup.workoutLossRate, walkWorld.workoutLossRNG.chance(rate) {  // WALK-23
-            enqueue(.plan(.faultWorkoutLost), afterMs: walkWorld.workoutLossRNG.int(in: 5_000...max(6_000, t)))
+            enqueueReactive(.faultWorkoutLost, afterMs: walkWorld.workoutLossRNG.int(in: 5_000...max(6_000, t)))
         }
         if let rate = setup.walkForceQuitRate, walkWorld.walkForceQuitRNG.chance(rate) {  // WALK-25 [limit]
-            enqueue(.plan(.userForceQuit), afterMs: walkWorld.walkForceQuitRNG.int(in: 5_000...max(6_000, t)))
+            enqueueReactive(.userForceQuit, afterMs: walkWorld.walkForceQuitRNG.int(in: 5_000...max(6_000, t)))
         }
         let ending = walkWorld.rng.uniform(below: 100)
         if ending < 70 {
             // Done walking: back in the app, the check completes (or the user gives up, OCC-18).
             t += walkWorld.rng.int(in: 1_000...8_000)
-            enqueue(.plan(.userOpenApp), afterMs: t)
-            enqueue(.plan(ending < 60 ? .userCompleteChallenge : .userAbandon(wrongAlarm: false)),
-                    afterMs: t + walkWorld.rng.int(in: 1_500...4_000))
-            enqueue(.plan(.userLeaveApp), afterMs: t + walkWorld.rng.int(in: 5_000...20_000))
+            enqueueReactive(.userOpenApp, afterMs: t)
+            enqueueReactive(ending < 60 ? .userCompleteChallenge : .userAbandon(wrongAlarm: false),
+                            afterMs: t + walkWorld.rng.int(in: 1_500...4_000))
+            enqueueReactive(.userLeaveApp, afterMs: t + walkWorld.rng.int(in: 5_000...20_000))
         }
         return true
     }

@@ -150,6 +150,10 @@ final class World {
     var faultExemption: (name: String, sinceMs: Int64)?
     var armFailureExempt = false
     var eventsProcessed = 0
+    /// What the fuzz run's hidden actors did (the reactive user, interleaving deaths), as plan
+    /// actions at the plan-frame instant they were due (true ms): the Shrinker replays them as
+    /// explicit timed lines with the switches off. Appended in the order they were planned.
+    var reactiveActions: [TimedAction] = []
     var stopped = false
     /// After a force-quit, with `setup.intentsAfterForceQuit == false`: intents wait here until
     /// the user opens the app.
@@ -232,6 +236,18 @@ final class World {
 
     func enqueue(_ event: WorldEvent, afterMs: Int64) {
         queue.schedule(event, at: nowMs + max(0, afterMs))
+    }
+
+    /// A plan action a hidden actor (reactive user, interleaving death) schedules: enqueued like
+    /// any other, and recorded in `reactiveActions`.
+    func enqueueReactive(_ action: PlanAction, afterMs: Int64) {
+        reactiveActions.append(TimedAction(wallMs: nowMs + max(0, afterMs), action: action))
+        enqueue(.plan(action), afterMs: afterMs)
+    }
+
+    /// A hidden actor acts now through a path equivalent to `action` (recorded only).
+    func noteReactive(_ action: PlanAction) {
+        reactiveActions.append(TimedAction(wallMs: nowMs, action: action))
     }
 
     func record(_ component: String, _ name: String, _ fields: [TraceField] = []) {
@@ -644,7 +660,7 @@ final class World {
     /// Process death between a request and its completion (fault kind `process-death-interleaving`).
     func maybeInterleavingDeath() {
         guard let rate = setup.interleavingDeathRate, faultRNG.chance(rate) else { return }
-        enqueue(.plan(.faultProcessDeath), afterMs: faultRNG.int(in: 0...400))
+        enqueueReactive(.faultProcessDeath, afterMs: faultRNG.int(in: 0...400))
     }
 
     // MARK: - Platform effects
@@ -764,36 +780,46 @@ final class World {
         guard deviceUp, isAudible(id) else { return }
         switch reaction {
         case .stop:
-            if !androidDismissByVolume(id) { stopRing(id) }  // INACT-6: sometimes by volume
+            if !androidDismissByVolume(id) {  // INACT-6: sometimes by volume
+                noteReactive(.userStop(alarmID: groundTruthMetadata(id)?.alarmID))
+                stopRing(id)
+            }
             if userRNG.chance(Ratio(1, 3)) {
                 // Stop, then straight into the app to do the mission while the successor is pending.
                 let openAfter = userRNG.int(in: 1_000...8_000)
-                enqueue(.plan(.userOpenApp), afterMs: openAfter)
-                enqueue(.plan(.userCompleteChallenge), afterMs: openAfter + userRNG.int(in: 1_500...6_000))
-                enqueue(.plan(.userLeaveApp), afterMs: openAfter + userRNG.int(in: 7_000...20_000))
+                enqueueReactive(.userOpenApp, afterMs: openAfter)
+                enqueueReactive(.userCompleteChallenge, afterMs: openAfter + userRNG.int(in: 1_500...6_000))
+                enqueueReactive(.userLeaveApp, afterMs: openAfter + userRNG.int(in: 7_000...20_000))
             }
         case .openAndComplete, .openAndLeave:
             let alarmID = groundTruthMetadata(id)?.alarmID
+            noteReactive(.userOpenApp)
             perform(.userOpenApp)
             if planWalk(alarmID: alarmID) { return }  // a walk alarm: the walk check (World+Walk.swift)
-            if android != nil { startWakeUpCheck(id) } else { perform(.userOpenApp) }  // AND-11
+            if android != nil {  // AND-11
+                noteReactive(.userStartWakeUpCheck)
+                startWakeUpCheck(id)
+            } else {
+                noteReactive(.userOpenApp)
+                perform(.userOpenApp)
+            }
             if userRNG.chance(Ratio(1, 2)) {
-                enqueue(.plan(.appSyncEnabledAlarms), afterMs: userRNG.int(in: 200...3_000))
+                enqueueReactive(.appSyncEnabledAlarms, afterMs: userRNG.int(in: 200...3_000))
             }
             if reaction == .openAndComplete {
                 let completeAfter = userRNG.int(in: 5_000...90_000)
-                enqueue(.plan(.userCompleteChallenge), afterMs: completeAfter)
-                enqueue(.plan(.userLeaveApp), afterMs: completeAfter + userRNG.int(in: 2_000...30_000))
+                enqueueReactive(.userCompleteChallenge, afterMs: completeAfter)
+                enqueueReactive(.userLeaveApp, afterMs: completeAfter + userRNG.int(in: 2_000...30_000))
             } else if setup.reactiveUser && snoozeRNG.chance(Ratio(1, 2)) {
                 planSnooze()
             } else if setup.reactiveUser && snoozeRNG.chance(Ratio(1, 6)) {
                 // The user gives up on this morning's check (OCC-18): JS abandons the occurrence —
                 // sometimes naming the wrong alarm, which must change nothing.
                 let after = snoozeRNG.int(in: 2_000...10_000)
-                enqueue(.plan(.userAbandon(wrongAlarm: snoozeRNG.chance(Ratio(1, 4)))), afterMs: after)
-                enqueue(.plan(.userLeaveApp), afterMs: after + snoozeRNG.int(in: 1_000...5_000))
+                enqueueReactive(.userAbandon(wrongAlarm: snoozeRNG.chance(Ratio(1, 4))), afterMs: after)
+                enqueueReactive(.userLeaveApp, afterMs: after + snoozeRNG.int(in: 1_000...5_000))
             } else {
-                enqueue(.plan(.userLeaveApp), afterMs: userRNG.int(in: 3_000...60_000))
+                enqueueReactive(.userLeaveApp, afterMs: userRNG.int(in: 3_000...60_000))
             }
         }
     }
@@ -805,14 +831,14 @@ final class World {
         let roll = snoozeRNG.uniform(below: 100)
         let minutes: Int64 = roll < 40 ? 5 : roll < 65 ? 10 : roll < 80 ? 20 : roll < 90 ? 30 : 0
         let delayMs = minutes > 0 ? minutes * 60_000 : (snoozeRNG.chance(Ratio(1, 2)) ? 30 * 60_000 + 1_000 : 1_000)
-        enqueue(.plan(.userSnooze(delayMs: delayMs, doubleTap: snoozeRNG.chance(Ratio(1, 4)))), afterMs: tapAfter)
+        enqueueReactive(.userSnooze(delayMs: delayMs, doubleTap: snoozeRNG.chance(Ratio(1, 4))), afterMs: tapAfter)
         let leaveAfter = tapAfter + snoozeRNG.int(in: 1_000...5_000)
-        enqueue(.plan(.userLeaveApp), afterMs: leaveAfter)
+        enqueueReactive(.userLeaveApp, afterMs: leaveAfter)
         if minutes >= 10 && snoozeRNG.chance(Ratio(1, 6)) {
             let back = leaveAfter + snoozeRNG.int(in: 60_000...(minutes * 60_000 / 2))
-            enqueue(.plan(.userOpenApp), afterMs: back)
-            enqueue(.plan(.userSkipSnooze), afterMs: back + snoozeRNG.int(in: 1_000...4_000))
-            enqueue(.plan(.userLeaveApp), afterMs: back + snoozeRNG.int(in: 5_000...20_000))
+            enqueueReactive(.userOpenApp, afterMs: back)
+            enqueueReactive(.userSkipSnooze, afterMs: back + snoozeRNG.int(in: 1_000...4_000))
+            enqueueReactive(.userLeaveApp, afterMs: back + snoozeRNG.int(in: 5_000...20_000))
         }
     }
 

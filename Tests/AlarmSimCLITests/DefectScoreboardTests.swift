@@ -47,7 +47,7 @@ struct DefectScoreboardTests {
         let binary = try ReleaseBinary.locate()
         let directory = try makeTemporaryDirectory("defects-all")
         let out = directory.appendingPathComponent("defects.md").path
-        let (status, output) = try ReleaseBinary.run(binary, ["defects", "--profiles", "swarm", "--no-shrink", "--any-platform", "--out", out])
+        let (status, output, _) = try ReleaseBinary.run(binary, ["defects", "--profiles", "swarm", "--no-shrink", "--any-platform", "--out", out])
         #expect(status == 0, "\(output)")
                 let listed = cli("list", "defects").output.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
         let text = try String(contentsOfFile: out, encoding: .utf8)

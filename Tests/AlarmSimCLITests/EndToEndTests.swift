@@ -18,6 +18,39 @@ struct EndToEndTests {
         #expect(run.errors.contains(" seeds/s"))
     }
 
+    @Test("shrink writes a scenario that 'run' passes, and prints the size before and after")
+    func shrinkWritesAScenario() throws {
+        let directory = try makeTemporaryDirectory("shrink")
+        let path = directory.appendingPathComponent("nested/ios-title.scenario").path
+        let run = cli("shrink", "--platform", "ios", "--seed", "1", "--defect", "title-in-ring-id", "--budget", "150", "--out", path)
+        #expect(run.status == .success, "\(run.errors)")
+        #expect(run.output.hasPrefix("shrunk ios seed 1 (title-in-ring-id): 53 → "))
+        #expect(run.output.contains("invariant stable-ids → \(path)\n"))
+        let replay = cli("run", path)
+        #expect(replay.status == .success, "\(replay.output)")
+        let passing = cli("shrink", "--platform", "ios", "--seed", "2", "--budget", "5", "--out", path)
+        #expect(passing.status == .dataError)
+        #expect(passing.errors.contains("does not fail"))
+    }
+
+    @Test("fuzz shrinks the first failing seed of each (platform, invariant) into --shrink-dir; --no-shrink writes nothing")
+    func fuzzShrinksFailures() throws {
+        let directory = try makeTemporaryDirectory("fuzz-shrink")
+        let run = cli("fuzz", "--platform", "ios", "--seeds", "1..2", "--defect", "title-in-ring-id", "--shrink-dir", directory.path)
+        #expect(run.status == .violations)
+        #expect(run.lastOutputLine == "violations: 2")
+        let file = directory.appendingPathComponent("ios-1-stable-ids.scenario").path
+        #expect(run.errors.contains("shrunk ios seed 1 (title-in-ring-id): "))
+        #expect(run.errors.contains(" → \(file)\n"))
+        #expect(FileManager.default.fileExists(atPath: file))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["ios-1-stable-ids.scenario"])
+        let quiet = try makeTemporaryDirectory("fuzz-no-shrink")
+        let plain = cli("fuzz", "--platform", "ios", "--seeds", "1..2", "--defect", "title-in-ring-id", "--no-shrink")
+        #expect(plain.output == run.output)
+        #expect(!plain.errors.contains("shrunk"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: quiet.path).isEmpty)
+    }
+
     @Test("on a terminal, fuzz progress rewrites one stderr line with \\r and stdout stays the same")
     func fuzzTerminalProgress() {
         let plain = cli(["fuzz", "--platform", "android", "--seeds", "1..3"], errorsIsTerminal: false)

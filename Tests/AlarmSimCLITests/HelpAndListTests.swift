@@ -5,7 +5,7 @@ import Testing
 @Suite("CLI help and list")
 struct HelpAndListTests {
     @Test("--help on every subcommand exits 0 and prints its usage with an example line",
-          arguments: ["fuzz", "coverage", "replay", "run", "list"])
+          arguments: ["fuzz", "coverage", "replay", "run", "list", "shrink", "defects"])
     func helpForEachCommand(_ command: String) {
         for arguments in [[command, "--help"], [command, "-h"], ["help", command], [command, "--seeds", "5..1", "--help"]] {
             let run = cli(arguments)
@@ -20,7 +20,7 @@ struct HelpAndListTests {
     func topLevelHelp(_ arguments: [String]) {
         let run = cli(arguments)
         #expect(run.status == .success)
-        for command in ["fuzz", "coverage", "replay", "run", "list"] {
+        for command in ["fuzz", "coverage", "replay", "run", "list", "shrink", "defects"] {
             #expect(run.output.contains("\n  \(command) "))
         }
     }

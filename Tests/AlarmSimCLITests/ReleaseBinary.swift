@@ -40,22 +40,33 @@ enum ReleaseBinary {
         return binary
     }
 
-    /// Runs `binary arguments…` in the package root; returns the exit status and stdout.
-    static func run(_ binary: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    /// Runs `binary arguments…` in the package root; returns the exit status, stdout and stderr
+    /// (stderr goes through a file, so neither pipe can fill up and block the child); the
+    /// tests' own time limits bound the wait.
+    static func run(_ binary: URL, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = BuiltBinary.packageRoot
+        let directory = try makeTemporaryDirectory("alarmsim-stderr")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let errorsFile = directory.appendingPathComponent("stderr.txt")
+        guard FileManager.default.createFile(atPath: errorsFile.path, contents: nil) else {
+            throw BuiltBinary.Failure(description: "cannot create \(errorsFile.path) for the child's stderr")
+        }
+        let errorsHandle = try FileHandle(forWritingTo: errorsFile)
         let stdout = Pipe()
         process.standardOutput = stdout
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errorsHandle
         try process.run()
-        let data = stdout.fileHandleForReading.readDataToEndOfFile()  // before waiting: a full pipe never blocks the child
+        let data = stdout.fileHandleForReading.readDataToEndOfFile()  // until the child closes stdout
         process.waitUntilExit()
+        try errorsHandle.close()
         guard process.terminationReason == .exit else {
             throw BuiltBinary.Failure(description: "\(binary.path) \(arguments.joined(separator: " ")) died of signal \(process.terminationStatus)")
         }
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let errors = (try? String(contentsOf: errorsFile, encoding: .utf8)) ?? ""
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self), errors)
     }
 
     private static func modification(_ url: URL) -> Date? {

@@ -57,7 +57,18 @@ struct UsageErrorTests {
         UsageCase(arguments: ["replay", "--platform", "ios", "--seed", "7", "--faults", "nope"], mentions: ["unknown fault 'nope'"]),
         UsageCase(arguments: ["replay", "--platform", "ios", "--seed", "7", "--profile"], mentions: ["'--profile' needs a value"]),
         UsageCase(arguments: ["list", "defects", "invariants"], mentions: ["one thing at a time"]),
-        UsageCase(arguments: ["help", "frobnicate"], mentions: ["'frobnicate'", "fuzz, coverage, replay, run, list"]),
+        UsageCase(arguments: ["help", "frobnicate"], mentions: ["'frobnicate'", "fuzz, coverage, defects, shrink, replay, run, list"]),
+        UsageCase(arguments: ["fuzz", "--no-shrink=yes"], mentions: ["'--no-shrink' takes no value"]),
+        UsageCase(arguments: ["fuzz", "--no-shrink", "--shrink-dir", "x"], mentions: ["--no-shrink and --shrink-dir", "one of them"]),
+        UsageCase(arguments: ["fuzz", "--shrink-dir"], mentions: ["'--shrink-dir' needs a value", "--shrink-dir Reports/shrunk"]),
+        UsageCase(arguments: ["shrink", "--seed", "1"], mentions: ["missing --platform", "--platform ios"]),
+        UsageCase(arguments: ["shrink", "--platform", "ios"], mentions: ["missing --seed", "--seed 4711"]),
+        UsageCase(arguments: ["shrink", "--platform", "both", "--seed", "1"], mentions: ["one platform"]),
+        UsageCase(arguments: ["shrink", "--platform", "ios", "--seed", "1", "--budget", "0"], mentions: ["'0' is not a budget", "--budget 2000"]),
+        UsageCase(arguments: ["shrink", "--platform", "ios", "--seed", "1", "--budget", "lots"], mentions: ["'lots' is not a budget"]),
+        UsageCase(arguments: ["shrink", "--platform", "android", "--seed", "1", "--defect", "unavailable-read-as-empty"],
+                  mentions: ["does not apply to android"]),
+        UsageCase(arguments: ["shrink", "--platform", "ios", "--seed", "1", "--out"], mentions: ["'--out' needs a value"]),
     ]
 
     @Test("every malformed command line exits 64 with a message naming the problem and the fix, on stderr only",
@@ -73,7 +84,7 @@ struct UsageErrorTests {
     }
 
     @Test("a usage error for a subcommand also prints that subcommand's synopsis and where to get help",
-          arguments: ["fuzz", "replay", "run", "list"])
+          arguments: ["fuzz", "replay", "run", "list", "shrink"])
     func usageErrorShowsSynopsis(_ command: String) {
         let run = cli([command, "--no-such-option"])
         #expect(run.status == .usage)

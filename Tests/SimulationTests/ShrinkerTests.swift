@@ -1,0 +1,127 @@
+import Foundation
+import AlarmBridge
+import Scenario
+import Simulation
+import Testing
+
+/// The faithful export of a fuzz seed and the shrinker built on it (debug builds are slow: a
+/// few seeds and a modest budget each).
+@Suite("Shrinker")
+struct ShrinkerTests {
+    static func parse(_ text: String) throws -> ScenarioFile {
+        try ScenarioParser.parse(text, file: "shrunk.scenario", knownDefects: KnownDefect.allCases.map(\.rawValue),
+                                 knownInvariants: InvariantCatalog.all.map(\.id))
+    }
+
+    /// The first seed in 1...200 whose fuzz setup starts from a legacy install.
+    static func legacySeed(_ platform: PlatformFlavor) -> UInt64 {
+        (1...200).first { SeedGenerator.setup(platform: platform, seed: $0).0.legacyInstall != nil }!
+    }
+
+    struct Case: Sendable, CustomTestStringConvertible {
+        var platform: PlatformFlavor
+        var seed: UInt64
+        var defects: [KnownDefect]
+        var testDescription: String { "\(platform.rawValue) seed \(seed) \(defects.map(\.rawValue))" }
+    }
+
+    @Test("the exported scenario of a fuzz seed, printed and parsed back, replays it: same trace hash and first violation",
+          arguments: [Case(platform: .ios, seed: 1, defects: [.titleInRingID]), Case(platform: .ios, seed: 2, defects: []),
+                      Case(platform: .android, seed: 263, defects: [.resyncWhileAlerting]), Case(platform: .android, seed: 3, defects: []),
+                      Case(platform: .ios, seed: legacySeed(.ios), defects: []), Case(platform: .android, seed: legacySeed(.android), defects: [])])
+    func exportReplaysTheSeed(_ c: Case) throws {
+        let (setup, parameters) = SeedGenerator.setup(platform: c.platform, seed: c.seed)
+        let original = Simulator.run(setup: setup, parameters: parameters,
+                                     options: RunOptions(platform: c.platform, seed: c.seed, defects: c.defects))
+        let exported = try ScenarioExport.scenario(from: setup, defects: c.defects, invariant: original.firstViolation?.invariant)
+        let text = ScenarioPrinter.print(exported)
+        var parsed = try Self.parse(text)
+        try ScenarioRunner.validate(parsed, source: text)
+        parsed.path = exported.path
+        #expect(parsed.withoutSourcePositions() == exported.withoutSourcePositions())
+        #expect(parsed.events.count == setup.plan.count)
+        let replay = ScenarioRunner.run(parsed)
+        #expect(replay.result.firstViolation?.invariant == original.firstViolation?.invariant)
+        #expect(replay.result.firstViolation?.wallMs == original.firstViolation?.wallMs)
+        #expect(replay.result.traceHashHex == original.traceHashHex)
+        #expect(replay.passed, "\(replay.failures.joined(separator: "; "))")
+    }
+
+    @Test("a shrunk failing seed parses, prints stably, has at most 12 events and replays to the same invariant",
+          arguments: [Case(platform: .ios, seed: 1, defects: [.titleInRingID]),
+                      Case(platform: .android, seed: 263, defects: [.resyncWhileAlerting])])
+    func shrinkIsSmallAndReplays(_ c: Case) throws {
+        let result = try #require(Shrinker.shrink(platform: c.platform, seed: c.seed, defects: c.defects, budget: 300))
+        #expect(result.shrunkEvents <= 12)
+        #expect(result.shrunkEvents <= result.originalEvents)
+        #expect(result.shrunkAlarms <= result.originalAlarms)
+        #expect(result.candidateRuns <= 300)
+        #expect(result.text == ScenarioPrinter.print(result.scenario))
+        let parsed = try Self.parse(result.text)
+        try ScenarioRunner.validate(parsed, source: result.text)
+        #expect(ScenarioPrinter.print(parsed) == result.text)
+        #expect(parsed.defects == c.defects.map(\.rawValue))
+        #expect(parsed.expectations.map { $0 == .violation(result.invariant, line: $0.lineForTest) } == [true])
+        let replay = ScenarioRunner.run(parsed)
+        #expect(replay.passed, "\(replay.failures.joined(separator: "; "))")
+        #expect(replay.result.firstViolation?.invariant == result.invariant)
+    }
+
+    @Test("a failure that needs the fuzz run's reactive user shrinks to explicit timed lines, with the switch off")
+    func reactionsBecomeExplicit() throws {
+        let (setup, parameters) = SeedGenerator.setup(platform: .ios, seed: 1)
+        let original = Simulator.run(setup: setup, parameters: parameters,
+                                     options: RunOptions(platform: .ios, seed: 1, defects: [.resyncWhileAlerting]))
+        #expect(!original.reactiveActions.isEmpty)
+        let result = try #require(Shrinker.shrink(platform: .ios, seed: 1, defects: [.resyncWhileAlerting], budget: 200))
+        #expect(!result.scenario.parameters.contains { $0.key == "sim.reactive-user" })
+        #expect(result.scenario.events.contains { $0.actor == "user" && $0.verb == "open-app" })
+        let replay = ScenarioRunner.run(try Self.parse(result.text))
+        #expect(replay.result.firstViolation?.invariant == "hands-off-alerting")
+    }
+
+    @Test("every committed shrunk regression passes without its defect line (the bug, not the scenario, fails)")
+    func shrunkRegressionsPassWithoutDefect() throws {
+        let shrunk = InvariantSuiteTests.regressions.filter { $0.hasSuffix("-shrunk.scenario") }
+        #expect(shrunk.count >= 3)
+        for path in shrunk {
+            let text = try String(contentsOfFile: path, encoding: .utf8)
+            let fixed = text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { line -> String? in
+                if line.hasPrefix("defect ") { return nil }
+                if line.hasPrefix("expect violation") { return "expect no violations" }
+                return String(line)
+            }.joined(separator: "\n")
+            let outcome = ScenarioRunner.run(try Self.parse(fixed))
+            #expect(outcome.passed, "\(path): \(outcome.failures.joined(separator: "; "))")
+        }
+    }
+
+    @Test("shrinking is deterministic: the same seed gives the same file, byte for byte")
+    func shrinkIsDeterministic() throws {
+        let first = try #require(Shrinker.shrink(platform: .ios, seed: 1, defects: [.titleInRingID], budget: 120))
+        let second = try #require(Shrinker.shrink(platform: .ios, seed: 1, defects: [.titleInRingID], budget: 120))
+        #expect(first.text == second.text)
+        #expect(first.candidateRuns == second.candidateRuns)
+    }
+
+    @Test("a seed that does not fail has nothing to shrink")
+    func passingSeedGivesNil() {
+        #expect(Shrinker.shrink(platform: .ios, seed: 2, defects: [], budget: 10) == nil)
+    }
+
+    @Test("the budget bounds the candidate runs")
+    func budgetIsRespected() throws {
+        let result = try #require(Shrinker.shrink(platform: .android, seed: 263, defects: [.resyncWhileAlerting], budget: 5))
+        #expect(result.candidateRuns <= 5)
+        let replay = ScenarioRunner.run(try Self.parse(result.text))
+        #expect(replay.result.firstViolation?.invariant == result.invariant)
+    }
+}
+
+extension ScenarioExpectation {
+    var lineForTest: Int {
+        switch self {
+        case .violation(_, let line), .noViolations(let line): return line
+        }
+    }
+}
