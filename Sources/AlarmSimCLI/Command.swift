@@ -42,6 +42,8 @@ struct ParsedArguments {
     private(set) var options: [(name: String, value: String)] = []
     /// Words that are not options or option values.
     private(set) var positionals: [String] = []
+    /// Flag options given (names without dashes, in the order given): options without a value.
+    private(set) var flags: [String] = []
     let command: String
 
     /// Splits `arguments` into options and positionals.
@@ -49,8 +51,10 @@ struct ParsedArguments {
     /// Accepts `--name value` and `--name=value`; a `--` ends the options.
     /// - Parameter valuedOptions: Option names (without dashes) that take a value.
     /// - Parameter allowsPositionals: Whether words other than options are accepted.
+    /// - Parameter flagOptions: Option names (without dashes) that take no value (`--no-liveness`).
     /// - Throws: ``UsageError`` for an unknown option, a missing value, or an unexpected word.
-    init(_ arguments: [String], command: String, valuedOptions: [String], allowsPositionals: Bool) throws(UsageError) {
+    init(_ arguments: [String], command: String, valuedOptions: [String], allowsPositionals: Bool,
+         flagOptions: [String] = []) throws(UsageError) {
         self.command = command
         var index = 0
         var optionsEnded = false
@@ -74,8 +78,15 @@ struct ParsedArguments {
                 value = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
+            if word.hasPrefix("--"), flagOptions.contains(name) {
+                guard value == nil else {
+                    throw UsageError("option '--\(name)' takes no value; write it alone, e.g. 'alarmsim \(command) --\(name)'")
+                }
+                flags.append(name)
+                continue
+            }
             guard word.hasPrefix("--"), valuedOptions.contains(name) else {
-                let known = valuedOptions.map { "--" + $0 } + ["--help"]
+                let known = valuedOptions.map { "--" + $0 } + flagOptions.map { "--" + $0 } + ["--help"]
                 throw UsageError("unknown option '\(word)' for 'alarmsim \(command)'; it takes \(known.joined(separator: ", "))")
             }
             if value == nil, index < arguments.count, !arguments[index].hasPrefix("--") {
@@ -98,6 +109,9 @@ struct ParsedArguments {
         }
         return values.first
     }
+
+    /// Whether the flag option `name` was given (once or more).
+    func flag(_ name: String) -> Bool { flags.contains(name) }
 
     /// Every value of a repeatable option, in the order given.
     func all(_ name: String) -> [String] {

@@ -7,12 +7,13 @@ import Simulation
 struct FuzzCommand: Command {
     static let name = "fuzz"
     static let abstract = "Run many seeds, each a random world, and report every seed that breaks an invariant."
-    static let usage = "alarmsim fuzz [--platform ios|android|both] [--seeds A..B] [--defect NAME]..."
+    static let usage = "alarmsim fuzz [--platform ios|android|both] [--seeds A..B] [--defect NAME]... [--no-liveness]"
     static let options = [
         "  --platform ios|android|both  platforms to run, ios first (default: both)",
         "  --seeds A..B|N               root seeds, inclusive (default: 1..1000)",
         "  --defect NAME                switch a known field bug back on; repeatable (see 'alarmsim list defects');",
         "                               with --platform both, each platform runs the defects that apply to it",
+        "  --no-liveness                run the safety phase only: no heal, no liveness phase, no convergence check",
         "  -h, --help                   show this help",
         "",
         "Progress goes to stderr; the summary goes to stdout and ends with 'violations: N'.",
@@ -21,6 +22,7 @@ struct FuzzCommand: Command {
     static let examples = [
         "alarmsim fuzz --seeds 1..1000                                  # both platforms, no defect",
         "alarmsim fuzz --platform ios --seeds 1..2000 --defect unavailable-read-as-empty",
+        "alarmsim fuzz --platform android --seeds 1..300 --defect restore-skips-locked-boot --no-liveness",
     ]
 
     static let defaultSeeds: ClosedRange<UInt64> = 1...1000
@@ -29,10 +31,13 @@ struct FuzzCommand: Command {
     var platformNamedExplicitly: Bool
     var seeds: ClosedRange<UInt64>
     var defects: [KnownDefect]
+    /// False with `--no-liveness`: the safety phase only (issue 7).
+    var liveness: Bool
 
     init(arguments: [String]) throws(UsageError) {
         let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: ["platform", "seeds", "defect"],
-                                         allowsPositionals: false)
+                                         allowsPositionals: false, flagOptions: ["no-liveness"])
+        liveness = !parsed.flag("no-liveness")
         let platformText = try parsed.single("platform")
         platforms = try ArgumentValues.platforms(platformText)
         platformNamedExplicitly = platforms.count == 1
@@ -51,7 +56,7 @@ struct FuzzCommand: Command {
 
     func run(output: inout some TextOutputStream, errors: inout some TextOutputStream,
              environment: CLIEnvironment) -> ExitStatus {
-        let options = FuzzOptions(platforms: platforms, seeds: seeds, defects: defects)
+        let options = FuzzOptions(platforms: platforms, seeds: seeds, defects: defects, liveness: liveness)
         var meter = ProgressMeter(errorsIsTerminal: environment.errorsIsTerminal, elapsedMs: environment.elapsedMs)
         let summary = Campaign.fuzz(options) { progress in
             meter.report(progress, to: &errors)

@@ -7,11 +7,12 @@ import Simulation
 struct ReplayCommand: Command {
     static let name = "replay"
     static let abstract = "Re-run one seed byte for byte: print its parameters, its violation if any, and its trace hash."
-    static let usage = "alarmsim replay --platform ios|android --seed N [--defect NAME]... [--trace FILE.jsonl]"
+    static let usage = "alarmsim replay --platform ios|android --seed N [--defect NAME]... [--no-liveness] [--trace FILE.jsonl]"
     static let options = [
         "  --platform ios|android  the platform the seed ran on (required)",
         "  --seed N                the root seed (required)",
         "  --defect NAME           a known field bug to switch on; repeatable (see 'alarmsim list defects')",
+        "  --no-liveness           run the safety phase only (as a fuzz run with --no-liveness did)",
         "  --trace FILE.jsonl      also write the full trace as JSON Lines (header line, then one event per line)",
         "  -h, --help              show this help",
         "",
@@ -26,10 +27,14 @@ struct ReplayCommand: Command {
     var seed: UInt64
     var defects: [KnownDefect]
     var tracePath: String?
+    /// False with `--no-liveness`: the safety phase only (issue 7).
+    var liveness: Bool
 
     init(arguments: [String]) throws(UsageError) {
         let parsed = try ParsedArguments(arguments, command: Self.name,
-                                         valuedOptions: ["platform", "seed", "defect", "trace"], allowsPositionals: false)
+                                         valuedOptions: ["platform", "seed", "defect", "trace"], allowsPositionals: false,
+                                         flagOptions: ["no-liveness"])
+        liveness = !parsed.flag("no-liveness")
         guard let platformText = try parsed.single("platform") else {
             throw UsageError("missing --platform: say which platform the seed ran on, e.g. --platform ios")
         }
@@ -50,7 +55,8 @@ struct ReplayCommand: Command {
              environment: CLIEnvironment) -> ExitStatus {
         // Always keep the full trace, so `--trace` never changes what the run does; the hash
         // covers every event either way.
-        let result = Simulator.run(RunOptions(platform: platform, seed: seed, defects: defects, keepFullTrace: true))
+        let result = Simulator.run(RunOptions(platform: platform, seed: seed, defects: defects, keepFullTrace: true,
+                                              liveness: liveness))
         output.write(Self.report(result))
         if let tracePath {
             do {
@@ -80,7 +86,8 @@ struct ReplayCommand: Command {
             lines.append("violation: \(violation.invariant)\(rules) at \(violation.wallMs) (trace event \(violation.eventIndex)) — \(violation.message)")
         }
         if !result.violations.isEmpty {
-            lines.append("repro: " + Campaign.reproLine(platform: result.platform, seed: result.seed, defects: result.defects))
+            lines.append("repro: " + Campaign.reproLine(platform: result.platform, seed: result.seed, defects: result.defects,
+                                                        liveness: result.liveness))
         }
         lines.append("exemptions: " + SummaryFormatter.exemptionList(result.exemptions))
         lines.append("events: \(result.eventCount)")

@@ -44,7 +44,7 @@ public enum Campaign {
         var failing: [FailingSeed] = []
         progress(FuzzProgress(platform: platform, seedsDone: 0, seedsTotal: seedsTotal, failing: 0))
         for seed in options.seeds {
-            let result = Simulator.run(RunOptions(platform: platform, seed: seed, defects: defects))
+            let result = Simulator.run(RunOptions(platform: platform, seed: seed, defects: defects, liveness: options.liveness))
             tally.seeds += 1
             tally.events += result.eventCount
             exemptionTotals.add(result.exemptions)
@@ -52,7 +52,7 @@ public enum Campaign {
                 tally.failures += 1
                 failing.append(FailingSeed(
                     platform: platform, seed: seed, violation: violation,
-                    repro: reproLine(platform: platform, seed: seed, defects: defects)))
+                    repro: reproLine(platform: platform, seed: seed, defects: defects, liveness: options.liveness)))
             }
             progress(FuzzProgress(platform: platform, seedsDone: tally.seeds, seedsTotal: seedsTotal,
                                   failing: tally.failures))
@@ -81,11 +81,12 @@ public enum Campaign {
     /// - Parameter defects: Printed sorted and de-duplicated, one `--defect` each, so the same
     ///   run always has the same line.
     /// - Returns: A line a shell takes as is (every part is a plain word).
-    public static func reproLine(platform: PlatformFlavor, seed: UInt64, defects: [KnownDefect]) -> String {
+    public static func reproLine(platform: PlatformFlavor, seed: UInt64, defects: [KnownDefect], liveness: Bool = true) -> String {
         var words = ["alarmsim", "replay", "--platform", platform.rawValue, "--seed", String(seed)]
         for defect in Array(Set(defects)).sorted() {
             words += ["--defect", defect.rawValue]
         }
+        if !liveness { words.append("--no-liveness") }
         return words.joined(separator: " ")
     }
 }

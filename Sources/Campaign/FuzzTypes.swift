@@ -10,11 +10,14 @@ public struct FuzzOptions: Sendable, Equatable {
     /// Known defects the user switched on. Each platform runs only the ones that apply to it
     /// (``KnownDefect/platforms``); see ``Campaign/applicableDefects(_:on:)``.
     public var defects: [KnownDefect]
+    /// Run each seed's liveness phase (issue 7); false with `--no-liveness`.
+    public var liveness: Bool
 
     /// - Parameter platforms: Must not be empty and must not repeat a platform.
     /// - Parameter defects: Sorted and de-duplicated here, so the order the user named them in
     ///   never reaches a run or a report.
-    public init(platforms: [PlatformFlavor], seeds: ClosedRange<UInt64>, defects: [KnownDefect] = []) {
+    public init(platforms: [PlatformFlavor], seeds: ClosedRange<UInt64>, defects: [KnownDefect] = [], liveness: Bool = true) {
+        self.liveness = liveness
         precondition(!platforms.isEmpty, "FuzzOptions: at least one platform is needed")
         precondition(Set(platforms.map(\.rawValue)).count == platforms.count,
                      "FuzzOptions: platform listed twice in \(platforms.map(\.rawValue))")

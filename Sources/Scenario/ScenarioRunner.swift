@@ -37,7 +37,7 @@ public enum ScenarioRunner {
                                        "android.full-screen-intent", "android.standby-bucket", "android.doze-maintenance-ms", "android.manifest", "bridge.min-snooze-lead-ms", "bridge.clock-threshold-ms", "bridge.g-pub-ms",
                                        "bridge.imminent-ms", "bridge.h-ctx-ms", "bridge.d-session-ms", "js.heartbeat-ms", "sim.t-op-ms", "sim.duration-ms",
                                        "app.js-cache-stale", "bridge.w-step-ms", "android.step-report-latency-ms", "app.legacy-install",
-                                       "bridge.h-skip-ms", "bridge.n-skip"]
+                                       "bridge.h-skip-ms", "bridge.n-skip", "sim.liveness"]
 
     /// Checks what the parser cannot know: `param` keys and values, and faults that exist on one
     /// platform only.
@@ -161,11 +161,15 @@ public enum ScenarioRunner {
         applyParameters(scenario, to: &setup, failures: &failures)
         setup.legacyInstall = legacy
         let defects = scenario.defects.compactMap(KnownDefect.init(rawValue:))
-        let parameters = [RunParameter("scenario", scenario.path), RunParameter("zone", setup.zoneIdentifier),
+        var parameters = [RunParameter("scenario", scenario.path), RunParameter("zone", setup.zoneIdentifier),
                           RunParameter("start-wall-ms", String(startWallMs))]
+        if setup.liveness.enabled {
+            parameters += setup.liveness.parameters(boundaryWallMs: startWallMs + setup.durationMs)
+        }
         // The run covers the file's own span: long scenarios (`at +30d …`) get the time they ask for.
         let limits = RunLimits(maxEvents: 200_000 + 50 * scenario.events.count + Int(setup.durationMs / 1_000),
-                               maxVirtualTimeMs: setup.durationMs + 3_600_000)
+                               maxVirtualTimeMs: setup.durationMs + 3_600_000
+                                   + (setup.liveness.enabled ? setup.liveness.windowMaxMs : 0))
         let options = RunOptions(platform: platform, seed: scenario.seed, defects: defects, keepFullTrace: keepFullTrace,
                                  limits: limits)
         let result = Simulator.run(setup: setup, parameters: parameters, options: options)
@@ -405,6 +409,8 @@ public enum ScenarioRunner {
             ("android.seeded-tie-order", "on", "off", \.android.seededEqualTimeOrder),
             ("android.full-screen-intent", "granted", "denied", \.androidFullScreenIntent),
             ("app.js-cache-stale", "on", "off", \.jsCacheStale),
+            // Issue 7: the liveness phase after the file's span (heal, then convergence).
+            ("sim.liveness", "on", "off", \.liveness.enabled),
         ]
     }
 

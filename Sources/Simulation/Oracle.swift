@@ -72,7 +72,8 @@ extension World {
     /// Oracle events for every configured fire time inside the run.
     func scheduleOracleFireTimes(for alarmIDs: [String]? = nil) {
         // The run ends at a true time; in the wall frame now in force (after clock corrections).
-        let endWallMs = setup.startWallMs + setup.durationMs + clock.wallOffsetMs
+        // After the heal: the end of the liveness window.
+        let endWallMs = (liveness.healed ? liveness.endMs : setup.startWallMs + setup.durationMs) + clock.wallOffsetMs
         for alarm in alarms where alarm.enabled && (alarmIDs?.contains(alarm.id) ?? true) {
             for root in alarm.roots {
                 if let once = root.onceFireWallMs {
@@ -192,6 +193,7 @@ extension World {
         }
         enqueue(.oracleDeadline(occurrence: occurrence.id), afterMs: occurrence.deadlineMs - wallMs)
         enqueue(.gapCheck, afterMs: setup.transitionBoundMs + 1)
+        livenessOccurrenceOpened(occurrence)  // convergence: audible within B_AUD (Liveness.swift)
     }
 
     /// The platform just held back the delivery of ring `id`: if the oracle opened (or joined) an

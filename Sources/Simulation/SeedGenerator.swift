@@ -176,6 +176,11 @@ public enum SeedGenerator {
         // IOS-10: the user deletes and reinstalls the app while a wake-up is unfinished (own stream).
         var reinstallRNG = streams.stream("setup.swarm.reinstall")
         profile.reinstall = platform == .ios && reinstallRNG.chance(Ratio(1, 6))
+        // Issue 7: a reboot late in the safety phase that nobody unlocks before the heal (the
+        // phone restarts at night for an update), so the liveness phase starts on a phone in
+        // direct boot, whose alarms must ring before the first unlock (AND-3). Own stream.
+        var lateRebootRNG = streams.stream("setup.swarm.late-reboot")
+        profile.lateReboot = lateRebootRNG.chance(Ratio(1, 5))
         setup.interleavingDeaths = profile.processDeath
         setup.requestFailureRate = profile.scheduleFailure ? Ratio(1, 30) : nil
         // BOOT-9..11, AND-4: a fifth of the seeds start right after an update from an older
@@ -188,6 +193,9 @@ public enum SeedGenerator {
             setup.alarms = legacy.alarms  // INACT-25: unmarked schedules keep the legacy lifetime
         }
         setup.plan = AmbientPlan.generate(setup: setup, profile: profile, calendar: calendar, streams: streams)
+        // Issue 7: the liveness phase's bounds (own stream; `Simulator` switches the phase on).
+        var livenessRNG = streams.stream("setup.liveness")
+        setup.liveness = LivenessSetup.draw(&livenessRNG)
 
         var parameters: [RunParameter] = [
             RunParameter("zone", zone),
@@ -305,6 +313,9 @@ struct SwarmProfile: CustomStringConvertible {
     var playbackFailure = false
     /// Drawn from its own stream by `SeedGenerator` (iOS only).
     var reinstall = false
+    /// A reboot late in the safety phase, left locked until the liveness phase's heal (issue 7).
+    /// Drawn from its own stream by `SeedGenerator`.
+    var lateReboot = false
 
     static func draw(_ rng: Xoshiro256StarStar, platform: PlatformFlavor, apiLevel: Int) -> SwarmProfile {
         var rng = rng
@@ -356,6 +367,7 @@ struct SwarmProfile: CustomStringConvertible {
         if audioFocus { on.append("audio-focus") }
         if playbackFailure { on.append("playback-failure") }
         if reinstall { on.append("reinstall") }
+        if lateReboot { on.append("late-reboot") }
         return on.isEmpty ? "none" : on.joined(separator: ",")
     }
 }
@@ -547,6 +559,13 @@ enum AmbientPlan {
             if health.chance(Ratio(1, 8)) {
                 plan.append(TimedAction(wallMs: start + health.int(in: 60_000...setup.durationMs), action: .userSetHealthAccess(false)))
             }
+        }
+        if profile.lateReboot {
+            // Issue 7: a restart 5 min – 4 h before the safety phase ends, with no unlock
+            // planned: the phone is still in direct boot when the liveness phase heals it, unless
+            // the user happens to open the app meanwhile (own stream).
+            var lateReboot = streams.stream("plan.late-reboot")
+            plan.append(TimedAction(wallMs: end - lateReboot.int(in: 300_000...14_400_000), action: .deviceReboot))
         }
         plan.append(contentsOf: editorPlan(setup: setup, streams: streams))
         // Stable order: by time, then by generation order (the sort is stable).

@@ -6,12 +6,17 @@ public enum Simulator {
     /// Draws the seed's world (zone, start, alarms, platform parameters, swarm fault profile,
     /// ambient user plan) and runs it, checking every invariant after every event.
     public static func run(_ options: RunOptions) -> RunResult {
-        let (setup, parameters) = SeedGenerator.setup(platform: options.platform, seed: options.seed)
+        var (setup, parameters) = SeedGenerator.setup(platform: options.platform, seed: options.seed)
+        setup.liveness.enabled = options.liveness
+        parameters += setup.liveness.parameters(boundaryWallMs: setup.startWallMs + setup.durationMs)
         return run(setup: setup, parameters: parameters, options: options)
     }
 
-    /// Runs an explicit setup (scenario files, tests).
+    /// Runs an explicit setup (scenario files, tests). The liveness phase runs when both the
+    /// setup (`setup.liveness.enabled`) and the options (`options.liveness`) ask for it.
     public static func run(setup: DeviceSetup, parameters: [RunParameter], options: RunOptions) -> RunResult {
+        var setup = setup
+        setup.liveness.enabled = setup.liveness.enabled && options.liveness
         let world = World(setup: setup, defects: options.defects, keepFullTrace: options.keepFullTrace)
         world.run(limits: options.limits)
         let exemptions = world.exemptionCounts.keys.sorted().map { RunParameter($0, String(world.exemptionCounts[$0]!)) }
@@ -20,6 +25,7 @@ public enum Simulator {
                                traceHashHex: world.trace.hashHex, eventCount: world.eventsProcessed,
                                virtualDurationMs: world.nowMs - setup.startWallMs, trace: world.trace)
         result.scenarioFailures = world.scenarioFailures
+        result.liveness = setup.liveness.enabled
         return result
     }
 }
