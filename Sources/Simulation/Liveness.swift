@@ -92,6 +92,8 @@ struct LivenessState {
     var faultSinceBoot = false
     /// Occurrences (oracle IDs) and the last true instant each was audible or presented.
     var servedAtMs: [Int: Int64] = [:]  // lookup only
+    /// Roots and the last true instant one of their configured times arrived.
+    var lastDueMs: [String: Int64] = [:]  // lookup only
 }
 
 extension PlanAction {
@@ -209,6 +211,11 @@ extension World {
         }
     }
 
+    /// A root's configured time arrived (every one, live, tied or passed over).
+    func livenessRootDue(_ rootID: String) {
+        liveness.lastDueMs[rootID] = nowMs
+    }
+
     /// An occurrence opened after the heal is judged from its start.
     func livenessOccurrenceOpened(_ occurrence: OracleOccurrence) {
         guard liveness.healed, nowMs + setup.liveness.audibleBoundMs <= liveness.endMs else { return }
@@ -245,7 +252,15 @@ extension World {
             enqueue(.liveness(.registrationCheck(attempt: attempt + 1)), afterMs: 1_000)
             return
         }
+        let owners = oracle.liveIndex.map { oracle.occurrences[$0].tiedRoots } ?? []
         for (rootID, fireWallMs) in expectedPrimaries() where !primaryConverged(rootID: rootID, fireWallMs: fireWallMs) {
+            // A root whose configured time arrived within B_REG, or that owns the live
+            // occurrence, is in its delivery's transition window: the delivery consumed its
+            // primary, and the next one follows at the bridge's next execution once the alert has
+            // left the alerting state (SCH-22, REC-6); an OEM battery killer may end that process
+            // (PLATFORMS.md field) with nothing to relaunch it. Its audibility is judged instead.
+            if owners.contains(rootID) { continue }
+            if let due = liveness.lastDueMs[rootID], nowMs - due < setup.liveness.registrationBoundMs { continue }
             if let exemption = convergenceExemption(rootID: rootID) {
                 countExemption(exemption)
                 continue

@@ -129,6 +129,7 @@ extension World {
     /// A root's configured time arrived (OCC-2, OCC-3 as truth).
     func oracleFireTime(rootID: String, alarmID: String, fireWallMs: Int64) {
         guard alarms.contains(where: { $0.id == alarmID && $0.enabled }) else { return }
+        livenessRootDue(rootID)  // convergence: the delivery's transition window (Liveness.swift)
         guard deviceUp else { countExemption("device-restarting"); return }
         if let held = lateHeld.first(where: { groundTruthMetadata($0).map { $0.kind.opensOccurrence && $0.rootID == rootID } ?? false }) {
             lateOracleFires.append((held, rootID, alarmID, fireWallMs))

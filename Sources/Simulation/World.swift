@@ -871,7 +871,10 @@ final class World {
         onDaemon { $0.boot(nowWallMs: wallMs) }
         onAlarmManager { $0.boot() }
         androidSide.stepSensor.reboot()  // the count restarts at zero (TYPE_STEP_COUNTER)
-        liveness.faultSinceBoot = false  // after the restart's own note above
+        // After the restart's own note above: a fault counts from here, and so does an injected
+        // request failure still pending, which the boot restore will meet.
+        liveness.faultSinceBoot = (ios?.failNextSchedules ?? 0) + (ios?.failNextReads ?? 0)
+            + (android?.failNextSchedules ?? 0) + (android?.failNextReads ?? 0) > 0
     }
 
     func noteFault(_ name: String) {
