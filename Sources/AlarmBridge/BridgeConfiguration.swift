@@ -82,6 +82,9 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     /// OCC-17: migration keeps the future completion markers an older version wrote, so the
     /// primaries they suppressed stay missing.
     public var legacyTombstonesKept = false
+    /// AND-2, AND-3: the boot restore waits for BOOT_COMPLETED (after the first unlock) and
+    /// ignores LOCKED_BOOT_COMPLETED, so a rebooted phone left locked holds no alarm (SuntimesWidget#658).
+    public var restoreSkipsLockedBoot = false
 
     public init() {}
 

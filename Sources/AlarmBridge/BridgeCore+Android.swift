@@ -35,6 +35,9 @@ struct AndroidSession: Sendable, Equatable {
     /// Known defect `step-suppression-drops-retry`: the occurrence whose ring recent steps
     /// suppressed; every arm path skips it while set.
     var stepHoldToken: String?
+    /// Known defect `restore-skips-locked-boot`: this process was started by LOCKED_BOOT_COMPLETED,
+    /// and its launch restore waits for BOOT_COMPLETED instead (AND-3 says restore at either).
+    var restoreWaitsForUnlockedBoot = false
 }
 
 extension BridgeCore {

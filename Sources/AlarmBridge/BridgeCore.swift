@@ -158,6 +158,11 @@ public struct BridgeCore: Sendable {
             journal = entries + journal.filter { !entries.contains($0) }
             let pending = entries.map { BridgeInput.stopIntent($0.ringID) }.filter { !queued.contains($0) }
             queued = pending + queued
+        case .bootCompleted(locked: true) where defects.restoreSkipsLockedBoot:
+            // Known defect (AND-3): the boot receiver only acts on BOOT_COMPLETED, so a process
+            // started by LOCKED_BOOT_COMPLETED restores nothing until the first unlock.
+            android.restoreWaitsForUnlockedBoot = true
+            out.append(.note("defect restore-skips-locked-boot: LOCKED_BOOT_COMPLETED ignored, restore waits for BOOT_COMPLETED"))
         case .stopIntent(let id):
             // ACT-1: journal the action durably before anything else, readable before first unlock.
             // BOOT-8: the Stop is not acted on now — without the saved definition the bridge
@@ -244,6 +249,14 @@ public struct BridgeCore: Sendable {
         housekeeping(now: now)
         expireIfDue(now: now, into: &out)
         armExpiryTimer(now: now, into: &out)
+        if android.restoreWaitsForUnlockedBoot {
+            // Known defect `restore-skips-locked-boot`: a process started by LOCKED_BOOT_COMPLETED
+            // takes no launch restore; what queued meanwhile runs now, unobserved.
+            let replay = queued
+            queued = []
+            for input in replay { handleReady(input, now: now, into: &out) }
+            return
+        }
         // SCH-24, AND-3: restore on every launch / boot. Inputs that queued up during the launch
         // (a Stop intent, say) wait for this read, so that alerts are observed in due order
         // first (OCC-2) and not in the order the process happened to be woken for them.
@@ -293,8 +306,14 @@ public struct BridgeCore: Sendable {
         case .processStarted, .storeLoaded, .credentialProtectedStoreLoaded, .journalLoaded, .protectedDataAvailable, .timerFired(.gateRecheck),
              .receiptsRead, .receiptWritten, .failedWakeDayWritten, .killSwitchChecked:
             break
-        case .bootCompleted:
-            out.append(.readInventory(.launchSync))  // AND-3: restore after every boot broadcast
+        case .bootCompleted(let locked):
+            if locked && defects.restoreSkipsLockedBoot {
+                // Known defect (AND-3): LOCKED_BOOT_COMPLETED is ignored; only BOOT_COMPLETED restores.
+                out.append(.note("defect restore-skips-locked-boot: LOCKED_BOOT_COMPLETED ignored"))
+            } else {
+                android.restoreWaitsForUnlockedBoot = false
+                out.append(.readInventory(.launchSync))  // AND-3: restore after every boot broadcast
+            }
         case .packageReplaced:
             out.append(.readInventory(.launchSync))  // AND-3, BOOT-9: restore after an app replacement
         case .playbackFailed(let id):

@@ -8,7 +8,7 @@ import Simulation
 struct FuzzCommand: Command {
     static let name = "fuzz"
     static let abstract = "Run many seeds, each a random world, and report every seed that breaks an invariant."
-    static let usage = "alarmsim fuzz [--platform ios|android|both] [--seeds A..B] [--defect NAME]... [--profile swarm|uniform|none] [--faults A,B,-C] [--coverage] [--shrink-dir DIR | --no-shrink]"
+    static let usage = "alarmsim fuzz [--platform ios|android|both] [--seeds A..B] [--defect NAME]... [--profile swarm|uniform|none] [--faults A,B,-C] [--no-liveness] [--coverage] [--shrink-dir DIR | --no-shrink]"
     static let options = [
         "  --platform ios|android|both  platforms to run, ios first (default: both)",
         "  --seeds A..B|N               root seeds, inclusive (default: 1..1000)",
@@ -23,6 +23,7 @@ struct FuzzCommand: Command {
         "                               (see 'alarmsim list faults'); failing seeds' repro lines carry both options",
         "  --shrink-dir DIR             where the shrunk scenarios go (default: Reports/shrunk)",
         "  --no-shrink                  do not shrink failing seeds",
+        "  --no-liveness                run the safety phase only: no heal, no liveness phase, no convergence check",
         "  -h, --help                   show this help",
         "",
         "Progress goes to stderr; the summary goes to stdout and ends with 'violations: N'.",
@@ -37,6 +38,7 @@ struct FuzzCommand: Command {
         "alarmsim fuzz --seeds 1..200 --coverage                        # which rule-relevant states were reached",
         "alarmsim fuzz --platform android --seeds 1..300 --profile uniform --faults -doze",
         "alarmsim fuzz --platform android --seeds 1..300 --defect title-in-ring-id --no-shrink   # no shrinking",
+        "alarmsim fuzz --platform android --seeds 1..300 --defect restore-skips-locked-boot --no-liveness",
     ]
 
     static let defaultSeeds: ClosedRange<UInt64> = 1...1000
@@ -48,13 +50,16 @@ struct FuzzCommand: Command {
     /// Print the reachability coverage table after the summary.
     var printsCoverage: Bool
     var faults: FaultSelection
+    /// False with `--no-liveness`: the safety phase only (issue 7).
+    var liveness: Bool
     /// Where shrunk scenarios go; nil with `--no-shrink`.
     var shrinkDirectory: String?
 
     init(arguments: [String]) throws(UsageError) {
         let parsed = try ParsedArguments(arguments, command: Self.name,
                                          valuedOptions: ["platform", "seeds", "defect", "profile", "faults", "shrink-dir"],
-                                         allowsPositionals: false, flagOptions: ["coverage", "no-shrink"])
+                                         allowsPositionals: false, flagOptions: ["coverage", "no-shrink", "no-liveness"])
+        liveness = !parsed.has("no-liveness")
         let directory = try parsed.single("shrink-dir")
         if parsed.has("no-shrink") && directory != nil {
             throw UsageError("--no-shrink and --shrink-dir contradict each other; give one of them")
@@ -81,7 +86,7 @@ struct FuzzCommand: Command {
 
     func run(output: inout some TextOutputStream, errors: inout some TextOutputStream,
              environment: CLIEnvironment) -> ExitStatus {
-        let options = FuzzOptions(platforms: platforms, seeds: seeds, defects: defects, faults: faults)
+        let options = FuzzOptions(platforms: platforms, seeds: seeds, defects: defects, faults: faults, liveness: liveness)
         var meter = ProgressMeter(errorsIsTerminal: environment.errorsIsTerminal, elapsedMs: environment.elapsedMs)
         let summary = Campaign.fuzz(options) { progress in
             meter.report(progress, to: &errors)

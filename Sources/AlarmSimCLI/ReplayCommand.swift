@@ -7,13 +7,14 @@ import Simulation
 struct ReplayCommand: Command {
     static let name = "replay"
     static let abstract = "Re-run one seed byte for byte: print its parameters, its violation if any, and its trace hash."
-    static let usage = "alarmsim replay --platform ios|android --seed N [--defect NAME]... [--profile P] [--faults A,B,-C] [--trace FILE.jsonl]"
+    static let usage = "alarmsim replay --platform ios|android --seed N [--defect NAME]... [--profile P] [--faults A,B,-C] [--no-liveness] [--trace FILE.jsonl]"
     static let options = [
         "  --platform ios|android  the platform the seed ran on (required)",
         "  --seed N                the root seed (required)",
         "  --defect NAME           a known field bug to switch on; repeatable (see 'alarmsim list defects')",
         "  --profile P             fault profile the seed ran with: swarm (default), uniform or none",
         "  --faults A,B,-C         fault kinds forced on or off (-C), as the fuzz repro line prints them",
+        "  --no-liveness           run the safety phase only (as a fuzz run with --no-liveness did)",
         "  --trace FILE.jsonl      also write the full trace as JSON Lines (header line, then one event per line)",
         "  -h, --help              show this help",
         "",
@@ -30,10 +31,14 @@ struct ReplayCommand: Command {
     var defects: [KnownDefect]
     var faults: FaultSelection
     var tracePath: String?
+    /// False with `--no-liveness`: the safety phase only (issue 7).
+    var liveness: Bool
 
     init(arguments: [String]) throws(UsageError) {
         let parsed = try ParsedArguments(arguments, command: Self.name,
-                                         valuedOptions: ["platform", "seed", "defect", "profile", "faults", "trace"], allowsPositionals: false)
+                                         valuedOptions: ["platform", "seed", "defect", "profile", "faults", "trace"], allowsPositionals: false,
+                                         flagOptions: ["no-liveness"])
+        liveness = !parsed.has("no-liveness")
         guard let platformText = try parsed.single("platform") else {
             throw UsageError("missing --platform: say which platform the seed ran on, e.g. --platform ios")
         }
@@ -56,7 +61,8 @@ struct ReplayCommand: Command {
              environment: CLIEnvironment) -> ExitStatus {
         // Always keep the full trace, so `--trace` never changes what the run does; the hash
         // covers every event either way.
-        let result = Simulator.run(RunOptions(platform: platform, seed: seed, defects: defects, faults: faults, keepFullTrace: true))
+        let result = Simulator.run(RunOptions(platform: platform, seed: seed, defects: defects, faults: faults, keepFullTrace: true,
+                                              liveness: liveness))
         output.write(Self.report(result))
         if let tracePath {
             do {
@@ -86,7 +92,8 @@ struct ReplayCommand: Command {
             lines.append("violation: \(violation.invariant)\(rules) at \(violation.wallMs) (trace event \(violation.eventIndex)) — \(violation.message)")
         }
         if !result.violations.isEmpty {
-            lines.append("repro: " + Campaign.reproLine(platform: result.platform, seed: result.seed, defects: result.defects, faults: result.faults))
+            lines.append("repro: " + Campaign.reproLine(platform: result.platform, seed: result.seed, defects: result.defects, faults: result.faults,
+                                                        liveness: result.liveness))
         }
         lines.append("exemptions: " + SummaryFormatter.exemptionList(result.exemptions))
         lines.append("events: \(result.eventCount)")

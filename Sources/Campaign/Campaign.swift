@@ -44,7 +44,8 @@ public enum Campaign {
         var failing: [FailingSeed] = []
         progress(FuzzProgress(platform: platform, seedsDone: 0, seedsTotal: seedsTotal, failing: 0))
         for seed in options.seeds {
-            let result = Simulator.run(RunOptions(platform: platform, seed: seed, defects: defects, faults: options.faults))
+            let result = Simulator.run(RunOptions(platform: platform, seed: seed, defects: defects, faults: options.faults,
+                                                  liveness: options.liveness))
             tally.seeds += 1
             tally.events += result.eventCount
             exemptionTotals.add(result.exemptions)
@@ -53,7 +54,8 @@ public enum Campaign {
                 tally.failures += 1
                 failing.append(FailingSeed(
                     platform: platform, seed: seed, violation: violation,
-                    repro: reproLine(platform: platform, seed: seed, defects: defects, faults: options.faults)))
+                    repro: reproLine(platform: platform, seed: seed, defects: defects, faults: options.faults,
+                                     liveness: options.liveness)))
             }
             progress(FuzzProgress(platform: platform, seedsDone: tally.seeds, seedsTotal: seedsTotal,
                                   failing: tally.failures))
@@ -100,12 +102,13 @@ public enum Campaign {
     ///   nothing for the default swarm profile.
     /// - Returns: A line a shell takes as is (every part is a plain word).
     public static func reproLine(platform: PlatformFlavor, seed: UInt64, defects: [KnownDefect],
-                                 faults: FaultSelection = .swarm) -> String {
+                                 faults: FaultSelection = .swarm, liveness: Bool = true) -> String {
         var words = ["alarmsim", "replay", "--platform", platform.rawValue, "--seed", String(seed)]
         for defect in Array(Set(defects)).sorted() {
             words += ["--defect", defect.rawValue]
         }
         words += faults.commandLineArguments
+        if !liveness { words.append("--no-liveness") }
         return words.joined(separator: " ")
     }
 }

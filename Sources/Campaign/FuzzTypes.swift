@@ -12,12 +12,15 @@ public struct FuzzOptions: Sendable, Equatable {
     public var defects: [KnownDefect]
     /// The fault profile and forced kinds every seed is drawn with (`--profile`, `--faults`).
     public var faults: FaultSelection
+    /// Run each seed's liveness phase (issue 7); false with `--no-liveness`.
+    public var liveness: Bool
 
     /// - Parameter platforms: Must not be empty and must not repeat a platform.
     /// - Parameter defects: Sorted and de-duplicated here, so the order the user named them in
     ///   never reaches a run or a report.
     public init(platforms: [PlatformFlavor], seeds: ClosedRange<UInt64>, defects: [KnownDefect] = [],
-                faults: FaultSelection = .swarm) {
+                faults: FaultSelection = .swarm, liveness: Bool = true) {
+        self.liveness = liveness
         precondition(!platforms.isEmpty, "FuzzOptions: at least one platform is needed")
         precondition(Set(platforms.map(\.rawValue)).count == platforms.count,
                      "FuzzOptions: platform listed twice in \(platforms.map(\.rawValue))")

@@ -45,7 +45,7 @@ public enum ScenarioRunner {
                                        "net.kill-switch-failure-rate", "net.kill-switch-timeout-ms", "js.stall-one-in",
                                        "sim.reactive-user", "sim.interleaving-death-rate", "sim.request-failure-rate",
                                        "sim.workout-loss-rate", "sim.walk-force-quit-rate",
-                                       "sim.first-launch", "sim.start-ms"]
+                                       "sim.first-launch", "sim.start-ms", "sim.liveness"]
 
     /// Checks what the parser cannot know: `param` keys and values, and faults that exist on one
     /// platform only.
@@ -183,11 +183,15 @@ public enum ScenarioRunner {
         applyParameters(scenario, to: &setup, failures: &failures)
         setup.legacyInstall = legacy
         let defects = scenario.defects.compactMap(KnownDefect.init(rawValue:))
-        let parameters = [RunParameter("scenario", scenario.path), RunParameter("zone", setup.zoneIdentifier),
+        var parameters = [RunParameter("scenario", scenario.path), RunParameter("zone", setup.zoneIdentifier),
                           RunParameter("start-wall-ms", String(startWallMs))]
+        if setup.liveness.enabled {
+            parameters += setup.liveness.parameters(boundaryWallMs: startWallMs + setup.durationMs)
+        }
         // The run covers the file's own span: long scenarios (`at +30d …`) get the time they ask for.
         let limits = RunLimits(maxEvents: 200_000 + 50 * scenario.events.count + Int(setup.durationMs / 1_000),
-                               maxVirtualTimeMs: setup.durationMs + 3_600_000)
+                               maxVirtualTimeMs: setup.durationMs + 3_600_000
+                                   + (setup.liveness.enabled ? setup.liveness.windowMaxMs : 0))
         let options = RunOptions(platform: platform, seed: scenario.seed, defects: defects, keepFullTrace: keepFullTrace,
                                  limits: limits)
         let result = Simulator.run(setup: setup, parameters: parameters, options: options)
@@ -463,6 +467,8 @@ public enum ScenarioRunner {
             ("app.js-cache-stale", "on", "off", \.jsCacheStale),
             ("android.fresh-install", "on", "off", \.android.freshInstall),
             ("sim.reactive-user", "on", "off", \.reactiveUser),
+            // Issue 7: the liveness phase after the file's span (heal, then convergence).
+            ("sim.liveness", "on", "off", \.liveness.enabled),
         ]
     }
 

@@ -153,6 +153,15 @@ public enum FaultCatalog {
         platforms: both, rules: ["BOOT-1", "BOOT-2", "AND-3", "PLATFORMS.md: reboot clears all alarms"],
         rate: Ratio(1, 1), unit: .perSeed,
         exemptions: ["device-restarting", "protected-data-unavailable", "alert-ended-unobserved-by-reboot"])
+    /// Issue 7: a night-time restart (an OS update) late in the safety phase that nobody unlocks
+    /// before the liveness phase heals the world, so the liveness phase starts in direct boot and
+    /// the restore must not wait for the first unlock (AND-2, AND-3; `restore-skips-locked-boot`).
+    public static let lateReboot = FaultKind(
+        "late-reboot",
+        "the device restarts 5 min – 4 h before the safety phase ends and stays locked into the liveness phase (alarms must ring before the first unlock)",
+        platforms: both, rules: ["AND-2", "AND-3", "BOOT-1", "BOOT-4"],
+        rate: Ratio(2, 5), unit: .perSeed,
+        exemptions: ["device-restarting", "protected-data-unavailable", "locked-boot-restore-faulted"])
     public static let lockedBootLength = FaultKind(
         "locked-boot-length",
         "after a reboot the phone stays locked 10 s – 1 h (not 10–60 s) before the first unlock, so alarms ring before first unlock",
@@ -298,7 +307,7 @@ public enum FaultCatalog {
     /// Every kind, in catalog order.
     public static let all: [FaultKind] = [
         processDeathInterleaving, processDeath, forceQuit, walkForceQuit, appUpdate, reinstall, appStateWriteFailure,
-        legacyInstall, reboot, lockedBootLength, clockJumpForward, clockJumpBack, timeZoneChange, dstNightStart, doze,
+        legacyInstall, reboot, lateReboot, lockedBootLength, clockJumpForward, clockJumpBack, timeZoneChange, dstNightStart, doze,
         charging, silentMode, exactPermissionRevoke, forceStop, oemKiller, oemDeliveryDelay, scheduleFailure,
         scheduleRequestFailure, scheduleAlwaysFails, capacitySqueeze, coalesceUpdates, heldUpdatesWhileLocked,
         denseLateDelivery, lateDelivery, osRemovesAlarm, inventoryReadFailure, audioFocusLoss, playbackFailure,

@@ -92,6 +92,11 @@ struct FaultPlanner {
             add(FaultCatalog.appStateWriteFailure, [TimedAction(wallMs: start + 500, action: .faultAppStateWriteFailure(count: Int(rng.int(in: 1...2))))])
         }
         add(FaultCatalog.reboot, reboots())
+        if var rng = seedHit(FaultCatalog.lateReboot) {
+            // No unlock planned: the phone is still in direct boot when the liveness phase heals
+            // it, unless the user happens to open the app meanwhile.
+            add(FaultCatalog.lateReboot, [TimedAction(wallMs: start + setup.durationMs - rng.int(in: 300_000...14_400_000), action: .deviceReboot)])
+        }
         add(FaultCatalog.clockJumpForward, clockJump(FaultCatalog.clockJumpForward, sign: 1))
         add(FaultCatalog.clockJumpBack, clockJump(FaultCatalog.clockJumpBack, sign: -1))
         add(FaultCatalog.timeZoneChange, timeZoneChange())

@@ -161,6 +161,10 @@ public enum InvariantCatalog {
         InvariantInfo(id: "verified-saves",
                       statement: "a direct save resolves successfully only if one of at most 3 reads 100 ms apart saw each root's exact new primary; a failed save leaves the previous schedule's rings and rows unchanged",
                       rules: ["SCH-9", "SCH-10", "SCH-11", "API-19", "CAP-6"]),
+        // Issue 7, the liveness phase (Liveness.swift): candidate invariant 46.
+        InvariantInfo(id: "convergence",
+                      statement: "after faults stop and the world heals (liveness phase): within B_REG every configured primary inside the horizon is registered with the platform or holds the foregroundSuppressed proof, and within B_AUD every live occurrence is audible or presented; capacity drops the dropped count surfaces and [limit] conditions are named exemptions",
+                      rules: ["CAP-2", "CAP-3", "CAP-7", "CAP-9", "OCC-17", "REC-5", "SCH-22", "WALK-16", "AND-2", "AND-3", "SCH-24"]),
         InvariantInfo(id: "publish-before-write",
                       statement: "every daemon schedule call of a direct save follows the atomic publication of its registry row together with its exact primary ID",
                       rules: ["SCH-6", "SCH-7"]),

@@ -74,7 +74,8 @@ extension World {
     /// Oracle events for every configured fire time inside the run.
     func scheduleOracleFireTimes(for alarmIDs: [String]? = nil) {
         // The run ends at a true time; in the wall frame now in force (after clock corrections).
-        let endWallMs = setup.startWallMs + setup.durationMs + clock.wallOffsetMs
+        // After the heal: the end of the liveness window.
+        let endWallMs = (liveness.healed ? liveness.endMs : setup.startWallMs + setup.durationMs) + clock.wallOffsetMs
         for alarm in alarms where alarm.enabled && (alarmIDs?.contains(alarm.id) ?? true) {
             for root in alarm.roots {
                 if let once = root.onceFireWallMs {
@@ -136,6 +137,7 @@ extension World {
         // disabling it since does not undo an occurrence that began at its ring time once
         // delivered (glossary; SCH-21 keeps a ring past its fire time; ios seed 583).
         guard alarms.contains(where: { $0.id == alarmID && ($0.enabled || deliveredLate) }) else { return }
+        livenessRootDue(rootID)  // convergence: the delivery's transition window (Liveness.swift)
         guard deviceUp else { countExemption("device-restarting"); return }
         if let held = lateHeld.first(where: { groundTruthMetadata($0).map { $0.kind.opensOccurrence && $0.rootID == rootID } ?? false }) {
             lateOracleFires.append((held, rootID, alarmID, fireWallMs))
@@ -212,6 +214,7 @@ extension World {
         }
         enqueue(.oracleDeadline(occurrence: occurrence.id), afterMs: occurrence.deadlineMs - wallMs)
         enqueue(.gapCheck, afterMs: setup.transitionBoundMs + 1)
+        livenessOccurrenceOpened(occurrence)  // convergence: audible within B_AUD (Liveness.swift)
     }
 
     /// The platform just held back the delivery of ring `id`: if the oracle opened (or joined) an

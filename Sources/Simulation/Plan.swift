@@ -235,6 +235,8 @@ public struct DeviceSetup: Sendable {
     public var skipHorizonMs: Int64 = 14 * 86_400_000
     /// N_SKIP (CAP-8), varied per seed: 30 (default) or a small bound that binds. Count.
     public var skipOccurrenceMax: Int = 30
+    /// The liveness phase after `durationMs` (issue 7, invariant 46): off unless the run asks.
+    public var liveness = LivenessSetup()
 
     public init(platform: PlatformFlavor, zoneIdentifier: String, startWallMs: Int64, durationMs: Int64,
                 alarms: [LogicalAlarm], plan: [TimedAction], seed: UInt64) {

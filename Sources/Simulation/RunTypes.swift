@@ -42,6 +42,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     // Issue 6: migration from legacy installs.
     case legacyRingsSurviveUpdate = "legacy-rings-survive-update"
     case legacyTombstonesKept = "legacy-tombstones-kept"
+    // Issue 7: liveness.
+    case restoreSkipsLockedBoot = "restore-skips-locked-boot"
 
     public static func < (lhs: KnownDefect, rhs: KnownDefect) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -122,6 +124,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "seed 000: the first launch after an update adopts the daemon inventory but deletes no legacy ring, so maintenance alarms, fuse pairs, relays, walk cadences and surplus cadence rings stay armed (BOOT-10, BOOT-11)"
         case .legacyTombstonesKept:
             return "seed 000: migration keeps the future completion markers an older version wrote, so the primaries they suppressed stay missing (OCC-17)"
+        case .restoreSkipsLockedBoot:
+            return "Android: the boot restore waits for BOOT_COMPLETED and ignores LOCKED_BOOT_COMPLETED, so a rebooted phone left locked holds no alarm until the first unlock (AND-2, AND-3, SuntimesWidget#658)"
         }
     }
 
@@ -137,7 +141,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
              .staleChallengeVisibleSurvivesRestart, .foregroundAlertKept, .contextNeverLapses,
              .unheardRingAdvancesSequence, .passOverCountedAudible: return [.ios, .android]
         case .stepSuppressionDropsRetry, .lockScreenGrantKept, .retrySurvivesClosure, .passOverQueueRings,
-             .androidRingStopsAfter30s, .noSystemSoundFallback: return [.android]
+             .androidRingStopsAfter30s, .noSystemSoundFallback, .restoreSkipsLockedBoot: return [.android]
         case .idsChangeOnEdit, .dstShiftsWeeklyTime, .reconcileOnEmptyRead: return [.ios, .android]
         // Android's AlarmManager forgets an alarm once it fires, and has no countdown: only iOS
         // holds a ring past its fire time (a late delivery) for a sync to cancel.
@@ -188,6 +192,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .reconcileOnEmptyRead: switches.reconcileOnEmptyRead = true
             case .legacyRingsSurviveUpdate: switches.legacyRingsSurviveUpdate = true
             case .legacyTombstonesKept: switches.legacyTombstonesKept = true
+            case .restoreSkipsLockedBoot: switches.restoreSkipsLockedBoot = true
             }
         }
         return switches
@@ -239,10 +244,16 @@ public struct RunOptions: Sendable {
     /// Keep every trace event (replay) instead of a bounded ring of the last ones (fuzz).
     public var keepFullTrace: Bool
     public var limits: RunLimits
+    /// Run the liveness phase after the seeded safety phase (issue 7, invariant 46 `convergence`):
+    /// faults stop, the world heals, and the bridge must converge within the seed's bounds.
+    /// `--no-liveness` turns it off. Scenario files run without it unless `param sim.liveness on`.
+    public var liveness: Bool = true
 
     public init(platform: PlatformFlavor, seed: UInt64, defects: [KnownDefect] = [], faults: FaultSelection = .swarm,
                 keepFullTrace: Bool = false,
-                limits: RunLimits = RunLimits(maxEvents: 200_000, maxVirtualTimeMs: 4 * 24 * 3_600_000)) {
+                limits: RunLimits = RunLimits(maxEvents: 200_000, maxVirtualTimeMs: 4 * 24 * 3_600_000),
+                liveness: Bool = true) {
+        self.liveness = liveness
         self.platform = platform
         self.seed = seed
         self.defects = defects.sorted()
@@ -278,6 +289,8 @@ public struct RunResult: Sendable {
     /// the end of the run, as plan actions at their due instants (plan-frame ms), in the order
     /// they were planned. Empty when the setup turns both off.
     public var reactiveActions: [TimedAction] = []
+    /// Whether the run had a liveness phase (issue 7).
+    public var liveness = false
 
     /// The first violation, if any.
     public var firstViolation: Violation? { violations.first }

@@ -206,6 +206,9 @@ public enum SeedGenerator {
         }
         let taggedPlan = AmbientPlan.generate(setup: setup, faults: faults, calendar: calendar, streams: streams)
         setup.plan = taggedPlan.map(\.action)
+        // Issue 7: the liveness phase's bounds (own stream; `Simulator` switches the phase on).
+        var livenessRNG = streams.stream("setup.liveness")
+        setup.liveness = LivenessSetup.draw(&livenessRNG)
 
 
         var parameters: [RunParameter] = [

@@ -6,12 +6,25 @@ public enum Simulator {
     /// Draws the seed's world (zone, start, alarms, platform parameters, swarm fault profile,
     /// ambient user plan) and runs it, checking every invariant after every event.
     public static func run(_ options: RunOptions) -> RunResult {
-        let (setup, parameters) = SeedGenerator.setup(platform: options.platform, seed: options.seed, faults: options.faults)
+        let (setup, parameters) = runSetup(options)
         return run(setup: setup, parameters: parameters, options: options)
     }
 
-    /// Runs an explicit setup (scenario files, tests).
+    /// The setup `run(_:)` runs for `options`: the seed's world drawn with `options.faults`, and
+    /// the liveness phase switched on or off by `options.liveness` (its bounds printed with the
+    /// parameters). The shrinker starts from the same setup.
+    public static func runSetup(_ options: RunOptions) -> (DeviceSetup, [RunParameter]) {
+        var (setup, parameters) = SeedGenerator.setup(platform: options.platform, seed: options.seed, faults: options.faults)
+        setup.liveness.enabled = options.liveness
+        parameters += setup.liveness.parameters(boundaryWallMs: setup.startWallMs + setup.durationMs)
+        return (setup, parameters)
+    }
+
+    /// Runs an explicit setup (scenario files, tests). The liveness phase runs when both the
+    /// setup (`setup.liveness.enabled`) and the options (`options.liveness`) ask for it.
     public static func run(setup: DeviceSetup, parameters: [RunParameter], options: RunOptions) -> RunResult {
+        var setup = setup
+        setup.liveness.enabled = setup.liveness.enabled && options.liveness
         let world = World(setup: setup, defects: options.defects, keepFullTrace: options.keepFullTrace)
         world.run(limits: options.limits)
         let exemptions = world.exemptionCounts.keys.sorted().map { RunParameter($0, String(world.exemptionCounts[$0]!)) }
@@ -23,6 +36,7 @@ public enum Simulator {
         result.coverage = world.coverage
         result.faults = options.faults
         result.reactiveActions = world.reactiveActions
+        result.liveness = setup.liveness.enabled
         return result
     }
 }

@@ -32,6 +32,8 @@ enum WorldEvent: Sendable {
     case stepSensorFlush
     /// The burst's native playback begins (FG-17).
     case burstPlaybackBegins(AlarmUUID)
+    /// The liveness phase: the user's return and the convergence checks (Liveness.swift).
+    case liveness(LivenessEvent)
 }
 
 /// What the sleepy user does about an audible ring.
@@ -196,6 +198,8 @@ final class World {
     var appRNGSave: Xoshiro256StarStar
     /// Reachability coverage: hits per mark (World+Coverage.swift).
     var coverage = CoverageCounts()
+    /// The liveness phase's state (Liveness.swift, invariant 46).
+    var liveness = LivenessState()
 
     init(setup: DeviceSetup, defects: [KnownDefect], keepFullTrace: Bool) {
         self.setup = setup
@@ -266,9 +270,22 @@ final class World {
         for timed in setup.plan {
             queue.schedule(.plan(timed.action), at: max(nowMs, at(wallMs: timed.wallMs)))
         }
-        let endMs = setup.startWallMs + setup.durationMs
-        while !stopped, let event = queue.popNext() {
-            if event.dueMs > endMs { break }
+        let safetyEndMs = setup.startWallMs + setup.durationMs
+        runEvents(until: safetyEndMs, limits: limits)
+        if setup.liveness.enabled && !stopped {
+            // The liveness phase (issue 7): faults stop, the world heals, convergence is judged.
+            clock.advance(to: max(nowMs, safetyEndMs))
+            heal()
+            runEvents(until: liveness.endMs, limits: limits)
+        }
+        record("sim", "end", [TraceField("events", String(eventsProcessed))])
+    }
+
+    /// Runs the queue's events due up to true time `endMs` (inclusive), checking every invariant
+    /// after each; stops early at a violation or a run limit.
+    func runEvents(until endMs: Int64, limits: RunLimits) {
+        while !stopped, let next = queue.peekNext(), next.dueMs <= endMs {
+            let event = queue.removeNext()
             clock.advance(to: max(nowMs, event.dueMs))
             eventsProcessed += 1
             if eventsProcessed > limits.maxEvents || nowMs - setup.startWallMs > limits.maxVirtualTimeMs {
@@ -277,8 +294,8 @@ final class World {
             }
             dispatch(event.payload)
             checkAfterEvent()
+            livenessObserve()
         }
-        record("sim", "end", [TraceField("events", String(eventsProcessed))])
     }
 
     /// True for events addressed to the app process, which a suspended process cannot run.
@@ -350,6 +367,10 @@ final class World {
             guard process.running, process.incarnation == incarnation else { return }
             step(.timerFired(kind))
         case .plan(let action):
+            if liveness.healed && action.isFault {
+                record("plan", "dropped-after-heal", [TraceField("action", "\(action)")])
+                return
+            }
             perform(action)
         case .reaction(let id, let reaction):
             react(id, reaction)
@@ -373,6 +394,8 @@ final class World {
             flushStepSensor()
         case .burstPlaybackBegins(let id):
             burstPlaybackBegins(id)
+        case .liveness(let livenessEvent):
+            dispatchLiveness(livenessEvent)
         }
     }
 
@@ -577,9 +600,10 @@ final class World {
             record("bridge", "schedule", [TraceField("id", request.id.description), TraceField("kind", request.metadata.kind.rawValue),
                                           TraceField("root", request.metadata.rootID), TraceField("schedule", request.schedule.description),
                                           TraceField("origin", origin.rawValue)])
-            if let rate = setup.requestFailureRate, requestFaultRNG.chance(rate) {
+            if let rate = setup.requestFailureRate, !liveness.healed, requestFaultRNG.chance(rate) {
                 ios?.failNextSchedules += 1
                 android?.failNextSchedules += 1
+                liveness.faultSinceBoot = true
             }
             onDaemon { $0.schedule(request) }
             onAlarmManager { $0.setAlarmClock(request, nowWallMs: wallMs) }
@@ -659,7 +683,7 @@ final class World {
 
     /// Process death between a request and its completion (fault kind `process-death-interleaving`).
     func maybeInterleavingDeath() {
-        guard let rate = setup.interleavingDeathRate, faultRNG.chance(rate) else { return }
+        guard let rate = setup.interleavingDeathRate, !liveness.healed, faultRNG.chance(rate) else { return }
         enqueueReactive(.faultProcessDeath, afterMs: faultRNG.int(in: 0...400))
     }
 
@@ -892,10 +916,15 @@ final class World {
         onDaemon { $0.boot(nowWallMs: wallMs) }
         onAlarmManager { $0.boot() }
         androidSide.stepSensor.reboot()  // the count restarts at zero (TYPE_STEP_COUNTER)
+        // After the restart's own note above: a fault counts from here, and so does an injected
+        // request failure still pending, which the boot restore will meet.
+        liveness.faultSinceBoot = (ios?.failNextSchedules ?? 0) + (ios?.failNextReads ?? 0)
+            + (android?.failNextSchedules ?? 0) + (android?.failNextReads ?? 0) > 0
     }
 
     func noteFault(_ name: String) {
         faultExemption = (name, nowMs)
+        liveness.faultSinceBoot = true
     }
 
     /// One short, stable line per input for the trace (no reflection: it is on the hot path and

@@ -84,6 +84,29 @@ struct HelpAndListTests {
         #expect(command.platforms == [.ios, .android])
         #expect(command.seeds == 1...1000)
         #expect(command.defects.isEmpty)
+        #expect(command.liveness)
+    }
+
+    @Test("--no-liveness turns the liveness phase off on fuzz and replay, and both helps name it")
+    func noLivenessFlag() throws {
+        #expect(try FuzzCommand(arguments: ["--no-liveness"]).liveness == false)
+        #expect(try ReplayCommand(arguments: ["--platform", "ios", "--seed", "1", "--no-liveness"]).liveness == false)
+        #expect(try ReplayCommand(arguments: ["--platform", "ios", "--seed", "1"]).liveness)
+        for command in ["fuzz", "replay"] {
+            #expect(cli(command, "--help").output.contains("--no-liveness"))
+        }
+    }
+
+    @Test("replay prints the liveness phase's boundary and bounds, and 'sim.liveness: off' with --no-liveness")
+    func replayPrintsLivenessParameters() {
+        let on = cli("replay", "--platform", "android", "--seed", "3")
+        for key in ["sim.liveness: on", "liveness.phase-boundary-wall-ms: ", "liveness.registration-bound-ms: ",
+                    "liveness.audible-bound-ms: ", "liveness.first-unlock-ms: "] {
+            #expect(on.output.contains(key), "\(key)")
+        }
+        let off = cli("replay", "--platform", "android", "--seed", "3", "--no-liveness")
+        #expect(off.output.contains("sim.liveness: off"))
+        #expect(!off.output.contains("liveness.registration-bound-ms"))
     }
 
     @Test("fuzz --coverage is a flag: off by default, takes no value, and its help says what it prints")

@@ -44,6 +44,7 @@ struct UsageErrorTests {
         UsageCase(arguments: ["replay", "--platform", "android", "--seed", "7", "--defect", "unavailable-read-as-empty"],
                   mentions: ["does not apply to android"]),
         UsageCase(arguments: ["replay", "--platform", "ios", "--seed", "7", "--trace"], mentions: ["'--trace' needs a value"]),
+        UsageCase(arguments: ["fuzz", "--no-liveness=yes"], mentions: ["'--no-liveness' takes no value"]),
         UsageCase(arguments: ["run"], mentions: ["missing scenario file"]),
         UsageCase(arguments: ["run", "--strict", "a.scenario"], mentions: ["unknown option '--strict'"]),
         UsageCase(arguments: ["list"], mentions: ["missing what to list", "defects", "invariants"]),

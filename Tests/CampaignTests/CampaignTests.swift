@@ -28,6 +28,14 @@ struct CampaignUnitTests {
         for failing in summary.failing { #expect(failing.repro.hasSuffix(" --profile none")) }
     }
 
+    @Test("a run without the liveness phase replays with --no-liveness, last")
+    func reproLineWithoutLiveness() {
+        #expect(Campaign.reproLine(platform: .android, seed: 42, defects: [.restoreSkipsLockedBoot], liveness: false)
+                == "alarmsim replay --platform android --seed 42 --defect restore-skips-locked-boot --no-liveness")
+        #expect(FuzzOptions(platforms: [.ios], seeds: 1...2).liveness)
+        #expect(!FuzzOptions(platforms: [.ios], seeds: 1...2, liveness: false).liveness)
+    }
+
     @Test("the repro line does not depend on the order defects were named in")
     func reproLineOrderIndependent() {
         let defects = KnownDefect.allCases

@@ -1,0 +1,352 @@
+import AlarmBridge
+import AndroidModel
+import IOSModel
+import SimKernel
+
+/// The liveness phase of a run (issue 7; TigerBeetle VOPR's liveness mode, Coyote's hot
+/// states): after the seeded safety phase the faults stop, the world heals, and the bridge must
+/// converge within named bounds — candidate invariant 46, `convergence`.
+///
+/// Every bound is virtual milliseconds, drawn per seed from the stream `setup.liveness` (so
+/// other draws keep their values) and printed with the run's parameters.
+public struct LivenessSetup: Sendable, Equatable {
+    /// Whether the run has a liveness phase at all. Fuzz and replay: `RunOptions.liveness`
+    /// (`--no-liveness` turns it off); scenario files: `param sim.liveness on`.
+    public var enabled = false
+    /// B_REG: within this long after the heal (iOS before its first unlock: after the first
+    /// unlock, BOOT-1) and again after the user's return, the platform holds every configured
+    /// primary inside the horizon. Varied per seed: 2, 5 or 10 min.
+    public var registrationBoundMs: Int64 = 5 * 60_000
+    /// B_AUD: an occurrence live after the heal is audible (or presented in the app) within this
+    /// long of its start, or — for one already live at the heal — of the user's return. At least
+    /// the 30 min snooze maximum (SNZ-3) + a minute. Varied per seed: 35, 45 or 60 min.
+    public var audibleBoundMs: Int64 = 45 * 60_000
+    /// How long after the heal the user opens the app on an unlocked phone. Varied per seed:
+    /// 10 s up to half of B_REG.
+    public var userReturnDelayMs: Int64 = 60_000
+    /// How long the user stays in the app before leaving it. Varied per seed: 5–60 s.
+    public var userStayMs: Int64 = 20_000
+    /// A phone rebooted and never unlocked at the heal stays locked this long (the user is
+    /// asleep): always longer than B_REG, so a restore that waits for the first unlock misses
+    /// the bound (AND-3). Varied per seed: B_REG + 1..30 min.
+    public var firstUnlockDelayMs: Int64 = 20 * 60_000
+
+    public init() {}
+
+    /// The longest liveness window this setup can give, virtual ms (the window ends after the
+    /// user's return plus the larger bound, plus a minute of slack for the last checks).
+    public var windowMaxMs: Int64 {
+        max(userReturnDelayMs, firstUnlockDelayMs) + userStayMs + max(registrationBoundMs, audibleBoundMs) + 60_000
+    }
+
+    /// Draws the seed's bounds (own stream: every other draw keeps its value).
+    static func draw(_ rng: inout Xoshiro256StarStar) -> LivenessSetup {
+        var setup = LivenessSetup()
+        setup.registrationBoundMs = rng.pick([Int64(2), 5, 10]) * 60_000
+        setup.audibleBoundMs = rng.pick([Int64(35), 45, 60]) * 60_000
+        setup.userReturnDelayMs = rng.int(in: 10_000...(setup.registrationBoundMs / 2))
+        setup.userStayMs = rng.int(in: 5_000...60_000)
+        setup.firstUnlockDelayMs = setup.registrationBoundMs + rng.int(in: 60_000...1_800_000)
+        precondition(setup.userReturnDelayMs + setup.userStayMs < setup.registrationBoundMs + 60_000,
+                     "the user's return must fall well inside B_REG")
+        precondition(setup.firstUnlockDelayMs > setup.registrationBoundMs, "the first unlock must come after B_REG")
+        return setup
+    }
+
+    /// The printed parameters of the phase, in a fixed order. `boundaryWallMs` is the instant
+    /// the safety phase ends (the run's start + its duration).
+    public func parameters(boundaryWallMs: Int64) -> [RunParameter] {
+        guard enabled else { return [RunParameter("sim.liveness", "off")] }
+        return [RunParameter("sim.liveness", "on"),
+                RunParameter("liveness.phase-boundary-wall-ms", String(boundaryWallMs)),
+                RunParameter("liveness.registration-bound-ms", String(registrationBoundMs)),
+                RunParameter("liveness.audible-bound-ms", String(audibleBoundMs)),
+                RunParameter("liveness.user-return-ms", String(userReturnDelayMs)),
+                RunParameter("liveness.user-stay-ms", String(userStayMs)),
+                RunParameter("liveness.first-unlock-ms", String(firstUnlockDelayMs)),
+                RunParameter("liveness.window-max-ms", String(windowMaxMs))]
+    }
+}
+
+/// Events of the liveness phase.
+enum LivenessEvent: Sendable, Equatable {
+    /// The user comes back to the healed phone: unlocks it if needed, opens the app once.
+    case userReturns
+    /// Convergence: every configured primary is registered (`attempt` counts quiescence waits).
+    case registrationCheck(attempt: Int)
+    /// Convergence: the occurrence has been audible or presented since `fromMs` (true ms).
+    case audibleDeadline(occurrence: Int, fromMs: Int64)
+}
+
+/// The world's liveness bookkeeping.
+struct LivenessState {
+    var healed = false
+    /// True time of the heal, and of the user's return (nil until it happened).
+    var healedAtMs: Int64 = .min
+    var userReturnedAtMs: Int64?
+    /// True time the liveness window ends.
+    var endMs: Int64 = .max
+    /// A fault hit since the last boot (a process death, a failed request): with no later
+    /// platform event to relaunch the app before the first unlock, a locked-boot restore it
+    /// interrupted cannot be redone ([limit], `locked-boot-restore-faulted`).
+    var faultSinceBoot = false
+    /// Occurrences (oracle IDs) and the last true instant each was audible or presented.
+    var servedAtMs: [Int: Int64] = [:]  // lookup only
+    /// Roots and the last true instant one of their configured times arrived.
+    var lastDueMs: [String: Int64] = [:]  // lookup only
+}
+
+extension PlanAction {
+    /// Fault actions of a plan: the liveness phase drops every one due after the heal. User
+    /// habits (opening the app, edits, unlocks, snoozes) are not faults and keep running.
+    var isFault: Bool {
+        switch self {
+        case .deviceReboot, .faultProcessDeath, .faultScheduleFailure, .faultInventoryReadFailure, .faultCapacity,
+             .faultRevokeExactPermission, .faultGrantExactPermission, .faultCoalesceUpdates, .deviceTimeZone,
+             .deviceSetClock, .deviceSilentMode, .userForceQuit, .userReinstall, .faultOSRemovesAlarm,
+             .faultLateDelivery, .deviceDoze, .userAppUpdate, .faultForceStop, .faultAudioFocus,
+             .faultPlaybackFailure, .faultKillSwitch, .faultAppStateWriteFailure, .faultWorkoutLost,
+             .userSetHealthAccess:
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+extension World {
+    // MARK: - Heal
+
+    /// The heal at the end of the safety phase (`setup.durationMs` after the start).
+    ///
+    /// Model choices (issue 7):
+    /// - **Faults stop.** Plan fault actions due later are dropped (``PlanAction/isFault``), and
+    ///   so are interleaving process deaths and request failures (`setup.interleavingDeaths`,
+    ///   `setup.requestFailureRate`). A fault already injected into the platform is undone:
+    ///   pending schedule / read failures cleared, AlarmKit capacity back to the seed's value,
+    ///   update coalescing back to the seed's, Silent mode off (a swarm fault, IOS-6), a late
+    ///   delivery not yet taken cancelled, doze left, audio focus regained, the exact-alarm
+    ///   permission granted again (its broadcast reaches the app, AND-3), the kill switch
+    ///   answering "ok" and app-state writes succeeding. Platform *parameters* of the seed (an OEM
+    ///   battery killer, a denied AlarmKit authorization, iOS < 26, a seed's small capacity) are
+    ///   the device, not faults: they stay, and what they make impossible is an exemption.
+    /// - **The user comes back once.** On an unlocked phone the user opens the app
+    ///   `userReturnDelayMs` after the heal, stays `userStayMs`, and leaves it — as a real user
+    ///   brings an app back (this also ends a force-stop, AND-6, and releases intents held
+    ///   after a force-quit). The sleepy user keeps reacting to alerts throughout.
+    /// - **A phone rebooted and never unlocked stays locked** for `firstUnlockDelayMs` (always
+    ///   longer than B_REG): the user is asleep, and an alarm must ring before the first unlock.
+    ///   AND-2 and AND-3 make the Android bridge restore from device-protected storage at
+    ///   LOCKED_BOOT_COMPLETED, so its convergence is judged from the heal; on iOS the app's data
+    ///   is unreadable before the first unlock and the gate holds (BOOT-1, BOOT-4) while AlarmKit
+    ///   keeps what it holds, so iOS registration is judged again from the user's return. The
+    ///   user's return is the first unlock, then the app open.
+    func heal() {
+        liveness.healed = true
+        liveness.healedAtMs = nowMs
+        let locked = !protectedDataAvailable
+        let returnDelay = locked ? setup.liveness.firstUnlockDelayMs : setup.liveness.userReturnDelayMs
+        liveness.endMs = nowMs + returnDelay + setup.liveness.userStayMs
+            + max(setup.liveness.registrationBoundMs, setup.liveness.audibleBoundMs) + 60_000
+        record("sim", "heal", [TraceField("locked", String(locked)), TraceField("end-ms", String(liveness.endMs))])
+        lateDeliveryMs = nil
+        if var daemon = ios {
+            daemon.failNextSchedules = 0
+            daemon.failNextReads = 0
+            daemon.parameters.capacity = setup.ios.capacity
+            daemon.parameters.coalesceUpdates = setup.ios.coalesceUpdates
+            ios = daemon
+            if daemon.silentMode { setSilentMode(false) }
+        }
+        if let manager = android {
+            android?.failNextSchedules = 0
+            android?.failNextReads = 0
+            if !manager.canScheduleExactAlarms { onAlarmManager { $0.grantExactAlarmPermission() } }
+            setDoze(false)
+            if androidSilencedExemption() != nil { audioFocus(.gain) }
+        }
+        launchState.killSwitchScripted = .ok
+        launchState.failNextAppStateWrites = 0
+        enqueue(.liveness(.userReturns), afterMs: returnDelay)
+        enqueue(.liveness(.registrationCheck(attempt: 0)), afterMs: setup.liveness.registrationBoundMs)
+        // Fire times up to the liveness window's end (the safety phase planned up to its own end).
+        replanOracleFireTimes(jumpedOver: [])
+    }
+
+    /// The user comes back to the healed phone: the first unlock if it is still locked, the app
+    /// opened once, then left after `userStayMs`.
+    func userReturns() {
+        guard deviceUp else {
+            enqueue(.liveness(.userReturns), afterMs: 5_000)  // still booting: a moment later
+            return
+        }
+        liveness.userReturnedAtMs = nowMs
+        record("user", "returns-after-heal")
+        openApp()  // unlocks first (World+Actions.swift)
+        enqueue(.plan(.userLeaveApp), afterMs: setup.liveness.userStayMs)
+        enqueue(.liveness(.registrationCheck(attempt: 0)), afterMs: setup.liveness.registrationBoundMs)
+        if let index = oracle.liveIndex {
+            // An occurrence live at the heal may have lost its pressure to a fault; the bridge can
+            // restore it only once it runs again, so it is judged from the user's return.
+            enqueue(.liveness(.audibleDeadline(occurrence: oracle.occurrences[index].id, fromMs: nowMs)),
+                    afterMs: setup.liveness.audibleBoundMs)
+        }
+    }
+
+    func dispatchLiveness(_ event: LivenessEvent) {
+        switch event {
+        case .userReturns: userReturns()
+        case .registrationCheck(let attempt): checkConvergedRegistration(attempt: attempt)
+        case .audibleDeadline(let occurrence, let fromMs): checkConvergedAudible(occurrence, fromMs: fromMs)
+        }
+    }
+
+    /// After every event of the liveness phase: remember when the live occurrence was audible
+    /// (an alert bound to it sounds) or presented (the app is natively in the foreground, FG-2).
+    func livenessObserve() {
+        guard liveness.healed, let index = oracle.liveIndex else { return }
+        let occurrence = oracle.occurrences[index]
+        if process.active || audibleRings().contains(where: { oracle.bindings[$0.id] == occurrence.id }) {
+            liveness.servedAtMs[occurrence.id] = nowMs
+        }
+    }
+
+    /// A root's configured time arrived (every one, live, tied or passed over).
+    func livenessRootDue(_ rootID: String) {
+        liveness.lastDueMs[rootID] = nowMs
+    }
+
+    /// An occurrence opened after the heal is judged from its start.
+    func livenessOccurrenceOpened(_ occurrence: OracleOccurrence) {
+        guard liveness.healed, nowMs + setup.liveness.audibleBoundMs <= liveness.endMs else { return }
+        enqueue(.liveness(.audibleDeadline(occurrence: occurrence.id, fromMs: nowMs)), afterMs: setup.liveness.audibleBoundMs)
+    }
+
+    // MARK: - convergence (candidate invariant 46)
+
+    /// The occurrence was audible or presented within B_AUD of `fromMs`; else a violation, unless
+    /// it closed by something other than expiry (completion, abandonment and the app deleted all
+    /// need the user) or a named [limit] exemption holds.
+    func checkConvergedAudible(_ occurrenceID: Int, fromMs: Int64) {
+        guard !stopped, let occurrence = oracle.occurrences.first(where: { $0.id == occurrenceID }) else { return }
+        if let served = liveness.servedAtMs[occurrenceID], served >= fromMs { return }
+        if !occurrence.live && occurrence.closeReason != "expired" { return }
+        if let occurrenceClosed = occurrence.closedAtMs, occurrenceClosed < fromMs { return }
+        if let exemption = convergenceExemption(rootID: occurrence.rootID) {
+            countExemption(exemption)
+            return
+        }
+        let state = occurrence.live ? "is still live" : "expired"
+        violate("convergence", [], "after the heal the occurrence of \(occurrence.rootID) (ring time \(occurrence.startWallMs)) \(state) but was never audible or presented within \(setup.liveness.audibleBoundMs) ms (B_AUD)")
+    }
+
+    /// Every configured primary inside the horizon is registered with the platform (judged from
+    /// the platform model, never the bridge's books), holds the foregroundSuppressed proof, or
+    /// is exempt by name. While the bridge still has requests, reads or saves in flight the check
+    /// waits for quiescence, at most T_OP.
+    func checkConvergedRegistration(attempt: Int) {
+        guard !stopped, deviceUp else { return }
+        let busy = inventoryReadsOutstanding > 0 || !jsSaves.pending.isEmpty
+            || (process.running && !process.suspended && (process.bridge?.hasRequestsInFlight ?? false))
+        if busy && Int64(attempt) * 1_000 < setup.transitionBoundMs {
+            enqueue(.liveness(.registrationCheck(attempt: attempt + 1)), afterMs: 1_000)
+            return
+        }
+        let owners = oracle.liveIndex.map { oracle.occurrences[$0].tiedRoots } ?? []
+        for (rootID, fireWallMs) in expectedPrimaries() where !primaryConverged(rootID: rootID, fireWallMs: fireWallMs) {
+            // A root whose configured time arrived within B_REG, or that owns the live
+            // occurrence, is in its delivery's transition window: the delivery consumed its
+            // primary, and the next one follows at the bridge's next execution once the alert has
+            // left the alerting state (SCH-22, REC-6); an OEM battery killer may end that process
+            // (PLATFORMS.md field) with nothing to relaunch it. Its audibility is judged instead.
+            if owners.contains(rootID) { continue }
+            if let due = liveness.lastDueMs[rootID], nowMs - due < setup.liveness.registrationBoundMs { continue }
+            if let exemption = convergenceExemption(rootID: rootID) {
+                countExemption(exemption)
+                continue
+            }
+            let local = calendar.local(fireWallMs)
+            violate("convergence", [], "\(nowMs - liveness.healedAtMs) ms after the heal the platform holds no primary of \(rootID) for its next occurrence \(calendar.localDate(fireWallMs)) \(clockTime(hour: local.hour, minute: local.minute)) (B_REG \(setup.liveness.registrationBoundMs) ms)")
+            return
+        }
+    }
+
+    /// Each enabled alarm's roots with their next configured occurrence inside the horizon: the
+    /// one-shot's fire time if still ahead; a weekly root's next occurrence not on a skip date
+    /// (REC-4), within 8 days, or within H_SKIP for an alarm with skip dates (CAP-8). In the
+    /// alarms' and roots' own order.
+    func expectedPrimaries() -> [(rootID: String, fireWallMs: Int64)] {
+        var expected: [(rootID: String, fireWallMs: Int64)] = []
+        // A primary due within T_OP may already be firing: it is delivered, not pending.
+        let after = wallMs + setup.transitionBoundMs
+        for alarm in alarms where alarm.enabled {
+            let horizonMs = alarm.skipDates.isEmpty ? 8 * 86_400_000 : setup.skipHorizonMs
+            for root in alarm.roots {
+                if let once = root.onceFireWallMs {
+                    if once > after { expected.append((root.id, once)) }
+                    continue
+                }
+                var fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: after)
+                var guardCount = 0
+                while root.skipDates.contains(calendar.localDate(fire)) && guardCount < 32 {
+                    fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: fire)
+                    guardCount += 1
+                }
+                if fire - wallMs <= horizonMs { expected.append((root.id, fire)) }
+            }
+        }
+        return expected
+    }
+
+    /// True when the platform holds a ring that opens `rootID`'s occurrence at `fireWallMs` (a
+    /// primary; on iOS also a seed, REC-5), one of its rings is alerting, or the running bridge
+    /// holds the foregroundSuppressed proof for it (SCH-17). Around a DST transition the
+    /// platform's normalisation may move the instant by up to an hour (REC-2; AlarmKit's gap
+    /// and overlap behaviour is a parameter).
+    func primaryConverged(rootID: String, fireWallMs: Int64) -> Bool {
+        if process.bridge?.foregroundSuppressed.contains(where: { $0.rootID == rootID }) == true { return true }
+        let nearTransition = calendar.nextTransition(after: fireWallMs - 86_400_000, withinMs: 2 * 86_400_000) != nil
+        func matches(_ ringFireWallMs: Int64) -> Bool {
+            ringFireWallMs == fireWallMs || (nearTransition && abs(ringFireWallMs - fireWallMs) <= 3_600_000)
+        }
+        if let daemon = ios {
+            return daemon.alarms.contains { alarm in
+                alarm.metadata.rootID == rootID && alarm.metadata.kind.opensOccurrence
+                    && (alarm.state == .alerting || matches(alarm.nextFireWallMs))
+            }
+        }
+        guard let manager = android else { return false }
+        if manager.ringing.contains(where: { manager.ringingMetadata($0)?.rootID == rootID }) { return true }
+        return manager.pending.contains { $0.metadata.rootID == rootID && $0.metadata.kind == .primary && matches($0.triggerWallMs) }
+    }
+
+    /// Why `rootID` may legitimately stay unregistered or silent after the heal ([limit] in
+    /// RULES.md, by name), nil when nothing excuses it.
+    func convergenceExemption(rootID: String) -> String? {
+        if let name = authorizationExemption() { return name }  // iOS: denied, < 26, no usage text, SCH-26
+        if let name = manifestExemption() { return name }  // AND-1: the app's declared manifest
+        if setup.platform == .ios && !protectedDataAvailable { return "protected-data-unavailable" }  // BOOT-1, BOOT-4
+        if let manager = android, manager.forceStopped { return "force-stop" }  // AND-6 until the user opens the app
+        if let manager = android, !manager.userUnlocked, liveness.faultSinceBoot {
+            return "locked-boot-restore-faulted"  // a fault interrupted the direct-boot restore; nothing relaunches the app
+        }
+        let document = process.bridge?.document ?? storedDocument
+        if let dropped = document?.dropped?.first(where: { $0.rootID == rootID }), (document?.droppedCount ?? 0) > 0 {
+            // CAP-9: the capacity limit or the N_SKIP bound keeps it out, and the user is told.
+            return dropped.reason == .capacity ? "capacity-dropped-surfaced" : "skip-bound-dropped-surfaced"
+        }
+        if launchState.killSwitchEverDisabled { return "kill-switch-disabled" }  // BOOT-12: the operator's explicit choice
+        return nil
+    }
+
+    /// AND-1: an entry missing from the app's declared manifest makes restore or scheduling
+    /// impossible by the app's configuration (scenarios; the fuzz manifest is the usual one).
+    func manifestExemption() -> String? {
+        guard let manager = android else { return nil }
+        let manifest = manager.parameters.manifest
+        if !manager.canScheduleExactAlarms { return "manifest-missing-exact-permission" }
+        if bootCount > 0 && !manifest.receivesBootCompleted { return "manifest-missing-boot-receiver" }
+        if bootCount > 0 && !manager.userUnlocked && !manifest.directBootAware { return "manifest-not-direct-boot-aware" }
+        return nil
+    }
+}
