@@ -14,8 +14,13 @@ struct OracleOccurrence {
     /// Policies of the other tied roots: until the tie is settled any of them may own the
     /// occurrence, so the most lenient deadline holds (ios seed 5915).
     var tiedPolicies: [(root: String, policy: InactivityPolicy)] = []
+    /// Tied roots whose configured ring time differs from `startWallMs`: a root the platform
+    /// delivered late, earlier by its ring time, before any bridge process saw the occurrence
+    /// open (see ``World/oracleFireTime(rootID:alarmID:fireWallMs:deliveredLate:)``).
+    var tiedStarts: [(root: String, startWallMs: Int64)] = []
     var alarmID: String
-    let startWallMs: Int64
+    /// The owner's configured ring time (wall ms); a tie settled on a root of `tiedStarts` moves it.
+    var startWallMs: Int64
     var policy: InactivityPolicy
     var lastActivityMs: Int64?
     var live = true
@@ -181,6 +186,21 @@ extension World {
             if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
             return
         }
+        if deliveredLate, let index = oracle.liveIndex, fireWallMs < oracle.occurrences[index].startWallMs,
+           !oracle.occurrences[index].tiedRoots.contains(rootID), !bridgeObservedOccurrence(oracle.occurrences[index]) {
+            // OCC-2: this root was due first by its ring time, the other first by delivery; no
+            // bridge process saw either delivery happen (suspended or dead), so the order the app
+            // can see is the order it is told, and either may own: a tie the bridge settles
+            // (ios seed 974 of the fault catalog).
+            oracle.occurrences[index].tiedRoots.append(rootID)
+            oracle.occurrences[index].tiedStarts.append((rootID, fireWallMs))
+            if let tied = alarms.first(where: { $0.id == alarmID })?.roots.first(where: { $0.id == rootID }) {
+                oracle.occurrences[index].tiedPolicies.append((rootID, tied.policy))
+            }
+            record("oracle", "tied-root", [TraceField("root", rootID), TraceField("with", oracle.occurrences[index].rootID),
+                                           TraceField("late", "true")])
+            return
+        }
         if let index = oracle.liveIndex {
             if oracle.occurrences[index].startWallMs == fireWallMs {
                 if oracle.occurrences[index].tiedRoots.contains(rootID) { return }  // re-planned, same instant
@@ -306,8 +326,12 @@ extension World {
         oracle.occurrences[index].rootID = rootID
         oracle.occurrences[index].alarmID = root.alarmID
         oracle.occurrences[index].policy = root.policy
+        if let start = oracle.occurrences[index].tiedStarts.first(where: { $0.root == rootID })?.startWallMs {
+            oracle.occurrences[index].startWallMs = start  // the late-delivered root owns from its ring time
+        }
         oracle.occurrences[index].tiedRoots = [rootID]
         oracle.occurrences[index].tiedPolicies = []
+        oracle.occurrences[index].tiedStarts = []
         record("oracle", "tie-resolved", [TraceField("owner", rootID)])
         // SND-13: the owner's primary may have reached alerting before the oracle learned of the
         // tie (iOS alerts every tied root at the same instant): it alerted unsuppressed after all.
@@ -317,6 +341,12 @@ extension World {
             soundAlertStarted(id, metadata)
         }
         enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+    }
+
+    /// Whether the running bridge has opened (or closed) this occurrence in its own books: it
+    /// observed the delivery, so the order it saw is the platform's.
+    func bridgeObservedOccurrence(_ occurrence: OracleOccurrence) -> Bool {
+        process.bridge?.document?.occurrences.contains { $0.rootID == occurrence.rootID && $0.startedAtMs == occurrence.startWallMs } == true
     }
 
     /// The rings opening an occurrence of `rootID` that are audible on the platform now.

@@ -56,8 +56,12 @@ extension World {
             enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
         }
         var jumpedOver: [(rootID: String, alarmID: String)] = []
-        if deltaMs > 0 && (ios == nil || ios!.parameters.jumpedOverRelativeFires) {
-            for alarm in alarms where alarm.enabled {
+        if deltaMs > 0 {
+            // iOS: `.relative` schedules fire a jumped-over time per `jumpedOverRelativeFires`; a
+            // repeating alarm with skip dates is registered as concrete `.fixed` occurrences
+            // (REC-4), and a past `.fixed` instant always fires (ios seed 449 of the fault catalog).
+            let relativeFires = ios == nil || ios!.parameters.jumpedOverRelativeFires
+            for alarm in alarms where alarm.enabled && (relativeFires || !alarm.skipDates.isEmpty) {
                 for root in alarm.roots {
                     let fire = root.onceFireWallMs
                         ?? calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: before)
