@@ -13,7 +13,7 @@ enum DefectShrinks {
                        budget: Int, directory: String) -> (ShrinkSize?, String?) {
         var options = RunOptions(platform: platform, seed: seed, defects: [defect])
         options.faults = FaultSelection(profile: profile)
-        let (setup, parameters) = SeedGenerator.setup(platform: platform, seed: seed, faults: options.faults)
+        let (setup, parameters) = Simulator.runSetup(options)
         let origin = "alarmsim defects: \(platform.rawValue) seed \(seed) --profile \(profile.rawValue) --defect \(defect.rawValue)"
         guard let result = Shrinker.shrink(setup: setup, parameters: parameters, defects: [defect], budget: budget,
                                            origin: origin) else { return (nil, nil) }

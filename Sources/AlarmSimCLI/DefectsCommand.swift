@@ -17,7 +17,7 @@ struct DefectsCommand: Command {
         "  --profiles P,Q               fault profiles compared side by side, the first one shrunk (default: swarm,uniform)",
         "  --out FILE                   the Markdown scoreboard (default: Reports/defects.md)",
         "  --shrink-dir DIR             where the shrunk scenarios go (default: Scenarios/defects)",
-        "  --budget N                   candidate runs one shrink may spend (default: 2000)",
+        "  --budget N                   candidate runs one shrink may spend (default: 800)",
         "  --no-shrink                  skip shrinking (the events column stays empty)",
         "  --any-platform               stop hunting a defect at the first platform that finds it (a quick check)",
         "  -h, --help                   show this help",
@@ -71,7 +71,7 @@ struct DefectsCommand: Command {
         self.profiles = profiles
         outPath = try parsed.single("out") ?? Self.defaultOut
         shrinkDirectory = try parsed.single("shrink-dir") ?? Self.defaultShrinkDirectory
-        let budgetText = try parsed.single("budget") ?? "2000"
+        let budgetText = try parsed.single("budget") ?? "800"
         guard let budget = Int(budgetText), budget >= 1 else {
             throw UsageError("invalid --budget '\(budgetText)': write a positive number of candidate runs, e.g. --budget 500")
         }

@@ -109,7 +109,8 @@ struct FuzzCommand: Command {
             let defects = Campaign.applicableDefects(summary.options.defects, on: failing.platform)
             // determinism-ok: wall-clock timing of the shrink, printed only
             let startMs = environment.elapsedMs()
-            let (setup, parameters) = SeedGenerator.setup(platform: failing.platform, seed: failing.seed, faults: summary.options.faults)
+            let (setup, parameters) = Simulator.runSetup(RunOptions(platform: failing.platform, seed: failing.seed, defects: defects,
+                                                                    faults: summary.options.faults, liveness: summary.options.liveness))
             guard let result = Shrinker.shrink(setup: setup, parameters: parameters, defects: defects, origin: failing.repro) else {
                 errors.write("shrink: \(failing.platform.rawValue) seed \(failing.seed): the exported scenario does not reproduce \(failing.violation.invariant); not shrunk\n")
                 continue

@@ -8,11 +8,14 @@ import Simulation
 struct ShrinkCommand: Command {
     static let name = "shrink"
     static let abstract = "Shrink a failing seed to a minimal .scenario file that fails the same invariant first."
-    static let usage = "alarmsim shrink --platform ios|android --seed N [--defect NAME]... [--out FILE] [--budget N]"
+    static let usage = "alarmsim shrink --platform ios|android --seed N [--defect NAME]... [--profile P] [--faults A,B,-C] [--no-liveness] [--out FILE] [--budget N]"
     static let options = [
         "  --platform ios|android  the platform the seed ran on (required)",
         "  --seed N                the failing root seed (required)",
         "  --defect NAME           a known field bug to switch on; repeatable (see 'alarmsim list defects')",
+        "  --profile P             fault profile the seed ran with: swarm (default), uniform or none",
+        "  --faults A,B,-C         fault kinds forced on or off (-C), as the fuzz repro line prints them",
+        "  --no-liveness           the seed ran with the safety phase only",
         "  --out FILE              where to write the scenario (default: Reports/shrunk/PLATFORM-SEED[-DEFECT...].scenario)",
         "  --budget N              the most candidate runs, each a verified simulator run (default: 2000)",
         "  -h, --help              show this help",
@@ -38,10 +41,15 @@ struct ShrinkCommand: Command {
     var defects: [KnownDefect]
     var outPath: String?
     var budget: Int
+    var faults: FaultSelection
+    var liveness: Bool
 
     init(arguments: [String]) throws(UsageError) {
         let parsed = try ParsedArguments(arguments, command: Self.name,
-                                         valuedOptions: ["platform", "seed", "defect", "out", "budget"], allowsPositionals: false)
+                                         valuedOptions: ["platform", "seed", "defect", "profile", "faults", "out", "budget"],
+                                         allowsPositionals: false, flagOptions: ["no-liveness"])
+        faults = try ArgumentValues.faults(profile: parsed.single("profile"), faults: parsed.all("faults"))
+        liveness = !parsed.has("no-liveness")
         guard let platformText = try parsed.single("platform") else {
             throw UsageError("missing --platform: say which platform the seed ran on, e.g. --platform ios")
         }
@@ -63,13 +71,19 @@ struct ShrinkCommand: Command {
 
     func validate() throws(UsageError) {
         try ArgumentValues.checkDefects(defects, applyTo: platform)
+        try ArgumentValues.checkFaults(faults, applyTo: [platform])
     }
 
     func run(output: inout some TextOutputStream, errors: inout some TextOutputStream,
              environment: CLIEnvironment) -> ExitStatus {
         // determinism-ok: wall-clock timing of the shrink, printed only, never reaches a run
         let startMs = environment.elapsedMs()
-        guard let result = Shrinker.shrink(platform: platform, seed: seed, defects: defects, budget: budget) else {
+        let options = RunOptions(platform: platform, seed: seed, defects: defects, faults: faults, liveness: liveness)
+        let (setup, parameters) = Simulator.runSetup(options)
+        let origin = (["alarmsim", "shrink", "--platform", platform.rawValue, "--seed", String(seed)]
+            + defects.flatMap { ["--defect", $0.rawValue] } + faults.commandLineArguments + (liveness ? [] : ["--no-liveness"]))
+            .joined(separator: " ")
+        guard let result = Shrinker.shrink(setup: setup, parameters: parameters, defects: defects, budget: budget, origin: origin) else {
             errors.write("error: \(platform.rawValue) seed \(seed) does not fail with \(Self.defectList(defects)), or its exported scenario does not reproduce the failure; nothing to shrink\n")
             return .dataError
         }

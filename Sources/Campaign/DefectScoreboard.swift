@@ -154,8 +154,9 @@ public enum DefectScoreboard {
         return Scoreboard(options: options, rows: rows)
     }
 
-    /// Runs `seeds` in ascending order with `defect` on until the first violation, then runs the
-    /// failing seed again to check that it replays (same violation, same trace hash).
+    /// Runs `seeds` in ascending order with `defect` on until the first violation that the correct
+    /// bridge does not also give on that seed, then runs the failing seed again to check that it
+    /// replays (same violation, same trace hash).
     public static func hunt(_ defect: KnownDefect, on platform: PlatformFlavor, profile: FaultProfileName,
                             seeds: ClosedRange<UInt64>, elapsedMs: () -> Int64) -> DefectHunt {
         // determinism-ok: wall-clock timing of the hunt, never reaches a run
@@ -166,6 +167,12 @@ public enum DefectScoreboard {
             let options = runOptions(platform: platform, seed: seed, defect: defect, profile: profile)
             let result = Simulator.run(options)
             guard let violation = result.firstViolation else { continue }
+            // Teeth: the seed counts only when the correct bridge does not fail it the same way
+            // (a clean-bridge failure is a finding of its own, not this defect's detection).
+            var clean = options
+            clean.defects = []
+            if let cleanViolation = Simulator.run(clean).firstViolation,
+               cleanViolation.invariant == violation.invariant && cleanViolation.message == violation.message { continue }
             let replay = Simulator.run(options)
             let replays = replay.firstViolation == violation && replay.traceHashHex == result.traceHashHex
             // determinism-ok: wall-clock timing of the hunt, never reaches a run

@@ -280,6 +280,11 @@ public enum ScenarioExport {
         case "net.kill-switch-failure-rate": return rate(setup.killSwitchFailureRate)
         case "net.kill-switch-timeout-ms": return String(setup.killSwitchTimeoutMs)
         case "sim.request-failure-rate": return rate(setup.requestFailureRate)
+        case "liveness.registration-bound-ms": return setup.liveness.enabled ? String(setup.liveness.registrationBoundMs) : nil
+        case "liveness.audible-bound-ms": return setup.liveness.enabled ? String(setup.liveness.audibleBoundMs) : nil
+        case "liveness.user-return-ms": return setup.liveness.enabled ? String(setup.liveness.userReturnDelayMs) : nil
+        case "liveness.user-stay-ms": return setup.liveness.enabled ? String(setup.liveness.userStayMs) : nil
+        case "liveness.first-unlock-ms": return setup.liveness.enabled ? String(setup.liveness.firstUnlockDelayMs) : nil
         case "sim.interleaving-death-rate": return rate(setup.interleavingDeathRate)
         case "sim.workout-loss-rate": return rate(setup.workoutLossRate)
         case "sim.walk-force-quit-rate": return rate(setup.walkForceQuitRate)

@@ -45,7 +45,9 @@ public enum ScenarioRunner {
                                        "net.kill-switch-failure-rate", "net.kill-switch-timeout-ms", "js.stall-one-in",
                                        "sim.reactive-user", "sim.interleaving-death-rate", "sim.request-failure-rate",
                                        "sim.workout-loss-rate", "sim.walk-force-quit-rate",
-                                       "sim.first-launch", "sim.start-ms", "sim.liveness"]
+                                       "sim.first-launch", "sim.start-ms", "sim.liveness",
+                                       "liveness.registration-bound-ms", "liveness.audible-bound-ms", "liveness.user-return-ms",
+                                       "liveness.user-stay-ms", "liveness.first-unlock-ms"]
 
     /// Checks what the parser cannot know: `param` keys and values, and faults that exist on one
     /// platform only.
@@ -665,6 +667,17 @@ public enum ScenarioRunner {
         case "sim.t-op-ms":
             guard let number, (1...3_600_000).contains(number) else { return bad + " (1...3600000)" }
             setup.transitionBoundMs = number
+        case "liveness.registration-bound-ms", "liveness.audible-bound-ms", "liveness.user-return-ms",
+             "liveness.user-stay-ms", "liveness.first-unlock-ms":
+            // Issue 7: the liveness phase's bounds (B_REG, B_AUD) and the healed user's timing, virtual ms.
+            guard let number, (1...86_400_000).contains(number) else { return bad + " (1...86400000)" }
+            switch parameter.key {
+            case "liveness.registration-bound-ms": setup.liveness.registrationBoundMs = number
+            case "liveness.audible-bound-ms": setup.liveness.audibleBoundMs = number
+            case "liveness.user-return-ms": setup.liveness.userReturnDelayMs = number
+            case "liveness.user-stay-ms": setup.liveness.userStayMs = number
+            default: setup.liveness.firstUnlockDelayMs = number
+            }
         default:  // sim.duration-ms
             guard let number, (1...30 * 86_400_000).contains(number) else { return bad + " (1...2592000000, 30 days)" }
             setup.durationMs = number

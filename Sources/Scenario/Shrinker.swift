@@ -61,7 +61,7 @@ public enum Shrinker {
     /// - Returns: nil when the seed does not fail, or when its export does not reproduce the
     ///   first violation's invariant.
     public static func shrink(platform: PlatformFlavor, seed: UInt64, defects: [KnownDefect], budget: Int = 2000) -> ShrinkResult? {
-        let (setup, parameters) = SeedGenerator.setup(platform: platform, seed: seed)
+        let (setup, parameters) = Simulator.runSetup(RunOptions(platform: platform, seed: seed))
         let applicable = defects.filter { $0.platforms.contains(platform) }.sorted()
         let command = (["alarmsim", "shrink", "--platform", platform.rawValue, "--seed", String(seed)]
             + applicable.flatMap { ["--defect", $0.rawValue] }).joined(separator: " ")
