@@ -62,13 +62,13 @@ enum PlatformFlavorName { case ios, android
 /// CI invariant suite: every committed regression scenario passes, and a fixed seed range of the
 /// correct bridge reports no violation on either platform.
 struct InvariantSuiteTests {
-    static let regressions: [String] = ["regressions", "conformance/ios", "conformance/android", "rules"].flatMap { folder -> [String] in
+    static let regressions: [String] = ["regressions", "conformance/ios", "conformance/android", "rules", "defects"].flatMap { folder -> [String] in
         let directory = FieldBugScenarioTests.directory.deletingLastPathComponent().appendingPathComponent(folder)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { $0.hasSuffix(".scenario") }.sorted().map { directory.appendingPathComponent($0).path }
     }
 
-    @Test("every scenario under Scenarios/regressions and Scenarios/conformance passes", arguments: regressions)
+    @Test("every scenario under Scenarios/regressions, conformance, rules and defects (the shrunk known-defect runs, each expecting its violation) passes", arguments: regressions)
     func regression(path: String) throws {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let outcome = ScenarioRunner.run(try FieldBugScenarioTests.parse(text, path))
