@@ -24,7 +24,9 @@ struct ScenarioVocabularyTests {
         #expect(usages == [
             "user stop [ALARM]", "user open-app", "user leave-app", "user complete-challenge", "user snooze DURATION", "user abandon", "user skip-snooze", "user unlock", "user lock",
             "user force-quit", "user edit-title ALARM \"TEXT\"", "user edit-time ALARM HH:MM", "user delete-alarm ALARM",
-            "user edit-weekdays ALARM \"TEXT\"", "user disable-alarm ALARM", "user enable-alarm ALARM",
+            "user edit-weekdays ALARM \"TEXT\"", "user edit-alarm-time ALARM HH:MM", "user edit-sounds ALARM \"TEXT\"",
+            "user edit-policy ALARM \"TEXT\"", "user edit-challenge ALARM \"TEXT\"", "user edit-countdown ALARM \"TEXT\"",
+            "user disable-alarm ALARM", "user enable-alarm ALARM",
             "user control-center", "user app-update", "user reinstall", "user mute-burst",
             "app sync-enabled-alarms", "app launch", "app challenge-interaction", "app start-burst [ALARM]",
             "app record-audible [ALARM]", "app reset-audible-count", "app get-scheduled-times",
