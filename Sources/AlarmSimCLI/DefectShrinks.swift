@@ -36,9 +36,9 @@ enum DefectShrinks {
         }
         var problem: String?
         do {
-            try AtomicFile.write(text, to: path)
+            try ShrinkCommand.write(text, to: path)  // creates the directory when missing
         } catch {
-            problem = "\(error); check that \(directory) exists and is writable"
+            problem = (error as? AtomicFile.WriteError)?.description ?? "cannot write \(path): \(error.localizedDescription)"
         }
         return (ShrinkSize(eventsBefore: result.originalEvents, eventsAfter: result.shrunkEvents, path: path,
                            replaysSameInvariant: replays), problem)

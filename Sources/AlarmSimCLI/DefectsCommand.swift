@@ -9,7 +9,7 @@ import Simulation
 struct DefectsCommand: Command {
     static let name = "defects"
     static let abstract = "Score the fuzzer on every known defect: seeds to detect per fault profile, shrunk size; writes Reports/defects.md."
-    static let usage = "alarmsim defects [--seeds A..B] [--platform ios|android|both] [--defect NAME]... [--profiles P,Q] [--out FILE] [--shrink-dir DIR] [--no-shrink]"
+    static let usage = "alarmsim defects [--seeds A..B] [--platform ios|android|both] [--defect NAME]... [--profiles P,Q] [--out FILE] [--shrink-dir DIR] [--budget N] [--no-shrink] [--any-platform]"
     static let options = [
         "  --seeds A..B|N               the budget: seeds tried in order until the first failure (default: 1..2000)",
         "  --platform ios|android|both  platforms to score (default: both); a defect is scored on each it applies to",
@@ -97,9 +97,9 @@ struct DefectsCommand: Command {
         }
         let command = (["alarmsim", "defects"] + arguments).joined(separator: " ")
         do {
-            try AtomicFile.write(ScoreboardFormatter.markdown(board, command: command), to: outPath)
+            try ShrinkCommand.write(ScoreboardFormatter.markdown(board, command: command), to: outPath)
         } catch {
-            errors.write("error: \(error); check that the directory exists and is writable\n")
+            errors.write("error: " + ((error as? AtomicFile.WriteError)?.description ?? "cannot write \(outPath): \(error.localizedDescription)") + "\n")
             return .ioError
         }
         if let writeFailure {

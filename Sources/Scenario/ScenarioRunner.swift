@@ -146,10 +146,9 @@ public enum ScenarioRunner {
         var legacy: LegacyInstall?
         if legacyStore != "off" {
             var rng = RandomStreams(seed: scenario.seed).stream("setup.legacy-install")
-            // `swarm`: drawn exactly as the fuzz generator draws it for this seed (its share draw
-            // first, then only some legacy kinds), so an exported fuzz seed keeps its legacy state.
+            // `swarm`: drawn exactly as the fuzz generator draws it for this seed (the same stream,
+            // only some legacy kinds), so an exported fuzz seed keeps its legacy state.
             let swarm = legacyStore == "swarm"
-            if swarm { _ = rng.chance(Ratio(1, 5)) }
             var generated = LegacyInstall.generate(alarms: alarms, platform: platform, calendar: calendar, nowWallMs: startWallMs,
                                                    everyKind: !swarm, rng: &rng)
             if !swarm { generated.credentialProtected = platform == .android && legacyStore == "credential-protected" }

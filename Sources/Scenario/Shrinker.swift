@@ -153,9 +153,18 @@ public enum Shrinker {
 
         /// Runs `scenario`; its first violation when that has the target invariant, else nil.
         /// Counts one run against the budget.
+        /// The candidate's first violation when it has the target invariant. The candidate runs as
+        /// its printed text parses back, so only a file that can be written and read again is
+        /// ever accepted (a local time inside a DST fall-back's repeated hour can print as a time
+        /// going backwards: such a candidate is rejected, not written).
         mutating func violation(_ scenario: ScenarioFile) -> Violation? {
             runs += 1
-            let outcome = ScenarioRunner.run(scenario)
+            let text = ScenarioPrinter.print(scenario)
+            guard var parsed = try? ScenarioParser.parse(text, file: scenario.path, knownDefects: KnownDefect.allCases.map(\.rawValue),
+                                                         knownInvariants: InvariantCatalog.all.map(\.id)),
+                  (try? ScenarioRunner.validate(parsed, source: text)) != nil else { return nil }
+            parsed.path = scenario.path
+            let outcome = ScenarioRunner.run(parsed)
             guard let first = outcome.result.firstViolation, first.invariant == invariant else { return nil }
             return first
         }

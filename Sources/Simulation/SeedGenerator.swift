@@ -198,7 +198,10 @@ public enum SeedGenerator {
         planner.applyParameters(to: &setup)
         // BOOT-9..11, AND-4 (fault kind legacy-install): the run starts right after an update from
         // an older version, from the state it left.
-        if var legacyRNG = planner.seedHit(FaultCatalog.legacyInstall) {
+        if planner.seedHit(FaultCatalog.legacyInstall) != nil {
+            // The state itself from its own stream, apart from the hit draw, so a scenario
+            // (`param app.legacy-install swarm`) rebuilds it exactly without knowing the rate.
+            var legacyRNG = streams.stream("setup.legacy-install")
             let legacy = LegacyInstall.generate(alarms: alarms, platform: platform, calendar: calendar, nowWallMs: startWallMs,
                                                 everyKind: false, rng: &legacyRNG)
             setup.legacyInstall = legacy

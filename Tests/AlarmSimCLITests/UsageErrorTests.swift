@@ -14,7 +14,7 @@ struct UsageCase: Codable, Sendable, CustomTestStringConvertible {
 struct UsageErrorTests {
     static let cases: [UsageCase] = [
         UsageCase(arguments: [], mentions: ["missing subcommand", "alarmsim fuzz"]),
-        UsageCase(arguments: ["frobnicate"], mentions: ["unknown subcommand 'frobnicate'", "fuzz, coverage, replay, run, list"]),
+        UsageCase(arguments: ["frobnicate"], mentions: ["unknown subcommand 'frobnicate'", "fuzz, coverage, defects, shrink, replay, run, list"]),
         UsageCase(arguments: ["--seeds", "1..3"], mentions: ["unknown subcommand '--seeds'", "after the subcommand"]),
         UsageCase(arguments: ["fuzz", "--bogus"], mentions: ["unknown option '--bogus'", "--seeds"]),
         UsageCase(arguments: ["fuzz", "-x"], mentions: ["unknown option '-x'"]),
