@@ -101,6 +101,8 @@ struct InvariantSuiteTests {
         (.ios, 449), (.ios, 466), (.ios, 583), (.ios, 888), (.ios, 974), (.ios, 1475),
         // Recurrence checker measured its after-clock-change window in mixed frames (424).
         (.ios, 424),
+        // Bridge: a same-ID replacement whose answer a process death lost was taken as landed (864).
+        (.ios, 864),
     ]
 
     @Test("seeds the fuzzer once failed on stay clean")
