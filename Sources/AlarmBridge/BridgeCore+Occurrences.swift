@@ -11,8 +11,17 @@ extension BridgeCore {
         guard let document else { return }
         // A row whose ring the platform holds is confirmed, even if the completion was lost to a
         // process death (the daemon finished the request; SCH-6 published the row first).
+        // A same-ID re-registration whose answer was lost is different: the daemon held the ID
+        // before, so it may still hold the previous configuration (a refused replacement leaves
+        // the old ring as it was). Its fingerprint becomes unknown, so the reconciliation
+        // re-registers it (ID-4) instead of trusting a sound the ring may not play (SND-5, SND-6;
+        // ios seed 864: a sound edit's replacement refused while the process was dead).
         for row in document.rings where !row.confirmed && !inFlight.contains(row.id) && inventory.contains(where: { $0.id == row.id }) {
-            mutate { $0.upsert(with(row) { $0.confirmed = true }) }
+            mutate { $0.upsert(with(row) { row in
+                if row.replacesHeldRing == true { row.fingerprint = Self.unverifiedFingerprint }
+                row.confirmed = true
+                row.replacesHeldRing = nil
+            }) }
         }
         guard flavor == .ios else { return }
         let nowAlerting = inventory.filter { $0.state == .alerting }.map(\.id).sorted()
@@ -278,10 +287,17 @@ extension BridgeCore {
         let prints = requests.map { fingerprint($0, now: now) }
         mutate { document in
             for (request, print) in zip(requests, prints) {
-                document.upsert(RingRow(id: request.id, schedule: request.schedule, fireWallMs: request.fireWallMs,
-                                        metadata: request.metadata, fingerprint: print,
-                                        publishedAtMs: now.wallMs, confirmed: false, delivered: false,
-                                        soundName: request.soundName))  // SND-5: the choice is persisted
+                // ID-4: a row that overwrites a differently configured ring the daemon holds (or
+                // may hold) records it, so a lost answer is not read as the new configuration.
+                let replaces = document.row(request.id).map { old in
+                    old.fingerprint != print && (old.confirmed || old.replacesHeldRing == true)
+                } ?? false
+                var row = RingRow(id: request.id, schedule: request.schedule, fireWallMs: request.fireWallMs,
+                                  metadata: request.metadata, fingerprint: print,
+                                  publishedAtMs: now.wallMs, confirmed: false, delivered: false,
+                                  soundName: request.soundName)  // SND-5: the choice is persisted
+                row.replacesHeldRing = replaces ? true : nil
+                document.upsert(row)
             }
         }
         flush(into: &out)
@@ -298,6 +314,11 @@ extension BridgeCore {
     /// existed keep their fingerprints.
     /// - Parameter now: only for the known defect `countdown-length-in-fingerprint` (seed 003),
     ///   which hashes the countdown time left until the fire time.
+    /// ID-4: the fingerprint of a row whose ring's configuration is unknown (a same-ID
+    /// re-registration whose answer was lost); no configuration hashes to it, so a sync
+    /// re-registers the ring.
+    static let unverifiedFingerprint = "unverified"
+
     func fingerprint(_ request: RingRequest, now: BridgeInstants) -> String {
         var text = "title=\(request.metadata.title)"
         if let sound = request.soundName { text += "|sound=\(sound)" }
@@ -342,7 +363,10 @@ extension BridgeCore {
         }
         switch result {
         case .success:
-            mutate { $0.upsert(with(row) { $0.confirmed = true }) }
+            mutate { $0.upsert(with(row) { row in
+                row.confirmed = true
+                row.replacesHeldRing = nil
+            }) }
             capacityRegistered(row)  // CAP-4, CAP-9
             if let token = row.metadata.token, document?.occurrence(token: token)?.state != .live {
                 // Its occurrence closed while the request was in flight: retire it now (OCC-25).

@@ -141,6 +141,11 @@ public struct RingRow: Codable, Sendable, Equatable {
     /// (ID-2): migration adopted it unchanged, and the schedule keeps using that ID for as long
     /// as its configuration is unchanged. nil in every row the current version creates.
     public var adoptedLegacyID: Bool? = nil
+    /// ID-4, SND-5: true while a same-ID re-registration with a new configuration (fingerprint)
+    /// is unconfirmed: the daemon may still hold the previous registration — its sound and
+    /// title — under this ID, so the ID being present proves nothing about the configuration.
+    /// nil once the platform answered, and in every row that replaced nothing.
+    public var replacesHeldRing: Bool? = nil
 
     public init(id: AlarmUUID, schedule: RingSchedule, fireWallMs: Int64, metadata: RingMetadata, fingerprint: String,
                 publishedAtMs: Int64, confirmed: Bool, delivered: Bool, soundName: String? = nil, adoptedLegacyID: Bool? = nil) {

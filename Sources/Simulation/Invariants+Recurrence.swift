@@ -63,7 +63,11 @@ extension World {
               !isPreviousScheduleRing(id, alarmID: metadata.alarmID) else { return }
         let scheduled: Int64?
         if let daemon = ios { scheduled = daemon.alarm(id)?.nextFireWallMs } else { scheduled = android?.alarm(id)?.triggerWallMs }
-        guard let fire = scheduled, fire <= wallMs, wallMs - lastWallClockChangeMs > setup.transitionBoundMs else { return }
+        // `lastWallClockChangeMs` is true time (`nowMs` when the clock was set): measuring it
+        // against the wall clock made the window vanish after any forward correction, so a
+        // `.relative` time the jump went over (it alerts at the jump, `jumpedOverRelativeFires`;
+        // the oracle opens it there too, REC-9) read as an off-schedule alert (ios seed 424).
+        guard let fire = scheduled, fire <= wallMs, nowMs - lastWallClockChangeMs > setup.transitionBoundMs else { return }
         let (ok, why) = isScheduledOccurrence(fire, of: root, in: calendar)
         guard !ok, !configuredWeeklyRoots(metadata).contains(where: { isScheduledOccurrence(fire, of: $0, in: calendar).0 }) else { return }
         if lastZoneChangeMs > process.lastReadyStepMs {

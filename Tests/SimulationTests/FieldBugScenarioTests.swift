@@ -99,6 +99,10 @@ struct InvariantSuiteTests {
         // saw (888), late deliveries inside another occurrence (466, 1475) or of a since-disabled
         // alarm (583), or earlier by ring time than the occurrence no process saw open (974).
         (.ios, 449), (.ios, 466), (.ios, 583), (.ios, 888), (.ios, 974), (.ios, 1475),
+        // Recurrence checker measured its after-clock-change window in mixed frames (424).
+        (.ios, 424),
+        // Bridge: a same-ID replacement whose answer a process death lost was taken as landed (864).
+        (.ios, 864),
     ]
 
     @Test("seeds the fuzzer once failed on stay clean")
