@@ -24,7 +24,7 @@ struct ShrinkCommand: Command {
         "plan as timed lines), then reduced (fewer events, alarms, params; shorter run; simpler times)",
         "while its first violation keeps the same invariant. The file ends with 'expect violation NAME'",
         "and replays with 'alarmsim run FILE'. Same input, same file, byte for byte.",
-        "Prints: 'shrunk ios seed 1 (title-in-ring-id): 53 → 1 events, 1 → 1 alarms, 55 runs, 0.3 s, invariant stable-ids → FILE'.",
+        "Prints: 'shrunk ios seed 1 (title-in-ring-id): 52 → 1 events, 1 → 1 alarms, 78 runs, 1.0 s, invariant stable-ids → FILE'.",
         "Exit status: 0 written, 64 usage error, 65 the seed does not fail (or its export does not",
         "reproduce the failure), 74 the file is not writable.",
     ]
