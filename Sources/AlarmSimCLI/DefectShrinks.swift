@@ -38,7 +38,7 @@ enum DefectShrinks {
         do {
             try ShrinkCommand.write(text, to: path)  // creates the directory when missing
         } catch {
-            problem = (error as? AtomicFile.WriteError)?.description ?? "cannot write \(path): \(error.localizedDescription)"
+            problem = ShrinkCommand.describe(error, writing: path)
         }
         return (ShrinkSize(eventsBefore: result.originalEvents, eventsAfter: result.shrunkEvents, path: path,
                            replaysSameInvariant: replays), problem)

@@ -99,7 +99,7 @@ struct DefectsCommand: Command {
         do {
             try ShrinkCommand.write(ScoreboardFormatter.markdown(board, command: command), to: outPath)
         } catch {
-            errors.write("error: " + ((error as? AtomicFile.WriteError)?.description ?? "cannot write \(outPath): \(error.localizedDescription)") + "\n")
+            errors.write("error: \(ShrinkCommand.describe(error, writing: outPath))\n")
             return .ioError
         }
         if let writeFailure {

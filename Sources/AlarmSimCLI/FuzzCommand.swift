@@ -120,7 +120,7 @@ struct FuzzCommand: Command {
             do {
                 try ShrinkCommand.write(result.text, to: path)
             } catch {
-                errors.write("error: \(error); check that the directory is writable\n")
+                errors.write("error: \(ShrinkCommand.describe(error, writing: path)); check that the directory is writable\n")
                 return false
             }
             // determinism-ok: as above

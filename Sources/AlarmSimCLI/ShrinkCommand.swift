@@ -91,7 +91,7 @@ struct ShrinkCommand: Command {
         do {
             try Self.write(result.text, to: path)
         } catch {
-            errors.write("error: \(error); check that the directory is writable\n")
+            errors.write("error: \(Self.describe(error, writing: path)); check that the directory is writable\n")
             return .ioError
         }
         // determinism-ok: as above
@@ -120,6 +120,12 @@ struct ShrinkCommand: Command {
     }
 
     /// Writes atomically, creating the file's directory when it is missing.
+    /// One line for a failed `write`: the atomic write's own message, or the directory that
+    /// could not be created, in words (never a raw Foundation error dump).
+    static func describe(_ error: any Error, writing path: String) -> String {
+        (error as? AtomicFile.WriteError)?.description ?? "cannot write \(path): \(error.localizedDescription)"
+    }
+
     static func write(_ text: String, to path: String) throws {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory) {

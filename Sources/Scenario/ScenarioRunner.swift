@@ -645,18 +645,14 @@ public enum ScenarioRunner {
         case "js.stall-one-in":
             guard let number, number <= 1_000 else { return bad + " (0...1000, 0: never)" }
             setup.jsStallOneIn = Int(number)
-        case "sim.request-failure-rate":
-            guard let rate = ratio(parameter.value) else { return bad + " (never or N/D, e.g. 1/30)" }
-            setup.requestFailureRate = rate
-        case "sim.interleaving-death-rate":
+        case "sim.request-failure-rate", "sim.interleaving-death-rate", "sim.workout-loss-rate", "sim.walk-force-quit-rate":
+            // The in-run fault rates of a fuzz run (fault catalog kinds), each a chance per event.
+            let fields: [String: WritableKeyPath<DeviceSetup, Ratio?>] = [
+                "sim.request-failure-rate": \.requestFailureRate, "sim.interleaving-death-rate": \.interleavingDeathRate,
+                "sim.workout-loss-rate": \.workoutLossRate, "sim.walk-force-quit-rate": \.walkForceQuitRate,
+            ]
             guard let rate = ratio(parameter.value) else { return bad + " (never or N/D, e.g. 1/25)" }
-            setup.interleavingDeathRate = rate
-        case "sim.workout-loss-rate":
-            guard let rate = ratio(parameter.value) else { return bad + " (never or N/D, e.g. 1/8)" }
-            setup.workoutLossRate = rate
-        case "sim.walk-force-quit-rate":
-            guard let rate = ratio(parameter.value) else { return bad + " (never or N/D, e.g. 1/10)" }
-            setup.walkForceQuitRate = rate
+            setup[keyPath: fields[parameter.key]!] = rate
         case "sim.first-launch":
             // Read by `run` before the plan is built (the synthesized first-launch prefix).
             guard ["synthesized", "scripted"].contains(parameter.value) else { return bad + " (synthesized or scripted)" }
