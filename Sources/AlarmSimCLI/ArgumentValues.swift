@@ -106,3 +106,45 @@ enum ArgumentValues {
         return UInt64(text)
     }
 }
+
+/// The options that name one seed's run, shared by `replay` and `shrink`: `--platform` and
+/// `--seed` (required), `--defect` (repeatable), `--profile`, `--faults`, `--no-liveness` — the
+/// words a fuzz repro line prints.
+struct SeedRunArguments {
+    /// Valued option names (without dashes) the run takes; a command adds its own.
+    static let valuedOptions = ["platform", "seed", "defect", "profile", "faults"]
+    static let flagOptions = ["no-liveness"]
+
+    var platform: PlatformFlavor
+    var seed: UInt64
+    var defects: [KnownDefect]
+    var faults: FaultSelection
+    /// False with `--no-liveness`: the safety phase only (issue 7).
+    var liveness: Bool
+
+    /// - Parameter purpose: What the seed is for, in the missing-seed message ("to replay").
+    /// - Throws: ``UsageError`` for a missing platform or seed, or a malformed value.
+    init(_ parsed: ParsedArguments, purpose: String) throws(UsageError) {
+        guard let platformText = try parsed.single("platform") else {
+            throw UsageError("missing --platform: say which platform the seed ran on, e.g. --platform ios")
+        }
+        guard let seedText = try parsed.single("seed") else {
+            throw UsageError("missing --seed: say which seed \(purpose), e.g. --seed 4711")
+        }
+        platform = try ArgumentValues.platform(platformText)
+        seed = try ArgumentValues.seed(seedText)
+        defects = try ArgumentValues.defects(parsed.all("defect"))
+        faults = try ArgumentValues.faults(profile: parsed.single("profile"), faults: parsed.all("faults"))
+        liveness = !parsed.has("no-liveness")
+    }
+
+    /// Rejects defects and forced faults that do not exist on the platform.
+    func validate() throws(UsageError) {
+        try ArgumentValues.checkDefects(defects, applyTo: platform)
+        try ArgumentValues.checkFaults(faults, applyTo: [platform])
+    }
+
+    func runOptions(keepFullTrace: Bool = false) -> RunOptions {
+        RunOptions(platform: platform, seed: seed, defects: defects, faults: faults, keepFullTrace: keepFullTrace, liveness: liveness)
+    }
+}

@@ -26,43 +26,25 @@ struct ReplayCommand: Command {
         "alarmsim replay --platform ios --seed 12 --profile none --faults reboot   # only reboots",
     ]
 
-    var platform: PlatformFlavor
-    var seed: UInt64
-    var defects: [KnownDefect]
-    var faults: FaultSelection
+    var seedRun: SeedRunArguments
     var tracePath: String?
-    /// False with `--no-liveness`: the safety phase only (issue 7).
-    var liveness: Bool
 
     init(arguments: [String]) throws(UsageError) {
-        let parsed = try ParsedArguments(arguments, command: Self.name,
-                                         valuedOptions: ["platform", "seed", "defect", "profile", "faults", "trace"], allowsPositionals: false,
-                                         flagOptions: ["no-liveness"])
-        liveness = !parsed.has("no-liveness")
-        guard let platformText = try parsed.single("platform") else {
-            throw UsageError("missing --platform: say which platform the seed ran on, e.g. --platform ios")
-        }
-        guard let seedText = try parsed.single("seed") else {
-            throw UsageError("missing --seed: say which seed to replay, e.g. --seed 4711")
-        }
-        platform = try ArgumentValues.platform(platformText)
-        seed = try ArgumentValues.seed(seedText)
-        defects = try ArgumentValues.defects(parsed.all("defect"))
-        faults = try ArgumentValues.faults(profile: parsed.single("profile"), faults: parsed.all("faults"))
+        let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: SeedRunArguments.valuedOptions + ["trace"],
+                                         allowsPositionals: false, flagOptions: SeedRunArguments.flagOptions)
+        seedRun = try SeedRunArguments(parsed, purpose: "to replay")
         tracePath = try parsed.single("trace")
     }
 
     func validate() throws(UsageError) {
-        try ArgumentValues.checkDefects(defects, applyTo: platform)
-        try ArgumentValues.checkFaults(faults, applyTo: [platform])
+        try seedRun.validate()
     }
 
     func run(output: inout some TextOutputStream, errors: inout some TextOutputStream,
              environment: CLIEnvironment) -> ExitStatus {
         // Always keep the full trace, so `--trace` never changes what the run does; the hash
         // covers every event either way.
-        let result = Simulator.run(RunOptions(platform: platform, seed: seed, defects: defects, faults: faults, keepFullTrace: true,
-                                              liveness: liveness))
+        let result = Simulator.run(seedRun.runOptions(keepFullTrace: true))
         output.write(Self.report(result))
         if let tracePath {
             do {

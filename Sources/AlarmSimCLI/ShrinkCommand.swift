@@ -1,4 +1,5 @@
 import AlarmBridge
+import Campaign
 import Foundation
 import Reporting
 import Scenario
@@ -36,29 +37,14 @@ struct ShrinkCommand: Command {
     static let defaultBudget = 2000
     static let defaultDirectory = "Reports/shrunk"
 
-    var platform: PlatformFlavor
-    var seed: UInt64
-    var defects: [KnownDefect]
+    var seedRun: SeedRunArguments
     var outPath: String?
     var budget: Int
-    var faults: FaultSelection
-    var liveness: Bool
 
     init(arguments: [String]) throws(UsageError) {
-        let parsed = try ParsedArguments(arguments, command: Self.name,
-                                         valuedOptions: ["platform", "seed", "defect", "profile", "faults", "out", "budget"],
-                                         allowsPositionals: false, flagOptions: ["no-liveness"])
-        faults = try ArgumentValues.faults(profile: parsed.single("profile"), faults: parsed.all("faults"))
-        liveness = !parsed.has("no-liveness")
-        guard let platformText = try parsed.single("platform") else {
-            throw UsageError("missing --platform: say which platform the seed ran on, e.g. --platform ios")
-        }
-        guard let seedText = try parsed.single("seed") else {
-            throw UsageError("missing --seed: say which failing seed to shrink, e.g. --seed 4711")
-        }
-        platform = try ArgumentValues.platform(platformText)
-        seed = try ArgumentValues.seed(seedText)
-        defects = try ArgumentValues.defects(parsed.all("defect"))
+        let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: SeedRunArguments.valuedOptions + ["out", "budget"],
+                                         allowsPositionals: false, flagOptions: SeedRunArguments.flagOptions)
+        seedRun = try SeedRunArguments(parsed, purpose: "to shrink")
         outPath = try parsed.single("out")
         budget = Self.defaultBudget
         if let text = try parsed.single("budget") {
@@ -70,19 +56,17 @@ struct ShrinkCommand: Command {
     }
 
     func validate() throws(UsageError) {
-        try ArgumentValues.checkDefects(defects, applyTo: platform)
-        try ArgumentValues.checkFaults(faults, applyTo: [platform])
+        try seedRun.validate()
     }
 
     func run(output: inout some TextOutputStream, errors: inout some TextOutputStream,
              environment: CLIEnvironment) -> ExitStatus {
         // determinism-ok: wall-clock timing of the shrink, printed only, never reaches a run
         let startMs = environment.elapsedMs()
-        let options = RunOptions(platform: platform, seed: seed, defects: defects, faults: faults, liveness: liveness)
-        let (setup, parameters) = Simulator.runSetup(options)
-        let origin = (["alarmsim", "shrink", "--platform", platform.rawValue, "--seed", String(seed)]
-            + defects.flatMap { ["--defect", $0.rawValue] } + faults.commandLineArguments + (liveness ? [] : ["--no-liveness"]))
-            .joined(separator: " ")
+        let (platform, seed, defects) = (seedRun.platform, seedRun.seed, seedRun.defects)
+        let (setup, parameters) = Simulator.runSetup(seedRun.runOptions())
+        let origin = Campaign.reproLine(platform: platform, seed: seed, defects: defects, faults: seedRun.faults,
+                                        liveness: seedRun.liveness, command: "shrink")
         guard let result = Shrinker.shrink(setup: setup, parameters: parameters, defects: defects, budget: budget, origin: origin) else {
             errors.write("error: \(platform.rawValue) seed \(seed) does not fail with \(Self.defectList(defects)), or its exported scenario does not reproduce the failure; nothing to shrink\n")
             return .dataError

@@ -100,10 +100,11 @@ public enum Campaign {
     ///   run always has the same line.
     /// - Parameter faults: Its non-default options (``FaultSelection/commandLineArguments``);
     ///   nothing for the default swarm profile.
+    /// - Parameter command: The subcommand that takes the same words (`replay`, or `shrink`).
     /// - Returns: A line a shell takes as is (every part is a plain word).
     public static func reproLine(platform: PlatformFlavor, seed: UInt64, defects: [KnownDefect],
-                                 faults: FaultSelection = .swarm, liveness: Bool = true) -> String {
-        var words = ["alarmsim", "replay", "--platform", platform.rawValue, "--seed", String(seed)]
+                                 faults: FaultSelection = .swarm, liveness: Bool = true, command: String = "replay") -> String {
+        var words = ["alarmsim", command, "--platform", platform.rawValue, "--seed", String(seed)]
         for defect in Array(Set(defects)).sorted() {
             words += ["--defect", defect.rawValue]
         }

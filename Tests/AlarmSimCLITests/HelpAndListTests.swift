@@ -75,7 +75,7 @@ struct HelpAndListTests {
         let fuzz = try FuzzCommand(arguments: ["--profile", "uniform", "--faults", "reboot,-doze", "--faults=force-quit"])
         #expect(fuzz.faults == FaultSelection(profile: .uniform, forcedOn: ["force-quit", "reboot"], forcedOff: ["doze"]))
         let replay = try ReplayCommand(arguments: ["--platform", "ios", "--seed", "3", "--profile", "none", "--faults", "reboot"])
-        #expect(replay.faults == FaultSelection(profile: .none, forcedOn: ["reboot"]))
+        #expect(replay.seedRun.faults == FaultSelection(profile: .none, forcedOn: ["reboot"]))
     }
 
     @Test("fuzz defaults to both platforms, ios first, and seeds 1..1000")
@@ -90,8 +90,8 @@ struct HelpAndListTests {
     @Test("--no-liveness turns the liveness phase off on fuzz and replay, and both helps name it")
     func noLivenessFlag() throws {
         #expect(try FuzzCommand(arguments: ["--no-liveness"]).liveness == false)
-        #expect(try ReplayCommand(arguments: ["--platform", "ios", "--seed", "1", "--no-liveness"]).liveness == false)
-        #expect(try ReplayCommand(arguments: ["--platform", "ios", "--seed", "1"]).liveness)
+        #expect(try ReplayCommand(arguments: ["--platform", "ios", "--seed", "1", "--no-liveness"]).seedRun.liveness == false)
+        #expect(try ReplayCommand(arguments: ["--platform", "ios", "--seed", "1"]).seedRun.liveness)
         for command in ["fuzz", "replay"] {
             #expect(cli(command, "--help").output.contains("--no-liveness"))
         }
@@ -162,9 +162,9 @@ struct HelpAndListTests {
         let command = try ReplayCommand(arguments: [
             "--platform", "android", "--seed", "4711", "--defect", "title-in-ring-id", "--trace=out.jsonl",
         ])
-        #expect(command.platform == .android)
-        #expect(command.seed == 4711)
-        #expect(command.defects == [.titleInRingID])
+        #expect(command.seedRun.platform == .android)
+        #expect(command.seedRun.seed == 4711)
+        #expect(command.seedRun.defects == [.titleInRingID])
         #expect(command.tracePath == "out.jsonl")
     }
 }
