@@ -51,6 +51,9 @@ public struct ShrinkResult: Sendable {
 ///    - drop `param` lines one at a time (back to the runner's default);
 ///    - replace the scripted first launch by the runner's synthesized one;
 ///    - snap event times to the whole minute, else the whole second.
+///    With defects on, a candidate is accepted only if the same file with its `defect` lines
+///    removed breaks no invariant (the defect is still what fails it); the export itself must
+///    pass this check too, or there is nothing to shrink.
 ///    The passes repeat until a round changes nothing or `budget` candidate runs are spent.
 /// 4. Deterministic: no wall clock, no hash order, candidates in a fixed order; the same input
 ///    gives the same file, byte for byte.
@@ -151,9 +154,9 @@ public enum Shrinker {
 
         var exhausted: Bool { runs >= budget }
 
-        /// Runs `scenario`; its first violation when that has the target invariant, else nil.
-        /// Counts one run against the budget.
-        /// The candidate's first violation when it has the target invariant. The candidate runs as
+        /// Runs `scenario`; counts one run against the budget (the correct-bridge check is free).
+        /// The candidate's first violation when it has the target invariant (and, with defects on,
+        /// the correct bridge runs it clean). The candidate runs as
         /// its printed text parses back, so only a file that can be written and read again is
         /// ever accepted (a local time inside a DST fall-back's repeated hour can print as a time
         /// going backwards: such a candidate is rejected, not written).
@@ -166,6 +169,14 @@ public enum Shrinker {
             parsed.path = scenario.path
             let outcome = ScenarioRunner.run(parsed)
             guard let first = outcome.result.firstViolation, first.invariant == invariant else { return nil }
+            // Teeth: with defects on, the candidate must need them. The same file on the correct
+            // bridge must break no invariant, or the shrink could end in a scenario that shows no
+            // bug of the defect (e.g. an alarm the app never saved, never silent on any bridge).
+            if !parsed.defects.isEmpty {
+                var correct = parsed
+                correct.defects = []
+                if ScenarioRunner.run(correct).result.firstViolation != nil { return nil }
+            }
             return first
         }
 

@@ -82,12 +82,13 @@ struct ShrinkerTests {
         #expect(replay.result.firstViolation?.invariant == "snooze-once")
     }
 
-    @Test("every committed shrunk regression passes without its defect line (the bug, not the scenario, fails)")
+    @Test("every committed shrunk scenario (regressions' -shrunk files and Scenarios/defects) passes without its defect lines (the bug, not the scenario, fails)")
     func shrunkRegressionsPassWithoutDefect() throws {
-        let shrunk = InvariantSuiteTests.regressions.filter { $0.hasSuffix("-shrunk.scenario") }
-        #expect(shrunk.count >= 3)
+        let shrunk = InvariantSuiteTests.regressions.filter { $0.hasSuffix("-shrunk.scenario") || $0.contains("/defects/") }
+        #expect(shrunk.count >= 40)
         for path in shrunk {
             let text = try String(contentsOfFile: path, encoding: .utf8)
+            #expect(text.contains("\ndefect "), "\(path) has no defect line")
             let fixed = text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { line -> String? in
                 if line.hasPrefix("defect ") { return nil }
                 if line.hasPrefix("expect violation") { return "expect no violations" }
