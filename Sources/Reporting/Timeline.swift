@@ -21,6 +21,7 @@ import SimKernel
 ///   a shutdown or (Android: the ringing service dies with it) the app's process death;
 /// - **burst** (an in-app wake-check sound): `platform burst-start` until `burst-stopped`,
 ///   `burst-replaced` or the process death;
+/// - **fired** marks where a ring began alerting (and, on Android, where AlarmManager delivered it);
 /// - **silenced** (`bridge stop`), **dismissed** (`user stop`, `user volume-key`) and
 ///   **cancelled** (`bridge cancel`) are instants on the root's lane;
 /// - the lifecycle lane: process running (`app launch` → `app process-death`), foreground
@@ -234,6 +235,7 @@ public struct Timeline: Sendable {
                 guard let id else { break }
                 closePending(id, at: ms, why: event.field("late") == "true" ? "fired (late)" : "fired")
                 if !alerting.contains(where: { $0.id == id }) { alerting.append((id, ms, event.index)) }
+                addMark(root: ringRoot[id], Mark(kind: .fired, atMs: ms, title: hover(event), eventIndex: event.index, row: 1))
             case ("android", "delivered"):
                 guard let id else { break }
                 closePending(id, at: ms, why: "delivered")

@@ -18,6 +18,8 @@ public enum TimelinePage {
     public static let detailAfterMs: Int64 = 60_000
     /// Events listed under the timelines (the last ones up to the violation).
     public static let lastEventsCount = 30
+    /// Longer field values are cut in the event table (the whole value is its hover text).
+    static let valueLengthMax = 240
 
     /// The page for `run`.
     public static func html(_ run: FailureRun) -> String {
@@ -209,7 +211,11 @@ public enum TimelinePage {
             table += isViolation ? "<tr class=\"violation-row\">" : "<tr>"
             table += "<td>\(event.index)</td><td>\(HTMLText.escaped(time.dateTime(event.wallMs)))</td>"
             table += "<td>\(HTMLText.escaped(event.component))</td><td>\(HTMLText.escaped(event.name))</td><td>"
-            table += event.fields.map { "<span class=\"k\">\(HTMLText.escaped($0.key))</span>=\(HTMLText.escaped($0.value))" }.joined(separator: " ")
+            table += event.fields.map { field in
+                let value = field.value.count > valueLengthMax ? String(field.value.prefix(valueLengthMax)) + "…" : field.value
+                let full = value == field.value ? "" : " title=\"\(HTMLText.escaped(field.value))\""
+                return "<span class=\"k\">\(HTMLText.escaped(field.key))</span>=<span\(full)>\(HTMLText.escaped(value))</span>"
+            }.joined(separator: " ")
             table += "</td></tr>\n"
         }
         table += "</tbody>\n</table>\n</section>\n"
@@ -227,7 +233,7 @@ public enum TimelinePage {
         var legend = "<div class=\"legend\">\n"
         legend += [swatch(.scheduled, "scheduled (primary, seed)"), swatch(.successor, "successor"), swatch(.snoozed, "snooze ring"), swatch(.walkFuse, "walk fuse"),
                    swatch(.alerting, "alerting"), swatch(.burst, "in-app burst"), mark(.silenced, "silenced by the bridge"),
-                   mark(.dismissed, "dismissed by the user"), mark(.cancelled, "cancelled"), mark(.refused, "refused")].joined(separator: "\n")
+                   mark(.dismissed, "dismissed by the user"), mark(.fired, "fired"), mark(.cancelled, "cancelled"), mark(.refused, "refused")].joined(separator: "\n")
         legend += "<br>\n"
         legend += [swatch(.running, "process running"), swatch(.foreground, "foreground"), swatch(.suspended, "suspended"),
                    swatch(.deviceOff, "device off"), swatch(.locked, "locked after boot"), mark(.launch, "launch"),

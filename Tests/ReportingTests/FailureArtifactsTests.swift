@@ -144,7 +144,7 @@ struct FailureArtifactsTests {
         let alerting = try #require(root.bars.first { $0.kind == .alerting })
         #expect(scheduled.endMs == alerting.startMs, "pending until it fired")
         #expect(alerting.endMs - alerting.startMs == 10_000)
-        #expect(root.marks.map(\.kind) == [.dismissed])
+        #expect(root.marks.map(\.kind) == [.fired, .dismissed])
         #expect(timeline.lanes[2].marks.count == 1, "the process-death fault")
         #expect(timeline.violation?.label == "never-silent")
     }
