@@ -27,9 +27,9 @@ struct ExplainCommand: Command {
         "file, 74 unreadable scenario file.",
     ]
     static let examples = [
-        "alarmsim explain --platform ios --seed 1 --defect title-in-ring-id",
-        "alarmsim explain --platform android --seed 7 --all | less",
-        "alarmsim explain Scenarios/defects/ios-title-in-ring-id.scenario",
+        "alarmsim explain --platform ios --seed 1 --defect title-in-ring-id   # as a fuzz repro line names it",
+        "alarmsim explain --platform android --seed 7 --all | less             # every trace event",
+        "alarmsim explain Scenarios/defects/ios-title-in-ring-id.scenario      # a scenario file's run",
     ]
 
     enum Source {
