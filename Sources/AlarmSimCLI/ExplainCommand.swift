@@ -8,7 +8,7 @@ import Simulation
 struct ExplainCommand: Command {
     static let name = "explain"
     static let abstract = "Print a seed's (or scenario's) run as a readable timeline: local time, what happened, what the bridge did, what rang."
-    static let usage = "alarmsim explain --platform ios|android --seed N [--defect NAME]... [--profile P] [--faults A,B,-C] [--no-liveness] [--all]  |  alarmsim explain FILE.scenario [--all]"
+    static let usage = "alarmsim explain --platform ios|android --seed N [--defect NAME]... [--profile P] [--faults A,B,-C] [--no-liveness] [--all] [--report DIR]  |  alarmsim explain FILE.scenario [--all] [--report DIR]"
     static let options = [
         "  --platform ios|android  the platform the seed ran on (required with --seed)",
         "  --seed N                the root seed (required unless a scenario file is named)",
@@ -17,6 +17,7 @@ struct ExplainCommand: Command {
         "  --faults A,B,-C         fault kinds forced on or off (-C), as the fuzz repro line prints them",
         "  --no-liveness           run the safety phase only (as a fuzz run with --no-liveness did)",
         "  --all                   one line per trace event (default: routine polls, reads and completions are left out)",
+        "  --report DIR            also write the run's trace.jsonl, report.md and timeline.html into DIR",
         "  -h, --help              show this help",
         "",
         "One line per event: the device's local wall time (zone in force then), the trace index (as in",
@@ -24,7 +25,7 @@ struct ExplainCommand: Command {
         "happened; ring IDs are shortened to 8 hex digits (--all prints them whole). The violation, the",
         "invariant it breaks and the repro line come last.",
         "Exit status: 0 no violation, 1 the run broke an invariant, 64 usage error, 65 malformed scenario",
-        "file, 74 unreadable scenario file.",
+        "file, 74 unreadable scenario file or unwritable report directory.",
     ]
     static let examples = [
         "alarmsim explain --platform ios --seed 1 --defect title-in-ring-id   # as a fuzz repro line names it",
@@ -39,11 +40,13 @@ struct ExplainCommand: Command {
 
     var source: Source
     var all: Bool
+    var reportDirectory: String?
 
     init(arguments: [String]) throws(UsageError) {
-        let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: SeedRunArguments.valuedOptions,
+        let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: SeedRunArguments.valuedOptions + ["report"],
                                          allowsPositionals: true, flagOptions: SeedRunArguments.flagOptions + ["all"])
         all = parsed.has("all")
+        reportDirectory = try parsed.single("report")
         switch parsed.positionals.count {
         case 0:
             source = .seed(try SeedRunArguments(parsed, purpose: "to explain"))
@@ -82,6 +85,15 @@ struct ExplainCommand: Command {
             }
         }
         output.write(TraceExplainer.text(run, all: all))
+        if let reportDirectory {
+            do {
+                let paths = try FailureArtifacts.write(run, into: reportDirectory)
+                errors.write("report: \(paths.joined(separator: ", "))\n")
+            } catch {
+                errors.write("error: \(error); check that the directory is writable\n")
+                return .ioError
+            }
+        }
         return run.violations.isEmpty ? .success : .violations
     }
 }

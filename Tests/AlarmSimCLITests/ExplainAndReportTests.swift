@@ -38,6 +38,32 @@ struct ExplainAndReportTests {
         #expect(run.output.contains("repro: alarmsim run \(path)\n"))
     }
 
+    @Test("a scenario whose alarm title is hostile markup: explain --report writes a page where it stays text")
+    func hostileTitleEndToEnd() throws {
+        let directory = try makeTemporaryDirectory("hostile")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("hostile.scenario").path
+        try """
+        platform ios
+        start 2026-12-15 22:54:33 Europe/Berlin
+        seed 1
+        defect title-in-ring-id
+        alarm a1 05:09 once
+        at 22:54:36 user edit-title a1 "<script>&\\"'"
+        expect violation stable-ids
+
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        let report = directory.appendingPathComponent("report").path
+        let run = cli("explain", path, "--report", report)
+        #expect(run.status == .violations, "\(run.errors)")
+        #expect(run.output.contains("<script>&\"'"), "the terminal shows the title as it is")
+        let html = try String(contentsOfFile: report + "/timeline.html", encoding: .utf8)
+        #expect(html.contains("&lt;script&gt;&amp;&quot;&#39;"))
+        #expect(!html.contains("<script"))
+        let markdown = try String(contentsOfFile: report + "/report.md", encoding: .utf8)
+        #expect(markdown.contains("repro: ") == false && markdown.contains("alarmsim run \(path)"))
+    }
+
     @Test("explain: bad flags exit 64, a malformed scenario 65 with file:line:col, a missing one 74")
     func explainErrors() throws {
         #expect(cli("explain", "--platform", "ios").status == .usage)
