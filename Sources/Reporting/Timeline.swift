@@ -4,8 +4,8 @@ import SimKernel
 /// one lane per alarm root, one for the app lifecycle, one for injected faults, and the
 /// violation. ``TimelinePage`` draws it as SVG.
 ///
-/// All instants are **true** virtual time (ms since the Unix epoch), which never jumps; the
-/// device's wall clock (which a clock fault may move) is shown in the hover text.
+/// All instants are **true** virtual time (ms since the Unix epoch), which never jumps; hover
+/// text shows the device's wall clock (which a clock fault may move) in the zone then in force.
 ///
 /// How states are read from the trace (names as `component event`):
 /// - a ring belongs to the root and has the kind of its `bridge schedule` (`id`, `kind`, `root`);
@@ -136,7 +136,15 @@ public struct Timeline: Sendable {
         var deviceOff: Int64?
         var locked: Int64?
 
-        func stamp(_ ms: Int64) -> String { time.dateTime(ms) }
+        // The device's clock offset and zone over true time, so hover text shows the wall time
+        // the device showed (a clock correction or a time-zone change moves it).
+        var clockHistory: [(sinceMs: Int64, offsetMs: Int64)] = [(Int64.min, 0)]
+        var zoneHistory: [(sinceMs: Int64, format: LocalTimeFormat)] = [(Int64.min, time)]
+        func stamp(_ ms: Int64) -> String {
+            let offset = clockHistory.last { $0.sinceMs <= ms }?.offsetMs ?? 0
+            let format = zoneHistory.last { $0.sinceMs <= ms }?.format ?? time
+            return format.dateTime(ms + offset)
+        }
         func addBar(root: String?, _ bar: Bar) {
             guard let root else { other.bars.append(bar); return }
             rootLanes[root, default: Lane(category: .root, label: root)].bars.append(bar)
@@ -196,8 +204,8 @@ public struct Timeline: Sendable {
             }
         }
         func hover(_ event: TraceEvent) -> String {
-            var text = "#\(event.index) \(event.component) \(event.name) — \(stamp(event.wallMs))"
-            if event.wallMs != event.trueMs { text += " (device clock; true time \(stamp(event.trueMs)))" }
+            var text = "#\(event.index) \(event.component) \(event.name) — \(stamp(event.trueMs))"
+            if event.wallMs != event.trueMs { text += " (device clock, \(event.wallMs - event.trueMs) ms off true time)" }
             for field in event.fields { text += "\n\(field.key): \(field.value)" }
             return text
         }
@@ -205,6 +213,12 @@ public struct Timeline: Sendable {
         for event in events {
             let ms = event.trueMs
             let id = event.field("id")
+            if event.wallMs - ms != clockHistory[clockHistory.count - 1].offsetMs {
+                clockHistory.append((ms, event.wallMs - ms))
+            }
+            if event.component == "device", event.name == "time-zone", let zone = event.field("to") {
+                zoneHistory.append((ms, LocalTimeFormat(zoneIdentifier: zone)))
+            }
             switch (event.component, event.name) {
             case ("bridge", "schedule"):
                 guard let id else { break }
