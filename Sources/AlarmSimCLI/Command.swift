@@ -132,6 +132,7 @@ struct ParsedArguments {
         case "out": "--out FILE"
         case "budget": "--budget 2000"
         case "shrink-dir": "--shrink-dir Reports/shrunk"
+        case "report": "--report Reports/latest/ios-1"
         default: "--\(name) VALUE"
         }
     }

@@ -7,7 +7,7 @@ import Simulation
 struct ReplayCommand: Command {
     static let name = "replay"
     static let abstract = "Re-run one seed byte for byte: print its parameters, its violation if any, and its trace hash."
-    static let usage = "alarmsim replay --platform ios|android --seed N [--defect NAME]... [--profile P] [--faults A,B,-C] [--no-liveness] [--trace FILE.jsonl]"
+    static let usage = "alarmsim replay --platform ios|android --seed N [--defect NAME]... [--profile P] [--faults A,B,-C] [--no-liveness] [--trace FILE.jsonl] [--report DIR]"
     static let options = [
         "  --platform ios|android  the platform the seed ran on (required)",
         "  --seed N                the root seed (required)",
@@ -16,24 +16,29 @@ struct ReplayCommand: Command {
         "  --faults A,B,-C         fault kinds forced on or off (-C), as the fuzz repro line prints them",
         "  --no-liveness           run the safety phase only (as a fuzz run with --no-liveness did)",
         "  --trace FILE.jsonl      also write the full trace as JSON Lines (header line, then one event per line)",
+        "  --report DIR            also write the seed's failure report into DIR (created when missing):",
+        "                          trace.jsonl, report.md and timeline.html (a self-contained timeline page)",
         "  -h, --help              show this help",
         "",
-        "Exit status: 0 no violation, 1 violation found, 64 usage error, 74 trace file not writable.",
+        "Exit status: 0 no violation, 1 violation found, 64 usage error, 74 trace file or report directory not writable.",
     ]
     static let examples = [
         "alarmsim replay --platform ios --seed 4711 --defect title-in-ring-id   # as a fuzz repro line prints it",
         "alarmsim replay --platform android --seed 7 --trace Reports/android-7.jsonl",
         "alarmsim replay --platform ios --seed 12 --profile none --faults reboot   # only reboots",
+        "alarmsim replay --platform ios --seed 1 --defect title-in-ring-id --report Reports/latest/ios-1   # + timeline.html, report.md",
     ]
 
     var seedRun: SeedRunArguments
     var tracePath: String?
+    var reportDirectory: String?
 
     init(arguments: [String]) throws(UsageError) {
-        let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: SeedRunArguments.valuedOptions + ["trace"],
+        let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: SeedRunArguments.valuedOptions + ["trace", "report"],
                                          allowsPositionals: false, flagOptions: SeedRunArguments.flagOptions)
         seedRun = try SeedRunArguments(parsed, purpose: "to replay")
         tracePath = try parsed.single("trace")
+        reportDirectory = try parsed.single("report")
     }
 
     func validate() throws(UsageError) {
@@ -54,6 +59,15 @@ struct ReplayCommand: Command {
                 return .ioError
             }
             errors.write("trace: \(result.trace.events.count) events written to \(tracePath)\n")
+        }
+        if let reportDirectory {
+            do {
+                let paths = try FailureArtifacts.write(FailureRun(result), into: reportDirectory)
+                errors.write("report: \(paths.joined(separator: ", "))\n")
+            } catch {
+                errors.write("error: \(error); check that the directory is writable\n")
+                return .ioError
+            }
         }
         return result.violations.isEmpty ? .success : .violations
     }

@@ -1,0 +1,123 @@
+import SimKernel
+import Simulation
+
+/// `report.md`: a failing run in Markdown — the violation (invariant, its statement, rule IDs,
+/// message, local wall time, virtual ms, trace index), the repro line, every run parameter, the
+/// shrunk scenario when there is one, and the last events before the violation.
+public enum FailureReport {
+    /// Events listed at the end of the report.
+    public static let lastEventsCount = 30
+
+    /// The Markdown report of `run`, ending with a newline.
+    public static func markdown(_ run: FailureRun) -> String {
+        let time = LocalTimeFormat(zoneIdentifier: run.startZone)
+        let header = run.header
+        var lines: [String] = []
+        if let violation = run.violation {
+            lines.append("# \(violation.invariant) — \(header.platform) seed \(header.seed)")
+        } else {
+            lines.append("# No violation — \(header.platform) seed \(header.seed)")
+        }
+        lines.append("")
+        lines.append("## Violation")
+        lines.append("")
+        if let violation = run.violation {
+            lines.append("- **Invariant:** `\(violation.invariant)`")
+            if let info = InvariantCatalog.info(violation.invariant) {
+                lines.append("- **Statement:** \(oneLine(info.statement))")
+            }
+            lines.append("- **Rules:** " + (violation.rules.isEmpty ? "none" : violation.rules.map { "`\($0)`" }.joined(separator: ", ")))
+            lines.append("- **Message:** \(oneLine(violation.message))")
+            lines.append("- **When:** \(time.dateTime(violation.wallMs)) (\(run.startZone)); virtual \(violation.wallMs) ms wall, \(violation.trueMs) ms true")
+            lines.append("- **Trace event:** \(violation.eventIndex)")
+            for other in run.violations.dropFirst() {
+                lines.append("- **Also:** `\(other.invariant)` at trace event \(other.eventIndex): \(oneLine(other.message))")
+            }
+        } else {
+            lines.append("The run broke no invariant.")
+        }
+        lines.append("")
+        lines.append("## Repro")
+        lines.append("")
+        lines.append("```sh")
+        lines.append(run.reproLine)
+        lines.append("```")
+        lines.append("")
+        lines.append("## Run")
+        lines.append("")
+        lines.append("| parameter | value |")
+        lines.append("|---|---|")
+        lines.append("| platform | \(cell(header.platform)) |")
+        lines.append("| seed | \(header.seed) |")
+        lines.append("| defects | \(cell(header.defects.isEmpty ? "none" : header.defects.joined(separator: ", "))) |")
+        for parameter in header.parameters {
+            lines.append("| \(cell(parameter.name)) | \(cell(parameter.value)) |")
+        }
+        lines.append("| exemptions | \(cell(SummaryFormatter.exemptionList(run.exemptions))) |")
+        lines.append("| zone data | \(cell(header.zoneData)) |")
+        lines.append("| events processed | \(header.eventsProcessed) |")
+        lines.append("| trace records | \(header.traceEventCount) |")
+        lines.append("| virtual duration | \(run.virtualDurationMs) ms |")
+        lines.append("| trace hash | `\(header.traceHashHex)` |")
+        if let scenario = run.shrunkScenario {
+            lines.append("")
+            lines.append("## Shrunk scenario")
+            lines.append("")
+            let fence = fenceFor(scenario)
+            lines.append(fence)
+            lines.append(scenario.hasSuffix("\n") ? String(scenario.dropLast()) : scenario)
+            lines.append(fence)
+        }
+        let events = lastEvents(run, count: lastEventsCount)
+        lines.append("")
+        let what = run.violation == nil ? "the end of the run" : "the violation"
+        lines.append("## The last \(events.count) events up to \(what)")
+        lines.append("")
+        lines.append("Local wall time in \(run.startZone); `#` is the trace index (`trace.jsonl`).")
+        lines.append("")
+        let block = events.map { event in
+            let fields = event.fields.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+            return "#\(event.index) \(time.dateTime(event.wallMs)) \(event.component) \(event.name) \(fields)"
+        }.joined(separator: "\n")
+        let fence = fenceFor(block)
+        lines.append(fence)
+        lines.append(block)
+        lines.append(fence)
+        lines.append("")
+        lines.append("## Files")
+        lines.append("")
+        lines.append("- `trace.jsonl` — the full trace as JSON Lines (a header line, then one event per line)")
+        lines.append("- `timeline.html` — the timeline page (one self-contained HTML file)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The last `count` events up to and including the violation's (or the last event).
+    public static func lastEvents(_ run: FailureRun, count: Int) -> [TraceEvent] {
+        let cut: [TraceEvent]
+        if let index = run.violation?.eventIndex, let position = run.events.firstIndex(where: { $0.index == index }) {
+            cut = Array(run.events[...position])
+        } else {
+            cut = run.events
+        }
+        return Array(cut.suffix(count))
+    }
+
+    /// A table cell: pipes escaped, line breaks as spaces.
+    static func cell(_ text: String) -> String {
+        oneLine(text).split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|")
+    }
+
+    static func oneLine(_ text: String) -> String {
+        String(text.map { $0.isNewline ? " " : $0 })
+    }
+
+    /// A backtick fence longer than any backtick run inside `text`.
+    static func fenceFor(_ text: String) -> String {
+        var longest = 0, current = 0
+        for character in text {
+            current = character == "`" ? current + 1 : 0
+            longest = max(longest, current)
+        }
+        return String(repeating: "`", count: max(3, longest + 1))
+    }
+}

@@ -1,0 +1,191 @@
+import SimKernel
+import Simulation
+
+/// The readable timeline `alarmsim explain` prints: one line per meaningful trace event with the
+/// device's local wall time (in the zone in force at that event), the trace index, who acted and
+/// what happened — what the user and faults did, what the bridge asked the platform (schedule,
+/// cancel, stop, saves), what rang and stopped ringing — then the violation and its repro line.
+///
+/// By default noise is condensed away: JS heartbeats and polls, inventory reads, successful
+/// completions of platform calls, the platform's echo of accepted schedules, persists that
+/// changed no count. With `all: true` every trace event gets a line.
+public enum TraceExplainer {
+    /// The whole explanation, ending with a newline.
+    public static func text(_ run: FailureRun, all: Bool = false) -> String {
+        var lines: [String] = []
+        let header = run.header
+        let defects = header.defects.isEmpty ? "no defect" : "defects " + header.defects.joined(separator: ", ")
+        lines.append("\(header.platform) seed \(header.seed) · \(defects) · zone \(run.startZone) · \(header.eventsProcessed) events, \(header.traceEventCount) trace records")
+        lines.append("local wall time                 #event  who       what")
+        var zone = run.startZone
+        var time = LocalTimeFormat(zoneIdentifier: zone)
+        var ringRoot: [String: String] = [:]  // lookup only
+        var ringKind: [String: String] = [:]  // lookup only
+        var lastPersist: (rings: String, occurrences: String)?
+        var shown = 0
+        for event in run.events {
+            if event.component == "device", event.name == "time-zone", let next = event.field("to") {
+                zone = next
+            }
+            if event.component == "bridge", event.name == "schedule", let id = event.field("id") {
+                ringRoot[id] = event.field("root")
+                ringKind[id] = event.field("kind")
+            }
+            var persistChanged = true
+            if event.component == "store", event.name == "persist" {
+                let counts = (event.field("rings") ?? "", event.field("occurrences") ?? "")
+                persistChanged = lastPersist.map { $0 != counts } ?? true
+                lastPersist = counts
+            }
+            guard all || (persistChanged && !isNoise(event)) else { continue }
+            let (who, what) = describe(event, ringRoot: ringRoot, ringKind: ringKind, time: time, full: all)
+            let stamp = time.dateTime(event.wallMs)
+            lines.append(stamp.padded(31) + " " + ("#\(event.index)").padded(7) + " " + who.padded(9) + " " + what)
+            shown += 1
+            if event.component == "device", event.name == "time-zone" { time = LocalTimeFormat(zoneIdentifier: zone) }
+        }
+        if !all && shown < run.events.count {
+            lines.append("(\(run.events.count - shown) routine events not shown; --all lists every trace event)")
+        }
+        if let violation = run.violation {
+            let rules = violation.rules.isEmpty ? "" : " (\(violation.rules.joined(separator: ", ")))"
+            lines.append("")
+            lines.append("VIOLATION \(violation.invariant)\(rules) at \(time.dateTime(violation.wallMs)) (trace event \(violation.eventIndex))")
+            lines.append("  \(violation.message)")
+            if let info = InvariantCatalog.info(violation.invariant) {
+                lines.append("  invariant: \(info.statement)")
+            }
+        } else {
+            lines.append("")
+            lines.append("no violation")
+        }
+        lines.append("repro: \(run.reproLine)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Bridge inputs that are routine (polls, heartbeats, reads, successful completions).
+    static let noisyInputPrefixes = [
+        "inventoryRead(", "alarmUpdates(", "setForegroundAlarmContext(", "peekLastAlarmAction", "getScheduledAlarmTimes",
+        "journalLoaded(", "receiptsRead(", "healthAccessObserved(", "reportCachedPreferences(", "killSwitchChecked(ok)",
+        "burstPlaybackBegan(", "getAudibleAlarm", "recordChallengeInteraction", "stepsObserved", "stepCounterChanged(",
+        "recentStepsQueried(", "timerFired(", "credentialStoreLoaded(", "storeLoaded(",
+    ]
+    static let noisyReplyPrefixes = ["lastAlarmAction(nil)", "scheduledAlarmTimes(", "audibleAlarm", "activeWakeOccurrence("]
+    static let noisyActions: Set<String> = ["appContextHeartbeat", "appPeekAction", "appGetScheduledAlarmTimes"]
+    static let noisyEvents: Set<String> = [
+        "ios scheduled", "ios updates-burst", "keychain read", "store journal", "sim end", "platform burst-playing",
+        "android standby-bucket", "android charging", "android step-listener", "android set-alarm-clock",
+    ]
+
+    static func isNoise(_ event: TraceEvent) -> Bool {
+        let key = "\(event.component) \(event.name)"
+        if noisyEvents.contains(key) { return true }
+        switch key {
+        case "bridge input":
+            let input = event.field("input") ?? ""
+            if input.contains(", ok)") && (input.hasPrefix("scheduleCompleted(") || input.hasPrefix("cancelCompleted(") || input.hasPrefix("stopCompleted(")) {
+                return true
+            }
+            if input.hasPrefix("inventoryRead(") { return !input.contains("Failed") && !input.contains("failed") }
+            return noisyInputPrefixes.contains { input.hasPrefix($0) }
+        case "bridge reply":
+            let reply = event.field("reply") ?? ""
+            return noisyReplyPrefixes.contains { reply.hasPrefix($0) }
+        case "plan action":
+            return noisyActions.contains(Timeline.actionName(event.field("action") ?? ""))
+        case "network kill-switch":
+            return event.field("response") == "ok"
+        case "android broadcast":
+            let action = event.field("action") ?? ""
+            return action.hasSuffix(".SCREEN_ON") || action.hasSuffix(".SCREEN_OFF")
+        default:
+            return false
+        }
+    }
+
+    /// Who acted and what happened, in words.
+    static func describe(_ event: TraceEvent, ringRoot: [String: String], ringKind: [String: String],
+                         time: LocalTimeFormat, full: Bool) -> (String, String) {
+        func ring(_ id: String?) -> String {
+            guard let id else { return "a ring" }
+            let short = full ? id : String(id.prefix(8))
+            let kind = ringKind[id].map { "\($0) " } ?? ""
+            if let root = ringRoot[id] { return "\(root) \(kind)ring \(short)" }
+            return "ring \(short)"
+        }
+        func rest(except keys: Set<String>) -> String {
+            let fields = event.fields.filter { !keys.contains($0.key) }.map { "\($0.key)=\($0.value)" }
+            return fields.isEmpty ? "" : " " + fields.joined(separator: " ")
+        }
+        let id = event.field("id")
+        switch (event.component, event.name) {
+        case ("sim", "start"):
+            return ("sim", "run starts: \(event.field("platform") ?? "?") seed \(event.field("seed") ?? "?") in \(event.field("zone") ?? "?")")
+        case ("sim", "end"):
+            return ("sim", "run ends after \(event.field("events") ?? "?") events")
+        case ("bridge", "schedule"):
+            var due = event.field("schedule") ?? "?"
+            if due.hasPrefix("fixed("), let ms = Int64(due.dropFirst(6).dropLast()) { due = "due " + time.short(ms) }
+            return ("bridge", "schedule \(ring(id)) \(due) (\(event.field("origin") ?? "?"))")
+        case ("bridge", "cancel"):
+            return ("bridge", "cancel \(ring(id)) (\(event.field("origin") ?? "?"))")
+        case ("bridge", "stop"):
+            return ("bridge", "stop \(ring(id)) (\(event.field("origin") ?? "?"))")
+        case ("bridge", "input"):
+            return ("bridge", "← \(event.field("input") ?? "?")")
+        case ("bridge", "reply"):
+            return ("bridge", "→ JS \(event.field("reply") ?? "?")")
+        case ("bridge", "note"):
+            return ("bridge", "note: \(event.field("text") ?? "")")
+        case ("bridge", "launch-gate"):
+            return ("bridge", "launch gate \(event.field("state") ?? "?")")
+        case ("store", "persist"):
+            return ("bridge", "saves its document (\(event.field("rings") ?? "?") rings, \(event.field("occurrences") ?? "?") occurrences)")
+        case ("store", "persist-failed"):
+            return ("FAULT", "save of the document failed (protected data unavailable)")
+        case ("ios", "alerting"), ("android", "ringing"):
+            return ("RINGS", "\(ring(id)) alerting" + (event.field("late") == "true" ? " (late)" : ""))
+        case ("ios", "alert-ended"), ("android", "ringing-stopped"):
+            return ("rang", "\(ring(id)) stops alerting")
+        case ("android", "delivered"):
+            return ("platform", "AlarmManager delivers \(ring(id))" + rest(except: ["id"]))
+        case ("ios", "scheduled"):
+            return ("platform", "AlarmKit holds \(ring(id))" + rest(except: ["id"]))
+        case ("ios", "cancelled"), ("android", "cancelled"):
+            return ("platform", "\(ring(id)) cancelled" + rest(except: ["id"]))
+        case ("platform", "burst-start"):
+            return ("RINGS", "in-app burst \(id.map { String($0.prefix(full ? 36 : 8)) } ?? "?") for \(event.field("root") ?? "?") (sound \(event.field("sound") ?? "?"))")
+        case ("platform", "burst-stopped"):
+            return ("rang", "in-app burst \(id.map { String($0.prefix(full ? 36 : 8)) } ?? "?") stops")
+        case ("user", "stop"):
+            return ("user", "taps Stop on \(ring(id))")
+        case ("app", "launch"):
+            return ("app", "process \(event.field("incarnation") ?? "?") launches (\(event.field("reason") ?? "?"))")
+        case ("app", "process-death"):
+            return ("app", "process dies (\(event.field("reason") ?? "?"))")
+        case ("app", "suspended"):
+            return ("app", "process suspended in the background")
+        case ("app", "resumed"):
+            return ("app", "process resumed")
+        case ("plan", "action"):
+            let action = event.field("action") ?? "?"
+            if Timeline.faultActionNames.contains(Timeline.actionName(action)) { return ("FAULT", action) }
+            return (action.hasPrefix("app") ? "js" : "user", action)
+        case ("check", "violation"):
+            return ("CHECK", "violation \(event.field("invariant") ?? "?")")
+        default:
+            let key = "\(event.component) \(event.name)"
+            let who = event.component == "fault" || Timeline.platformFaultEvents.contains(key) ? "FAULT" : event.component
+            var what = event.name
+            if let id { what += " \(ring(id))" }
+            return (who, what + rest(except: ["id"]))
+        }
+    }
+}
+
+extension String {
+    /// The string padded with spaces to `width` characters (never cut).
+    fileprivate func padded(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}
