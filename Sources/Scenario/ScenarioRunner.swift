@@ -127,7 +127,13 @@ public enum ScenarioRunner {
         }
     }
 
-    public static func run(_ scenario: ScenarioFile, keepFullTrace: Bool = false) -> ScenarioOutcome {
+    /// Runs a scenario and judges its expectations.
+    ///
+    /// - Parameter continuationSeed: `run --continue-seeds`: after the file's last timed line the
+    ///   run continues for `Continuation.defaultDurationMs` with the seed's random behaviour
+    ///   (`Continuation.extend`, swarm profile). The file's timed expectations are still checked;
+    ///   its whole-run expectations are not (a continuation asks whether any invariant breaks).
+    public static func run(_ scenario: ScenarioFile, keepFullTrace: Bool = false, continuationSeed: UInt64? = nil) -> ScenarioOutcome {
         var failures: [String] = []
         let platform: PlatformFlavor = scenario.platform == .ios ? .ios : .android
         guard let calendar = WallCalendar(zoneIdentifier: scenario.start.zoneIdentifier),
@@ -186,6 +192,11 @@ public enum ScenarioRunner {
         let defects = scenario.defects.compactMap(KnownDefect.init(rawValue:))
         var parameters = [RunParameter("scenario", scenario.path), RunParameter("zone", setup.zoneIdentifier),
                           RunParameter("start-wall-ms", String(startWallMs))]
+        if let continuationSeed {
+            let extended = Continuation.extend(setup, fromWallMs: max(lastWallMs, startWallMs + 3_000), seed: continuationSeed)
+            setup = extended.0
+            parameters += extended.1
+        }
         if setup.liveness.enabled {
             parameters += setup.liveness.parameters(boundaryWallMs: startWallMs + setup.durationMs)
         }
@@ -197,7 +208,7 @@ public enum ScenarioRunner {
                                  limits: limits)
         let result = Simulator.run(setup: setup, parameters: parameters, options: options)
         failures += result.scenarioFailures.map { "\(scenario.path):\($0)" }  // "line: message"
-        failures += judge(scenario, result)
+        if continuationSeed == nil { failures += judge(scenario, result) }
         // Timed expectations after the run's end were never checked: that is expected after the
         // violation a file asks for, and a failure otherwise (say, a too short sim.duration-ms).
         var notes: [String] = []
