@@ -223,6 +223,9 @@ private struct Importer {
 
     mutating func addHeader(_ value: JSONValue, line: Int) throws(ScenarioError) {
         let allowed = ["journal", "version", "platform", "zone", "t", "seed", "params", "device", "app", "note"]
+        if case .object(let members) = value.kind, !members.contains(where: { $0.key == "journal" }) {
+            throw error(line, value.column, "the first line must be the journal header {\"journal\": \"\(BridgeJournal.formatName)\", \"version\": 1, \"zone\": …, \"t\": …}")
+        }
         let members = try members(value, line: line, allowed: allowed, what: "the journal header")
         let (format, formatColumn) = try requiredString(members, "journal", line: line, object: value, what: "the journal header")
         guard format == BridgeJournal.formatName else {
@@ -376,7 +379,8 @@ private struct Importer {
             throw error(line, column, "this instant falls in the repeated hour of a daylight-saving change in \(start!.zoneIdentifier); a scenario's local `at` time cannot name its second pass")
         }
         timed.append(OutputLine(text: "at \(ScenarioPrinter.format(time)) \(event)", journalLine: line, journalColumn: column, ms: ms, order: order))
-        if trigger {
+        // The first line a journal event makes is the one its failed schedule calls arm before.
+        if trigger, lastTriggerIndex.map({ timed[$0].journalLine != line }) ?? true {
             lastTriggerIndex = timed.count - 1
             pendingFaultIndex = nil
         }
