@@ -30,7 +30,7 @@ struct DiffCommand: Command {
     static let examples = [
         "alarmsim diff --platform ios --seed 1 --defect title-in-ring-id   # the defect against the correct bridge",
         "alarmsim diff --platform android --seed 7 --defect ack-before-work --vs-defect retire-before-arm",
-        "alarmsim diff Scenarios/field-bugs/001-resume-sync-while-alerting.scenario Reports/shrunk/ios-1-hands-off-alerting.scenario",
+        "alarmsim diff Scenarios/field-bugs/001-resume-sync-while-alerting.scenario Scenarios/journals/001-resume-sync.scenario   # the field bug vs its journal",
     ]
 
     /// One side of the comparison.
