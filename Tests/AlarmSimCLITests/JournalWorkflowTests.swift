@@ -47,6 +47,20 @@ struct JournalWorkflowTests {
         #expect(ScenarioRunner.run(defective).result.firstViolation?.invariant == "hands-off-alerting")
     }
 
+    @Test("run checks what the journal recorded: an alert the model does not reproduce fails the scenario")
+    func journalExpectationsAreChecked() throws {
+        // The journal says the alarm was still ringing at 07:00:40, after the app came to the foreground
+        // at 07:00:20; the correct bridge silences it at once (FG-2), so the replay must disagree.
+        let journal = try Self.packageFile(Self.journalPath).replacingOccurrences(
+            of: "\"t\":1772431224000,\"kind\":\"alert\",\"alarm\":\"wake\",\"state\":\"ended\"",
+            with: "\"t\":1772431239000,\"kind\":\"alert\",\"alarm\":\"wake\",\"state\":\"alerting\"")
+        #expect(journal != (try Self.packageFile(Self.journalPath)), "the test edits the 07:00:24 alert line")
+        let scenario = try Self.load(try BridgeJournal.importJournal(journal, file: "edited.jsonl").scenarioText, file: "edited.scenario")
+        let outcome = ScenarioRunner.run(scenario)
+        #expect(!outcome.passed)
+        #expect(outcome.failures.contains { $0.contains("expected wake alerting") }, "\(outcome.failures)")
+    }
+
     @Test("import maps every journal kind; failed schedule calls arm a fault before the event that led to them")
     func importMapsKinds() throws {
         let imported = try BridgeJournal.importJournal(InputFuzzTests.androidJournal, file: "a.jsonl")
