@@ -7,10 +7,13 @@ import Simulation
 struct RunCommand: Command {
     static let name = "run"
     static let abstract = "Run scenario files and check their expect lines."
-    static let usage = "alarmsim run FILE.scenario... [--trace FILE.jsonl]"
+    static let usage = "alarmsim run FILE.scenario... [--trace FILE.jsonl] [--continue-seeds A..B]"
     static let options = [
-        "  --trace FILE.jsonl  also write the run's full trace as JSON Lines (one scenario file only)",
-        "  -h, --help          show this help",
+        "  --trace FILE.jsonl       also write the run's full trace as JSON Lines (one scenario file only)",
+        "  --continue-seeds A..B    replay the file (one only), then continue it for 36 h of virtual time with",
+        "                           each seed's random behaviour (sleepy user, app edits, swarm faults); prints",
+        "                           per seed its outcome and a repro line; exit 1 when any seed breaks an invariant",
+        "  -h, --help               show this help",
         "",
         "Every file is parsed before any runs; the first malformed file stops the command with",
         "'file:line:col: message' on stderr. Then each prints 'PASS FILE' or 'FAIL FILE' and its failures.",
@@ -20,13 +23,16 @@ struct RunCommand: Command {
         "alarmsim run Scenarios/field-bugs/*.scenario Scenarios/regressions/*.scenario",
         "alarmsim run Scenarios/regressions/ios-2446-launch-orders-deliveries-by-due-time.scenario",
         "alarmsim run Scenarios/conformance/ios/late-delivery.scenario --trace late.jsonl",
+        "alarmsim run Scenarios/journals/001-resume-sync.scenario --continue-seeds 1..200   # an imported journal, continued",
     ]
 
     var paths: [String]
     var tracePath: String?
+    /// `--continue-seeds A..B`: the continuation seeds, nil for a plain run.
+    var continueSeeds: ClosedRange<UInt64>?
 
     init(arguments: [String]) throws(UsageError) {
-        let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: ["trace"], allowsPositionals: true)
+        let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: ["trace", "continue-seeds"], allowsPositionals: true)
         paths = parsed.positionals
         tracePath = try parsed.single("trace")
         guard !paths.isEmpty else {
@@ -34,6 +40,19 @@ struct RunCommand: Command {
         }
         if tracePath != nil && paths.count > 1 {
             throw UsageError("--trace writes one run's trace: name exactly one scenario file")
+        }
+        if let text = try parsed.single("continue-seeds") {
+            do {
+                continueSeeds = try ArgumentValues.seedRange(text)
+            } catch {
+                throw UsageError(error.message.replacingOccurrences(of: "--seeds", with: "--continue-seeds"))
+            }
+            guard paths.count == 1 else {
+                throw UsageError("--continue-seeds continues one scenario: name exactly one file (its repro lines name it)")
+            }
+            if tracePath != nil && continueSeeds!.count != 1 {
+                throw UsageError("--trace writes one run's trace: give a single continuation seed, e.g. --continue-seeds 7..7")
+            }
         }
     }
 
@@ -51,6 +70,10 @@ struct RunCommand: Command {
                 errors.write("\(message)\n")
                 return .dataError
             }
+        }
+        if let continueSeeds {
+            return continueRuns(scenarios[0].scenario, path: scenarios[0].path, seeds: continueSeeds,
+                                output: &output, errors: &errors)
         }
         var failed = 0
         for (path, scenario) in scenarios {
@@ -79,6 +102,45 @@ struct RunCommand: Command {
         }
         output.write("scenarios: \(scenarios.count - failed) passed, \(failed) failed\n")
         return failed == 0 ? .success : .violations
+    }
+
+    /// `--continue-seeds`: one continuation per seed, in seed order; one line each (`clean`,
+    /// or the first violation with its local wall time and a repro line), then a count.
+    func continueRuns(_ scenario: ScenarioFile, path: String, seeds: ClosedRange<UInt64>,
+                      output: inout some TextOutputStream, errors: inout some TextOutputStream) -> ExitStatus {
+        var violating = 0
+        var unmet = 0
+        for seed in seeds {
+            let outcome = ScenarioRunner.run(scenario, keepFullTrace: tracePath != nil, continuationSeed: seed)
+            if let tracePath {
+                do {
+                    try AtomicFile.write(TraceWriter.jsonLines(outcome.result), to: tracePath)
+                } catch {
+                    errors.write("error: \(error); check that the directory exists and is writable\n")
+                    return .ioError
+                }
+                errors.write("trace: \(outcome.result.trace.events.count) events written to \(tracePath)\n")
+            }
+            let result = outcome.result
+            if let violation = result.firstViolation {
+                violating += 1
+                let rules = violation.rules.isEmpty ? "" : " (\(violation.rules.joined(separator: ", ")))"
+                let when = LocalTimeText.format(violation.wallMs, zone: scenario.start.zoneIdentifier)
+                output.write("FAIL \(path) seed \(seed): \(violation.invariant)\(rules) at \(when) — \(violation.message)\n")
+                output.write("  repro: alarmsim run \(path) --continue-seeds \(seed)..\(seed)\n")
+            } else if !outcome.failures.isEmpty {
+                unmet += 1
+                output.write("FAIL \(path) seed \(seed): an expectation of the prefix was not met\n")
+                output.write("  repro: alarmsim run \(path) --continue-seeds \(seed)..\(seed)\n")
+            } else {
+                output.write("ok   \(path) seed \(seed): clean, \(result.eventCount) events, trace-hash \(result.traceHashHex)\n")
+            }
+            for failure in outcome.failures {
+                output.write("  \(failure)\n")
+            }
+        }
+        output.write("continuations: \(seeds.count) seeds, \(violating) violating, \(unmet) with unmet expectations\n")
+        return violating + unmet == 0 ? .success : .violations
     }
 
     enum LoadError: Error {

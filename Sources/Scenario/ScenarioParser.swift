@@ -44,7 +44,7 @@ public enum ScenarioParser {
 
     /// Splits text at `\n`, `\r\n` and `\r`, so that line numbers agree with what editors
     /// show. Other Unicode line separators stay inside a line.
-    fileprivate static func splitLines(_ text: String) -> [[Unicode.Scalar]] {
+    static func splitLines(_ text: String) -> [[Unicode.Scalar]] {
         var lines: [[Unicode.Scalar]] = []
         var current: [Unicode.Scalar] = []
         var previousWasCarriageReturn = false

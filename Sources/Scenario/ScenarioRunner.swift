@@ -57,12 +57,12 @@ public enum ScenarioRunner {
         let platform: PlatformFlavor = scenario.platform == .ios ? .ios : .android
         for name in scenario.defects {
             guard let defect = KnownDefect(rawValue: name), !defect.platforms.contains(platform) else { continue }
-            let lines = (source ?? "").split(separator: "\n", omittingEmptySubsequences: false)
+            let lines = sourceLines(source)
             let index = lines.firstIndex { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).prefix(2) == ["defect", Substring(name)] }
             let line = index.map { $0 + 1 } ?? 1
             var column = 1
-            if let index, let found = lines[index].range(of: name) {
-                column = lines[index].distance(from: lines[index].startIndex, to: found.lowerBound) + 1
+            if let index, let found = scalarColumn(of: name, in: lines[index]) {
+                column = found
             }
             throw ScenarioError(file: scenario.path, line: line, column: column,
                                 message: "defect \(name) does not apply to \(platform.rawValue) (it applies to \(defect.platforms.map(\.rawValue).joined(separator: ", ")))")
@@ -102,9 +102,9 @@ public enum ScenarioRunner {
             }
             if let problem {
                 var column = 1
-                let lines = (source ?? "").split(separator: "\n", omittingEmptySubsequences: false)
-                if event.line >= 1, event.line <= lines.count, let found = lines[event.line - 1].range(of: "\"") {
-                    column = lines[event.line - 1].distance(from: lines[event.line - 1].startIndex, to: found.lowerBound) + 1
+                let lines = sourceLines(source)
+                if event.line >= 1, event.line <= lines.count, let found = scalarColumn(of: "\"", in: lines[event.line - 1]) {
+                    column = found
                 }
                 throw ScenarioError(file: scenario.path, line: event.line, column: column, message: problem)
             }
@@ -117,9 +117,9 @@ public enum ScenarioRunner {
             if scenario.platform == .ios && androidOnly.contains(event.verb)
                 || scenario.platform == .android && iosOnly.contains(event.verb) {
                 var column = 1
-                let lines = (source ?? "").split(separator: "\n", omittingEmptySubsequences: false)
-                if event.line >= 1, event.line <= lines.count, let found = lines[event.line - 1].range(of: " " + event.verb) {
-                    column = lines[event.line - 1].distance(from: lines[event.line - 1].startIndex, to: found.lowerBound) + 2
+                let lines = sourceLines(source)
+                if event.line >= 1, event.line <= lines.count, let found = scalarColumn(of: " " + event.verb, in: lines[event.line - 1]) {
+                    column = found + 1
                 }
                 throw ScenarioError(file: scenario.path, line: event.line, column: column,
                                     message: "\(event.actor) \(event.verb) does not exist on \(scenario.platform.rawValue)")
@@ -127,7 +127,34 @@ public enum ScenarioRunner {
         }
     }
 
-    public static func run(_ scenario: ScenarioFile, keepFullTrace: Bool = false) -> ScenarioOutcome {
+    /// Runs a scenario and judges its expectations.
+    ///
+    /// - Parameter continuationSeed: `run --continue-seeds`: after the file's last timed line the
+    ///   run continues for `Continuation.defaultDurationMs` with the seed's random behaviour
+    ///   (`Continuation.extend`, swarm profile). The file's timed expectations are still checked;
+    ///   its whole-run expectations are not (a continuation asks whether any invariant breaks).
+    /// The source's lines as the parser counts them (`\n`, `\r\n` and `\r` end a line), so a
+    /// validation error's line is the parser's (a CRLF file's `defect` line once pointed at 1:1).
+    static func sourceLines(_ source: String?) -> [String] {
+        ScenarioParser.splitLines(source ?? "").map { scalars in
+            var view = String.UnicodeScalarView()
+            view.append(contentsOf: scalars)
+            return String(view)
+        }
+    }
+
+    /// The 1-based column, in Unicode scalars like the parser's, where `needle` first occurs in
+    /// `line`, compared scalar by scalar (a combining mark after a quote does not hide it).
+    static func scalarColumn(of needle: String, in line: String) -> Int? {
+        let haystack = Array(line.unicodeScalars), pattern = Array(needle.unicodeScalars)
+        guard !pattern.isEmpty, haystack.count >= pattern.count else { return nil }
+        for start in 0...(haystack.count - pattern.count) where Array(haystack[start..<(start + pattern.count)]) == pattern {
+            return start + 1
+        }
+        return nil
+    }
+
+    public static func run(_ scenario: ScenarioFile, keepFullTrace: Bool = false, continuationSeed: UInt64? = nil) -> ScenarioOutcome {
         var failures: [String] = []
         let platform: PlatformFlavor = scenario.platform == .ios ? .ios : .android
         guard let calendar = WallCalendar(zoneIdentifier: scenario.start.zoneIdentifier),
@@ -186,6 +213,11 @@ public enum ScenarioRunner {
         let defects = scenario.defects.compactMap(KnownDefect.init(rawValue:))
         var parameters = [RunParameter("scenario", scenario.path), RunParameter("zone", setup.zoneIdentifier),
                           RunParameter("start-wall-ms", String(startWallMs))]
+        if let continuationSeed {
+            let extended = Continuation.extend(setup, fromWallMs: max(lastWallMs, startWallMs + 3_000), seed: continuationSeed)
+            setup = extended.0
+            parameters += extended.1
+        }
         if setup.liveness.enabled {
             parameters += setup.liveness.parameters(boundaryWallMs: startWallMs + setup.durationMs)
         }
@@ -197,7 +229,7 @@ public enum ScenarioRunner {
                                  limits: limits)
         let result = Simulator.run(setup: setup, parameters: parameters, options: options)
         failures += result.scenarioFailures.map { "\(scenario.path):\($0)" }  // "line: message"
-        failures += judge(scenario, result)
+        if continuationSeed == nil { failures += judge(scenario, result) }
         // Timed expectations after the run's end were never checked: that is expected after the
         // violation a file asks for, and a failure otherwise (say, a too short sim.duration-ms).
         var notes: [String] = []

@@ -237,6 +237,11 @@ public struct DeviceSetup: Sendable {
     public var skipOccurrenceMax: Int = 30
     /// The liveness phase after `durationMs` (issue 7, invariant 46): off unless the run asks.
     public var liveness = LivenessSetup()
+    /// `run --continue-seeds`: the true-time instant (Unix-epoch ms) from which the seeded random
+    /// behaviour acts — the reactive user, the in-run fault rates (request failures, interleaving
+    /// deaths, kill-switch network failures, workout loss, walk force-quits). nil: the whole run.
+    /// A scripted prefix before it runs exactly as its file says.
+    public var randomBehaviourFromMs: Int64?
 
     public init(platform: PlatformFlavor, zoneIdentifier: String, startWallMs: Int64, durationMs: Int64,
                 alarms: [LogicalAlarm], plan: [TimedAction], seed: UInt64) {

@@ -309,18 +309,22 @@ struct TaggedAction: Equatable {
 enum AmbientPlan {
     /// The whole plan, sorted by time (ties keep generation order), each action tagged with its
     /// fault kind. The user's part draws from `plan.*` streams, each fault kind from its own.
+    /// - Parameter firstLaunch: false for a continuation (`run --continue-seeds`): the app is
+    ///   installed already, so no first launch is planned at `setup.startWallMs`.
     static func generate(setup: DeviceSetup, faults: SeedFaults, calendar: WallCalendar,
-                         streams: RandomStreams) -> [TaggedAction] {
+                         streams: RandomStreams, firstLaunch: Bool = true) -> [TaggedAction] {
         var plan: [TimedAction] = []
         let start = setup.startWallMs
         let end = start + setup.durationMs
         // First launch of a fresh install: open the app, save every alarm, leave. After an update
         // from a legacy install the alarms are saved already: the first launch migrates them.
-        plan.append(TimedAction(wallMs: start + 1_000, action: .userOpenApp))
-        for (index, alarm) in setup.alarms.enumerated() where setup.legacyInstall == nil {
-            plan.append(TimedAction(wallMs: start + 3_000 + Int64(index) * 2_000, action: .userEditTitle(alarmID: alarm.id, title: alarm.title)))
+        if firstLaunch {
+            plan.append(TimedAction(wallMs: start + 1_000, action: .userOpenApp))
+            for (index, alarm) in setup.alarms.enumerated() where setup.legacyInstall == nil {
+                plan.append(TimedAction(wallMs: start + 3_000 + Int64(index) * 2_000, action: .userEditTitle(alarmID: alarm.id, title: alarm.title)))
+            }
+            plan.append(TimedAction(wallMs: start + 20_000, action: .userLeaveApp))
         }
-        plan.append(TimedAction(wallMs: start + 20_000, action: .userLeaveApp))
 
         var user = streams.stream("plan.user")
         var glances = streams.stream("plan.control-center")

@@ -52,7 +52,7 @@ extension World {
             var at = fire + androidSide.stepsRNG.int(in: -180_000...60_000)
             for _ in 0..<androidSide.stepsRNG.int(in: 1...4) {
                 let steps = Int(androidSide.stepsRNG.int(in: 5...40))
-                if at > wallMs {
+                if at > wallMs, at >= setup.randomBehaviourFromMs ?? Int64.min {  // a continuation: after its prefix
                     queue.schedule(.plan(.userWalk(steps: steps)), at: self.at(wallMs: at))
                     reactiveActions.append(TimedAction(wallMs: self.at(wallMs: at), action: .userWalk(steps: steps)))
                 }

@@ -39,7 +39,7 @@ extension World {
         sound.note(playback.request.rootID, in: \.burstRoots)  // FG-17 truth
         record("platform", "burst-playing", [TraceField("id", id.description)])
         deliver(.burstPlaybackBegan(id), launch: nil)
-        if setup.reactiveUser {
+        if setup.reactiveUser && randomBehaviourActs {
             enqueueReactive(.userMuteBurst, afterMs: burstRNG.int(in: 2_000...20_000))
         }
     }
@@ -57,7 +57,7 @@ extension World {
         burst = nil
         record("user", "mute-burst", [TraceField("id", playback.request.id.description)])
         deliver(.burstEnded(playback.request.id), launch: nil)
-        if setup.reactiveUser && burstRNG.chance(Ratio(2, 3)) {
+        if setup.reactiveUser && randomBehaviourActs && burstRNG.chance(Ratio(2, 3)) {
             enqueueReactive(.appStartBurst(alarmID: nil), afterMs: 10_000)  // FG-18: the next 10 s in-app retry
         }
     }
@@ -112,7 +112,7 @@ extension World {
     /// JS rendered the challenge (fuzz only): it may record the alarm it was opened from (SND-14),
     /// reset the count, interact with the challenge or stall (FG-14, FG-15), and start bursts.
     func jsChallengeShown() {
-        guard setup.reactiveUser, let live = process.bridge?.document?.liveOccurrence else { return }
+        guard setup.reactiveUser, randomBehaviourActs, let live = process.bridge?.document?.liveOccurrence else { return }
         if burstRNG.chance(Ratio(1, 4)) { enqueueReactive(.appResetAudibleCount, afterMs: 50) }
         let openedFromRing = audibleRings().contains { $0.metadata.rootID == live.rootID }
         if openedFromRing && burstRNG.chance(Ratio(1, 2)) {

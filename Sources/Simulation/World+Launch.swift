@@ -118,7 +118,7 @@ extension World {
     /// times out, fails or gets an unreadable body; the server itself always says ok in the fuzz.
     func drawKillSwitchResponse() -> KillSwitchResponse {
         if let scripted = launchState.killSwitchScripted { return scripted }
-        guard let rate = setup.killSwitchFailureRate, launchState.networkRNG.chance(rate) else { return .ok }
+        guard let rate = setup.killSwitchFailureRate, randomBehaviourActs, launchState.networkRNG.chance(rate) else { return .ok }
         return launchState.networkRNG.pick([KillSwitchResponse.timeout, .networkFailure, .unreadable])
     }
 

@@ -327,10 +327,10 @@ extension World {
             t += walkWorld.rng.chance(Ratio(4, 5)) ? walkWorld.rng.int(in: 1_000...12_000) : walkWorld.rng.int(in: 25_000...75_000)
             enqueueReactive(.userWalk(steps: Int(walkWorld.rng.int(in: 4...40))), afterMs: t)
         }
-        if let rate = setup.workoutLossRate, walkWorld.workoutLossRNG.chance(rate) {  // WALK-23
+        if let rate = setup.workoutLossRate, randomBehaviourActs, walkWorld.workoutLossRNG.chance(rate) {  // WALK-23
             enqueueReactive(.faultWorkoutLost, afterMs: walkWorld.workoutLossRNG.int(in: 5_000...max(6_000, t)))
         }
-        if let rate = setup.walkForceQuitRate, walkWorld.walkForceQuitRNG.chance(rate) {  // WALK-25 [limit]
+        if let rate = setup.walkForceQuitRate, randomBehaviourActs, walkWorld.walkForceQuitRNG.chance(rate) {  // WALK-25 [limit]
             enqueueReactive(.userForceQuit, afterMs: walkWorld.walkForceQuitRNG.int(in: 5_000...max(6_000, t)))
         }
         let ending = walkWorld.rng.uniform(below: 100)

@@ -235,6 +235,9 @@ final class World {
 
     var nowMs: Int64 { clock.nowMs }
     var wallMs: Int64 { clock.wallMs }
+    /// Whether the seeded random behaviour (reactive user, in-run fault rates) acts now: always,
+    /// except before a continuation's start (`DeviceSetup.randomBehaviourFromMs`, true time).
+    var randomBehaviourActs: Bool { nowMs >= setup.randomBehaviourFromMs ?? Int64.min }
 
     func at(wallMs: Int64) -> Int64 { wallMs - clock.wallOffsetMs }
 
@@ -600,7 +603,7 @@ final class World {
             record("bridge", "schedule", [TraceField("id", request.id.description), TraceField("kind", request.metadata.kind.rawValue),
                                           TraceField("root", request.metadata.rootID), TraceField("schedule", request.schedule.description),
                                           TraceField("origin", origin.rawValue)])
-            if let rate = setup.requestFailureRate, !liveness.healed, requestFaultRNG.chance(rate) {
+            if let rate = setup.requestFailureRate, !liveness.healed, randomBehaviourActs, requestFaultRNG.chance(rate) {
                 ios?.failNextSchedules += 1
                 android?.failNextSchedules += 1
                 liveness.faultSinceBoot = true
@@ -683,7 +686,7 @@ final class World {
 
     /// Process death between a request and its completion (fault kind `process-death-interleaving`).
     func maybeInterleavingDeath() {
-        guard let rate = setup.interleavingDeathRate, !liveness.healed, faultRNG.chance(rate) else { return }
+        guard let rate = setup.interleavingDeathRate, !liveness.healed, randomBehaviourActs, faultRNG.chance(rate) else { return }
         enqueueReactive(.faultProcessDeath, afterMs: faultRNG.int(in: 0...400))
     }
 
@@ -780,7 +783,7 @@ final class World {
         checkRecurrenceAlert(id, metadata)  // invariant 44
         oracleAlertStarted(id, metadata)
         soundAlertStarted(id, metadata)
-        guard setup.reactiveUser else { return }
+        guard setup.reactiveUser, randomBehaviourActs else { return }
         let roll = userRNG.uniform(below: 100)
         let delayMs: Int64
         if roll < 50 {

@@ -1,0 +1,92 @@
+import Foundation
+import Reporting
+import Scenario
+
+/// `alarmsim import`: turns a device's bridge journal (JSON Lines) into a scenario prefix.
+struct ImportCommand: Command {
+    static let name = "import"
+    static let abstract = "Turn a device's bridge journal (JSON Lines) into a scenario file that alarmsim run replays."
+    static let usage = "alarmsim import FILE.jsonl [--out FILE.scenario] [--platform ios|android]"
+    static let options = [
+        "  --out FILE.scenario     write the scenario there (atomically) instead of printing it",
+        "  --platform ios|android  the journal's platform, when its header names none (must agree if it does)",
+        "  -h, --help              show this help",
+        "",
+        "The format (header line, then lifecycle events, alarm actions, save results, alerts, schedule calls",
+        "and scheduled-times answers, each with \"t\" in Unix-epoch ms) is documented in Scenarios/README.md,",
+        "\"Bridge journals\". Alerts, save results and scheduled-times answers become timed expectations that",
+        "'alarmsim run' checks; a failed schedule call becomes a 'fault schedule-failure' line; other calls are comments.",
+        "Exit status: 0 written, 64 usage error, 65 malformed journal ('file:line:col: message'), 74 unreadable or unwritable file.",
+    ]
+    static let examples = [
+        "alarmsim import Scenarios/journals/001-resume-sync.jsonl   # print the scenario",
+        "alarmsim import device.jsonl --platform android --out Scenarios/journals/device.scenario",
+        "alarmsim import device.jsonl --out /tmp/d.scenario && alarmsim run /tmp/d.scenario --continue-seeds 1..100",
+    ]
+
+    var path: String
+    var outPath: String?
+    var platform: ScenarioPlatform?
+
+    init(arguments: [String]) throws(UsageError) {
+        let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: ["out", "platform"], allowsPositionals: true)
+        guard parsed.positionals.count == 1 else {
+            throw UsageError(parsed.positionals.isEmpty
+                ? "missing journal file: name one, e.g. alarmsim import device.jsonl"
+                : "import reads one journal: name exactly one file (found \(parsed.positionals.count))")
+        }
+        path = parsed.positionals[0]
+        outPath = try parsed.single("out")
+        if let text = try parsed.single("platform") {
+            guard let value = ScenarioPlatform(rawValue: text) else {
+                throw UsageError("unknown platform '\(text)'; use --platform ios or --platform android")
+            }
+            platform = value
+        }
+    }
+
+    func run(output: inout some TextOutputStream, errors: inout some TextOutputStream,
+             environment: CLIEnvironment) -> ExitStatus {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        guard exists, !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: path) else {
+            let reason = !exists ? "no such file" : (isDirectory.boolValue ? "it is a directory" : "it exists but cannot be read (permissions?)")
+            errors.write("error: cannot read journal \(path): \(reason)\n")
+            return .ioError
+        }
+        defer { try? handle.close() }
+        let data: Data
+        do {
+            data = try handle.readToEnd() ?? Data()
+        } catch {
+            errors.write("error: cannot read journal \(path): \(error.localizedDescription)\n")
+            return .ioError
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            let (line, column) = RunCommand.firstInvalidUTF8(in: data)
+            errors.write("\(path):\(line):\(column): the journal is not UTF-8 text (an invalid byte sequence starts here)\n")
+            return .dataError
+        }
+        let imported: JournalImport
+        do {
+            imported = try BridgeJournal.importJournal(text, file: path, platform: platform)
+        } catch {
+            errors.write("\(error.description)\n")
+            return .dataError
+        }
+        let summary = "imported \(path): \(imported.journalLines) journal lines → \(imported.timedLines) timed lines, \(imported.expectations) expectations, \(imported.scheduleComments) schedule calls (\(imported.platform.rawValue))"
+        guard let outPath else {
+            output.write(imported.scenarioText)
+            errors.write(summary + "\n")
+            return .success
+        }
+        do {
+            try AtomicFile.write(imported.scenarioText, to: outPath)
+        } catch {
+            errors.write("error: cannot write \(outPath): \(error); check that the directory exists and is writable\n")
+            return .ioError
+        }
+        errors.write(summary + " → \(outPath)\n")
+        return .success
+    }
+}
