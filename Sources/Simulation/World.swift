@@ -209,7 +209,7 @@ final class World {
         }
         self.calendar = calendar
         self.clock = VirtualClock(startMs: setup.startWallMs)
-        self.trace = Trace(keepLast: keepFullTrace ? nil : 400)
+        self.trace = Trace(keepLast: keepFullTrace ? nil : RunOptions.fuzzTraceRingCapacity)
         self.streams = RandomStreams(seed: setup.seed)
         self.alarms = setup.alarms
         self.userRNG = streams.stream("user.reaction")
@@ -652,7 +652,7 @@ final class World {
             record("bridge", "launch-gate", [TraceField("state", state.rawValue)])
             checkLaunchGateRelease(state)  // invariants 35, 38
         case .reply(let reply):
-            record("bridge", "reply", [TraceField("reply", "\(reply)")])
+            record("bridge", "reply", [TraceField("reply", ReplyText.text(reply))])
             checkRootIDsOutward(reply)  // invariant 42
             checkScheduledTimes(reply)  // invariants 24, 25
             if case .scheduledAlarmTimes(let times) = reply { lastScheduledTimes = .answered(times) }
