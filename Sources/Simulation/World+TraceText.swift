@@ -75,3 +75,30 @@ enum ReplyText {
     private static let stateNames = Dictionary(uniqueKeysWithValues: [PlatformAlarm.State.scheduled, .countdown, .paused, .alerting]
         .map { ($0, String(reflecting: $0)) })
 }
+
+/// The text of a `plan action` trace event, without runtime reflection for the frequent cases:
+/// the same bytes as the default description (`"\(action)"`), which the trace hash covers (see
+/// ``ReplyText``). Debug builds check each text against it.
+enum PlanActionText {
+    static func text(_ action: PlanAction) -> String {
+        let text: String
+        switch action {
+        case .appShowChallenge: text = "appShowChallenge"
+        case .appPeekAction: text = "appPeekAction"
+        case .appGetScheduledAlarmTimes: text = "appGetScheduledAlarmTimes"
+        case .userLeaveApp: text = "userLeaveApp"
+        case .userOpenApp: text = "userOpenApp"
+        case .appSyncEnabledAlarms: text = "appSyncEnabledAlarms"
+        case .faultProcessDeath: text = "faultProcessDeath"
+        case .appChallengeInteraction: text = "appChallengeInteraction"
+        case .userControlCenter: text = "userControlCenter"
+        case .userCompleteChallenge: text = "userCompleteChallenge"
+        case .appContextHeartbeat(let stint): text = "appContextHeartbeat(stint: " + String(stint) + ")"
+        case .userEditTitle(let alarmID, let title):
+            text = "userEditTitle(alarmID: " + alarmID.debugDescription + ", title: " + title.debugDescription + ")"
+        default: text = "\(action)"
+        }
+        assert(text == "\(action)", "PlanActionText differs from the default description: \(text) vs \(action)")
+        return text
+    }
+}
