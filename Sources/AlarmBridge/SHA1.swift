@@ -32,13 +32,15 @@ public enum SHA1 {
         for blockStart in stride(from: 0, to: tail.count, by: 64) {
             compress(&state, tail[blockStart..<(blockStart + 64)])
         }
-        var digest: [UInt8] = []
-        digest.reserveCapacity(20)
-        for word in state {
-            digest += [UInt8(word >> 24), UInt8(truncatingIfNeeded: word >> 16),
-                       UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word)]
+        return [UInt8](unsafeUninitializedCapacity: 20) { buffer, initializedCount in
+            for (index, word) in state.enumerated() {
+                buffer[4 * index] = UInt8(word >> 24)
+                buffer[4 * index + 1] = UInt8(truncatingIfNeeded: word >> 16)
+                buffer[4 * index + 2] = UInt8(truncatingIfNeeded: word >> 8)
+                buffer[4 * index + 3] = UInt8(truncatingIfNeeded: word)
+            }
+            initializedCount = 20
         }
-        return digest
     }
 
     /// The SHA-1 digest of the UTF-8 encoding of `string`, as 40 lowercase hex digits.
@@ -48,19 +50,28 @@ public enum SHA1 {
 
     /// The SHA-1 digest of `bytes`, as 40 lowercase hex digits.
     public static func hexDigest(_ bytes: [UInt8]) -> String {
-        let hexDigits = Array("0123456789abcdef")
-        var hex = ""
-        for byte in digest(bytes) {
-            hex.append(hexDigits[Int(byte >> 4)])
-            hex.append(hexDigits[Int(byte & 0x0F)])
+        let digest = digest(bytes)
+        return String(unsafeUninitializedCapacity: 40) { buffer in
+            for (index, byte) in digest.enumerated() {
+                buffer[2 * index] = lowerHexDigits[Int(byte >> 4)]
+                buffer[2 * index + 1] = lowerHexDigits[Int(byte & 0x0F)]
+            }
+            return 40
         }
-        return hex
     }
+
+    private static let lowerHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Processes one 64-byte block (RFC 3174 §6.1, method 1).
     private static func compress(_ state: inout [UInt32], _ block: ArraySlice<UInt8>) {
         precondition(block.count == 64, "SHA-1 compresses 64-byte blocks only")
-        var schedule = [UInt32](repeating: 0, count: 80)
+        // The message schedule on the stack: an 80-word heap array per block was most of the cost.
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 80) { schedule in
+            compress(&state, block, schedule: schedule)
+        }
+    }
+
+    private static func compress(_ state: inout [UInt32], _ block: ArraySlice<UInt8>, schedule: UnsafeMutableBufferPointer<UInt32>) {
         var byteIndex = block.startIndex
         for wordIndex in 0..<16 {
             schedule[wordIndex] = UInt32(block[byteIndex]) << 24 | UInt32(block[byteIndex + 1]) << 16

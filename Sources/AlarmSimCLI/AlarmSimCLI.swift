@@ -3,11 +3,11 @@
 /// run every command in-process.
 public enum AlarmSimCLI {
     /// The subcommands, in the order help lists them.
-    static var commands: [any Command.Type] { [FuzzCommand.self, CoverageCommand.self, DefectsCommand.self, ShrinkCommand.self, ReplayCommand.self, ExplainCommand.self, DiffCommand.self, RunCommand.self, ImportCommand.self, ListCommand.self] }
+    static var commands: [any Command.Type] { [FuzzCommand.self, CoverageCommand.self, DefectsCommand.self, ShrinkCommand.self, ReplayCommand.self, ExplainCommand.self, DiffCommand.self, RunCommand.self, ImportCommand.self, BenchCommand.self, ListCommand.self] }
 
     static var commandNames: [String] { commands.map { $0.name } }
 
-    static let usage = "alarmsim <subcommand> [options]   (fuzz, coverage, defects, shrink, replay, explain, diff, run, import, list; 'alarmsim help <subcommand>' for more)"
+    static var usage: String { "alarmsim <subcommand> [options]   (\(commandNames.joined(separator: ", ")); 'alarmsim help <subcommand>' for more)" }
 
     static var help: String {
         var lines = [

@@ -6,6 +6,7 @@ extension EventQueue {
     /// under its internal-checks flag), so a heap bug fails at the operation that caused it.
     ///
     /// - Complexity: O(n); release builds compile it to nothing.
+    @usableFromInline
     internal func _checkInvariants() {
         for index in _storage.indices {
             let event = _storage[index]
@@ -21,7 +22,7 @@ extension EventQueue {
                      "EventQueue invariant: more pending events than were ever scheduled")
     }
     #else
-    @inline(__always)
+    @inlinable @inline(__always)
     internal func _checkInvariants() {}
     #endif
 }

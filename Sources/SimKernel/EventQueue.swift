@@ -47,9 +47,11 @@ public struct EventQueue<Payload> {
     public init() {}
 
     /// The number of pending events.
+    @inlinable
     public var count: Int { _storage.count }
 
     /// Whether no events are pending.
+    @inlinable
     public var isEmpty: Bool { _storage.isEmpty }
 
     /// Adds `payload` to fire at `dueMs`.
@@ -60,6 +62,7 @@ public struct EventQueue<Payload> {
     ///   (never reused, even after pops), usable as the event's identity.
     /// - Complexity: O(log n).
     @discardableResult
+    @inlinable
     public mutating func schedule(_ payload: Payload, at dueMs: Int64) -> UInt64 {
         let sequence = _nextSequence
         _nextSequence += 1
@@ -73,6 +76,7 @@ public struct EventQueue<Payload> {
     ///
     /// - Returns: The pending event with the smallest `(dueMs, sequence)`, or `nil` when empty.
     /// - Complexity: O(1).
+    @inlinable
     public func peekNext() -> ScheduledEvent<Payload>? {
         _storage.first
     }
@@ -81,6 +85,7 @@ public struct EventQueue<Payload> {
     ///
     /// - Returns: The pending event with the smallest `(dueMs, sequence)`, or `nil` when empty.
     /// - Complexity: O(log n).
+    @inlinable
     public mutating func popNext() -> ScheduledEvent<Payload>? {
         guard !_storage.isEmpty else { return nil }
         return removeNext()
@@ -90,6 +95,7 @@ public struct EventQueue<Payload> {
     ///
     /// - Returns: The pending event with the smallest `(dueMs, sequence)`.
     /// - Complexity: O(log n).
+    @inlinable
     public mutating func removeNext() -> ScheduledEvent<Payload> {
         precondition(!_storage.isEmpty, "EventQueue.removeNext() called on an empty queue")
         let lastIndex = _storage.count - 1
@@ -110,6 +116,7 @@ public struct EventQueue<Payload> {
     /// - Parameter shouldRemove: Called once per pending event, in unspecified order; must be
     ///   a pure function of the payload.
     /// - Complexity: O(n): one filtering pass, then Floyd's bottom-up heap construction.
+    @inlinable
     public mutating func removeAll(where shouldRemove: (Payload) -> Bool) {
         _storage.removeAll { shouldRemove($0.payload) }
         heapify()
@@ -124,8 +131,12 @@ public struct EventQueue<Payload> {
     }
 
     // MARK: - Heap maintenance
+    //
+    // Inlinable (with the operations above), so a client module's queue is specialised for its
+    // payload type: unspecialised generic code copies every payload through value witnesses.
 
-    private mutating func siftUp(from startIndex: Int) {
+    @inlinable
+    internal mutating func siftUp(from startIndex: Int) {
         var child = startIndex
         while child > 0 {
             let parent = (child - 1) / 2
@@ -135,7 +146,8 @@ public struct EventQueue<Payload> {
         }
     }
 
-    private mutating func siftDown(from startIndex: Int) {
+    @inlinable
+    internal mutating func siftDown(from startIndex: Int) {
         let count = _storage.count
         var parent = startIndex
         while true {
@@ -152,7 +164,8 @@ public struct EventQueue<Payload> {
         }
     }
 
-    private mutating func heapify() {
+    @inlinable
+    internal mutating func heapify() {
         guard _storage.count > 1 else { return }
         for index in stride(from: _storage.count / 2 - 1, through: 0, by: -1) {
             siftDown(from: index)

@@ -97,6 +97,90 @@ public struct TraceEvent: Sendable, Equatable {
         return json
     }
 
+    /// Folds ``canonicalLine``'s UTF-8 bytes into a running FNV-1a state without building the
+    /// line: the same value as `FNV1a.hash(canonicalLine, into: state)`, without the string
+    /// allocations (the trace hash is computed for every event of every run).
+    ///
+    /// - Parameter state: The state to continue from.
+    /// - Returns: The state after the line's last byte (no newline).
+    /// - Complexity: O(length of the line), no allocation.
+    public func canonicalLineHash(into state: UInt64) -> UInt64 {
+        var hash = state
+        Self.hashDecimal(Int64(index), into: &hash)
+        Self.hashByte(UInt8(ascii: " "), into: &hash)
+        Self.hashDecimal(trueMs, into: &hash)
+        Self.hashByte(UInt8(ascii: " "), into: &hash)
+        Self.hashDecimal(wallMs, into: &hash)
+        Self.hashByte(UInt8(ascii: " "), into: &hash)
+        Self.hashDecimal(monotonicMs, into: &hash)
+        Self.hashByte(UInt8(ascii: " "), into: &hash)
+        Self.hashEscaped(component, into: &hash)
+        Self.hashByte(UInt8(ascii: " "), into: &hash)
+        Self.hashEscaped(name, into: &hash)
+        for field in fields {
+            Self.hashByte(UInt8(ascii: " "), into: &hash)
+            Self.hashEscaped(field.key, into: &hash)
+            Self.hashByte(UInt8(ascii: "="), into: &hash)
+            Self.hashEscaped(field.value, into: &hash)
+        }
+        return hash
+    }
+
+    @inline(__always)
+    private static func hashByte(_ byte: UInt8, into hash: inout UInt64) {
+        hash = (hash ^ UInt64(byte)) &* FNV1a.prime
+    }
+
+    /// The decimal digits of `value` as `String(value)` writes them (a `-` first when negative).
+    private static func hashDecimal(_ value: Int64, into hash: inout UInt64) {
+        if value < 0 { hashByte(UInt8(ascii: "-"), into: &hash) }
+        var magnitude = value.magnitude
+        var divisor: UInt64 = 1
+        while magnitude / divisor >= 10 { divisor *= 10 }
+        while divisor > 0 {
+            hashByte(UInt8(ascii: "0") + UInt8(magnitude / divisor), into: &hash)
+            magnitude %= divisor
+            divisor /= 10
+        }
+    }
+
+    /// The bytes of `canonicalEscaped(text)`, read from `text`'s UTF-8 directly: the scalars
+    /// ``needsCanonicalEscape(_:)`` names are, in UTF-8, the ASCII bytes 0x00–0x20, `%`, `=`,
+    /// 0x7F; C1 controls (`C2 80`–`C2 9F`); U+2028 and U+2029 (`E2 80 A8`, `E2 80 A9`). Lead
+    /// bytes `C2` and `E2` never occur inside another scalar, so matching them is exact.
+    private static func hashEscaped(_ text: String, into hash: inout UInt64) {
+        var text = text
+        text.withUTF8 { bytes in
+            var position = 0
+            let count = bytes.count
+            while position < count {
+                let byte = bytes[position]
+                var escapedLength = 0
+                if byte < 0x80 {
+                    if byte <= 0x20 || byte == 0x7F || byte == 0x25 || byte == 0x3D { escapedLength = 1 }
+                } else if byte == 0xC2, position + 1 < count, (0x80...0x9F).contains(bytes[position + 1]) {
+                    escapedLength = 2
+                } else if byte == 0xE2, position + 2 < count, bytes[position + 1] == 0x80,
+                          bytes[position + 2] == 0xA8 || bytes[position + 2] == 0xA9 {
+                    escapedLength = 3
+                }
+                guard escapedLength > 0 else {
+                    hashByte(byte, into: &hash)
+                    position += 1
+                    continue
+                }
+                for offset in 0..<escapedLength {
+                    let escaped = bytes[position + offset]
+                    hashByte(UInt8(ascii: "%"), into: &hash)
+                    hashByte(upperHexBytes[Int(escaped >> 4)], into: &hash)
+                    hashByte(upperHexBytes[Int(escaped & 0x0F)], into: &hash)
+                }
+                position += escapedLength
+            }
+        }
+    }
+
+    private static let upperHexBytes: [UInt8] = Array("0123456789ABCDEF".utf8)
     private static let upperHexDigits: [Character] = Array("0123456789ABCDEF")
 
     private static func needsCanonicalEscape(_ scalar: Unicode.Scalar) -> Bool {
@@ -158,7 +242,8 @@ public struct Trace: Sendable {
     /// Records the next event, stamping it with index ``count``.
     ///
     /// - Parameter fields: Details in emission order; keys must be unique.
-    /// - Complexity: O(length of the event's canonical line), amortised.
+    /// - Complexity: O(length of the event's canonical line), amortised; the line itself is
+    ///   never built (``TraceEvent/canonicalLineHash(into:)``), only hashed.
     public mutating func record(
         component: String, name: String, fields: [TraceField],
         trueMs: Int64, wallMs: Int64, monotonicMs: Int64
@@ -166,8 +251,10 @@ public struct Trace: Sendable {
         let event = TraceEvent(
             index: count, trueMs: trueMs, wallMs: wallMs, monotonicMs: monotonicMs,
             component: component, name: name, fields: fields)
-        hash = FNV1a.hash(event.canonicalLine, into: hash)
+        let previousHash = hash
+        hash = event.canonicalLineHash(into: hash)
         hash = FNV1a.hash(CollectionOfOne(UInt8(ascii: "\n")), into: hash)
+        assert(hash == FNV1a.hash(event.canonicalLine + "\n", into: previousHash), "canonicalLineHash disagrees with canonicalLine")
         count += 1
         if let keepLast, ringStorage.count == keepLast {
             ringStorage[nextRingSlot] = event

@@ -241,8 +241,13 @@ public struct RunOptions: Sendable {
     /// The fault profile and forced kinds the seed's world is drawn with (FaultCatalog.swift);
     /// ignored by scenario runs, whose faults are scripted.
     public var faults: FaultSelection = .swarm
-    /// Keep every trace event (replay) instead of a bounded ring of the last ones (fuzz).
+    /// Keep every trace event (replay, scenario runs) instead of a bounded ring of the last
+    /// ``fuzzTraceRingCapacity`` events (fuzz campaigns, the defect scoreboard, coverage). The
+    /// trace hash covers every event either way, so both modes give the same `trace-hash`.
     public var keepFullTrace: Bool
+    /// How many of the most recent events a fuzz-mode trace keeps (`keepFullTrace == false`):
+    /// enough for a failure report's last events, and it bounds a campaign's memory per seed.
+    public static let fuzzTraceRingCapacity = 400
     public var limits: RunLimits
     /// Run the liveness phase after the seeded safety phase (issue 7, invariant 46 `convergence`):
     /// faults stop, the world heals, and the bridge must converge within the seed's bounds.

@@ -4,7 +4,7 @@ import SimKernel
 /// The user, app (JS) and fault actions of a plan.
 extension World {
     func perform(_ action: PlanAction) {
-        record("plan", "action", [TraceField("action", "\(action)")])
+        record("plan", "action", [TraceField("action", PlanActionText.text(action))])
         switch action {
         case .userStop(let alarmID):
             guard deviceUp else { return }

@@ -72,6 +72,15 @@ final class World {
     var calendar: WallCalendar
     var clock: VirtualClock
     var queue = EventQueue<WorldEvent>()
+    /// The queued `.timer` events per (timer, incarnation), by queue sequence, so `setTimer` can
+    /// cancel them without scanning the queue (see ``cancelledTimerSequences``). Looked up only,
+    /// never iterated.
+    var queuedTimers: [TimerKey: [UInt64]] = [:]
+    /// Queued `.timer` events a later `setTimer` replaced. `runEvents` drops each when it comes
+    /// up, before it advances the clock or counts as an event: the run is the same as if the
+    /// event had been removed from the queue (a lazy deletion; removing eagerly scanned and
+    /// re-heapified the whole queue on every timer set). Looked up only, never iterated.
+    var cancelledTimerSequences: Set<UInt64> = []
     var trace: Trace
     let streams: RandomStreams
     var ios: AlarmKitDaemon?
@@ -209,7 +218,7 @@ final class World {
         }
         self.calendar = calendar
         self.clock = VirtualClock(startMs: setup.startWallMs)
-        self.trace = Trace(keepLast: keepFullTrace ? nil : 400)
+        self.trace = Trace(keepLast: keepFullTrace ? nil : RunOptions.fuzzTraceRingCapacity)
         self.streams = RandomStreams(seed: setup.seed)
         self.alarms = setup.alarms
         self.userRNG = streams.stream("user.reaction")
@@ -242,7 +251,10 @@ final class World {
     func at(wallMs: Int64) -> Int64 { wallMs - clock.wallOffsetMs }
 
     func enqueue(_ event: WorldEvent, afterMs: Int64) {
-        queue.schedule(event, at: nowMs + max(0, afterMs))
+        let sequence = queue.schedule(event, at: nowMs + max(0, afterMs))
+        if case .timer(let kind, let incarnation) = event {
+            queuedTimers[TimerKey(kind: kind, incarnation: incarnation), default: []].append(sequence)
+        }
     }
 
     /// A plan action a hidden actor (reactive user, interleaving death) schedules: enqueued like
@@ -289,6 +301,12 @@ final class World {
     func runEvents(until endMs: Int64, limits: RunLimits) {
         while !stopped, let next = queue.peekNext(), next.dueMs <= endMs {
             let event = queue.removeNext()
+            if case .timer(let kind, let incarnation) = event.payload {
+                if cancelledTimerSequences.remove(event.sequence) != nil { continue }  // replaced: as if removed
+                let key = TimerKey(kind: kind, incarnation: incarnation)
+                queuedTimers[key]?.removeAll { $0 == event.sequence }
+                if queuedTimers[key]?.isEmpty == true { queuedTimers[key] = nil }
+            }
             clock.advance(to: max(nowMs, event.dueMs))
             eventsProcessed += 1
             if eventsProcessed > limits.maxEvents || nowMs - setup.startWallMs > limits.maxVirtualTimeMs {
@@ -646,16 +664,16 @@ final class World {
             enqueue(.inventoryRead(purpose, incarnation: process.incarnation), afterMs: 2)
         case .setTimer(let kind, let delayMs):
             let incarnation = process.incarnation
-            queue.removeAll { event in
-                if case .timer(kind, incarnation) = event { return true }
-                return false
+            // Every queued timer of this kind and incarnation is replaced (lazily: runEvents drops it).
+            if let replaced = queuedTimers.removeValue(forKey: TimerKey(kind: kind, incarnation: incarnation)) {
+                cancelledTimerSequences.formUnion(replaced)
             }
             enqueue(.timer(kind, incarnation: incarnation), afterMs: delayMs)
         case .launchGate(let state):
             record("bridge", "launch-gate", [TraceField("state", state.rawValue)])
             checkLaunchGateRelease(state)  // invariants 35, 38
         case .reply(let reply):
-            record("bridge", "reply", [TraceField("reply", "\(reply)")])
+            record("bridge", "reply", [TraceField("reply", ReplyText.text(reply))])
             checkRootIDsOutward(reply)  // invariant 42
             checkScheduledTimes(reply)  // invariants 24, 25
             if case .scheduledAlarmTimes(let times) = reply { lastScheduledTimes = .answered(times) }
@@ -1030,4 +1048,10 @@ final class World {
         case .scheduledTimes: return "scheduledTimes"
         }
     }
+}
+
+/// A bridge timer of one process incarnation: the unit `setTimer` replaces.
+struct TimerKey: Hashable {
+    var kind: BridgeTimer
+    var incarnation: Int
 }

@@ -1,0 +1,179 @@
+import AlarmBridge
+import Foundation
+import Reporting
+import Simulation
+
+/// `alarmsim bench`: measures the simulator's speed and memory against the targets of issue 8
+/// and writes them to `Reports/benchmarks.md`.
+struct BenchCommand: Command {
+    static let name = "bench"
+    static let abstract = "Measure event-queue and simulation cost, throughput, --jobs speed-up and campaign memory (Reports/benchmarks.md)."
+    static let usage = "alarmsim bench [--out FILE] [--quick] [--seeds N] [--jobs-seeds N] [--memory-seeds N] [--binary PATH]"
+    static let options = [
+        "  --out FILE          the Markdown report to write atomically (default: \(defaultOutPath))",
+        "  --quick             tiny sizes, for a smoke test (seconds); the figures mean little",
+        "  --seeds N           seeds per platform timed in-process for the per-event cost (default: \(defaultSeeds); quick: \(quickSeeds))",
+        "  --jobs-seeds N      seeds per platform of the 'fuzz --jobs 1' and '--jobs 2' runs (default: \(defaultJobsSeeds); quick: \(quickJobsSeeds))",
+        "  --memory-seeds N    runs of the memory campaign: 'fuzz --seeds 1..N/2' on both platforms, in a child",
+        "                      process, next to one a tenth its size so growth shows (default: \(defaultMemorySeeds); quick: \(quickMemorySeeds))",
+        "  --binary PATH       the alarmsim binary to spawn for the subprocess figures (default: this executable)",
+        "  -h, --help          show this help",
+        "",
+        "Measures, in one run: the bare event queue's push+pop per event (ns); the full simulation's",
+        "cost per event per platform (bridge + platform model + oracle + invariants + trace hash; ns,",
+        "and its ratio to the bare queue); seeds/s and virtual time per wall second (× real time) of",
+        "the default profile; the wall-time speed-up of 'fuzz --jobs 2' over '--jobs 1' (spawned as",
+        "subprocesses; reported as not measured when this build's fuzz has no --jobs); the peak RSS of a",
+        "campaign in a child process (wait4 ru_maxrss, and /proc VmHWM of the parent and its workers).",
+        "Each figure is set against its target (full simulation ≤ 5× the bare queue per event; ≥ 10^6 ×",
+        "real time; --jobs 2 ≥ 1.8×; peak RSS ≤ 64 MiB) as MET or MISSED, with the reason for each miss.",
+        "Timings are wall-clock: run a release build on an otherwise idle machine. The default memory",
+        "campaign (100,000 runs) takes most of an hour on 2 cores.",
+        "Exit status: 0 report written, 64 usage error, 74 the report cannot be written.",
+    ]
+    static let examples = [
+        "alarmsim bench                                                  # everything, writes Reports/benchmarks.md",
+        "alarmsim bench --memory-seeds 10000 --out /tmp/bench.md         # a smaller memory campaign",
+        "alarmsim bench --quick --out /tmp/bench-quick.md                # a smoke test in seconds",
+    ]
+
+    static let defaultOutPath = "Reports/benchmarks.md"
+    static let defaultSeeds = 300
+    static let quickSeeds = 3
+    static let defaultJobsSeeds = 300
+    static let quickJobsSeeds = 4
+    static let defaultMemorySeeds = 100_000
+    static let quickMemorySeeds = 20
+    static let defaultQueueEvents = 5_000_000
+    static let quickQueueEvents = 200_000
+
+    var outPath: String
+    var quick: Bool
+    var seeds: Int
+    var jobsSeeds: Int
+    var memorySeeds: Int
+    var binary: String?
+
+    init(arguments: [String]) throws(UsageError) {
+        let parsed = try ParsedArguments(arguments, command: Self.name,
+                                         valuedOptions: ["out", "seeds", "jobs-seeds", "memory-seeds", "binary"],
+                                         allowsPositionals: false, flagOptions: ["quick"])
+        quick = parsed.has("quick")
+        outPath = try parsed.single("out") ?? Self.defaultOutPath
+        seeds = try Self.count(parsed.single("seeds"), option: "seeds") ?? (quick ? Self.quickSeeds : Self.defaultSeeds)
+        jobsSeeds = try Self.count(parsed.single("jobs-seeds"), option: "jobs-seeds")
+            ?? (quick ? Self.quickJobsSeeds : Self.defaultJobsSeeds)
+        memorySeeds = try Self.count(parsed.single("memory-seeds"), option: "memory-seeds")
+            ?? (quick ? Self.quickMemorySeeds : Self.defaultMemorySeeds)
+        binary = try parsed.single("binary")
+    }
+
+    func validate() throws(UsageError) {
+        guard memorySeeds >= 2 else {
+            throw UsageError("--memory-seeds must be at least 2 (one run per platform), e.g. --memory-seeds 10000")
+        }
+        if let binary, !FileManager.default.isExecutableFile(atPath: binary) {
+            throw UsageError("--binary \(binary) is not an executable file; give the path of a built alarmsim, e.g. --binary .build/release/alarmsim")
+        }
+    }
+
+    /// A positive count, e.g. `--seeds 300`.
+    static func count(_ text: String?, option: String) throws(UsageError) -> Int? {
+        guard let text else { return nil }
+        guard let value = Int(text), value > 0, value <= 10_000_000 else {
+            throw UsageError("--\(option) needs a whole number from 1 to 10000000, not '\(text)'; e.g. --\(option) 300")
+        }
+        return value
+    }
+
+    /// The command line that regenerates the report, as written into its header.
+    var commandLine: String {
+        var words = ["alarmsim", "bench"]
+        if quick { words.append("--quick") }
+        if seeds != (quick ? Self.quickSeeds : Self.defaultSeeds) { words += ["--seeds", String(seeds)] }
+        if jobsSeeds != (quick ? Self.quickJobsSeeds : Self.defaultJobsSeeds) { words += ["--jobs-seeds", String(jobsSeeds)] }
+        if memorySeeds != (quick ? Self.quickMemorySeeds : Self.defaultMemorySeeds) { words += ["--memory-seeds", String(memorySeeds)] }
+        return words.joined(separator: " ")
+    }
+
+    func run(output: inout some TextOutputStream, errors: inout some TextOutputStream,
+             environment: CLIEnvironment) -> ExitStatus {
+        // Fail before minutes of measuring, not after: the report's directory must be writable.
+        let directory = (outPath as NSString).deletingLastPathComponent
+        guard FileManager.default.isWritableFile(atPath: directory.isEmpty ? "." : directory) else {
+            errors.write("error: cannot write \(outPath): the directory \(directory.isEmpty ? "." : directory) is missing or not writable\n")
+            return .ioError
+        }
+        let binaryPath = binary ?? BenchMeasurements.currentExecutable()
+        var report = BenchReport(commandLine: commandLine, facts: BenchMeasurements.machineFacts())
+        report.facts.append(("load average at start", Self.loadAverage()))
+        report.facts.append(("binary spawned", binaryPath))
+
+        errors.write("bench: bare event queue …\n")
+        report.queue = BenchMeasurements.measureQueue(events: quick ? Self.quickQueueEvents : Self.defaultQueueEvents)
+
+        for platform in [PlatformFlavor.ios, .android] {
+            errors.write("bench: full simulation, \(platform.rawValue), seeds 1..\(seeds) …\n")
+            report.simulations.append(BenchMeasurements.measureSimulation(platform: platform, seeds: seeds))
+        }
+
+        let fuzzHelp = BenchMeasurements.output(of: binaryPath, ["fuzz", "--help"])
+        let extraFuzzWords = (fuzzHelp?.contains("--no-report") ?? false) ? ["--no-report"] : []
+        if let fuzzHelp, fuzzHelp.contains("--jobs") {
+            errors.write("bench: fuzz --jobs 1 and --jobs 2, seeds 1..\(jobsSeeds) on both platforms …\n")
+            report.jobs = measureJobs(binary: binaryPath, extraWords: extraFuzzWords)
+        } else if fuzzHelp == nil {
+            report.jobs = .notMeasured("`\(binaryPath) fuzz --help` did not run; is --binary an alarmsim?")
+        } else {
+            report.jobs = .notMeasured("this build's `alarmsim fuzz` has no --jobs option (worker subprocesses come with the campaign part of issue 8); re-run `alarmsim bench` on a build that has it")
+        }
+
+        let small = max(memorySeeds / 10, 2)
+        for size in [small, memorySeeds] {
+            let perPlatform = max(size / 2, 1)
+            let words = ["fuzz", "--seeds", "1..\(perPlatform)", "--no-shrink"] + extraFuzzWords
+            errors.write("bench: memory, alarmsim \(words.joined(separator: " ")) …\n")
+            do {
+                let child = try BenchMeasurements.runChild(binary: binaryPath, arguments: words)
+                report.memory.append(child.completed ? .measured(runs: perPlatform * 2, child)
+                                                     : .notMeasured(runs: perPlatform * 2, child.failureReason))
+            } catch {
+                report.memory.append(.notMeasured(runs: perPlatform * 2, error.description))
+            }
+        }
+
+        let markdown = report.markdown()
+        do {
+            try AtomicFile.write(markdown, to: outPath)
+        } catch {
+            errors.write("error: \(error); check that the directory exists and is writable\n")
+            return .ioError
+        }
+        output.write(report.summaryLines().joined(separator: "\n") + "\n")
+        errors.write("bench: report written to \(outPath)\n")
+        return .success
+    }
+
+    /// `fuzz --jobs 1` then `fuzz --jobs 2` over the same seeds; the speed-up is the ratio of
+    /// their wall times.
+    func measureJobs(binary: String, extraWords: [String]) -> BenchReport.Jobs {
+        var runs: [BenchMeasurements.ChildRun] = []
+        for jobs in [1, 2] {
+            let words = ["fuzz", "--jobs", String(jobs), "--seeds", "1..\(jobsSeeds)", "--no-shrink"] + extraWords
+            do {
+                let child = try BenchMeasurements.runChild(binary: binary, arguments: words)
+                guard child.completed else { return .notMeasured(child.failureReason) }
+                runs.append(child)
+            } catch {
+                return .notMeasured(error.description)
+            }
+        }
+        return .measured(seeds: jobsSeeds, one: runs[0], two: runs[1])
+    }
+
+    /// `/proc/loadavg`'s first three fields, or "unknown".
+    static func loadAverage() -> String {
+        guard let text = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return "unknown" }
+        return text.split(separator: " ").prefix(3).joined(separator: " ")
+    }
+}
