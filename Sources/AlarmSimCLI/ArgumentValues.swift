@@ -61,7 +61,7 @@ enum ArgumentValues {
     /// A known defect's name, as `alarmsim list defects` prints it.
     static func defect(_ text: String) throws(UsageError) -> KnownDefect {
         guard let defect = KnownDefect(rawValue: text) else {
-            let names = KnownDefect.allCases.map(\.rawValue).joined(separator: ", ")
+            let names = KnownDefect.listed.map(\.rawValue).joined(separator: ", ")
             throw UsageError("unknown defect '\(text)'; the known defects are \(names) (see 'alarmsim list defects')")
         }
         return defect
