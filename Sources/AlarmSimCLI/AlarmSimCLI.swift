@@ -3,11 +3,11 @@
 /// run every command in-process.
 public enum AlarmSimCLI {
     /// The subcommands, in the order help lists them.
-    static var commands: [any Command.Type] { [FuzzCommand.self, CoverageCommand.self, DefectsCommand.self, ShrinkCommand.self, ReplayCommand.self, RunCommand.self, ListCommand.self] }
+    static var commands: [any Command.Type] { [FuzzCommand.self, MergeCommand.self, CoverageCommand.self, DefectsCommand.self, ShrinkCommand.self, ReplayCommand.self, RunCommand.self, ListCommand.self] }
 
     static var commandNames: [String] { commands.map { $0.name } }
 
-    static let usage = "alarmsim <subcommand> [options]   (fuzz, coverage, defects, shrink, replay, run, list; 'alarmsim help <subcommand>' for more)"
+    static let usage = "alarmsim <subcommand> [options]   (fuzz, merge, coverage, defects, shrink, replay, run, list; 'alarmsim help <subcommand>' for more)"
 
     static var help: String {
         var lines = [

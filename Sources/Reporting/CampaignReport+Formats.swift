@@ -33,7 +33,7 @@ extension CampaignReport {
                 lines.append("- worker died: \(signal)")
             } else {
                 lines.append("- rules: " + (violation.rules.isEmpty ? "none" : violation.rules.joined(separator: ", ")))
-                lines.append("- found after trace event \(violation.eventIndex), at virtual time \(violation.trueMs) ms (device wall clock \(violation.wallMs) ms)")
+                lines.append("- found after trace event \(violation.eventIndex), at virtual time \(violation.trueMs) ms since the Unix epoch (device wall clock \(violation.wallMs) ms)")
             }
             lines.append("- repro: `\(failing.repro)`")
             lines.append("")

@@ -49,10 +49,12 @@ public enum SummaryFormatter {
     }
 
     /// Whether the text needs a `seeds run:` line: when the seeds that ran are not simply the
-    /// requested range (a time budget, a shard, an interruption). A merge of plain shards covers
+    /// requested range (a time budget, a shard, an interruption, a merge of only some shards).
+    /// A merge of every plain shard covers
     /// the whole range and prints none, exactly like the unsharded campaign.
     public static func statesSeedsRun(_ summary: FuzzSummary) -> Bool {
         summary.interrupted || summary.options.budgetSeconds != nil || summary.options.shard != nil
+            || summary.tallies.contains { !$0.seedsRun.isEmpty && $0.seedsRun != [summary.options.seeds] }
     }
 
     /// `1..250 301..400`, a single seed as `17`, or `none`.
