@@ -49,8 +49,7 @@ public struct CLIEnvironment: Sendable {
         var buffer = [CChar](repeating: 0, count: 4_096)
         let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         if length > 0 {
-            buffer[length] = 0
-            return String(cString: buffer)
+            return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
         guard let first = CommandLine.arguments.first, !first.isEmpty else { return nil }
         if first.hasPrefix("/") { return first }
