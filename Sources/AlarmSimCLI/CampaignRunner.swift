@@ -64,7 +64,10 @@ struct CampaignRunner {
                          to: &errors)
             if interrupted { break }
         }
-        pool?.shutDown(forcibly: false)
+        if let pool {
+            pool.shutDown(forcibly: false)
+            Interrupt.uninstall()
+        }
         return tally.summary(interrupted: interrupted)
     }
 }

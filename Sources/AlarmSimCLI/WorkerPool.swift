@@ -24,6 +24,18 @@ enum Interrupt {
     static func install() {
         signal(SIGPIPE, SIG_IGN)
         signal(SIGINT) { _ in interruptRequested = 1 }
+        // A parent (a test runner, a CI agent) may have started us with SIGINT blocked; a
+        // blocked signal would never reach the handler.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigprocmask(SIG_UNBLOCK, &set, nil)
+    }
+
+    /// Gives SIGINT its default action back (after the campaign: Ctrl-C during the shrink
+    /// that follows ends the process at once, as usual).
+    static func uninstall() {
+        signal(SIGINT, SIG_DFL)
     }
 
     static var isRequested: Bool { interruptRequested != 0 }
