@@ -3,7 +3,7 @@
 /// run every command in-process.
 public enum AlarmSimCLI {
     /// The subcommands, in the order help lists them.
-    static var commands: [any Command.Type] { [FuzzCommand.self, CoverageCommand.self, DefectsCommand.self, ShrinkCommand.self, ReplayCommand.self, ExplainCommand.self, DiffCommand.self, RunCommand.self, ImportCommand.self, BenchCommand.self, ListCommand.self] }
+    static var commands: [any Command.Type] { [FuzzCommand.self, MergeCommand.self, CoverageCommand.self, DefectsCommand.self, ShrinkCommand.self, ReplayCommand.self, ExplainCommand.self, DiffCommand.self, RunCommand.self, ImportCommand.self, BenchCommand.self, ListCommand.self] }
 
     static var commandNames: [String] { commands.map { $0.name } }
 
@@ -47,7 +47,8 @@ public enum AlarmSimCLI {
         if ["--help", "-h", "help"].contains(word) {
             return showHelp(for: rest.first, output: &output, errors: &errors)
         }
-        guard let command = commands.first(where: { $0.name == word }) else {
+        // The hidden worker subcommand of `fuzz` (WorkerCommand.swift): runnable, never listed.
+        guard let command = commands.first(where: { $0.name == word }) ?? (word == WorkerCommand.name ? WorkerCommand.self : nil) else {
             let hint = word.hasPrefix("-") ? " (options go after the subcommand)" : ""
             errors.write("error: unknown subcommand '\(word)'\(hint); use one of \(commandNames.joined(separator: ", "))\n")
             errors.write("usage: \(usage)\n")

@@ -61,7 +61,7 @@ enum ArgumentValues {
     /// A known defect's name, as `alarmsim list defects` prints it.
     static func defect(_ text: String) throws(UsageError) -> KnownDefect {
         guard let defect = KnownDefect(rawValue: text) else {
-            let names = KnownDefect.allCases.map(\.rawValue).joined(separator: ", ")
+            let names = KnownDefect.listed.map(\.rawValue).joined(separator: ", ")
             throw UsageError("unknown defect '\(text)'; the known defects are \(names) (see 'alarmsim list defects')")
         }
         return defect
@@ -96,6 +96,24 @@ enum ArgumentValues {
         guard let name = faults.forcedOnInapplicable(to: platforms).first, let kind = FaultCatalog.kind(named: name) else { return }
         let names = kind.platforms.map(\.rawValue)
         throw UsageError("fault '\(name)' does not apply to \(platforms.map(\.rawValue).joined(separator: ", ")) (its model exists only on \(names.joined(separator: ", "))); drop it from --faults or use --platform \(names[0])")
+    }
+
+    /// A whole number in `range` for a count-like option (`--jobs`, `--seconds`).
+    static func count(_ text: String, option: String, range: ClosedRange<Int>, example: String) throws(UsageError) -> Int {
+        guard let value = decimal(text), value >= UInt64(range.lowerBound), value <= UInt64(range.upperBound) else {
+            throw UsageError("invalid \(option) '\(text)': give a whole number from \(range.lowerBound) to \(range.upperBound), e.g. \(example)")
+        }
+        return Int(value)
+    }
+
+    /// `I/N`: shard I (1-based) of N.
+    static func shard(_ text: String) throws(UsageError) -> CampaignShard {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, let index = decimal(parts[0]), let count = decimal(parts[1]),
+              count >= 1, count <= UInt64(CampaignShard.countMax), index >= 1, index <= count else {
+            throw UsageError("invalid --shard '\(text)': write I/N with 1 ≤ I ≤ N ≤ \(CampaignShard.countMax), e.g. --shard 2/4 for the second of four shards")
+        }
+        return CampaignShard(index: Int(index), count: Int(count))
     }
 
     /// Digits only (no sign, no spaces), fitting in 64 bits.

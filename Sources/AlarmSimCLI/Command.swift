@@ -132,7 +132,10 @@ struct ParsedArguments {
         case "out": "--out FILE"
         case "budget": "--budget 2000"
         case "shrink-dir": "--shrink-dir Reports/shrunk"
-        case "report": "--report Reports/latest/ios-1"
+        case "jobs": "--jobs 2"
+        case "seconds": "--seconds 60"
+        case "shard": "--shard 2/4"
+        case "report": "--report Reports/latest"
         default: "--\(name) VALUE"
         }
     }

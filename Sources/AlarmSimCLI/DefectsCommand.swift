@@ -56,7 +56,7 @@ struct DefectsCommand: Command {
         seeds = try parsed.single("seeds").map { (text) throws(UsageError) in try ArgumentValues.seedRange(text) }
             ?? Self.defaultSeeds
         let named = try ArgumentValues.defects(parsed.all("defect"))
-        defects = named.isEmpty ? KnownDefect.allCases : named
+        defects = named.isEmpty ? KnownDefect.listed : named
         if platforms.count == 1, let defect = named.first(where: { !$0.platforms.contains(platforms[0]) }) {
             throw UsageError("defect \(defect.rawValue) does not apply to \(platforms[0].rawValue); it applies to \(defect.platforms.map(\.rawValue).joined(separator: ", "))")
         }

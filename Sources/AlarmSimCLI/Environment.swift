@@ -1,3 +1,4 @@
+import Foundation
 import Reporting
 #if canImport(Glibc)
 import Glibc
@@ -17,19 +18,43 @@ public struct CLIEnvironment: Sendable {
     public var errorsIsTerminal: Bool
     /// A monotonic reading in milliseconds, for campaign rates (seeds/s) only.
     public var elapsedMs: @Sendable () -> Int64
+    /// The absolute path of the running `alarmsim` binary, which `fuzz` starts again as its
+    /// worker subprocesses; nil when the CLI runs inside another program (the test process),
+    /// where `fuzz` runs its seeds in-process instead.
+    public var executablePath: String?
+    /// The default of `fuzz --jobs`: the number of active processor cores.
+    public var processorCount: Int
 
-    public init(errorsIsTerminal: Bool, elapsedMs: @escaping @Sendable () -> Int64) {
+    public init(errorsIsTerminal: Bool, elapsedMs: @escaping @Sendable () -> Int64, executablePath: String? = nil,
+                processorCount: Int = 1) {
         self.errorsIsTerminal = errorsIsTerminal
         self.elapsedMs = elapsedMs
+        self.executablePath = executablePath
+        self.processorCount = max(processorCount, 1)
     }
 
-    /// The real process: `isatty(2)` and the continuous clock.
+    /// The real process: `isatty(2)`, the continuous clock, the binary's own path and the cores.
     public static var process: CLIEnvironment {
         let origin = ContinuousClock.now  // determinism-ok: campaign wall-clock timing, never reaches a run
-        return CLIEnvironment(errorsIsTerminal: isatty(2) != 0) {
+        // determinism-ok: the core count only sizes the worker pool; results are folded in seed order
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        return CLIEnvironment(errorsIsTerminal: isatty(2) != 0, elapsedMs: {
             let elapsed = origin.duration(to: ContinuousClock.now)  // determinism-ok: as above
             return elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000
+        }, executablePath: ownExecutablePath(), processorCount: cores)
+    }
+
+    /// `/proc/self/exe` resolved (Linux), else `argv[0]` made absolute against the working directory.
+    static func ownExecutablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4_096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        if length > 0 {
+            return String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
+        guard let first = CommandLine.arguments.first, !first.isEmpty else { return nil }
+        if first.hasPrefix("/") { return first }
+        guard first.contains("/") else { return nil }  // found on PATH: no reliable absolute path
+        return FileManager.default.currentDirectoryPath + "/" + first
     }
 }
 

@@ -10,6 +10,8 @@ public enum ExitStatus: Int32, Sendable, Equatable, CaseIterable {
     case dataError = 65
     /// A file could not be read or written (`EX_IOERR`).
     case ioError = 74
+    /// A campaign stopped by SIGINT after writing its partial summary (128 + SIGINT, as shells report it).
+    case interrupted = 130
 }
 
 /// A command line the tool cannot run: what was wrong and what to do instead.

@@ -8,10 +8,21 @@ import Simulation
 struct FuzzCommand: Command {
     static let name = "fuzz"
     static let abstract = "Run many seeds, each a random world, and report every seed that breaks an invariant."
-    static let usage = "alarmsim fuzz [--platform ios|android|both] [--seeds A..B] [--defect NAME]... [--profile swarm|uniform|none] [--faults A,B,-C] [--no-liveness] [--coverage] [--shrink-dir DIR | --no-shrink]"
+    static let usage = "alarmsim fuzz [--platform ios|android|both] [--seeds A..B] [--seconds S] [--shard I/N] [--jobs N] [--defect NAME]... [--profile swarm|uniform|none] [--faults A,B,-C] [--no-liveness] [--coverage] [--report DIR | --no-report] [--shrink-dir DIR | --no-shrink]"
     static let options = [
         "  --platform ios|android|both  platforms to run, ios first (default: both)",
-        "  --seeds A..B|N               root seeds, inclusive (default: 1..1000)",
+        "  --seeds A..B|N               root seeds, inclusive (default: 1..1000; with --seconds: from 1 upward)",
+        "  --seconds S                  wall-clock budget instead of a seed count: seeds run from the range's first",
+        "                               seed upward until the time is up; with --platform both each platform gets",
+        "                               S/2 seconds, ios first. The summary's 'seeds run:' line names the seeds",
+        "                               that ran, so '--seeds A..B' repeats the campaign exactly",
+        "  --shard I/N                  run only the I-th of N contiguous blocks of the seed range (1 ≤ I ≤ N);",
+        "                               combine the shards' summary.json files with 'alarmsim merge'",
+        "  --jobs N                     worker subprocesses running seeds in parallel (default: the number of cores);",
+        "                               a seed that traps or crashes kills only its worker: it is reported as the",
+        "                               invariant 'crash' with its signal and repro line, and a new worker takes over.",
+        "                               --jobs 1 still runs one worker subprocess, for the same isolation.",
+        "                               The summary is the same for every N: results are folded in seed order",
         "  --defect NAME                switch a known field bug back on; repeatable (see 'alarmsim list defects');",
         "                               with --platform both, each platform runs the defects that apply to it",
         "  --coverage                   after the summary, print the reachability table: per mark and platform its",
@@ -21,20 +32,27 @@ struct FuzzCommand: Command {
         "                               none injects no fault (the sleepy user still acts)",
         "  --faults A,B,-C              force fault kinds on (A) or off (-C) on top of the profile; repeatable",
         "                               (see 'alarmsim list faults'); failing seeds' repro lines carry both options",
+        "  --report DIR                 write summary.json, summary.md and junit.xml into DIR (default: Reports/latest)",
+        "  --no-report                  write no report files",
         "  --shrink-dir DIR             where the shrunk scenarios go (default: Reports/shrunk)",
         "  --no-shrink                  do not shrink failing seeds",
         "  --no-liveness                run the safety phase only: no heal, no liveness phase, no convergence check",
         "  -h, --help                   show this help",
         "",
-        "Progress goes to stderr; the summary goes to stdout and ends with 'violations: N'.",
+        "Progress goes to stderr (on a terminal one line: seeds done/total, seeds/s, failures, ETA); the summary",
+        "goes to stdout and ends with 'violations: N'. Ctrl-C (SIGINT) stops handing out seeds, stops the",
+        "workers, and writes a partial summary that says 'interrupted' and which seeds ran (exit 130).",
         "After the campaign, the first failing seed of each distinct (platform, invariant) is shrunk",
         "to a minimal scenario (as 'alarmsim shrink' does) written to DIR/PLATFORM-SEED-INVARIANT.scenario;",
-        "one 'shrunk …' line per file goes to stderr.",
-        "Exit status: 0 no violation, 1 violations found, 64 usage error, 74 a shrunk file not writable.",
+        "one 'shrunk …' line per file goes to stderr. A 'crash' is never shrunk: its repro line is the lead.",
+        "Exit status: 0 no violation, 1 violations found, 64 usage error, 74 a report or shrunk file not",
+        "writable, 130 interrupted.",
     ]
     static let examples = [
         "alarmsim fuzz --seeds 1..1000                                  # both platforms, no defect",
         "alarmsim fuzz --platform ios --seeds 1..2000 --defect unavailable-read-as-empty",
+        "alarmsim fuzz --seconds 60 --jobs 2                            # one minute, both platforms, 2 workers",
+        "alarmsim fuzz --seeds 1..100000 --shard 2/4 --report out/shard-2   # then: alarmsim merge out/*/summary.json",
         "alarmsim fuzz --seeds 1..200 --coverage                        # which rule-relevant states were reached",
         "alarmsim fuzz --platform android --seeds 1..300 --profile uniform --faults -doze",
         "alarmsim fuzz --platform android --seeds 1..300 --defect title-in-ring-id --no-shrink   # no shrinking",
@@ -42,6 +60,8 @@ struct FuzzCommand: Command {
     ]
 
     static let defaultSeeds: ClosedRange<UInt64> = 1...1000
+    static let defaultReportDirectory = "Reports/latest"
+    static let jobsMax = 256
 
     var platforms: [PlatformFlavor]
     var platformNamedExplicitly: Bool
@@ -54,22 +74,49 @@ struct FuzzCommand: Command {
     var liveness: Bool
     /// Where shrunk scenarios go; nil with `--no-shrink`.
     var shrinkDirectory: String?
+    /// Worker subprocesses; nil for the default (the number of cores).
+    var jobs: Int?
+    var budgetSeconds: Int?
+    var shard: CampaignShard?
+    /// Where the report files go; nil with `--no-report`.
+    var reportDirectory: String?
 
     init(arguments: [String]) throws(UsageError) {
         let parsed = try ParsedArguments(arguments, command: Self.name,
-                                         valuedOptions: ["platform", "seeds", "defect", "profile", "faults", "shrink-dir"],
-                                         allowsPositionals: false, flagOptions: ["coverage", "no-shrink", "no-liveness"])
+                                         valuedOptions: ["platform", "seeds", "defect", "profile", "faults", "shrink-dir",
+                                                         "jobs", "seconds", "shard", "report"],
+                                         allowsPositionals: false, flagOptions: ["coverage", "no-shrink", "no-liveness", "no-report"])
         liveness = !parsed.has("no-liveness")
         let directory = try parsed.single("shrink-dir")
         if parsed.has("no-shrink") && directory != nil {
             throw UsageError("--no-shrink and --shrink-dir contradict each other; give one of them")
         }
         shrinkDirectory = parsed.has("no-shrink") ? nil : (directory ?? ShrinkCommand.defaultDirectory)
+        let report = try parsed.single("report")
+        if parsed.has("no-report") && report != nil {
+            throw UsageError("--no-report and --report contradict each other; give one of them")
+        }
+        reportDirectory = parsed.has("no-report") ? nil : (report ?? Self.defaultReportDirectory)
         let platformText = try parsed.single("platform")
         platforms = try ArgumentValues.platforms(platformText)
         platformNamedExplicitly = platforms.count == 1
-        seeds = try parsed.single("seeds").map { (text) throws(UsageError) in try ArgumentValues.seedRange(text) }
-            ?? Self.defaultSeeds
+        jobs = try parsed.single("jobs").map { (text) throws(UsageError) in
+            try ArgumentValues.count(text, option: "--jobs", range: 1...Self.jobsMax, example: "--jobs 2")
+        }
+        budgetSeconds = try parsed.single("seconds").map { (text) throws(UsageError) in
+            try ArgumentValues.count(text, option: "--seconds", range: 1...31_536_000, example: "--seconds 60")
+        }
+        shard = try parsed.single("shard").map { (text) throws(UsageError) in try ArgumentValues.shard(text) }
+        let seedsText = try parsed.single("seeds")
+        let seedRange = try seedsText.map { (text) throws(UsageError) in try ArgumentValues.seedRange(text) }
+        if let seedRange {
+            seeds = seedRange
+        } else if budgetSeconds != nil {
+            // A time budget without a range: seeds from 1 upward, as many as the budget allows.
+            seeds = 1...Campaign.seedCountMax
+        } else {
+            seeds = Self.defaultSeeds
+        }
         defects = try ArgumentValues.defects(parsed.all("defect"))
         printsCoverage = parsed.has("coverage")
         faults = try ArgumentValues.faults(profile: parsed.single("profile"), faults: parsed.all("faults"))
@@ -84,15 +131,35 @@ struct FuzzCommand: Command {
         }
     }
 
+    var fuzzOptions: FuzzOptions {
+        FuzzOptions(platforms: platforms, seeds: seeds, defects: defects, faults: faults, liveness: liveness,
+                    shard: shard, budgetSeconds: budgetSeconds)
+    }
+
     func run(output: inout some TextOutputStream, errors: inout some TextOutputStream,
              environment: CLIEnvironment) -> ExitStatus {
-        let options = FuzzOptions(platforms: platforms, seeds: seeds, defects: defects, faults: faults, liveness: liveness)
-        var meter = ProgressMeter(errorsIsTerminal: environment.errorsIsTerminal, elapsedMs: environment.elapsedMs)
-        let summary = Campaign.fuzz(options) { progress in
-            meter.report(progress, to: &errors)
+        let runner = CampaignRunner(options: fuzzOptions, jobs: jobs ?? environment.processorCount, environment: environment)
+        let summary: FuzzSummary
+        do {
+            summary = try runner.run(errors: &errors)
+        } catch {
+            errors.write("error: \(error.description)\n")
+            return .ioError
         }
         output.write(SummaryFormatter.text(summary))
         if printsCoverage { output.write("\n" + CoverageReport.text(summary)) }
+        if let reportDirectory {
+            // The per-failure artifacts (trace, Markdown, HTML timeline) will be written into
+            // CampaignReport.artifactsDirectory(for:) under the same directory, and their paths
+            // passed as `artifacts:` here, so summary.json links them.
+            do {
+                try CampaignReport.write(summary, to: reportDirectory)
+            } catch {
+                errors.write("error: \(error.description); check that the directory is writable or pass --no-report\n")
+                return .ioError
+            }
+        }
+        if summary.interrupted { return .interrupted }
         if let shrinkDirectory, !summary.failing.isEmpty {
             guard shrinkFailures(summary, into: shrinkDirectory, errors: &errors, environment: environment) else { return .ioError }
         }
@@ -104,7 +171,9 @@ struct FuzzCommand: Command {
     func shrinkFailures(_ summary: FuzzSummary, into directory: String, errors: inout some TextOutputStream,
                         environment: CLIEnvironment) -> Bool {
         var done: [(PlatformFlavor, String)] = []
-        for failing in summary.failing where !done.contains(where: { $0 == (failing.platform, failing.violation.invariant) }) {
+        // A crash is never shrunk: replaying its seed in this process would trap here too.
+        for failing in summary.failing where failing.signal == nil
+            && !done.contains(where: { $0 == (failing.platform, failing.violation.invariant) }) {
             done.append((failing.platform, failing.violation.invariant))
             let defects = Campaign.applicableDefects(summary.options.defects, on: failing.platform)
             // determinism-ok: wall-clock timing of the shrink, printed only
@@ -132,12 +201,17 @@ struct FuzzCommand: Command {
     }
 }
 
-/// Campaign progress on stderr: one `\r`-rewritten line on a terminal, otherwise one line per
-/// finished platform; each finished platform's line carries its wall-clock rate.
+/// Campaign progress on stderr: one `\r`-rewritten line on a terminal (seeds done/total,
+/// failing, seeds/s, ETA), otherwise one line per finished platform; each finished platform's
+/// line carries its wall-clock rate.
 struct ProgressMeter {
     let errorsIsTerminal: Bool
     let elapsedMs: @Sendable () -> Int64
+    /// When the current platform's time budget ends (`--seconds`), on the `elapsedMs` clock.
+    var deadlineMs: Int64?
     private var platformStartMs: Int64 = 0
+    private var lastDrawMs: Int64 = -1_000
+    private var finished = false
 
     init(errorsIsTerminal: Bool, elapsedMs: @escaping @Sendable () -> Int64) {
         self.errorsIsTerminal = errorsIsTerminal
@@ -145,24 +219,42 @@ struct ProgressMeter {
     }
 
     mutating func report(_ progress: FuzzProgress, to errors: inout some TextOutputStream) {
-        let platform = progress.platform.rawValue
         if progress.seedsDone == 0 {
             // determinism-ok: wall-clock timing of the campaign, never reaches a run
             platformStartMs = elapsedMs()
+            finished = false
         }
         if progress.isPlatformFinished {
-            // determinism-ok: wall-clock timing of the campaign, never reaches a run
-            let durationMs = max(elapsedMs() - platformStartMs, 0)
-            let seedsPerSecond = Int64(progress.seedsTotal) * 1_000 / max(durationMs, 1)
-            let line = "\(platform): \(progress.seedsTotal) \(progress.seedsTotal == 1 ? "seed" : "seeds"), \(progress.failing) failing, \(durationMs) ms, \(seedsPerSecond) seeds/s"
-            errors.write(errorsIsTerminal ? "\r\(line)\u{1B}[K\n" : "\(line)\n")
+            finish(progress, to: &errors)
             return
         }
         guard errorsIsTerminal else { return }
-        // Rewrite the line about 500 times per platform at most: enough to look live, few
-        // enough writes not to slow a fast campaign.
-        let step = max(progress.seedsTotal / 500, 1)
-        guard progress.seedsDone % step == 0 else { return }
-        errors.write("\r\(platform) \(progress.seedsDone)/\(progress.seedsTotal) seeds, \(progress.failing) failing")
+        // Rewrite the line at most ten times a second: enough to look live, few enough writes
+        // not to slow a fast campaign.
+        let nowMs = elapsedMs()  // determinism-ok: as above
+        guard nowMs - lastDrawMs >= 100 || progress.seedsDone == 1 else { return }
+        lastDrawMs = nowMs
+        let durationMs = max(nowMs - platformStartMs, 1)
+        let seedsPerSecond = Int64(progress.seedsDone) * 1_000 / durationMs
+        var line = "\r\(progress.platform.rawValue) \(progress.seedsDone)/\(progress.seedsTotal) seeds, \(progress.failing) failing, \(seedsPerSecond) seeds/s"
+        if let deadlineMs {
+            line += ", ETA \(max(deadlineMs - nowMs, 0) / 1_000) s (time budget)"
+        } else if progress.seedsDone > 0 {
+            let remainingMs = Int64(progress.seedsTotal - progress.seedsDone) * durationMs / Int64(progress.seedsDone)
+            line += ", ETA \(remainingMs / 1_000) s"
+        }
+        errors.write(line + "\u{1B}[K")
+    }
+
+    /// The finished line of a platform, also when it stopped before its last seed (a time
+    /// budget, an interruption); printed once per platform.
+    mutating func finish(_ progress: FuzzProgress, to errors: inout some TextOutputStream) {
+        guard !finished else { return }
+        finished = true
+        // determinism-ok: wall-clock timing of the campaign, never reaches a run
+        let durationMs = max(elapsedMs() - platformStartMs, 0)
+        let seedsPerSecond = Int64(progress.seedsDone) * 1_000 / max(durationMs, 1)
+        let line = "\(progress.platform.rawValue): \(progress.seedsDone) \(progress.seedsDone == 1 ? "seed" : "seeds"), \(progress.failing) failing, \(durationMs) ms, \(seedsPerSecond) seeds/s"
+        errors.write(errorsIsTerminal ? "\r\(line)\u{1B}[K\n" : "\(line)\n")
     }
 }

@@ -39,7 +39,7 @@ struct ListCommand: Command {
         let rows: [(String, String)]
         switch subject {
         case .defects:
-            rows = KnownDefect.allCases.map {
+            rows = KnownDefect.listed.map {
                 ($0.rawValue, "\($0.summary) [platforms: \($0.platforms.map(\.rawValue).joined(separator: ", "))]")
             }
         case .invariants:

@@ -4,8 +4,9 @@ import Simulation
 /// The fuzz driver: runs a seed range on each platform and collects every failing seed with a
 /// command line that reproduces it (DESIGN.md, "Determinism": print one repro line per failure).
 ///
-/// Seeds run one after another in this process. Worker subprocesses (so that a trap on one seed
-/// is a reported failure rather than a dead campaign) are a later issue; no threads here.
+/// Seeds run one after another in this process, no threads. The CLI's `fuzz` runs the same
+/// seeds in worker subprocesses instead (crash isolation) and folds their ``SeedOutcome``s with
+/// the same ``CampaignTally``, so both paths give the same summary.
 public enum Campaign {
     /// The most seeds one platform may run in one campaign, so every count fits an `Int`.
     public static let seedCountMax: UInt64 = 1 << 40
@@ -22,47 +23,33 @@ public enum Campaign {
     public static func fuzz(_ options: FuzzOptions, progress: (FuzzProgress) -> Void = { _ in }) -> FuzzSummary {
         precondition(options.seedCount <= seedCountMax,
                      "Campaign.fuzz: \(options.seedCount) seeds per platform is more than \(seedCountMax)")
-        var tallies: [PlatformTally] = []
-        var failing: [FailingSeed] = []
+        var tally = CampaignTally(options: options)
+        let seedsTotal = options.runRange.map { Int($0.upperBound - $0.lowerBound) + 1 } ?? 0
         for platform in options.platforms {
-            let (tally, platformFailing) = fuzzPlatform(platform, options: options, progress: progress)
-            tallies.append(tally)
-            failing += platformFailing
+            progress(FuzzProgress(platform: platform, seedsDone: 0, seedsTotal: seedsTotal, failing: 0))
+            for seed in options.runRange ?? 1...0 {
+                tally.add(outcome(platform: platform, seed: seed, options: options))
+                let sofar = tally.tally(platform)
+                progress(FuzzProgress(platform: platform, seedsDone: sofar.seeds, seedsTotal: seedsTotal, failing: sofar.failures))
+            }
         }
-        assert(tallies.count == options.platforms.count, "one tally per platform")
-        assert(failing.count == tallies.reduce(0) { $0 + $1.failures }, "every failure is listed once")
-        return FuzzSummary(options: options, tallies: tallies, failing: failing)
+        let summary = tally.summary()
+        assert(summary.failing.count == summary.tallies.reduce(0) { $0 + $1.failures }, "every failure is listed once")
+        return summary
     }
 
-    private static func fuzzPlatform(
-        _ platform: PlatformFlavor, options: FuzzOptions, progress: (FuzzProgress) -> Void
-    ) -> (PlatformTally, [FailingSeed]) {
-        let defects = applicableDefects(options.defects, on: platform)
-        let seedsTotal = Int(options.seedCount)
-        var tally = PlatformTally(platform: platform, defects: defects)
-        var exemptionTotals = ExemptionTotals()
-        var failing: [FailingSeed] = []
-        progress(FuzzProgress(platform: platform, seedsDone: 0, seedsTotal: seedsTotal, failing: 0))
-        for seed in options.seeds {
-            let result = Simulator.run(RunOptions(platform: platform, seed: seed, defects: defects, faults: options.faults,
-                                                  liveness: options.liveness))
-            tally.seeds += 1
-            tally.events += result.eventCount
-            exemptionTotals.add(result.exemptions)
-            tally.coverage.add(result.coverage)
-            if let violation = result.firstViolation {
-                tally.failures += 1
-                failing.append(FailingSeed(
-                    platform: platform, seed: seed, violation: violation,
-                    repro: reproLine(platform: platform, seed: seed, defects: defects, faults: options.faults,
-                                     liveness: options.liveness)))
-            }
-            progress(FuzzProgress(platform: platform, seedsDone: tally.seeds, seedsTotal: seedsTotal,
-                                  failing: tally.failures))
-        }
-        tally.exemptions = exemptionTotals.sorted
-        assert(tally.seeds == seedsTotal, "every seed of the range ran")
-        return (tally, failing)
+    /// The pseudo-invariant of a seed whose worker subprocess died (a trap, a crash, an exit).
+    public static let crashInvariant = "crash"
+
+    /// Runs one seed of a campaign in this process and keeps what the tally needs.
+    ///
+    /// - Parameter options: Its defects (those applying to `platform`), faults and liveness.
+    /// - Returns: A pure function of (platform, seed, options).
+    public static func outcome(platform: PlatformFlavor, seed: UInt64, options: FuzzOptions) -> SeedOutcome {
+        let result = Simulator.run(RunOptions(platform: platform, seed: seed, defects: applicableDefects(options.defects, on: platform),
+                                              faults: options.faults, liveness: options.liveness))
+        return SeedOutcome(platform: platform, seed: seed, events: result.eventCount, exemptions: result.exemptions,
+                           coverageHits: result.coverage.hits, violation: result.firstViolation)
     }
 
     /// The requested defects whose code path exists on `platform`, sorted.

@@ -18,7 +18,7 @@ public struct ScoreboardOptions: Sendable, Equatable {
     public var firstPlatformOnly = false
 
     public init(platforms: [PlatformFlavor] = [.ios, .android], seeds: ClosedRange<UInt64> = 1...2_000,
-                defects: [KnownDefect] = KnownDefect.allCases, profiles: [FaultProfileName] = [.swarm]) {
+                defects: [KnownDefect] = KnownDefect.listed, profiles: [FaultProfileName] = [.swarm]) {
         precondition(!platforms.isEmpty && !profiles.isEmpty, "ScoreboardOptions: a platform and a profile are needed")
         self.platforms = platforms
         self.seeds = seeds

@@ -14,13 +14,22 @@ public struct FuzzOptions: Sendable, Equatable {
     public var faults: FaultSelection
     /// Run each seed's liveness phase (issue 7); false with `--no-liveness`.
     public var liveness: Bool
+    /// The part of `seeds` this campaign runs (`--shard i/n`); nil for the whole range.
+    public var shard: CampaignShard?
+    /// A wall-clock budget in seconds for the whole campaign (`--seconds S`), shared equally by
+    /// the platforms; nil to run every seed. Applied by the CLI, which stops handing out seeds
+    /// when a platform's share is spent; ``Campaign/fuzz(_:progress:)`` ignores it.
+    public var budgetSeconds: Int?
 
     /// - Parameter platforms: Must not be empty and must not repeat a platform.
     /// - Parameter defects: Sorted and de-duplicated here, so the order the user named them in
     ///   never reaches a run or a report.
     public init(platforms: [PlatformFlavor], seeds: ClosedRange<UInt64>, defects: [KnownDefect] = [],
-                faults: FaultSelection = .swarm, liveness: Bool = true) {
+                faults: FaultSelection = .swarm, liveness: Bool = true, shard: CampaignShard? = nil,
+                budgetSeconds: Int? = nil) {
         self.liveness = liveness
+        self.shard = shard
+        self.budgetSeconds = budgetSeconds
         precondition(!platforms.isEmpty, "FuzzOptions: at least one platform is needed")
         precondition(Set(platforms.map(\.rawValue)).count == platforms.count,
                      "FuzzOptions: platform listed twice in \(platforms.map(\.rawValue))")
@@ -32,6 +41,13 @@ public struct FuzzOptions: Sendable, Equatable {
 
     /// How many seeds one platform runs.
     public var seedCount: UInt64 { seeds.upperBound - seeds.lowerBound + 1 }
+
+    /// The seeds each platform runs: the shard's block of `seeds`, or all of `seeds`; nil when
+    /// the shard's block is empty (fewer seeds than shards).
+    public var runRange: ClosedRange<UInt64>? {
+        guard let shard else { return seeds }
+        return shard.block(of: seeds)
+    }
 }
 
 /// One seed whose run broke an invariant, with the command line that replays it.
@@ -43,8 +59,11 @@ public struct FailingSeed: Sendable, Equatable {
     /// `alarmsim replay --platform … --seed … [--defect …]… [--profile …] [--faults …]`, exactly
     /// as a shell takes it.
     public var repro: String
+    /// For the pseudo-invariant `crash`: how the worker died (`SIGILL`, `SIGSEGV`, `exit 3`, …).
+    public var signal: String?
 
-    public init(platform: PlatformFlavor, seed: UInt64, violation: Violation, repro: String) {
+    public init(platform: PlatformFlavor, seed: UInt64, violation: Violation, repro: String, signal: String? = nil) {
+        self.signal = signal
         self.platform = platform
         self.seed = seed
         self.violation = violation
@@ -68,6 +87,10 @@ public struct PlatformTally: Sendable, Equatable {
     public var exemptions: [RunParameter]
     /// Reachability coverage summed over all seeds (CoverageMarks.swift).
     public var coverage: CoverageTally
+    /// The seeds that actually ran, as ascending, disjoint, non-adjacent ranges: one range for
+    /// a plain campaign, a prefix of it for a time-budgeted or interrupted one, several for a
+    /// merge of time-budgeted shards. Empty when no seed ran.
+    public var seedsRun: [ClosedRange<UInt64>] = []
 
     public init(platform: PlatformFlavor, defects: [KnownDefect] = [], seeds: Int = 0, failures: Int = 0,
                 events: Int = 0, exemptions: [RunParameter] = [], coverage: CoverageTally = CoverageTally()) {
@@ -105,6 +128,32 @@ public struct CoverageTally: Sendable, Equatable {
         }
     }
 
+    /// Adds one run's hits, indexed by ``CoverageMark/rawValue``.
+    /// - Complexity: O(number of marks).
+    public mutating func add(hits run: [Int]) {
+        precondition(run.count == hits.count, "CoverageTally.add: \(run.count) marks, expected \(hits.count)")
+        for index in hits.indices where run[index] > 0 {
+            hits[index] += run[index]
+            seedsReaching[index] += 1
+        }
+    }
+
+    /// Adds another campaign's tally (merging shards).
+    public mutating func add(_ other: CoverageTally) {
+        for index in hits.indices {
+            hits[index] += other.hits[index]
+            seedsReaching[index] += other.seedsReaching[index]
+        }
+    }
+
+    /// A tally from stored counts (a summary file), both indexed by ``CoverageMark/rawValue``.
+    public init(hits: [Int], seedsReaching: [Int]) {
+        precondition(hits.count == CoverageMark.allCases.count && seedsReaching.count == hits.count,
+                     "CoverageTally: \(hits.count) and \(seedsReaching.count) counts, expected \(CoverageMark.allCases.count)")
+        self.hits = hits
+        self.seedsReaching = seedsReaching
+    }
+
     /// The hits of one mark.
     public func hits(_ mark: CoverageMark) -> Int { hits[mark.rawValue] }
 
@@ -119,8 +168,12 @@ public struct FuzzSummary: Sendable, Equatable {
     public var tallies: [PlatformTally]
     /// Ordered by platform (in the order of `options.platforms`), then by seed.
     public var failing: [FailingSeed]
+    /// True when the campaign was stopped (SIGINT) before every seed ran; `seedsRun` of each
+    /// tally says which did.
+    public var interrupted: Bool
 
-    public init(options: FuzzOptions, tallies: [PlatformTally], failing: [FailingSeed]) {
+    public init(options: FuzzOptions, tallies: [PlatformTally], failing: [FailingSeed], interrupted: Bool = false) {
+        self.interrupted = interrupted
         self.options = options
         self.tallies = tallies
         self.failing = failing

@@ -23,6 +23,12 @@ public enum SummaryFormatter {
     /// - Returns: Text whose last line is `violations: N`, N being the number of failing seeds.
     public static func text(_ summary: FuzzSummary) -> String {
         var lines: [String] = summary.tallies.map { tallyLine($0, defectsRequested: !summary.options.defects.isEmpty) }
+        if statesSeedsRun(summary) {
+            lines.append("seeds run: " + summary.tallies.map { "\($0.platform.rawValue) \(rangeList($0.seedsRun))" }.joined(separator: ", "))
+        }
+        if summary.interrupted {
+            lines.append("interrupted: the campaign was stopped (SIGINT) before its end; only the seeds run above count")
+        }
         for failing in summary.failing {
             lines.append("FAIL \(failing.platform.rawValue) seed \(failing.seed): \(failing.violation.invariant) — \(failing.violation.message)")
             lines.append("  repro: \(failing.repro)")
@@ -40,6 +46,20 @@ public enum SummaryFormatter {
         }
         line += ", exemptions: " + exemptionList(tally.exemptions)
         return line
+    }
+
+    /// Whether the text needs a `seeds run:` line: when the seeds that ran are not simply the
+    /// requested range (a time budget, a shard, an interruption, a merge of only some shards).
+    /// A merge of every plain shard covers
+    /// the whole range and prints none, exactly like the unsharded campaign.
+    public static func statesSeedsRun(_ summary: FuzzSummary) -> Bool {
+        summary.interrupted || summary.options.budgetSeconds != nil || summary.options.shard != nil
+            || summary.tallies.contains { !$0.seedsRun.isEmpty && $0.seedsRun != [summary.options.seeds] }
+    }
+
+    /// `1..250 301..400`, a single seed as `17`, or `none`.
+    public static func rangeList(_ ranges: [ClosedRange<UInt64>]) -> String {
+        ranges.isEmpty ? "none" : ranges.map { $0.count == 1 ? "\($0.lowerBound)" : "\($0.lowerBound)..\($0.upperBound)" }.joined(separator: " ")
     }
 
     /// `a=3 b=1` in the given order, or `none`.

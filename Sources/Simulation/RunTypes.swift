@@ -44,8 +44,23 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case legacyTombstonesKept = "legacy-tombstones-kept"
     // Issue 7: liveness.
     case restoreSkipsLockedBoot = "restore-skips-locked-boot"
+    // Issue 8, test only: not a field bug but a deliberate trap, so the campaign's crash
+    // isolation (worker subprocesses) can be tested. Hidden from every list (``listed``).
+    case testTrap = "test-trap"
 
     public static func < (lhs: KnownDefect, rhs: KnownDefect) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// True for defects that exist only for tests (`test-trap`): accepted by `--defect`, but
+    /// never listed, scored or documented.
+    public var isTestOnly: Bool { self == .testTrap }
+
+    /// The field-bug defects: every case except the test-only ones, in declaration order. Use
+    /// this, not `allCases`, wherever defects are listed, scored or iterated.
+    public static var listed: [KnownDefect] { allCases.filter { !$0.isTestOnly } }
+
+    /// Whether `test-trap` traps on `seed`: seeds ≡ 3 (mod 5), so a campaign over 1..N has both
+    /// trapping and clean seeds.
+    public static func testTrapFires(seed: UInt64) -> Bool { seed % 5 == 3 }
 
     /// One line for `alarmsim list defects`.
     public var summary: String {
@@ -126,6 +141,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "seed 000: migration keeps the future completion markers an older version wrote, so the primaries they suppressed stay missing (OCC-17)"
         case .restoreSkipsLockedBoot:
             return "Android: the boot restore waits for BOOT_COMPLETED and ignores LOCKED_BOOT_COMPLETED, so a rebooted phone left locked holds no alarm until the first unlock (AND-2, AND-3, SuntimesWidget#658)"
+        case .testTrap:
+            return "test only: the simulator traps (preconditionFailure) midway through every seed ≡ 3 mod 5, to test crash isolation"
         }
     }
 
@@ -146,7 +163,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
         // Android's AlarmManager forgets an alarm once it fires, and has no countdown: only iOS
         // holds a ring past its fire time (a late delivery) for a sync to cancel.
         case .cancelPastFireTime, .countdownLengthInFingerprint, .seedBeforePrimary, .verifyAnyRing: return [.ios]
-        case .legacyRingsSurviveUpdate, .legacyTombstonesKept: return [.ios, .android]
+        case .legacyRingsSurviveUpdate, .legacyTombstonesKept, .testTrap: return [.ios, .android]
         }
     }
 
@@ -193,6 +210,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .legacyRingsSurviveUpdate: switches.legacyRingsSurviveUpdate = true
             case .legacyTombstonesKept: switches.legacyTombstonesKept = true
             case .restoreSkipsLockedBoot: switches.restoreSkipsLockedBoot = true
+            case .testTrap: break  // the simulator traps, not the bridge (Simulator.run)
             }
         }
         return switches

@@ -287,6 +287,11 @@ final class World {
         }
         let safetyEndMs = setup.startWallMs + setup.durationMs
         runEvents(until: safetyEndMs, limits: limits)
+        // Test only (issue 8): a deliberate trap midway through the run, after real work, so
+        // the campaign's worker subprocesses can be shown to survive it.
+        if defects.contains(.testTrap) && KnownDefect.testTrapFires(seed: setup.seed) {
+            preconditionFailure("test-trap: deliberate trap on seed \(setup.seed) after \(eventsProcessed) events")
+        }
         if setup.liveness.enabled && !stopped {
             // The liveness phase (issue 7): faults stop, the world heals, convergence is judged.
             clock.advance(to: max(nowMs, safetyEndMs))

@@ -1,0 +1,73 @@
+import AlarmBridge
+import Campaign
+import Simulation
+
+/// Runs a fuzz campaign's seeds, in worker subprocesses when the CLI is the real binary
+/// (``CLIEnvironment/executablePath``) or in this process otherwise (tests), applies the time
+/// budget and SIGINT, drives the progress meter, and folds every outcome in seed order with
+/// ``CampaignTally``, so the summary does not depend on the path or the number of jobs.
+struct CampaignRunner {
+    let options: FuzzOptions
+    let jobs: Int
+    let environment: CLIEnvironment
+
+    /// Why a campaign could not run at all.
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// - Returns: The summary; `interrupted` when SIGINT stopped it (workers path only).
+    /// - Throws: ``Failure`` when a worker subprocess cannot be started.
+    func run(errors: inout some TextOutputStream) throws(Failure) -> FuzzSummary {
+        var tally = CampaignTally(options: options)
+        guard let range = options.runRange else { return tally.summary() }  // an empty shard
+        var meter = ProgressMeter(errorsIsTerminal: environment.errorsIsTerminal, elapsedMs: environment.elapsedMs)
+        let seedsTotal = Int(range.upperBound - range.lowerBound) + 1
+        var pool: WorkerPool?
+        if let executable = environment.executablePath {
+            Interrupt.install()
+            do {
+                pool = try WorkerPool(executable: executable, arguments: WorkerCommand.arguments(for: options), count: jobs)
+            } catch {
+                throw Failure(description: error.description)
+            }
+        }
+        var interrupted = false
+        for platform in options.platforms {
+            // determinism-ok: the time budget decides how many seeds run; the summary names them
+            let deadlineMs = options.budgetSeconds.map { environment.elapsedMs() + Int64($0) * 1_000 / Int64(options.platforms.count) }
+            meter.deadlineMs = deadlineMs
+            meter.report(FuzzProgress(platform: platform, seedsDone: 0, seedsTotal: seedsTotal, failing: 0), to: &errors)
+            let handOut = { deadlineMs.map { environment.elapsedMs() < $0 } ?? true }  // determinism-ok: as above
+            func fold(_ outcome: SeedOutcome) {
+                tally.add(outcome)
+                let sofar = tally.tally(platform)
+                meter.report(FuzzProgress(platform: platform, seedsDone: sofar.seeds, seedsTotal: seedsTotal, failing: sofar.failures),
+                             to: &errors)
+            }
+            if let pool {
+                do {
+                    interrupted = !(try pool.run(platform: platform, range: range, handOut: handOut,
+                                                 interrupted: { Interrupt.isRequested }, fold: fold))
+                } catch {
+                    throw Failure(description: error.description)
+                }
+            } else {
+                var seed: UInt64? = range.lowerBound
+                while let current = seed, handOut() {
+                    fold(Campaign.outcome(platform: platform, seed: current, options: options))
+                    seed = current < range.upperBound ? current + 1 : nil
+                }
+            }
+            let sofar = tally.tally(platform)
+            meter.finish(FuzzProgress(platform: platform, seedsDone: sofar.seeds, seedsTotal: seedsTotal, failing: sofar.failures),
+                         to: &errors)
+            if interrupted { break }
+        }
+        if let pool {
+            pool.shutDown(forcibly: false)
+            Interrupt.uninstall()
+        }
+        return tally.summary(interrupted: interrupted)
+    }
+}

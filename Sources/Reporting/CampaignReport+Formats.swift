@@ -1,0 +1,116 @@
+import AlarmBridge
+import Campaign
+import Foundation
+import Simulation
+
+extension CampaignReport {
+    /// `summary.md`: the options, one table row per platform, then each failing seed with its
+    /// invariant, rules, message, virtual time and repro line.
+    public static func markdown(_ summary: FuzzSummary) -> String {
+        let options = summary.options
+        var lines = ["# alarmsim fuzz campaign", ""]
+        lines.append("- seeds: \(options.seeds.lowerBound)..\(options.seeds.upperBound)"
+            + (options.shard.map { ", shard \($0.index)/\($0.count)" } ?? "")
+            + (options.budgetSeconds.map { ", time budget \($0) s" } ?? ""))
+        lines.append("- defects: " + (options.defects.isEmpty ? "none" : options.defects.map(\.rawValue).joined(separator: ", ")))
+        lines.append("- faults: " + (options.faults.commandLineArguments.isEmpty ? "--profile swarm" : options.faults.commandLineArguments.joined(separator: " ")))
+        lines.append("- liveness phase: " + (options.liveness ? "on" : "off (--no-liveness)"))
+        if summary.interrupted {
+            lines.append("- **interrupted** (SIGINT): only the seeds run below count")
+        }
+        lines += ["", "| platform | seeds run | seeds | failing | events | exemptions |", "|---|---|---:|---:|---:|---|"]
+        for tally in summary.tallies {
+            lines.append("| \(tally.platform.rawValue) | \(SummaryFormatter.rangeList(tally.seedsRun)) | \(tally.seeds) | \(tally.failures) | \(tally.events) | \(markdownCell(SummaryFormatter.exemptionList(tally.exemptions))) |")
+        }
+        lines += ["", "## Failing seeds", ""]
+        if summary.failing.isEmpty { lines.append("None: violations: 0.") }
+        for failing in summary.failing {
+            let violation = failing.violation
+            lines.append("### \(failing.platform.rawValue) seed \(failing.seed): \(violation.invariant)")
+            lines.append("")
+            lines.append("- message: \(markdownCell(violation.message))")
+            if let signal = failing.signal {
+                lines.append("- worker died: \(signal)")
+            } else {
+                lines.append("- rules: " + (violation.rules.isEmpty ? "none" : violation.rules.joined(separator: ", ")))
+                lines.append("- found after trace event \(violation.eventIndex), at virtual time \(violation.trueMs) ms since the Unix epoch (device wall clock \(violation.wallMs) ms)")
+            }
+            lines.append("- repro: `\(failing.repro)`")
+            lines.append("")
+        }
+        lines.append("violations: \(summary.violationCount)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `junit.xml`: one `<testsuite>` per platform, one `<testcase>` per invariant of
+    /// ``InvariantCatalog/all`` (every invariant is checked on both platforms) plus any other
+    /// invariant a seed broke (`crash`, `run-limit`), in catalog order then by name. A broken
+    /// invariant's `<failure>` lists its seeds and repro lines. Every text is XML-escaped.
+    public static func junit(_ summary: FuzzSummary) -> String {
+        var suites: [String] = []
+        var testsTotal = 0
+        var failuresTotal = 0
+        for tally in summary.tallies {
+            let failing = summary.failing.filter { $0.platform == tally.platform }
+            let catalog = InvariantCatalog.all.map(\.id)
+            let extra = Array(Set(failing.map(\.violation.invariant)).subtracting(catalog)).sorted()
+            var cases: [String] = []
+            var failures = 0
+            for invariant in catalog + extra {
+                let broken = failing.filter { $0.violation.invariant == invariant }
+                let open = "    <testcase classname=\"alarmsim.\(tally.platform.rawValue)\" name=\"\(xmlEscaped(invariant))\""
+                guard !broken.isEmpty else {
+                    cases.append(open + "/>")
+                    continue
+                }
+                failures += 1
+                let seeds = broken.map { String($0.seed) }.joined(separator: ", ")
+                let message = "\(broken.count) failing \(broken.count == 1 ? "seed" : "seeds"): \(seeds)"
+                let body = broken.map { failing in
+                    "seed \(failing.seed): \(failing.violation.message)" + (failing.signal.map { " [\($0)]" } ?? "") + "\nrepro: \(failing.repro)"
+                }.joined(separator: "\n")
+                cases.append(open + ">")
+                cases.append("      <failure type=\"\(xmlEscaped(invariant))\" message=\"\(xmlEscaped(message))\">\(xmlEscaped(body))</failure>")
+                cases.append("    </testcase>")
+            }
+            testsTotal += catalog.count + extra.count
+            failuresTotal += failures
+            let properties = [
+                ("seeds", SummaryFormatter.rangeList(tally.seedsRun)),
+                ("defects", tally.defects.map(\.rawValue).joined(separator: " ")),
+                ("interrupted", summary.interrupted ? "true" : "false"),
+            ].map { "      <property name=\"\($0.0)\" value=\"\(xmlEscaped($0.1))\"/>" }
+            suites.append("  <testsuite name=\"alarmsim fuzz \(tally.platform.rawValue)\" tests=\"\(catalog.count + extra.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\">")
+            suites += ["    <properties>"] + properties + ["    </properties>"] + cases + ["  </testsuite>"]
+        }
+        let head = [
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
+            "<testsuites name=\"alarmsim fuzz\" tests=\"\(testsTotal)\" failures=\"\(failuresTotal)\" errors=\"0\">",
+        ]
+        return (head + suites + ["</testsuites>"]).joined(separator: "\n") + "\n"
+    }
+
+    /// `&`, `<`, `>`, `"` and `'` as entities; control characters other than tab, newline and
+    /// carriage return (not allowed in XML 1.0) as `?`.
+    public static func xmlEscaped(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&apos;"
+            case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
+            default: escaped += scalar.value < 0x20 ? "?" : String(scalar)
+            }
+        }
+        return escaped
+    }
+
+    /// A Markdown table cell or list item: `|` escaped, newlines as spaces.
+    static func markdownCell(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+}

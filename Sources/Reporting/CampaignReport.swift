@@ -1,0 +1,314 @@
+import AlarmBridge
+import Campaign
+import Foundation
+import Simulation
+
+/// The campaign report files `alarmsim fuzz` and `alarmsim merge` write under `--report DIR`:
+/// `summary.json` (the stable schema documented in Reports/README.md, read back by `merge`),
+/// `summary.md` (for people) and `junit.xml` (for CI). All three are pure functions of the
+/// summary: no timing, no host names, so a campaign's files can be diffed.
+public enum CampaignReport {
+    /// Bumped whenever a field changes meaning or is removed; new optional fields keep it.
+    public static let schemaVersion = 1
+    public static let summaryJSONName = "summary.json"
+    public static let summaryMarkdownName = "summary.md"
+    public static let junitName = "junit.xml"
+    /// Per-failure artifacts (trace, Markdown, HTML timeline) go to `DIR/failures/PLATFORM-SEED/`;
+    /// see ``artifactsDirectory(for:)``.
+    public static let failuresDirectoryName = "failures"
+
+    /// Where the artifacts of one failing seed live, relative to the report directory:
+    /// `failures/ios-17`. The `artifacts` field of a failing seed in `summary.json` holds this
+    /// path once the artifacts exist (they are written by the per-failure report, not here).
+    public static func artifactsDirectory(for failing: FailingSeed) -> String {
+        "\(failuresDirectoryName)/\(failing.platform.rawValue)-\(failing.seed)"
+    }
+
+    // MARK: Writing
+
+    /// Writes the three files into `directory` (created with its parents when missing), each
+    /// atomically (``AtomicFile``).
+    /// - Parameter artifacts: Per failing seed (by index in `summary.failing`) the relative
+    ///   artifacts path to record, when its artifacts were written; empty for none.
+    /// - Throws: ``AtomicFile/WriteError`` naming the path that could not be written.
+    public static func write(_ summary: FuzzSummary, to directory: String, artifacts: [Int: String] = [:]) throws(AtomicFile.WriteError) {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw AtomicFile.WriteError(path: directory, step: "create the directory", reason: "\((error as NSError).localizedDescription)")
+        }
+        try AtomicFile.write(json(summary, artifacts: artifacts), to: directory + "/" + summaryJSONName)
+        try AtomicFile.write(markdown(summary), to: directory + "/" + summaryMarkdownName)
+        try AtomicFile.write(junit(summary), to: directory + "/" + junitName)
+    }
+
+    /// `summary.json`: pretty-printed, keys sorted, ending with a newline.
+    public static func json(_ summary: FuzzSummary, artifacts: [Int: String] = [:]) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        guard var data = try? encoder.encode(SummaryDocument(summary, artifacts: artifacts)) else {
+            preconditionFailure("CampaignReport.json: a summary always encodes")
+        }
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+
+    // MARK: Reading (merge)
+
+    /// Why a summary file cannot be read back; `description` is one line.
+    public struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    /// Reads a `summary.json` back into a summary.
+    /// - Parameter source: The file's path, for messages.
+    /// - Throws: ``ReadError`` `PATH: what is wrong` for text that is not JSON, a different
+    ///   `schemaVersion`, a missing or mistyped field (named by its key path), an unknown
+    ///   platform, defect, profile or coverage mark, or counts that do not add up.
+    public static func read(_ data: Data, source: String) throws(ReadError) -> FuzzSummary {
+        let document: SummaryDocument
+        do {
+            let version = try JSONDecoder().decode(VersionProbe.self, from: data)
+            guard version.schemaVersion == schemaVersion else {
+                throw ReadError(message: "\(source): schemaVersion \(version.schemaVersion) is not \(schemaVersion); this alarmsim reads only version \(schemaVersion) summaries")
+            }
+            document = try JSONDecoder().decode(SummaryDocument.self, from: data)
+        } catch let error as ReadError {
+            throw error
+        } catch let error as DecodingError {
+            throw ReadError(message: "\(source): not a campaign summary: \(describe(error))")
+        } catch {
+            throw ReadError(message: "\(source): not a campaign summary: \(error)")
+        }
+        do {
+            return try document.summary()
+        } catch {
+            throw ReadError(message: "\(source): \(error.message)")
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
+            return keys.isEmpty ? "the top level" : String(keys.drop { $0 == "." })
+        }
+        switch error {
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty {
+                let detail = (context.underlyingError as NSError?)?.userInfo["NSDebugDescription"] as? String
+                return "the text is not valid JSON" + (detail.map { " (\($0))" } ?? "")
+            }
+            return "\(path(context)): \(context.debugDescription)"
+        case .keyNotFound(let key, let context):
+            return "missing field '\(key.stringValue)' in \(path(context))"
+        case .typeMismatch(let type, let context):
+            return "\(path(context)) is not a \(type)"
+        case .valueNotFound(let type, let context):
+            return "\(path(context)) is null, expected a \(type)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}
+
+private struct VersionProbe: Decodable {
+    var schemaVersion: Int
+}
+
+/// A stored error while turning a decoded document into a summary.
+struct DocumentError: Error {
+    var message: String
+}
+
+/// The `summary.json` schema (Reports/README.md, "Campaign summary"). Field names are the
+/// schema; change them only with ``CampaignReport/schemaVersion``.
+struct SummaryDocument: Codable {
+    struct SeedRange: Codable {
+        var first: UInt64
+        var last: UInt64
+    }
+
+    struct Shard: Codable {
+        var index: Int
+        var count: Int
+    }
+
+    struct Options: Codable {
+        var platforms: [String]
+        var seeds: SeedRange
+        var defects: [String]
+        var profile: String
+        var faultsOn: [String]
+        var faultsOff: [String]
+        var liveness: Bool
+        var shard: Shard?
+        var budgetSeconds: Int?
+    }
+
+    struct Count: Codable {
+        var name: String
+        var count: Int
+    }
+
+    struct MarkCount: Codable {
+        var mark: String
+        var hits: Int
+        var seeds: Int
+    }
+
+    struct Platform: Codable {
+        var platform: String
+        var defects: [String]
+        var seedsRun: [SeedRange]
+        var seeds: Int
+        var failures: Int
+        var events: Int
+        var exemptions: [Count]
+        var coverage: [MarkCount]
+    }
+
+    struct Failure: Codable {
+        var platform: String
+        var seed: UInt64
+        var invariant: String
+        var rules: [String]
+        var message: String
+        var trueMs: Int64?
+        var wallMs: Int64?
+        var eventIndex: Int?
+        var repro: String
+        var signal: String?
+        var artifacts: String?
+    }
+
+    var schemaVersion: Int
+    var tool: String
+    var options: Options
+    var interrupted: Bool
+    var platforms: [Platform]
+    var failing: [Failure]
+    var violations: Int
+
+    init(_ summary: FuzzSummary, artifacts: [Int: String]) {
+        let options = summary.options
+        schemaVersion = CampaignReport.schemaVersion
+        tool = "alarmsim"
+        self.options = Options(
+            platforms: options.platforms.map(\.rawValue), seeds: SeedRange(first: options.seeds.lowerBound, last: options.seeds.upperBound),
+            defects: options.defects.map(\.rawValue), profile: options.faults.profile.rawValue,
+            faultsOn: options.faults.forcedOn, faultsOff: options.faults.forcedOff, liveness: options.liveness,
+            shard: options.shard.map { Shard(index: $0.index, count: $0.count) }, budgetSeconds: options.budgetSeconds)
+        interrupted = summary.interrupted
+        platforms = summary.tallies.map { tally in
+            Platform(platform: tally.platform.rawValue, defects: tally.defects.map(\.rawValue),
+                     seedsRun: tally.seedsRun.map { SeedRange(first: $0.lowerBound, last: $0.upperBound) },
+                     seeds: tally.seeds, failures: tally.failures, events: tally.events,
+                     exemptions: tally.exemptions.map { Count(name: $0.name, count: Int($0.value) ?? 0) },
+                     coverage: CoverageMark.allCases.map {
+                         MarkCount(mark: $0.name, hits: tally.coverage.hits($0), seeds: tally.coverage.seedsReaching($0))
+                     })
+        }
+        failing = summary.failing.enumerated().map { index, failing in
+            let crashed = failing.signal != nil
+            return Failure(platform: failing.platform.rawValue, seed: failing.seed, invariant: failing.violation.invariant,
+                           rules: failing.violation.rules, message: failing.violation.message,
+                           trueMs: crashed ? nil : failing.violation.trueMs, wallMs: crashed ? nil : failing.violation.wallMs,
+                           eventIndex: crashed ? nil : failing.violation.eventIndex, repro: failing.repro,
+                           signal: failing.signal, artifacts: artifacts[index])
+        }
+        violations = summary.violationCount
+    }
+
+    func summary() throws(DocumentError) -> FuzzSummary {
+        let platformList = try options.platforms.map { (name) throws(DocumentError) in try Self.platform(name, at: "options.platforms") }
+        guard !platformList.isEmpty, Set(options.platforms).count == platformList.count else {
+            throw DocumentError(message: "options.platforms must name each platform once, got \(options.platforms)")
+        }
+        guard options.seeds.first <= options.seeds.last else {
+            throw DocumentError(message: "options.seeds: first \(options.seeds.first) is greater than last \(options.seeds.last)")
+        }
+        guard let profile = FaultProfile(rawValue: options.profile) else {
+            throw DocumentError(message: "options.profile: unknown fault profile '\(options.profile)'")
+        }
+        if let shard = options.shard, !(shard.count >= 1 && shard.count <= CampaignShard.countMax && shard.index >= 1 && shard.index <= shard.count) {
+            throw DocumentError(message: "options.shard: \(shard.index)/\(shard.count) is not a shard (1 ≤ index ≤ count)")
+        }
+        let fuzzOptions = FuzzOptions(
+            platforms: platformList, seeds: options.seeds.first...options.seeds.last,
+            defects: try Self.defects(options.defects, at: "options.defects"),
+            faults: FaultSelection(profile: profile, forcedOn: options.faultsOn, forcedOff: options.faultsOff),
+            liveness: options.liveness, shard: options.shard.map { CampaignShard(index: $0.index, count: $0.count) },
+            budgetSeconds: options.budgetSeconds)
+        guard platforms.map(\.platform) == options.platforms else {
+            throw DocumentError(message: "platforms lists \(platforms.map(\.platform)), but options.platforms is \(options.platforms)")
+        }
+        let tallies = try platforms.enumerated().map { (index, platform) throws(DocumentError) in try platform.tally(at: "platforms[\(index)]") }
+        let failingSeeds = try failing.enumerated().map { (index, failure) throws(DocumentError) in try failure.failingSeed(at: "failing[\(index)]") }
+        for tally in tallies where failingSeeds.filter({ $0.platform == tally.platform }).count != tally.failures {
+            throw DocumentError(message: "\(tally.platform.rawValue) counts \(tally.failures) failures but failing lists \(failingSeeds.filter { $0.platform == tally.platform }.count)")
+        }
+        guard violations == failingSeeds.count else {
+            throw DocumentError(message: "violations is \(violations) but failing lists \(failingSeeds.count) seeds")
+        }
+        return FuzzSummary(options: fuzzOptions, tallies: tallies, failing: failingSeeds, interrupted: interrupted)
+    }
+
+    static func platform(_ name: String, at path: String) throws(DocumentError) -> PlatformFlavor {
+        guard let platform = PlatformFlavor(rawValue: name) else {
+            throw DocumentError(message: "\(path): unknown platform '\(name)'; expected ios or android")
+        }
+        return platform
+    }
+
+    static func defects(_ names: [String], at path: String) throws(DocumentError) -> [KnownDefect] {
+        try names.map { (name) throws(DocumentError) in
+            guard let defect = KnownDefect(rawValue: name) else {
+                throw DocumentError(message: "\(path): unknown defect '\(name)' (a summary from another alarmsim version?)")
+            }
+            return defect
+        }
+    }
+}
+
+extension SummaryDocument.Platform {
+    func tally(at path: String) throws(DocumentError) -> PlatformTally {
+        var hits = Array(repeating: 0, count: CoverageMark.allCases.count)
+        var reaching = hits
+        for entry in coverage {
+            guard let mark = CoverageMark(name: entry.mark) else {
+                throw DocumentError(message: "\(path).coverage: unknown mark '\(entry.mark)' (a summary from another alarmsim version?)")
+            }
+            hits[mark.rawValue] = entry.hits
+            reaching[mark.rawValue] = entry.seeds
+        }
+        var tally = PlatformTally(platform: try SummaryDocument.platform(platform, at: path + ".platform"),
+                                  defects: try SummaryDocument.defects(defects, at: path + ".defects"),
+                                  seeds: seeds, failures: failures, events: events,
+                                  exemptions: exemptions.map { RunParameter($0.name, String($0.count)) },
+                                  coverage: CoverageTally(hits: hits, seedsReaching: reaching))
+        var previous: UInt64?
+        var counted: UInt64 = 0
+        for range in seedsRun {
+            guard range.first <= range.last, previous.map({ $0 < range.first }) ?? true else {
+                throw DocumentError(message: "\(path).seedsRun: ranges must ascend and not overlap, got \(range.first)..\(range.last) after \(previous.map(String.init) ?? "nothing")")
+            }
+            previous = range.last
+            counted += range.last - range.first + 1
+        }
+        guard counted == UInt64(max(seeds, 0)) else {
+            throw DocumentError(message: "\(path): seeds is \(seeds) but seedsRun covers \(counted) seeds")
+        }
+        tally.seedsRun = seedsRun.map { $0.first...$0.last }
+        return tally
+    }
+}
+
+extension SummaryDocument.Failure {
+    func failingSeed(at path: String) throws(DocumentError) -> FailingSeed {
+        let violation = Violation(invariant: invariant, rules: rules, message: message, trueMs: trueMs ?? 0, wallMs: wallMs ?? 0,
+                                  eventIndex: eventIndex ?? 0)
+        return FailingSeed(platform: try SummaryDocument.platform(platform, at: path + ".platform"), seed: seed,
+                           violation: violation, repro: repro, signal: signal)
+    }
+}
