@@ -1,3 +1,4 @@
+import Foundation
 import AlarmBridge
 import Campaign
 import Reporting
@@ -32,7 +33,9 @@ struct FuzzCommand: Command {
         "                               none injects no fault (the sleepy user still acts)",
         "  --faults A,B,-C              force fault kinds on (A) or off (-C) on top of the profile; repeatable",
         "                               (see 'alarmsim list faults'); failing seeds' repro lines carry both options",
-        "  --report DIR                 write summary.json, summary.md and junit.xml into DIR (default: Reports/latest)",
+        "  --report DIR                 write summary.json, summary.md and junit.xml into DIR (default: Reports/latest),",
+        "                               and for each of the first 20 failing seeds DIR/failures/PLATFORM-SEED/ with",
+        "                               trace.jsonl, report.md and timeline.html (an earlier DIR/failures is replaced)",
         "  --no-report                  write no report files",
         "  --shrink-dir DIR             where the shrunk scenarios go (default: Reports/shrunk)",
         "  --no-shrink                  do not shrink failing seeds",
@@ -148,31 +151,87 @@ struct FuzzCommand: Command {
         }
         output.write(SummaryFormatter.text(summary))
         if printsCoverage { output.write("\n" + CoverageReport.text(summary)) }
-        if let reportDirectory {
-            // The per-failure artifacts (trace, Markdown, HTML timeline) will be written into
-            // CampaignReport.artifactsDirectory(for:) under the same directory, and their paths
-            // passed as `artifacts:` here, so summary.json links them.
-            do {
-                try CampaignReport.write(summary, to: reportDirectory)
-            } catch {
-                errors.write("error: \(error.description); check that the directory is writable or pass --no-report\n")
-                return .ioError
-            }
-        }
+        // The summary files first, so an interruption during shrinking loses nothing.
+        if let reportDirectory, !writeReport(summary, to: reportDirectory, artifacts: [:], errors: &errors) { return .ioError }
         if summary.interrupted { return .interrupted }
+        var shrunk: [Int: String] = [:]
         if let shrinkDirectory, !summary.failing.isEmpty {
-            guard shrinkFailures(summary, into: shrinkDirectory, errors: &errors, environment: environment) else { return .ioError }
+            guard let texts = shrinkFailures(summary, into: shrinkDirectory, errors: &errors, environment: environment) else { return .ioError }
+            shrunk = texts
+        }
+        if let reportDirectory, !summary.failing.isEmpty {
+            guard let artifacts = writeArtifacts(summary, shrunk: shrunk, into: reportDirectory, errors: &errors),
+                  writeReport(summary, to: reportDirectory, artifacts: artifacts, errors: &errors) else { return .ioError }
         }
         return summary.violationCount == 0 ? .success : .violations
     }
 
+    /// The most failing seeds that get per-failure artifacts (trace, Markdown, HTML timeline) in
+    /// one campaign, in summary order; each is one more full-trace replay.
+    static let artifactsMax = 20
+
+    /// Writes summary.json, summary.md and junit.xml; false (after saying why) when it cannot.
+    func writeReport(_ summary: FuzzSummary, to directory: String, artifacts: [Int: String],
+                     errors: inout some TextOutputStream) -> Bool {
+        do {
+            try CampaignReport.write(summary, to: directory, artifacts: artifacts)
+            return true
+        } catch {
+            errors.write("error: \(error.description); check that the directory is writable or pass --no-report\n")
+            return false
+        }
+    }
+
+    /// Replays the first ``artifactsMax`` failing seeds (a `crash` is never replayed here: it would
+    /// trap this process) with their full trace and writes each one's `trace.jsonl`, `report.md`
+    /// and `timeline.html` into `DIR/failures/PLATFORM-SEED/` (``FailureArtifacts``), after
+    /// removing the artifacts of an earlier campaign in `DIR/failures`.
+    /// - Parameter shrunk: Shrunk scenario texts by index in `summary.failing`, shown in `report.md`.
+    /// - Returns: The relative artifacts directory by index in `summary.failing`, or nil (after
+    ///   saying why) when a file could not be written.
+    func writeArtifacts(_ summary: FuzzSummary, shrunk: [Int: String], into directory: String,
+                        errors: inout some TextOutputStream) -> [Int: String]? {
+        let failures = directory + "/" + CampaignReport.failuresDirectoryName
+        if FileManager.default.fileExists(atPath: failures) {
+            do {
+                try FileManager.default.removeItem(atPath: failures)
+            } catch {
+                errors.write("error: cannot remove the earlier artifacts in \(failures): \((error as NSError).localizedDescription)\n")
+                return nil
+            }
+        }
+        var artifacts: [Int: String] = [:]
+        var written = 0
+        for (index, failing) in summary.failing.enumerated() where failing.signal == nil {
+            guard written < Self.artifactsMax else {
+                errors.write("report: artifacts for the first \(Self.artifactsMax) failing seeds only; replay others with 'alarmsim replay … --report DIR'\n")
+                break
+            }
+            let relative = CampaignReport.artifactsDirectory(for: failing)
+            let options = RunOptions(platform: failing.platform, seed: failing.seed,
+                                     defects: Campaign.applicableDefects(summary.options.defects, on: failing.platform),
+                                     faults: summary.options.faults, liveness: summary.options.liveness)
+            do {
+                try FailureArtifacts.write(options: options, shrunkScenario: shrunk[index], into: directory + "/" + relative)
+            } catch {
+                errors.write("error: \(error.description); check that the directory is writable or pass --no-report\n")
+                return nil
+            }
+            artifacts[index] = relative
+            written += 1
+        }
+        return artifacts
+    }
+
     /// Shrinks the first failing seed of each distinct (platform, invariant), in summary order.
-    /// - Returns: false when a file could not be written.
+    /// - Returns: The shrunk scenario texts by index in `summary.failing`; nil when a file could
+    ///   not be written.
     func shrinkFailures(_ summary: FuzzSummary, into directory: String, errors: inout some TextOutputStream,
-                        environment: CLIEnvironment) -> Bool {
+                        environment: CLIEnvironment) -> [Int: String]? {
+        var texts: [Int: String] = [:]
         var done: [(PlatformFlavor, String)] = []
         // A crash is never shrunk: replaying its seed in this process would trap here too.
-        for failing in summary.failing where failing.signal == nil
+        for (index, failing) in summary.failing.enumerated() where failing.signal == nil
             && !done.contains(where: { $0 == (failing.platform, failing.violation.invariant) }) {
             done.append((failing.platform, failing.violation.invariant))
             let defects = Campaign.applicableDefects(summary.options.defects, on: failing.platform)
@@ -190,14 +249,15 @@ struct FuzzCommand: Command {
                 try ShrinkCommand.write(result.text, to: path)
             } catch {
                 errors.write("error: \(ShrinkCommand.describe(error, writing: path)); check that the directory is writable\n")
-                return false
+                return nil
             }
+            texts[index] = result.text
             // determinism-ok: as above
             let elapsedMs = max(environment.elapsedMs() - startMs, 0)
             errors.write(ShrinkCommand.line(platform: failing.platform, seed: failing.seed, defects: defects, result: result,
                                             elapsedMs: elapsedMs, path: path) + "\n")
         }
-        return true
+        return texts
     }
 }
 

@@ -5,8 +5,10 @@ import Simulation
 
 extension CampaignReport {
     /// `summary.md`: the options, one table row per platform, then each failing seed with its
-    /// invariant, rules, message, virtual time and repro line.
-    public static func markdown(_ summary: FuzzSummary) -> String {
+    /// invariant, rules, message, virtual time, repro line and, when written, links to its
+    /// per-failure artifacts.
+    /// - Parameter artifacts: Relative artifacts directories by index in `summary.failing`.
+    public static func markdown(_ summary: FuzzSummary, artifacts: [Int: String] = [:]) -> String {
         let options = summary.options
         var lines = ["# alarmsim fuzz campaign", ""]
         lines.append("- seeds: \(options.seeds.lowerBound)..\(options.seeds.upperBound)"
@@ -24,7 +26,7 @@ extension CampaignReport {
         }
         lines += ["", "## Failing seeds", ""]
         if summary.failing.isEmpty { lines.append("None: violations: 0.") }
-        for failing in summary.failing {
+        for (index, failing) in summary.failing.enumerated() {
             let violation = failing.violation
             lines.append("### \(failing.platform.rawValue) seed \(failing.seed): \(violation.invariant)")
             lines.append("")
@@ -36,6 +38,9 @@ extension CampaignReport {
                 lines.append("- found after trace event \(violation.eventIndex), at virtual time \(violation.trueMs) ms since the Unix epoch (device wall clock \(violation.wallMs) ms)")
             }
             lines.append("- repro: `\(failing.repro)`")
+            if let directory = artifacts[index] {
+                lines.append("- artifacts: [timeline](\(directory)/timeline.html), [report](\(directory)/report.md), [trace](\(directory)/trace.jsonl)")
+            }
             lines.append("")
         }
         lines.append("violations: \(summary.violationCount)")

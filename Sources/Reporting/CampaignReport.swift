@@ -38,7 +38,7 @@ public enum CampaignReport {
             throw AtomicFile.WriteError(path: directory, step: "create the directory", reason: "\((error as NSError).localizedDescription)")
         }
         try AtomicFile.write(json(summary, artifacts: artifacts), to: directory + "/" + summaryJSONName)
-        try AtomicFile.write(markdown(summary), to: directory + "/" + summaryMarkdownName)
+        try AtomicFile.write(markdown(summary, artifacts: artifacts), to: directory + "/" + summaryMarkdownName)
         try AtomicFile.write(junit(summary), to: directory + "/" + junitName)
     }
 

@@ -24,6 +24,13 @@ func cli(_ arguments: [String], errorsIsTerminal: Bool = false) -> CLIRun {
     var output = ""
     var errors = ""
     let environment = CLIEnvironment(errorsIsTerminal: errorsIsTerminal) { 0 }
+    // A fuzz campaign writes Reports/latest (with a full-trace replay per failing seed) unless
+    // told otherwise: tests that do not check the report skip it, to stay fast and leave no files.
+    var arguments = arguments
+    let options = arguments.prefix { $0 != "--" }
+    if arguments.first == "fuzz", !options.contains(where: { $0.hasPrefix("--report") || $0 == "--no-report" || $0 == "--help" || $0 == "-h" }) {
+        arguments.append("--no-report")
+    }
     let status = AlarmSimCLI.main(arguments: arguments, output: &output, errors: &errors, environment: environment)
     return CLIRun(status: status, output: output, errors: errors)
 }

@@ -16,8 +16,12 @@ struct CampaignReportTests {
     func reportFiles() throws {
         let directory = try makeTemporaryDirectory("report")
         defer { try? FileManager.default.removeItem(at: directory) }
+        // A stale artifacts folder of an earlier campaign is replaced.
+        let stale = directory.appendingPathComponent("failures/ios-99")
+        try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: true)
         let run = cli("fuzz", "--platform", "ios", "--seeds", "1..3", "--defect", "title-in-ring-id", "--no-shrink",
                       "--report", directory.path)
+        #expect(!FileManager.default.fileExists(atPath: stale.path))
         #expect(run.status == .violations)
         let json = try #require(JSONSerialization.jsonObject(with: Data(read(directory, "summary.json").utf8)) as? [String: Any])
         #expect(json["schemaVersion"] as? Int == 1)
@@ -34,12 +38,17 @@ struct CampaignReportTests {
         for failure in failing {
             let seed = try #require(failure["seed"] as? Int)
             #expect(failure["repro"] as? String == "alarmsim replay --platform ios --seed \(seed) --defect title-in-ring-id")
-            #expect(failure["signal"] == nil && failure["artifacts"] == nil)
+            #expect(failure["signal"] == nil && failure["artifacts"] as? String == "failures/ios-\(seed)")
+            let page = try read(directory, "failures/ios-\(seed)/timeline.html")
+            #expect(page.contains("<svg") && page.contains("stable-ids"))
+            #expect(try read(directory, "failures/ios-\(seed)/report.md").contains(failure["repro"] as? String ?? "?"))
+            #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("failures/ios-\(seed)/trace.jsonl").path))
             #expect(failure["eventIndex"] is Int && failure["trueMs"] is Int && !(failure["rules"] as? [String] ?? []).isEmpty)
         }
         let markdown = try read(directory, "summary.md")
         #expect(markdown.hasPrefix("# alarmsim fuzz campaign"))
         #expect(markdown.contains("`alarmsim replay --platform ios --seed 1 --defect title-in-ring-id`"))
+        #expect(markdown.contains("[timeline](failures/ios-1/timeline.html)"))
         let junit = try read(directory, "junit.xml")
         try checkJUnit(junit, failingInvariants: Set(failing.compactMap { $0["invariant"] as? String }))
     }
@@ -84,9 +93,16 @@ struct CampaignReportTests {
         let merged = cli(["merge"] + files.reversed() + ["--report", root.appendingPathComponent("merged").path])
         #expect(merged.status == whole.status)
         #expect(merged.output == whole.output)
-        for name in ["summary.json", "summary.md", "junit.xml"] {
-            #expect(try read(root.appendingPathComponent("merged"), name) == read(root.appendingPathComponent("whole"), name), "\(name)")
+        // A merge links no per-failure artifacts (they stay in each shard's directory).
+        func withoutArtifacts(_ text: String) -> String {
+            text.split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { !$0.contains("\"artifacts\" : ") && !$0.hasPrefix("- artifacts: ") }.joined(separator: "\n")
         }
+        for name in ["summary.json", "summary.md", "junit.xml"] {
+            let wholeText = try read(root.appendingPathComponent("whole"), name)
+            #expect(try read(root.appendingPathComponent("merged"), name) == withoutArtifacts(wholeText), "\(name)")
+        }
+        #expect(try read(root.appendingPathComponent("whole"), "summary.json").contains("\"artifacts\" : \"failures/ios-1\""))
     }
 
     @Test("merge: no file is a usage error (64); a malformed, foreign or overlapping summary is 65 naming the file; a missing one is 74")
