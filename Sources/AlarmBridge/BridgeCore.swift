@@ -57,7 +57,8 @@ public struct BridgeCore: Sendable {
     var awaitingObservation: InventoryPurpose?
     /// Actions journalled while the store could not be read; cleared once they were handled.
     var journal: [JournalEntry] = []
-    /// Alerting rings this foreground stint already asked to stop (FG-2); cleared on leaving.
+    /// Alerting rings this foreground stint already asked to stop (FG-2), so that one alert gets
+    /// one stop; an entry lasts while that alert does (`removeAlerting`) and is cleared on leaving.
     var foregroundStops: [AlarmUUID] = []
     /// FG-2, SCH-18: primaries consumed while Ember stayed in the foreground. Process-local.
     public internal(set) var foregroundSuppressed: [ForegroundSuppressedProof] = []
@@ -562,6 +563,12 @@ public struct BridgeCore: Sendable {
 
     mutating func removeAlerting(_ id: AlarmUUID) {
         alerting.removeAll { $0 == id }
+        // FG-1, FG-2: a foreground stop covers the one alert it was issued for. Once that alert has
+        // ended, the same ring ID alerting again is a new alert (a repeating primary re-fired
+        // after the wall clock was set back, a re-registered ring) and is silenced again while
+        // Ember is active; only the snooze ring may sound (SNZ-17). Regression:
+        // Scenarios/regressions/ios-fg-silence-after-clock-set-back.scenario.
+        foregroundStops.removeAll { $0 == id }
     }
 
     mutating func journal(_ id: AlarmUUID, action: String, now: BridgeInstants) {
