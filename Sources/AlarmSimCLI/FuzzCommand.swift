@@ -159,9 +159,15 @@ struct FuzzCommand: Command {
             guard let texts = shrinkFailures(summary, into: shrinkDirectory, errors: &errors, environment: environment) else { return .ioError }
             shrunk = texts
         }
-        if let reportDirectory, !summary.failing.isEmpty {
-            guard let artifacts = writeArtifacts(summary, shrunk: shrunk, into: reportDirectory, errors: &errors),
-                  writeReport(summary, to: reportDirectory, artifacts: artifacts, errors: &errors) else { return .ioError }
+        if let reportDirectory {
+            var artifacts: [Int: String] = [:]
+            if !summary.failing.isEmpty {
+                guard let written = writeArtifacts(summary, shrunk: shrunk, into: reportDirectory, errors: &errors),
+                      writeReport(summary, to: reportDirectory, artifacts: written, errors: &errors) else { return .ioError }
+                artifacts = written
+            }
+            let pages = artifacts.isEmpty ? "" : "; \(artifacts.count) failing \(artifacts.count == 1 ? "seed's" : "seeds'") timeline.html, report.md and trace.jsonl under \(reportDirectory)/\(CampaignReport.failuresDirectoryName)/"
+            errors.write("report: \(reportDirectory)/\(CampaignReport.summaryMarkdownName), summary.json, junit.xml\(pages)\n")
         }
         return summary.violationCount == 0 ? .success : .violations
     }
