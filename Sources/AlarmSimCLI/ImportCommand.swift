@@ -47,19 +47,11 @@ struct ImportCommand: Command {
 
     func run(output: inout some TextOutputStream, errors: inout some TextOutputStream,
              environment: CLIEnvironment) -> ExitStatus {
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-        guard exists, !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: path) else {
-            let reason = !exists ? "no such file" : (isDirectory.boolValue ? "it is a directory" : "it exists but cannot be read (permissions?)")
-            errors.write("error: cannot read journal \(path): \(reason)\n")
-            return .ioError
-        }
-        defer { try? handle.close() }
         let data: Data
-        do {
-            data = try handle.readToEnd() ?? Data()
-        } catch {
-            errors.write("error: cannot read journal \(path): \(error.localizedDescription)\n")
+        switch InputFile.read(path, what: "journal") {
+        case .success(let bytes): data = bytes
+        case .failure(let error):
+            errors.write("error: \(error.message)\n")
             return .ioError
         }
         guard let text = String(data: data, encoding: .utf8) else {

@@ -41,17 +41,11 @@ struct MergeCommand: Command {
              environment: CLIEnvironment) -> ExitStatus {
         var parts: [(source: String, summary: FuzzSummary)] = []
         for path in files {
-            guard let handle = FileHandle(forReadingAtPath: path) else {
-                let reason = FileManager.default.fileExists(atPath: path) ? "it exists but cannot be read (permissions?)" : "no such file"
-                errors.write("error: cannot read summary file \(path): \(reason)\n")
-                return .ioError
-            }
-            defer { try? handle.close() }
             let data: Data
-            do {
-                data = try handle.readToEnd() ?? Data()
-            } catch {
-                errors.write("error: cannot read summary file \(path): \(error.localizedDescription)\n")
+            switch InputFile.read(path, what: "summary file") {
+            case .success(let bytes): data = bytes
+            case .failure(let error):
+                errors.write("error: \(error.message)\n")
                 return .ioError
             }
             do {

@@ -150,22 +150,10 @@ struct RunCommand: Command {
 
     /// Reads and parses one scenario file.
     static func load(_ path: String) -> Result<ScenarioFile, LoadError> {
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-        if exists && isDirectory.boolValue {
-            return .failure(.unreadable("cannot read scenario file \(path): it is a directory (name the .scenario files in it)"))
-        }
-        // A handle reads devices and pipes too (`/dev/null`, `<(…)`), which `Data(contentsOf:)` refuses.
-        guard exists, let handle = FileHandle(forReadingAtPath: path) else {
-            let reason = exists ? "it exists but cannot be read (permissions?)" : "no such file"
-            return .failure(.unreadable("cannot read scenario file \(path): \(reason)"))
-        }
-        defer { try? handle.close() }
         let data: Data
-        do {
-            data = try handle.readToEnd() ?? Data()
-        } catch {
-            return .failure(.unreadable("cannot read scenario file \(path): \(error.localizedDescription)"))
+        switch InputFile.read(path, what: "scenario file", directoryHint: " (name the .scenario files in it)") {
+        case .success(let bytes): data = bytes
+        case .failure(let error): return .failure(.unreadable(error.message))
         }
         guard let text = String(data: data, encoding: .utf8) else {
             let (line, column) = Self.firstInvalidUTF8(in: data)

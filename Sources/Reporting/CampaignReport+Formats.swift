@@ -95,24 +95,8 @@ extension CampaignReport {
         return (head + suites + ["</testsuites>"]).joined(separator: "\n") + "\n"
     }
 
-    /// `&`, `<`, `>`, `"` and `'` as entities; control characters other than tab, newline and
-    /// carriage return (not allowed in XML 1.0) as `?`.
-    public static func xmlEscaped(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&apos;"
-            case "\t", "\n", "\r": escaped.unicodeScalars.append(scalar)
-            default: escaped += scalar.value < 0x20 ? "?" : String(scalar)
-            }
-        }
-        return escaped
-    }
+    /// XML text and attribute values, escaped as the HTML pages are (``HTMLText/escaped(_:)``).
+    public static func xmlEscaped(_ text: String) -> String { HTMLText.escaped(text) }
 
     /// A Markdown table cell or list item: `|` escaped, newlines as spaces.
     static func markdownCell(_ text: String) -> String {
