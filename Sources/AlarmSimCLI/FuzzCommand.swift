@@ -141,6 +141,12 @@ struct FuzzCommand: Command {
 
     func run(output: inout some TextOutputStream, errors: inout some TextOutputStream,
              environment: CLIEnvironment) -> ExitStatus {
+        // A report path that can never be a directory fails now, not after the whole campaign.
+        var isDirectory: ObjCBool = false
+        if let reportDirectory, FileManager.default.fileExists(atPath: reportDirectory, isDirectory: &isDirectory), !isDirectory.boolValue {
+            errors.write("error: cannot write the report to \(reportDirectory): it exists and is not a directory; name a directory or pass --no-report\n")
+            return .ioError
+        }
         let runner = CampaignRunner(options: fuzzOptions, jobs: jobs ?? environment.processorCount, environment: environment)
         let summary: FuzzSummary
         do {

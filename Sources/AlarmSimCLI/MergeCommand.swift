@@ -63,6 +63,14 @@ struct MergeCommand: Command {
             return .dataError
         }
         output.write(SummaryFormatter.text(summary))
+        // A shard that never reported (a failed CI job) leaves a gap: say so, so a merged report
+        // never looks complete when it is not. A time budget or an interruption stops early by design.
+        if summary.options.budgetSeconds == nil && !summary.interrupted {
+            for tally in summary.tallies where tally.seedsRun != [summary.options.seeds] {
+                let ran = tally.seedsRun.isEmpty ? "none" : SummaryFormatter.rangeList(tally.seedsRun)
+                errors.write("warning: \(tally.platform.rawValue): the merged files cover seeds \(ran), not all of \(summary.options.seeds.lowerBound)..\(summary.options.seeds.upperBound); is a shard missing?\n")
+            }
+        }
         if let reportDirectory {
             do {
                 try CampaignReport.write(summary, to: reportDirectory)

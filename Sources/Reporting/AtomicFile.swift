@@ -19,7 +19,7 @@ public enum AtomicFile {
         /// `strerror(errno)` at the failure.
         public var reason: String
 
-        public var description: String { "cannot write \(path): \(step) failed: \(reason)" }
+        public var description: String { step.isEmpty ? "cannot write \(path): \(reason)" : "cannot write \(path): \(step) failed: \(reason)" }
     }
 
     /// How many temporary names to try before giving up (another writer may hold one).

@@ -32,6 +32,10 @@ public enum CampaignReport {
     ///   artifacts path to record, when its artifacts were written; empty for none.
     /// - Throws: ``AtomicFile/WriteError`` naming the path that could not be written.
     public static func write(_ summary: FuzzSummary, to directory: String, artifacts: [Int: String] = [:]) throws(AtomicFile.WriteError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw AtomicFile.WriteError(path: directory, step: "", reason: "it exists and is not a directory")
+        }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {

@@ -77,6 +77,25 @@ struct CampaignReportTests {
         #endif
     }
 
+    @Test("a merge with a shard missing warns that seeds are not covered; a report path that is a file fails at once (74)")
+    func missingShardAndFileReportPath() throws {
+        let root = try makeTemporaryDirectory("gap")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let common = ["fuzz", "--platform", "ios", "--seeds", "1..6", "--no-shrink"]
+        for index in [1, 3] {
+            #expect(cli(common + ["--shard", "\(index)/3", "--report", root.appendingPathComponent("s\(index)").path]).status == .success)
+        }
+        let merged = cli(["merge", root.appendingPathComponent("s1/summary.json").path, root.appendingPathComponent("s3/summary.json").path])
+        #expect(merged.status == .success)
+        #expect(merged.errors.contains("warning: ios: the merged files cover seeds 1..2 5..6, not all of 1..6; is a shard missing?"))
+        let file = root.appendingPathComponent("plain-file")
+        try Data("x".utf8).write(to: file)
+        let run = cli(common + ["--report", file.path])
+        #expect(run.status == .ioError)
+        #expect(run.output.isEmpty, "no campaign ran")
+        #expect(run.errors.contains("\(file.path): it exists and is not a directory"))
+    }
+
     @Test("the merge of every shard prints and writes exactly what the unsharded campaign does")
     func shardUnionIsWhole() throws {
         let root = try makeTemporaryDirectory("shards")
