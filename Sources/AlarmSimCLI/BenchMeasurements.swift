@@ -17,12 +17,12 @@ enum BenchMeasurements {
     /// Nanoseconds elapsed since an arbitrary origin, from the monotonic clock.
     static func nowNs() -> Int64 {
         // determinism-ok: benchmark timing only, never reaches a run
-        let reading = ContinuousClock.now - referenceInstant
+        let reading = ContinuousClock.now - referenceInstant  // determinism-ok: benchmark timing and machine facts, never reach a run
         return reading.components.seconds * 1_000_000_000 + reading.components.attoseconds / 1_000_000_000
     }
 
     // determinism-ok: benchmark timing origin only
-    private static let referenceInstant = ContinuousClock.now
+    private static let referenceInstant = ContinuousClock.now  // determinism-ok: benchmark timing and machine facts, never reach a run
 
     // MARK: - Bare event queue
 
@@ -247,14 +247,14 @@ enum BenchMeasurements {
     /// Facts about the machine and the build, one `(name, value)` per line of the report.
     static func machineFacts() -> [(String, String)] {
         var facts: [(String, String)] = []
-        facts.append(("cores", "\(ProcessInfo.processInfo.activeProcessorCount) active of \(ProcessInfo.processInfo.processorCount)"))
+        facts.append(("cores", "\(ProcessInfo.processInfo.activeProcessorCount) active of \(ProcessInfo.processInfo.processorCount)"))  // determinism-ok: benchmark timing and machine facts, never reach a run
         facts.append(("OS", operatingSystem()))
         var names = utsname()
         uname(&names)
         let kernel = withUnsafeBytes(of: names.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         let machine = withUnsafeBytes(of: names.machine) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         facts.append(("kernel", "\(kernel) \(machine)"))
-        facts.append(("memory", "\(ProcessInfo.processInfo.physicalMemory / 1_048_576) MiB"))
+        facts.append(("memory", "\(ProcessInfo.processInfo.physicalMemory / 1_048_576) MiB"))  // determinism-ok: benchmark timing and machine facts, never reach a run
         facts.append(("compiler", compilerVersion))
         facts.append(("build", buildConfiguration))
         return facts
@@ -288,6 +288,6 @@ enum BenchMeasurements {
                 return String(line.dropFirst("PRETTY_NAME=".count)).trimmingCharacters(in: CharacterSet(charactersIn: "\""))
             }
         }
-        return ProcessInfo.processInfo.operatingSystemVersionString
+        return ProcessInfo.processInfo.operatingSystemVersionString  // determinism-ok: benchmark timing and machine facts, never reach a run
     }
 }

@@ -37,7 +37,7 @@ public struct CLIEnvironment: Sendable {
     public static var process: CLIEnvironment {
         let origin = ContinuousClock.now  // determinism-ok: campaign wall-clock timing, never reaches a run
         // determinism-ok: the core count only sizes the worker pool; results are folded in seed order
-        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let cores = ProcessInfo.processInfo.activeProcessorCount  // determinism-ok: the default --jobs; results are folded in seed order
         return CLIEnvironment(errorsIsTerminal: isatty(2) != 0, elapsedMs: {
             let elapsed = origin.duration(to: ContinuousClock.now)  // determinism-ok: as above
             return elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000

@@ -78,15 +78,7 @@ struct RunCommand: Command {
         var failed = 0
         for (path, scenario) in scenarios {
             let outcome = ScenarioRunner.run(scenario, keepFullTrace: tracePath != nil)
-            if let tracePath {
-                do {
-                    try AtomicFile.write(TraceWriter.jsonLines(outcome.result), to: tracePath)
-                } catch {
-                    errors.write("error: \(error); check that the directory exists and is writable\n")
-                    return .ioError
-                }
-                errors.write("trace: \(outcome.result.trace.events.count) events written to \(tracePath)\n")
-            }
+            guard writeTrace(outcome.result, errors: &errors) else { return .ioError }
             if outcome.passed {
                 output.write("PASS \(path)\n")
             } else {
@@ -104,6 +96,20 @@ struct RunCommand: Command {
         return failed == 0 ? .success : .violations
     }
 
+    /// Writes `--trace FILE` (the run's full trace as JSON Lines), when given.
+    /// - Returns: false (after saying why) when the file cannot be written.
+    func writeTrace(_ result: RunResult, errors: inout some TextOutputStream) -> Bool {
+        guard let tracePath else { return true }
+        do {
+            try AtomicFile.write(TraceWriter.jsonLines(result), to: tracePath)
+        } catch {
+            errors.write("error: \(error); check that the directory exists and is writable\n")
+            return false
+        }
+        errors.write("trace: \(result.trace.events.count) events written to \(tracePath)\n")
+        return true
+    }
+
     /// `--continue-seeds`: one continuation per seed, in seed order; one line each (`clean`,
     /// or the first violation with its local wall time and a repro line), then a count.
     func continueRuns(_ scenario: ScenarioFile, path: String, seeds: ClosedRange<UInt64>,
@@ -112,15 +118,7 @@ struct RunCommand: Command {
         var unmet = 0
         for seed in seeds {
             let outcome = ScenarioRunner.run(scenario, keepFullTrace: tracePath != nil, continuationSeed: seed)
-            if let tracePath {
-                do {
-                    try AtomicFile.write(TraceWriter.jsonLines(outcome.result), to: tracePath)
-                } catch {
-                    errors.write("error: \(error); check that the directory exists and is writable\n")
-                    return .ioError
-                }
-                errors.write("trace: \(outcome.result.trace.events.count) events written to \(tracePath)\n")
-            }
+            guard writeTrace(outcome.result, errors: &errors) else { return .ioError }
             let result = outcome.result
             if let violation = result.firstViolation {
                 violating += 1
