@@ -85,6 +85,8 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     /// AND-2, AND-3: the boot restore waits for BOOT_COMPLETED (after the first unlock) and
     /// ignores LOCKED_BOOT_COMPLETED, so a rebooted phone left locked holds no alarm (SuntimesWidget#658).
     public var restoreSkipsLockedBoot = false
+    /// [derived] WALK-18, AND-3: a failed primary request is never retried while the process lives.
+    public var givesUpOnFailedPrimary = false
 
     public init() {}
 
@@ -109,6 +111,15 @@ public struct BridgeConfiguration: Sendable {
     /// Re-read spacing and bound after an inventory read failure.
     public var syncRetryDelayMs: Int64 = 2_000
     public var syncRetryMax: Int = 5
+    /// A primary whose schedule request failed (not by the capacity limit, CAP-4, nor by a
+    /// missing authorization, SCH-26, AND-1) is re-planned after this delay, doubling per
+    /// consecutive failure up to `primaryRetryDelayMsMax`, for as long as the process lives
+    /// ([derived] WALK-18, AND-3; the oracle's `primary-unregistered-by-fault` exemption ends
+    /// where this retry could have run). Virtual ms.
+    public var primaryRetryDelayMs: Int64 = 2_000
+    public var primaryRetryDelayMsMax: Int64 = BridgeConfiguration.primaryRetryBoundMs
+    /// The rule's bound on the primary retry's backoff: 5 min. Virtual ms.
+    public static let primaryRetryBoundMs: Int64 = 300_000
     /// BOOT-7: launch-gate re-check period.
     public var gateRecheckMs: Int64 = 1_000
     /// Housekeeping: delivered past rows older than this are pruned (ACT-9-style bound).

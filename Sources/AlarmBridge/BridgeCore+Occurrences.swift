@@ -375,6 +375,7 @@ extension BridgeCore {
                 return
             }
             armRetries = 0
+            if row.metadata.kind == .primary { primaryRetries = 0 }
             if row.metadata.kind == .snooze { snoozeConfirmed(row, now: now, into: &out) }
             if row.metadata.kind == .successor { skipHandoffConfirmed(row, now: now, into: &out) }
             if row.metadata.kind == .successor { walkTakeoverConfirmed(row, now: now, into: &out) }  // WALK-21
@@ -405,7 +406,32 @@ extension BridgeCore {
                 armRetries += 1
                 out.append(.setTimer(.armRetry, delayMs: configuration.armRetryDelayMs))
             }
+            if row.metadata.kind == .primary, !saves.pending.contains(where: { $0.touched.contains(id) }) {
+                schedulePrimaryRetry(after: error, into: &out)
+            }
         }
+    }
+
+    /// A failed primary is requested again by a re-planning sync after a backoff (2 s, doubling
+    /// to 5 min) while the process lives: a failed write is no reason to leave a morning silent
+    /// ([derived] WALK-18, AND-3). The capacity limit has its own single retry (CAP-4, CAP-9) and
+    /// a missing authorization or exact-alarm permission waits for its grant (SCH-26, AND-1,
+    /// AND-3); a direct save's failure is JS's to retry (SCH-10, API-19).
+    mutating func schedulePrimaryRetry(after error: PlatformError, into out: inout [BridgeCommand]) {
+        switch error {
+        case .maximumLimitReached, .notAuthorized, .securityException, .illegalStateException: return  // limits: CAP-4, SCH-26, AND-1
+        case .writeFailed, .notFound, .invalidState, .readFailed: break
+        }
+        guard !primaryRetryPending else { return }
+        if defects.givesUpOnFailedPrimary {
+            out.append(.note("defect gives-up-on-failed-primary: no retry of the failed primary"))
+            return
+        }
+        let exponent = min(primaryRetries, 20)
+        let delayMs = min(configuration.primaryRetryDelayMs << Int64(exponent), configuration.primaryRetryDelayMsMax)
+        primaryRetries += 1
+        primaryRetryPending = true
+        out.append(.setTimer(.primaryRetry, delayMs: delayMs))
     }
 
     /// Stops an alerting ring (iOS `stop(id:)`, Android ringing service) or cancels a pending one.

@@ -51,6 +51,10 @@ public struct BridgeCore: Sendable {
     /// A sync whose inventory read failed, to be read again; bounded by `syncRetryMax`.
     var retrySync: InventoryPurpose?
     var syncRetries = 0
+    /// Consecutive failed primary requests (the retry's backoff exponent) and whether its timer
+    /// is set; process-local, like every timer.
+    var primaryRetries = 0
+    var primaryRetryPending = false
     var dirty = false
     /// Ready, but an inventory read that must be observed before anything else (the launch read,
     /// or a Stop intent's look-first read) has not arrived: inputs queue until it does.
@@ -388,6 +392,9 @@ public struct BridgeCore: Sendable {
                 retrySync = retrySync ?? purpose
                 out.append(.setTimer(.syncRetry, delayMs: configuration.syncRetryDelayMs))
             }
+        case .timerFired(.primaryRetry):
+            primaryRetryPending = false
+            out.append(.readInventory(.launchSync))  // re-plan: the failed primaries are requested again
         case .timerFired(.syncRetry):
             if let purpose = retrySync {
                 retrySync = nil

@@ -185,6 +185,10 @@ public enum BridgeTimer: String, Sendable, Equatable, Codable {
     case armRetry
     /// Retry a sync whose inventory read failed (BOOT-2 forbids deciding without it).
     case syncRetry
+    /// Re-plan after a primary's schedule request failed (`primaryRetryDelayMs`, doubling), while
+    /// the process lives ([derived] from WALK-18's "retry for as long as execution remains
+    /// available" and AND-3's restore: RULES.md names no bound for a failed primary).
+    case primaryRetry
     /// FG-11: the foreground context's heartbeat lifetime H_CTX has passed.
     case contextLapse
     /// WALK-7, WALK-18: the native background step-poll repair of a started walk (every 2 s).

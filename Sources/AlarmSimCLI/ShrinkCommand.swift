@@ -88,7 +88,9 @@ struct ShrinkCommand: Command {
     static func line(platform: PlatformFlavor, seed: UInt64, defects: [KnownDefect], result: ShrinkResult,
                      elapsedMs: Int64, path: String) -> String {
         let seconds = "\(elapsedMs / 1_000).\(elapsedMs % 1_000 / 100)"
-        return "shrunk \(platform.rawValue) seed \(seed) (\(defectList(defects))): \(result.originalEvents) → \(result.shrunkEvents) events, "
+        // A file with no timed event is no shrink of a run (issue 16): say so, never "→ 0 events".
+        let verb = result.isShrunk ? "shrunk" : "not shrunk (no timed event would be left)"
+        return "\(verb) \(platform.rawValue) seed \(seed) (\(defectList(defects))): \(result.originalEvents) → \(result.shrunkEvents) events, "
             + "\(result.originalAlarms) → \(result.shrunkAlarms) alarms, \(result.candidateRuns) runs, \(seconds) s, "
             + "invariant \(result.invariant) → \(path)"
     }

@@ -20,6 +20,9 @@ public struct ShrinkResult: Sendable {
     public var scenario: ScenarioFile
     /// `ScenarioPrinter.print(scenario)`: the file to commit.
     public var text: String
+    /// False when the file has no timed event: the export had none, so nothing was reduced
+    /// (candidates with no event left are never accepted).
+    public var isShrunk: Bool { shrunkEvents > 0 }
 }
 
 /// Shrinks a failing run to a minimal `.scenario` file that fails the same invariant first.
@@ -39,7 +42,10 @@ public struct ShrinkResult: Sendable {
 ///    `sim.request-failure-rate` is never made explicit: its failures hit one request among
 ///    several issued in the same millisecond, which no timed line can pick.
 /// 3. Passes, each candidate verified by running it (`ScenarioRunner.run`) and accepted only
-///    when its first violation has the same invariant name:
+///    when its first violation is the same bug (`ShrinkTarget`: the same invariant, the same
+///    roots named, the same message shape, so the same ring kind and clause), every alarm it
+///    names was saved by the app in that run (`RunResult.savedAlarmIDs`), and at least one
+///    timed event is left:
 ///    - cut: drop events after the violation's wall time and set `sim.duration-ms` to the
 ///      violation's virtual time rounded up to the next whole minute (runs get shorter, too);
 ///    - switches: turn the fuzz switches off (reactive user, interleaving deaths, request
@@ -86,7 +92,7 @@ public enum Shrinker {
               let exported = try? ScenarioExport.scenario(from: setup, defects: applicable, invariant: first.invariant) else {
             return nil
         }
-        var search = Search(invariant: first.invariant, budget: budget)
+        var search = Search(target: ShrinkTarget(first, alarmNames: setup.alarms.map(\.id)), budget: budget)
         guard let violation = search.violation(exported) else { return nil }
         var current = exported
         search.accepted(violation)
@@ -141,16 +147,19 @@ public enum Shrinker {
 
     /// One shrink search: the target invariant, the budget, and the last accepted violation.
     struct Search {
-        let invariant: String
+        /// The original run's first violation as invariant, subject and message shape.
+        let target: ShrinkTarget
         let budget: Int
         private(set) var runs = 0
         /// The first violation of the latest accepted candidate (where the cut pass cuts).
         private(set) var lastViolation: Violation?
 
-        init(invariant: String, budget: Int) {
-            self.invariant = invariant
+        init(target: ShrinkTarget, budget: Int) {
+            self.target = target
             self.budget = budget
         }
+
+        var invariant: String { target.invariant }
 
         var exhausted: Bool { runs >= budget }
 
@@ -168,7 +177,12 @@ public enum Shrinker {
                   (try? ScenarioRunner.validate(parsed, source: text)) != nil else { return nil }
             parsed.path = scenario.path
             let outcome = ScenarioRunner.run(parsed)
-            guard let first = outcome.result.firstViolation, first.invariant == invariant else { return nil }
+            guard let first = outcome.result.firstViolation,
+                  ShrinkTarget(first, alarmNames: parsed.alarms.map(\.name)) == target else { return nil }
+            // The same bug needs the alarm it names: one the app never saved (a scripted first
+            // launch cut away) fails on every bridge and shows nothing of this one.
+            let saved = Set(outcome.result.savedAlarmIDs)
+            guard target.alarmNames.allSatisfy(saved.contains) else { return nil }
             // Teeth: with defects on, the candidate must need them. The same file on the correct
             // bridge must break no invariant, or the shrink could end in a scenario that shows no
             // bug of the defect (e.g. an alarm the app never saved, never silent on any bridge).
@@ -184,7 +198,8 @@ public enum Shrinker {
 
         /// Whether `candidate` still fails; when it does, it becomes `current`.
         mutating func attempt(_ candidate: ScenarioFile, into current: inout ScenarioFile) -> Bool {
-            guard !exhausted, candidate != current, let found = violation(candidate) else { return false }
+            // A file with no timed event left is no shrink of a run (issue 16): never accepted.
+            guard !exhausted, candidate != current, !candidate.events.isEmpty, let found = violation(candidate) else { return false }
             lastViolation = found
             current = candidate
             return true

@@ -33,13 +33,17 @@ extension World {
     // MARK: never-silent
 
     /// The named exemption in force now, if any ([limit] conditions and injected faults).
-    func currentExemption() -> String? {
+    ///
+    /// - Parameter occurrence: the live occurrence a gap is judged for. The silencing limits
+    ///   (`mute-switch`, `in-call`, `audio-focus-loss`) excuse only an alert *of that occurrence*
+    ///   that is in the alerting state and inaudible because of them; without one (no ring at
+    ///   all, or a ring of another occurrence) the switch's position excuses nothing.
+    func currentExemption(for occurrence: OracleOccurrence? = nil) -> String? {
         if setup.platform == .ios && !protectedDataAvailable { return "protected-data-unavailable" }
         if let fault = faultExemption { return fault.name }
-        if let daemon = ios, daemon.silentMode && daemon.parameters.silentModeSilencesAlerts { return "mute-switch" }
+        if let occurrence, let name = silencedAlertExemption(occurrenceID: occurrence.id) { return name }
         if let manager = android, !manager.canScheduleExactAlarms { return "exact-permission-revoked" }
         if let manager = android, manager.forceStopped { return "force-stop" }  // [limit] AND-6
-        if let name = androidSilencedExemption() { return name }
         if let name = authorizationExemption() { return name }
         if armFailureExempt { return "arm-failed-no-predecessor" }
         return nil
@@ -101,7 +105,7 @@ extension World {
             occurrence.gapExemption = nil
             return
         }
-        if let exemption = currentExemption() {
+        if let exemption = currentExemption(for: occurrence) {
             if occurrence.gapExemption != exemption { countExemption(exemption) }
             occurrence.gapExemption = exemption
             occurrence.gapStartMs = nil

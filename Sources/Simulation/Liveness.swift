@@ -78,6 +78,21 @@ enum LivenessEvent: Sendable, Equatable {
     case audibleDeadline(occurrence: Int, fromMs: Int64)
 }
 
+/// What an injected fault did to the Android direct-boot restore since the last boot.
+struct RestoreFault {
+    /// Roots whose primary schedule request failed in the locked phase, in failure order.
+    var roots: [String] = []
+    /// A read failed, or the process died mid-restore: no root's restore can be known to have run.
+    var everyRoot = false
+    /// Roots whose occurrence-opening ring was delivered in the locked phase: the delivery
+    /// consumed the primary, and the next one follows only at the bridge's next execution once
+    /// the alert ended (SCH-22, REC-6). A process death then (an OEM battery killer ending the
+    /// ringing process, PLATFORMS.md field) hits that re-arm, and only that root's.
+    var deliveredRoots: [String] = []
+
+    func covers(_ rootID: String) -> Bool { everyRoot || roots.contains(rootID) }
+}
+
 /// The world's liveness bookkeeping.
 struct LivenessState {
     var healed = false
@@ -86,10 +101,13 @@ struct LivenessState {
     var userReturnedAtMs: Int64?
     /// True time the liveness window ends.
     var endMs: Int64 = .max
-    /// A fault hit since the last boot (a process death, a failed request): with no later
-    /// platform event to relaunch the app before the first unlock, a locked-boot restore it
-    /// interrupted cannot be redone ([limit], `locked-boot-restore-faulted`).
-    var faultSinceBoot = false
+    /// A fault hit the Android direct-boot restore since the last boot — by its effect, not its
+    /// presence: a primary schedule request of the locked phase failed (those roots only), an
+    /// inventory read of the locked phase failed, or the process died with requests in flight
+    /// before the first unlock (every root). With no later platform event to relaunch the app
+    /// before the first unlock, a restore it interrupted cannot be redone
+    /// ([limit], `locked-boot-restore-faulted`); while the process lives the bridge must retry.
+    var restoreFault = RestoreFault()
     /// Occurrences (oracle IDs) and the last true instant each was audible or presented.
     var servedAtMs: [Int: Int64] = [:]  // lookup only
     /// Roots and the last true instant one of their configured times arrived.
@@ -327,8 +345,11 @@ extension World {
         if let name = manifestExemption() { return name }  // AND-1: the app's declared manifest
         if setup.platform == .ios && !protectedDataAvailable { return "protected-data-unavailable" }  // BOOT-1, BOOT-4
         if let manager = android, manager.forceStopped { return "force-stop" }  // AND-6 until the user opens the app
-        if let manager = android, !manager.userUnlocked, liveness.faultSinceBoot {
-            return "locked-boot-restore-faulted"  // a fault interrupted the direct-boot restore; nothing relaunches the app
+        if let manager = android, !manager.userUnlocked, !process.running, liveness.restoreFault.covers(rootID) {
+            // A fault hit this root's direct-boot restore and killed or outlived the process that
+            // would retry it; nothing relaunches the app before the first unlock. While the
+            // process lives, the bridge must retry ([derived] WALK-18, AND-3), so no exemption then.
+            return "locked-boot-restore-faulted"
         }
         let document = process.bridge?.document ?? storedDocument
         if let dropped = document?.dropped?.first(where: { $0.rootID == rootID }), (document?.droppedCount ?? 0) > 0 {

@@ -65,6 +65,9 @@ struct Oracle {
     var passedOver: [(rootID: String, fireWallMs: Int64)] = []
     /// Roots whose primary failed to register by an injected fault or the capacity limit.
     var primaryFaultRoots: [String] = []
+    /// Per root, its latest failed primary request: when, and the process that saw it fail
+    /// (incarnation, suspensions). Lookup only, never iterated.
+    var primaryFailures: [String: (atMs: Int64, incarnation: Int, suspensions: Int)] = [:]
     /// Roots whose primary or seed the OS removed (never cleared): a fixed one vanishes past its
     /// fire time like one delivered inside one coalesced update (IOS-5), even after the bridge
     /// registered the root's next one (ios seed 217 with skip dates).
@@ -158,7 +161,10 @@ extension World {
                 return
             }
             if stopped { return }
-            if oracle.primaryFaultRoots.contains(rootID) { countExemption("primary-unregistered-by-fault"); return }
+            if oracle.primaryFaultRoots.contains(rootID), !primaryRetryWasDue(rootID) {
+                countExemption("primary-unregistered-by-fault")
+                return
+            }
             // BOOT-12: an explicit "disabled" from the kill switch held the sync back (operator's choice).
             if launchState.killSwitchEverDisabled { countExemption("kill-switch-disabled"); return }
         }
@@ -228,9 +234,12 @@ extension World {
         record("oracle", "occurrence-live", [TraceField("occurrence", String(occurrence.id)), TraceField("root", rootID)])
         // The platform may have started the alert a moment before this event ran (same instant,
         // queued later after a clock or zone change re-planned the oracle): bind it now.
-        for ring in audibleRings() where ring.metadata.kind.opensOccurrence && ring.metadata.rootID == rootID {
+        // An alert made inaudible by a [limit] (Silent mode, a call) is bound too: it is the
+        // occurrence's alert, and only it can make the silencing exemptions apply.
+        let audible = audibleRings().map(\.id)
+        for ring in alertingRings() where ring.metadata.kind.opensOccurrence && ring.metadata.rootID == rootID {
             oracleAlertStarted(ring.id, ring.metadata)
-            soundAlertStarted(ring.id, ring.metadata)  // its sound counts for this occurrence (invariant 34)
+            if audible.contains(ring.id) { soundAlertStarted(ring.id, ring.metadata) }  // its sound counts (invariant 34)
         }
         enqueue(.oracleDeadline(occurrence: occurrence.id), afterMs: occurrence.deadlineMs - wallMs)
         enqueue(.gapCheck, afterMs: setup.transitionBoundMs + 1)
@@ -412,12 +421,28 @@ extension World {
         enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
     }
 
+    /// `primary-unregistered-by-fault` names only the interval in which the bridge could not yet
+    /// have retried: a failed primary is re-requested with backoff, at most
+    /// `BridgeConfiguration.primaryRetryBoundMs` apart, while the process lives ([derived]
+    /// WALK-18, AND-3). True when the process that saw the latest failure has run ever since
+    /// (same incarnation, never suspended) for longer than that bound plus T_OP: the retry was
+    /// due, and a primary still missing then is the bridge's gap, not the fault's.
+    func primaryRetryWasDue(_ rootID: String) -> Bool {
+        guard let failure = oracle.primaryFailures[rootID] else { return false }
+        return process.running && !process.suspended && process.incarnation == failure.incarnation
+            && process.suspensions == failure.suspensions
+            && nowMs - failure.atMs > BridgeConfiguration.primaryRetryBoundMs + setup.transitionBoundMs
+    }
+
     func noteScheduleResult(_ id: AlarmUUID, success: Bool) {
         guard let metadata = requestMetadata[id] else { return }
         switch (metadata.kind, success) {
-        case (.primary, true): oracle.primaryFaultRoots.removeAll { $0 == metadata.rootID }
+        case (.primary, true):
+            oracle.primaryFaultRoots.removeAll { $0 == metadata.rootID }
+            oracle.primaryFailures[metadata.rootID] = nil
         case (.primary, false):
             if !oracle.primaryFaultRoots.contains(metadata.rootID) { oracle.primaryFaultRoots.append(metadata.rootID) }
+            oracle.primaryFailures[metadata.rootID] = (nowMs, process.incarnation, process.suspensions)
         case (.successor, true): armFailureExempt = false
         case (.successor, false): armFailureExempt = true
         case (.seed, _): break  // REC-7: optional durability; its failure exempts nothing (CAP-9 counts it)

@@ -44,6 +44,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case legacyTombstonesKept = "legacy-tombstones-kept"
     // Issue 7: liveness.
     case restoreSkipsLockedBoot = "restore-skips-locked-boot"
+    // Issue 16: what a bridge must still do where an exemption names a platform limit.
+    case givesUpOnFailedPrimary = "gives-up-on-failed-primary"
     // Issue 8, test only: not a field bug but a deliberate trap, so the campaign's crash
     // isolation (worker subprocesses) can be tested. Hidden from every list (``listed``).
     case testTrap = "test-trap"
@@ -141,6 +143,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "seed 000: migration keeps the future completion markers an older version wrote, so the primaries they suppressed stay missing (OCC-17)"
         case .restoreSkipsLockedBoot:
             return "Android: the boot restore waits for BOOT_COMPLETED and ignores LOCKED_BOOT_COMPLETED, so a rebooted phone left locked holds no alarm until the first unlock (AND-2, AND-3, SuntimesWidget#658)"
+        case .givesUpOnFailedPrimary:
+            return "a first draft's retry: a primary whose schedule request failed is never requested again while the process lives, so a failed write during a restore leaves the morning silent ([derived] WALK-18, AND-3; plus_plugins#1981)"
         case .testTrap:
             return "test only: the simulator traps (preconditionFailure) midway through every seed ≡ 3 mod 5, to test crash isolation"
         }
@@ -159,6 +163,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
              .unheardRingAdvancesSequence, .passOverCountedAudible: return [.ios, .android]
         case .stepSuppressionDropsRetry, .lockScreenGrantKept, .retrySurvivesClosure, .passOverQueueRings,
              .androidRingStopsAfter30s, .noSystemSoundFallback, .restoreSkipsLockedBoot: return [.android]
+        case .givesUpOnFailedPrimary: return [.ios, .android]
         case .idsChangeOnEdit, .dstShiftsWeeklyTime, .reconcileOnEmptyRead: return [.ios, .android]
         // Android's AlarmManager forgets an alarm once it fires, and has no countdown: only iOS
         // holds a ring past its fire time (a late delivery) for a sync to cancel.
@@ -210,6 +215,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .legacyRingsSurviveUpdate: switches.legacyRingsSurviveUpdate = true
             case .legacyTombstonesKept: switches.legacyTombstonesKept = true
             case .restoreSkipsLockedBoot: switches.restoreSkipsLockedBoot = true
+            case .givesUpOnFailedPrimary: switches.givesUpOnFailedPrimary = true
             case .testTrap: break  // the simulator traps, not the bridge (Simulator.run)
             }
         }
@@ -314,6 +320,11 @@ public struct RunResult: Sendable {
     public var reactiveActions: [TimedAction] = []
     /// Whether the run had a liveness phase (issue 7).
     public var liveness = false
+    /// IDs of the alarms the app saved during the run (the bridge accepted a save at least once)
+    /// or that a legacy install's older version had saved, sorted. An alarm a scenario declares
+    /// but the app never saved is not here: the shrinker never keeps a candidate whose violation
+    /// names one (a shrunk file must still show the bridge's bug, not an alarm nobody set).
+    public var savedAlarmIDs: [String] = []
 
     /// The first violation, if any.
     public var firstViolation: Violation? { violations.first }

@@ -37,6 +37,7 @@ public enum Simulator {
         result.faults = options.faults
         result.reactiveActions = world.reactiveActions
         result.liveness = setup.liveness.enabled
+        result.savedAlarmIDs = Set(world.jsSaves.accepted + (setup.legacyInstall?.document.alarms.map(\.id) ?? [])).sorted()
         return result
     }
 }

@@ -124,11 +124,9 @@ extension World {
                 noteFault("process-death")
             }
         case .faultScheduleFailure(let count):
-            liveness.faultSinceBoot = true
             if ios != nil { ios!.failNextSchedules += count }
             if android != nil { android!.failNextSchedules += count }
         case .faultInventoryReadFailure(let count):
-            liveness.faultSinceBoot = true
             if ios != nil { ios!.failNextReads += count }
             if android != nil { android!.failNextReads += count }
         case .faultCapacity(let capacity):

@@ -272,4 +272,25 @@ extension World {
         }
         return nil
     }
+
+    /// [limit] The alert of occurrence `occurrenceID` is in the alerting state but inaudible
+    /// because of the ring/silent switch (IOS-6, `silentModeSilencesAlerts`), a phone call or
+    /// lost audio focus (Android's ringing service): the only gap these limits excuse. A gap
+    /// with no alert of the occurrence at all is the bridge's, whatever the switch says.
+    func silencedAlertExemption(occurrenceID: Int) -> String? {
+        if let daemon = ios {
+            guard daemon.silentMode, daemon.parameters.silentModeSilencesAlerts else { return nil }
+            let alerting = daemon.alarms.contains { $0.state == .alerting && oracle.bindings[$0.id] == occurrenceID }
+            return alerting ? "mute-switch" : nil
+        }
+        guard let manager = android else { return nil }
+        for id in manager.ringing where oracle.bindings[id] == occurrenceID {
+            switch manager.ringingStatus(id)?.audio {
+            case .inCallTone: return "in-call"
+            case .silencedByFocusLoss: return "audio-focus-loss"
+            default: continue
+            }
+        }
+        return nil
+    }
 }

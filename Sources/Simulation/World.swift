@@ -61,6 +61,8 @@ struct AppProcess {
     var suspended = false
     /// Bumped whenever a suspension countdown is (re)started, so stale ones do nothing.
     var suspensionToken = 0
+    /// Times this process was suspended: with `incarnation`, tells whether it ran throughout.
+    var suspensions = 0
     var heldEvents: [WorldEvent] = []
 }
 
@@ -376,6 +378,7 @@ final class World {
             let result = readInventory()
             // BOOT-2: an unreadable inventory is no cleared gate condition (invariant launch-gate).
             if case .failure = result { launchState.gateClearSinceMs = nil }
+            if case .failure = result, inLockedBootPhase { liveness.restoreFault.everyRoot = true }
             lastInventoryRead = (purpose, result)  // registered-means-present compares replies with it
             step(.inventoryRead(purpose, result))
         case .daemon(let daemonEvent):
@@ -413,6 +416,7 @@ final class World {
         case .suspend(let incarnation, let token):
             guard process.running, process.incarnation == incarnation, process.suspensionToken == token, !process.active else { return }
             process.suspended = true
+            process.suspensions += 1
             record("app", "suspended")
         case .walk(let walkEvent):
             handleWalkEvent(walkEvent)
@@ -504,6 +508,14 @@ final class World {
 
     func kill(_ reason: String) {
         guard process.running else { return }
+        if inLockedBootPhase {
+            // A death mid-restore hits every root; a later one only the re-arms still owed to
+            // deliveries of this locked phase (RestoreFault.deliveredRoots).
+            if process.bridge?.hasRequestsInFlight ?? true { liveness.restoreFault.everyRoot = true }
+            for rootID in liveness.restoreFault.deliveredRoots where !liveness.restoreFault.roots.contains(rootID) {
+                liveness.restoreFault.roots.append(rootID)
+            }
+        }
         walkProcessDied(reason)  // WALK-7, WALK-25
         jsSavesProcessDied(reason)  // API-19: the persisted definition stands
         process.running = false
@@ -629,7 +641,6 @@ final class World {
             if let rate = setup.requestFailureRate, !liveness.healed, randomBehaviourActs, requestFaultRNG.chance(rate) {
                 ios?.failNextSchedules += 1
                 android?.failNextSchedules += 1
-                liveness.faultSinceBoot = true
             }
             onDaemon { $0.schedule(request) }
             onAlarmManager { $0.setAlarmClock(request, nowWallMs: wallMs) }
@@ -780,10 +791,18 @@ final class World {
             }
             if case .success = result { noteScheduleResult(id, success: true) } else {
                 noteScheduleResult(id, success: false)
+                if inLockedBootPhase, let metadata = requestMetadata[id], metadata.kind == .primary,
+                   !liveness.restoreFault.roots.contains(metadata.rootID) {
+                    liveness.restoreFault.roots.append(metadata.rootID)
+                }
                 lastPlatformChangeMs = nowMs  // a failed request: the next sync legitimately retries it
             }
         case .alarmDelivered(let id):
             lastPlatformChangeMs = nowMs
+            if inLockedBootPhase, let metadata = requestMetadata[id] ?? groundTruthMetadata(id), metadata.kind.opensOccurrence,
+               !liveness.restoreFault.deliveredRoots.contains(metadata.rootID) {
+                liveness.restoreFault.deliveredRoots.append(metadata.rootID)
+            }
             oracleAndroidDelivery(id)
             coverAndroidDelivery(id)
         default: break
@@ -942,16 +961,17 @@ final class World {
         onDaemon { $0.boot(nowWallMs: wallMs) }
         onAlarmManager { $0.boot() }
         androidSide.stepSensor.reboot()  // the count restarts at zero (TYPE_STEP_COUNTER)
-        // After the restart's own note above: a fault counts from here, and so does an injected
-        // request failure still pending, which the boot restore will meet.
-        liveness.faultSinceBoot = (ios?.failNextSchedules ?? 0) + (ios?.failNextReads ?? 0)
-            + (android?.failNextSchedules ?? 0) + (android?.failNextReads ?? 0) > 0
+        // A fault counts against this boot's restore only once it hits it (noteRestoreFault).
+        liveness.restoreFault = RestoreFault()
     }
 
     func noteFault(_ name: String) {
         faultExemption = (name, nowMs)
-        liveness.faultSinceBoot = true
     }
+
+    /// Android before the first unlock: the only bridge work is the direct-boot restore, so a
+    /// failed primary request, a failed read, or a death with requests in flight hit it.
+    var inLockedBootPhase: Bool { android.map { !$0.userUnlocked } ?? false }
 
     /// One short, stable line per input for the trace (no reflection: it is on the hot path and
     /// its output must not depend on the standard library's debug printing).

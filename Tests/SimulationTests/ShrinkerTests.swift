@@ -1,6 +1,6 @@
 import Foundation
 import AlarmBridge
-import Scenario
+@testable import Scenario
 import Simulation
 import Testing
 
@@ -65,6 +65,45 @@ struct ShrinkerTests {
         let replay = ScenarioRunner.run(parsed)
         #expect(replay.passed, "\(replay.failures.joined(separator: "; "))")
         #expect(replay.result.firstViolation?.invariant == result.invariant)
+    }
+
+    @Test("a shrunk seed fails with the original's subject and shape, names only alarms the app saved, and keeps a timed event",
+          arguments: [Case(platform: .ios, seed: 1, defects: [.titleInRingID]),
+                      Case(platform: .android, seed: 48, defects: [.resyncWhileAlerting])])
+    func shrinkKeepsTheSameBug(_ c: Case) throws {
+        let (setup, _) = SeedGenerator.setup(platform: c.platform, seed: c.seed)
+        let original = try #require(Simulator.run(RunOptions(platform: c.platform, seed: c.seed, defects: c.defects)).firstViolation)
+        let result = try #require(Shrinker.shrink(platform: c.platform, seed: c.seed, defects: c.defects, budget: 300))
+        #expect(result.isShrunk && result.shrunkEvents > 0)
+        let replay = ScenarioRunner.run(try Self.parse(result.text))
+        let shrunk = try #require(replay.result.firstViolation)
+        let target = ShrinkTarget(original, alarmNames: setup.alarms.map(\.id))
+        #expect(ShrinkTarget(shrunk, alarmNames: result.scenario.alarms.map(\.name)) == target)
+        #expect(!target.roots.isEmpty)
+        #expect(target.alarmNames.allSatisfy(replay.result.savedAlarmIDs.contains))
+    }
+
+    @Test("a shrink target keeps the invariant, the roots and the clause, and ignores IDs, numbers, quoted text and call lists")
+    func shrinkTargetShape() {
+        func target(_ invariant: String, _ message: String) -> ShrinkTarget {
+            ShrinkTarget(Violation(invariant: invariant, rules: [], message: message, trueMs: 0, wallMs: 0, eventIndex: 0),
+                         alarmNames: ["a1", "a2", "a3"])
+        }
+        let owner = target("pressure-belongs-to-owner", "successor 71036abf-9c85-5135-b6f1-5b64b408e6c4 armed for a3.thu while no occurrence is live")
+        #expect(owner.roots == ["a3.thu"])
+        #expect(owner.shape == "successor ‹ring› armed for ‹root› while no occurrence is live")
+        #expect(owner == target("pressure-belongs-to-owner", "successor f45ad930-b1c1-5d3b-b519-a96efff28869 armed for a3.thu while no occurrence is live"))
+        // Another root, another ring kind, another clause, another invariant: another bug.
+        #expect(owner != target("pressure-belongs-to-owner", "successor 71036abf-9c85-5135-b6f1-5b64b408e6c4 armed for a2.thu while no occurrence is live"))
+        #expect(owner != target("pressure-belongs-to-owner", "walk-fuse 71036abf-9c85-5135-b6f1-5b64b408e6c4 armed for a3.thu while no occurrence is live"))
+        #expect(owner != target("pressure-belongs-to-owner", "successor 71036abf-9c85-5135-b6f1-5b64b408e6c4 armed for a3.thu, which does not own the live occurrence (a1 does)"))
+        #expect(owner != target("no-resurrection", "successor 71036abf-9c85-5135-b6f1-5b64b408e6c4 armed for a3.thu while no occurrence is live"))
+        let stable = target("stable-ids", "primary of a1.mon at 2026-12-21 05:09 changed ID from 8f2a2db3-… to 7c50818c-… (title now \"Alarm 1 edit 1\")")
+        #expect(stable.roots == ["a1.mon"])
+        #expect(stable == target("stable-ids", "primary of a1.mon at 2026-12-22 07:10 changed ID from 0a2a2db3-… to 1c50818c-… (title now \"a1\")"))
+        // A list after ": " may shrink: only the clause before it is the shape.
+        #expect(target("idempotent-sync", "a second sync with no intervening change issued 7 scheduler call(s): cancel(x); cancel(y)")
+                == target("idempotent-sync", "a second sync with no intervening change issued 1 scheduler call(s): cancel(z)"))
     }
 
     @Test("a failure that needs the fuzz run's reactive user shrinks to explicit timed lines, with the switch off")
