@@ -1,0 +1,129 @@
+import AlarmBridge
+import Simulation
+
+/// One exemption kind under its own faults: how often it applied, and which defects the
+/// invariants still found with it in force (issue 16: an exemption must not hide a bug).
+public struct ExemptionRow: Sendable, Equatable {
+    /// The exemption's name, as summaries count it (`mute-switch`, `locked-boot-restore-faulted`).
+    public var exemption: String
+    public var platform: PlatformFlavor
+    /// The catalog fault kinds that can cause it, all forced on for every seed of the row.
+    public var faults: [String]
+    /// Seeds run per defect hunt (and for the correct bridge).
+    public var seedsRun: Int
+    /// Correct-bridge seeds in which the exemption applied at least once.
+    public var seedsApplied: Int
+    /// Each hunted defect that was found with the row's faults forced on: its first failing seed
+    /// and whether the exemption applied in that very run. In `KnownDefect` order.
+    public var found: [(defect: KnownDefect, seed: UInt64, exemptionApplied: Bool)]
+    /// Defects hunted (those that apply to the platform).
+    public var hunted: Int
+    /// The bridge that does nothing in this situation (`witnesses`), and its first failing seed
+    /// with the faults forced on; nil seed when it was not found within the budget.
+    public var witness: KnownDefect?
+    public var witnessSeed: UInt64?
+
+    public static func == (lhs: ExemptionRow, rhs: ExemptionRow) -> Bool {
+        lhs.exemption == rhs.exemption && lhs.platform == rhs.platform && lhs.faults == rhs.faults
+            && lhs.seedsRun == rhs.seedsRun && lhs.seedsApplied == rhs.seedsApplied
+            && lhs.found.map(\.defect) == rhs.found.map(\.defect) && lhs.found.map(\.seed) == rhs.found.map(\.seed)
+            && lhs.found.map(\.exemptionApplied) == rhs.found.map(\.exemptionApplied) && lhs.hunted == rhs.hunted
+            && lhs.witness == rhs.witness && lhs.witnessSeed == rhs.witnessSeed
+    }
+}
+
+/// Scores every exemption kind of the fault catalog: for each (exemption, platform), the fault
+/// kinds that cause it are forced on (`--faults`) over a seed range, on the correct bridge (how
+/// many seeds the exemption applied to) and with each known defect switched on (which defects a
+/// violation still catches in a seed where the exemption applied).
+public enum ExemptionScoreboard {
+    /// For each exemption, the known defect that does nothing in the situation it names: the
+    /// bridge the exemption must not excuse. The best the platform allows there is stated with
+    /// the exemption (Oracle.swift, Liveness.swift, Invariants.swift).
+    public static let witnesses: [String: KnownDefect] = [
+        "locked-boot-restore-faulted": .restoreSkipsLockedBoot,
+        "primary-unregistered-by-fault": .givesUpOnFailedPrimary,
+        "mute-switch": .retireBeforeArm,
+        "in-call": .retireBeforeArm,
+        "audio-focus-loss": .retireBeforeArm,
+    ]
+
+    /// Every exemption the catalog names, with the kinds that cause it, in catalog order.
+    public static func exemptionFaults() -> [(exemption: String, faults: [String], platforms: [PlatformFlavor])] {
+        var rows: [(exemption: String, faults: [String], platforms: [PlatformFlavor])] = []
+        for kind in FaultCatalog.all {
+            for name in kind.exemptions {
+                if let index = rows.firstIndex(where: { $0.exemption == name }) {
+                    rows[index].faults.append(kind.name)
+                    for platform in kind.platforms where !rows[index].platforms.contains(platform) { rows[index].platforms.append(platform) }
+                } else {
+                    rows.append((name, [kind.name], kind.platforms))
+                }
+            }
+        }
+        return rows
+    }
+
+    /// - Parameters:
+    ///   - seeds: the seeds of every hunt, in order; a defect's hunt stops at its first failing seed.
+    ///   - exemptions: the names to score (nil: every catalog exemption).
+    ///   - defects: the defects hunted per row (a row's witness is always hunted).
+    ///   - progress: called after each finished row.
+    /// - Returns: one row per (exemption, platform), a pure function of the arguments.
+    public static func run(seeds: ClosedRange<UInt64>, exemptions: [String]? = nil, defects: [KnownDefect] = KnownDefect.listed,
+                           progress: (ExemptionRow) -> Void = { _ in }) -> [ExemptionRow] {
+        var rows: [ExemptionRow] = []
+        for entry in exemptionFaults() where exemptions?.contains(entry.exemption) ?? true {
+            for platform in [PlatformFlavor.ios, .android] where entry.platforms.contains(platform) {
+                let row = score(entry.exemption, faults: entry.faults, on: platform, seeds: seeds, defects: defects)
+                progress(row)
+                rows.append(row)
+            }
+        }
+        return rows
+    }
+
+    /// One row: the correct bridge's applications, then each applicable defect's hunt.
+    public static func score(_ exemption: String, faults: [String], on platform: PlatformFlavor, seeds: ClosedRange<UInt64>,
+                             defects: [KnownDefect]) -> ExemptionRow {
+        let selection = FaultSelection(profile: .swarm, forcedOn: faults)
+        var applied = 0
+        for seed in seeds where applies(exemption, Simulator.run(options(platform, seed, [], selection))) { applied += 1 }
+        let witness = witnesses[exemption].flatMap { $0.platforms.contains(platform) ? $0 : nil }
+        var hunted = defects.filter { $0.platforms.contains(platform) }
+        if let witness, !hunted.contains(witness) { hunted.append(witness) }
+        var found: [(defect: KnownDefect, seed: UInt64, exemptionApplied: Bool)] = []
+        for defect in hunted.sorted() {
+            if let hit = firstFound(defect, platform: platform, seeds: seeds, selection: selection) {
+                found.append((defect, hit.seed, applies(exemption, hit.result)))
+            }
+        }
+        return ExemptionRow(exemption: exemption, platform: platform, faults: faults, seedsRun: seeds.count, seedsApplied: applied,
+                            found: found, hunted: hunted.count, witness: witness,
+                            witnessSeed: found.first { $0.defect == witness }?.seed)
+    }
+
+    /// The first seed whose run with `defect` violates an invariant that the correct bridge keeps
+    /// on that seed (the defect's detection, as the defect scoreboard counts it), with its run.
+    static func firstFound(_ defect: KnownDefect, platform: PlatformFlavor, seeds: ClosedRange<UInt64>,
+                           selection: FaultSelection) -> (seed: UInt64, result: RunResult)? {
+        for seed in seeds {
+            let result = Simulator.run(options(platform, seed, [defect], selection))
+            guard let violation = result.firstViolation else { continue }
+            let clean = Simulator.run(options(platform, seed, [], selection)).firstViolation
+            if clean?.invariant == violation.invariant && clean?.message == violation.message { continue }
+            return (seed, result)
+        }
+        return nil
+    }
+
+    static func applies(_ exemption: String, _ result: RunResult) -> Bool {
+        result.exemptions.contains { $0.name == exemption && $0.value != "0" }
+    }
+
+    static func options(_ platform: PlatformFlavor, _ seed: UInt64, _ defects: [KnownDefect], _ selection: FaultSelection) -> RunOptions {
+        var options = RunOptions(platform: platform, seed: seed, defects: defects)
+        options.faults = selection
+        return options
+    }
+}
