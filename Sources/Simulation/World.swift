@@ -379,8 +379,12 @@ final class World {
             lastInventoryRead = (purpose, result)  // registered-means-present compares replies with it
             step(.inventoryRead(purpose, result))
         case .daemon(let daemonEvent):
-            if case .fire(let id, _) = daemonEvent, holdBackDelivery(id, event) { return }
-            if case .lateFire(let id, _) = daemonEvent {
+            // Only a fire the daemon acts on is a delivery: a stale one (its alarm re-armed since,
+            // e.g. a wall-clock correction moved a `.fixed` instant) neither takes the injected
+            // hold nor releases a held one (ios seed 2287).
+            if case .fire(let id, let generation) = daemonEvent, daemonFireIsCurrent(id, generation: generation),
+               holdBackDelivery(id, event) { return }
+            if case .lateFire(let id, let generation) = daemonEvent, daemonFireIsCurrent(id, generation: generation) {
                 lateHeld.removeAll { $0 == id }
                 releaseLateOracleFires(id)
                 cover(.lateDelivery)
@@ -441,6 +445,13 @@ final class World {
         record("fault", "late-delivery", [TraceField("id", id.description), TraceField("delay-ms", String(delay))])
         enqueue(event, afterMs: delay)
         return true
+    }
+
+    /// True when the daemon would alert on this timed fire: the alarm is still scheduled under the
+    /// event's generation (AlarmKitDaemon ignores every other fire event).
+    func daemonFireIsCurrent(_ id: AlarmUUID, generation: UInt64) -> Bool {
+        guard let daemon = ios, daemon.poweredOn, let entry = daemon.alarm(id) else { return false }
+        return entry.generation == generation && entry.state == .scheduled
     }
 
     func releaseLateOracleFires(_ id: AlarmUUID) {
