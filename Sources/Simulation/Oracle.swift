@@ -211,6 +211,14 @@ extension World {
                             afterMs: oracle.occurrences[index].deadlineMs - wallMs)
                 }
                 record("oracle", "tied-root", [TraceField("root", rootID), TraceField("with", oracle.occurrences[index].rootID)])
+                // iOS alerts every tied root at once: a tied root's alert that started before this
+                // event ran is pressure for the occurrence too (ios seed 3252: the bridge owned the
+                // tie with it while the oracle's first root was stopped), as at the opening below.
+                for ring in audibleRings() where ring.metadata.kind.opensOccurrence && ring.metadata.rootID == rootID
+                    && oracle.bindings[ring.id] == nil {
+                    oracleAlertStarted(ring.id, ring.metadata)
+                    soundAlertStarted(ring.id, ring.metadata)
+                }
                 return
             }
             record("oracle", "pass-over", [TraceField("root", rootID), TraceField("owner", oracle.occurrences[index].rootID)])
