@@ -108,6 +108,8 @@ struct InvariantSuiteTests {
         (.ios, 11310), (.ios, 13576), (.ios, 19090),
         // Oracle: a tied root's alert that began before the tie was recorded was not bound as pressure (3252).
         (.ios, 3252),
+        // Recurrence checker: a jumped-over `.relative` alert delivered late read as off-schedule (12928).
+        (.ios, 12928), (.ios, 5370),
     ]
 
     @Test("seeds the fuzzer once failed on stay clean")
