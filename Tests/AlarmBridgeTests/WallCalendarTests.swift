@@ -25,7 +25,8 @@ struct WallCalendarTests {
 
     @Test("nextFire agrees with Calendar.nextDate(.nextTime, .first), DST nights included", arguments: zones)
     func nextFireMatchesFoundation(zone: String) {
-        let calendar = WallCalendar(zoneIdentifier: zone)!
+        // Foundation's repeating search (both instants of an overlap); the default policy keeps the first.
+        let calendar = WallCalendar(zoneIdentifier: zone, dstPolicy: .foundation)!
         let reference = Reference(zone)
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(zone.utf8.count)
         func next(_ bound: UInt64) -> UInt64 {
@@ -146,5 +147,9 @@ struct WallCalendarTests {
         #expect(fires(.init(overlap: .first), from: fallEve, count: 2) == [at(10, 25, 0, 30), at(10, 26, 1, 30)])
         #expect(fires(.init(overlap: .last), from: fallEve, count: 2) == [at(10, 25, 1, 30), at(10, 26, 1, 30)])
         #expect(WallCalendar.DSTPolicy.foundation == .init(gap: .nextHour, overlap: .both))
+        // REC-1, REC-2: once per configured day — the default rings the first 02:30 only.
+        #expect(WallCalendar(zoneIdentifier: "Europe/Berlin")!.dstPolicy == .oncePerDay)
+        #expect(fires(.oncePerDay, from: fallEve, count: 2) == [at(10, 25, 0, 30), at(10, 26, 1, 30)])
+        #expect(fires(.oncePerDay, from: springEve, count: 2) == [at(3, 29, 1, 0), at(3, 30, 0, 30)])
     }
 }
