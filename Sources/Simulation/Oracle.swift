@@ -144,7 +144,8 @@ extension World {
         guard alarms.contains(where: { $0.id == alarmID && ($0.enabled || deliveredLate) }) else { return }
         livenessRootDue(rootID)  // convergence: the delivery's transition window (Liveness.swift)
         guard deviceUp else { countExemption("device-restarting"); return }
-        if let held = lateHeld.first(where: { groundTruthMetadata($0).map { $0.kind.opensOccurrence && $0.rootID == rootID } ?? false }) {
+        // (A delivery released from a hold is due now: no other held ring defers it again.)
+        if !deliveredLate, let held = lateHeld.first(where: { groundTruthMetadata($0).map { $0.kind.opensOccurrence && $0.rootID == rootID } ?? false }) {
             lateOracleFires.append((held, rootID, alarmID, fireWallMs))
             record("oracle", "due-when-delivered-late", [TraceField("root", rootID)])
             return
