@@ -9,12 +9,13 @@ import Foundation
 /// data); the civil-date arithmetic is Howard Hinnant's `days_from_civil` / `civil_from_days`
 /// (http://howardhinnant.github.io/date_algorithms.html), hand-written because
 /// `Calendar.nextDate(after:matching:…)` cost more than half of a simulated event. A test checks
-/// every answer against `Calendar` with `matchingPolicy: .nextTime, repeatedTimePolicy: .first`:
-/// a local time inside a DST gap resolves to the next whole hour after it; in an overlap both
-/// instants exist, so `nextFire` finds the second when the first has passed (a daily 02:30
-/// alarm fires twice on the fall-back night). Whether AlarmKit's `.relative` does the same is
-/// undocumented (PLATFORMS.md, `.relative`: "DST gap/overlap behaviour undocumented"), so the
-/// iOS model passes a ``DSTPolicy`` the seed draws; the default is Foundation's behaviour above.
+/// every answer of ``DSTPolicy/foundation`` against `Calendar` with `matchingPolicy: .nextTime,
+/// repeatedTimePolicy: .first`: a local time inside a DST gap resolves to the next whole hour
+/// after it; in an overlap both instants exist, so a repeating search finds the second when the
+/// first has passed. An alarm rings once per configured day (REC-1, REC-2), so the default
+/// policy, ``DSTPolicy/oncePerDay``, keeps only the first instant of an overlap. Whether
+/// AlarmKit's `.relative` does the same is undocumented (PLATFORMS.md, `.relative`: "DST
+/// gap/overlap behaviour undocumented"), so the iOS model passes a ``DSTPolicy`` the seed draws.
 public struct WallCalendar: Sendable {
     /// How a local wall time that a DST transition skips or repeats resolves to instants.
     public struct DSTPolicy: Sendable, Equatable, CustomStringConvertible {
@@ -43,8 +44,18 @@ public struct WallCalendar: Sendable {
             self.gap = gap
             self.overlap = overlap
         }
-        /// Foundation's `nextDate(after:matching:matchingPolicy: .nextTime)` as a repeating search sees it.
+        /// Foundation's `nextDate(after:matching:matchingPolicy: .nextTime)` as a repeating search sees it
+        /// (a search started between the two instants of an overlap finds the second).
         public static let foundation = DSTPolicy()
+        /// REC-1, REC-2 as Ember reads them: an alarm rings once per configured day. A time in a
+        /// spring-forward gap rings at the next whole hour (Foundation `.nextTime`); a time a
+        /// fall-back night repeats rings at its first instant only — Foundation's default
+        /// `repeatedTimePolicy: .first` (developer.apple.com/documentation/foundation/calendar/
+        /// repeatedtimepolicy/first) and java.time's "earlier offset" for a local time in an overlap
+        /// (`ZonedDateTime.of`, `LocalDateTime.atZone`), which Android clock apps schedule with.
+        /// The bridge's planner and the simulator's oracle both use it; what AlarmKit's `.relative`
+        /// does is the iOS model's parameter.
+        public static let oncePerDay = DSTPolicy(gap: .nextHour, overlap: .first)
         public var description: String { "gap \(gap.rawValue), overlap \(overlap.rawValue)" }
     }
 
@@ -55,9 +66,9 @@ public struct WallCalendar: Sendable {
 
     /// - Parameters:
     ///   - zoneIdentifier: an IANA zone (e.g. `Europe/Berlin`).
-    ///   - dstPolicy: gap / overlap resolution; Foundation's by default.
+    ///   - dstPolicy: gap / overlap resolution; once per configured day (``DSTPolicy/oncePerDay``) by default.
     /// - Returns: nil when `zoneIdentifier` is not a known IANA zone.
-    public init?(zoneIdentifier: String, dstPolicy: DSTPolicy = .foundation) {
+    public init?(zoneIdentifier: String, dstPolicy: DSTPolicy = .oncePerDay) {
         guard let zone = TimeZone(identifier: zoneIdentifier) else { return nil }
         self.zone = zone
         self.zoneIdentifier = zoneIdentifier

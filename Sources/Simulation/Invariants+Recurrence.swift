@@ -68,6 +68,10 @@ extension World {
         // `.relative` time the jump went over (it alerts at the jump, `jumpedOverRelativeFires`;
         // the oracle opens it there too, REC-9) read as an off-schedule alert (ios seed 424).
         guard let fire = scheduled, fire <= wallMs, nowMs - lastWallClockChangeMs > setup.transitionBoundMs else { return }
+        // REC-9: a `.relative` time the last correction jumped over alerts at its landing instant
+        // (`jumpedOverRelativeFires`), however late the platform delivers it (ios seed 12928: a
+        // late delivery pushed the alert past T_OP). The landing is the wall time of that change.
+        if case .relative = ios?.alarm(id)?.schedule, fire == lastWallClockChangeMs + clock.wallOffsetMs { return }
         let (ok, why) = isScheduledOccurrence(fire, of: root, in: calendar)
         guard !ok, !configuredWeeklyRoots(metadata).contains(where: { isScheduledOccurrence(fire, of: $0, in: calendar).0 }) else { return }
         if lastZoneChangeMs > process.lastReadyStepMs {

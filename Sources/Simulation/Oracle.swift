@@ -147,7 +147,8 @@ extension World {
         guard alarms.contains(where: { $0.id == alarmID && ($0.enabled || deliveredLate) }) else { return }
         livenessRootDue(rootID)  // convergence: the delivery's transition window (Liveness.swift)
         guard deviceUp else { countExemption("device-restarting"); return }
-        if let held = lateHeld.first(where: { groundTruthMetadata($0).map { $0.kind.opensOccurrence && $0.rootID == rootID } ?? false }) {
+        // (A delivery released from a hold is due now: no other held ring defers it again.)
+        if !deliveredLate, let held = lateHeld.first(where: { groundTruthMetadata($0).map { $0.kind.opensOccurrence && $0.rootID == rootID } ?? false }) {
             lateOracleFires.append((held, rootID, alarmID, fireWallMs))
             record("oracle", "due-when-delivered-late", [TraceField("root", rootID)])
             return
@@ -217,6 +218,14 @@ extension World {
                             afterMs: oracle.occurrences[index].deadlineMs - wallMs)
                 }
                 record("oracle", "tied-root", [TraceField("root", rootID), TraceField("with", oracle.occurrences[index].rootID)])
+                // iOS alerts every tied root at once: a tied root's alert that started before this
+                // event ran is pressure for the occurrence too (ios seed 3252: the bridge owned the
+                // tie with it while the oracle's first root was stopped), as at the opening below.
+                for ring in audibleRings() where ring.metadata.kind.opensOccurrence && ring.metadata.rootID == rootID
+                    && oracle.bindings[ring.id] == nil {
+                    oracleAlertStarted(ring.id, ring.metadata)
+                    soundAlertStarted(ring.id, ring.metadata)
+                }
                 return
             }
             record("oracle", "pass-over", [TraceField("root", rootID), TraceField("owner", oracle.occurrences[index].rootID)])

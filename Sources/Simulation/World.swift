@@ -180,6 +180,8 @@ final class World {
     var lateDeliveryMs: Int64?
     /// Deliveries the platform is holding back (injected, or the dense-fixed field fault), by ring.
     var lateHeld: [AlarmUUID] = []
+    /// The daemon generation of each held iOS fire (lookup only, never iterated).
+    var lateHeldGenerations: [AlarmUUID: UInt64] = [:]
     /// Actions a ready bridge recorded (root, action, when), as the app model saw them go in,
     /// and the ones whose JS work succeeded (candidate invariant 31).
     var bridgeActions: [ActionRecord] = []
@@ -382,7 +384,13 @@ final class World {
             lastInventoryRead = (purpose, result)  // registered-means-present compares replies with it
             step(.inventoryRead(purpose, result))
         case .daemon(let daemonEvent):
-            if case .fire(let id, _) = daemonEvent, holdBackDelivery(id, event) { return }
+            // A stale fire (its alarm re-armed since, e.g. a wall-clock correction moved a `.fixed`
+            // instant) neither takes the injected hold nor releases a held one (ios seed 2287).
+            if case .fire(let id, let generation) = daemonEvent, isDeliveryToHold(id, generation: generation),
+               holdBackDelivery(id, event) {
+                lateHeldGenerations[id] = generation
+                return
+            }
             if case .lateFire(let id, _) = daemonEvent {
                 lateHeld.removeAll { $0 == id }
                 releaseLateOracleFires(id)
@@ -445,6 +453,36 @@ final class World {
         record("fault", "late-delivery", [TraceField("id", id.description), TraceField("delay-ms", String(delay))])
         enqueue(event, afterMs: delay)
         return true
+    }
+
+    /// True for a fire the daemon would alert on (still scheduled under the event's generation),
+    /// and for the very fire an injected hold held back: it comes back as the late delivery even
+    /// when the ring was cancelled meanwhile (the oracle's occurrence then finds nothing ringing,
+    /// as known defect `cancel-past-fire-time` must). A stale fire of another generation is neither.
+    /// A held fire whose alarm the platform itself re-armed meanwhile (a clock set back moved it to
+    /// its next time) is dropped by the platform: the oracle drops the late fire too (ios seed 5370).
+    func isDeliveryToHold(_ id: AlarmUUID, generation: UInt64) -> Bool {
+        if lateHeld.contains(id), lateHeldGenerations[id] == generation {
+            guard let entry = ios?.alarm(id), entry.generation != generation else { return true }
+            lateHeld.removeAll { $0 == id }
+            lateOracleFires.removeAll { $0.ringID == id }
+            record("oracle", "late-delivery-dropped-by-rearm", [TraceField("id", id.description)])
+            return false
+        }
+        guard let daemon = ios, daemon.poweredOn, let entry = daemon.alarm(id) else { return false }
+        return entry.generation == generation && entry.state == .scheduled
+    }
+
+    /// A root whose occurrence waits for a held delivery becomes due when another of its rings
+    /// opens the same fire time on time (ios seed 9014: a ring of the previous schedule was held,
+    /// the new primary alerted at 05:34); the held ring's late return then opens nothing.
+    func releaseLateOracleFires(openedBy id: AlarmUUID, _ metadata: RingMetadata) {
+        guard metadata.kind.opensOccurrence, !lateHeld.contains(id) else { return }
+        let fire = ios?.alarm(id)?.nextFireWallMs ?? android?.alarm(id)?.triggerWallMs
+        let due = lateOracleFires.filter { $0.rootID == metadata.rootID && $0.fireWallMs == fire }
+        guard !due.isEmpty else { return }
+        lateOracleFires.removeAll { $0.rootID == metadata.rootID && $0.fireWallMs == fire }
+        for entry in due { oracleFireTime(rootID: entry.rootID, alarmID: entry.alarmID, fireWallMs: entry.fireWallMs, deliveredLate: true) }
     }
 
     func releaseLateOracleFires(_ id: AlarmUUID) {
@@ -823,6 +861,7 @@ final class World {
     func alertStarted(_ id: AlarmUUID, _ metadata: RingMetadata) {
         coverAlertStarted(metadata)
         checkRecurrenceAlert(id, metadata)  // invariant 44
+        releaseLateOracleFires(openedBy: id, metadata)
         oracleAlertStarted(id, metadata)
         soundAlertStarted(id, metadata)
         guard setup.reactiveUser, randomBehaviourActs else { return }

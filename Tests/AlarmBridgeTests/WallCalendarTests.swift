@@ -25,7 +25,8 @@ struct WallCalendarTests {
 
     @Test("nextFire agrees with Calendar.nextDate(.nextTime, .first), DST nights included", arguments: zones)
     func nextFireMatchesFoundation(zone: String) {
-        let calendar = WallCalendar(zoneIdentifier: zone)!
+        // Foundation's repeating search (both instants of an overlap); the default policy keeps the first.
+        let calendar = WallCalendar(zoneIdentifier: zone, dstPolicy: .foundation)!
         let reference = Reference(zone)
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(zone.utf8.count)
         func next(_ bound: UInt64) -> UInt64 {
@@ -55,7 +56,7 @@ struct WallCalendarTests {
     @Test("on the 2026 DST nights nextFire is never later than Foundation, and every earlier answer is a real match",
           arguments: zones)
     func dstNights(zone: String) {
-        let calendar = WallCalendar(zoneIdentifier: zone)!
+        let calendar = WallCalendar(zoneIdentifier: zone, dstPolicy: .foundation)!  // Foundation's repeating search
         let reference = Reference(zone)
         let timeZone = TimeZone(identifier: zone)!
         var transitions: [Int64] = []
@@ -88,7 +89,7 @@ struct WallCalendarTests {
 
     @Test("local() and instant() round-trip and agree with Foundation's components", arguments: zones)
     func localFields(zone: String) {
-        let calendar = WallCalendar(zoneIdentifier: zone)!
+        let calendar = WallCalendar(zoneIdentifier: zone, dstPolicy: .foundation)!  // Foundation's repeating search
         var gregorian = Calendar(identifier: .gregorian)
         gregorian.timeZone = TimeZone(identifier: zone)!
         for step in 0..<400 {
@@ -146,5 +147,9 @@ struct WallCalendarTests {
         #expect(fires(.init(overlap: .first), from: fallEve, count: 2) == [at(10, 25, 0, 30), at(10, 26, 1, 30)])
         #expect(fires(.init(overlap: .last), from: fallEve, count: 2) == [at(10, 25, 1, 30), at(10, 26, 1, 30)])
         #expect(WallCalendar.DSTPolicy.foundation == .init(gap: .nextHour, overlap: .both))
+        // REC-1, REC-2: once per configured day — the default rings the first 02:30 only.
+        #expect(WallCalendar(zoneIdentifier: "Europe/Berlin")!.dstPolicy == .oncePerDay)
+        #expect(fires(.oncePerDay, from: fallEve, count: 2) == [at(10, 25, 0, 30), at(10, 26, 1, 30)])
+        #expect(fires(.oncePerDay, from: springEve, count: 2) == [at(3, 29, 1, 0), at(3, 30, 0, 30)])
     }
 }

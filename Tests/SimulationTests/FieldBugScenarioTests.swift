@@ -103,6 +103,13 @@ struct InvariantSuiteTests {
         (.ios, 424),
         // Bridge: a same-ID replacement whose answer a process death lost was taken as landed (864).
         (.ios, 864),
+        // Oracle: a stale AlarmKit fire after a clock correction released a late-delivery hold (2287 and 9 more).
+        (.ios, 2287), (.ios, 4940), (.ios, 6145), (.ios, 7394), (.ios, 9014), (.ios, 9098), (.ios, 10843),
+        (.ios, 11310), (.ios, 13576), (.ios, 19090),
+        // Oracle: a tied root's alert that began before the tie was recorded was not bound as pressure (3252).
+        (.ios, 3252),
+        // Recurrence checker: a jumped-over `.relative` alert delivered late read as off-schedule (12928).
+        (.ios, 12928), (.ios, 5370),
     ]
 
     @Test("seeds the fuzzer once failed on stay clean")

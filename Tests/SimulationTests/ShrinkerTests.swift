@@ -108,13 +108,13 @@ struct ShrinkerTests {
 
     @Test("a failure that needs the fuzz run's reactive user shrinks to explicit timed lines, with the switch off")
     func reactionsBecomeExplicit() throws {
-        // ios seed 282: the sleepy user double-taps Snooze (a reaction to the alert, not a plan line).
-        let (setup, parameters) = SeedGenerator.setup(platform: .ios, seed: 282)
+        // ios seed 327 (282 before the late-delivery oracle fix changed its trajectory): the sleepy user double-taps Snooze (a reaction to the alert, not a plan line).
+        let (setup, parameters) = SeedGenerator.setup(platform: .ios, seed: 327)
         let original = Simulator.run(setup: setup, parameters: parameters,
-                                     options: RunOptions(platform: .ios, seed: 282, defects: [.snoozeLatchAfterArm]))
+                                     options: RunOptions(platform: .ios, seed: 327, defects: [.snoozeLatchAfterArm]))
         #expect(!original.reactiveActions.isEmpty)
         #expect(!setup.plan.contains { if case .userSnooze = $0.action { return true } else { return false } })
-        let result = try #require(Shrinker.shrink(platform: .ios, seed: 282, defects: [.snoozeLatchAfterArm], budget: 200))
+        let result = try #require(Shrinker.shrink(platform: .ios, seed: 327, defects: [.snoozeLatchAfterArm], budget: 200))
         #expect(!result.scenario.parameters.contains { $0.key == "sim.reactive-user" })
         #expect(result.scenario.events.filter { $0.actor == "user" && $0.verb == "snooze" }.count == 2)
         let replay = ScenarioRunner.run(try Self.parse(result.text))
