@@ -9,6 +9,7 @@ extension BridgeCore {
     mutating func observe(inventory: [PlatformAlarm], queuedDeliveries: [AlarmUUID] = [], now: BridgeInstants,
                           into out: inout [BridgeCommand]) {
         guard let document else { return }
+        lastObservedRingIDs = inventory.map(\.id)
         // A row whose ring the platform holds is confirmed, even if the completion was lost to a
         // process death (the daemon finished the request; SCH-6 published the row first).
         // A same-ID re-registration whose answer was lost is different: the daemon held the ID
