@@ -76,13 +76,6 @@ extension BridgeCore {
             if row.metadata.kind.opensOccurrence {
                 noteForegroundSuppressed(rootID: live.rootID, ringID: id, startedAtMs: live.startedAtMs)
             }
-            if row.metadata.kind == .successor {
-                // OCC-7, FG-2: the successor is consumed. A sync that ran between the platform's
-                // delivery and this input saw it missing and re-registered the same ID; that copy
-                // must not stay pending beside the successor the next trigger arms (android seed
-                // 5860). Cancelling an ID the platform no longer holds changes nothing.
-                out.append(.cancel(id, origin: .foreground))
-            }
             return
         }
         if row.metadata.kind == .successor && challengeVisible && appActive {
