@@ -364,6 +364,8 @@ extension BridgeCore {
         }
         switch result {
         case .success:
+            if !confirmedInProcess.contains(id) { confirmedInProcess.append(id) }
+            if confirmedInProcess.count > 64 { confirmedInProcess.removeFirst() }
             mutate { $0.upsert(with(row) { row in
                 row.confirmed = true
                 row.replacesHeldRing = nil

@@ -12,13 +12,22 @@ extension BridgeCore {
         var wanted = recurrencePlan(now: now).wanted
         if let live = document.liveOccurrence {
             // SNZ-11: a snooze ring is repaired at its own deadline, never collapsed to +10 s.
-            for pending in [pendingSuccessor(of: live), pendingSnooze(of: live)].compactMap({ $0 }) {
+            for pending in [pendingSuccessor(of: live), pendingSnooze(of: live)].compactMap({ $0 })
+            where !deliveryInFlight(pending, now: now) {
                 wanted.append(RingRequest(id: pending.id, schedule: pending.schedule,
                                           fireWallMs: max(pending.fireWallMs, now.wallMs), metadata: pending.metadata,
                                           soundName: pending.soundName))  // SND-6: the same ring, the same sound
             }
         }
         return wanted.sorted { ($0.fireWallMs, $0.id) < ($1.fireWallMs, $1.id) }
+    }
+
+    /// OCC-7: on Android, a ring this process saw AlarmManager accept that is gone after its fire
+    /// time was delivered, and the delivery is on its way to the bridge; re-registering it would
+    /// leave a pending copy beside the retry that delivery arms (android seeds 5860, 2143).
+    func deliveryInFlight(_ row: RingRow, now: BridgeInstants) -> Bool {
+        flavor == .android && row.fireWallMs <= now.wallMs && confirmedInProcess.contains(row.id)
+            && lastObservedRingIDs?.contains(row.id) == false  // still held: a late delivery, kept (SCH-21)
     }
 
     /// - Parameter adoptingLegacy: BOOT-9: a primary an older version registered for exactly this

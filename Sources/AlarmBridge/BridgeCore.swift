@@ -36,6 +36,10 @@ public struct BridgeCore: Sendable {
     /// (IOS-5: an absent ring was removed); nil before the first. SCH-24: a wanted primary missing
     /// from it is repaired at the background edge (`repairSyncOnBackground`).
     var lastObservedRingIDs: [AlarmUUID]?
+    /// Android: rings whose schedule this process saw succeed (bounded). AlarmManager loses a
+    /// pending alarm only to a reboot, a force-stop or a permission revoke, all of which end the
+    /// process, so one of these gone after its fire time was delivered (OCC-7, `desiredRings`).
+    var confirmedInProcess: [AlarmUUID] = []
     var armRetries = 0
     /// The last (wall, monotonic) reading: a later step whose wall clock moved by more than
     /// Δ_CLOCK against the monotonic clock saw a clock correction (REC-8, REC-9).
