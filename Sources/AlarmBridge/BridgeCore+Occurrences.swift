@@ -9,6 +9,7 @@ extension BridgeCore {
     mutating func observe(inventory: [PlatformAlarm], queuedDeliveries: [AlarmUUID] = [], now: BridgeInstants,
                           into out: inout [BridgeCommand]) {
         guard let document else { return }
+        lastObservedRingIDs = inventory.map(\.id)
         // A row whose ring the platform holds is confirmed, even if the completion was lost to a
         // process death (the daemon finished the request; SCH-6 published the row first).
         // A same-ID re-registration whose answer was lost is different: the daemon held the ID
@@ -363,6 +364,8 @@ extension BridgeCore {
         }
         switch result {
         case .success:
+            if !confirmedInProcess.contains(id) { confirmedInProcess.append(id) }
+            if confirmedInProcess.count > 64 { confirmedInProcess.removeFirst() }
             mutate { $0.upsert(with(row) { row in
                 row.confirmed = true
                 row.replacesHeldRing = nil

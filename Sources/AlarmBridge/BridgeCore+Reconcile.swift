@@ -12,13 +12,22 @@ extension BridgeCore {
         var wanted = recurrencePlan(now: now).wanted
         if let live = document.liveOccurrence {
             // SNZ-11: a snooze ring is repaired at its own deadline, never collapsed to +10 s.
-            for pending in [pendingSuccessor(of: live), pendingSnooze(of: live)].compactMap({ $0 }) {
+            for pending in [pendingSuccessor(of: live), pendingSnooze(of: live)].compactMap({ $0 })
+            where !deliveryInFlight(pending, now: now) {
                 wanted.append(RingRequest(id: pending.id, schedule: pending.schedule,
                                           fireWallMs: max(pending.fireWallMs, now.wallMs), metadata: pending.metadata,
                                           soundName: pending.soundName))  // SND-6: the same ring, the same sound
             }
         }
         return wanted.sorted { ($0.fireWallMs, $0.id) < ($1.fireWallMs, $1.id) }
+    }
+
+    /// OCC-7: on Android, a ring this process saw AlarmManager accept that is gone after its fire
+    /// time was delivered, and the delivery is on its way to the bridge; re-registering it would
+    /// leave a pending copy beside the retry that delivery arms (android seeds 5860, 2143).
+    func deliveryInFlight(_ row: RingRow, now: BridgeInstants) -> Bool {
+        flavor == .android && row.fireWallMs <= now.wallMs && confirmedInProcess.contains(row.id)
+            && lastObservedRingIDs?.contains(row.id) == false  // still held: a late delivery, kept (SCH-21)
     }
 
     /// - Parameter adoptingLegacy: BOOT-9: a primary an older version registered for exactly this
@@ -29,9 +38,7 @@ extension BridgeCore {
         let schedule: RingSchedule
         let fireKey: FireKey
         let fire: Int64
-        // After the clock was set back, a ring time that already opened an occurrence comes round
-        // again: that occurrence is closed (OCC-20), so the next primary is the one after it.
-        let after = max(now.wallMs, document?.occurrences.filter { $0.rootID == root.id }.map(\.startedAtMs).max() ?? .min)
+        let after = max(now.wallMs, latestRingTimeCome(of: root))
         switch (flavor, root.weekday, root.onceFireWallMs) {
         case (.ios, .some, _) where registersConcreteOccurrences(root), (.android, .some, _):
             // REC-4, REC-1: the next concrete occurrence, never on a skip date, from the stored
@@ -45,12 +52,12 @@ extension BridgeCore {
             schedule = .relative(hour: root.hour, minute: root.minute, weekday: weekday)
             fireKey = .localTime(hour: root.hour, minute: root.minute)  // ID-2: stable week to week
         case (.ios, nil, .some(let once)):
-            guard once > now.wallMs else { return nil }
+            guard once > after else { return nil }
             fire = once
             schedule = .relative(hour: root.hour, minute: root.minute, weekday: nil)
             fireKey = .wallMinute(once / 60_000)
         case (.android, nil, .some(let once)):
-            guard once > now.wallMs else { return nil }
+            guard once > after else { return nil }
             fire = once
             schedule = .fixed(wallMs: once)
             fireKey = .wallMinute(once / 60_000)
@@ -78,6 +85,22 @@ extension BridgeCore {
         legacy.id = adopted.id
         legacy.soundName = adopted.soundName  // SND-6
         return fingerprint(legacy, now: now) == adopted.fingerprint ? legacy : request
+    }
+
+    /// The latest ring time of `root` that already came (wall ms; `.min` when none is known).
+    /// After the clock was set back, such a ring time comes round again: an occurrence it opened
+    /// is closed (OCC-20), so the next primary is the one after it. So is a ring time that was
+    /// passed over (OCC-3: it never becomes owner), which opened no occurrence: its delivered
+    /// fixed primary row remembers it (android seed 10378).
+    func latestRingTimeCome(of root: Root) -> Int64 {
+        guard let document else { return .min }
+        let opened = document.occurrences.filter { $0.rootID == root.id }.map(\.startedAtMs).max() ?? .min
+        let delivered = document.rings.filter { row in
+            guard row.delivered, row.metadata.kind == .primary, row.metadata.rootID == root.id else { return false }
+            if case .fixed = row.schedule { return true }
+            return false
+        }.map(\.fireWallMs).max() ?? .min
+        return max(opened, delivered)
     }
 
     /// Only for the known defect `ids-change-on-edit`: every configured attribute, as an identity input.

@@ -256,17 +256,30 @@ extension BridgeCore {
     }
 }
 
-// MARK: - Seeds after backgrounding (CAP-3) and re-planning in a new local frame (REC-8)
+// MARK: - Seeds and missing primaries after backgrounding (CAP-3, SCH-24) and re-planning in a new local frame (REC-8)
 
 extension BridgeCore {
     /// CAP-3: seeds are added only after the app backgrounds; on the background edge, when a
     /// wanted seed has no confirmed registration, sync so it is added in this background stint
     /// (the sync still requires every primary to be registered first).
-    mutating func seedSyncOnBackground(now: BridgeInstants, into out: inout [BridgeCommand]) {
-        guard flavor == .ios, !appActive, phase == .ready, let document,
-              document.alarms.contains(where: { $0.enabled && !$0.skipDates.isEmpty }) else { return }
-        let missing = recurrencePlan(now: now).wanted.contains { seed in
-            seed.metadata.kind == .seed && document.row(seed.id)?.confirmed != true && !inFlight.contains(seed.id)
+    ///
+    /// SCH-24, REC-5: the same edge, on both platforms, repairs a wanted primary the bridge knows
+    /// is missing — its write failed, or the OS removed it, while Ember stayed in the foreground,
+    /// where no later open comes to re-register it (ios seeds 4876, 5364, 10891, 18914; android
+    /// seeds 5364, 10287, 10567, 15314, 15530). A primary the capacity limit dropped is surfaced
+    /// instead (CAP-4, CAP-9) and starts no sync by itself.
+    mutating func repairSyncOnBackground(now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard !appActive, phase == .ready, let document else { return }
+        let seedsWanted = flavor == .ios && document.alarms.contains(where: { $0.enabled && !$0.skipDates.isEmpty })
+        let dropped = document.dropped ?? []
+        let missing = recurrencePlan(now: now).wanted.contains { ring in
+            let held = document.row(ring.id)?.confirmed == true && lastObservedRingIDs?.contains(ring.id) != false
+            guard !held, !inFlight.contains(ring.id) else { return false }
+            switch ring.metadata.kind {
+            case .seed: return seedsWanted
+            case .primary: return !dropped.contains { $0.id == ring.id }
+            default: return false
+            }
         }
         if missing { out.append(.readInventory(.resumeSync)) }
     }

@@ -32,6 +32,14 @@ public struct BridgeCore: Sendable {
     var alerting: [AlarmUUID] = []
     /// Schedule requests awaiting completion.
     var inFlight: [AlarmUUID] = []
+    /// The ring IDs of the latest complete inventory or `alarmUpdates` set this process observed
+    /// (IOS-5: an absent ring was removed); nil before the first. SCH-24: a wanted primary missing
+    /// from it is repaired at the background edge (`repairSyncOnBackground`).
+    var lastObservedRingIDs: [AlarmUUID]?
+    /// Android: rings whose schedule this process saw succeed (bounded). AlarmManager loses a
+    /// pending alarm only to a reboot, a force-stop or a permission revoke, all of which end the
+    /// process, so one of these gone after its fire time was delivered (OCC-7, `desiredRings`).
+    var confirmedInProcess: [AlarmUUID] = []
     var armRetries = 0
     /// The last (wall, monotonic) reading: a later step whose wall clock moved by more than
     /// Δ_CLOCK against the monotonic clock saw a clock correction (REC-8, REC-9).
@@ -348,7 +356,7 @@ public struct BridgeCore: Sendable {
         case .didEnterBackground:
             leftForeground()
             walkEnteredBackground(now: now, into: &out)  // WALK-10
-            seedSyncOnBackground(now: now, into: &out)  // CAP-3: seeds are added after backgrounding
+            repairSyncOnBackground(now: now, into: &out)  // CAP-3, SCH-24: seeds and missing primaries
         case .scheduleCompleted(let id, let result):
             scheduleCompleted(id, result: result, now: now, into: &out)
             saveScheduleCompleted(id, result: result, now: now, into: &out)  // SCH-9, SCH-10

@@ -96,6 +96,8 @@ struct RestoreFault {
 /// The world's liveness bookkeeping.
 struct LivenessState {
     var healed = false
+    /// The heal found a rebooted phone not yet unlocked: it stays locked until the user's return.
+    var healedLocked = false
     /// True time of the heal, and of the user's return (nil until it happened).
     var healedAtMs: Int64 = .min
     var userReturnedAtMs: Int64?
@@ -135,6 +137,18 @@ extension PlanAction {
 extension World {
     // MARK: - Heal
 
+    /// Plan actions the liveness phase drops: every fault (``PlanAction/isFault``), and — on a
+    /// phone the heal found rebooted and still locked — the first unlock a reboot of the safety
+    /// phase scheduled: the locked boot is that fault's half, and the phase's own locked length
+    /// (`firstUnlockDelayMs`, the user is asleep) replaces it. Without this an early unlock ended
+    /// the `protected-data-unavailable` exemption while no app process ran to restore anything
+    /// before the user's return (ios seed 3591).
+    func droppedAfterHeal(_ action: PlanAction) -> Bool {
+        guard liveness.healed else { return false }
+        if action.isFault { return true }
+        return action == .userUnlock && liveness.healedLocked && liveness.userReturnedAtMs == nil
+    }
+
     /// The heal at the end of the safety phase (`setup.durationMs` after the start).
     ///
     /// Model choices (issue 7):
@@ -163,6 +177,7 @@ extension World {
         liveness.healed = true
         liveness.healedAtMs = nowMs
         let locked = !protectedDataAvailable
+        liveness.healedLocked = locked
         let returnDelay = locked ? setup.liveness.firstUnlockDelayMs : setup.liveness.userReturnDelayMs
         liveness.endMs = nowMs + returnDelay + setup.liveness.userStayMs
             + max(setup.liveness.registrationBoundMs, setup.liveness.audibleBoundMs) + 60_000
@@ -295,25 +310,37 @@ extension World {
     /// alarms' and roots' own order.
     func expectedPrimaries() -> [(rootID: String, fireWallMs: Int64)] {
         var expected: [(rootID: String, fireWallMs: Int64)] = []
-        // A primary due within T_OP may already be firing: it is delivered, not pending.
+        // A primary due within T_OP may already be firing: it is delivered, not pending, and its
+        // root's next primary follows that delivery (SCH-1, REC-6), so the root is in its
+        // delivery's transition window like a root just due (android seed 14850).
         let after = wallMs + setup.transitionBoundMs
         for alarm in alarms where alarm.enabled {
             let horizonMs = alarm.skipDates.isEmpty ? 8 * 86_400_000 : setup.skipHorizonMs
             for root in alarm.roots {
                 if let once = root.onceFireWallMs {
-                    if once > after { expected.append((root.id, once)) }
+                    if once > after && !alreadyOpened(rootID: root.id, fireWallMs: once) { expected.append((root.id, once)) }
                     continue
                 }
-                var fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: after)
+                var fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: wallMs)
                 var guardCount = 0
-                while root.skipDates.contains(calendar.localDate(fire)) && guardCount < 32 {
+                while (root.skipDates.contains(calendar.localDate(fire)) || alreadyOpened(rootID: root.id, fireWallMs: fire))
+                        && guardCount < 32 {
                     fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: fire)
                     guardCount += 1
                 }
-                if fire - wallMs <= horizonMs { expected.append((root.id, fire)) }
+                if fire > after && fire - wallMs <= horizonMs { expected.append((root.id, fire)) }
             }
         }
         return expected
+    }
+
+    /// OCC-20: a ring time that already opened an occurrence (or was passed over) comes round
+    /// again only because the wall clock was set back over it; it is that closed occurrence, never
+    /// a new one (the oracle's `closed-occurrence-redelivered`), so the next primary the root
+    /// needs is the one after it (android seed 4093).
+    func alreadyOpened(rootID: String, fireWallMs: Int64) -> Bool {
+        oracle.occurrences.contains { !$0.live && $0.startWallMs == fireWallMs && $0.tiedRoots.contains(rootID) }
+            || oracle.passedOver.contains { $0.rootID == rootID && $0.fireWallMs == fireWallMs }
     }
 
     /// True when the platform holds a ring that opens `rootID`'s occurrence at `fireWallMs` (a

@@ -154,6 +154,14 @@ extension World {
             return
         }
         if !platformHoldsPrimary(rootID: rootID, fireWallMs: fireWallMs) {
+            if android != nil, process.lastReadyStepMs < lastBootMs {
+                // AND-3: the reboot cleared AlarmManager, and no bridge process has run since the
+                // boot to re-arm it (the boot broadcast comes after a platform delay): the restart
+                // is not over for the app, as if the ring time came while the phone was off
+                // (android seeds 3382, 19967). The `device-restarting` window ends at that run.
+                countExemption("device-restarting")
+                return
+            }
             if let name = authorizationExemption() { countExemption(name); return }
             if let manager = android, !manager.canScheduleExactAlarms { countExemption("exact-permission-revoked"); return }
             if let manager = android, manager.forceStopped { countExemption("force-stop"); return }  // [limit] AND-6

@@ -100,6 +100,8 @@ final class World {
     var deviceUp = true
     /// Boots since the run began (the platform's boot count / boot session).
     var bootCount = 0
+    /// True time of the latest boot (`.min` before any reboot).
+    var lastBootMs: Int64 = .min
     var protectedDataAvailable = true
     var alarms: [LogicalAlarm]
     var oracle = Oracle()
@@ -404,7 +406,7 @@ final class World {
             guard process.running, process.incarnation == incarnation else { return }
             step(.timerFired(kind))
         case .plan(let action):
-            if liveness.healed && action.isFault {
+            if droppedAfterHeal(action) {
                 record("plan", "dropped-after-heal", [TraceField("action", "\(action)")])
                 return
             }
@@ -994,6 +996,7 @@ final class World {
     func boot() {
         deviceUp = true
         bootCount += 1
+        lastBootMs = nowMs
         clock.reboot()
         record("device", "boot")
         noteFault("device-restarting")

@@ -110,6 +110,18 @@ struct InvariantSuiteTests {
         (.ios, 3252),
         // Recurrence checker: a jumped-over `.relative` alert delivered late read as off-schedule (12928).
         (.ios, 12928), (.ios, 5370),
+        // Bridge: a primary lost while Ember stayed in the foreground is repaired at the background edge.
+        (.ios, 4876), (.ios, 5364), (.ios, 10891), (.ios, 18914), (.ios, 8467452521312776483),
+        (.android, 5364), (.android, 10287), (.android, 10567), (.android, 15314), (.android, 15530),
+        // Liveness: a phone the heal finds locked stays locked until the user's return (3591).
+        (.ios, 3591),
+        // Convergence check: a re-lived closed ring time (4093), a primary due within T_OP (14850).
+        (.android, 4093), (.android, 14850),
+        // Oracle: a ring time before the first bridge run after a boot is the restart's (3382, 19967).
+        (.android, 3382), (.android, 19967),
+        // Bridge: a passed-over ring time is not re-planned after a set-back (10378); a consumed
+        // foreground successor cancels its re-registered copy (5860).
+        (.android, 10378), (.android, 5860),
     ]
 
     @Test("seeds the fuzzer once failed on stay clean")
