@@ -169,12 +169,25 @@ extension BridgeCore {
             }
             document.update(record)
         }
+        settleOneShot(row, ringTimeMs: startedAt)
         // INACT-21: a delivery observed late may already be past its deadline: it opens, is
         // journalled as a miss, and closes at once instead of ringing on.
         expireIfDue(now: now, into: &out)
         guard document?.liveOccurrence != nil else { return false }
         armExpiryTimer(now: now, into: &out)
         return true
+    }
+
+    /// REC-8: a one-shot rings once. When its primary's delivery opens an occurrence, the one-shot
+    /// is spent at that ring time, whatever instant the bridge had planned for it: AlarmKit moved
+    /// the `.relative` ring when the zone changed, before the app learnt of the change and
+    /// re-planned the one-shot after the ring (ios seed 2770 re-armed it for the next morning).
+    mutating func settleOneShot(_ row: RingRow, ringTimeMs: Int64) {
+        guard row.metadata.kind == .primary, case .relative(let hour, let minute, nil) = row.schedule,
+              let index = document?.alarms.firstIndex(where: { $0.id == row.metadata.alarmID }),
+              let alarm = document?.alarms[index], case .once(let fire) = alarm.repeats, fire > ringTimeMs,
+              alarm.hour == hour, alarm.minute == minute else { return }
+        mutate { $0.alarms[index].repeats = .once(fireWallMs: ringTimeMs) }
     }
 
     /// The configured ring time of the occurrence a primary delivery opens (ID-8).

@@ -111,7 +111,7 @@ public struct BridgeCore: Sendable {
         if let zone = now.zoneIdentifier, zone != configuration.calendar.zoneIdentifier,
            let calendar = WallCalendar(zoneIdentifier: zone) {
             configuration.calendar = calendar
-            if phase == .ready { adoptDeviceZone(now: now, lastSeenWallMs: clockAnchor?.wallMs, into: &out) }
+            if phase == .ready { adoptDeviceZone(now: now, into: &out) }
         }
         if case .healthAccessObserved(let granted) = input { healthAccessGranted = granted }  // WALK-4, any phase
         let correction = clockCorrection(now: now)
@@ -249,8 +249,7 @@ public struct BridgeCore: Sendable {
             if let delta = clockCorrection(now: now) { applyClockCorrection(delta, now: now, into: &out) }
             clockAnchor = saved ?? (now.wallMs, now.monotonicMs, now.bootCount)
         }
-        // REC-8: the zone may have changed while no process ran, after the document's last write.
-        adoptDeviceZone(now: now, lastSeenWallMs: loaded.clockReferenceWallMs, into: &out)
+        adoptDeviceZone(now: now, into: &out)  // REC-8: the zone may have changed while no process ran
         housekeeping(now: now)
         expireIfDue(now: now, into: &out)
         armExpiryTimer(now: now, into: &out)
@@ -525,19 +524,12 @@ public struct BridgeCore: Sendable {
     /// REC-8: when the persisted zone differs from the device zone, one-shots still ahead are
     /// re-planned in the new local frame (``LogicalAlarm/rebasingOneShot(to:after:)``) and the
     /// zone is recorded. Weekly roots need nothing: their fire times are computed from local time.
-    /// - Parameter lastSeenWallMs: the last wall reading the bridge took while the previous zone
-    ///   was in force (its previous step, or the document's last write).
-    mutating func adoptDeviceZone(now: BridgeInstants, lastSeenWallMs: Int64? = nil, into out: inout [BridgeCommand]) {
+    mutating func adoptDeviceZone(now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard let document, document.zoneIdentifier != configuration.calendar.zoneIdentifier else { return }
         let calendar = configuration.calendar
         let rebase = document.zoneIdentifier != nil
-        let base = min(lastSeenWallMs ?? now.wallMs, now.wallMs)
         mutate { document in
-            // REC-8: the zone changed after `lastSeenWallMs`; AlarmKit moved a one-shot still ahead
-            // then, to its next local time after the change, which may have come and gone by now
-            // (it rang: ios seed 2770). Counted from the last reading, the one-shot is past if so;
-            // `replanMovedRelativeRows` moves it on again if the daemon still holds it pending.
-            if rebase { document.alarms = document.alarms.map { $0.rebasingOneShot(to: calendar, after: now.wallMs, from: base) } }
+            if rebase { document.alarms = document.alarms.map { $0.rebasingOneShot(to: calendar, after: now.wallMs) } }
             document.zoneIdentifier = calendar.zoneIdentifier
             document.zoneAdoptedAtMs = now.wallMs
         }

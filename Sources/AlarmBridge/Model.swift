@@ -144,12 +144,10 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
     /// `hour:minute` after `wallMs` in `calendar` (as AlarmKit's `.relative(… repeats: .never)`
     /// does). Weekly alarms and one-shots already due are returned unchanged: a one-shot whose
     /// instant passed before the app learnt of the change may have rung already (ios seed 482).
-    /// - Parameter base: when the change is known to have come after an earlier instant, the
-    ///   next `hour:minute` is counted from there (it may be past by now); default `wallMs`.
-    public func rebasingOneShot(to calendar: WallCalendar, after wallMs: Int64, from base: Int64? = nil) -> LogicalAlarm {
+    public func rebasingOneShot(to calendar: WallCalendar, after wallMs: Int64) -> LogicalAlarm {
         guard case .once(let fire) = repeats, fire > wallMs else { return self }
         var copy = self
-        copy.repeats = .once(fireWallMs: calendar.nextFire(hour: hour, minute: minute, weekday: nil, after: min(base ?? wallMs, wallMs)))
+        copy.repeats = .once(fireWallMs: calendar.nextFire(hour: hour, minute: minute, weekday: nil, after: wallMs))
         return copy
     }
 

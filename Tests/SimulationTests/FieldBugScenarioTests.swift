@@ -103,6 +103,14 @@ struct InvariantSuiteTests {
         (.ios, 424),
         // Bridge: a same-ID replacement whose answer a process death lost was taken as landed (864).
         (.ios, 864),
+        // Bridge: registry rows of `.relative` rings kept old-zone / jumped-over instants (2078, 6588, 3896).
+        (.ios, 2078), (.ios, 3896), (.ios, 6588),
+        // Bridge: a one-shot that rang in the new zone was re-armed for the next morning (2770).
+        (.ios, 2770),
+        // Oracle: a jumped-over one-shot on an AlarmKit that waits for the next match is due then (10598).
+        (.ios, 10598),
+        // Bridge: the seed follow-up bound dropped the follow-up although a primary landed (6060, 18282).
+        (.ios, 6060), (.ios, 18282),
     ]
 
     @Test("seeds the fuzzer once failed on stay clean")
