@@ -24,7 +24,7 @@ extension BridgeCore {
             }) }
         }
         guard flavor == .ios else { return }
-        replanMovedRelativeRows(inventory, now: now)  // REC-8, IOS-2
+        replanMovedRelativeRows(inventory, delivered: queuedDeliveries, now: now)  // REC-8, IOS-2
         let nowAlerting = inventory.filter { $0.state == .alerting }.map(\.id).sorted()
         // OCC-2: the first root to become *due* owns the occurrence, whatever order a late
         // observation sees the alerts in (the process may not have run when they started).
@@ -71,12 +71,14 @@ extension BridgeCore {
     /// re-planned to the ring's next local time; it is not past its fire time. Without this the
     /// stale instant made the ring look past (SCH-5, SCH-21), so an edit or sync left it armed for
     /// a time no longer configured (ios seeds 2078, 6588, 3214). A one-shot whose primary it is
-    /// follows (REC-8: "the next time the clock shows hh:mm").
-    mutating func replanMovedRelativeRows(_ inventory: [PlatformAlarm], now: BridgeInstants) {
+    /// follows (REC-8: "the next time the clock shows hh:mm"). A ring whose delivery a queued
+    /// input reports (a Stop) rang at its old instant and a weekly one re-armed for next week: its
+    /// row is the evidence of that ring time and stays (ios seed 1604).
+    mutating func replanMovedRelativeRows(_ inventory: [PlatformAlarm], delivered: [AlarmUUID], now: BridgeInstants) {
         guard let document else { return }
         let adopted = document.zoneAdoptedAtMs ?? .min
         let jump = lastForwardJump
-        for row in document.rings where !row.delivered && row.confirmed {
+        for row in document.rings where !row.delivered && row.confirmed && !delivered.contains(row.id) {
             guard case .relative(let hour, let minute, let weekday) = row.schedule,
                   inventory.contains(where: { $0.id == row.id && $0.state == .scheduled }) else { continue }
             let plannedInOldZone = row.publishedAtMs < adopted
