@@ -25,6 +25,7 @@ extension BridgeCore {
             }) }
         }
         guard flavor == .ios else { return }
+        replanMovedRelativeRows(inventory, delivered: queuedDeliveries, now: now)  // REC-8, IOS-2
         let nowAlerting = inventory.filter { $0.state == .alerting }.map(\.id).sorted()
         // OCC-2: the first root to become *due* owns the occurrence, whatever order a late
         // observation sees the alerts in (the process may not have run when they started).
@@ -61,6 +62,39 @@ extension BridgeCore {
             observeDelivery(row.id, now: now, into: &out)
             deliveryOnlyInferred = false
             alertEnded(row.id, now: now, into: &out)
+        }
+    }
+
+    /// REC-8, IOS-2, SCH-5: AlarmKit moves a `.relative` ring when the zone changes (at the change,
+    /// which the app learns of only later) and keeps a jumped-over one waiting for its next match
+    /// (`jumpedOverRelativeFires` off). A row planned before the zone was adopted, or whose instant
+    /// a forward jump passed over, while the daemon still holds the ring pending, is therefore
+    /// re-planned to the ring's next local time; it is not past its fire time. Without this the
+    /// stale instant made the ring look past (SCH-5, SCH-21), so an edit or sync left it armed for
+    /// a time no longer configured (ios seeds 2078, 6588, 3214). A one-shot whose primary it is
+    /// follows (REC-8: "the next time the clock shows hh:mm"). A ring whose delivery a queued
+    /// input reports (a Stop) rang at its old instant and a weekly one re-armed for next week: its
+    /// row is the evidence of that ring time and stays (ios seed 1604).
+    mutating func replanMovedRelativeRows(_ inventory: [PlatformAlarm], delivered: [AlarmUUID], now: BridgeInstants) {
+        guard let document else { return }
+        let adopted = document.zoneAdoptedAtMs ?? .min
+        let jump = lastForwardJump
+        for row in document.rings where !row.delivered && row.confirmed && !delivered.contains(row.id) {
+            guard case .relative(let hour, let minute, let weekday) = row.schedule,
+                  inventory.contains(where: { $0.id == row.id && $0.state == .scheduled }) else { continue }
+            let plannedInOldZone = row.publishedAtMs < adopted
+            let jumpedOver = jump.map { row.fireWallMs > $0.fromWallMs && row.fireWallMs <= $0.toWallMs && row.fireWallMs <= now.wallMs } ?? false
+            guard plannedInOldZone || jumpedOver else { continue }
+            let next = configuration.calendar.nextFire(hour: hour, minute: minute, weekday: weekday, after: now.wallMs)
+            guard next != row.fireWallMs else { continue }
+            mutate { document in
+                document.upsert(with(row) { $0.fireWallMs = next; $0.publishedAtMs = now.wallMs })
+                guard weekday == nil, row.metadata.kind == .primary,
+                      let index = document.alarms.firstIndex(where: { $0.id == row.metadata.alarmID }),
+                      case .once = document.alarms[index].repeats,
+                      document.alarms[index].hour == hour, document.alarms[index].minute == minute else { return }
+                document.alarms[index].repeats = .once(fireWallMs: next)
+            }
         }
     }
 
@@ -138,12 +172,25 @@ extension BridgeCore {
             }
             document.update(record)
         }
+        settleOneShot(row, ringTimeMs: startedAt)
         // INACT-21: a delivery observed late may already be past its deadline: it opens, is
         // journalled as a miss, and closes at once instead of ringing on.
         expireIfDue(now: now, into: &out)
         guard document?.liveOccurrence != nil else { return false }
         armExpiryTimer(now: now, into: &out)
         return true
+    }
+
+    /// REC-8: a one-shot rings once. When its primary's delivery opens an occurrence, the one-shot
+    /// is spent at that ring time, whatever instant the bridge had planned for it: AlarmKit moved
+    /// the `.relative` ring when the zone changed, before the app learnt of the change and
+    /// re-planned the one-shot after the ring (ios seed 2770 re-armed it for the next morning).
+    mutating func settleOneShot(_ row: RingRow, ringTimeMs: Int64) {
+        guard row.metadata.kind == .primary, case .relative(let hour, let minute, nil) = row.schedule,
+              let index = document?.alarms.firstIndex(where: { $0.id == row.metadata.alarmID }),
+              let alarm = document?.alarms[index], case .once(let fire) = alarm.repeats, fire > ringTimeMs,
+              alarm.hour == hour, alarm.minute == minute else { return }
+        mutate { $0.alarms[index].repeats = .once(fireWallMs: ringTimeMs) }
     }
 
     /// The configured ring time of the occurrence a primary delivery opens (ID-8).
@@ -371,6 +418,7 @@ extension BridgeCore {
                 row.replacesHeldRing = nil
             }) }
             capacityRegistered(row)  // CAP-4, CAP-9
+            if row.metadata.kind == .primary { primaryLanded(into: &out) }  // CAP-3
             if let token = row.metadata.token, document?.occurrence(token: token)?.state != .live {
                 // Its occurrence closed while the request was in flight: retire it now (OCC-25).
                 retire(row, reason: "armed after its occurrence closed", into: &out)

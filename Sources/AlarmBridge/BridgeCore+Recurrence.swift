@@ -146,8 +146,25 @@ extension BridgeCore {
                                       purpose: InventoryPurpose) {
         let establishing = schedules.contains { $0.metadata.kind == .primary }
             || desired.contains { $0.metadata.kind == .primary && inFlight.contains($0.id) }
-        guard flavor == .ios, !appActive, origin != .directSave, establishing, seedFollowUps < Self.seedFollowUpMax else { return }
+        guard flavor == .ios, !appActive, origin != .directSave, establishing else { return }
+        guard seedFollowUps < Self.seedFollowUpMax else {
+            // The bound stops a loop of refused primaries; whether this round's primaries are
+            // refused too is not known yet (ios seeds 6060, 10378, 18282).
+            seedFollowUpWithheld = purpose
+            return
+        }
         seedFollowUp = seedFollowUp ?? purpose
+    }
+
+    /// CAP-3, SCH-20: a primary landed: the daemon moved towards the state the withheld seeds
+    /// wait for, so the follow-up the bound held back starts a new round. Without it the seeds
+    /// were left to whichever sync came next, and a settled sync was not a fixed point.
+    mutating func primaryLanded(into out: inout [BridgeCommand]) {
+        guard let purpose = seedFollowUpWithheld else { return }
+        seedFollowUpWithheld = nil
+        seedFollowUps = 0
+        seedFollowUp = seedFollowUp ?? purpose
+        runSeedFollowUpIfSettled(into: &out)
     }
 
     static let seedFollowUpMax = 3

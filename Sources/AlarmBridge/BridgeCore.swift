@@ -99,6 +99,9 @@ public struct BridgeCore: Sendable {
     var seedFollowUp: InventoryPurpose?
     var seedFollowUps = 0
     var seedFollowUpReadIssued = false
+    /// CAP-3, SCH-20: a follow-up the bound held back while the primaries it waited for were
+    /// still in flight; one of them landing is progress, so the follow-up runs after all.
+    var seedFollowUpWithheld: InventoryPurpose?
     /// Direct saves in progress and deletions awaiting confirmation (BridgeCore+Save.swift).
     public internal(set) var saves = SaveLedger()
 

@@ -72,6 +72,17 @@ extension World {
                 }
             }
         }
+        if deltaMs > 0, let daemon = ios, !daemon.parameters.jumpedOverRelativeFires {
+            // iOS registers a one-shot as `.relative(… repeats: .never)` (SCH-2), which waits for
+            // the next time the clock shows its hh:mm when a jump passed over it: the user's
+            // one-shot means that next time (REC-8), as after a time-zone change (ios seed 3214).
+            alarms = alarms.map { alarm in
+                guard case .once(let fire) = alarm.repeats, fire > before, fire <= wallMs else { return alarm }
+                var copy = alarm
+                copy.repeats = .once(fireWallMs: calendar.nextFire(hour: alarm.hour, minute: alarm.minute, weekday: nil, after: wallMs))
+                return copy
+            }
+        }
         replanOracleFireTimes(jumpedOver: jumpedOver)
         announceClockChange()
     }

@@ -122,6 +122,14 @@ struct InvariantSuiteTests {
         // Bridge: a passed-over ring time is not re-planned after a set-back (10378); a consumed
         // foreground successor cancels its re-registered copy (5860).
         (.android, 10378), (.android, 5860),
+        // Bridge: registry rows of `.relative` rings kept old-zone / jumped-over instants (2078, 6588, 3896).
+        (.ios, 2078), (.ios, 3896), (.ios, 6588),
+        // Bridge: a one-shot that rang in the new zone was re-armed for the next morning (2770).
+        (.ios, 2770),
+        // Oracle: a jumped-over one-shot on an AlarmKit that waits for the next match is due then (10598).
+        (.ios, 10598),
+        // Bridge: the seed follow-up bound dropped the follow-up although a primary landed (6060, 18282).
+        (.ios, 6060), (.ios, 18282),
     ]
 
     @Test("seeds the fuzzer once failed on stay clean")
