@@ -48,6 +48,11 @@ public enum ExemptionScoreboard {
         "audio-focus-loss": .retireBeforeArm,
     ]
 
+    /// Exemptions that exist on one platform only, although kinds that cause them run on both.
+    static let platformOf: [String: PlatformFlavor] = [
+        "locked-boot-restore-faulted": .android, "protected-data-unavailable": .ios,
+    ]
+
     /// Every exemption the catalog names, with the kinds that cause it, in catalog order.
     public static func exemptionFaults() -> [(exemption: String, faults: [String], platforms: [PlatformFlavor])] {
         var rows: [(exemption: String, faults: [String], platforms: [PlatformFlavor])] = []
@@ -61,7 +66,10 @@ public enum ExemptionScoreboard {
                 }
             }
         }
-        return rows
+        return rows.map { row in
+            guard let only = platformOf[row.exemption] else { return row }
+            return (row.exemption, row.faults, row.platforms.filter { $0 == only })
+        }
     }
 
     /// - Parameters:

@@ -113,7 +113,7 @@ public enum FaultCatalog {
         "process-death",
         "the app process dies at a random instant (jetsam, a crash), bridge memory is lost",
         platforms: both, rules: ["INACT-13", "OCC-24", "FG-13", "AND-5"],
-        rate: Ratio(1, 10), unit: .perHour, exemptions: ["process-death"])
+        rate: Ratio(1, 10), unit: .perHour, exemptions: ["process-death", "locked-boot-restore-faulted"])
     public static let forceQuit = FaultKind(
         "force-quit",
         "the user opens the app and swipes it away in the app switcher, 1–2 times, sometimes just after a ring [limit]",
@@ -229,12 +229,14 @@ public enum FaultCatalog {
         "schedule-failure",
         "the next 1–3 schedule requests fail (AlarmKit daemon / AlarmManager write error)",
         platforms: both, rules: ["SCH-6", "SCH-7", "SNZ-7", "WALK-15", "CAP-4"],
-        rate: Ratio(1, 12), unit: .perHour, exemptions: ["arm-failed-no-predecessor", "walk-fuse-arm-failed-keeps-predecessor"])
+        rate: Ratio(1, 12), unit: .perHour,
+        exemptions: ["arm-failed-no-predecessor", "walk-fuse-arm-failed-keeps-predecessor", "primary-unregistered-by-fault", "locked-boot-restore-faulted"])
     public static let scheduleRequestFailure = FaultKind(
         "schedule-request-failure",
         "any one schedule request fails, so failures land on the requests that matter (a snooze ring, a rotation; in-run stream faults.requests)",
         platforms: both, rules: ["SCH-6", "SCH-7", "SNZ-7", "SNZ-9", "WALK-15", "WALK-18"],
-        rate: Ratio(1, 30), unit: .perScheduleRequest, exemptions: ["arm-failed-no-predecessor", "walk-fuse-arm-failed-keeps-predecessor"])
+        rate: Ratio(1, 30), unit: .perScheduleRequest,
+        exemptions: ["arm-failed-no-predecessor", "walk-fuse-arm-failed-keeps-predecessor", "primary-unregistered-by-fault", "locked-boot-restore-faulted"])
     public static let scheduleAlwaysFails = FaultKind(
         "schedule-always-fails",
         "AlarmKit throws on every schedule call for this app despite authorization",
@@ -274,7 +276,7 @@ public enum FaultCatalog {
         "inventory-read-failure",
         "the next read of the daemon inventory (AlarmKit alarms / the AlarmManager store) fails",
         platforms: both, rules: ["SCH-16", "BOOT-2", "invariant 25"],
-        rate: Ratio(1, 20), unit: .perHour)
+        rate: Ratio(1, 20), unit: .perHour, exemptions: ["locked-boot-restore-faulted"])
 
     // MARK: - Sound, walk, network
 

@@ -65,9 +65,8 @@ struct Oracle {
     var passedOver: [(rootID: String, fireWallMs: Int64)] = []
     /// Roots whose primary failed to register by an injected fault or the capacity limit.
     var primaryFaultRoots: [String] = []
-    /// Per root, its latest failed primary request: when, and the process that saw it fail
-    /// (incarnation, suspensions). Lookup only, never iterated.
-    var primaryFailures: [String: (atMs: Int64, incarnation: Int, suspensions: Int)] = [:]
+    /// Per root, the true instant of its latest failed primary request. Lookup only, never iterated.
+    var primaryFailures: [String: Int64] = [:]
     /// Roots whose primary or seed the OS removed (never cleared): a fixed one vanishes past its
     /// fire time like one delivered inside one coalesced update (IOS-5), even after the bridge
     /// registered the root's next one (ios seed 217 with skip dates).
@@ -441,14 +440,14 @@ extension World {
     /// `primary-unregistered-by-fault` names only the interval in which the bridge could not yet
     /// have retried: a failed primary is re-requested with backoff, at most
     /// `BridgeConfiguration.primaryRetryBoundMs` apart, while the process lives ([derived]
-    /// WALK-18, AND-3). True when the process that saw the latest failure has run ever since
-    /// (same incarnation, never suspended) for longer than that bound plus T_OP: the retry was
-    /// due, and a primary still missing then is the bridge's gap, not the fault's.
+    /// WALK-18, AND-3), and every launch or resume re-plans (SCH-24). True when a process has
+    /// been able to run (running, not suspended) for longer than that bound plus T_OP since the
+    /// later of the latest failure and its own start or resume: the retry was due, and a primary
+    /// still missing then is the bridge's gap, not the fault's. A suspended iOS app runs nothing,
+    /// so the exemption lasts until it runs again.
     func primaryRetryWasDue(_ rootID: String) -> Bool {
-        guard let failure = oracle.primaryFailures[rootID] else { return false }
-        return process.running && !process.suspended && process.incarnation == failure.incarnation
-            && process.suspensions == failure.suspensions
-            && nowMs - failure.atMs > BridgeConfiguration.primaryRetryBoundMs + setup.transitionBoundMs
+        guard let failedAtMs = oracle.primaryFailures[rootID], process.running, !process.suspended else { return false }
+        return nowMs - max(failedAtMs, process.upSinceMs) > BridgeConfiguration.primaryRetryBoundMs + setup.transitionBoundMs
     }
 
     func noteScheduleResult(_ id: AlarmUUID, success: Bool) {
@@ -459,7 +458,7 @@ extension World {
             oracle.primaryFailures[metadata.rootID] = nil
         case (.primary, false):
             if !oracle.primaryFaultRoots.contains(metadata.rootID) { oracle.primaryFaultRoots.append(metadata.rootID) }
-            oracle.primaryFailures[metadata.rootID] = (nowMs, process.incarnation, process.suspensions)
+            oracle.primaryFailures[metadata.rootID] = nowMs
         case (.successor, true): armFailureExempt = false
         case (.successor, false): armFailureExempt = true
         case (.seed, _): break  // REC-7: optional durability; its failure exempts nothing (CAP-9 counts it)

@@ -61,8 +61,10 @@ struct AppProcess {
     var suspended = false
     /// Bumped whenever a suspension countdown is (re)started, so stale ones do nothing.
     var suspensionToken = 0
-    /// Times this process was suspended: with `incarnation`, tells whether it ran throughout.
+    /// Times this process was suspended (diagnostics), and the true instant it last started
+    /// running or was resumed: it has been able to run its timers ever since.
     var suspensions = 0
+    var upSinceMs: Int64 = .min
     var heldEvents: [WorldEvent] = []
 }
 
@@ -514,6 +516,7 @@ final class World {
     func launch(_ reason: LaunchReason) {
         process.incarnation += 1
         process.running = true
+        process.upSinceMs = nowMs
         process.active = false
         process.bridge = BridgeCore(configuration: configuration())
         process.storeReadFailed = false
@@ -541,6 +544,7 @@ final class World {
         process.suspensionToken += 1
         guard process.suspended else { return }
         process.suspended = false
+        process.upSinceMs = nowMs
         record("app", "resumed", [TraceField("held", String(process.heldEvents.count))])
         for event in process.heldEvents { enqueue(event, afterMs: 0) }
         process.heldEvents = []
