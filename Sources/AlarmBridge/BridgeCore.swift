@@ -415,6 +415,9 @@ public struct BridgeCore: Sendable {
             observe(inventory: snapshot, now: now, into: &out)
             silenceWhileForeground(now: now, into: &out)  // FG-1: a delivery while Ember is active
             runDeferredSyncIfClear(into: &out)
+            // IOS-5: a set without a wanted primary says the OS removed it; a process running in
+            // the background repairs it now rather than at the next background edge (SCH-24).
+            repairSyncOnBackground(now: now, into: &out)
         case .stopIntent(let id):
             // OCC-11: Stop ends only this alert; the occurrence stays unfinished until its
             // challenge is completed.
