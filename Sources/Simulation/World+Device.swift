@@ -168,7 +168,7 @@ extension World {
         cover(.osRemovedAlarm)  // IOS-2, IOS-14
         saveTruth.osRemoved.append(victim.id)  // invariant 30: not the bridge's doing
         if victim.state == .alerting, let index = oracle.liveIndex, oracle.bindings[victim.id] == oracle.occurrences[index].id,
-           victim.metadata.kind.opensOccurrence, process.lastReadyStepMs < at(wallMs: oracle.occurrences[index].startWallMs) {
+           victim.metadata.kind.opensOccurrence, noProcessObservedOpening(oracle.occurrences[index]) {
             // [limit] As with a reboot: the OS ended an alert no bridge process ever observed, and
             // left nothing in the daemon to tell it happened (ios seed 3309). Counted by name.
             countExemption("alert-ended-unobserved-by-os-removal")

@@ -960,6 +960,16 @@ final class World {
         }
     }
 
+    /// True when no bridge process has run a ready step since the occurrence opened, so none can
+    /// have observed its alert (IOS-5 delivers it only to a running process). Measured from the
+    /// opening, not from the configured ring time: a delivery the platform held back late opens the
+    /// occurrence only when it alerts, and a process that ran between the ring time and that late
+    /// alert saw a primary still pending, not an occurrence (ios uniform seeds 886, 1112, 1731).
+    func noProcessObservedOpening(_ occurrence: OracleOccurrence) -> Bool {
+        let openedAtMs = max(occurrence.openedAtMs, at(wallMs: occurrence.startWallMs))
+        return process.lastReadyStepMs < openedAtMs
+    }
+
     func groundTruthMetadata(_ id: AlarmUUID) -> RingMetadata? {
         if let daemon = ios { return daemon.alarm(id)?.metadata }
         return android?.alarm(id)?.metadata ?? android?.ringingMetadata(id)
@@ -970,7 +980,7 @@ final class World {
     func reboot(lockedForMs: Int64) {
         guard deviceUp else { return }
         record("device", "shutdown")
-        if let index = oracle.liveIndex, process.lastReadyStepMs < at(wallMs: oracle.occurrences[index].startWallMs) {
+        if let index = oracle.liveIndex, noProcessObservedOpening(oracle.occurrences[index]) {
             // [limit] The shutdown ends an alert that no bridge process ever observed. A weekly
             // alarm is re-armed and a one-shot gone, with nothing to tell them from ones dropped
             // while the phone was off; AlarmKit

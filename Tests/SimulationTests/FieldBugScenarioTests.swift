@@ -110,7 +110,23 @@ struct InvariantSuiteTests {
         (.ios, 3252),
         // Recurrence checker: a jumped-over `.relative` alert delivered late read as off-schedule (12928).
         (.ios, 12928), (.ios, 5370),
+        // Oracle: "no process saw the alert" measured from the ring time, not the late alert (886).
+        (.ios, 886),
     ]
+
+    /// Seeds of the uniform fault profile the fuzzer once failed on.
+    static let fixedUniformSeeds: [(PlatformFlavorName, UInt64)] = [
+        // Oracle: a late-delivered alert a reboot ended unobserved was not exempt (886, 1112, 1731).
+        (.ios, 886), (.ios, 1112), (.ios, 1731),
+    ]
+
+    @Test("uniform-profile seeds the fuzzer once failed on stay clean")
+    func fixedUniformSeedCorpus() {
+        for (platform, seed) in Self.fixedUniformSeeds {
+            let result = Simulator.run(RunOptions(platform: platform.flavor, seed: seed, faults: FaultSelection(profile: .uniform)))
+            #expect(result.firstViolation == nil, "\(platform) uniform seed \(seed): \(result.firstViolation?.message ?? "")")
+        }
+    }
 
     @Test("seeds the fuzzer once failed on stay clean")
     func fixedSeedCorpus() {
