@@ -101,9 +101,17 @@ extension World {
     /// inaudible and the never-silent invariant is exempt by name (`mute-switch`).
     func setSilentMode(_ on: Bool) {
         guard var daemon = ios else { return }
+        let wasSilencing = daemon.silentMode && daemon.parameters.silentModeSilencesAlerts
         daemon.silentMode = on
         ios = daemon
         record("device", "silent-mode", [TraceField("on", String(on))])
+        guard wasSilencing, !on else { return }
+        // SND-7, invariant 34: an alert that began muted is heard from the moment the switch
+        // goes back while it still alerts: it is an audible ring of its occurrence now (ios seed
+        // 8390: the primary muted for 20 s, then loud; the bridge rightly counted it).
+        for ring in audibleRings() where oracle.bindings[ring.id] != nil {
+            soundAlertStarted(ring.id, ring.metadata)
+        }
     }
 
     /// Control Center or a system sheet over the app: resign active (not background), then back.

@@ -585,7 +585,7 @@ final class World {
         if !wasReady && bridge.isAcceptingInputs { oracleGateReleased() }
         if bridge.phase == .ready {
             process.lastReadyStepMs = nowMs
-            if let exemption = faultExemption, exemption.sinceMs <= nowMs { faultExemption = nil }
+            if let exemption = faultExemption, exemption.sinceMs <= nowMs, stepCouldObserveFault(input) { faultExemption = nil }
             oracleNoteExecution()
         }
         if case .scheduleCompleted(let id, .failure(.maximumLimitReached)) = input, wasReady,
@@ -957,6 +957,21 @@ final class World {
             onDaemon { $0.stop(id, nowWallMs: wallMs, byUser: true) }
         } else if process.running {
             enqueue(.toProcess(.ringDismissed(id), incarnation: process.incarnation), afterMs: 0)
+        }
+    }
+
+    /// Whether a ready step ends the current fault's exemption. `os-removed-alarm` names the gap
+    /// until the bridge can learn of the removal, and only a daemon view shows it: an
+    /// `alarmUpdates` snapshot or a successful inventory read (IOS-5, IOS-14; PLATFORMS.md: no
+    /// events while locked, then a burst on wake). A timer step of a process whose updates the
+    /// locked screen holds back sees nothing (ios seed 16830). Every other fault ends at the first
+    /// ready step, as before.
+    func stepCouldObserveFault(_ input: BridgeInput) -> Bool {
+        guard faultExemption?.name == "os-removed-alarm" else { return true }
+        switch input {
+        case .alarmUpdates: return true
+        case .inventoryRead(_, .success): return true
+        default: return false
         }
     }
 

@@ -112,6 +112,11 @@ struct InvariantSuiteTests {
         (.ios, 12928), (.ios, 5370),
         // Oracle: "no process saw the alert" measured from the ring time, not the late alert (886).
         (.ios, 886),
+        // Bridge: a failed snooze arm with no predecessor (5173); an OS-removed snooze ring (16821).
+        (.ios, 5173), (.ios, 16821),
+        // Oracle: os-removed-alarm ended at a step that could not see the removal (16830); an alert
+        // heard after the mute switch went back was not counted (8390).
+        (.ios, 16830), (.ios, 8390),
     ]
 
     /// Seeds of the uniform fault profile the fuzzer once failed on.
