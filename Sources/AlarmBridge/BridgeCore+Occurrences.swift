@@ -63,6 +63,34 @@ extension BridgeCore {
             deliveryOnlyInferred = false
             alertEnded(row.id, now: now, into: &out)
         }
+        restoreRemovedPressure(present: present, now: now, into: &out)
+    }
+
+    /// IOS-5, IOS-14, FG-6: a pending snooze ring or successor of the live occurrence that a
+    /// delivered set no longer holds, before its fire time and with no cancel of ours, was removed
+    /// by the OS (PLATFORMS.md: "the OS can remove an alarm without an app call"). Its row would
+    /// otherwise keep counting as the pressure (OCC-7 reuse, SNZ-10) while nothing is armed, so the
+    /// same ring is requested again, as the reconciliation repairs it: a snooze ring at its own
+    /// deadline (SNZ-11), a successor at its own due time. While Ember is active a successor is
+    /// held back (FG-6): its row goes, and the next trigger arms one afresh (FG-3).
+    mutating func restoreRemovedPressure(present: [AlarmUUID], now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard let live = document?.liveOccurrence, let rings = document?.rings else { return }
+        let removed = rings.filter { row in
+            (row.metadata.kind == .snooze || row.metadata.kind == .successor) && row.metadata.token == live.token
+                && row.confirmed && !row.delivered && !row.isPast(at: now.wallMs)
+                && !present.contains(row.id) && !inFlight.contains(row.id)
+        }
+        var requests: [RingRequest] = []
+        for row in removed {
+            out.append(.note("pressure ring \(row.id) removed by the OS: requested again (IOS-5, FG-6)"))
+            if appActive && row.metadata.kind == .successor {
+                mutate { $0.removeRow(row.id) }
+                continue
+            }
+            requests.append(RingRequest(id: row.id, schedule: row.schedule, fireWallMs: max(row.fireWallMs, now.wallMs),
+                                        metadata: row.metadata, soundName: row.soundName))  // SND-6: same ring, same sound
+        }
+        publishAndSchedule(requests, origin: .lifecycle, now: now, into: &out)
     }
 
     /// REC-8, IOS-2, SCH-5: AlarmKit moves a `.relative` ring when the zone changes (at the change,
@@ -448,6 +476,7 @@ extension BridgeCore {
                 // SNZ-9: prior pressure untouched; SNZ-5: the latch stays spent.
                 out.append(.reply(.snoozeRejected(reason: "arm failed: \(error.rawValue)")))
             }
+            if row.metadata.kind == .snooze { rearmAfterFailedSnooze(now: now, into: &out) }
             if row.metadata.kind == .successor, let skip = pendingSkip, skip.successorID == id {
                 pendingSkip = nil  // SNZ-16: the snooze ring stays armed
                 out.append(.reply(.skipRejected(reason: "handoff arm failed: \(error.rawValue)")))
@@ -461,6 +490,15 @@ extension BridgeCore {
                 schedulePrimaryRetry(after: error, into: &out)
             }
         }
+    }
+
+    /// SNZ-9, FG-6, SNZ-12: a failed snooze arm leaves the prior pressure as it was; where there
+    /// was none — the arm was re-sent by a launch in the background after the process that
+    /// accepted it died, so the launch counted it as the pressure — the backgrounded occurrence
+    /// gets the ordinary rearm instead of nothing (ios seed 5173).
+    mutating func rearmAfterFailedSnooze(now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard let live = document?.liveOccurrence, !appActive, !hasPressure(live, now: now) else { return }
+        armSuccessor(for: live, now: now, into: &out)
     }
 
     /// A failed primary is requested again by a re-planning sync after a backoff (2 s, doubling

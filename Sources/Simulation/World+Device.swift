@@ -112,9 +112,17 @@ extension World {
     /// inaudible and the never-silent invariant is exempt by name (`mute-switch`).
     func setSilentMode(_ on: Bool) {
         guard var daemon = ios else { return }
+        let wasSilencing = daemon.silentMode && daemon.parameters.silentModeSilencesAlerts
         daemon.silentMode = on
         ios = daemon
         record("device", "silent-mode", [TraceField("on", String(on))])
+        guard wasSilencing, !on else { return }
+        // SND-7, invariant 34: an alert that began muted is heard from the moment the switch
+        // goes back while it still alerts: it is an audible ring of its occurrence now (ios seed
+        // 8390: the primary muted for 20 s, then loud; the bridge rightly counted it).
+        for ring in audibleRings() where oracle.bindings[ring.id] != nil {
+            soundAlertStarted(ring.id, ring.metadata)
+        }
     }
 
     /// Control Center or a system sheet over the app: resign active (not background), then back.
@@ -179,7 +187,7 @@ extension World {
         cover(.osRemovedAlarm)  // IOS-2, IOS-14
         saveTruth.osRemoved.append(victim.id)  // invariant 30: not the bridge's doing
         if victim.state == .alerting, let index = oracle.liveIndex, oracle.bindings[victim.id] == oracle.occurrences[index].id,
-           victim.metadata.kind.opensOccurrence, process.lastReadyStepMs < at(wallMs: oracle.occurrences[index].startWallMs) {
+           victim.metadata.kind.opensOccurrence, noProcessObservedOpening(oracle.occurrences[index]) {
             // [limit] As with a reboot: the OS ended an alert no bridge process ever observed, and
             // left nothing in the daemon to tell it happened (ios seed 3309). Counted by name.
             countExemption("alert-ended-unobserved-by-os-removal")

@@ -591,7 +591,7 @@ final class World {
         if !wasReady && bridge.isAcceptingInputs { oracleGateReleased() }
         if bridge.phase == .ready {
             process.lastReadyStepMs = nowMs
-            if let exemption = faultExemption, exemption.sinceMs <= nowMs { faultExemption = nil }
+            if let exemption = faultExemption, exemption.sinceMs <= nowMs, stepCouldObserveFault(input) { faultExemption = nil }
             oracleNoteExecution()
         }
         if case .scheduleCompleted(let id, .failure(.maximumLimitReached)) = input, wasReady,
@@ -966,6 +966,31 @@ final class World {
         }
     }
 
+    /// Whether a ready step ends the current fault's exemption. `os-removed-alarm` names the gap
+    /// until the bridge can learn of the removal, and only a daemon view shows it: an
+    /// `alarmUpdates` snapshot or a successful inventory read (IOS-5, IOS-14; PLATFORMS.md: no
+    /// events while locked, then a burst on wake). A timer step of a process whose updates the
+    /// locked screen holds back sees nothing (ios seed 16830). Every other fault ends at the first
+    /// ready step, as before.
+    func stepCouldObserveFault(_ input: BridgeInput) -> Bool {
+        guard faultExemption?.name == "os-removed-alarm" else { return true }
+        switch input {
+        case .alarmUpdates: return true
+        case .inventoryRead(_, .success): return true
+        default: return false
+        }
+    }
+
+    /// True when no bridge process has run a ready step since the occurrence opened, so none can
+    /// have observed its alert (IOS-5 delivers it only to a running process). Measured from the
+    /// opening, not from the configured ring time: a delivery the platform held back late opens the
+    /// occurrence only when it alerts, and a process that ran between the ring time and that late
+    /// alert saw a primary still pending, not an occurrence (ios uniform seeds 886, 1112, 1731).
+    func noProcessObservedOpening(_ occurrence: OracleOccurrence) -> Bool {
+        let openedAtMs = max(occurrence.openedAtMs, at(wallMs: occurrence.startWallMs))
+        return process.lastReadyStepMs < openedAtMs
+    }
+
     func groundTruthMetadata(_ id: AlarmUUID) -> RingMetadata? {
         if let daemon = ios { return daemon.alarm(id)?.metadata }
         return android?.alarm(id)?.metadata ?? android?.ringingMetadata(id)
@@ -976,7 +1001,7 @@ final class World {
     func reboot(lockedForMs: Int64) {
         guard deviceUp else { return }
         record("device", "shutdown")
-        if let index = oracle.liveIndex, process.lastReadyStepMs < at(wallMs: oracle.occurrences[index].startWallMs) {
+        if let index = oracle.liveIndex, noProcessObservedOpening(oracle.occurrences[index]) {
             // [limit] The shutdown ends an alert that no bridge process ever observed. A weekly
             // alarm is re-armed and a one-shot gone, with nothing to tell them from ones dropped
             // while the phone was off; AlarmKit

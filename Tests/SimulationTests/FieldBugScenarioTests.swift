@@ -130,7 +130,28 @@ struct InvariantSuiteTests {
         (.ios, 10598),
         // Bridge: the seed follow-up bound dropped the follow-up although a primary landed (6060, 18282).
         (.ios, 6060), (.ios, 18282),
+        // Oracle: "no process saw the alert" measured from the ring time, not the late alert (886).
+        (.ios, 886),
+        // Bridge: a failed snooze arm with no predecessor (5173); an OS-removed snooze ring (16821).
+        (.ios, 5173), (.ios, 16821),
+        // Oracle: os-removed-alarm ended at a step that could not see the removal (16830); an alert
+        // heard after the mute switch went back was not counted (8390).
+        (.ios, 16830), (.ios, 8390),
     ]
+
+    /// Seeds of the uniform fault profile the fuzzer once failed on.
+    static let fixedUniformSeeds: [(PlatformFlavorName, UInt64)] = [
+        // Oracle: a late-delivered alert a reboot ended unobserved was not exempt (886, 1112, 1731).
+        (.ios, 886), (.ios, 1112), (.ios, 1731),
+    ]
+
+    @Test("uniform-profile seeds the fuzzer once failed on stay clean")
+    func fixedUniformSeedCorpus() {
+        for (platform, seed) in Self.fixedUniformSeeds {
+            let result = Simulator.run(RunOptions(platform: platform.flavor, seed: seed, faults: FaultSelection(profile: .uniform)))
+            #expect(result.firstViolation == nil, "\(platform) uniform seed \(seed): \(result.firstViolation?.message ?? "")")
+        }
+    }
 
     @Test("seeds the fuzzer once failed on stay clean")
     func fixedSeedCorpus() {
