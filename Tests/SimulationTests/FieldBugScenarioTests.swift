@@ -130,6 +130,8 @@ struct InvariantSuiteTests {
         (.ios, 10598),
         // Bridge: the seed follow-up bound dropped the follow-up although a primary landed (6060, 18282).
         (.ios, 6060), (.ios, 18282),
+        // Bridge: a queued Stop was acted on after its look-first or launch read failed (BOOT-2, OCC-2, OCC-3).
+        (.ios, 1753), (.ios, 3625), (.ios, 8018), (.ios, 8302), (.ios, 9439), (.ios, 11484), (.ios, 18183),
     ]
 
     @Test("seeds the fuzzer once failed on stay clean")
