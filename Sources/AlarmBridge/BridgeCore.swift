@@ -295,7 +295,8 @@ public struct BridgeCore: Sendable {
     mutating func handleObservation(_ result: Result<[PlatformAlarm], PlatformError>, purpose: InventoryPurpose,
                                     now: BridgeInstants, into out: inout [BridgeCommand]) {
         awaitingObservation = nil
-        if case .failure = result, observationRereads < Self.observationRereadsMax {
+        // The known defect `reconcile-on-empty-read` takes the failure as empty instead of reading again.
+        if case .failure = result, observationRereads < Self.observationRereadsMax, !defects.reconcileOnEmptyRead {
             // BOOT-2, IOS-2: a queued Stop cannot be validated against an unreadable inventory
             // (an earlier root's alert the bridge never saw may own the occurrence, OCC-2, OCC-3),
             // so nothing queued is acted on yet: read again at once, well inside T_OP.
