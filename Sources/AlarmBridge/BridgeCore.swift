@@ -67,6 +67,9 @@ public struct BridgeCore: Sendable {
     /// Ready, but an inventory read that must be observed before anything else (the launch read,
     /// or a Stop intent's look-first read) has not arrived: inputs queue until it does.
     var awaitingObservation: InventoryPurpose?
+    /// Failed reads of the awaited observation re-read so far (BOOT-2); bounded by `observationRereadsMax`.
+    var observationRereads = 0
+    static let observationRereadsMax = 3
     /// Actions journalled while the store could not be read; cleared once they were handled.
     var journal: [JournalEntry] = []
     /// Alerting rings this foreground stint already asked to stop (FG-2), so that one alert gets
@@ -292,6 +295,18 @@ public struct BridgeCore: Sendable {
     mutating func handleObservation(_ result: Result<[PlatformAlarm], PlatformError>, purpose: InventoryPurpose,
                                     now: BridgeInstants, into out: inout [BridgeCommand]) {
         awaitingObservation = nil
+        // The known defect `reconcile-on-empty-read` takes the failure as empty instead of reading again.
+        if case .failure = result, observationRereads < Self.observationRereadsMax, !defects.reconcileOnEmptyRead {
+            // BOOT-2, IOS-2: a queued Stop cannot be validated against an unreadable inventory
+            // (an earlier root's alert the bridge never saw may own the occurrence, OCC-2, OCC-3),
+            // so nothing queued is acted on yet: read again at once, well inside T_OP.
+            observationRereads += 1
+            awaitingObservation = purpose
+            out.append(.note("inventory unreadable (\(purpose)): queued inputs wait, read again (BOOT-2)"))
+            out.append(.readInventory(purpose))
+            return
+        }
+        observationRereads = 0
         let queuedDeliveries = queued.compactMap { input -> AlarmUUID? in
             switch input {
             case .stopIntent(let id), .alarmDelivered(let id): return id

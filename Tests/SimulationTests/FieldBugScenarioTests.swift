@@ -137,6 +137,8 @@ struct InvariantSuiteTests {
         // Oracle: os-removed-alarm ended at a step that could not see the removal (16830); an alert
         // heard after the mute switch went back was not counted (8390).
         (.ios, 16830), (.ios, 8390),
+        // Bridge: a queued Stop was acted on after its look-first or launch read failed (BOOT-2, OCC-2, OCC-3).
+        (.ios, 1753), (.ios, 3625), (.ios, 8018), (.ios, 8302), (.ios, 9439), (.ios, 11484), (.ios, 18183),
     ]
 
     /// Seeds of the uniform fault profile the fuzzer once failed on.
