@@ -130,6 +130,15 @@ struct InvariantSuiteTests {
         (.ios, 10598),
         // Bridge: the seed follow-up bound dropped the follow-up although a primary landed (6060, 18282).
         (.ios, 6060), (.ios, 18282),
+        // Bridge: a direct save armed concrete primaries the N_SKIP bound cuts (9082, 14970, 1929);
+        // a noticed clock correction was not persisted and a later process took it again (6184).
+        (.ios, 9082), (.ios, 14970), (.ios, 1929), (.ios, 6184),
+    ]
+
+    /// Fixed seeds that failed under `--profile uniform`.
+    static let fixedUniformSeeds: [(PlatformFlavorName, UInt64)] = [
+        // Bridge: the clock-correction re-arm re-registered a successor whose delivery the jump set off (2143).
+        (.android, 2143),
     ]
 
     @Test("seeds the fuzzer once failed on stay clean")
@@ -137,6 +146,12 @@ struct InvariantSuiteTests {
         for (platform, seed) in Self.fixedSeeds {
             let result = Simulator.run(RunOptions(platform: platform.flavor, seed: seed))
             #expect(result.firstViolation == nil, "\(platform) seed \(seed): \(result.firstViolation?.message ?? "")")
+        }
+        for (platform, seed) in Self.fixedUniformSeeds {
+            var options = RunOptions(platform: platform.flavor, seed: seed)
+            options.faults = FaultSelection(profile: .uniform)
+            let result = Simulator.run(options)
+            #expect(result.firstViolation == nil, "\(platform) uniform seed \(seed): \(result.firstViolation?.message ?? "")")
         }
     }
 }
