@@ -15,6 +15,9 @@ extension BridgeCore {
     /// which the platform treats as a replacement, so a failed re-arm leaves the old ring (SNZ-21).
     mutating func applyClockCorrection(_ delta: Int64, now: BridgeInstants, into out: inout [BridgeCommand]) {
         out.append(.note("clock corrected by \(delta) ms (REC-9)"))
+        // REC-9: the corrected frame is the new clock reference, persisted with this step, so that a
+        // later process never takes the same correction again from a stale one (ios seeds 6184, 10178).
+        if document != nil { dirty = true }
         // A backward correction brings the jumped-over times back: they ring at their own time.
         lastForwardJump = delta > 0 ? (now.wallMs - delta, now.wallMs) : nil
         replanConcreteOccurrences(reason: "significant clock change", into: &out)  // REC-8
@@ -30,12 +33,21 @@ extension BridgeCore {
         // Only rings still ahead of the uncorrected clock: one already due has rung (or is ringing,
         // unseen yet); re-registering its ID would recreate it (ios seed 2101).
         for row in document?.rings ?? [] where row.metadata.kind.isOccurrenceBound && row.metadata.token == live.token
-            && !row.delivered && row.fireWallMs > now.wallMs - delta {
+            && !row.delivered && row.fireWallMs > now.wallMs - delta && !deliveredByJump(row, now: now) {
             let fire = max(now.wallMs, row.fireWallMs + delta)
             rebased.append(RingRequest(id: row.id, schedule: .fixed(wallMs: fire), fireWallMs: fire, metadata: row.metadata,
                                        soundName: row.soundName))  // SND-6: the same ring keeps its sound
         }
         publishAndSchedule(rebased, origin: .lifecycle, now: now, into: &out)
         armExpiryTimer(now: now, into: &out)
+    }
+
+    /// OCC-7: on Android, AlarmManager recomputes RTC alarms from their wall time at a jump and
+    /// delivers at once one the jump passed; a ring this process saw accepted whose fire time is
+    /// now behind the clock is being delivered, and re-registering it would leave a pending copy
+    /// beside the successor that delivery arms (android seed 2143; the sync's guard is
+    /// `deliveryInFlight`).
+    func deliveredByJump(_ row: RingRow, now: BridgeInstants) -> Bool {
+        flavor == .android && row.fireWallMs <= now.wallMs && confirmedInProcess.contains(row.id)
     }
 }

@@ -86,17 +86,18 @@ struct RecurrenceCapacityTests {
         #expect(primary.map { $0.fireWallMs - harness.now.wallMs > 26 * 3_600_000 } == true)  // 2026-03-14, 12 days on
     }
 
-    @Test("CAP-8, CAP-9: N_SKIP cuts concrete occurrences (primaries first) and the dropped count says how many; recomputed, it does not grow")
+    @Test("CAP-8, CAP-9: N_SKIP cuts concrete occurrences but never a configured primary, and the dropped count says how many; recomputed, it does not grow")
     func skipBoundIsCounted() {
         var harness = Self.harness { $0.skipOccurrenceMax = 3 }
         _ = harness.send(.api(.saveAlarm(daily)))
         _ = harness.send(.api(.syncEnabledAlarms))  // the sync, not the save (CAP-6), recounts
-        // 7 primaries and 6 seeds wanted (Tuesday's seed is beyond H_SKIP); 3 admitted, primaries first.
-        #expect(harness.stored?.droppedCount == 4 + 6)
-        #expect(harness.stored?.dropped?.filter { $0.kind == .primary }.count == 4)
+        // 7 primaries and 6 seeds wanted (Tuesday's seed is beyond H_SKIP); the primaries exceed
+        // the bound and all stay (CAP-8, CAP-5), so every seed is cut.
+        #expect(harness.stored?.droppedCount == 6)
+        #expect(harness.stored?.dropped?.filter { $0.kind == .primary }.isEmpty == true)
         _ = harness.send(.didEnterBackground)
         _ = harness.send(.api(.syncEnabledAlarms))
-        #expect(harness.stored?.droppedCount == 10)  // recomputed, never a running total
+        #expect(harness.stored?.droppedCount == 6)  // recomputed, never a running total
         #expect(harness.stored?.rings.filter { $0.metadata.kind == .seed }.isEmpty == true)
     }
 

@@ -139,12 +139,19 @@ struct InvariantSuiteTests {
         (.ios, 16830), (.ios, 8390),
         // Bridge: a queued Stop was acted on after its look-first or launch read failed (BOOT-2, OCC-2, OCC-3).
         (.ios, 1753), (.ios, 3625), (.ios, 8018), (.ios, 8302), (.ios, 9439), (.ios, 11484), (.ios, 18183),
+        // Bridge: a direct save armed concrete primaries the N_SKIP bound cuts (9082, 14970, 1929);
+        // a noticed clock correction was not persisted and a later process took it again (6184).
+        (.ios, 9082), (.ios, 14970), (.ios, 1929), (.ios, 6184),
     ]
 
     /// Seeds of the uniform fault profile the fuzzer once failed on.
     static let fixedUniformSeeds: [(PlatformFlavorName, UInt64)] = [
         // Oracle: a late-delivered alert a reboot ended unobserved was not exempt (886, 1112, 1731).
         (.ios, 886), (.ios, 1112), (.ios, 1731),
+        // Bridge: the clock-correction re-arm re-registered a successor whose delivery the jump set off (2143).
+        (.android, 2143),
+        // Bridge: a set without a wanted primary (the OS removed it) is repaired by the running process (354).
+        (.ios, 354),
     ]
 
     @Test("uniform-profile seeds the fuzzer once failed on stay clean")
