@@ -87,6 +87,9 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     public var restoreSkipsLockedBoot = false
     /// [derived] WALK-18, AND-3: a failed primary request is never retried while the process lives.
     public var givesUpOnFailedPrimary = false
+    /// OCC-6, ACT-1: a Stop's successor and action record are timed from when the bridge acts on
+    /// it (after its look-first read, IOS-2, or once the store is readable), not from the Stop.
+    public var successorTimedFromObservation = false
 
     public init() {}
 

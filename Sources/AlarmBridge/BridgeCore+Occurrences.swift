@@ -281,7 +281,9 @@ extension BridgeCore {
         guard let live = document?.liveOccurrence, let row = document?.row(id), isBound(row, to: live) else { return }
         // FG-6: retries are held back while the app is active or the challenge is rendered.
         if appActive || challengeVisible { return }
-        armSuccessor(for: live, now: now, into: &out)
+        // OCC-6: a Stop's successor is due 10 s after the Stop reached the app, also when the
+        // bridge sees the alert end only in the read it made before acting on it (IOS-2).
+        armSuccessor(for: live, now: now, triggerWallMs: stopTriggerWallMs(id, now: now), into: &out)
     }
 
     /// True when the live occurrence has a ring alerting, pending or in flight.
@@ -306,7 +308,10 @@ extension BridgeCore {
     /// whose interruption level could silently drop to `.active` (IOS-13).
     /// SNZ-12: before a snooze is accepted and after its ring was consumed, this is the ordinary
     /// rearm. INACT-12: the policy version never changes the 10 s delay.
-    mutating func armSuccessor(for live: OccurrenceRecord, now: BridgeInstants, into out: inout [BridgeCommand]) {
+    /// - Parameter triggerWallMs: when the trigger happened (wall ms, this frame); `now` when nil.
+    ///   A trigger more than 10 s ago arms a successor due now.
+    mutating func armSuccessor(for live: OccurrenceRecord, now: BridgeInstants, triggerWallMs: Int64? = nil,
+                               into out: inout [BridgeCommand]) {
         if stepHoldBlocksArm(live, into: &out) { return }  // known defect step-suppression-drops-retry only
         if let snooze = pendingSnooze(of: live), snooze.confirmed {
             out.append(.note("snooze ring \(snooze.id) holds the pressure (SNZ-10)"))
@@ -320,7 +325,11 @@ extension BridgeCore {
             out.append(.note("successor \(pending.id) reused (OCC-7)"))
             return
         }
-        guard let request = newOccurrenceRing(.successor, for: live, fireWallMs: now.wallMs + configuration.successorDelayMs) else { return }
+        // OCC-6: a successor armed while a Stop of this occurrence waits to be acted on (the
+        // launch reconcile's repair after the replayed Stop, too) is the Stop's.
+        let trigger = triggerWallMs ?? pendingStopTriggerWallMs(for: live, now: now) ?? now.wallMs
+        let fireWallMs = max(trigger + configuration.successorDelayMs, now.wallMs)
+        guard let request = newOccurrenceRing(.successor, for: live, fireWallMs: fireWallMs) else { return }
         publishAndSchedule([request], origin: .lifecycle, now: now, into: &out)
     }
 

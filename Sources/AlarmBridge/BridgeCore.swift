@@ -72,6 +72,10 @@ public struct BridgeCore: Sendable {
     static let observationRereadsMax = 3
     /// Actions journalled while the store could not be read; cleared once they were handled.
     var journal: [JournalEntry] = []
+    /// OCC-6: when each Stop intent reached the bridge, newest last, bounded: the trigger its
+    /// successor and its action record are timed from, however long the look-first read (IOS-2)
+    /// or the store (ACT-1, BOOT-8) keeps the bridge from acting on it.
+    var stopArrivals: [StopArrival] = []
     /// Alerting rings this foreground stint already asked to stop (FG-2), so that one alert gets
     /// one stop; an entry lasts while that alert does (`removeAlerting`) and is cleared on leaving.
     var foregroundStops: [AlarmUUID] = []
@@ -129,6 +133,7 @@ public struct BridgeCore: Sendable {
             if phase == .ready { adoptDeviceZone(now: now, into: &out) }
         }
         if case .healthAccessObserved(let granted) = input { healthAccessGranted = granted }  // WALK-4, any phase
+        if case .stopIntent(let id) = input { noteStopArrival(id, now: now) }  // OCC-6, any phase
         let correction = clockCorrection(now: now)
         clockAnchor = (now.wallMs, now.monotonicMs, now.bootCount)
         switch phase {
@@ -155,6 +160,8 @@ public struct BridgeCore: Sendable {
             }
             if flavor == .android { androidAfterStep(input, now: now, into: &out) }
         }
+        // OCC-6: once the bridge takes inputs as they come, every Stop that reached it was acted on.
+        if isAcceptingInputs { stopArrivals = [] }
         diagnoseLaunchGate(in: out, now: now)  // WALK-6
         flush(into: &out)
         launchHousekeeping(into: &out)  // IOS-9 receipts, BOOT-12 kill-switch check
@@ -175,6 +182,9 @@ public struct BridgeCore: Sendable {
             // Entries this process appended before the read are already on disk (an append), so
             // they are in `entries` too: merge, never overwrite (ios seed 1881 lost a clear that way).
             journal = entries + journal.filter { !entries.contains($0) }
+            for entry in entries where entry.action == "stop" && !stopArrivals.contains(where: { $0.ringID == entry.ringID }) {
+                stopArrivals.insert(StopArrival(ringID: entry.ringID, wallMs: entry.occurredAtMs, monotonicMs: nil, bootCount: nil), at: 0)
+            }
             let pending = entries.map { BridgeInput.stopIntent($0.ringID) }.filter { !queued.contains($0) }
             queued = pending + queued
         case .bootCompleted(locked: true) where defects.restoreSkipsLockedBoot:
@@ -436,7 +446,8 @@ public struct BridgeCore: Sendable {
         case .stopIntent(let id):
             // OCC-11: Stop ends only this alert; the occurrence stays unfinished until its
             // challenge is completed.
-            journal(id, action: "stop", now: now)
+            // ACT-1, OCC-6: the action and the successor are timed from the Stop's arrival.
+            journal(id, action: "stop", now: now, occurredAtMs: stopTriggerWallMs(id, now: now))
             observeDelivery(id, now: now, into: &out)
             credit(id, now: now, into: &out)  // INACT-4: the iOS Stop is genuine activity
             alertEnded(id, now: now, into: &out)
@@ -607,16 +618,18 @@ public struct BridgeCore: Sendable {
         foregroundStops.removeAll { $0 == id }
     }
 
-    mutating func journal(_ id: AlarmUUID, action: String, now: BridgeInstants) {
+    /// - Parameter occurredAtMs: when the action happened (wall ms); `now` when nil.
+    mutating func journal(_ id: AlarmUUID, action: String, now: BridgeInstants, occurredAtMs: Int64? = nil) {
         guard let row = document?.row(id) else { return }
+        let occurredAtMs = occurredAtMs ?? now.wallMs
         // ACT-6, ACT-8: the platform may hand the same action over twice (a journalled Stop
         // replayed after a restart, a repeated intent); the same (root, action, instant) is
         // recorded once, so applying it again has no second effect.
-        let record = ActionRecord(alarmID: row.metadata.rootID, action: action, occurredAtMs: now.wallMs)
+        let record = ActionRecord(alarmID: row.metadata.rootID, action: action, occurredAtMs: occurredAtMs)
         if document?.actions.contains(record) == true { return }
         // ACT-1; ID-10: actions are recorded under the root ID, never the physical ring UUID.
         mutate { document in
-            document.actions.append(ActionRecord(alarmID: row.metadata.rootID, action: action, occurredAtMs: now.wallMs))
+            document.actions.append(record)
             if document.actions.count > 32 { document.actions.removeFirst(document.actions.count - 32) }
         }
     }

@@ -189,6 +189,8 @@ final class World {
     /// Actions a ready bridge recorded (root, action, when), as the app model saw them go in,
     /// and the ones whose JS work succeeded (candidate invariant 31).
     var bridgeActions: [ActionRecord] = []
+    /// Oracle memory of issue 16's added invariant clauses (Invariants+Clauses.swift).
+    var clauses = ClauseWatch()
     var actionsWorked: [ActionRecord] = []
     /// `beginOneTimeSnooze` calls JS made: when (wall ms) and for which deadline, newest last.
     var snoozeRequests: [(atWallMs: Int64, untilMs: Int64)] = []
@@ -580,6 +582,7 @@ final class World {
         let documentBefore = bridge.document
         stepInput = input
         defer { stepInput = nil; checkHonestAudibleRecord() }
+        noteStopArrival(input)  // OCC-6: the Stop's instant, before the bridge looks first
         if case .scheduleCompleted(let id, .failure) = input {
             refusedSchedules.append(id)
             if refusedSchedules.count > 64 { refusedSchedules.removeFirst() }
@@ -619,6 +622,7 @@ final class World {
             execute(command)
         }
         checkRowsKept(before: documentBefore, after: bridge.document, commands: commands)  // invariant 41
+        if let current = process.bridge { noteStopsHandled(current) }
         coverStep(input, bridge: bridge, before: documentBefore, commands: commands)
         adoptAmbiguousStart(bridge)
         launchState.completionRequested = nil
@@ -672,6 +676,7 @@ final class World {
             checkPlatformCall(ringID: request.id, alarmID: request.metadata.alarmID, origin: origin, isCancel: false)
             checkStableID(request)
             checkPressureBelongsToOwner(request)
+            checkSuccessorFireTime(request, origin: origin)  // invariant 4: trigger + 10 s (OCC-6)
             checkRecurrenceRequest(request)  // invariant 44
             checkCapacityRequest(request)  // invariant 29
             requestFires[request.id] = request.fireWallMs

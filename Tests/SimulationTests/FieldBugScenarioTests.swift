@@ -142,6 +142,9 @@ struct InvariantSuiteTests {
         // Bridge: a direct save armed concrete primaries the N_SKIP bound cuts (9082, 14970, 1929);
         // a noticed clock correction was not persisted and a later process took it again (6184).
         (.ios, 9082), (.ios, 14970), (.ios, 1929), (.ios, 6184),
+        // Bridge: a Stop's successor and action were timed from the step that acted on it, after the
+        // look-first read or the launch, not from the Stop (OCC-6, ACT-1; issue 16 part 3).
+        (.ios, 13), (.ios, 73),
     ]
 
     /// Seeds of the uniform fault profile the fuzzer once failed on.
