@@ -51,7 +51,7 @@ public enum InvariantCatalog {
                       statement: "for each occurrence token at most one beginOneTimeSnooze is accepted; the latch is spent before any snooze-ring arm request and never becomes unspent",
                       rules: ["SNZ-4", "SNZ-5", "SNZ-6", "SNZ-14"]),
         InvariantInfo(id: "snooze-window",
-                      statement: "every accepted snooze deadline lies between the request time + MIN_SNOOZE_LEAD and the request time + 30 min",
+                      statement: "every accepted snooze deadline lies between the request time + MIN_SNOOZE_LEAD and the request time + 30 min, and its ring alerts no later than that remaining duration after the acceptance in true time, whatever clock changes came between, unless no bridge step could rebase it (a reboot, an unseen change, a platform hold or removal)",
                       rules: ["SNZ-3", "SNZ-20", "SNZ-21"]),
         InvariantInfo(id: "failed-snooze-changes-nothing",
                       statement: "a rejected or failed snooze leaves the occurrence's prior pressure rings as they were",

@@ -37,6 +37,7 @@ extension World {
         let before = wallMs
         clock.correctWall(byMs: deltaMs)
         lastWallClockChangeMs = nowMs
+        noteSnoozeClockChange()  // SNZ-20: the bridge must rebase the snooze ring when it runs
         if !(process.running && !process.suspended && process.bridge?.isAcceptingInputs == true) {
             // No running bridge saw the change happen: when it next runs it learns only that the
             // clock moved since its last reading, not when (clock-jump-ambiguous-start).

@@ -189,6 +189,10 @@ final class World {
     /// Actions a ready bridge recorded (root, action, when), as the app model saw them go in,
     /// and the ones whose JS work succeeded (candidate invariant 31).
     var bridgeActions: [ActionRecord] = []
+    /// snooze-window after a clock change: the accepted snooze followed to its ring (SNZ-20),
+    /// and the rings whose delivery the platform ever held back (Invariants+SnoozeRing.swift).
+    var snoozeWatch: SnoozeWatch?
+    var heldRings: [AlarmUUID] = []
     /// Oracle memory of issue 16's added invariant clauses (Invariants+Clauses.swift).
     var clauses = ClauseWatch()
     var actionsWorked: [ActionRecord] = []
@@ -455,6 +459,7 @@ final class World {
         guard let delay = lateDeliveryMs else { return false }
         lateDeliveryMs = nil
         lateHeld.append(id)
+        noteHeldRing(id)
         deferOracleFire(forHeld: id)
         record("fault", "late-delivery", [TraceField("id", id.description), TraceField("delay-ms", String(delay))])
         enqueue(event, afterMs: delay)
@@ -622,7 +627,7 @@ final class World {
             execute(command)
         }
         checkRowsKept(before: documentBefore, after: bridge.document, commands: commands)  // invariant 41
-        if let current = process.bridge { noteStopsHandled(current) }
+        if let current = process.bridge { noteStopsHandled(current); noteSnoozeCorrectionSeen(current) }
         coverStep(input, bridge: bridge, before: documentBefore, commands: commands)
         adoptAmbiguousStart(bridge)
         launchState.completionRequested = nil
@@ -746,7 +751,10 @@ final class World {
             checkVerifiedSave(reply)  // invariant 30
             jsSaveReplied(reply)  // API-19, SCH-8: the app reacts
             if case .completed(let rootID, true) = reply { oracleCompleted(rootID: rootID) }
-            if case .snoozeAccepted(_, let untilMs) = reply { oracleSnoozeAccepted(untilMs: untilMs) }
+            if case .snoozeAccepted(_, let untilMs) = reply {
+                oracleSnoozeAccepted(untilMs: untilMs)
+                watchSnooze(untilMs: untilMs)  // SNZ-20: followed to its ring
+            }
             if case .snoozeRejected = reply { checkFailedSnoozeChangedNothing() }
             if case .abandoned(true) = reply, let index = oracle.liveIndex { oracleClose(index, reason: "abandoned") }
             if case .lastAlarmAction(let record) = reply { jsGotLastAction(record) }
@@ -800,7 +808,7 @@ final class World {
             switch effect {
             case .toApp(let input, let launch): deliver(input, launch: launch)
             case .later(let event, let afterMs):
-                if case .lateFire(let id, _) = event { lateHeld.append(id); deferOracleFire(forHeld: id) }  // dense-fixed field fault
+                if case .lateFire(let id, _) = event { lateHeld.append(id); noteHeldRing(id); deferOracleFire(forHeld: id) }  // dense-fixed field fault
                 if case .deliverSnapshot = event { cover(.coalescedUpdate) }  // IOS-5: changes coalesced into one snapshot
                 enqueue(.daemon(event), afterMs: afterMs)
             case .alertStarted(let id, let metadata): lastPlatformChangeMs = nowMs; alertStarted(id, metadata)
@@ -840,6 +848,7 @@ final class World {
             }
             if case .success = result { noteScheduleResult(id, success: true) } else {
                 noteScheduleResult(id, success: false)
+                noteSnoozeRearmRefused(id)  // SNZ-21: the existing snooze ring stays
                 if inLockedBootPhase, let metadata = requestMetadata[id], metadata.kind == .primary,
                    !liveness.restoreFault.roots.contains(metadata.rootID) {
                     liveness.restoreFault.roots.append(metadata.rootID)
@@ -871,6 +880,7 @@ final class World {
 
     func alertStarted(_ id: AlarmUUID, _ metadata: RingMetadata) {
         coverAlertStarted(metadata)
+        checkSnoozeRingTime(id, metadata)  // invariant 9 after a clock change (SNZ-20)
         checkRecurrenceAlert(id, metadata)  // invariant 44
         releaseLateOracleFires(openedBy: id, metadata)
         oracleAlertStarted(id, metadata)
@@ -1043,6 +1053,7 @@ final class World {
 
     func noteFault(_ name: String) {
         faultExemption = (name, nowMs)
+        noteSnoozePlatformFault(name)
     }
 
     /// Android before the first unlock: the only bridge work is the direct-boot restore, so a
