@@ -90,6 +90,9 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     /// OCC-6, ACT-1: a Stop's successor and action record are timed from when the bridge acts on
     /// it (after its look-first read, IOS-2, or once the store is readable), not from the Stop.
     public var successorTimedFromObservation = false
+    /// OCC-3 on iOS: a passed-over root is recorded as a pass-over but its AlarmKit alert is
+    /// never stopped (as if AlarmKit, like Android's receiver, only rang what the app starts).
+    public var passOverLeftAlerting = false
 
     public init() {}
 

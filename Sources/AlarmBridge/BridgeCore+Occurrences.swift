@@ -164,7 +164,11 @@ extension BridgeCore {
             if live.rootID == row.metadata.rootID && live.startedAtMs == startedAt { return true }
             // OCC-3: a different root due while an occurrence is live is a silent pass-over.
             out.append(.note("pass-over: \(row.metadata.rootID) while \(live.rootID) owns the occurrence"))
-            silence(row.id, origin: .lifecycle, into: &out)
+            if defects.passOverLeftAlerting && flavor == .ios {
+                out.append(.note("defect pass-over-left-alerting: \(row.id) left to AlarmKit"))  // known defect (OCC-3)
+            } else {
+                silence(row.id, origin: .lifecycle, into: &out)
+            }
             if flavor == .android { queuePassOver(row, ringTimeMs: startedAt, owner: live, now: now) }  // AND-15
             if defects.passOverCountedAudible { recordAudible(rootID: row.metadata.rootID) }  // known defect (SND-13)
             return false

@@ -156,7 +156,7 @@ public enum InvariantCatalog {
                       statement: "MainActivity's lock-screen presentation is held only from Start wake-up check until the challenge ends or the app leaves the foreground (within T_OP), and keyguard dismissal is never requested",
                       rules: ["AND-10", "AND-11", "AND-12"]),
         InvariantInfo(id: "pass-over-silent",
-                      statement: "on Android a root that became due while another root owned a live occurrence never rings for that ring time, neither while queued nor after its queue entry is released",
+                      statement: "a root that became due while another root owned a live occurrence is silent: on Android it never rings for that ring time, neither while queued nor after its queue entry is released; on iOS, where AlarmKit alerts it itself, it stops alerting within T_OP of the first ready bridge step that was shown it alerting",
                       rules: ["OCC-3", "OCC-4", "AND-15"]),
         InvariantInfo(id: "verified-saves",
                       statement: "a direct save resolves successfully only if one of at most 3 reads 100 ms apart saw each root's exact new primary; a failed save leaves the previous schedule's rings and rows unchanged",

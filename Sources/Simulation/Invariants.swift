@@ -26,6 +26,7 @@ extension World {
         checkOccurrenceInvariants()  // Invariants+Occurrence.swift
         checkOneSteadyFuse()
         checkAndroidOccurrenceRules()
+        checkIOSPassOverSilenced()  // Invariants+PassOver.swift
         checkFailedPlaybackReplaced()
         noteBelievedAlerting()
     }

@@ -48,6 +48,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case givesUpOnFailedPrimary = "gives-up-on-failed-primary"
     // Issue 16 part 3: invariant clauses that were not checked.
     case successorTimedFromObservation = "successor-timed-from-observation"
+    case passOverLeftAlerting = "pass-over-left-alerting"
     // Issue 8, test only: not a field bug but a deliberate trap, so the campaign's crash
     // isolation (worker subprocesses) can be tested. Hidden from every list (``listed``).
     case testTrap = "test-trap"
@@ -149,6 +150,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "a first draft's retry: a primary whose schedule request failed is never requested again while the process lives, so a failed write during a restore leaves the morning silent ([derived] WALK-18, AND-3; plus_plugins#1981)"
         case .successorTimedFromObservation:
             return "iOS: a Stop's successor and action record are timed from when the bridge acts on the Stop (after its look-first daemon read, or once the store is readable), not from the Stop itself, so the successor comes late (OCC-6, ACT-1, IOS-2)"
+        case .passOverLeftAlerting:
+            return "iOS: a root that comes due while another owns the wake occurrence is noted as a pass-over, but its AlarmKit alert is never stopped, so it rings beside the owner (OCC-3)"
         case .testTrap:
             return "test only: the simulator traps (preconditionFailure) midway through every seed ≡ 3 mod 5, to test crash isolation"
         }
@@ -168,6 +171,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
         case .stepSuppressionDropsRetry, .lockScreenGrantKept, .retrySurvivesClosure, .passOverQueueRings,
              .androidRingStopsAfter30s, .noSystemSoundFallback, .restoreSkipsLockedBoot: return [.android]
         case .givesUpOnFailedPrimary: return [.ios, .android]
+        case .passOverLeftAlerting: return [.ios]  // Android's receiver never starts a pass-over's ring
         case .successorTimedFromObservation: return [.ios]  // Android has no Stop intent: its dismissal is acted on at once
         case .idsChangeOnEdit, .dstShiftsWeeklyTime, .reconcileOnEmptyRead: return [.ios, .android]
         // Android's AlarmManager forgets an alarm once it fires, and has no countdown: only iOS
@@ -222,6 +226,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .restoreSkipsLockedBoot: switches.restoreSkipsLockedBoot = true
             case .givesUpOnFailedPrimary: switches.givesUpOnFailedPrimary = true
             case .successorTimedFromObservation: switches.successorTimedFromObservation = true
+            case .passOverLeftAlerting: switches.passOverLeftAlerting = true
             case .testTrap: break  // the simulator traps, not the bridge (Simulator.run)
             }
         }

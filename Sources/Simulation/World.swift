@@ -189,6 +189,9 @@ final class World {
     /// Actions a ready bridge recorded (root, action, when), as the app model saw them go in,
     /// and the ones whose JS work succeeded (candidate invariant 31).
     var bridgeActions: [ActionRecord] = []
+    /// pass-over-silent on iOS: alerting pass-overs and when a ready bridge step first showed
+    /// them to the bridge (Invariants+PassOver.swift).
+    var passOversSeen: [(id: AlarmUUID, sinceMs: Int64)] = []
     /// snooze-window after a clock change: the accepted snooze followed to its ring (SNZ-20),
     /// and the rings whose delivery the platform ever held back (Invariants+SnoozeRing.swift).
     var snoozeWatch: SnoozeWatch?
@@ -627,6 +630,7 @@ final class World {
             execute(command)
         }
         checkRowsKept(before: documentBefore, after: bridge.document, commands: commands)  // invariant 41
+        notePassOversObserved(input, bridge: bridge)  // invariant 13 on iOS (OCC-3)
         if let current = process.bridge { noteStopsHandled(current); noteSnoozeCorrectionSeen(current) }
         coverStep(input, bridge: bridge, before: documentBefore, commands: commands)
         adoptAmbiguousStart(bridge)
