@@ -93,6 +93,10 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     /// OCC-3 on iOS: a passed-over root is recorded as a pass-over but its AlarmKit alert is
     /// never stopped (as if AlarmKit, like Android's receiver, only rang what the app starts).
     public var passOverLeftAlerting = false
+    /// ACT-3, API-7: `peekLastAlarmAction` removes the action it returns.
+    public var destructivePeek = false
+    /// ACT-4, API-8: an acknowledgement removes every stored action of its alarm ID.
+    public var ackByAlarmID = false
 
     public init() {}
 

@@ -536,7 +536,12 @@ public struct BridgeCore: Sendable {
         case .expireWakeOccurrence(let alarmIDs, let startedAt, let token):
             expireWakeOccurrence(alarmIDs: alarmIDs, startedAtMs: startedAt, token: token, now: now, into: &out)
         case .peekLastAlarmAction:
-            out.append(.reply(.lastAlarmAction(lastAlarmAction(now: now))))
+            let last = lastAlarmAction(now: now)
+            out.append(.reply(.lastAlarmAction(last)))
+            if defects.destructivePeek, let last {
+                // Known defect (ACT-3, API-7): the peek consumes the action it returns.
+                mutate { $0.actions.removeAll { $0 == last } }
+            }
         case .acknowledgeLastAlarmAction(let alarmID, let action, let occurredAtMs):
             acknowledgeAlarmAction(alarmID: alarmID, action: action, occurredAtMs: occurredAtMs, into: &out)
         case .completeChallenge(let rootID, let token):

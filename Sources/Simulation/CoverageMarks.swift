@@ -78,6 +78,8 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
     case actionAcknowledged
     // Added after the first measurement (issue 7, part 4)
     case androidDeliveredLate
+    // Issue 16 part 3: the action journal check sees every recorded action (iOS too)
+    case actionJournalChecked
 
     public static func < (lhs: CoverageMark, rhs: CoverageMark) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -286,6 +288,9 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
         case .androidDeliveredLate:
             return Info(name: "android-delivered-late", summary: "AlarmManager delivered an alarm more than 1 s after it was due",
                         rules: ["AND-19", "AND-14"], platforms: [.android])
+        case .actionJournalChecked:
+            return Info(name: "action-journal-checked", summary: "an action the bridge recorded in its journal (a Stop, a dismissal) entered the action-journal check, matched by its identity",
+                        rules: ["ACT-1", "ACT-3", "ACT-4", "API-7", "API-8"], platforms: both)
         }
     }
 }

@@ -49,6 +49,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     // Issue 16 part 3: invariant clauses that were not checked.
     case successorTimedFromObservation = "successor-timed-from-observation"
     case passOverLeftAlerting = "pass-over-left-alerting"
+    case destructivePeek = "destructive-peek"
+    case ackByAlarmID = "ack-by-alarm-id"
     // Issue 8, test only: not a field bug but a deliberate trap, so the campaign's crash
     // isolation (worker subprocesses) can be tested. Hidden from every list (``listed``).
     case testTrap = "test-trap"
@@ -152,6 +154,10 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "iOS: a Stop's successor and action record are timed from when the bridge acts on the Stop (after its look-first daemon read, or once the store is readable), not from the Stop itself, so the successor comes late (OCC-6, ACT-1, IOS-2)"
         case .passOverLeftAlerting:
             return "iOS: a root that comes due while another owns the wake occurrence is noted as a pass-over, but its AlarmKit alert is never stopped, so it rings beside the owner (OCC-3)"
+        case .destructivePeek:
+            return "peekLastAlarmAction removes the action it returns, so an action whose work then fails is lost (ACT-3, ACT-5, API-7)"
+        case .ackByAlarmID:
+            return "acknowledgeLastAlarmAction matches on the alarm ID alone and removes every stored action of that alarm, so acknowledging an older action clears a newer one (ACT-4, API-8)"
         case .testTrap:
             return "test only: the simulator traps (preconditionFailure) midway through every seed ≡ 3 mod 5, to test crash isolation"
         }
@@ -171,6 +177,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
         case .stepSuppressionDropsRetry, .lockScreenGrantKept, .retrySurvivesClosure, .passOverQueueRings,
              .androidRingStopsAfter30s, .noSystemSoundFallback, .restoreSkipsLockedBoot: return [.android]
         case .givesUpOnFailedPrimary: return [.ios, .android]
+        case .destructivePeek, .ackByAlarmID: return [.ios, .android]
         case .passOverLeftAlerting: return [.ios]  // Android's receiver never starts a pass-over's ring
         case .successorTimedFromObservation: return [.ios]  // Android has no Stop intent: its dismissal is acted on at once
         case .idsChangeOnEdit, .dstShiftsWeeklyTime, .reconcileOnEmptyRead: return [.ios, .android]
@@ -227,6 +234,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .givesUpOnFailedPrimary: switches.givesUpOnFailedPrimary = true
             case .successorTimedFromObservation: switches.successorTimedFromObservation = true
             case .passOverLeftAlerting: switches.passOverLeftAlerting = true
+            case .destructivePeek: switches.destructivePeek = true
+            case .ackByAlarmID: switches.ackByAlarmID = true
             case .testTrap: break  // the simulator traps, not the bridge (Simulator.run)
             }
         }

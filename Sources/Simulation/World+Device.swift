@@ -140,6 +140,9 @@ extension World {
         guard deviceUp else { return }
         record("user", "reinstall")
         kill("app-deleted")
+        // The app container goes with its document and action journal: no recorded action is
+        // owed to JS any more (invariant 31; ios seed 850).
+        bridgeActions = []
         // Requests the deleted app still had in flight die with it: the daemon never registers
         // them for the new install (ios seed 4056: a walk fuse landed after the reinstall).
         queue.removeAll { event in

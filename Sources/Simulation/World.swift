@@ -614,7 +614,8 @@ final class World {
         if case .stopIntent(let id) = input { oracleCredit(id, creditNow: wasReady) }
         if case .ringDismissed(let id) = input { oracleCredit(id, creditNow: wasReady) }
         oracleVolumeDismissal(input, creditNow: wasReady)  // INACT-6
-        noteRecordedAction(input, bridge: bridge)
+        noteRecordedActions(before: documentBefore, after: bridge.document)  // invariant 31, by identity
+        checkActionJournalStep(input, before: documentBefore, after: bridge.document)  // ACT-3, ACT-4
         if documentBefore?.liveOccurrence.map({ $0.deadlineMs > wallMs }) ?? true {  // not an expiry step
             checkOwnershipValidation(input, before: documentBefore, commands: commands)
         }

@@ -145,6 +145,9 @@ struct InvariantSuiteTests {
         // Bridge: a Stop's successor and action were timed from the step that acted on it, after the
         // look-first read or the launch, not from the Stop (OCC-6, ACT-1; issue 16 part 3).
         (.ios, 13), (.ios, 73),
+        // Oracle: a reinstall deletes the action journal with the app container, so no recorded
+        // action is owed to JS (ACT-1; issue 16 part 3).
+        (.ios, 850),
     ]
 
     /// Seeds of the uniform fault profile the fuzzer once failed on.
