@@ -44,6 +44,9 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     /// Walk: a started walk arms a fuse while the app is steadily in the foreground, a legacy
     /// foreground maintenance alarm (WALK-5, WALK-13).
     public var foregroundWalkFuse = false
+    /// Walk: returning active keeps the walk fuse pending (WALK-9 cancels it) and the next
+    /// resign-active reuses it at its old deadline instead of resign + 60 s (WALK-5, WALK-8).
+    public var walkFuseKeptInForeground = false
     /// AND-17: a ring postponed by recent steps arms no durable retry.
     public var stepSuppressionDropsRetry = false
     /// AND-11: MainActivity keeps its lock-screen presentation after the app leaves the foreground.

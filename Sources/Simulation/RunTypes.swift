@@ -23,6 +23,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case backgroundEdgeMovesFuse = "background-edge-moves-fuse"
     case rotationKeepsPredecessor = "rotation-keeps-predecessor"
     case foregroundWalkFuse = "foreground-walk-fuse"
+    case walkFuseKeptInForeground = "walk-fuse-kept-in-foreground"
     case stepSuppressionDropsRetry = "step-suppression-drops-retry"
     case lockScreenGrantKept = "lock-screen-grant-kept"
     case retrySurvivesClosure = "retry-survives-closure"
@@ -105,6 +106,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "walk: a committed fuse rotation never retires its predecessor, leaving a durable pair of walk fuses (WALK-16)"
         case .foregroundWalkFuse:
             return "walk: a started walk arms a walk fuse while the app is steadily in the foreground, a legacy maintenance alarm (WALK-5, WALK-13)"
+        case .walkFuseKeptInForeground:
+            return "walk: returning to the foreground leaves the walk fuse pending, and the next resign-active reuses it at its old deadline instead of resign + 60 s (WALK-5, WALK-8, WALK-9)"
         case .backgroundEdgeMovesFuse:
             return "walk: the real background edge re-arms the provisional fuse 60 s after itself instead of keeping resign-active + 60 s (WALK-8, WALK-10)"
         case .stepSuppressionDropsRetry:
@@ -156,7 +159,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
         case .receiptDeletedBeforeWrite, .gateTrustsJSCache: return [.ios]
         case .killSwitchFailsClosed: return [.ios, .android]
         case .unavailableReadAsEmpty, .fuseRetireBeforeArm, .backgroundEdgeMovesFuse, .rotationKeepsPredecessor,
-             .foregroundWalkFuse: return [.ios]
+             .foregroundWalkFuse, .walkFuseKeptInForeground: return [.ios]
         case .resyncWhileAlerting, .stopLeavesRecoveryGuard, .titleInRingID, .snoozeLatchAfterArm, .ackBeforeWork,
              .heartbeatExtendsDeadline, .dismissalRevivesExpired, .retireBeforeArm, .completionScopedToFamily,
              .staleChallengeVisibleSurvivesRestart, .foregroundAlertKept, .contextNeverLapses,
@@ -197,6 +200,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .backgroundEdgeMovesFuse: switches.backgroundEdgeMovesFuse = true
             case .rotationKeepsPredecessor: switches.rotationKeepsPredecessor = true
             case .foregroundWalkFuse: switches.foregroundWalkFuse = true
+            case .walkFuseKeptInForeground: switches.walkFuseKeptInForeground = true
             case .stepSuppressionDropsRetry: switches.stepSuppressionDropsRetry = true
             case .lockScreenGrantKept: switches.lockScreenGrantKept = true
             case .retrySurvivesClosure: switches.retrySurvivesClosure = true
