@@ -33,7 +33,7 @@ public enum InvariantCatalog {
                       statement: "no reconcile, migration or cancel decision is taken by a process whose store read failed and was never read successfully, nor in the step that handed the bridge a failed inventory read; getScheduledAlarmTimes never resolves from a failed read",
                       rules: ["BOOT-2", "BOOT-4", "BOOT-5", "SCH-16"]),
         InvariantInfo(id: "registered-means-present",
-                      statement: "in every getScheduledAlarmTimes answer, registered equals the platform read holding that root's exact primary, every ring row is in that read, and foregroundSuppressed is reported only while the app is natively active",
+                      statement: "in every getScheduledAlarmTimes answer, registered equals the platform read holding that root's exact primary, every ring row is in that read, and foregroundSuppressed is reported only while the app is natively active; no proof survives the running bridge's first step after a time-zone change or a wall-clock change beyond Δ_CLOCK",
                       rules: ["SCH-13", "SCH-14", "SCH-15", "SCH-17", "SCH-18", "IOS-2", "API-10"]),
         InvariantInfo(id: "rows-kept-for-observer",
                       statement: "reconciliation never removes a registry row whose fire time has passed or that the platform read holds, and removes a future row without a platform alarm only once G_PUB has passed since its publication",
@@ -163,7 +163,7 @@ public enum InvariantCatalog {
                       rules: ["SCH-9", "SCH-10", "SCH-11", "API-19", "CAP-6"]),
         // Issue 7, the liveness phase (Liveness.swift): candidate invariant 46.
         InvariantInfo(id: "convergence",
-                      statement: "after faults stop and the world heals (liveness phase): within B_REG every configured primary inside the horizon is registered with the platform or holds the foregroundSuppressed proof, and within B_AUD every live occurrence is audible or presented; capacity drops the dropped count surfaces and [limit] conditions are named exemptions",
+                      statement: "after faults stop and the world heals (liveness phase): within B_REG every configured primary inside the horizon is registered with the platform or holds the foregroundSuppressed proof for that occurrence instant, and within B_AUD every live occurrence is audible or presented; capacity drops the dropped count surfaces and [limit] conditions are named exemptions",
                       rules: ["CAP-2", "CAP-3", "CAP-7", "CAP-9", "OCC-17", "REC-5", "SCH-22", "WALK-16", "AND-2", "AND-3", "SCH-24"]),
         InvariantInfo(id: "publish-before-write",
                       statement: "every daemon schedule call of a direct save follows the atomic publication of its registry row together with its exact primary ID",

@@ -26,6 +26,7 @@ extension World {
         checkOccurrenceInvariants()  // Invariants+Occurrence.swift
         checkOneSteadyFuse()
         checkNoForegroundFuse()
+        checkSuppressionProofs()
         checkAndroidOccurrenceRules()
         checkFailedPlaybackReplaced()
         noteBelievedAlerting()

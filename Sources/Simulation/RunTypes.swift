@@ -24,6 +24,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case rotationKeepsPredecessor = "rotation-keeps-predecessor"
     case foregroundWalkFuse = "foreground-walk-fuse"
     case walkFuseKeptInForeground = "walk-fuse-kept-in-foreground"
+    case suppressionProofSurvivesClockChange = "suppression-proof-survives-clock-change"
     case stepSuppressionDropsRetry = "step-suppression-drops-retry"
     case lockScreenGrantKept = "lock-screen-grant-kept"
     case retrySurvivesClosure = "retry-survives-closure"
@@ -108,6 +109,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "walk: a started walk arms a walk fuse while the app is steadily in the foreground, a legacy maintenance alarm (WALK-5, WALK-13)"
         case .walkFuseKeptInForeground:
             return "walk: returning to the foreground leaves the walk fuse pending, and the next resign-active reuses it at its old deadline instead of resign + 60 s (WALK-5, WALK-8, WALK-9)"
+        case .suppressionProofSurvivesClockChange:
+            return "seed 000: the foregroundSuppressed proof is not cleared on a wall-clock or time-zone change, so a consumed primary of the old frame still stands for its root (SCH-18)"
         case .backgroundEdgeMovesFuse:
             return "walk: the real background edge re-arms the provisional fuse 60 s after itself instead of keeping resign-active + 60 s (WALK-8, WALK-10)"
         case .stepSuppressionDropsRetry:
@@ -166,7 +169,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
              .unheardRingAdvancesSequence, .passOverCountedAudible: return [.ios, .android]
         case .stepSuppressionDropsRetry, .lockScreenGrantKept, .retrySurvivesClosure, .passOverQueueRings,
              .androidRingStopsAfter30s, .noSystemSoundFallback, .restoreSkipsLockedBoot: return [.android]
-        case .givesUpOnFailedPrimary: return [.ios, .android]
+        case .givesUpOnFailedPrimary, .suppressionProofSurvivesClockChange: return [.ios, .android]
         case .idsChangeOnEdit, .dstShiftsWeeklyTime, .reconcileOnEmptyRead: return [.ios, .android]
         // Android's AlarmManager forgets an alarm once it fires, and has no countdown: only iOS
         // holds a ring past its fire time (a late delivery) for a sync to cancel.
@@ -201,6 +204,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .rotationKeepsPredecessor: switches.rotationKeepsPredecessor = true
             case .foregroundWalkFuse: switches.foregroundWalkFuse = true
             case .walkFuseKeptInForeground: switches.walkFuseKeptInForeground = true
+            case .suppressionProofSurvivesClockChange: switches.suppressionProofSurvivesClockChange = true
             case .stepSuppressionDropsRetry: switches.stepSuppressionDropsRetry = true
             case .lockScreenGrantKept: switches.lockScreenGrantKept = true
             case .retrySurvivesClosure: switches.retrySurvivesClosure = true

@@ -136,6 +136,11 @@ final class World {
     var lastWallClockChangeMs: Int64 = Int64.min / 2
     /// True time of the last time-zone change (REC-8: fixed instants follow when the bridge runs).
     var lastZoneChangeMs: Int64 = Int64.min / 2
+    /// True ms of the latest change of frame a running bridge must notice at its next step by
+    /// itself (SCH-18, REC-8): a time-zone change, or a wall-clock change beyond Δ_CLOCK.
+    var lastFrameChangeMs: Int64 = Int64.min / 2
+    /// foregroundSuppressed proofs the running bridge holds, with the true ms each was first seen.
+    var suppressionProofsSeen: [(proof: ForegroundSuppressedProof, sinceMs: Int64)] = []
     /// capacity-protection (CAP-4): primaries re-requested in a limit-failure step (their one retry).
     var limitRetried: [AlarmUUID] = []
     /// The fire time of every ring the bridge requested, by ID (lookup only).
