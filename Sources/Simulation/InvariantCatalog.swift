@@ -165,6 +165,10 @@ public enum InvariantCatalog {
         InvariantInfo(id: "convergence",
                       statement: "after faults stop and the world heals (liveness phase): within B_REG every configured primary inside the horizon is registered with the platform or holds the foregroundSuppressed proof for that occurrence instant, and within B_AUD every live occurrence is audible or presented; capacity drops the dropped count surfaces and [limit] conditions are named exemptions",
                       rules: ["CAP-2", "CAP-3", "CAP-7", "CAP-9", "OCC-17", "REC-5", "SCH-22", "WALK-16", "AND-2", "AND-3", "SCH-24"]),
+        // Issue 16: a silent day leaves a record (Invariants+Missed.swift; RULES.md is silent).
+        InvariantInfo(id: "missed-day-recorded",
+                      statement: "a configured ring time that passed with nothing on the platform to ring it (force-stop, a restart that re-armed nothing, a failed registration) while the store held its row is recorded as a missed receipt in the abandoned-occurrence journal within T_OP of the next launch's first sync read",
+                      rules: ["API-20", "AND-3", "AND-6", "IOS-10"]),
         InvariantInfo(id: "publish-before-write",
                       statement: "every daemon schedule call of a direct save follows the atomic publication of its registry row together with its exact primary ID",
                       rules: ["SCH-6", "SCH-7"]),

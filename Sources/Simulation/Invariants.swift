@@ -27,6 +27,7 @@ extension World {
         checkOneSteadyFuse()
         checkNoForegroundFuse()
         checkSuppressionProofs()
+        checkMissedRecorded()
         checkAndroidOccurrenceRules()
         checkFailedPlaybackReplaced()
         noteBelievedAlerting()
@@ -255,7 +256,7 @@ extension World {
     /// miss-receipt-first (INACT-16): an expiry's stop or cancel follows a durable receipt.
     func checkReceiptFirst(_ id: AlarmUUID, origin: CommandOrigin) {
         guard origin == .expiry, !stopped, let metadata = requestMetadata[id] else { return }
-        let durable = storedDocument?.missReceipts.contains { $0.rootID == metadata.rootID } ?? false
+        let durable = storedDocument?.missReceipts.contains { $0.rootID == metadata.rootID && $0.reason == MissReceipt.inactivityReason } ?? false
         if !durable {
             violate("miss-receipt-first", [], "expiry silenced \(id) of \(metadata.rootID) before a miss receipt was persisted")
         }

@@ -145,7 +145,12 @@ extension World {
         // delivered (glossary; SCH-21 keeps a ring past its fire time; ios seed 583).
         guard alarms.contains(where: { $0.id == alarmID && ($0.enabled || deliveredLate) }) else { return }
         livenessRootDue(rootID)  // convergence: the delivery's transition window (Liveness.swift)
-        guard deviceUp else { countExemption("device-restarting"); return }
+        guard deviceUp else {
+            countExemption("device-restarting")
+            // AlarmManager forgets every alarm at a reboot (PLATFORMS.md): the day is missed.
+            if android != nil { noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "the phone was off") }
+            return
+        }
         // (A delivery released from a hold is due now: no other held ring defers it again.)
         if !deliveredLate, let held = lateHeld.first(where: { groundTruthMetadata($0).map { $0.kind.opensOccurrence && $0.rootID == rootID } ?? false }) {
             lateOracleFires.append((held, rootID, alarmID, fireWallMs))
@@ -159,11 +164,16 @@ extension World {
                 // is not over for the app, as if the ring time came while the phone was off
                 // (android seeds 3382, 19967). The `device-restarting` window ends at that run.
                 countExemption("device-restarting")
+                noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "the restart had re-armed nothing yet")
                 return
             }
             if let name = authorizationExemption() { countExemption(name); return }
             if let manager = android, !manager.canScheduleExactAlarms { countExemption("exact-permission-revoked"); return }
-            if let manager = android, manager.forceStopped { countExemption("force-stop"); return }  // [limit] AND-6
+            if let manager = android, manager.forceStopped {  // [limit] AND-6
+                countExemption("force-stop")
+                noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "the app was force-stopped")
+                return
+            }
             if oracle.capacityRefused.contains(where: { $0.rootID == rootID }), checkDroppedSurfaced(rootID: rootID) {
                 countExemption("capacity-dropped-surfaced")  // CAP-9: the dropped count says so
                 return
@@ -171,6 +181,7 @@ extension World {
             if stopped { return }
             if oracle.primaryFaultRoots.contains(rootID), !primaryRetryWasDue(rootID) {
                 countExemption("primary-unregistered-by-fault")
+                noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "its registration failed")
                 return
             }
             // BOOT-12: an explicit "disabled" from the kill switch held the sync back (operator's choice).

@@ -141,6 +141,8 @@ final class World {
     var lastFrameChangeMs: Int64 = Int64.min / 2
     /// foregroundSuppressed proofs the running bridge holds, with the true ms each was first seen.
     var suppressionProofsSeen: [(proof: ForegroundSuppressedProof, sinceMs: Int64)] = []
+    /// Ring times that passed silently and that the next launch must record (missed-day-recorded).
+    var missedExpectations: [MissedExpectation] = []
     /// capacity-protection (CAP-4): primaries re-requested in a limit-failure step (their one retry).
     var limitRetried: [AlarmUUID] = []
     /// The fire time of every ring the bridge requested, by ID (lookup only).
@@ -624,6 +626,7 @@ final class World {
             execute(command)
         }
         checkRowsKept(before: documentBefore, after: bridge.document, commands: commands)  // invariant 41
+        noteMissedSyncRead(input, bridge: bridge)  // missed-day-recorded
         coverStep(input, bridge: bridge, before: documentBefore, commands: commands)
         adoptAmbiguousStart(bridge)
         launchState.completionRequested = nil
