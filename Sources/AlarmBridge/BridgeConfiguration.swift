@@ -44,6 +44,15 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     /// Walk: a started walk arms a fuse while the app is steadily in the foreground, a legacy
     /// foreground maintenance alarm (WALK-5, WALK-13).
     public var foregroundWalkFuse = false
+    /// Walk: returning active keeps the walk fuse pending (WALK-9 cancels it) and the next
+    /// resign-active reuses it at its old deadline instead of resign + 60 s (WALK-5, WALK-8).
+    public var walkFuseKeptInForeground = false
+    /// SCH-18: the foregroundSuppressed proof survives a wall-clock or time-zone change, so a proof
+    /// for an instant of the old frame stands for the root in the new one.
+    public var suppressionProofSurvivesClockChange = false
+    /// A ring time that passed without ringing (force-stop, a restart that re-armed nothing, a
+    /// failed registration) is re-armed for the next day and leaves no missed record.
+    public var missedOccurrenceNotRecorded = false
     /// AND-17: a ring postponed by recent steps arms no durable retry.
     public var stepSuppressionDropsRetry = false
     /// AND-11: MainActivity keeps its lock-screen presentation after the app leaves the foreground.

@@ -15,6 +15,7 @@ extension BridgeCore {
     /// which the platform treats as a replacement, so a failed re-arm leaves the old ring (SNZ-21).
     mutating func applyClockCorrection(_ delta: Int64, now: BridgeInstants, into out: inout [BridgeCommand]) {
         out.append(.note("clock corrected by \(delta) ms (REC-9)"))
+        clearForegroundSuppressedOnClockChange(into: &out)  // SCH-18: clock change
         // REC-9: the corrected frame is the new clock reference, persisted with this step, so that a
         // later process never takes the same correction again from a stale one (ios seeds 6184, 10178).
         if document != nil { dirty = true }

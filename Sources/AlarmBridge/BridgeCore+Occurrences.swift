@@ -589,7 +589,7 @@ extension BridgeCore {
     mutating func expireIfDue(now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard let live = document?.liveOccurrence, now.wallMs >= live.deadlineMs else { return }
         mutate { document in
-            document.missReceipts.append(MissReceipt(token: live.token, rootID: live.rootID, reason: "inactivity",
+            document.missReceipts.append(MissReceipt(token: live.token, rootID: live.rootID, reason: MissReceipt.inactivityReason,
                                                      expiredAtMs: live.deadlineMs, policy: live.policy,
                                                      inactivityClockOffsetMs: live.inactivityClockOffsetMs))
         }

@@ -145,6 +145,7 @@ extension BridgeCore {
         let guardAlerting = !(defects.resyncWhileAlerting && origin == .resumeSync)
         let busyFamilies = guardAlerting ? alertingFamilies(inventory) : []
         migrateIfNeeded(inventory: inventory, now: now, into: &out)  // BOOT-9..11: first launch after an update
+        recordMissedOccurrences(inventory: inventory, now: now, into: &out)  // a silent day is recorded (BridgeCore+Missed.swift)
         var deferred = false
         // SCH-7: a family whose direct save is in progress is left to that save; this sync runs
         // again once it resolved.

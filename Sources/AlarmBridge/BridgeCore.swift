@@ -130,6 +130,7 @@ public struct BridgeCore: Sendable {
         if let zone = now.zoneIdentifier, zone != configuration.calendar.zoneIdentifier,
            let calendar = WallCalendar(zoneIdentifier: zone) {
             configuration.calendar = calendar
+            clearForegroundSuppressedOnClockChange(into: &out)  // SCH-18: time-zone change
             if phase == .ready { adoptDeviceZone(now: now, into: &out) }
         }
         if case .healthAccessObserved(let granted) = input { healthAccessGranted = granted }  // WALK-4, any phase
@@ -466,6 +467,7 @@ public struct BridgeCore: Sendable {
         case .exactAlarmPermissionGranted:
             out.append(.readInventory(.launchSync))  // AND-3
         case .clockChanged(let zoneIdentifier):
+            clearForegroundSuppressedOnClockChange(into: &out)  // SCH-18: clock or time-zone change
             // REC-8, AND-3: re-plan every fire time in the new local frame and re-register.
             if zoneIdentifier != configuration.calendar.zoneIdentifier, let calendar = WallCalendar(zoneIdentifier: zoneIdentifier) {
                 configuration.calendar = calendar

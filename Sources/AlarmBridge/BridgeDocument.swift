@@ -52,6 +52,9 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// SND-13, SND-14, API-5, API-6: root IDs recorded as audible, in recording order; nil in
     /// documents written before audible counting existed (read as empty).
     public var audibleAlarmIDs: [String]?
+    /// Rings already recorded as missed (a `missed` receipt; BridgeCore+Missed.swift), oldest
+    /// first and bounded, so an acknowledged record never comes back. nil in older documents.
+    public var missedRingIDs: [AlarmUUID]?
 
     public init() {}
 
@@ -236,8 +239,14 @@ public struct OccurrenceRecord: Codable, Sendable, Equatable {
     }
 }
 
-/// A miss receipt in the abandoned-occurrence journal (INACT-18).
+/// A miss receipt in the abandoned-occurrence journal (INACT-18), or the record of a ring time
+/// that passed without ringing (reason ``missedReason``; BridgeCore+Missed.swift).
 public struct MissReceipt: Codable, Sendable, Equatable {
+    /// INACT-18: an occurrence that expired for inactivity.
+    public static let inactivityReason = "inactivity"
+    /// A configured ring time that never rang (force-stop, a restart that re-armed nothing, a
+    /// failed registration): `expiredAtMs` is that ring time, no occurrence began.
+    public static let missedReason = "missed"
     public var token: String
     public var rootID: String
     public var reason: String

@@ -25,6 +25,9 @@ extension World {
         checkExpiryFormula()
         checkOccurrenceInvariants()  // Invariants+Occurrence.swift
         checkOneSteadyFuse()
+        checkNoForegroundFuse()
+        checkSuppressionProofs()
+        checkMissedRecorded()
         checkAndroidOccurrenceRules()
         checkIOSPassOverSilenced()  // Invariants+PassOver.swift
         checkFailedPlaybackReplaced()
@@ -254,7 +257,7 @@ extension World {
     /// miss-receipt-first (INACT-16): an expiry's stop or cancel follows a durable receipt.
     func checkReceiptFirst(_ id: AlarmUUID, origin: CommandOrigin) {
         guard origin == .expiry, !stopped, let metadata = requestMetadata[id] else { return }
-        let durable = storedDocument?.missReceipts.contains { $0.rootID == metadata.rootID } ?? false
+        let durable = storedDocument?.missReceipts.contains { $0.rootID == metadata.rootID && $0.reason == MissReceipt.inactivityReason } ?? false
         if !durable {
             violate("miss-receipt-first", [], "expiry silenced \(id) of \(metadata.rootID) before a miss receipt was persisted")
         }
@@ -286,5 +289,15 @@ extension World {
         if !calls.isEmpty {
             violate("idempotent-sync", [], "a second sync with no intervening change issued \(calls.count) scheduler call(s): \(calls.map { "\($0)" }.joined(separator: "; ").prefix(300))")
         }
+    }
+}
+
+extension World {
+    /// A wall instant (virtual ms) as a user reads it: local date, time with seconds and the zone,
+    /// e.g. `2026-10-03 08:36:12 Australia/Sydney` (violation messages).
+    func localTimeText(_ wallMs: Int64) -> String {
+        let local = calendar.local(wallMs)
+        let seconds = (local.second < 10 ? ":0" : ":") + String(local.second)
+        return "\(calendar.localDate(wallMs)) \(clockTime(hour: local.hour, minute: local.minute))\(seconds) \(calendar.zoneIdentifier)"
     }
 }

@@ -345,11 +345,15 @@ extension World {
 
     /// True when the platform holds a ring that opens `rootID`'s occurrence at `fireWallMs` (a
     /// primary; on iOS also a seed, REC-5), one of its rings is alerting, or the running bridge
-    /// holds the foregroundSuppressed proof for it (SCH-17). Around a DST transition the
+    /// holds the foregroundSuppressed proof for that very occurrence instant (SCH-17, SCH-18: a
+    /// proof covers one occurrence; one for an earlier ring time or another frame proves nothing
+    /// about this one). Around a DST transition the
     /// platform's normalisation may move the instant by up to an hour (REC-2; AlarmKit's gap
     /// and overlap behaviour is a parameter).
     func primaryConverged(rootID: String, fireWallMs: Int64) -> Bool {
-        if process.bridge?.foregroundSuppressed.contains(where: { $0.rootID == rootID }) == true { return true }
+        if process.bridge?.foregroundSuppressed.contains(where: { $0.rootID == rootID && $0.occurrenceStartedAtMs == fireWallMs }) == true {
+            return true
+        }
         let nearTransition = calendar.nextTransition(after: fireWallMs - 86_400_000, withinMs: 2 * 86_400_000) != nil
         func matches(_ ringFireWallMs: Int64) -> Bool {
             ringFireWallMs == fireWallMs || (nearTransition && abs(ringFireWallMs - fireWallMs) <= 3_600_000)

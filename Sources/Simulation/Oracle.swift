@@ -79,6 +79,14 @@ struct Oracle {
 
 extension World {
     /// Oracle events for every configured fire time inside the run.
+    ///
+    /// Rule, once per configured day (REC-1, REC-2; the same rule as the bridge's planner,
+    /// BridgeCore+Recurrence.swift): each configured day is due exactly once, and its ring time is
+    /// the day's instant under `WallCalendar.DSTPolicy.oncePerDay` (`calendar`): the first instant
+    /// of a time a fall-back night repeats, the next whole hour after a time a spring-forward gap
+    /// skips. A second alert of the same day (AlarmKit `ios.dst-overlap both`) is that occurrence
+    /// again (OCC-20), never a second one. Where the platform, not the bridge, picks the instant
+    /// (``platformDueWallMs(_:relative:)``), only the due instant moves, never the ring time.
     func scheduleOracleFireTimes(for alarmIDs: [String]? = nil) {
         // The run ends at a true time; in the wall frame now in force (after clock corrections).
         // After the heal: the end of the liveness window.
@@ -87,7 +95,8 @@ extension World {
             for root in alarm.roots {
                 if let once = root.onceFireWallMs {
                     if once > wallMs && once <= endWallMs {
-                        queue.schedule(.fireTime(rootID: root.id, alarmID: alarm.id, wallMs: once), at: at(wallMs: once))
+                        queue.schedule(.fireTime(rootID: root.id, alarmID: alarm.id, wallMs: once),
+                                       at: at(wallMs: platformDueWallMs(once, relative: true)))  // SCH-2: a one-shot is `.relative`
                     }
                     continue
                 }
@@ -95,12 +104,31 @@ extension World {
                 while fire <= endWallMs {
                     // REC-4 as truth: nothing of a weekly alarm is due on one of its skip dates.
                     if !root.skipDates.contains(calendar.localDate(fire)) {
-                        queue.schedule(.fireTime(rootID: root.id, alarmID: alarm.id, wallMs: fire), at: at(wallMs: fire))
+                        // REC-3: only a weekly root without skip dates is one repeating `.relative` schedule on iOS.
+                        let due = platformDueWallMs(fire, relative: root.skipDates.isEmpty)
+                        queue.schedule(.fireTime(rootID: root.id, alarmID: alarm.id, wallMs: fire), at: at(wallMs: due))
                     }
                     fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: fire)
                 }
             }
         }
+    }
+
+    /// The instant the platform rings the configured day whose ring time is `fireWallMs` (wall ms).
+    /// Android's `setAlarmClock` and AlarmKit's `.fixed` ring exactly at the instant the bridge
+    /// planned. AlarmKit's `.relative` (a one-shot, SCH-2; a weekly root without skip dates, REC-3)
+    /// resolves a repeated local time itself, undocumented (PLATFORMS.md): under the model's
+    /// `ios.dst-overlap last` it rings only the second instant, one overlap length later, so the
+    /// day is due there. The ring time stays `fireWallMs` — the bridge dates a `.relative` alert
+    /// to the same instant (`occurrenceStart`, `oncePerDay`), so both agree on the deadline.
+    func platformDueWallMs(_ fireWallMs: Int64, relative: Bool) -> Int64 {
+        guard relative, let daemon = ios, daemon.parameters.dstPolicy.overlap == .last else { return fireWallMs }
+        let shift = calendar.offsetMs(at: fireWallMs) - calendar.offsetMs(at: fireWallMs + 3 * 3_600_000)
+        guard shift > 0 else { return fireWallMs }
+        let first = calendar.local(fireWallMs)
+        let second = calendar.local(fireWallMs + shift)
+        let repeated = first.day == second.day && first.hour == second.hour && first.minute == second.minute
+        return repeated ? fireWallMs + shift : fireWallMs
     }
 
     func unscheduleOracleFireTimes(alarmID: String) {
@@ -145,7 +173,12 @@ extension World {
         // delivered (glossary; SCH-21 keeps a ring past its fire time; ios seed 583).
         guard alarms.contains(where: { $0.id == alarmID && ($0.enabled || deliveredLate) }) else { return }
         livenessRootDue(rootID)  // convergence: the delivery's transition window (Liveness.swift)
-        guard deviceUp else { countExemption("device-restarting"); return }
+        guard deviceUp else {
+            countExemption("device-restarting")
+            // AlarmManager forgets every alarm at a reboot (PLATFORMS.md): the day is missed.
+            if android != nil { noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "the phone was off") }
+            return
+        }
         // (A delivery released from a hold is due now: no other held ring defers it again.)
         if !deliveredLate, let held = lateHeld.first(where: { groundTruthMetadata($0).map { $0.kind.opensOccurrence && $0.rootID == rootID } ?? false }) {
             lateOracleFires.append((held, rootID, alarmID, fireWallMs))
@@ -159,11 +192,16 @@ extension World {
                 // is not over for the app, as if the ring time came while the phone was off
                 // (android seeds 3382, 19967). The `device-restarting` window ends at that run.
                 countExemption("device-restarting")
+                noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "the restart had re-armed nothing yet")
                 return
             }
             if let name = authorizationExemption() { countExemption(name); return }
             if let manager = android, !manager.canScheduleExactAlarms { countExemption("exact-permission-revoked"); return }
-            if let manager = android, manager.forceStopped { countExemption("force-stop"); return }  // [limit] AND-6
+            if let manager = android, manager.forceStopped {  // [limit] AND-6
+                countExemption("force-stop")
+                noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "the app was force-stopped")
+                return
+            }
             if oracle.capacityRefused.contains(where: { $0.rootID == rootID }), checkDroppedSurfaced(rootID: rootID) {
                 countExemption("capacity-dropped-surfaced")  // CAP-9: the dropped count says so
                 return
@@ -171,6 +209,7 @@ extension World {
             if stopped { return }
             if oracle.primaryFaultRoots.contains(rootID), !primaryRetryWasDue(rootID) {
                 countExemption("primary-unregistered-by-fault")
+                noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "its registration failed")
                 return
             }
             // BOOT-12: an explicit "disabled" from the kill switch held the sync back (operator's choice).

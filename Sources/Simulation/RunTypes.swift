@@ -23,6 +23,9 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case backgroundEdgeMovesFuse = "background-edge-moves-fuse"
     case rotationKeepsPredecessor = "rotation-keeps-predecessor"
     case foregroundWalkFuse = "foreground-walk-fuse"
+    case walkFuseKeptInForeground = "walk-fuse-kept-in-foreground"
+    case suppressionProofSurvivesClockChange = "suppression-proof-survives-clock-change"
+    case missedOccurrenceNotRecorded = "missed-occurrence-not-recorded"
     case stepSuppressionDropsRetry = "step-suppression-drops-retry"
     case lockScreenGrantKept = "lock-screen-grant-kept"
     case retrySurvivesClosure = "retry-survives-closure"
@@ -110,6 +113,12 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "walk: a committed fuse rotation never retires its predecessor, leaving a durable pair of walk fuses (WALK-16)"
         case .foregroundWalkFuse:
             return "walk: a started walk arms a walk fuse while the app is steadily in the foreground, a legacy maintenance alarm (WALK-5, WALK-13)"
+        case .walkFuseKeptInForeground:
+            return "walk: returning to the foreground leaves the walk fuse pending, and the next resign-active reuses it at its old deadline instead of resign + 60 s (WALK-5, WALK-8, WALK-9)"
+        case .suppressionProofSurvivesClockChange:
+            return "seed 000: the foregroundSuppressed proof is not cleared on a wall-clock or time-zone change, so a consumed primary of the old frame still stands for its root (SCH-18)"
+        case .missedOccurrenceNotRecorded:
+            return "field reports (\"silently re-armed for tomorrow\"): a ring time that passed without ringing after a force-stop, a restart that re-armed nothing or a failed registration leaves no missed record the app can see (seed 000 failed wake day; PLATFORMS.md force-stop)"
         case .backgroundEdgeMovesFuse:
             return "walk: the real background edge re-arms the provisional fuse 60 s after itself instead of keeping resign-active + 60 s (WALK-8, WALK-10)"
         case .stepSuppressionDropsRetry:
@@ -169,17 +178,17 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
         case .receiptDeletedBeforeWrite, .gateTrustsJSCache: return [.ios]
         case .killSwitchFailsClosed: return [.ios, .android]
         case .unavailableReadAsEmpty, .fuseRetireBeforeArm, .backgroundEdgeMovesFuse, .rotationKeepsPredecessor,
-             .foregroundWalkFuse: return [.ios]
+             .foregroundWalkFuse, .walkFuseKeptInForeground: return [.ios]
         case .resyncWhileAlerting, .stopLeavesRecoveryGuard, .titleInRingID, .snoozeLatchAfterArm, .ackBeforeWork,
              .heartbeatExtendsDeadline, .dismissalRevivesExpired, .retireBeforeArm, .completionScopedToFamily,
              .staleChallengeVisibleSurvivesRestart, .foregroundAlertKept, .contextNeverLapses,
              .unheardRingAdvancesSequence, .passOverCountedAudible: return [.ios, .android]
         case .stepSuppressionDropsRetry, .lockScreenGrantKept, .retrySurvivesClosure, .passOverQueueRings,
              .androidRingStopsAfter30s, .noSystemSoundFallback, .restoreSkipsLockedBoot: return [.android]
-        case .givesUpOnFailedPrimary: return [.ios, .android]
         case .destructivePeek, .ackByAlarmID: return [.ios, .android]
         case .passOverLeftAlerting: return [.ios]  // Android's receiver never starts a pass-over's ring
         case .successorTimedFromObservation: return [.ios]  // Android has no Stop intent: its dismissal is acted on at once
+        case .givesUpOnFailedPrimary, .suppressionProofSurvivesClockChange, .missedOccurrenceNotRecorded: return [.ios, .android]
         case .idsChangeOnEdit, .dstShiftsWeeklyTime, .reconcileOnEmptyRead: return [.ios, .android]
         // Android's AlarmManager forgets an alarm once it fires, and has no countdown: only iOS
         // holds a ring past its fire time (a late delivery) for a sync to cancel.
@@ -213,6 +222,9 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .backgroundEdgeMovesFuse: switches.backgroundEdgeMovesFuse = true
             case .rotationKeepsPredecessor: switches.rotationKeepsPredecessor = true
             case .foregroundWalkFuse: switches.foregroundWalkFuse = true
+            case .walkFuseKeptInForeground: switches.walkFuseKeptInForeground = true
+            case .suppressionProofSurvivesClockChange: switches.suppressionProofSurvivesClockChange = true
+            case .missedOccurrenceNotRecorded: switches.missedOccurrenceNotRecorded = true
             case .stepSuppressionDropsRetry: switches.stepSuppressionDropsRetry = true
             case .lockScreenGrantKept: switches.lockScreenGrantKept = true
             case .retrySurvivesClosure: switches.retrySurvivesClosure = true

@@ -15,6 +15,7 @@ extension World {
         record("device", "time-zone", [TraceField("from", calendar.zoneIdentifier), TraceField("to", zoneIdentifier)])
         calendar = next
         lastZoneChangeMs = nowMs
+        lastFrameChangeMs = nowMs
         onDaemon { $0.timeZoneChanged(to: zoneIdentifier, nowWallMs: wallMs) }
         onAlarmManager { $0.setTimeZone(zoneIdentifier) }  // TIMEZONE_CHANGED (AMS setTimeZoneImpl)
         // The user's one-shots mean "the next time the clock shows HH:MM" (REC-8).
@@ -38,6 +39,7 @@ extension World {
         clock.correctWall(byMs: deltaMs)
         lastWallClockChangeMs = nowMs
         noteSnoozeClockChange()  // SNZ-20: the bridge must rebase the snooze ring when it runs
+        if abs(deltaMs) > setup.clockChangeThresholdMs { lastFrameChangeMs = nowMs }  // SCH-18, REC-8
         if !(process.running && !process.suspended && process.bridge?.isAcceptingInputs == true) {
             // No running bridge saw the change happen: when it next runs it learns only that the
             // clock moved since its last reading, not when (clock-jump-ambiguous-start).

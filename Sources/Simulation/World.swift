@@ -136,6 +136,13 @@ final class World {
     var lastWallClockChangeMs: Int64 = Int64.min / 2
     /// True time of the last time-zone change (REC-8: fixed instants follow when the bridge runs).
     var lastZoneChangeMs: Int64 = Int64.min / 2
+    /// True ms of the latest change of frame a running bridge must notice at its next step by
+    /// itself (SCH-18, REC-8): a time-zone change, or a wall-clock change beyond Δ_CLOCK.
+    var lastFrameChangeMs: Int64 = Int64.min / 2
+    /// foregroundSuppressed proofs the running bridge holds, with the true ms each was first seen.
+    var suppressionProofsSeen: [(proof: ForegroundSuppressedProof, sinceMs: Int64)] = []
+    /// Ring times that passed silently and that the next launch must record (missed-day-recorded).
+    var missedExpectations: [MissedExpectation] = []
     /// capacity-protection (CAP-4): primaries re-requested in a limit-failure step (their one retry).
     var limitRetried: [AlarmUUID] = []
     /// The fire time of every ring the bridge requested, by ID (lookup only).
@@ -633,6 +640,7 @@ final class World {
         checkRowsKept(before: documentBefore, after: bridge.document, commands: commands)  // invariant 41
         notePassOversObserved(input, bridge: bridge)  // invariant 13 on iOS (OCC-3)
         if let current = process.bridge { noteStopsHandled(current); noteSnoozeCorrectionSeen(current) }
+        noteMissedSyncRead(input, bridge: bridge)  // missed-day-recorded
         coverStep(input, bridge: bridge, before: documentBefore, commands: commands)
         adoptAmbiguousStart(bridge)
         launchState.completionRequested = nil

@@ -1,0 +1,65 @@
+/// Missed occurrences: a configured ring time that passed without ringing leaves a record the app
+/// can see (issue 16; RULES.md is silent).
+///
+/// Sources for the rule, since RULES.md names none: seed 000 ("Stored schedules are also repaired
+/// whenever JavaScript requests native inventory, covering process death and force-stop recovery
+/// after the user next opens Ember"; "a fresh install can convert the surviving receipt into the
+/// failed wake day") — a day the alarm could not do its job is recorded, not silently re-armed;
+/// PLATFORMS.md, Android: force-stop removes every alarm of the uid, a reboot clears AlarmManager
+/// until the app re-arms, and the field row (battery killers, "reboot with nothing re-armed",
+/// alarm#243). The record goes to the abandoned-occurrence journal (API-20), the one history JS
+/// reads and acknowledges (`abandonedWakeOccurrences`), with reason `missed`; unlike an inactivity
+/// receipt (INACT-18) no occurrence began, so `expiredAtMs` is the configured ring time that did
+/// not ring and the clock offset is 0.
+///
+/// Evidence, judged at every successful platform read a sync reconciles against: a registry row
+/// of an occurrence-opening kind (primary or seed) whose fixed fire time passed more than
+/// `missedOccurrenceGraceMs` ago, which the bridge never saw delivered, which is not in flight,
+/// which the platform no longer holds, and whose ring time opened no occurrence (a tied root's
+/// delivery opens it for both). A repeating AlarmKit schedule (`.relative` weekly) is re-armed by
+/// the daemon and proves nothing about one day: not judged. Each row is recorded once
+/// (`missedRingIDs`), so an acknowledged record does not come back.
+extension BridgeCore {
+    /// How long past its fire time (virtual ms) an undelivered, vanished ring must be before it is
+    /// recorded as missed: a delivery the platform has begun may still be queued behind the read.
+    public static let missedOccurrenceGraceMs: Int64 = 60_000
+    /// The bound of `missedRingIDs` (oldest dropped first).
+    static let missedRingIDsMax = 64
+
+    /// Appends a `missed` receipt for every ring time the evidence shows passed silently.
+    mutating func recordMissedOccurrences(inventory: [PlatformAlarm], now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard let document else { return }
+        let present = inventory.map(\.id)
+        let recorded = document.missedRingIDs ?? []
+        var missed: [RingRow] = []
+        for row in document.rings where row.metadata.kind.opensOccurrence && !row.delivered && !inFlight.contains(row.id)
+            && row.isPast(at: now.wallMs) && now.wallMs - row.fireWallMs > Self.missedOccurrenceGraceMs
+            && !present.contains(row.id) && !recorded.contains(row.id) && !deliveredByJump(row, now: now) {
+            guard let alarm = document.alarm(row.metadata.alarmID), alarm.enabled, document.root(row.metadata.rootID) != nil,
+                  !document.occurrences.contains(where: { $0.startedAtMs == row.fireWallMs }) else { continue }
+            missed.append(row)
+        }
+        guard !missed.isEmpty else { return }
+        if defects.missedOccurrenceNotRecorded {
+            // Known defect: the silent day is re-armed for tomorrow and leaves nothing behind.
+            out.append(.note("defect missed-occurrence-not-recorded: \(missed.count) silent ring time(s) dropped"))
+            return
+        }
+        mutate { document in
+            var ids = document.missedRingIDs ?? []
+            for row in missed {
+                let policy = document.root(row.metadata.rootID)?.policy ?? .v3
+                document.missReceipts.append(MissReceipt(token: "missed:\(row.metadata.rootID):\(row.fireWallMs)", rootID: row.metadata.rootID,
+                                                         reason: MissReceipt.missedReason, expiredAtMs: row.fireWallMs,
+                                                         policy: policy, inactivityClockOffsetMs: 0))
+                ids.append(row.id)
+            }
+            if ids.count > Self.missedRingIDsMax { ids.removeFirst(ids.count - Self.missedRingIDsMax) }
+            document.missedRingIDs = ids
+        }
+        for row in missed {
+            out.append(.note("missed occurrence of \(row.metadata.rootID) at \(row.fireWallMs) recorded (no ring was delivered)"))
+        }
+        flush(into: &out)
+    }
+}

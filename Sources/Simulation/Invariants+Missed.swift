@@ -1,0 +1,70 @@
+import AlarmBridge
+import SimKernel
+
+/// A configured ring time that passed with nothing on the platform to ring it (the oracle's
+/// truth), while the durable store held the registry row that planned it: the evidence a later
+/// launch has. See BridgeCore+Missed.swift for the rule and its sources (RULES.md is silent).
+struct MissedExpectation {
+    var rootID: String
+    /// The configured ring time that did not ring (wall ms).
+    var fireWallMs: Int64
+    /// Why nothing rang (the exemption the oracle counted).
+    var cause: String
+    /// The process incarnation at the miss: the record is owed by a later one (the next launch).
+    var incarnation: Int
+    /// True ms of the first successful sync read a ready bridge of a later incarnation handled at
+    /// least the grace after the ring time; the record is due T_OP after it.
+    var readAtMs: Int64?
+}
+
+extension World {
+    /// Called where `oracleFireTime` excuses a due root that the platform held no ring for by a
+    /// named [limit] or fault that silenced the day (force-stop, a restart that re-armed nothing,
+    /// a failed registration). Only when the persisted store holds the undelivered row that
+    /// planned this ring time: that row is what the next launch can see.
+    func noteMissedOccurrence(rootID: String, fireWallMs: Int64, cause: String) {
+        guard let stored = storedDocument, stored.rings.contains(where: { row in
+            row.metadata.rootID == rootID && row.metadata.kind.opensOccurrence && !row.delivered
+                && row.fireWallMs == fireWallMs && row.isPast(at: fireWallMs)
+        }), !missedExpectations.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }) else { return }
+        missedExpectations.append(MissedExpectation(rootID: rootID, fireWallMs: fireWallMs, cause: cause,
+                                                    incarnation: process.incarnation))
+        if missedExpectations.count > 32 { missedExpectations.removeFirst() }
+        record("oracle", "missed-occurrence", [TraceField("root", rootID), TraceField("cause", cause)])
+    }
+
+    /// After a step: a successful read that a sync reconciles against, handled by a ready bridge
+    /// of a later incarnation than the miss, starts the T_OP clock of every owed record.
+    func noteMissedSyncRead(_ input: BridgeInput, bridge: BridgeCore) {
+        guard !missedExpectations.isEmpty, bridge.phase == .ready, case .inventoryRead(let purpose, .success) = input else { return }
+        switch purpose {
+        case .launchSync, .resumeSync: break
+        case .scheduledTimes where setup.platform == .android: break  // AND-5: it repairs too
+        default: return
+        }
+        for index in missedExpectations.indices where missedExpectations[index].incarnation != process.incarnation
+            && missedExpectations[index].readAtMs == nil
+            && wallMs - missedExpectations[index].fireWallMs > BridgeCore.missedOccurrenceGraceMs {
+            missedExpectations[index].readAtMs = nowMs
+            enqueue(.gapCheck, afterMs: setup.transitionBoundMs + 1)
+        }
+    }
+
+    /// `missed-day-recorded`: a ring time that passed silently is recorded at the next launch — a
+    /// `missed` receipt in the abandoned-occurrence journal (or an occurrence, had it rung late)
+    /// is in the durable store within T_OP of that launch's first successful sync read.
+    func checkMissedRecorded() {
+        guard !missedExpectations.isEmpty, !stopped else { return }
+        let receipts = storedDocument?.missReceipts ?? []
+        let occurrences = storedDocument?.occurrences ?? []
+        missedExpectations.removeAll { expected in
+            receipts.contains { $0.reason == MissReceipt.missedReason && $0.rootID == expected.rootID && $0.expiredAtMs == expected.fireWallMs }
+                || occurrences.contains { $0.startedAtMs == expected.fireWallMs }
+        }
+        for expected in missedExpectations {
+            guard let readAt = expected.readAtMs, nowMs - readAt > setup.transitionBoundMs else { continue }
+            violate("missed-day-recorded", [], "\(expected.rootID) did not ring at \(localTimeText(expected.fireWallMs)) (\(expected.cause)), and the next launch left no missed record the app can see \(nowMs - readAt) ms after its sync read the platform")
+            return
+        }
+    }
+}
