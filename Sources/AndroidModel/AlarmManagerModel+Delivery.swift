@@ -11,6 +11,7 @@ extension AlarmManagerModel {
         var when = alarm.whenElapsedMs + alarm.oemDelayMs
         when = max(when, deviceIdleEarliest(alarm))
         when = max(when, standbyEarliest(alarm))
+        if let held = alarm.heldUntilElapsedMs { when = max(when, held) }
         return (when, max(alarm.whenElapsedMs + alarm.windowLengthMs + alarm.oemDelayMs, when))
     }
 
@@ -74,6 +75,27 @@ extension AlarmManagerModel {
             }
         }
         return next
+    }
+
+    /// `fault late-delivery` on Android: the wakeup alarm that would be delivered first now is held
+    /// back `ms` (setAlarmClock included), and the kernel alarm re-armed for its new time. AMS
+    /// itself never defers an alarm clock (PLATFORMS.md: setAlarmClock row), but its delivery is
+    /// a broadcast: AMS sends the PendingIntent through the serial ordered-broadcast queue
+    /// (`BroadcastQueue`, a receiver may hold it up to its 10 s / 60 s timeout), a cold process
+    /// start comes first, and OEM battery managers hold alarm broadcasts, alarm clocks included
+    /// (PLATFORMS.md field row: alarm#365, #439; dontkillmyapp.com). The delivery log keeps the
+    /// nominal due time, so the delivery counts as late (AND-19, INACT-3).
+    ///
+    /// - Parameter ms: The hold, virtual ms from now.
+    /// - Returns: The held alarm, or nil when no wakeup alarm is due now (the hold waits).
+    public mutating func holdNextDue(forMs ms: Int64) -> AlarmUUID? {
+        guard poweredOn else { return nil }
+        let nowElapsed = now.elapsedRealtimeMs
+        let due = pending.filter { $0.type.isWakeup && $0.heldUntilElapsedMs == nil && deliveryBounds($0).whenElapsedMs <= nowElapsed }
+            .sorted { ($0.whenElapsedMs, $0.tieBreak) < ($1.whenElapsedMs, $1.tieBreak) }
+        guard let first = due.first, let index = pending.firstIndex(where: { $0.requestCode == first.requestCode }) else { return nil }
+        pending[index].heldUntilElapsedMs = nowElapsed + ms
+        return first.id
     }
 
     /// The next instant the model must run: a wakeup delivery, a doze step, or (screen on) any delivery.
@@ -171,6 +193,7 @@ extension AlarmManagerModel {
             count += Int((nowElapsed - alarm.whenElapsedMs) / alarm.intervalMs)
             let delta = Int64(count) * alarm.intervalMs
             var next = alarm
+            next.heldUntilElapsedMs = nil
             next.whenElapsedMs = alarm.whenElapsedMs + delta
             next.requestedTriggerMs = alarm.requestedTriggerMs + delta
             next.triggerWallMs = alarm.triggerWallMs + delta

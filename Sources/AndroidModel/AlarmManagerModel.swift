@@ -27,6 +27,9 @@ public struct PendingAlarm: Sendable, Equatable {
     public var tieBreak: UInt64 = 0
     /// OEM battery-optimisation delay drawn at set time, ms (0 unless the parameter is on).
     public var oemDelayMs: Int64 = 0
+    /// The host's injected hold (`fault late-delivery`): no delivery before this elapsed time, ms
+    /// (nil: none). Unlike the OEM delay it spares no method: see ``AlarmManagerModel/holdNextDue(forMs:)``.
+    public var heldUntilElapsedMs: Int64?
 
     /// Allowed while idle with the exact quota (FLAG_ALLOW_WHILE_IDLE).
     var allowWhileIdleExact: Bool { method == .setExactAndAllowWhileIdle }

@@ -100,8 +100,7 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
     /// 1..1000) must reach on each of its platforms. A mark the generator cannot reach is either
     /// reached by a generator change (in its own named PRNG stream) or unlisted here with the
     /// reason. Today every mark is reached (Reports/coverage.md), so none is unlisted; the
-    /// measured gaps were fixed in the catalog instead: `late-delivery` is iOS-only (the injected
-    /// fault holds a per-ring fire event only AlarmKit emits), and an alarm clock delivered in
+    /// measured gaps were fixed in the catalog instead: an alarm clock delivered in
     /// deep doze does not exist (AMS ends idle before the next alarm clock, FLAG_WAKE_FROM_IDLE),
     /// so Android counts `doze-idle-with-alarms-pending` and `android-delivered-late` instead.
     public var unlistedReason: String? { nil }
@@ -233,10 +232,10 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
             return Info(name: "process-death-mid-request", summary: "a platform completion arrived for a process that died after issuing the request",
                         rules: ["SCH-6", "SCH-10", "ID-6"], platforms: both)
         case .lateDelivery:
-            // iOS only: `fault late-delivery` holds a per-ring fire event back, which only the
-            // AlarmKit model emits; Android lateness is the model's own (android-delivered-late).
-            return Info(name: "late-delivery", summary: "AlarmKit delivered a ring late (injected or dense-fixed) and the world released it",
-                        rules: ["SCH-3", "SCH-21"], platforms: [.ios])
+            // iOS: the daemon's per-ring fire event is held; Android: the model holds the alarm
+            // the kernel wakeup would deliver first, setAlarmClock included (issue 16 part 4).
+            return Info(name: "late-delivery", summary: "the platform delivered a held ring late (injected, or AlarmKit's dense-fixed fault) and the world released it",
+                        rules: ["SCH-3", "SCH-21"], platforms: both)
         case .coalescedUpdate:
             return Info(name: "coalesced-update", summary: "AlarmKit coalesced changes into one later alarmUpdates snapshot",
                         rules: ["IOS-5", "IOS-14"], platforms: [.ios])

@@ -254,6 +254,17 @@ extension World {
                                            TraceField("late", "true")])
             return
         }
+        if deliveredLate, android != nil, let index = oracle.liveIndex, oracle.occurrences[index].startWallMs == fireWallMs,
+           !oracle.occurrences[index].tiedRoots.contains(rootID), bridgeObservedOccurrence(oracle.occurrences[index]) {
+            // OCC-2, OCC-3: AlarmManager settles an equal-time tie by delivery order (AOSP dispatch),
+            // and the bridge saw the other root's delivery open the occurrence; this root's delivery,
+            // held back (`fault late-delivery`), comes while that occurrence is live: a pass-over
+            // (android seed 2569 of the fault catalog).
+            record("oracle", "pass-over", [TraceField("root", rootID), TraceField("owner", oracle.occurrences[index].rootID), TraceField("late", "true")])
+            oracle.passedOver.append((rootID, fireWallMs))
+            if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
+            return
+        }
         if let index = oracle.liveIndex {
             if oracle.occurrences[index].startWallMs == fireWallMs {
                 if oracle.occurrences[index].tiedRoots.contains(rootID) { return }  // re-planned, same instant
@@ -304,9 +315,19 @@ extension World {
     /// The platform just held back the delivery of ring `id`: if the oracle opened (or joined) an
     /// occurrence for its root at this very instant, that root becomes due only when the platform
     /// delivers it (see `lateOracleFires`).
-    func deferOracleFire(forHeld id: AlarmUUID) {
+    ///
+    /// - Parameter fireWallMs: Android: the held alarm's configured trigger (wall ms). AlarmManager
+    ///   may deliver after the oracle opened the occurrence (the 5 s floor of a ring re-armed at
+    ///   its own time, android seed 345), so the occurrence it opened is the one of that ring
+    ///   time, not one opened this instant. nil (iOS): the fire event is at the fire time.
+    func deferOracleFire(forHeld id: AlarmUUID, fireWallMs: Int64? = nil) {
         guard let metadata = groundTruthMetadata(id), metadata.kind.opensOccurrence, let index = oracle.liveIndex,
-              oracle.occurrences[index].openedAtMs == nowMs, oracle.occurrences[index].tiedRoots.contains(metadata.rootID) else { return }
+              oracle.occurrences[index].tiedRoots.contains(metadata.rootID) else { return }
+        if let fireWallMs {
+            guard oracle.occurrences[index].startWallMs == fireWallMs else { return }
+        } else {
+            guard oracle.occurrences[index].openedAtMs == nowMs else { return }
+        }
         let occurrence = oracle.occurrences[index]
         lateOracleFires.append((id, metadata.rootID, metadata.alarmID, occurrence.startWallMs))
         record("oracle", "due-when-delivered-late", [TraceField("root", metadata.rootID)])
@@ -342,6 +363,9 @@ extension World {
         if let daemon = ios {
             // A seed at the fire time holds it too: it opens the occurrence if it fires (REC-5).
             return daemon.alarms.contains { $0.metadata.rootID == rootID && $0.metadata.kind.opensOccurrence && $0.nextFireWallMs == fireWallMs }
+        }
+        if let held = androidReleasing, held.metadata.rootID == rootID, held.metadata.kind == .primary, held.triggerWallMs == fireWallMs {
+            return true  // the held primary AlarmManager is delivering now (it left `pending` with the delivery)
         }
         return android?.pending.contains { $0.metadata.rootID == rootID && $0.metadata.kind == .primary && $0.triggerWallMs == fireWallMs } ?? false
     }
@@ -409,8 +433,14 @@ extension World {
 
     /// Whether the running bridge has opened (or closed) this occurrence in its own books: it
     /// observed the delivery, so the order it saw is the platform's.
+    /// A process that saw the occurrence open and persisted it saw it, even if it died since (an
+    /// OEM battery killer, android seeds 1868 and 2569 of the fault catalog): the next process
+    /// loads that record, so the order the app can see is settled.
     func bridgeObservedOccurrence(_ occurrence: OracleOccurrence) -> Bool {
-        process.bridge?.document?.occurrences.contains { $0.rootID == occurrence.rootID && $0.startedAtMs == occurrence.startWallMs } == true
+        let observed: (BridgeDocument?) -> Bool = { document in
+            document?.occurrences.contains { $0.rootID == occurrence.rootID && $0.startedAtMs == occurrence.startWallMs } == true
+        }
+        return observed(process.bridge?.document) || observed(storedDocument)
     }
 
     /// The rings opening an occurrence of `rootID` that are audible on the platform now.

@@ -189,6 +189,11 @@ final class World {
     lazy var launchState = LaunchWorldState(streams: streams)
     /// `fault late-delivery`: the next platform delivery is held back this long.
     var lateDeliveryMs: Int64?
+    /// Android: the held delivery being released now (it has left AlarmManager's pending list).
+    var androidReleasing: (triggerWallMs: Int64, metadata: RingMetadata, wallMinusTrueMs: Int64)?
+    /// Android: the configured trigger (wall ms), metadata and wall-clock frame (wall − true ms)
+    /// of each held delivery when it was held (lookup only).
+    var androidHeldTriggers: [AlarmUUID: (triggerWallMs: Int64, metadata: RingMetadata, wallMinusTrueMs: Int64)] = [:]
     /// Deliveries the platform is holding back (injected, or the dense-fixed field fault), by ring.
     var lateHeld: [AlarmUUID] = []
     /// The daemon generation of each held iOS fire (lookup only, never iterated).
@@ -418,7 +423,7 @@ final class World {
             }
             onDaemon { $0.handle(daemonEvent, nowWallMs: wallMs) }
         case .alarmManager(let managerEvent):
-            if case .fire(let id, _) = managerEvent, holdBackDelivery(id, event) { return }
+            if case .wakeup = managerEvent, lateDeliveryMs != nil { holdAndroidDelivery() }
             onAlarmManager { $0.handle(managerEvent) }
         case .timer(let kind, let incarnation):
             guard process.running, process.incarnation == incarnation else { return }
@@ -474,6 +479,48 @@ final class World {
         record("fault", "late-delivery", [TraceField("id", id.description), TraceField("delay-ms", String(delay))])
         enqueue(event, afterMs: delay)
         return true
+    }
+
+    /// `fault late-delivery` on Android: AlarmManager batches due alarms behind one kernel wakeup
+    /// (no per-ring fire event), so the hold is placed in the model on the alarm the wakeup would
+    /// deliver first, setAlarmClock included (``AlarmManagerModel/holdNextDue(forMs:)``). The
+    /// oracle's occurrence waits for the delivery, as on iOS; the ring's inactivity clock still
+    /// runs from its configured ring time (INACT-3). With nothing due, the fault waits for the
+    /// next wakeup.
+    func holdAndroidDelivery() {
+        guard let delay = lateDeliveryMs else { return }
+        var held: AlarmUUID?
+        onAlarmManager { manager in
+            held = manager.holdNextDue(forMs: delay)
+            return []
+        }
+        guard let id = held else { return }
+        lateDeliveryMs = nil
+        lateHeld.append(id)
+        let pending = android?.alarm(id)
+        if let pending { androidHeldTriggers[id] = (pending.triggerWallMs, pending.metadata, wallMs - nowMs) }
+        deferOracleFire(forHeld: id, fireWallMs: pending?.triggerWallMs)
+        record("fault", "late-delivery", [TraceField("id", id.description), TraceField("delay-ms", String(delay))])
+    }
+
+    /// Android: a delivery the late-delivery fault held back has come: its root is due now.
+    func releaseAndroidHold(_ id: AlarmUUID) {
+        guard let index = lateHeld.firstIndex(of: id) else { return }
+        lateHeld.remove(at: index)
+        androidReleasing = androidHeldTriggers.removeValue(forKey: id)
+        defer { androidReleasing = nil }
+        releaseLateOracleFires(id)
+        cover(.lateDelivery)
+        // REC-9: the occurrence began at its configured ring time, before the delivery; a manual
+        // clock correction in between is one "since the occurrence began", and moves its deadline
+        // as the bridge moves it (android seed 2143 of the fault catalog: +1 h, 2 s after 08:15).
+        guard let held = androidReleasing, let index = oracle.liveIndex, oracle.occurrences[index].openedAtMs == nowMs,
+              oracle.occurrences[index].rootID == held.metadata.rootID, oracle.occurrences[index].startWallMs == held.triggerWallMs else { return }
+        let shift = (wallMs - nowMs) - held.wallMinusTrueMs
+        guard shift != 0 else { return }
+        oracle.occurrences[index].clockOffsetMs += shift
+        record("oracle", "late-delivery-clock-offset", [TraceField("root", held.metadata.rootID), TraceField("shift-ms", String(shift))])
+        enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
     }
 
     /// True for a fire the daemon would alert on (still scheduled under the event's generation),
@@ -874,6 +921,7 @@ final class World {
                !liveness.restoreFault.deliveredRoots.contains(metadata.rootID) {
                 liveness.restoreFault.deliveredRoots.append(metadata.rootID)
             }
+            releaseAndroidHold(id)  // fault late-delivery: the held root is due now
             oracleAndroidDelivery(id)
             coverAndroidDelivery(id)
         default: break

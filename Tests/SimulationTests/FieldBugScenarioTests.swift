@@ -148,6 +148,10 @@ struct InvariantSuiteTests {
         // Oracle: a reinstall deletes the action journal with the app container, so no recorded
         // action is owed to JS (ACT-1; issue 16 part 3).
         (.ios, 850),
+        // Oracle, Android late delivery (issue 16 part 4): the deferral matched only an occurrence
+        // opened this instant (345); an equal-time root held back is a pass-over once the other
+        // root's delivery opened the occurrence (2569, OCC-2, OCC-3).
+        (.android, 345), (.android, 2569),
     ]
 
     /// Seeds of the uniform fault profile the fuzzer once failed on.
@@ -158,6 +162,11 @@ struct InvariantSuiteTests {
         (.android, 2143),
         // Bridge: a set without a wanted primary (the OS removed it) is repaired by the running process (354).
         (.ios, 354),
+        // Oracle, Android late delivery (issue 16 part 4): the released primary had left AlarmManager
+        // (1029); a clock correction between ring time and delivery moves the deadline (2143 above,
+        // REC-9); a process that persisted the occurrence saw it open, even after an OEM kill
+        // (1868, 2569, OCC-2).
+        (.android, 1029), (.android, 1868), (.android, 2569),
     ]
 
     @Test("uniform-profile seeds the fuzzer once failed on stay clean")
