@@ -87,6 +87,9 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     public var restoreSkipsLockedBoot = false
     /// [derived] WALK-18, AND-3: a failed primary request is never retried while the process lives.
     public var givesUpOnFailedPrimary = false
+    /// [derived] AND-1, AND-3: a ring `setAlarmClock` refuses (no exact-alarm permission) is
+    /// dropped instead of kept as an inexact allow-while-idle alarm.
+    public var keepsNothingWhenExactRefused = false
 
     public init() {}
 

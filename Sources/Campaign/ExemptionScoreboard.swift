@@ -43,6 +43,7 @@ public enum ExemptionScoreboard {
     public static let witnesses: [String: KnownDefect] = [
         "locked-boot-restore-faulted": .restoreSkipsLockedBoot,
         "primary-unregistered-by-fault": .givesUpOnFailedPrimary,
+        "exact-permission-revoked": .keepsNothingWhenExactRefused,
         "mute-switch": .retireBeforeArm,
         "in-call": .retireBeforeArm,
         "audio-focus-loss": .retireBeforeArm,

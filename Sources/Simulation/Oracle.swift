@@ -162,7 +162,7 @@ extension World {
                 return
             }
             if let name = authorizationExemption() { countExemption(name); return }
-            if let manager = android, !manager.canScheduleExactAlarms { countExemption("exact-permission-revoked"); return }
+            if exactRevocationUnseen() { countExemption("exact-permission-revoked"); return }
             if let manager = android, manager.forceStopped { countExemption("force-stop"); return }  // [limit] AND-6
             if oracle.capacityRefused.contains(where: { $0.rootID == rootID }), checkDroppedSurfaced(rootID: rootID) {
                 countExemption("capacity-dropped-surfaced")  // CAP-9: the dropped count says so

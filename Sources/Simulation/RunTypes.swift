@@ -46,6 +46,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case restoreSkipsLockedBoot = "restore-skips-locked-boot"
     // Issue 16: what a bridge must still do where an exemption names a platform limit.
     case givesUpOnFailedPrimary = "gives-up-on-failed-primary"
+    case keepsNothingWhenExactRefused = "keeps-nothing-when-exact-refused"
     // Issue 8, test only: not a field bug but a deliberate trap, so the campaign's crash
     // isolation (worker subprocesses) can be tested. Hidden from every list (``listed``).
     case testTrap = "test-trap"
@@ -145,6 +146,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "Android: the boot restore waits for BOOT_COMPLETED and ignores LOCKED_BOOT_COMPLETED, so a rebooted phone left locked holds no alarm until the first unlock (AND-2, AND-3, SuntimesWidget#658)"
         case .givesUpOnFailedPrimary:
             return "a first draft's retry: a primary whose schedule request failed is never requested again while the process lives, so a failed write during a restore leaves the morning silent ([derived] WALK-18, AND-3; plus_plugins#1981)"
+        case .keepsNothingWhenExactRefused:
+            return "Android: a ring setAlarmClock refuses with SecurityException (exact-alarm permission revoked, or denied by default on API 34) is dropped, not kept as an inexact allow-while-idle alarm, so every morning until the grant is silent ([derived] AND-1, AND-3; flutter_local_notifications#1526, #2248)"
         case .testTrap:
             return "test only: the simulator traps (preconditionFailure) midway through every seed ≡ 3 mod 5, to test crash isolation"
         }
@@ -162,7 +165,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
              .staleChallengeVisibleSurvivesRestart, .foregroundAlertKept, .contextNeverLapses,
              .unheardRingAdvancesSequence, .passOverCountedAudible: return [.ios, .android]
         case .stepSuppressionDropsRetry, .lockScreenGrantKept, .retrySurvivesClosure, .passOverQueueRings,
-             .androidRingStopsAfter30s, .noSystemSoundFallback, .restoreSkipsLockedBoot: return [.android]
+             .androidRingStopsAfter30s, .noSystemSoundFallback, .restoreSkipsLockedBoot,
+             .keepsNothingWhenExactRefused: return [.android]
         case .givesUpOnFailedPrimary: return [.ios, .android]
         case .idsChangeOnEdit, .dstShiftsWeeklyTime, .reconcileOnEmptyRead: return [.ios, .android]
         // Android's AlarmManager forgets an alarm once it fires, and has no countdown: only iOS
@@ -216,6 +220,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .legacyTombstonesKept: switches.legacyTombstonesKept = true
             case .restoreSkipsLockedBoot: switches.restoreSkipsLockedBoot = true
             case .givesUpOnFailedPrimary: switches.givesUpOnFailedPrimary = true
+            case .keepsNothingWhenExactRefused: switches.keepsNothingWhenExactRefused = true
             case .testTrap: break  // the simulator traps, not the bridge (Simulator.run)
             }
         }
