@@ -47,4 +47,25 @@ extension BridgeCore {
         }
         publishAndSchedule(requests, origin: .lifecycle, now: now, into: &out)
     }
+
+    /// The longest AMS delays an inexact one-shot (`maxTriggerTime` caps the window at +1 h).
+    static let inexactWindowBoundMs: Int64 = 3_600_000
+
+    /// A degraded primary whose ring time came but whose delivery was not seen is still due: AMS
+    /// may deliver it until the end of its window (at most 1 h). When the platform no longer
+    /// holds it (a reboot or a force-stop cleared AlarmManager), the sync adds it back at its
+    /// ring time — delivered at once — instead of moving on to the next occurrence
+    /// ([derived] AND-1, AND-3; android seeds 2704, 3163).
+    func undeliveredInexactPrimaries(now: BridgeInstants) -> [RingRequest] {
+        guard flavor == .android, let document else { return [] }
+        return document.rings.filter { row in
+            row.inexact == true && row.metadata.kind == .primary && !row.delivered && row.fireWallMs <= now.wallMs
+                && now.wallMs - row.fireWallMs < Self.inexactWindowBoundMs
+                && document.alarm(row.metadata.alarmID)?.enabled == true
+                && !document.occurrences.contains { $0.rootID == row.metadata.rootID && $0.startedAtMs == row.fireWallMs }
+        }.map { row in
+            RingRequest(id: row.id, schedule: row.schedule, fireWallMs: row.fireWallMs, metadata: row.metadata,
+                        countdown: nil, soundName: row.soundName)
+        }
+    }
 }

@@ -47,6 +47,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     // Issue 16: what a bridge must still do where an exemption names a platform limit.
     case givesUpOnFailedPrimary = "gives-up-on-failed-primary"
     case keepsNothingWhenExactRefused = "keeps-nothing-when-exact-refused"
+    case syncTrustsRegistry = "sync-trusts-registry"
     // Issue 8, test only: not a field bug but a deliberate trap, so the campaign's crash
     // isolation (worker subprocesses) can be tested. Hidden from every list (``listed``).
     case testTrap = "test-trap"
@@ -148,6 +149,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "a first draft's retry: a primary whose schedule request failed is never requested again while the process lives, so a failed write during a restore leaves the morning silent ([derived] WALK-18, AND-3; plus_plugins#1981)"
         case .keepsNothingWhenExactRefused:
             return "Android: a ring setAlarmClock refuses with SecurityException (exact-alarm permission revoked, or denied by default on API 34) is dropped, not kept as an inexact allow-while-idle alarm, so every morning until the grant is silent ([derived] AND-1, AND-3; flutter_local_notifications#1526, #2248)"
+        case .syncTrustsRegistry:
+            return "a first draft's sync: a ring its registry says was scheduled and confirmed counts as present, so a ring the OS removed (an AlarmKit cleanup, a force-stop, an update) is never added back (SCH-19, IOS-5, AND-5)"
         case .testTrap:
             return "test only: the simulator traps (preconditionFailure) midway through every seed ≡ 3 mod 5, to test crash isolation"
         }
@@ -167,7 +170,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
         case .stepSuppressionDropsRetry, .lockScreenGrantKept, .retrySurvivesClosure, .passOverQueueRings,
              .androidRingStopsAfter30s, .noSystemSoundFallback, .restoreSkipsLockedBoot,
              .keepsNothingWhenExactRefused: return [.android]
-        case .givesUpOnFailedPrimary: return [.ios, .android]
+        case .givesUpOnFailedPrimary, .syncTrustsRegistry: return [.ios, .android]
         case .idsChangeOnEdit, .dstShiftsWeeklyTime, .reconcileOnEmptyRead: return [.ios, .android]
         // Android's AlarmManager forgets an alarm once it fires, and has no countdown: only iOS
         // holds a ring past its fire time (a late delivery) for a sync to cancel.
@@ -221,6 +224,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .restoreSkipsLockedBoot: switches.restoreSkipsLockedBoot = true
             case .givesUpOnFailedPrimary: switches.givesUpOnFailedPrimary = true
             case .keepsNothingWhenExactRefused: switches.keepsNothingWhenExactRefused = true
+            case .syncTrustsRegistry: switches.syncTrustsRegistry = true
             case .testTrap: break  // the simulator traps, not the bridge (Simulator.run)
             }
         }
