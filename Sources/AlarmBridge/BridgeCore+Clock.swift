@@ -20,6 +20,8 @@ extension BridgeCore {
         if document != nil { dirty = true }
         // A backward correction brings the jumped-over times back: they ring at their own time.
         lastForwardJump = delta > 0 ? (now.wallMs - delta, now.wallMs) : nil
+        // Set back: times up to the old frame's "now" were reached before it (occurrenceStart).
+        lastBackwardJump = delta < 0 ? (now.wallMs - delta, now.wallMs) : nil
         replanConcreteOccurrences(reason: "significant clock change", into: &out)  // REC-8
         guard let live = document?.liveOccurrence else { return }
         mutate { document in

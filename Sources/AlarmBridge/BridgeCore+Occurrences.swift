@@ -141,7 +141,10 @@ extension BridgeCore {
         switch row.metadata.kind {
         case .primary, .seed:  // a seed that fired opens its occurrence (REC-5)
             let owner = deliverPrimary(row, now: now, into: &out)
-            if owner && flavor == .ios { noteAudibleRing(row) }  // SND-7, SND-13 (Android: when it rings)
+            if owner && flavor == .ios {
+                noteAudibleRing(row)  // SND-7, SND-13 (Android: when it rings)
+                resoundPendingRings(now: now, into: &out)  // SND-2
+            }
             return owner
         case .successor, .snooze, .walkFuse, .legacyCadence, .legacyForegroundMaintenance, .legacyFusePair,
              .legacySafetyRelay, .legacyWalkCadence:
@@ -149,7 +152,10 @@ extension BridgeCore {
             // ring of a live occurrence) is that occurrence's pressure; any other is retired.
             if let token = row.metadata.token, document?.occurrence(token: token)?.state == .live {
                 if row.metadata.kind == .walkFuse { walkFuseDelivered(row) }
-                if flavor == .ios { noteAudibleRing(row) }  // SND-7, SND-13, SNZ-17 (Android: when it rings)
+                if flavor == .ios {
+                    noteAudibleRing(row)  // SND-7, SND-13, SNZ-17 (Android: when it rings)
+                    resoundPendingRings(now: now, into: &out)  // SND-2
+                }
                 return true
             }
             retire(row, reason: "successor of a closed occurrence", into: &out)  // OCC-20, AND-14
@@ -180,9 +186,14 @@ extension BridgeCore {
             retire(row, reason: "primary of a closed occurrence", into: &out)  // OCC-20
             return false
         }
+        if firedAtPreviousZoneInstant(row) {
+            retire(row, reason: "concrete occurrence planned in the previous time zone rang at its old instant (REC-8)", into: &out)
+            return false
+        }
         // OCC-2, ID-6: the first due root becomes owner; a new persisted token (OCC-16).
         let policy = document?.root(row.metadata.rootID)?.policy ?? .v3
         let jump = lastForwardJump
+        let setBack = lastBackwardJump
         mutate { document in
             document.serial += 1
             let token = RingIdentity.occurrenceToken(rootID: row.metadata.rootID, startedAtMs: startedAt, serial: document.serial)
@@ -197,6 +208,14 @@ extension BridgeCore {
                 // suspended process) was live across the correction: its deadline moves with the
                 // clock, as a live occurrence's would have (ios seed 1384).
                 record.inactivityClockOffsetMs = jump.toWallMs - jump.fromWallMs
+            } else if let back = setBack, startedAt <= back.toWallMs || startedAt > now.wallMs,
+                      startedAt <= back.fromWallMs, back.toWallMs - startedAt < 20 * 3_600_000 {  // OCC-21
+                // REC-9: the same for a clock set back, read as set back at the step that noticed
+                // it: a ring time at or before that landing — or one the new frame has not reached
+                // yet — was reached in the old frame, so the occurrence was live across the
+                // correction (ios seeds 6387, 7197: observed only after it by a suspended process).
+                // A ring time the new frame re-lived since the landing rang in the new frame.
+                record.inactivityClockOffsetMs = back.toWallMs - back.fromWallMs
             }
             document.update(record)
         }
@@ -207,6 +226,22 @@ extension BridgeCore {
         guard document?.liveOccurrence != nil else { return false }
         armExpiryTimer(now: now, into: &out)
         return true
+    }
+
+    /// REC-8, REC-4: a concrete skip-date occurrence is a `.fixed` instant, which AlarmKit keeps
+    /// when the zone changes; with no process running the bridge cannot re-plan it, and it rings
+    /// at the old zone's clock time (ios seed 8181: 06:41 UTC rang at 01:41 in New York). When
+    /// the bridge learns of the zone only afterwards, a ring planned before the adoption, due
+    /// after the last reading that still saw the old zone, whose instant is no occurrence of its
+    /// root in the zone now in force, is not an occurrence: the alarm means its local time
+    /// there (REC-1), which the re-plan registers. Opening one would arm a successor for a
+    /// morning that is not configured and pass over the real one (OCC-3).
+    func firedAtPreviousZoneInstant(_ row: RingRow) -> Bool {
+        guard flavor == .ios, case .fixed(let wallMs) = row.schedule, let document,
+              let adopted = document.zoneAdoptedAtMs, let lastOldReading = document.zonePreviousReadingMs,
+              let root = document.root(row.metadata.rootID), registersConcreteOccurrences(root) else { return false }
+        guard row.publishedAtMs < adopted, wallMs > lastOldReading else { return false }
+        return concreteOccurrences(of: root, after: wallMs - 1, count: 1).first != wallMs
     }
 
     /// REC-8: a one-shot rings once. When its primary's delivery opens an occurrence, the one-shot
@@ -232,10 +267,13 @@ extension BridgeCore {
             // the old zone's ring time (REC-8), not to a week-old match in the new zone.
             // A row planned in a previous zone is evidence only for a time before the change
             // (after it, the platform had moved the alarm to the new zone: ios seed 508).
-            let latest = configuration.calendar.latestFire(hour: hour, minute: minute, weekday: weekday, atOrBefore: now.wallMs)
+            // After a clock set back (REC-9) an alert may have begun at a ring time the new frame
+            // has not reached yet: the old frame had (ios seed 7197, read as last week's match).
+            let reached = max(now.wallMs, lastBackwardJump?.fromWallMs ?? .min)
+            let latest = configuration.calendar.latestFire(hour: hour, minute: minute, weekday: weekday, atOrBefore: reached)
             let adopted = document?.zoneAdoptedAtMs ?? .min
             let rowInForce = row.publishedAtMs >= adopted || row.fireWallMs <= adopted
-            return row.fireWallMs <= now.wallMs && rowInForce ? max(latest, row.fireWallMs) : latest
+            return row.fireWallMs <= reached && rowInForce ? max(latest, row.fireWallMs) : latest
         }
     }
 
@@ -435,6 +473,10 @@ extension BridgeCore {
                 out.append(.note("ring \(id) landed after its cancel: cancelling again"))
                 out.append(.cancel(id, origin: .retire))
             }
+            return
+        }
+        if let index = resounded.firstIndex(where: { $0.id == id }) {
+            resoundCompleted(resounded.remove(at: index), row: row, result: result, into: &out)
             return
         }
         switch result {

@@ -47,6 +47,14 @@ public struct BridgeCore: Sendable {
     /// The last forward correction, as (pre-correction projected wall, wall after): ring times
     /// in between were jumped over.
     var lastForwardJump: (fromWallMs: Int64, toWallMs: Int64)?
+    /// The last backward correction this process noticed, as (projected wall before it, wall
+    /// after it = the step that noticed it), read as "the clock was set back just now": a ring
+    /// time at or before the landing was reached in the old frame, before the correction (REC-9;
+    /// ios seeds 6387, 7197).
+    var lastBackwardJump: (fromWallMs: Int64, toWallMs: Int64)?
+    /// SND-2: the rows of pending rings re-registered with the sound of a later sequence position,
+    /// as they were before, until the daemon answers (a refused replacement keeps the old ring).
+    var resounded: [RingRow] = []
     /// A skip in progress (SNZ-15): the successor armed for the handoff, then the snooze ring to retire.
     var pendingSkip: (token: String, successorID: AlarmUUID, snoozeID: AlarmUUID)?
     /// Snooze rings requested by `beginOneTimeSnooze` in this process and not yet answered: only
@@ -563,6 +571,7 @@ public struct BridgeCore: Sendable {
         let rebase = document.zoneIdentifier != nil
         mutate { document in
             if rebase { document.alarms = document.alarms.map { $0.rebasingOneShot(to: calendar, after: now.wallMs) } }
+            document.zonePreviousReadingMs = rebase ? document.clockReferenceWallMs : nil
             document.zoneIdentifier = calendar.zoneIdentifier
             document.zoneAdoptedAtMs = now.wallMs
         }
