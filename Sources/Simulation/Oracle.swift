@@ -151,8 +151,15 @@ extension World {
               let record = bridge.document?.occurrences.last(where: { $0.rootID == oracle.occurrences[index].rootID }),
               record.startedAtMs > jump.fromWallMs, record.startedAtMs < jump.toWallMs else { return }
         bootHiddenClockJump = nil
-        oracle.occurrences[index].startWallMs = record.startedAtMs
-        oracle.occurrences[index].clockOffsetMs = record.inactivityClockOffsetMs
+        var adopted = oracle.occurrences[index]
+        adopted.startWallMs = record.startedAtMs
+        adopted.clockOffsetMs = record.inactivityClockOffsetMs
+        // A dismissal credited after the deadline of that reading found no live occurrence to
+        // credit (INACT-22): the bridge's Stop of the late-observed alert extends nothing.
+        let activity = adopted.lastActivityMs
+        adopted.lastActivityMs = nil
+        if let activity, activity < adopted.deadlineMs { adopted.lastActivityMs = activity }
+        oracle.occurrences[index] = adopted
         countExemption("clock-jump-ambiguous-start")
         if oracle.occurrences[index].deadlineMs <= wallMs {
             oracleClose(index, reason: "expired")
