@@ -186,10 +186,6 @@ extension BridgeCore {
             retire(row, reason: "primary of a closed occurrence", into: &out)  // OCC-20
             return false
         }
-        if firedAtPreviousZoneInstant(row) {
-            retire(row, reason: "concrete occurrence planned in the previous time zone rang at its old instant (REC-8)", into: &out)
-            return false
-        }
         // OCC-2, ID-6: the first due root becomes owner; a new persisted token (OCC-16).
         let policy = document?.root(row.metadata.rootID)?.policy ?? .v3
         let jump = lastForwardJump
@@ -208,13 +204,14 @@ extension BridgeCore {
                 // suspended process) was live across the correction: its deadline moves with the
                 // clock, as a live occurrence's would have (ios seed 1384).
                 record.inactivityClockOffsetMs = jump.toWallMs - jump.fromWallMs
-            } else if let back = setBack, startedAt <= back.toWallMs || startedAt > now.wallMs,
+            } else if let back = setBack, startedAt <= back.lastReadingWallMs || startedAt > now.wallMs,
                       startedAt <= back.fromWallMs, back.toWallMs - startedAt < 20 * 3_600_000 {  // OCC-21
-                // REC-9: the same for a clock set back, read as set back at the step that noticed
-                // it: a ring time at or before that landing — or one the new frame has not reached
-                // yet — was reached in the old frame, so the occurrence was live across the
+                // REC-9: the same for a clock set back, where the bridge can know it: a ring time at
+                // or before its last reading in the old frame, or one the new frame has not reached
+                // yet, was reached in the old frame, so the occurrence was live across the
                 // correction (ios seeds 6387, 7197: observed only after it by a suspended process).
-                // A ring time the new frame re-lived since the landing rang in the new frame.
+                // A ring time in between may have rung in either frame: no offset, the later
+                // deadline (the oracle's clock-jump-ambiguous-start window; ios seed 3163).
                 record.inactivityClockOffsetMs = back.toWallMs - back.fromWallMs
             }
             document.update(record)
@@ -226,22 +223,6 @@ extension BridgeCore {
         guard document?.liveOccurrence != nil else { return false }
         armExpiryTimer(now: now, into: &out)
         return true
-    }
-
-    /// REC-8, REC-4: a concrete skip-date occurrence is a `.fixed` instant, which AlarmKit keeps
-    /// when the zone changes; with no process running the bridge cannot re-plan it, and it rings
-    /// at the old zone's clock time (ios seed 8181: 06:41 UTC rang at 01:41 in New York). When
-    /// the bridge learns of the zone only afterwards, a ring planned before the adoption, due
-    /// after the last reading that still saw the old zone, whose instant is no occurrence of its
-    /// root in the zone now in force, is not an occurrence: the alarm means its local time
-    /// there (REC-1), which the re-plan registers. Opening one would arm a successor for a
-    /// morning that is not configured and pass over the real one (OCC-3).
-    func firedAtPreviousZoneInstant(_ row: RingRow) -> Bool {
-        guard flavor == .ios, case .fixed(let wallMs) = row.schedule, let document,
-              let adopted = document.zoneAdoptedAtMs, let lastOldReading = document.zonePreviousReadingMs,
-              let root = document.root(row.metadata.rootID), registersConcreteOccurrences(root) else { return false }
-        guard row.publishedAtMs < adopted, wallMs > lastOldReading else { return false }
-        return concreteOccurrences(of: root, after: wallMs - 1, count: 1).first != wallMs
     }
 
     /// REC-8: a one-shot rings once. When its primary's delivery opens an occurrence, the one-shot

@@ -32,9 +32,6 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// When (wall ms) the bridge adopted `zoneIdentifier`: rows published before it were planned
     /// in the previous zone.
     public var zoneAdoptedAtMs: Int64?
-    /// The last clock reading (wall ms) the bridge had persisted before it adopted
-    /// `zoneIdentifier`: the previous zone was certainly in force then (REC-8). nil when unknown.
-    public var zonePreviousReadingMs: Int64?
     /// The (wall, monotonic) reading of the step that last wrote the document: a later process of
     /// the same boot compares against it to notice a clock correction made while none ran (REC-9).
     public var clockReferenceWallMs: Int64?
