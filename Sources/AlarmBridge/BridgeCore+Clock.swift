@@ -13,7 +13,10 @@ extension BridgeCore {
     /// offset grows by the same shift (its ring time and token stay). SNZ-20, SNZ-22: its pending
     /// successor and snooze ring keep their remaining time — re-registered under the same ID,
     /// which the platform treats as a replacement, so a failed re-arm leaves the old ring (SNZ-21).
-    mutating func applyClockCorrection(_ delta: Int64, now: BridgeInstants, into out: inout [BridgeCommand]) {
+    /// - Parameter previousReadingWallMs: the wall reading (old frame) the correction was measured
+    ///   against: the clock moved at some instant after it, unknown when no process saw it.
+    mutating func applyClockCorrection(_ delta: Int64, now: BridgeInstants, previousReadingWallMs: Int64?,
+                                       into out: inout [BridgeCommand]) {
         out.append(.note("clock corrected by \(delta) ms (REC-9)"))
         clearForegroundSuppressedOnClockChange(into: &out)  // SCH-18: clock change
         // REC-9: the corrected frame is the new clock reference, persisted with this step, so that a
@@ -21,6 +24,8 @@ extension BridgeCore {
         if document != nil { dirty = true }
         // A backward correction brings the jumped-over times back: they ring at their own time.
         lastForwardJump = delta > 0 ? (now.wallMs - delta, now.wallMs) : nil
+        // Set back: times up to the old frame's "now" were reached before it (occurrenceStart).
+        lastBackwardJump = delta < 0 ? (now.wallMs - delta, now.wallMs, previousReadingWallMs ?? .min) : nil
         replanConcreteOccurrences(reason: "significant clock change", into: &out)  // REC-8
         guard let live = document?.liveOccurrence else { return }
         mutate { document in

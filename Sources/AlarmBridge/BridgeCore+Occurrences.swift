@@ -141,7 +141,10 @@ extension BridgeCore {
         switch row.metadata.kind {
         case .primary, .seed:  // a seed that fired opens its occurrence (REC-5)
             let owner = deliverPrimary(row, now: now, into: &out)
-            if owner && flavor == .ios { noteAudibleRing(row) }  // SND-7, SND-13 (Android: when it rings)
+            if owner && flavor == .ios {
+                noteAudibleRing(row)  // SND-7, SND-13 (Android: when it rings)
+                resoundPendingRings(now: now, into: &out)  // SND-2
+            }
             return owner
         case .successor, .snooze, .walkFuse, .legacyCadence, .legacyForegroundMaintenance, .legacyFusePair,
              .legacySafetyRelay, .legacyWalkCadence:
@@ -149,7 +152,10 @@ extension BridgeCore {
             // ring of a live occurrence) is that occurrence's pressure; any other is retired.
             if let token = row.metadata.token, document?.occurrence(token: token)?.state == .live {
                 if row.metadata.kind == .walkFuse { walkFuseDelivered(row) }
-                if flavor == .ios { noteAudibleRing(row) }  // SND-7, SND-13, SNZ-17 (Android: when it rings)
+                if flavor == .ios {
+                    noteAudibleRing(row)  // SND-7, SND-13, SNZ-17 (Android: when it rings)
+                    resoundPendingRings(now: now, into: &out)  // SND-2
+                }
                 return true
             }
             retire(row, reason: "successor of a closed occurrence", into: &out)  // OCC-20, AND-14
@@ -187,6 +193,7 @@ extension BridgeCore {
         // OCC-2, ID-6: the first due root becomes owner; a new persisted token (OCC-16).
         let policy = document?.root(row.metadata.rootID)?.policy ?? .v3
         let jump = lastForwardJump
+        let setBack = lastBackwardJump
         mutate { document in
             document.serial += 1
             let token = RingIdentity.occurrenceToken(rootID: row.metadata.rootID, startedAtMs: startedAt, serial: document.serial)
@@ -201,6 +208,15 @@ extension BridgeCore {
                 // suspended process) was live across the correction: its deadline moves with the
                 // clock, as a live occurrence's would have (ios seed 1384).
                 record.inactivityClockOffsetMs = jump.toWallMs - jump.fromWallMs
+            } else if let back = setBack, startedAt <= back.lastReadingWallMs || startedAt > now.wallMs,
+                      startedAt <= back.fromWallMs, back.toWallMs - startedAt < 20 * 3_600_000 {  // OCC-21
+                // REC-9: the same for a clock set back, where the bridge can know it: a ring time at
+                // or before its last reading in the old frame, or one the new frame has not reached
+                // yet, was reached in the old frame, so the occurrence was live across the
+                // correction (ios seeds 6387, 7197: observed only after it by a suspended process).
+                // A ring time in between may have rung in either frame: no offset, the later
+                // deadline (the oracle's clock-jump-ambiguous-start window; ios seed 3163).
+                record.inactivityClockOffsetMs = back.toWallMs - back.fromWallMs
             }
             document.update(record)
         }
@@ -236,10 +252,13 @@ extension BridgeCore {
             // the old zone's ring time (REC-8), not to a week-old match in the new zone.
             // A row planned in a previous zone is evidence only for a time before the change
             // (after it, the platform had moved the alarm to the new zone: ios seed 508).
-            let latest = configuration.calendar.latestFire(hour: hour, minute: minute, weekday: weekday, atOrBefore: now.wallMs)
+            // After a clock set back (REC-9) an alert may have begun at a ring time the new frame
+            // has not reached yet: the old frame had (ios seed 7197, read as last week's match).
+            let reached = max(now.wallMs, lastBackwardJump?.fromWallMs ?? .min)
+            let latest = configuration.calendar.latestFire(hour: hour, minute: minute, weekday: weekday, atOrBefore: reached)
             let adopted = document?.zoneAdoptedAtMs ?? .min
             let rowInForce = row.publishedAtMs >= adopted || row.fireWallMs <= adopted
-            return row.fireWallMs <= now.wallMs && rowInForce ? max(latest, row.fireWallMs) : latest
+            return row.fireWallMs <= reached && rowInForce ? max(latest, row.fireWallMs) : latest
         }
     }
 
@@ -450,6 +469,10 @@ extension BridgeCore {
                 out.append(.note("ring \(id) landed after its cancel: cancelling again"))
                 out.append(.cancel(id, origin: .retire))
             }
+            return
+        }
+        if let index = resounded.firstIndex(where: { $0.id == id }) {
+            resoundCompleted(resounded.remove(at: index), row: row, result: result, into: &out)
             return
         }
         switch result {

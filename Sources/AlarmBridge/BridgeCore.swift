@@ -47,6 +47,14 @@ public struct BridgeCore: Sendable {
     /// The last forward correction, as (pre-correction projected wall, wall after): ring times
     /// in between were jumped over.
     var lastForwardJump: (fromWallMs: Int64, toWallMs: Int64)?
+    /// The last backward correction this process noticed, as (projected wall before it = the old
+    /// frame's "now", wall after it, the last clock reading before it, in the old frame). A ring
+    /// time at or before that reading, or one the new frame has not reached yet, was reached in
+    /// the old frame, before the correction (REC-9; ios seeds 6387, 7197).
+    var lastBackwardJump: (fromWallMs: Int64, toWallMs: Int64, lastReadingWallMs: Int64)?
+    /// SND-2: the rows of pending rings re-registered with the sound of a later sequence position,
+    /// as they were before, until the daemon answers (a refused replacement keeps the old ring).
+    var resounded: [RingRow] = []
     /// A skip in progress (SNZ-15): the successor armed for the handoff, then the snooze ring to retire.
     var pendingSkip: (token: String, successorID: AlarmUUID, snoozeID: AlarmUUID)?
     /// Snooze rings requested by `beginOneTimeSnooze` in this process and not yet answered: only
@@ -139,12 +147,13 @@ public struct BridgeCore: Sendable {
         if case .healthAccessObserved(let granted) = input { healthAccessGranted = granted }  // WALK-4, any phase
         if case .stopIntent(let id) = input { noteStopArrival(id, now: now) }  // OCC-6, any phase
         let correction = clockCorrection(now: now)
+        let previousReading = clockAnchor?.wallMs
         clockAnchor = (now.wallMs, now.monotonicMs, now.bootCount)
         switch phase {
         case .loading, .gated:
             handleBeforeReady(input, now: now, into: &out)
         case .ready:
-            if let correction { applyClockCorrection(correction, now: now, into: &out) }  // before expiry
+            if let correction { applyClockCorrection(correction, now: now, previousReadingWallMs: previousReading, into: &out) }  // before expiry
             expireIfDue(now: now, into: &out)  // INACT-21: every path checks expiry first
             if let awaited = awaitingObservation {
                 if case .inventoryRead(awaited, let result) = input {
@@ -275,7 +284,7 @@ public struct BridgeCore: Sendable {
             // A correction made while no process ran (same boot: the monotonic clock went on).
             let saved = clockAnchor
             clockAnchor = (wall, mono, boot)
-            if let delta = clockCorrection(now: now) { applyClockCorrection(delta, now: now, into: &out) }
+            if let delta = clockCorrection(now: now) { applyClockCorrection(delta, now: now, previousReadingWallMs: wall, into: &out) }
             clockAnchor = saved ?? (now.wallMs, now.monotonicMs, now.bootCount)
         }
         adoptDeviceZone(now: now, into: &out)  // REC-8: the zone may have changed while no process ran

@@ -119,6 +119,11 @@ extension World {
         for alarm in alarms where alarm.enabled {
             for root in alarm.roots {
                 if let once = root.onceFireWallMs, once <= wallMs { continue }
+                // A one-shot rings once: one whose ring time already opened an occurrence (or was
+                // passed over) is spent, even when a clock set back makes that time future again
+                // (OCC-20; ios seed 8612).
+                if let once = root.onceFireWallMs, oracle.occurrences.contains(where: { $0.startWallMs == once && $0.tiedRoots.contains(root.id) })
+                    || oracle.passedOver.contains(where: { $0.rootID == root.id && $0.fireWallMs == once }) { continue }
                 let held = daemon.alarms.contains { $0.metadata.rootID == root.id && $0.metadata.kind == .primary
                     && ($0.state != .scheduled || $0.nextFireWallMs > wallMs || lateHeld.contains($0.id)) }  // a late delivery still pending is registered
                 if !held { return root.id }

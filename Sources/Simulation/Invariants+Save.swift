@@ -42,6 +42,7 @@ extension World {
                 scheduleOracleFireTimes(for: [alarmID])
             }
             jsSaves.interrupted = []
+            jsSaves.interruptedPrevious = []
         }
         guard case .inventoryRead(.verifySave(let alarmID), let result) = input else { return }
         saveTruth.verifyReadsIssued.removeAll { $0.incarnation != process.incarnation }  // died with their process

@@ -87,11 +87,13 @@ extension World {
     /// skips. A second alert of the same day (AlarmKit `ios.dst-overlap both`) is that occurrence
     /// again (OCC-20), never a second one. Where the platform, not the bridge, picks the instant
     /// (``platformDueWallMs(_:relative:)``), only the due instant moves, never the ring time.
-    func scheduleOracleFireTimes(for alarmIDs: [String]? = nil) {
+    ///
+    /// - Parameter source: the definitions to plan (default: the configured `alarms`).
+    func scheduleOracleFireTimes(for alarmIDs: [String]? = nil, from source: [LogicalAlarm]? = nil) {
         // The run ends at a true time; in the wall frame now in force (after clock corrections).
         // After the heal: the end of the liveness window.
         let endWallMs = (liveness.healed ? liveness.endMs : setup.startWallMs + setup.durationMs) + clock.wallOffsetMs
-        for alarm in alarms where alarm.enabled && (alarmIDs?.contains(alarm.id) ?? true) {
+        for alarm in source ?? alarms where alarm.enabled && (alarmIDs?.contains(alarm.id) ?? true) {
             for root in alarm.roots {
                 if let once = root.onceFireWallMs {
                     if once > wallMs && once <= endWallMs {
@@ -158,6 +160,41 @@ extension World {
         oracle.occurrences[index].clockOffsetMs = live.inactivityClockOffsetMs
         enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
         countExemption("clock-jump-ambiguous-start")
+    }
+
+    /// [limit] `clock-jump-ambiguous-start`, the case no bridge can even notice: the clock was set
+    /// forward after a boot, before any bridge process of that boot ran. The monotonic clock
+    /// restarted at the boot, so a later process has no reading of this boot to compare with and
+    /// cannot learn that the clock moved (REC-9 needs a noticed correction). A ring time the jump
+    /// passed over began ringing at the landing (the oracle's start), but the bridge can only read
+    /// it as its configured time with no offset — an alert observed late, perhaps already past its
+    /// deadline (INACT-21; ios seed 6319: a 07:57 one-shot jumped over to 08:54 after a reboot).
+    /// The oracle then takes the bridge's reading for that one occurrence of the same root, if the
+    /// bridge's ring time lies inside the jumped-over interval, and counts it; an occurrence the
+    /// reading puts past its deadline closes as expired. Bounded to 20 h after the change (OCC-21).
+    func adoptBootHiddenJumpStart(_ bridge: BridgeCore) {
+        guard let jump = bootHiddenClockJump else { return }
+        if nowMs - jump.sinceMs > 20 * 3_600_000 { bootHiddenClockJump = nil; return }
+        guard bridge.isAcceptingInputs, let index = oracle.liveIndex, oracle.occurrences[index].startWallMs == jump.toWallMs,
+              oracle.occurrences[index].clockOffsetMs == 0,
+              let record = bridge.document?.occurrences.last(where: { $0.rootID == oracle.occurrences[index].rootID }),
+              record.startedAtMs > jump.fromWallMs, record.startedAtMs < jump.toWallMs else { return }
+        bootHiddenClockJump = nil
+        var adopted = oracle.occurrences[index]
+        adopted.startWallMs = record.startedAtMs
+        adopted.clockOffsetMs = record.inactivityClockOffsetMs
+        // A dismissal credited after the deadline of that reading found no live occurrence to
+        // credit (INACT-22): the bridge's Stop of the late-observed alert extends nothing.
+        let activity = adopted.lastActivityMs
+        adopted.lastActivityMs = nil
+        if let activity, activity < adopted.deadlineMs { adopted.lastActivityMs = activity }
+        oracle.occurrences[index] = adopted
+        countExemption("clock-jump-ambiguous-start")
+        if oracle.occurrences[index].deadlineMs <= wallMs {
+            oracleClose(index, reason: "expired")
+        } else {
+            enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+        }
     }
 
     func countExemption(_ name: String) {

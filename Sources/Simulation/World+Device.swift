@@ -46,6 +46,9 @@ extension World {
             let from = min(before, unobservedClockJump?.fromWallMs ?? before)
             let until = max(before, unobservedClockJump?.untilWallMs ?? before)
             unobservedClockJump = (fromWallMs: from - abs(deltaMs), untilWallMs: until, sinceMs: nowMs)
+            if deltaMs > 0, process.lastReadyStepMs < lastBootMs {
+                bootHiddenClockJump = (fromWallMs: before, toWallMs: wallMs, sinceMs: nowMs)
+            }
         }
         record("device", "set-clock", [TraceField("delta-ms", String(deltaMs))])
         onDaemon { $0.wallClockChanged(byMs: deltaMs, nowWallMs: wallMs) }
@@ -109,6 +112,12 @@ extension World {
             queue.schedule(.fireTime(rootID: root.rootID, alarmID: root.alarmID, wallMs: wallMs), at: nowMs)
         }
         scheduleOracleFireTimes()
+        // SCH-10, OCC-2: a save a process death interrupted left the previous schedule's rings in
+        // the platform until a later sync retires them (`jsSavesProcessDied`); their times stay
+        // due across the change, as the platform moves or keeps them (ios seed 1278: a clock set
+        // back dropped the leftover 06:55, which then rang and was stopped as an occurrence).
+        let previous = jsSaves.interruptedPrevious.filter { jsSaves.interrupted.contains($0.id) }
+        if !previous.isEmpty { scheduleOracleFireTimes(from: previous) }
     }
 
     /// The ring / silent switch. With `silentModeSilencesAlerts` ([limit], IOS-6) an alert is

@@ -47,6 +47,9 @@ struct JSSaveState {
     /// Alarms whose save a process death interrupted: the previous definition's fire times stay
     /// until a later process's sync ran.
     var interrupted: [String] = []
+    /// The definitions those interrupted saves replaced: their fire times are re-planned with the
+    /// configured ones after a clock or zone change until that sync ran (ios seed 1278).
+    var interruptedPrevious: [LogicalAlarm] = []
     /// Bumped when the app is deleted: retries planned before it do nothing.
     var generation = 0
     /// Replies JS received, for scenario expectations: (alarm, "saved" or the failure reason).
@@ -197,6 +200,9 @@ extension World {
                 if !jsSaves.accepted.contains(definition.id) { jsSaves.accepted.append(definition.id) }
                 // The previous schedule's rings were not retired (arm before retire): they may
                 // still ring until the next process's sync retires them.
+                if let previous = alarms.first(where: { $0.id == definition.id }), previous != stored {
+                    jsSaves.interruptedPrevious.append(previous)
+                }
                 adoptConfigured(stored, keepPreviousFireTimes: true)
                 if !jsSaves.interrupted.contains(definition.id) { jsSaves.interrupted.append(definition.id) }
             }

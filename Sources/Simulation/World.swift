@@ -167,6 +167,11 @@ final class World {
     /// [before − |Δ|, before], so ring times up to `before` — ahead of the clock now — are
     /// ambiguous too. See ``adoptAmbiguousStart(_:)``.
     var unobservedClockJump: (fromWallMs: Int64, untilWallMs: Int64, sinceMs: Int64)?
+    /// A forward wall-clock change made after a boot before any bridge process of that boot ran:
+    /// (wall before, wall after, true time). The monotonic clock restarted at the boot, so no later
+    /// process can tell that the clock moved at all (BridgeCore.clockCorrection compares within
+    /// one boot only). See ``adoptBootHiddenJumpStart(_:)``.
+    var bootHiddenClockJump: (fromWallMs: Int64, toWallMs: Int64, sinceMs: Int64)?
     /// Rings whose schedule call the platform refused, newest last, bounded: a bridge that has
     /// queued the failure drops the row when it replays it (not a reconciliation decision).
     var refusedSchedules: [AlarmUUID] = []
@@ -543,10 +548,24 @@ final class World {
             lateHeld.removeAll { $0 == id }
             lateOracleFires.removeAll { $0.ringID == id }
             record("oracle", "late-delivery-dropped-by-rearm", [TraceField("id", id.description)])
+            replanHeldOneShot(entry.metadata)
             return false
         }
         guard let daemon = ios, daemon.poweredOn, let entry = daemon.alarm(id) else { return false }
         return entry.generation == generation && entry.state == .scheduled
+    }
+
+    /// REC-8 as truth: a one-shot whose held delivery the platform dropped by re-arming its ring
+    /// (a time-zone change moved the `.relative` one-shot to the next time the clock shows its
+    /// hh:mm) never rang: the user's one-shot means that next time (ios seed 6612: 07:57 New York
+    /// held, the zone became UTC, it rang at 07:57 UTC the next morning as a1's occurrence).
+    func replanHeldOneShot(_ metadata: RingMetadata) {
+        guard metadata.kind == .primary, let index = alarms.firstIndex(where: { $0.id == metadata.alarmID }),
+              case .once(let fire) = alarms[index].repeats, fire <= wallMs else { return }
+        let alarm = alarms[index]
+        alarms[index].repeats = .once(fireWallMs: calendar.nextFire(hour: alarm.hour, minute: alarm.minute, weekday: nil, after: wallMs))
+        unscheduleOracleFireTimes(alarmID: alarm.id)
+        scheduleOracleFireTimes(for: [alarm.id])
     }
 
     /// A root whose occurrence waits for a held delivery becomes due when another of its rings
@@ -698,6 +717,7 @@ final class World {
         noteMissedSyncRead(input, bridge: bridge)  // missed-day-recorded
         coverStep(input, bridge: bridge, before: documentBefore, commands: commands)
         adoptAmbiguousStart(bridge)
+        adoptBootHiddenJumpStart(bridge)
         launchState.completionRequested = nil
         switch input {
         case .inventoryRead(let purpose, .success):
@@ -1123,10 +1143,28 @@ final class World {
         record("device", "boot")
         noteFault("device-restarting")
         onDaemon { $0.boot(nowWallMs: wallMs) }
+        dropHeldDeliveriesLostToBoot()
         onAlarmManager { $0.boot() }
         androidSide.stepSensor.reboot()  // the count restarts at zero (TYPE_STEP_COUNTER)
         // A fault counts against this boot's restore only once it hits it (noteRestoreFault).
         liveness.restoreFault = RestoreFault()
+    }
+
+    /// [limit] A delivery the platform held back late (`fault late-delivery`) whose ring the
+    /// daemon dropped at this boot — a one-shot or `.fixed` instant past due while the phone was
+    /// off is not re-armed (AlarmKitDaemon.boot) — never comes: its ring time passed with the
+    /// delivery pending, and the restart lost it, as for a ring time while the phone was off
+    /// (ios seed 8892: the oracle opened an occurrence at the held fire's return that nothing
+    /// rang). Counted as `device-restarting`. A ring the bridge cancelled is not affected (the
+    /// held fire still comes back for it: known defect `cancel-past-fire-time`).
+    func dropHeldDeliveriesLostToBoot() {
+        guard let daemon = ios else { return }
+        for id in lateHeld where daemon.alarm(id) == nil && lateOracleFires.contains(where: { $0.ringID == id }) {
+            lateHeld.removeAll { $0 == id }
+            lateOracleFires.removeAll { $0.ringID == id }
+            record("oracle", "late-delivery-lost-to-reboot", [TraceField("id", id.description)])
+            countExemption("device-restarting")
+        }
     }
 
     func noteFault(_ name: String) {

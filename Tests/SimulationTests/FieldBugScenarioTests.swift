@@ -153,6 +153,13 @@ struct InvariantSuiteTests {
         // opened this instant (345); an equal-time root held back is a pass-over once the other
         // root's delivery opened the occurrence (2569, OCC-2, OCC-3).
         (.android, 345), (.android, 2569),
+        // Bridge: an unobserved clock set-back was not read as live across (6387, 7197); a pending
+        // ring kept the sound of an earlier sequence position (4900).
+        (.ios, 6387), (.ios, 7197), (.ios, 4900),
+        // Oracle: an interrupted save's leftover ring time dropped by a clock re-plan (1278); a held
+        // one-shot moved by a zone change (6612); a held delivery lost to a reboot (8892); a spent
+        // one-shot after a set-back (8612); a jump a boot hid from every process (6319).
+        (.ios, 1278), (.ios, 6612), (.ios, 8892), (.ios, 8612), (.ios, 6319),
     ]
 
     /// Seeds of the uniform fault profile the fuzzer once failed on.
