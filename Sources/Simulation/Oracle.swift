@@ -71,8 +71,13 @@ struct Oracle {
     /// fire time like one delivered inside one coalesced update (IOS-5), even after the bridge
     /// registered the root's next one (ios seed 217 with skip dates).
     var osRemovedRoots: [String] = []
-    /// Roots whose primary or seed the capacity limit refused, with the true time (CAP-9).
-    var capacityRefused: [(rootID: String, atMs: Int64)] = []
+    /// Roots whose primary or seed the capacity limit refused, with the refused ring and the
+    /// true time (CAP-9). A refusal speaks only for the fire time its ring was requested for
+    /// (`capacityRefusal(rootID:fireWallMs:)`), never for the root's other times.
+    var capacityRefused: [(rootID: String, ringID: AlarmUUID, atMs: Int64)] = []
+    /// (root, fire time) pairs already judged as dropped and surfaced (CAP-9): the same
+    /// configured time again, after the wall clock was set back over it, is not a new fire.
+    var droppedFires: [(rootID: String, fireWallMs: Int64)] = []
 
     var liveIndex: Int? { occurrences.lastIndex { $0.live } }
 }
@@ -104,6 +109,7 @@ extension World {
     }
 
     func unscheduleOracleFireTimes(alarmID: String) {
+        jsSaves.keptPrevious.removeAll { $0.id == alarmID }
         queue.removeAll { event in
             if case .fireTime(_, let id, _) = event { return id == alarmID }
             return false
@@ -164,8 +170,18 @@ extension World {
             if let name = authorizationExemption() { countExemption(name); return }
             if let manager = android, !manager.canScheduleExactAlarms { countExemption("exact-permission-revoked"); return }
             if let manager = android, manager.forceStopped { countExemption("force-stop"); return }  // [limit] AND-6
-            if oracle.capacityRefused.contains(where: { $0.rootID == rootID }), checkDroppedSurfaced(rootID: rootID) {
+            if oracle.droppedFires.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }) {
+                // The wall clock was set back over a fire time already judged dropped and
+                // surfaced (CAP-9): the same configured time again is not a new fire (as a
+                // closed occurrence is not redelivered, OCC-20; ios uniform seed 8103).
+                record("oracle", "dropped-fire-relived", [TraceField("root", rootID)])
+                return
+            }
+            if let refusal = capacityRefusal(rootID: rootID, fireWallMs: fireWallMs),
+               checkDroppedSurfaced(rootID: rootID, refusedAtMs: refusal.atMs) {
                 countExemption("capacity-dropped-surfaced")  // CAP-9: the dropped count says so
+                oracle.droppedFires.append((rootID, fireWallMs))
+                if oracle.droppedFires.count > 64 { oracle.droppedFires.removeFirst() }
                 return
             }
             if stopped { return }

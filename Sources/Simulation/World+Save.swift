@@ -47,6 +47,9 @@ struct JSSaveState {
     /// Alarms whose save a process death interrupted: the previous definition's fire times stay
     /// until a later process's sync ran.
     var interrupted: [String] = []
+    /// The definitions those interrupted saves replaced, whose fire times stay queued (and whose
+    /// rings may still ring) until `unscheduleOracleFireTimes` drops them (REC-1, SCH-10).
+    var keptPrevious: [LogicalAlarm] = []
     /// Bumped when the app is deleted: retries planned before it do nothing.
     var generation = 0
     /// Replies JS received, for scenario expectations: (alarm, "saved" or the failure reason).
@@ -182,6 +185,7 @@ extension World {
         let scheduleChanged = old.map { $0.roots.map(Self.scheduleKey) != definition.roots.map(Self.scheduleKey) || $0.enabled != definition.enabled } ?? true
         if scheduleChanged {
             if !keepPreviousFireTimes { unscheduleOracleFireTimes(alarmID: definition.id) }
+            if keepPreviousFireTimes, let old { jsSaves.keptPrevious.append(old) }
             scheduleOracleFireTimes(for: [definition.id])
         }
     }

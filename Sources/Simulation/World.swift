@@ -136,6 +136,8 @@ final class World {
     var lastWallClockChangeMs: Int64 = Int64.min / 2
     /// True time of the last time-zone change (REC-8: fixed instants follow when the bridge runs).
     var lastZoneChangeMs: Int64 = Int64.min / 2
+    /// True time of the first ready bridge step after the last time-zone change (nil: none yet).
+    var zoneChangeObservedMs: Int64?
     /// capacity-protection (CAP-4): primaries re-requested in a limit-failure step (their one retry).
     var limitRetried: [AlarmUUID] = []
     /// The fire time of every ring the bridge requested, by ID (lookup only).
@@ -591,13 +593,14 @@ final class World {
         if !wasReady && bridge.isAcceptingInputs { oracleGateReleased() }
         if bridge.phase == .ready {
             process.lastReadyStepMs = nowMs
+            if zoneChangeObservedMs == nil { zoneChangeObservedMs = nowMs }
             if let exemption = faultExemption, exemption.sinceMs <= nowMs, stepCouldObserveFault(input) { faultExemption = nil }
             oracleNoteExecution()
         }
         if case .scheduleCompleted(let id, .failure(.maximumLimitReached)) = input, wasReady,
            let metadata = requestMetadata[id], metadata.kind.opensOccurrence {
             // primary-horizon (CAP-9): a refusal the bridge saw must reach the dropped count.
-            oracle.capacityRefused.append((metadata.rootID, nowMs))
+            oracle.capacityRefused.append((metadata.rootID, id, nowMs))
             if oracle.capacityRefused.count > 64 { oracle.capacityRefused.removeFirst() }
         }
         if case .stopIntent(let id) = input { oracleCredit(id, creditNow: wasReady) }
@@ -1029,11 +1032,28 @@ final class World {
         clock.reboot()
         record("device", "boot")
         noteFault("device-restarting")
+        let heldBeforeBoot = lateHeld.filter { ios?.alarm($0) != nil }
         onDaemon { $0.boot(nowWallMs: wallMs) }
+        dropLateDeliveriesLostByBoot(heldBeforeBoot)
         onAlarmManager { $0.boot() }
         androidSide.stepSensor.reboot()  // the count restarts at zero (TYPE_STEP_COUNTER)
         // A fault counts against this boot's restore only once it hits it (noteRestoreFault).
         liveness.restoreFault = RestoreFault()
+    }
+
+    /// iOS: a delivery the platform held back (`fault late-delivery`) was still pending when the
+    /// phone went off. The daemon's boot drops a one-shot whose time passed (and re-arms a
+    /// repeating ring for its next time, which `isDeliveryToHold` already drops), so the held
+    /// delivery never comes: the oracle's deferred fire for it is dropped too, as for an alert
+    /// the reboot ended (ios uniform seeds 4623, 6886). A ring the bridge cancelled before the
+    /// shutdown is not in `held` and stays held (known defect `cancel-past-fire-time`).
+    func dropLateDeliveriesLostByBoot(_ held: [AlarmUUID]) {
+        guard let daemon = ios else { return }
+        for id in held where daemon.alarm(id) == nil {
+            lateHeld.removeAll { $0 == id }
+            lateOracleFires.removeAll { $0.ringID == id }
+            record("oracle", "late-delivery-dropped-by-boot", [TraceField("id", id.description)])
+        }
     }
 
     func noteFault(_ name: String) {
