@@ -138,6 +138,24 @@ extension World {
         countExemption("clock-jump-ambiguous-start")
     }
 
+    /// The latest occurrence, when the oracle closed it as `unobservable` (a reboot or an OS
+    /// removal ended its alert before any process saw it open) and yet the bridge learned of it:
+    /// its Stop is in the unprotected action journal (ACT-1), or the bridge's books hold it live.
+    /// Before its deadline it still owns the wake session for ownership (OCC-2); nil otherwise.
+    func unobservedIncumbent(rootID: String, fireWallMs: Int64) -> OracleOccurrence? {
+        guard let last = oracle.occurrences.last, !last.live, last.closeReason == "unobservable",
+              !last.tiedRoots.contains(rootID), last.deadlineMs > fireWallMs else { return nil }
+        // (An ended alert's primary is no longer bound: match the entry by root and time.)
+        let journaled = unprotectedJournal.contains { entry in
+            guard let metadata = requestMetadata[entry.ringID] ?? groundTruthMetadata(entry.ringID) else { return false }
+            return last.tiedRoots.contains(metadata.rootID) && entry.occurredAtMs >= last.startWallMs
+        }
+        let held = (process.bridge?.document ?? storedDocument)?.liveOccurrence.map {
+            last.tiedRoots.contains($0.rootID) && $0.startedAtMs == last.startWallMs
+        } ?? false
+        return journaled || held ? last : nil
+    }
+
     func countExemption(_ name: String) {
         exemptionCounts[name, default: 0] += 1
         record("oracle", "exemption", [TraceField("name", name)])
@@ -252,6 +270,17 @@ extension World {
                 return
             }
             record("oracle", "pass-over", [TraceField("root", rootID), TraceField("owner", oracle.occurrences[index].rootID)])
+            oracle.passedOver.append((rootID, fireWallMs))
+            if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
+            return
+        }
+        if let incumbent = unobservedIncumbent(rootID: rootID, fireWallMs: fireWallMs) {
+            // OCC-2, OCC-3: the oracle gave up on this occurrence (its alert ended with no
+            // process to see it) but the bridge learned of it from the Stop the unprotected
+            // action journal kept (ACT-1), within its life: it is still the first due root, so
+            // this one is a pass-over (ios uniform seeds 3884, 5794).
+            record("oracle", "pass-over", [TraceField("root", rootID), TraceField("owner", incumbent.rootID),
+                                           TraceField("unobserved", "true")])
             oracle.passedOver.append((rootID, fireWallMs))
             if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
             return
