@@ -35,6 +35,17 @@ extension BridgeCore {
                 occurrence.inactivitySnoozeUntilMs = occurrence.inactivitySnoozeUntilMs.map { $0 + delta }
             })
         }
+        // REC-9, WALK-8, WALK-11: a started walk's handoff edge, provisional deadline and latest
+        // accepted step are instants of this occurrence too; they move with the clock, so the
+        // fuse rebased below stays current (resign + 60 s, step + 30..35 s in the corrected frame)
+        // instead of being rotated back to an uncorrected deadline (ios uniform seeds 1735, 2342).
+        if walkRecord(for: live) != nil {
+            updateWalk { walk in
+                walk.handoffAtMs = walk.handoffAtMs.map { $0 + delta }
+                walk.handoffDeadlineMs = walk.handoffDeadlineMs.map { $0 + delta }
+                walk.lastAcceptedStepMs = walk.lastAcceptedStepMs.map { $0 + delta }
+            }
+        }
         var rebased: [RingRequest] = []
         // Only rings still ahead of the uncorrected clock: one already due has rung (or is ringing,
         // unseen yet); re-registering its ID would recreate it (ios seed 2101).
@@ -53,7 +64,18 @@ extension BridgeCore {
     /// now behind the clock is being delivered, and re-registering it would leave a pending copy
     /// beside the successor that delivery arms (android seed 2143; the sync's guard is
     /// `deliveryInFlight`).
+    ///
+    /// iOS: AlarmKit fires a `.fixed` instant the jump went over at the jump (it alerts now, unseen
+    /// yet); re-registering its ID would replace the alert with a pending ring and race the
+    /// observer's bookkeeping (a walk fuse retired as delivered stayed pending beside the next
+    /// one, or its failed re-arm dropped the row of a sounding fuse: ios uniform seeds 1735,
+    /// 2342). It is loud pressure, the safe direction (SNZ-22). A snooze ring is the exception:
+    /// SNZ-20 keeps its remaining duration, so it is rebased.
     func deliveredByJump(_ row: RingRow, now: BridgeInstants) -> Bool {
-        flavor == .android && row.fireWallMs <= now.wallMs && confirmedInProcess.contains(row.id)
+        if flavor == .ios {
+            guard case .fixed = row.schedule, row.metadata.kind != .snooze else { return false }
+            return row.fireWallMs <= now.wallMs
+        }
+        return row.fireWallMs <= now.wallMs && confirmedInProcess.contains(row.id)
     }
 }

@@ -221,6 +221,14 @@ extension BridgeCore {
             if row == nil && family != nil { continue }  // a direct save reconciles its own family only
             if held.state == .alerting { continue }  // SCH-3, SCH-21: never cancel an alerting ring
             if let row, row.isPast(at: now.wallMs), !defects.cancelPastFireTime { continue }  // SCH-3: nor one whose fire time passed
+            if let row, row.metadata.kind.opensOccurrence, !row.delivered, row.fireWallMs <= now.wallMs,
+               now.wallMs - row.fireWallMs < Self.undeliveredFireProtectionMs, !defects.cancelPastFireTime {
+                // SCH-3, SCH-21: a repeating ring no longer wanted (an older time of an edited
+                // alarm) whose current fire time passed with no delivery seen may be delivering
+                // late; cancelling it would silence that occurrence (ios uniform seed 2500).
+                // A later sync retires it once its delivery was seen or the window passed.
+                continue
+            }
             if let row, row.metadata.kind.isOccurrenceBound { continue }  // occurrence-bound: lifecycle paths own it
             cancels.append(held.id)  // SCH-3: unknown or no longer wanted
         }

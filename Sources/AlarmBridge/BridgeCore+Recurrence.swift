@@ -249,6 +249,9 @@ extension BridgeCore {
         out.append(.note("CAP-4: limit reached for primary \(row.id): reclaiming later seed \(seed.id), retrying once"))
         out.append(.cancel(seed.id, origin: .lifecycle))
         mutate { $0.removeRow(seed.id) }
+        // CAP-9: counted as dropped until the retry registers it (`capacityRegistered`): a process
+        // death before the retry's answer must not leave the refusal unsurfaced (ios uniform 4949).
+        noteCapacityDropped(row)
         limitRetries.append(row.id)
         let retry = RingRequest(id: row.id, schedule: row.schedule, fireWallMs: row.fireWallMs, metadata: row.metadata,
                                 countdown: document.alarm(row.metadata.alarmID)?.countdown, soundName: row.soundName)

@@ -47,6 +47,7 @@ extension BridgeCore {
             save.touched = earlier.touched
             out.append(.note("save of \(alarm.id) superseded by a newer save"))
             out.append(.reply(.saveFailed(alarmID: alarm.id, reason: .superseded)))
+            retireSupersededRings(&save, newDefinition: alarm, now: now, into: &out)
         }
         saves.pending.append(save)
         mutate { document in
@@ -56,6 +57,28 @@ extension BridgeCore {
         }
         flush(into: &out)
         out.append(.readInventory(.directSave(alarmID: alarm.id)))  // SCH-3 before scheduling
+    }
+
+    /// SCH-10, REC-1: a superseded save failed, so the primaries it alone added — new ring IDs
+    /// the daemon already confirmed, that no previous row describes and the newer definition does
+    /// not want — are cancelled at once, not when the newer save resolves: a process death in
+    /// between would leave them to ring at a time the user changed away from (ios uniform seed
+    /// 1015). The previous schedule's rings stay until the newer save is verified (arm before
+    /// retire); rings still in flight, alerting, delivered or past their fire time are left to
+    /// the newer save's resolution (SCH-21).
+    mutating func retireSupersededRings(_ save: inout PendingSave, newDefinition alarm: LogicalAlarm, now: BridgeInstants,
+                                        into out: inout [BridgeCommand]) {
+        let wanted = alarm.enabled ? alarm.roots.compactMap { primaryRequest(for: $0, alarmID: alarm.id, now: now)?.id } : []
+        let previousIDs = save.previousRows.map(\.id)
+        var retired: [AlarmUUID] = []
+        for id in save.touched where !previousIDs.contains(id) && !wanted.contains(id) && !inFlight.contains(id) && !alerting.contains(id) {
+            guard let row = document?.row(id), row.metadata.kind == .primary, row.confirmed, !row.delivered,
+                  !row.isPast(at: now.wallMs), row.fireWallMs > now.wallMs else { continue }
+            out.append(.cancel(id, origin: .directSave))
+            mutate { $0.removeRow(id) }
+            retired.append(id)
+        }
+        save.touched.removeAll { retired.contains($0) }
     }
 
     // MARK: - Scheduling (CAP-6, SCH-6)

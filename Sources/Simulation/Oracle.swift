@@ -71,8 +71,13 @@ struct Oracle {
     /// fire time like one delivered inside one coalesced update (IOS-5), even after the bridge
     /// registered the root's next one (ios seed 217 with skip dates).
     var osRemovedRoots: [String] = []
-    /// Roots whose primary or seed the capacity limit refused, with the true time (CAP-9).
-    var capacityRefused: [(rootID: String, atMs: Int64)] = []
+    /// Roots whose primary or seed the capacity limit refused, with the refused ring and the
+    /// true time (CAP-9). A refusal speaks only for the fire time its ring was requested for
+    /// (`capacityRefusal(rootID:fireWallMs:)`), never for the root's other times.
+    var capacityRefused: [(rootID: String, ringID: AlarmUUID, atMs: Int64)] = []
+    /// (root, fire time) pairs already judged as dropped and surfaced (CAP-9): the same
+    /// configured time again, after the wall clock was set back over it, is not a new fire.
+    var droppedFires: [(rootID: String, fireWallMs: Int64)] = []
 
     var liveIndex: Int? { occurrences.lastIndex { $0.live } }
 }
@@ -134,6 +139,7 @@ extension World {
     }
 
     func unscheduleOracleFireTimes(alarmID: String) {
+        jsSaves.keptPrevious.removeAll { $0.id == alarmID }
         queue.removeAll { event in
             if case .fireTime(_, let id, _) = event { return id == alarmID }
             return false
@@ -197,6 +203,24 @@ extension World {
         }
     }
 
+    /// The latest occurrence, when the oracle closed it as `unobservable` (a reboot or an OS
+    /// removal ended its alert before any process saw it open) and yet the bridge learned of it:
+    /// its Stop is in the unprotected action journal (ACT-1), or the bridge's books hold it live.
+    /// Before its deadline it still owns the wake session for ownership (OCC-2); nil otherwise.
+    func unobservedIncumbent(rootID: String, fireWallMs: Int64) -> OracleOccurrence? {
+        guard let last = oracle.occurrences.last, !last.live, last.closeReason == "unobservable",
+              !last.tiedRoots.contains(rootID), last.deadlineMs > fireWallMs else { return nil }
+        // (An ended alert's primary is no longer bound: match the entry by root and time.)
+        let journaled = unprotectedJournal.contains { entry in
+            guard let metadata = requestMetadata[entry.ringID] ?? groundTruthMetadata(entry.ringID) else { return false }
+            return last.tiedRoots.contains(metadata.rootID) && entry.occurredAtMs >= last.startWallMs
+        }
+        let held = (process.bridge?.document ?? storedDocument)?.liveOccurrence.map {
+            last.tiedRoots.contains($0.rootID) && $0.startedAtMs == last.startWallMs
+        } ?? false
+        return journaled || held ? last : nil
+    }
+
     func countExemption(_ name: String) {
         exemptionCounts[name, default: 0] += 1
         record("oracle", "exemption", [TraceField("name", name)])
@@ -239,8 +263,18 @@ extension World {
                 noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "the app was force-stopped")
                 return
             }
-            if oracle.capacityRefused.contains(where: { $0.rootID == rootID }), checkDroppedSurfaced(rootID: rootID) {
+            if oracle.droppedFires.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }) {
+                // The wall clock was set back over a fire time already judged dropped and
+                // surfaced (CAP-9): the same configured time again is not a new fire (as a
+                // closed occurrence is not redelivered, OCC-20; ios uniform seed 8103).
+                record("oracle", "dropped-fire-relived", [TraceField("root", rootID)])
+                return
+            }
+            if let refusal = capacityRefusal(rootID: rootID, fireWallMs: fireWallMs),
+               checkDroppedSurfaced(rootID: rootID, refusedAtMs: refusal.atMs) {
                 countExemption("capacity-dropped-surfaced")  // CAP-9: the dropped count says so
+                oracle.droppedFires.append((rootID, fireWallMs))
+                if oracle.droppedFires.count > 64 { oracle.droppedFires.removeFirst() }
                 return
             }
             if stopped { return }
@@ -323,6 +357,17 @@ extension World {
                 return
             }
             record("oracle", "pass-over", [TraceField("root", rootID), TraceField("owner", oracle.occurrences[index].rootID)])
+            oracle.passedOver.append((rootID, fireWallMs))
+            if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
+            return
+        }
+        if let incumbent = unobservedIncumbent(rootID: rootID, fireWallMs: fireWallMs) {
+            // OCC-2, OCC-3: the oracle gave up on this occurrence (its alert ended with no
+            // process to see it) but the bridge learned of it from the Stop the unprotected
+            // action journal kept (ACT-1), within its life: it is still the first due root, so
+            // this one is a pass-over (ios uniform seeds 3884, 5794).
+            record("oracle", "pass-over", [TraceField("root", rootID), TraceField("owner", incumbent.rootID),
+                                           TraceField("unobserved", "true")])
             oracle.passedOver.append((rootID, fireWallMs))
             if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
             return

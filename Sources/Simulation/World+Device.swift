@@ -16,6 +16,7 @@ extension World {
         calendar = next
         lastZoneChangeMs = nowMs
         lastFrameChangeMs = nowMs
+        zoneChangeObservedMs = nil
         onDaemon { $0.timeZoneChanged(to: zoneIdentifier, nowWallMs: wallMs) }
         onAlarmManager { $0.setTimeZone(zoneIdentifier) }  // TIMEZONE_CHANGED (AMS setTimeZoneImpl)
         // The user's one-shots mean "the next time the clock shows HH:MM" (REC-8).
@@ -54,6 +55,11 @@ extension World {
         onDaemon { $0.wallClockChanged(byMs: deltaMs, nowWallMs: wallMs) }
         let instant = AndroidInstant(elapsedRealtimeMs: clock.monotonicMs, wallMs: wallMs)
         onAlarmManager { $0.setTime(wallMs: instant.wallMs, now: instant) }  // TIME_SET (AMS reevaluateRtcAlarms)
+        // REC-9, WALK-8, WALK-11: the walk's resign edge and accepted steps are instants; the
+        // fuse-timing checks compare them with fire times in the corrected frame.
+        walkWorld.resignMs = walkWorld.resignMs.map { $0 + deltaMs }
+        walkWorld.latestAcceptedStepMs = walkWorld.latestAcceptedStepMs.map { $0 + deltaMs }
+        walkWorld.lookBackStepMs = walkWorld.lookBackStepMs.map { $0 + deltaMs }
         if let index = oracle.liveIndex {
             // REC-9: the live occurrence's activity and deadline move with the clock.
             oracle.occurrences[index].clockOffsetMs += deltaMs

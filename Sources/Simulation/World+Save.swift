@@ -50,6 +50,9 @@ struct JSSaveState {
     /// The definitions those interrupted saves replaced: their fire times are re-planned with the
     /// configured ones after a clock or zone change until that sync ran (ios seed 1278).
     var interruptedPrevious: [LogicalAlarm] = []
+    /// The definitions those interrupted saves replaced, whose fire times stay queued (and whose
+    /// rings may still ring) until `unscheduleOracleFireTimes` drops them (REC-1, SCH-10).
+    var keptPrevious: [LogicalAlarm] = []
     /// Bumped when the app is deleted: retries planned before it do nothing.
     var generation = 0
     /// Replies JS received, for scenario expectations: (alarm, "saved" or the failure reason).
@@ -185,6 +188,7 @@ extension World {
         let scheduleChanged = old.map { $0.roots.map(Self.scheduleKey) != definition.roots.map(Self.scheduleKey) || $0.enabled != definition.enabled } ?? true
         if scheduleChanged {
             if !keepPreviousFireTimes { unscheduleOracleFireTimes(alarmID: definition.id) }
+            if keepPreviousFireTimes, let old { jsSaves.keptPrevious.append(old) }
             scheduleOracleFireTimes(for: [definition.id])
         }
     }

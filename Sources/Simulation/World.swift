@@ -143,6 +143,8 @@ final class World {
     var suppressionProofsSeen: [(proof: ForegroundSuppressedProof, sinceMs: Int64)] = []
     /// Ring times that passed silently and that the next launch must record (missed-day-recorded).
     var missedExpectations: [MissedExpectation] = []
+    /// True time of the first ready bridge step after the last time-zone change (nil: none yet).
+    var zoneChangeObservedMs: Int64?
     /// capacity-protection (CAP-4): primaries re-requested in a limit-failure step (their one retry).
     var limitRetried: [AlarmUUID] = []
     /// The fire time of every ring the bridge requested, by ID (lookup only).
@@ -683,13 +685,14 @@ final class World {
         if !wasReady && bridge.isAcceptingInputs { oracleGateReleased() }
         if bridge.phase == .ready {
             process.lastReadyStepMs = nowMs
+            if zoneChangeObservedMs == nil { zoneChangeObservedMs = nowMs }
             if let exemption = faultExemption, exemption.sinceMs <= nowMs, stepCouldObserveFault(input) { faultExemption = nil }
             oracleNoteExecution()
         }
         if case .scheduleCompleted(let id, .failure(.maximumLimitReached)) = input, wasReady,
            let metadata = requestMetadata[id], metadata.kind.opensOccurrence {
             // primary-horizon (CAP-9): a refusal the bridge saw must reach the dropped count.
-            oracle.capacityRefused.append((metadata.rootID, nowMs))
+            oracle.capacityRefused.append((metadata.rootID, id, nowMs))
             if oracle.capacityRefused.count > 64 { oracle.capacityRefused.removeFirst() }
         }
         if case .stopIntent(let id) = input { oracleCredit(id, creditNow: wasReady) }
@@ -1142,28 +1145,28 @@ final class World {
         clock.reboot()
         record("device", "boot")
         noteFault("device-restarting")
+        let heldBeforeBoot = lateHeld.filter { ios?.alarm($0) != nil }
         onDaemon { $0.boot(nowWallMs: wallMs) }
-        dropHeldDeliveriesLostToBoot()
+        dropLateDeliveriesLostByBoot(heldBeforeBoot)
         onAlarmManager { $0.boot() }
         androidSide.stepSensor.reboot()  // the count restarts at zero (TYPE_STEP_COUNTER)
         // A fault counts against this boot's restore only once it hits it (noteRestoreFault).
         liveness.restoreFault = RestoreFault()
     }
 
-    /// [limit] A delivery the platform held back late (`fault late-delivery`) whose ring the
-    /// daemon dropped at this boot — a one-shot or `.fixed` instant past due while the phone was
-    /// off is not re-armed (AlarmKitDaemon.boot) — never comes: its ring time passed with the
-    /// delivery pending, and the restart lost it, as for a ring time while the phone was off
-    /// (ios seed 8892: the oracle opened an occurrence at the held fire's return that nothing
-    /// rang). Counted as `device-restarting`. A ring the bridge cancelled is not affected (the
-    /// held fire still comes back for it: known defect `cancel-past-fire-time`).
-    func dropHeldDeliveriesLostToBoot() {
+    /// iOS: a delivery the platform held back (`fault late-delivery`) was still pending when the
+    /// phone went off. The daemon's boot drops a one-shot whose time passed (and re-arms a
+    /// repeating ring for its next time, which `isDeliveryToHold` already drops), so the held
+    /// delivery never comes: the oracle's deferred fire for it is dropped too, as for an alert
+    /// the reboot ended (ios uniform seeds 4623, 6886). A ring the bridge cancelled before the
+    /// shutdown is not in `held` and stays held (known defect `cancel-past-fire-time`).
+    func dropLateDeliveriesLostByBoot(_ held: [AlarmUUID]) {
         guard let daemon = ios else { return }
-        for id in lateHeld where daemon.alarm(id) == nil && lateOracleFires.contains(where: { $0.ringID == id }) {
+        for id in held where daemon.alarm(id) == nil {
             lateHeld.removeAll { $0 == id }
             lateOracleFires.removeAll { $0.ringID == id }
-            record("oracle", "late-delivery-lost-to-reboot", [TraceField("id", id.description)])
-            countExemption("device-restarting")
+            record("oracle", "late-delivery-dropped-by-boot", [TraceField("id", id.description)])
+            countExemption("device-restarting")  // [limit] ios seeds 8892, 4623, 6886
         }
     }
 

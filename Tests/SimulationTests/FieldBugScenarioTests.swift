@@ -175,6 +175,23 @@ struct InvariantSuiteTests {
         // REC-9); a process that persisted the occurrence saw it open, even after an OEM kill
         // (1868, 2569, OCC-2).
         (.android, 1029), (.android, 1868), (.android, 2569),
+        // Oracle: a capacity refusal speaks only for its own fire time; a time already judged
+        // dropped is not judged again after a set-back (562, 7825, 8103). Bridge: a refusal the
+        // CAP-4 retry answers counts as dropped until the retry registers (4949).
+        (.ios, 562), (.ios, 7825), (.ios, 8103), (.ios, 4949),
+        // Bridge: a superseded save's landed primaries are cancelled at once (1015). Oracle: an
+        // interrupted save's previous times stay valid while the oracle keeps them (5917).
+        (.ios, 1015), (.ios, 5917),
+        // Bridge and oracle: the walk's instants move with a clock correction; a fixed ring the
+        // jump set off is left ringing (1735, 2342).
+        (.ios, 1735), (.ios, 2342),
+        // Bridge: a sync spares an unwanted ring whose fire time passed without a seen delivery (2500, 7801).
+        (.ios, 2500), (.ios, 7801),
+        // Oracle: a held delivery whose ring the boot dropped is lost with it (4623, 6886, 9903).
+        (.ios, 4623), (.ios, 6886), (.ios, 9903),
+        // Oracle: an occurrence given up as unobservable that the bridge learned of from the
+        // journal keeps the session for ownership; a root due meanwhile is a pass-over (3884, 5794).
+        (.ios, 3884), (.ios, 5794),
     ]
 
     @Test("uniform-profile seeds the fuzzer once failed on stay clean")
