@@ -26,6 +26,10 @@ extension World {
         guard let stored = storedDocument, stored.rings.contains(where: { row in
             row.metadata.rootID == rootID && row.metadata.kind.opensOccurrence && !row.delivered
                 && row.fireWallMs == fireWallMs && row.isPast(at: fireWallMs)
+                // iOS: a confirmed ring that vanished from AlarmKit reads exactly like one that
+                // fired (a fired `.fixed` alarm leaves the daemon; IOS-5), so the bridge takes it as
+                // delivered and cannot know the day was missed (ios seeds 6963, 1338, 2343).
+                && (setup.platform == .android || !row.confirmed)
         }), !missedExpectations.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }) else { return }
         missedExpectations.append(MissedExpectation(rootID: rootID, fireWallMs: fireWallMs, cause: cause,
                                                     incarnation: process.incarnation))

@@ -512,6 +512,7 @@ final class World {
         guard let id = held else { return }
         lateDeliveryMs = nil
         lateHeld.append(id)
+        noteHeldRing(id)  // snooze-window: a held snooze ring is the platform's lateness, not the bridge's
         let pending = android?.alarm(id)
         if let pending { androidHeldTriggers[id] = (pending.triggerWallMs, pending.metadata, wallMs - nowMs) }
         deferOracleFire(forHeld: id, fireWallMs: pending?.triggerWallMs)
