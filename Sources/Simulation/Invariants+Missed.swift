@@ -23,6 +23,10 @@ extension World {
     /// a failed registration). Only when the persisted store holds the undelivered row that
     /// planned this ring time: that row is what the next launch can see.
     func noteMissedOccurrence(rootID: String, fireWallMs: Int64, cause: String) {
+        // Android only for now: on iOS the clause is not yet validated — the correct bridge fails it
+        // on ios seeds 6963, 7923, 2343 and uniform 562 (a failed registration whose row is gone or
+        // read as delivered before the recording sync), still unclassified (Reports/clean-bridge.md).
+        guard setup.platform == .android else { return }
         guard let stored = storedDocument, stored.rings.contains(where: { row in
             row.metadata.rootID == rootID && row.metadata.kind.opensOccurrence && !row.delivered
                 && row.fireWallMs == fireWallMs && row.isPast(at: fireWallMs)
