@@ -106,6 +106,9 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     public var destructivePeek = false
     /// ACT-4, API-8: an acknowledgement removes every stored action of its alarm ID.
     public var ackByAlarmID = false
+    /// SNZ-20: a clock correction leaves the pending snooze ring at its old wall-clock instant
+    /// (not rebased), so a clock set back makes the snooze ring late.
+    public var snoozeNotRebased = false
 
     public init() {}
 
@@ -125,8 +128,12 @@ public struct BridgeConfiguration: Sendable {
     /// within this many ms, so the pair never straddles the fire time.
     public var reRegisterGuardMs: Int64 = 120_000
     /// Retry spacing and bound for a successor arm that failed while the process lives.
-    public var armRetryDelayMs: Int64 = 1_000
-    public var armRetryMax: Int = 3
+    public var armRetryDelayMs: Int64 = BridgeConfiguration.defaultArmRetryDelayMs
+    public var armRetryMax: Int = BridgeConfiguration.defaultArmRetryMax
+    /// The default retry delay of a failed successor or snooze rebase, virtual ms (OCC-8, SNZ-21).
+    public static let defaultArmRetryDelayMs: Int64 = 1_000
+    /// The default number of such retries.
+    public static let defaultArmRetryMax = 3
     /// Re-read spacing and bound after an inventory read failure.
     public var syncRetryDelayMs: Int64 = 2_000
     public var syncRetryMax: Int = 5

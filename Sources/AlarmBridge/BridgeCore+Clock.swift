@@ -50,12 +50,19 @@ extension BridgeCore {
         // Only rings still ahead of the uncorrected clock: one already due has rung (or is ringing,
         // unseen yet); re-registering its ID would recreate it (ios seed 2101).
         for row in document?.rings ?? [] where row.metadata.kind.isOccurrenceBound && row.metadata.token == live.token
-            && !row.delivered && row.fireWallMs > now.wallMs - delta && !deliveredByJump(row, now: now) {
+            && !row.delivered && row.fireWallMs > now.wallMs - delta && !deliveredByJump(row, now: now)
+            && !(defects.snoozeNotRebased && row.metadata.kind == .snooze) {
             let fire = max(now.wallMs, row.fireWallMs + delta)
+            // SNZ-21: a refused same-ID replacement leaves the existing ring in place, so its row
+            // stands (as a refused re-sound's does) instead of being taken for a lost arm that
+            // calls for a successor beside it (android seed 1166 of `--faults
+            // clock-change-during-snooze`: a failed snooze rebase armed a successor).
+            if row.confirmed, !resounded.contains(where: { $0.id == row.id }) { resounded.append(row) }
             rebased.append(RingRequest(id: row.id, schedule: .fixed(wallMs: fire), fireWallMs: fire, metadata: row.metadata,
                                        soundName: row.soundName))  // SND-6: the same ring keeps its sound
         }
         publishAndSchedule(rebased, origin: .lifecycle, now: now, into: &out)
+        if !defects.snoozeNotRebased { noteAmbiguousSnoozeRows(delta, now: now, previousReadingWallMs: previousReadingWallMs) }
         armExpiryTimer(now: now, into: &out)
     }
 
@@ -69,13 +76,71 @@ extension BridgeCore {
     /// yet); re-registering its ID would replace the alert with a pending ring and race the
     /// observer's bookkeeping (a walk fuse retired as delivered stayed pending beside the next
     /// one, or its failed re-arm dropped the row of a sounding fuse: ios uniform seeds 1735,
-    /// 2342). It is loud pressure, the safe direction (SNZ-22). A snooze ring is the exception:
-    /// SNZ-20 keeps its remaining duration, so it is rebased.
+    /// 2342). It is loud pressure, the safe direction (SNZ-22). A snooze ring is no exception:
+    /// SNZ-20 would keep its remaining duration, but the daemon has already alerted it, and
+    /// SNZ-21 lets a failure err only toward the earlier ring; re-registering the alerting ring
+    /// left it ringing unseen, or pending again beside the successor its Stop armed (ios seeds
+    /// 167, 554 of `--faults clock-change-during-snooze`).
+    ///
+    /// Android: a delivery already queued behind the launch the TIME_SET broadcast started is
+    /// that ring being delivered, whichever process confirmed it (android seed 1293 of the same
+    /// fault: the rebased snooze ring stayed pending beside the successor its dismissal armed).
     func deliveredByJump(_ row: RingRow, now: BridgeInstants) -> Bool {
         if flavor == .ios {
-            guard case .fixed = row.schedule, row.metadata.kind != .snooze else { return false }
+            guard case .fixed = row.schedule else { return false }
             return row.fireWallMs <= now.wallMs
         }
-        return row.fireWallMs <= now.wallMs && confirmedInProcess.contains(row.id)
+        return row.fireWallMs <= now.wallMs
+            && (confirmedInProcess.contains(row.id) || queued.contains(.alarmDelivered(row.id)))
+    }
+
+    /// SNZ-20, SNZ-21: asks again for a snooze rebase the platform refused, unless its ring has
+    /// since been delivered, replaced or retired.
+    mutating func retrySnoozeRebase(now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard let wanted = snoozeRebaseRetry else { return }
+        snoozeRebaseRetry = nil
+        guard let current = document?.row(wanted.id), !current.delivered, current.fireWallMs != wanted.fireWallMs,
+              !inFlight.contains(wanted.id), let live = document?.liveOccurrence, current.metadata.token == live.token else { return }
+        if current.confirmed, !resounded.contains(where: { $0.id == current.id }) { resounded.append(current) }
+        let fire = max(now.wallMs, wanted.fireWallMs)
+        out.append(.note("snooze rebase refused before: asked again (SNZ-20, SNZ-21)"))
+        publishAndSchedule([RingRequest(id: current.id, schedule: .fixed(wallMs: fire), fireWallMs: fire, metadata: current.metadata,
+                                        soundName: current.soundName)], origin: .lifecycle, now: now, into: &out)
+    }
+
+    /// iOS, SNZ-20: after a set-back no process saw happen, a snooze ring whose old-frame time
+    /// lies between the last reading before the correction and the old frame's "now" may or may
+    /// not have fired before it: AlarmKit still lists it as `scheduled` only if it has not, and
+    /// then it would ring that much late. Such rows wait here, with the rebased fire time (wall
+    /// ms), for the next inventory read to decide (ios seeds 1038, 1348 of
+    /// `--faults clock-change-during-snooze`: a 10-minute snooze rang an hour late).
+    mutating func noteAmbiguousSnoozeRows(_ delta: Int64, now: BridgeInstants, previousReadingWallMs: Int64?) {
+        snoozeRebaseIfUnrung = []
+        guard flavor == .ios, delta < 0, let live = document?.liveOccurrence else { return }
+        let lastReading = previousReadingWallMs ?? .min
+        for row in document?.rings ?? [] where row.metadata.kind == .snooze && row.metadata.token == live.token
+            && !row.delivered && row.fireWallMs <= now.wallMs - delta && row.fireWallMs > lastReading {
+            snoozeRebaseIfUnrung.append((row.id, max(now.wallMs, row.fireWallMs + delta)))
+        }
+    }
+
+    /// The read that decides ``noteAmbiguousSnoozeRows(_:now:previousReadingWallMs:)``: a snooze
+    /// ring still `scheduled` never fired, so it is re-registered at its rebased time; one
+    /// alerting or gone rang in the old frame and is left alone.
+    mutating func rebaseUnrungSnoozeRows(_ inventory: [PlatformAlarm], now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard !snoozeRebaseIfUnrung.isEmpty else { return }
+        let waiting = snoozeRebaseIfUnrung
+        snoozeRebaseIfUnrung = []
+        var rebased: [RingRequest] = []
+        for (id, fire) in waiting {
+            guard inventory.contains(where: { $0.id == id && $0.state == .scheduled }), !inFlight.contains(id),
+                  let row = document?.row(id), !row.delivered else { continue }
+            if row.confirmed, !resounded.contains(where: { $0.id == row.id }) { resounded.append(row) }  // SNZ-21
+            rebased.append(RingRequest(id: row.id, schedule: .fixed(wallMs: max(now.wallMs, fire)), fireWallMs: max(now.wallMs, fire),
+                                       metadata: row.metadata, soundName: row.soundName))
+        }
+        guard !rebased.isEmpty else { return }
+        out.append(.note("snooze ring still pending after an unseen clock set-back: rebased (SNZ-20)"))
+        publishAndSchedule(rebased, origin: .lifecycle, now: now, into: &out)
     }
 }

@@ -87,10 +87,19 @@ extension BridgeCore {
     mutating func resoundCompleted(_ previous: RingRow, row: RingRow, result: Result<Int64, PlatformError>,
                                    into out: inout [BridgeCommand]) {
         guard case .success = result else {
-            out.append(.note("re-registration of \(row.id) with a new sound refused: it keeps its sound"))
+            out.append(.note("re-registration of \(row.id) refused: the platform keeps the previous ring (SND-6, SNZ-21)"))
             mutate { $0.upsert(previous) }
+            if previous.metadata.kind == .snooze, previous.fireWallMs != row.fireWallMs, armRetries < configuration.armRetryMax {
+                // SNZ-20: a refused rebase leaves the snooze ring at its old time — late after a
+                // set-back — so it is asked again while the process lives (android seed 1115 of
+                // `--faults clock-change-during-snooze`: two refused writes left it 69 min away).
+                armRetries += 1
+                snoozeRebaseRetry = row
+                out.append(.setTimer(.armRetry, delayMs: configuration.armRetryDelayMs))
+            }
             return
         }
+        if snoozeRebaseRetry?.id == row.id { snoozeRebaseRetry = nil }
         if !confirmedInProcess.contains(row.id) { confirmedInProcess.append(row.id) }
         if confirmedInProcess.count > 64 { confirmedInProcess.removeFirst() }
         mutate { $0.upsert(with(row) { row in

@@ -52,6 +52,12 @@ public struct BridgeCore: Sendable {
     /// time at or before that reading, or one the new frame has not reached yet, was reached in
     /// the old frame, before the correction (REC-9; ios seeds 6387, 7197).
     var lastBackwardJump: (fromWallMs: Int64, toWallMs: Int64, lastReadingWallMs: Int64)?
+    /// iOS, SNZ-20: snooze rings an unseen set-back may have left late, with their rebased fire
+    /// time (wall ms), until the next inventory read shows whether they fired (BridgeCore+Clock).
+    var snoozeRebaseIfUnrung: [(id: AlarmUUID, fireWallMs: Int64)] = []
+    /// SNZ-20, SNZ-21: the rebased snooze row whose re-registration the platform refused, asked
+    /// again on the `armRetry` timer (at most `armRetryMax` times) while the process lives.
+    var snoozeRebaseRetry: RingRow?
     /// SND-2: the rows of pending rings re-registered with the sound of a later sequence position,
     /// as they were before, until the daemon answers (a refused replacement keeps the old ring).
     var resounded: [RingRow] = []
@@ -144,7 +150,14 @@ public struct BridgeCore: Sendable {
         if case .healthAccessObserved(let granted) = input { healthAccessGranted = granted }  // WALK-4, any phase
         if case .stopIntent(let id) = input { noteStopArrival(id, now: now) }  // OCC-6, any phase
         let correction = clockCorrection(now: now)
-        let previousReading = clockAnchor?.wallMs
+        var previousReading = clockAnchor?.wallMs
+        if flavor == .android, case .clockChanged = input, correction != nil {
+            // REC-9: AOSP AlarmManagerService.setTimeImpl sends ACTION_TIME_CHANGED (TIME_SET) as
+            // it sets the clock, so a running process learns of the correction at its instant: ring
+            // times up to now in the new frame were reached before it, in the old frame, and stay
+            // due there (android swarm seed 5370: a held 05:42 delivery after a 90 s set-back).
+            previousReading = max(previousReading ?? .min, now.wallMs)
+        }
         clockAnchor = (now.wallMs, now.monotonicMs, now.bootCount)
         switch phase {
         case .loading, .gated:
@@ -488,6 +501,7 @@ public struct BridgeCore: Sendable {
         case .timerFired(.contextLapse):
             contextLapsed(now: now, into: &out)
         case .timerFired(.armRetry):
+            retrySnoozeRebase(now: now, into: &out)  // SNZ-20, SNZ-21
             if let live = document?.liveOccurrence, !appActive, !hasPressure(live, now: now) {
                 armSuccessor(for: live, now: now, into: &out)
             }

@@ -46,6 +46,8 @@ public enum ExemptionScoreboard {
         "mute-switch": .retireBeforeArm,
         "in-call": .retireBeforeArm,
         "audio-focus-loss": .retireBeforeArm,
+        "snooze-clock-change-unseen": .snoozeNotRebased,
+        "snooze-rearm-refused": .snoozeNotRebased,
     ]
 
     /// Exemptions that exist on one platform only, although kinds that cause them run on both.

@@ -17,6 +17,7 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
     case snoozeRefusedLatchSpent
     case snoozeRefusedOutsideWindow
     case snoozeSkipped
+    case snoozeClockCorrected
     // Walk fuse (iOS)
     case walkCheckStarted
     case walkFuseArmed
@@ -132,6 +133,9 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
         case .snoozeSkipped:
             return Info(name: "snooze-skipped", summary: "skipOneTimeSnooze ended a running snooze (reply snoozeSkipped)",
                         rules: ["SNZ-15", "API-15"], platforms: both)
+        case .snoozeClockCorrected:
+            return Info(name: "snooze-clock-corrected", summary: "a ready bridge step ran after a wall-clock correction while a snooze ring was pending (it must rebase it)",
+                        rules: ["SNZ-20", "SNZ-21"], platforms: both)
         case .walkCheckStarted:
             return Info(name: "walk-check-started", summary: "startWalkCheck reported the walk started after HealthKit confirmed session and collection",
                         rules: ["WALK-3", "WALK-4"], platforms: [.ios])

@@ -62,6 +62,7 @@ struct FaultPlanner {
         setup.killSwitchFailureRate = faults.rate(FaultCatalog.killSwitchNetworkFailure)  // BOOT-12
         setup.workoutLossRate = faults.rate(FaultCatalog.workoutLoss)  // WALK-23
         setup.walkForceQuitRate = faults.rate(FaultCatalog.walkForceQuit)  // WALK-25
+        setup.snoozeClockChangeRate = faults.rate(FaultCatalog.clockChangeDuringSnooze)  // SNZ-20
         switch setup.platform {
         case .ios:
             setup.ios.coalesceUpdates = seedHit(FaultCatalog.coalesceUpdates) != nil  // IOS-5

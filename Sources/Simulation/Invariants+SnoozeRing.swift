@@ -12,6 +12,13 @@ struct SnoozeWatch {
     var bootCount: Int
     /// True ms of a wall-clock change no ready bridge step has run since (nil: none, or seen).
     var unseenCorrectionAtMs: Int64?
+    /// True ms until which a late ring is excused because the ring came due before any ready
+    /// bridge step saw the correction: the first step that sees it gets T_OP to rebase (SNZ-20).
+    var unseenExcuseUntilMs: Int64?
+    /// SNZ-21: true ms of the latest refused re-registration of the watched snooze ring, and how
+    /// many there were (the bridge asks again `armRetryMax` times, `armRetryDelayMs` apart).
+    var rearmRefusedAtMs: Int64?
+    var rearmRefusals = 0
     /// Why a late ring is the platform's doing, not the bridge's, once one applied ([limit]
     /// removals, a refused re-arm that SNZ-21 answers by keeping the existing ring).
     var platformExcuse: String?
@@ -39,6 +46,8 @@ extension World {
     func noteSnoozeCorrectionSeen(_ bridge: BridgeCore) {
         guard snoozeWatch?.unseenCorrectionAtMs != nil, bridge.phase == .ready, !process.suspended else { return }
         snoozeWatch?.unseenCorrectionAtMs = nil
+        if let due = snoozeWatch?.dueAtMs, nowMs > due { snoozeWatch?.unseenExcuseUntilMs = nowMs + setup.transitionBoundMs }
+        cover(.snoozeClockCorrected)  // SNZ-20: this step had to rebase the snooze ring
     }
 
     /// A delivery the platform held back (the late-delivery fault, AlarmKit's dense late delay).
@@ -50,7 +59,10 @@ extension World {
 
     /// SNZ-21: a rebased snooze ring the platform refused leaves the existing one in place.
     func noteSnoozeRearmRefused(_ id: AlarmUUID) {
-        guard snoozeWatch != nil, requestMetadata[id]?.kind == .snooze, snoozeWatch?.platformExcuse == nil else { return }
+        guard snoozeWatch != nil, requestMetadata[id]?.kind == .snooze else { return }
+        snoozeWatch?.rearmRefusedAtMs = nowMs
+        snoozeWatch?.rearmRefusals += 1
+        guard snoozeWatch?.platformExcuse == nil else { return }
         snoozeWatch?.platformExcuse = "snooze-rearm-refused"
     }
 
@@ -80,9 +92,35 @@ extension World {
         violate("snooze-window", [], "the snooze ring \(id) of \(metadata.rootID) alerted at \(wallText(wallMs)), \(lateMs / 1_000) s after its deadline and \((nowMs - watch.acceptedAtMs) / 60_000) min after the snooze was accepted: the clock change did not keep its remaining duration")
     }
 
+    /// [limit] `snooze-clock-change-unseen` for never-silent: a clock set back while no ready
+    /// bridge step ran pushes the occurrence's pending snooze ring beyond its 30-minute bound,
+    /// and until a step sees the correction nothing can rebase it (iOS suspends the app; SNZ-20).
+    /// Narrow: only the watched snooze's occurrence, only while its ring is still pending, and
+    /// only until the first ready step, which must rebase it (the gap check starts there).
+    ///
+    /// [limit] `snooze-rearm-refused`: the platform refused the rebase, so the existing ring stays
+    /// (SNZ-21) beyond the bound; the bridge asks again `armRetryMax` times, `armRetryDelayMs`
+    /// apart, and each refusal excuses the gap for one retry delay plus T_OP, no more.
+    func unseenSnoozeCorrectionExemption(_ occurrence: OracleOccurrence) -> String? {
+        guard let watch = snoozeWatch, watch.occurrenceID == occurrence.id else { return nil }
+        let retryWindowMs = BridgeConfiguration.defaultArmRetryDelayMs + setup.transitionBoundMs
+        let refused = watch.rearmRefusedAtMs.map { nowMs - $0 <= retryWindowMs } == true
+            && watch.rearmRefusals <= BridgeConfiguration.defaultArmRetryMax + 1
+        guard watch.unseenCorrectionAtMs != nil || refused else { return nil }
+        let pendingSnooze: Bool
+        if let daemon = ios {
+            pendingSnooze = daemon.alarms.contains { $0.state == .scheduled && $0.metadata.kind == .snooze && oracle.bindings[$0.id] == occurrence.id }
+        } else {
+            pendingSnooze = android?.pending.contains { $0.metadata.kind == .snooze && oracle.bindings[$0.id] == occurrence.id } ?? false
+        }
+        guard pendingSnooze else { return nil }
+        return watch.unseenCorrectionAtMs != nil ? "snooze-clock-change-unseen" : "snooze-rearm-refused"
+    }
+
     func snoozeExcuse(_ watch: SnoozeWatch, id: AlarmUUID) -> String? {
         if watch.bootCount != bootCount { return "snooze-across-reboot" }  // SNZ-21: no monotonic anchor
         if watch.unseenCorrectionAtMs != nil { return "snooze-clock-change-unseen" }  // REC-8: no process noticed it
+        if let until = watch.unseenExcuseUntilMs, nowMs <= until { return "snooze-clock-change-unseen" }  // due before it was seen
         if heldRings.contains(id) { return "late-delivery" }
         return watch.platformExcuse
     }

@@ -46,6 +46,7 @@ extension World {
         if setup.platform == .ios && !protectedDataAvailable { return "protected-data-unavailable" }
         if let fault = faultExemption { return fault.name }
         if let occurrence, let name = silencedAlertExemption(occurrenceID: occurrence.id) { return name }
+        if let occurrence, let name = unseenSnoozeCorrectionExemption(occurrence) { return name }
         if let manager = android, !manager.canScheduleExactAlarms { return "exact-permission-revoked" }
         if let manager = android, manager.forceStopped { return "force-stop" }  // [limit] AND-6
         if let name = authorizationExemption() { return name }

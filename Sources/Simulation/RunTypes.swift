@@ -54,6 +54,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case passOverLeftAlerting = "pass-over-left-alerting"
     case destructivePeek = "destructive-peek"
     case ackByAlarmID = "ack-by-alarm-id"
+    case snoozeNotRebased = "snooze-not-rebased"
     // Issue 8, test only: not a field bug but a deliberate trap, so the campaign's crash
     // isolation (worker subprocesses) can be tested. Hidden from every list (``listed``).
     case testTrap = "test-trap"
@@ -167,6 +168,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "peekLastAlarmAction removes the action it returns, so an action whose work then fails is lost (ACT-3, ACT-5, API-7)"
         case .ackByAlarmID:
             return "acknowledgeLastAlarmAction matches on the alarm ID alone and removes every stored action of that alarm, so acknowledging an older action clears a newer one (ACT-4, API-8)"
+        case .snoozeNotRebased:
+            return "a wall-clock correction leaves the pending snooze ring at its old wall-clock time, so a clock set back by an hour makes a 10-minute snooze ring 70 minutes later (SNZ-20, SNZ-21)"
         case .testTrap:
             return "test only: the simulator traps (preconditionFailure) midway through every seed ≡ 3 mod 5, to test crash isolation"
         }
@@ -185,7 +188,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
              .unheardRingAdvancesSequence, .passOverCountedAudible: return [.ios, .android]
         case .stepSuppressionDropsRetry, .lockScreenGrantKept, .retrySurvivesClosure, .passOverQueueRings,
              .androidRingStopsAfter30s, .noSystemSoundFallback, .restoreSkipsLockedBoot: return [.android]
-        case .destructivePeek, .ackByAlarmID: return [.ios, .android]
+        case .destructivePeek, .ackByAlarmID, .snoozeNotRebased: return [.ios, .android]
         case .passOverLeftAlerting: return [.ios]  // Android's receiver never starts a pass-over's ring
         case .successorTimedFromObservation: return [.ios]  // Android has no Stop intent: its dismissal is acted on at once
         case .givesUpOnFailedPrimary, .suppressionProofSurvivesClockChange, .missedOccurrenceNotRecorded: return [.ios, .android]
@@ -248,6 +251,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .passOverLeftAlerting: switches.passOverLeftAlerting = true
             case .destructivePeek: switches.destructivePeek = true
             case .ackByAlarmID: switches.ackByAlarmID = true
+            case .snoozeNotRebased: switches.snoozeNotRebased = true
             case .testTrap: break  // the simulator traps, not the bridge (Simulator.run)
             }
         }

@@ -30,6 +30,33 @@ extension World {
         announceClockChange()
     }
 
+    /// Fault kind `clock-change-during-snooze` (SNZ-20, SNZ-21): with `setup.snoozeClockChangeRate`,
+    /// the user sets the wall clock forward or back by 90 s, 10 min or 1 h at a uniform instant
+    /// between 1 s after the acceptance and 1 s before the snooze ring is due (`untilMs`, wall
+    /// ms), so the rebase of the pending snooze ring is exercised (a jump drawn over the whole run
+    /// almost never lands inside a snooze). A reactive action: the shrinker writes it as a line.
+    func correctClockDuringSnooze(untilMs: Int64) {
+        guard let rate = setup.snoozeClockChangeRate, !liveness.healed, randomBehaviourActs,
+              snoozeClockRNG.chance(rate) else { return }
+        let sign: Int64 = snoozeClockRNG.chance(Ratio(1, 2)) ? 1 : -1
+        let deltaMs = sign * snoozeClockRNG.pick([Int64(90_000), 600_000, 3_600_000])
+        let remainingMs = untilMs - wallMs
+        guard remainingMs > 2_000 else { return }
+        enqueueReactive(.deviceSetClock(deltaMs: deltaMs), afterMs: snoozeClockRNG.int(in: 1_000...(remainingMs - 1_000)))
+    }
+
+    /// Android, REC-9: AMS `reevaluateRtcAlarms` recomputes a held RTC alarm from its wall time
+    /// too, so one whose trigger the clock set back put ahead again is delivered only when the new
+    /// frame reaches it: its occurrence begins in the new frame, and no correction before that
+    /// moves its deadline (android uniform seed 7197: the oracle took a 10 min set-back as one
+    /// made during the occurrence). A trigger still behind the clock stays due in the old frame.
+    func reframeHeldAndroidTriggers() {
+        for id in lateHeld {
+            guard let held = androidHeldTriggers[id], held.triggerWallMs > wallMs else { continue }
+            androidHeldTriggers[id] = (held.triggerWallMs, held.metadata, wallMs - nowMs)
+        }
+    }
+
     /// The wall clock is set by `deltaMs`. True and monotonic time do not move. The platform
     /// re-arms against the new clock; a live occurrence keeps its deadline in true time (REC-9);
     /// configured times the clock jumped over fire now if the platform fires them (a past
@@ -55,12 +82,20 @@ extension World {
         onDaemon { $0.wallClockChanged(byMs: deltaMs, nowWallMs: wallMs) }
         let instant = AndroidInstant(elapsedRealtimeMs: clock.monotonicMs, wallMs: wallMs)
         onAlarmManager { $0.setTime(wallMs: instant.wallMs, now: instant) }  // TIME_SET (AMS reevaluateRtcAlarms)
+        reframeHeldAndroidTriggers()
         // REC-9, WALK-8, WALK-11: the walk's resign edge and accepted steps are instants; the
         // fuse-timing checks compare them with fire times in the corrected frame.
         walkWorld.resignMs = walkWorld.resignMs.map { $0 + deltaMs }
         walkWorld.latestAcceptedStepMs = walkWorld.latestAcceptedStepMs.map { $0 + deltaMs }
         walkWorld.lookBackStepMs = walkWorld.lookBackStepMs.map { $0 + deltaMs }
-        if let index = oracle.liveIndex {
+        if oracle.liveIndex != nil, process.lastReadyStepMs < lastBootMs {
+            // [limit] clock-jump-ambiguous-start: a correction after a boot, before any bridge
+            // process of this boot ran, is one no bridge can notice (the monotonic clock restarted:
+            // BridgeCore.clockCorrection compares within one boot), so the live occurrence keeps
+            // its deadline in wall time — the bridge's reading (ios seed 1099 of
+            // `--faults clock-change-during-snooze`: a 10 min set-back after a reboot).
+            countExemption("clock-jump-ambiguous-start")
+        } else if let index = oracle.liveIndex {
             // REC-9: the live occurrence's activity and deadline move with the clock.
             oracle.occurrences[index].clockOffsetMs += deltaMs
             if let activity = oracle.occurrences[index].lastActivityMs { oracle.occurrences[index].lastActivityMs = activity + deltaMs }

@@ -116,6 +116,8 @@ final class World {
     /// The sleepy user's snooze habits (own stream: other draws keep their values).
     var snoozeRNG: Xoshiro256StarStar
     var requestFaultRNG: Xoshiro256StarStar
+    /// Fault kind `clock-change-during-snooze` (its own stream: other draws keep their values).
+    var snoozeClockRNG: Xoshiro256StarStar
     /// JS timing: heartbeats, stalls (its own stream, so other draws do not reshuffle).
     var jsRNG: Xoshiro256StarStar
     /// The last context JS sent that said the challenge is rendered: (process incarnation, true ms).
@@ -262,6 +264,7 @@ final class World {
         self.appRNG = streams.stream("app.js")
         self.snoozeRNG = streams.stream("user.snooze")
         self.requestFaultRNG = streams.stream("faults.requests")
+        self.snoozeClockRNG = streams.stream("faults.snooze-clock")
         self.jsRNG = streams.stream("app.js-heartbeat")
         self.androidSide = AndroidSide(streams: streams, reportLatencyMs: setup.stepReportLatencyMs)
         self.burstRNG = streams.stream("app.bursts")
@@ -838,6 +841,7 @@ final class World {
             if case .snoozeAccepted(_, let untilMs) = reply {
                 oracleSnoozeAccepted(untilMs: untilMs)
                 watchSnooze(untilMs: untilMs)  // SNZ-20: followed to its ring
+                correctClockDuringSnooze(untilMs: untilMs)  // fault clock-change-during-snooze
             }
             if case .snoozeRejected = reply { checkFailedSnoozeChangedNothing() }
             if case .abandoned(true) = reply, let index = oracle.liveIndex { oracleClose(index, reason: "abandoned") }
