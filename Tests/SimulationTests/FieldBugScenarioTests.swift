@@ -99,6 +99,9 @@ struct InvariantSuiteTests {
         // saw (888), late deliveries inside another occurrence (466, 1475) or of a since-disabled
         // alarm (583), or earlier by ring time than the occurrence no process saw open (974).
         (.ios, 449), (.ios, 466), (.ios, 583), (.ios, 888), (.ios, 974), (.ios, 1475),
+        // Bridge: Android's TIME_SET dates the correction, so a held delivery due before it is live
+        // across it (android 5370, REC-9).
+        (.android, 5370),
         // Recurrence checker measured its after-clock-change window in mixed frames (424).
         (.ios, 424),
         // Bridge: a same-ID replacement whose answer a process death lost was taken as landed (864).
@@ -167,6 +170,8 @@ struct InvariantSuiteTests {
         (.ios, 886), (.ios, 1112), (.ios, 1731),
         // Bridge: the clock-correction re-arm re-registered a successor whose delivery the jump set off (2143).
         (.android, 2143),
+        // Oracle: a held Android trigger a set-back put ahead again rings in the new frame (7197, REC-9).
+        (.android, 7197),
         // Bridge: a set without a wanted primary (the OS removed it) is repaired by the running process (354).
         (.ios, 354),
         // Oracle, Android late delivery (issue 16 part 4): the released primary had left AlarmManager
@@ -198,6 +203,26 @@ struct InvariantSuiteTests {
         for (platform, seed) in Self.fixedUniformSeeds {
             let result = Simulator.run(RunOptions(platform: platform.flavor, seed: seed, faults: FaultSelection(profile: .uniform)))
             #expect(result.firstViolation == nil, "\(platform) uniform seed \(seed): \(result.firstViolation?.message ?? "")")
+        }
+    }
+
+    /// Seeds that failed with `--faults clock-change-during-snooze` forced on (SNZ-20, SNZ-21):
+    /// bridge — a jumped-over snooze ring has alerted (ios 167, 554), an unseen set-back's pending
+    /// snooze ring is rebased after the next read (ios 1038, 1348), a queued TIME_SET delivery is
+    /// the ring being delivered (android 1293), a refused rebase keeps its row and is asked again
+    /// (android 1166, 1115); oracle — never-silent while the correction is unseen (ios 897, 1001,
+    /// 1278), a boot-hidden correction (ios 1099), a one-shot that rang after a set-back (android 1189).
+    static let fixedSnoozeClockSeeds: [(PlatformFlavorName, UInt64)] = [
+        (.ios, 167), (.ios, 554), (.ios, 897), (.ios, 1001), (.ios, 1038), (.ios, 1099), (.ios, 1278), (.ios, 1348),
+        (.android, 1115), (.android, 1166), (.android, 1189), (.android, 1293),
+    ]
+
+    @Test("seeds that failed with a clock change during a snooze stay clean")
+    func fixedSnoozeClockSeedsStayClean() {
+        let faults = FaultSelection(profile: .swarm, forcedOn: [FaultCatalog.clockChangeDuringSnooze.name])
+        for (platform, seed) in Self.fixedSnoozeClockSeeds {
+            let result = Simulator.run(RunOptions(platform: platform.flavor, seed: seed, faults: faults))
+            #expect(result.firstViolation == nil, "\(platform) seed \(seed): \(result.firstViolation?.message ?? "")")
         }
     }
 
