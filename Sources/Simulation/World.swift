@@ -1090,8 +1090,13 @@ final class World {
     /// opening, not from the configured ring time: a delivery the platform held back late opens the
     /// occurrence only when it alerts, and a process that ran between the ring time and that late
     /// alert saw a primary still pending, not an occurrence (ios uniform seeds 886, 1112, 1731).
+    ///
+    /// The ring time is taken in the frame in force now, with the occurrence's clock offset: after
+    /// a set-back the bare ring time maps to an instant after the opening (android uniform seed
+    /// 2736 of the clock-change-during-snooze fault: a 10 min set-back, then a reboot, closed a
+    /// live occurrence the running process had seen as unobservable).
     func noProcessObservedOpening(_ occurrence: OracleOccurrence) -> Bool {
-        let openedAtMs = max(occurrence.openedAtMs, at(wallMs: occurrence.startWallMs))
+        let openedAtMs = max(occurrence.openedAtMs, at(wallMs: occurrence.startWallMs + occurrence.clockOffsetMs))
         return process.lastReadyStepMs < openedAtMs
     }
 
