@@ -191,6 +191,14 @@ struct InvariantSuiteTests {
         // Oracle: an occurrence given up as unobservable that the bridge learned of from the
         // journal keeps the session for ownership; a root due meanwhile is a pass-over (3884, 5794).
         (.ios, 3884), (.ios, 5794),
+        // Bridge: `alarmUpdates` sets queued behind the look-first read are superseded by its
+        // answer (8437, IOS-5, OCC-6); a walk fuse is not re-registered for its sound at a
+        // foreground launch that cancels it (6060, WALK-5, WALK-9).
+        (.ios, 8437), (.ios, 6060),
+        // Oracle: an occurrence the bridge inferred from a ring the OS removed owns the session
+        // (9623) and spends its one-shot (5189, IOS-5); a zone change's re-arm drops a held
+        // delivery at the change (6279, REC-8).
+        (.ios, 9623), (.ios, 5189), (.ios, 6279),
     ]
 
     @Test("uniform-profile seeds the fuzzer once failed on stay clean")
