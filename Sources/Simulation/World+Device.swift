@@ -189,6 +189,9 @@ extension World {
             alarms = []
         }
         if let index = oracle.liveIndex { oracleClose(index, reason: "app-deleted") }
+        // The app's data went with it: no launch of the new install can know of a missed day
+        // (missed-day-recorded; ios uniform seed 2635: a reinstall after the refused ring time).
+        missedExpectations = []
     }
 
     /// iOS: the OS removes one alarm with no app call (forums 825427). The bridge learns of it only

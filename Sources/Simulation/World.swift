@@ -149,6 +149,9 @@ final class World {
     var limitRetried: [AlarmUUID] = []
     /// The fire time of every ring the bridge requested, by ID (lookup only).
     var requestFires: [AlarmUUID: Int64] = [:]
+    /// iOS: (root, requested fire time, ring) of schedule refusals a bridge process was answered
+    /// with and no success since (missed-day-recorded); bounded, oldest first.
+    var seenRefusals: [(rootID: String, fireWallMs: Int64, ringID: AlarmUUID)] = []
     /// successor-cleanup: the successors bound to the live occurrence when JS rendered its
     /// challenge in foreground stint `stint`.
     var renderedCleanup: (stint: Int, atMs: Int64, successors: [AlarmUUID])?
@@ -727,6 +730,7 @@ final class World {
         notePassOversObserved(input, bridge: bridge)  // invariant 13 on iOS (OCC-3)
         if let current = process.bridge { noteStopsHandled(current); noteSnoozeCorrectionSeen(current) }
         noteMissedSyncRead(input, bridge: bridge)  // missed-day-recorded
+        noteRefusalSeen(input)  // missed-day-recorded, iOS
         coverStep(input, bridge: bridge, before: documentBefore, commands: commands)
         adoptAmbiguousStart(bridge)
         adoptBootHiddenJumpStart(bridge)

@@ -159,6 +159,9 @@ struct InvariantSuiteTests {
         // one-shot moved by a zone change (6612); a held delivery lost to a reboot (8892); a spent
         // one-shot after a set-back (8612); a jump a boot hid from every process (6319).
         (.ios, 1278), (.ios, 6612), (.ios, 8892), (.ios, 8612), (.ios, 6319),
+        // Oracle: missed-day-recorded on iOS owes a record only for a refusal a process saw; a
+        // request whose answer died with its process proves nothing (7923, 2343; IOS-5, IOS-7).
+        (.ios, 7923), (.ios, 2343),
     ]
 
     /// Seeds of the uniform fault profile the fuzzer once failed on.
@@ -199,6 +202,9 @@ struct InvariantSuiteTests {
         // (9623) and spends its one-shot (5189, IOS-5); a zone change's re-arm drops a held
         // delivery at the change (6279, REC-8).
         (.ios, 9623), (.ios, 5189), (.ios, 6279),
+        // missed-day-recorded on iOS: a refused weekly `.relative` ring is judged by its fire
+        // instant (1992, bridge); a reinstall leaves no expectation (2635, oracle).
+        (.ios, 1992), (.ios, 2635),
     ]
 
     @Test("uniform-profile seeds the fuzzer once failed on stay clean")
