@@ -26,18 +26,48 @@ extension BridgeCore {
     /// The bound of `missedRingIDs` (oldest dropped first).
     static let missedRingIDsMax = 64
 
+    /// The bound of `refusedRows` (oldest dropped first).
+    static let refusedRowsMax = 32
+
+    /// iOS: keeps the row of an occurrence-opening ring whose request AlarmKit refused, which the
+    /// failure path drops, as the evidence of its ring time. On iOS that answer is the only sure
+    /// sign nothing was registered: a row whose answer was lost with its process (never confirmed)
+    /// and that AlarmKit no longer holds reads exactly like a ring that landed, fired and was
+    /// dismissed by the lock or volume button (IOS-5, IOS-7, IOS-11). A capacity refusal is
+    /// surfaced as dropped instead (CAP-9).
+    mutating func noteRefusedRow(_ row: RingRow, error: PlatformError) {
+        guard flavor == .ios, row.metadata.kind.opensOccurrence, error != .maximumLimitReached else { return }
+        mutate { document in
+            var rows = (document.refusedRows ?? []).filter { $0.id != row.id }
+            rows.append(row)
+            if rows.count > Self.refusedRowsMax { rows.removeFirst(rows.count - Self.refusedRowsMax) }
+            document.refusedRows = rows
+        }
+    }
+
     /// Appends a `missed` receipt for every ring time the evidence shows passed silently.
     mutating func recordMissedOccurrences(inventory: [PlatformAlarm], now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard let document else { return }
         let present = inventory.map(\.id)
         let recorded = document.missedRingIDs ?? []
         var missed: [RingRow] = []
-        for row in document.rings where row.metadata.kind.opensOccurrence && !row.delivered && !inFlight.contains(row.id)
-            && row.isPast(at: now.wallMs) && now.wallMs - row.fireWallMs > Self.missedOccurrenceGraceMs
+        // iOS: a refused ring time, once passed, with no row of the same ring since (a row is
+        // judged below) and nothing in AlarmKit.
+        // Its fire instant decides, a weekly `.relative` one's too: nothing was registered to re-arm
+        // (ios uniform seed 1992).
+        let refused = (document.refusedRows ?? []).filter { refusedRow in !document.rings.contains { $0.id == refusedRow.id } }
+        let refusedIDs = refused.map(\.id)
+        for row in document.rings + refused where row.metadata.kind.opensOccurrence && !row.delivered && !inFlight.contains(row.id)
+            && (row.isPast(at: now.wallMs) || (refusedIDs.contains(row.id) && row.fireWallMs <= now.wallMs))
+            && now.wallMs - row.fireWallMs > Self.missedOccurrenceGraceMs
             && !present.contains(row.id) && !recorded.contains(row.id) && !deliveredByJump(row, now: now) {
             guard let alarm = document.alarm(row.metadata.alarmID), alarm.enabled, document.root(row.metadata.rootID) != nil,
                   !document.occurrences.contains(where: { $0.startedAtMs == row.fireWallMs }) else { continue }
             missed.append(row)
+        }
+        if let rows = document.refusedRows, rows.contains(where: { now.wallMs - $0.fireWallMs > Self.missedOccurrenceGraceMs }) {
+            // Judged (recorded now, or spoken for by an occurrence or a delivery): no longer evidence.
+            mutate { $0.refusedRows = rows.filter { now.wallMs - $0.fireWallMs <= Self.missedOccurrenceGraceMs } }
         }
         guard !missed.isEmpty else { return }
         if defects.missedOccurrenceNotRecorded {

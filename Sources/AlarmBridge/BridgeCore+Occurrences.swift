@@ -483,6 +483,9 @@ extension BridgeCore {
                 row.replacesHeldRing = nil
             }) }
             capacityRegistered(row)  // CAP-4, CAP-9
+            if document?.refusedRows?.contains(where: { $0.id == id }) == true {
+                mutate { $0.refusedRows?.removeAll { $0.id == id } }  // it landed after all
+            }
             if row.metadata.kind == .primary { primaryLanded(into: &out) }  // CAP-3
             if let token = row.metadata.token, document?.occurrence(token: token)?.state != .live {
                 // Its occurrence closed while the request was in flight: retire it now (OCC-25).
@@ -505,6 +508,7 @@ extension BridgeCore {
                 mutate { $0.upsert(previous) }
             } else {
                 mutate { $0.removeRow(id) }
+                noteRefusedRow(row, error: error)  // the evidence of a ring time with nothing registered
             }
             if error == .maximumLimitReached { noteCapacityDropped(row) }  // CAP-9: surfaced, not silent
             out.append(.note("schedule of \(row.metadata.kind.rawValue) \(id) failed: \(error.rawValue)"))

@@ -67,10 +67,15 @@ extension BridgeCore {
     mutating func resoundPendingRings(now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard flavor == .ios, let live = document?.liveOccurrence, let rings = document?.rings else { return }
         let position = sequencePosition(of: live)
+        // WALK-5, WALK-9: no walk fuse is kept while Ember is natively active — the activation
+        // (already seen, or queued behind the launch read) cancels it — so it is not re-registered
+        // for a sound it will never play (ios uniform seed 6060: a fuse a force-quit left beside its
+        // rotation's replacement was re-registered at a foreground launch).
+        let foreground = appActive || queued.contains(.didBecomeActive)
         var requests: [RingRequest] = []
         for row in rings where row.metadata.kind.isOccurrenceBound && row.metadata.token == live.token
             && row.confirmed && !row.delivered && row.fireWallMs > now.wallMs && !inFlight.contains(row.id)
-            && !(live.audibleRingIDs ?? []).contains(row.id) {
+            && !(live.audibleRingIDs ?? []).contains(row.id) && !(foreground && row.metadata.kind == .walkFuse) {
             let sound = chooseSound(alarmID: row.metadata.alarmID, ringID: row.id, position: position)
             guard sound != row.soundName else { continue }
             out.append(.note("ring \(row.id) re-registered with the sound of sequence position \(position) (SND-2, SND-7)"))

@@ -346,10 +346,11 @@ public struct BridgeCore: Sendable {
             default: return nil
             }
         }
+        var replay = queued
         if case .success(let inventory) = result {
             observe(inventory: inventory, queuedDeliveries: queuedDeliveries, now: now, into: &out)
+            replay = Self.supersedingQueuedSnapshots(replay, with: inventory)
         }
-        let replay = queued
         queued = []
         for input in replay {
             handleReady(input, now: now, into: &out)
@@ -360,6 +361,24 @@ public struct BridgeCore: Sendable {
         }
         // Then the read itself: the launch reconcile, or (for a failed read) the bounded re-read.
         handleReady(.inventoryRead(purpose, result), now: now, into: &out)
+    }
+
+    /// IOS-5: every `alarmUpdates` set is the complete set at its moment, so one that queued
+    /// behind the look-first read is older than the read's answer. Replayed as it came, a stale
+    /// set ends alerts that are still alerting and arms a successor no trigger asked for (OCC-6,
+    /// OCC-7; ios uniform seed 8437: the set from before a tied root's late alert made its primary
+    /// look ended). The queued sets are replaced by the read's own answer, in the last one's place.
+    static func supersedingQueuedSnapshots(_ inputs: [BridgeInput], with inventory: [PlatformAlarm]) -> [BridgeInput] {
+        guard let last = inputs.lastIndex(where: { if case .alarmUpdates = $0 { return true } else { return false } }) else { return inputs }
+        var result: [BridgeInput] = []
+        for (index, input) in inputs.enumerated() {
+            if case .alarmUpdates = input {
+                if index == last { result.append(.alarmUpdates(inventory)) }
+                continue
+            }
+            result.append(input)
+        }
+        return result
     }
 
     // MARK: - Ready

@@ -55,6 +55,11 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// Rings already recorded as missed (a `missed` receipt; BridgeCore+Missed.swift), oldest
     /// first and bounded, so an acknowledged record never comes back. nil in older documents.
     public var missedRingIDs: [AlarmUUID]?
+    /// iOS: rows of occurrence-opening rings whose schedule request AlarmKit answered with a
+    /// failure other than the capacity limit (CAP-9 surfaces those), kept as the evidence of a ring
+    /// time nothing was registered for until it lands or is judged (BridgeCore+Missed.swift);
+    /// oldest first, bounded. nil in older documents.
+    public var refusedRows: [RingRow]?
 
     public init() {}
 

@@ -2,8 +2,9 @@ import AlarmBridge
 import SimKernel
 
 /// A configured ring time that passed with nothing on the platform to ring it (the oracle's
-/// truth), while the durable store held the registry row that planned it: the evidence a later
-/// launch has. See BridgeCore+Missed.swift for the rule and its sources (RULES.md is silent).
+/// truth), with the evidence a later launch has: on Android the registry row that planned it in the
+/// durable store; on iOS a refusal of its request that a bridge process saw (`seenRefusals`). See
+/// BridgeCore+Missed.swift for the rule and its sources (RULES.md is silent).
 struct MissedExpectation {
     var rootID: String
     /// The configured ring time that did not ring (wall ms).
@@ -23,22 +24,37 @@ extension World {
     /// a failed registration). Only when the persisted store holds the undelivered row that
     /// planned this ring time: that row is what the next launch can see.
     func noteMissedOccurrence(rootID: String, fireWallMs: Int64, cause: String) {
-        // Android only for now: on iOS the clause is not yet validated — the correct bridge fails it
-        // on ios seeds 6963, 7923, 2343 and uniform 562 (a failed registration whose row is gone or
-        // read as delivered before the recording sync), still unclassified (Reports/clean-bridge.md).
-        guard setup.platform == .android else { return }
-        guard let stored = storedDocument, stored.rings.contains(where: { row in
-            row.metadata.rootID == rootID && row.metadata.kind.opensOccurrence && !row.delivered
-                && row.fireWallMs == fireWallMs && row.isPast(at: fireWallMs)
-                // iOS: a confirmed ring that vanished from AlarmKit reads exactly like one that
-                // fired (a fired `.fixed` alarm leaves the daemon; IOS-5), so the bridge takes it as
-                // delivered and cannot know the day was missed (ios seeds 6963, 1338, 2343).
-                && (setup.platform == .android || !row.confirmed)
-        }), !missedExpectations.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }) else { return }
+        // iOS: only a refusal a bridge process saw proves the day: a ring that vanished from
+        // AlarmKit, confirmed or with its answer lost with its process (never confirmed), reads
+        // exactly like one that landed, fired and was dismissed by the lock or volume button
+        // (IOS-5, IOS-7, IOS-11; ios seeds 6963, 7923, 2343, uniform 562: each request's process died
+        // before its failure answer came). The refused row is the evidence (`refusedRows`).
+        let owed: Bool
+        if setup.platform == .ios {
+            owed = seenRefusals.contains { $0.rootID == rootID && $0.fireWallMs == fireWallMs }
+        } else {
+            owed = storedDocument?.rings.contains(where: { row in
+                row.metadata.rootID == rootID && row.metadata.kind.opensOccurrence && !row.delivered
+                    && row.fireWallMs == fireWallMs && row.isPast(at: fireWallMs)
+            }) ?? false
+        }
+        guard owed, !missedExpectations.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }) else { return }
         missedExpectations.append(MissedExpectation(rootID: rootID, fireWallMs: fireWallMs, cause: cause,
                                                     incarnation: process.incarnation))
         if missedExpectations.count > 32 { missedExpectations.removeFirst() }
         record("oracle", "missed-occurrence", [TraceField("root", rootID), TraceField("cause", cause)])
+    }
+
+    /// iOS, after a step: a schedule answer of an occurrence-opening ring reached the bridge — a
+    /// refusal other than the capacity limit (CAP-9 surfaces those) is what `noteMissedOccurrence`
+    /// owes a record for; a success for the same ring clears it.
+    func noteRefusalSeen(_ input: BridgeInput) {
+        guard setup.platform == .ios, case .scheduleCompleted(let id, let result) = input,
+              let metadata = requestMetadata[id], metadata.kind.opensOccurrence, let fire = requestFires[id] else { return }
+        seenRefusals.removeAll { $0.ringID == id }
+        guard case .failure(let error) = result, error != .maximumLimitReached else { return }
+        seenRefusals.append((metadata.rootID, fire, id))
+        if seenRefusals.count > 32 { seenRefusals.removeFirst() }
     }
 
     /// After a step: a successful read that a sync reconciles against, handled by a ready bridge

@@ -294,6 +294,10 @@ extension World {
             // (PLATFORMS.md field) with nothing to relaunch it. Its audibility is judged instead.
             if owners.contains(rootID) { continue }
             if let due = liveness.lastDueMs[rootID], nowMs - due < setup.liveness.registrationBoundMs { continue }
+            if oneShotSpentByInferredDelivery(rootID: rootID) {
+                countExemption("os-removed-alarm")
+                continue
+            }
             if let exemption = convergenceExemption(rootID: rootID) {
                 countExemption(exemption)
                 continue
@@ -371,6 +375,21 @@ extension World {
 
     /// Why `rootID` may legitimately stay unregistered or silent after the heal ([limit] in
     /// RULES.md, by name), nil when nothing excuses it.
+    /// iOS, IOS-5: a one-shot whose pending primary the OS removed, and which the bridge's books
+    /// show as rung — an occurrence of the root that began at the removed ring's planned instant
+    /// (the vanished ring read as delivered and stopped) — is spent for the bridge, which cannot
+    /// tell the removal from a ring stopped inside one coalesced update: it owes no primary for the
+    /// one-shot's later time (ios uniform seed 5189: removed before an unseen zone change moved
+    /// the one-shot's 08:49 to New York's). Only that root, only with that occurrence on record.
+    func oneShotSpentByInferredDelivery(rootID: String) -> Bool {
+        guard setup.platform == .ios, let root = alarms.lazy.flatMap(\.roots).first(where: { $0.id == rootID }),
+              root.onceFireWallMs != nil, let document = process.bridge?.document ?? storedDocument else { return false }
+        return oracle.osRemovedFires.contains { removed in
+            removed.rootID == rootID && document.occurrences.contains { $0.rootID == rootID && $0.startedAtMs == removed.fireWallMs }
+                && !oracle.occurrences.contains { $0.startWallMs == removed.fireWallMs && $0.tiedRoots.contains(rootID) }
+        }
+    }
+
     func convergenceExemption(rootID: String) -> String? {
         if let name = authorizationExemption() { return name }  // iOS: denied, < 26, no usage text, SCH-26
         if let name = manifestExemption() { return name }  // AND-1: the app's declared manifest

@@ -71,6 +71,10 @@ struct Oracle {
     /// fire time like one delivered inside one coalesced update (IOS-5), even after the bridge
     /// registered the root's next one (ios seed 217 with skip dates).
     var osRemovedRoots: [String] = []
+    /// (root, planned instant) of every occurrence-opening ring the OS removed while it was still
+    /// pending (IOS-5): the bridge that next runs after that instant reads the vanished ring as
+    /// delivered and stopped, and may open its occurrence (it errs toward ringing, ios seed 764).
+    var osRemovedFires: [(rootID: String, fireWallMs: Int64)] = []
     /// Roots whose primary or seed the capacity limit refused, with the refused ring and the
     /// true time (CAP-9). A refusal speaks only for the fire time its ring was requested for
     /// (`capacityRefusal(rootID:fireWallMs:)`), never for the root's other times.
@@ -221,6 +225,21 @@ extension World {
         return journaled || held ? last : nil
     }
 
+    /// iOS: the root of the occurrence the bridge's books hold live when it began at the very
+    /// instant of a ring the OS removed before that instant (`osRemovedFires`), the oracle has no
+    /// occurrence there, and the bridge's own deadline for it is still ahead at `fireWallMs`. A ring
+    /// removed unheard vanishes exactly like one that rang and was stopped inside one coalesced
+    /// update (IOS-5), so the bridge took it as delivered (OCC-5 then arms its successor); nil
+    /// otherwise. Only that one instant: an occurrence the bridge opened from nothing is not excused.
+    func inferredIncumbent(rootID: String, fireWallMs: Int64) -> String? {
+        guard setup.platform == .ios, let live = (process.bridge?.document ?? storedDocument)?.liveOccurrence,
+              live.rootID != rootID, live.startedAtMs < fireWallMs, live.deadlineMs > fireWallMs,
+              oracle.osRemovedFires.contains(where: { $0.rootID == live.rootID && $0.fireWallMs == live.startedAtMs }),
+              !oracle.occurrences.contains(where: { $0.startWallMs == live.startedAtMs && $0.tiedRoots.contains(live.rootID) })
+        else { return nil }
+        return live.rootID
+    }
+
     func countExemption(_ name: String) {
         exemptionCounts[name, default: 0] += 1
         record("oracle", "exemption", [TraceField("name", name)])
@@ -368,6 +387,15 @@ extension World {
             // this one is a pass-over (ios uniform seeds 3884, 5794).
             record("oracle", "pass-over", [TraceField("root", rootID), TraceField("owner", incumbent.rootID),
                                            TraceField("unobserved", "true")])
+            oracle.passedOver.append((rootID, fireWallMs))
+            if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
+            return
+        }
+        if let inferred = inferredIncumbent(rootID: rootID, fireWallMs: fireWallMs) {
+            // OCC-2, OCC-3, IOS-5: the bridge holds live the occurrence it inferred from a ring the
+            // OS removed unheard; until its deadline that occurrence owns the wake session, so this
+            // root is a pass-over (ios uniform seed 9623).
+            record("oracle", "pass-over", [TraceField("root", rootID), TraceField("owner", inferred), TraceField("inferred", "true")])
             oracle.passedOver.append((rootID, fireWallMs))
             if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
             return

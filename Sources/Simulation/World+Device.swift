@@ -18,6 +18,7 @@ extension World {
         lastFrameChangeMs = nowMs
         zoneChangeObservedMs = nil
         onDaemon { $0.timeZoneChanged(to: zoneIdentifier, nowWallMs: wallMs) }
+        dropHeldDeliveriesRearmed()
         onAlarmManager { $0.setTimeZone(zoneIdentifier) }  // TIMEZONE_CHANGED (AMS setTimeZoneImpl)
         // The user's one-shots mean "the next time the clock shows HH:MM" (REC-8).
         alarms = alarms.map { alarm in
@@ -223,6 +224,9 @@ extension World {
             alarms = []
         }
         if let index = oracle.liveIndex { oracleClose(index, reason: "app-deleted") }
+        // The app's data went with it: no launch of the new install can know of a missed day
+        // (missed-day-recorded; ios uniform seed 2635: a reinstall after the refused ring time).
+        missedExpectations = []
     }
 
     /// iOS: the OS removes one alarm with no app call (forums 825427). The bridge learns of it only
@@ -235,6 +239,10 @@ extension World {
         let victim = candidates[Int(faultRNG.uniform(below: UInt64(candidates.count)))]
         if victim.metadata.kind.opensOccurrence, !oracle.osRemovedRoots.contains(victim.metadata.rootID) {
             oracle.osRemovedRoots.append(victim.metadata.rootID)
+        }
+        if victim.metadata.kind.opensOccurrence, victim.state == .scheduled {
+            oracle.osRemovedFires.append((victim.metadata.rootID, victim.nextFireWallMs))
+            if oracle.osRemovedFires.count > 64 { oracle.osRemovedFires.removeFirst() }
         }
         if victim.metadata.kind == .primary, !oracle.primaryFaultRoots.contains(victim.metadata.rootID) {
             oracle.primaryFaultRoots.append(victim.metadata.rootID)

@@ -151,6 +151,9 @@ final class World {
     var limitRetried: [AlarmUUID] = []
     /// The fire time of every ring the bridge requested, by ID (lookup only).
     var requestFires: [AlarmUUID: Int64] = [:]
+    /// iOS: (root, requested fire time, ring) of schedule refusals a bridge process was answered
+    /// with and no success since (missed-day-recorded); bounded, oldest first.
+    var seenRefusals: [(rootID: String, fireWallMs: Int64, ringID: AlarmUUID)] = []
     /// successor-cleanup: the successors bound to the live occurrence when JS rendered its
     /// challenge in foreground stint `stint`.
     var renderedCleanup: (stint: Int, atMs: Int64, successors: [AlarmUUID])?
@@ -553,6 +556,22 @@ final class World {
         return entry.generation == generation && entry.state == .scheduled
     }
 
+    /// REC-8 as truth: a time-zone change that moved a `.relative` ring whose delivery is held
+    /// back drops that delivery at the change (the platform re-armed the ring for its next local
+    /// time), whatever the app does to the ring afterwards — `isDeliveryToHold` otherwise learns of
+    /// the re-arm only when the held fire returns, and a ring the bridge cancelled meanwhile (the
+    /// moved one-shot's old ID, ID-2) looked like a held delivery it had cancelled (ios uniform
+    /// seed 6279).
+    func dropHeldDeliveriesRearmed() {
+        for id in lateHeld {
+            guard let generation = lateHeldGenerations[id], let entry = ios?.alarm(id), entry.generation != generation else { continue }
+            lateHeld.removeAll { $0 == id }
+            lateOracleFires.removeAll { $0.ringID == id }
+            record("oracle", "late-delivery-dropped-by-rearm", [TraceField("id", id.description)])
+            replanHeldOneShot(entry.metadata)
+        }
+    }
+
     /// REC-8 as truth: a one-shot whose held delivery the platform dropped by re-arming its ring
     /// (a time-zone change moved the `.relative` one-shot to the next time the clock shows its
     /// hh:mm) never rang: the user's one-shot means that next time (ios seed 6612: 07:57 New York
@@ -714,6 +733,7 @@ final class World {
         notePassOversObserved(input, bridge: bridge)  // invariant 13 on iOS (OCC-3)
         if let current = process.bridge { noteStopsHandled(current); noteSnoozeCorrectionSeen(current) }
         noteMissedSyncRead(input, bridge: bridge)  // missed-day-recorded
+        noteRefusalSeen(input)  // missed-day-recorded, iOS
         coverStep(input, bridge: bridge, before: documentBefore, commands: commands)
         adoptAmbiguousStart(bridge)
         adoptBootHiddenJumpStart(bridge)

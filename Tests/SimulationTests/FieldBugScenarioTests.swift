@@ -162,6 +162,9 @@ struct InvariantSuiteTests {
         // one-shot moved by a zone change (6612); a held delivery lost to a reboot (8892); a spent
         // one-shot after a set-back (8612); a jump a boot hid from every process (6319).
         (.ios, 1278), (.ios, 6612), (.ios, 8892), (.ios, 8612), (.ios, 6319),
+        // Oracle: missed-day-recorded on iOS owes a record only for a refusal a process saw; a
+        // request whose answer died with its process proves nothing (7923, 2343; IOS-5, IOS-7).
+        (.ios, 7923), (.ios, 2343),
     ]
 
     /// Seeds of the uniform fault profile the fuzzer once failed on.
@@ -199,6 +202,17 @@ struct InvariantSuiteTests {
         // Oracle: an occurrence given up as unobservable that the bridge learned of from the
         // journal keeps the session for ownership; a root due meanwhile is a pass-over (3884, 5794).
         (.ios, 3884), (.ios, 5794),
+        // Bridge: `alarmUpdates` sets queued behind the look-first read are superseded by its
+        // answer (8437, IOS-5, OCC-6); a walk fuse is not re-registered for its sound at a
+        // foreground launch that cancels it (6060, WALK-5, WALK-9).
+        (.ios, 8437), (.ios, 6060),
+        // Oracle: an occurrence the bridge inferred from a ring the OS removed owns the session
+        // (9623) and spends its one-shot (5189, IOS-5); a zone change's re-arm drops a held
+        // delivery at the change (6279, REC-8).
+        (.ios, 9623), (.ios, 5189), (.ios, 6279),
+        // missed-day-recorded on iOS: a refused weekly `.relative` ring is judged by its fire
+        // instant (1992, bridge); a reinstall leaves no expectation (2635, oracle).
+        (.ios, 1992), (.ios, 2635),
     ]
 
     @Test("uniform-profile seeds the fuzzer once failed on stay clean")
