@@ -13,6 +13,7 @@ extension World {
         guard deviceUp, zoneIdentifier != calendar.zoneIdentifier,
               let next = WallCalendar(zoneIdentifier: zoneIdentifier) else { return }
         record("device", "time-zone", [TraceField("from", calendar.zoneIdentifier), TraceField("to", zoneIdentifier)])
+        calendarBeforeZoneChange = calendar
         calendar = next
         lastZoneChangeMs = nowMs
         lastFrameChangeMs = nowMs
@@ -43,10 +44,15 @@ extension World {
         if abs(deltaMs) > setup.clockChangeThresholdMs { lastFrameChangeMs = nowMs }  // SCH-18, REC-8
         if !(process.running && !process.suspended && process.bridge?.isAcceptingInputs == true) {
             // No running bridge saw the change happen: when it next runs it learns only that the
-            // clock moved since its last reading, not when (clock-jump-ambiguous-start).
-            let from = min(before, unobservedClockJump?.fromWallMs ?? before)
+            // clock moved since its last reading, not when (clock-jump-ambiguous-start): a ring
+            // time after that reading may have been reached before the change or after it, so
+            // the ambiguous interval starts at the reading (ios uniform seeds 3834, 9041: a ring
+            // reached 2 min before an unseen 90 s set-back, read as rung in the new frame).
+            let reading = min(before - abs(deltaMs), lastBridgeReadingWallMs ?? before)
+            let from = min(reading, unobservedClockJump?.fromWallMs ?? reading)
             let until = max(before, unobservedClockJump?.untilWallMs ?? before)
-            unobservedClockJump = (fromWallMs: from - abs(deltaMs), untilWallMs: until, sinceMs: nowMs)
+            unobservedClockJump = (fromWallMs: from, untilWallMs: until, sinceMs: nowMs)
+            clockJumpObservedMs = nil
             if deltaMs > 0, process.lastReadyStepMs < lastBootMs {
                 bootHiddenClockJump = (fromWallMs: before, toWallMs: wallMs, sinceMs: nowMs)
             }
@@ -60,6 +66,8 @@ extension World {
         walkWorld.resignMs = walkWorld.resignMs.map { $0 + deltaMs }
         walkWorld.latestAcceptedStepMs = walkWorld.latestAcceptedStepMs.map { $0 + deltaMs }
         walkWorld.lookBackStepMs = walkWorld.lookBackStepMs.map { $0 + deltaMs }
+        // REC-9: a held delivery's occurrence began at its ring time: the correction moves it too.
+        lateOracleFires = lateOracleFires.map { ($0.ringID, $0.rootID, $0.alarmID, $0.fireWallMs, $0.clockOffsetMs + deltaMs) }
         if let index = oracle.liveIndex {
             // REC-9: the live occurrence's activity and deadline move with the clock.
             oracle.occurrences[index].clockOffsetMs += deltaMs
