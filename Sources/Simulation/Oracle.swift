@@ -166,7 +166,12 @@ extension World {
         if nowMs - jump.sinceMs > 20 * 3_600_000 { unobservedClockJump = nil; return }
         guard bridge.isAcceptingInputs, let live = bridge.document?.liveOccurrence,
               live.startedAtMs >= jump.fromWallMs, live.startedAtMs <= max(wallMs, jump.untilWallMs) else { return }
-        let matches: (OracleOccurrence) -> Bool = { $0.rootID == live.rootID && $0.startWallMs == live.startedAtMs }
+        // The same ring time — or, for a ring time the change jumped over (the oracle starts it at
+        // the landing), the bridge's reading of it as reached before the change (ios uniform 6187).
+        let matches: (OracleOccurrence) -> Bool = { occurrence in
+            occurrence.rootID == live.rootID && (occurrence.startWallMs == live.startedAtMs
+                || (occurrence.startWallMs == jump.landingWallMs && occurrence.clockOffsetMs == 0 && live.startedAtMs < jump.landingWallMs))
+        }
         let index: Int
         var reopened = false
         if let current = oracle.liveIndex {
@@ -188,7 +193,9 @@ extension World {
             record("oracle", "occurrence-reopened", [TraceField("occurrence", String(oracle.occurrences[index].id))])
             enqueue(.gapCheck, afterMs: 0)
         }
-        guard reopened || oracle.occurrences[index].clockOffsetMs != live.inactivityClockOffsetMs else { return }
+        guard reopened || oracle.occurrences[index].startWallMs != live.startedAtMs
+                || oracle.occurrences[index].clockOffsetMs != live.inactivityClockOffsetMs else { return }
+        oracle.occurrences[index].startWallMs = live.startedAtMs
         oracle.occurrences[index].clockOffsetMs = live.inactivityClockOffsetMs
         enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
         countExemption("clock-jump-ambiguous-start")

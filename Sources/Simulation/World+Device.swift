@@ -31,6 +31,17 @@ extension World {
         announceClockChange()
     }
 
+    /// The wall reading (ms) a bridge compares the clock with at its next step
+    /// (BridgeCore.clockCorrection): the running process's latest step, else the reference the
+    /// stored document persisted in this boot; `.min` when there is none (the bridge cannot place
+    /// a change at all: a legacy store, another boot).
+    var bridgeClockReadingWallMs: Int64 {
+        if process.running, let last = lastBridgeReadingWallMs { return last }
+        guard let document = storedDocument, let wall = document.clockReferenceWallMs,
+              document.clockReferenceBootCount == bootCount else { return .min }
+        return wall
+    }
+
     /// The wall clock is set by `deltaMs`. True and monotonic time do not move. The platform
     /// re-arms against the new clock; a live occurrence keeps its deadline in true time (REC-9);
     /// configured times the clock jumped over fire now if the platform fires them (a past
@@ -48,10 +59,10 @@ extension World {
             // time after that reading may have been reached before the change or after it, so
             // the ambiguous interval starts at the reading (ios uniform seeds 3834, 9041: a ring
             // reached 2 min before an unseen 90 s set-back, read as rung in the new frame).
-            let reading = min(before - abs(deltaMs), lastBridgeReadingWallMs ?? before)
+            let reading = min(before - abs(deltaMs), bridgeClockReadingWallMs)
             let from = min(reading, unobservedClockJump?.fromWallMs ?? reading)
             let until = max(before, unobservedClockJump?.untilWallMs ?? before)
-            unobservedClockJump = (fromWallMs: from, untilWallMs: until, sinceMs: nowMs)
+            unobservedClockJump = (fromWallMs: from, untilWallMs: until, landingWallMs: before + deltaMs, sinceMs: nowMs)
             clockJumpObservedMs = nil
             if deltaMs > 0, process.lastReadyStepMs < lastBootMs {
                 bootHiddenClockJump = (fromWallMs: before, toWallMs: wallMs, sinceMs: nowMs)

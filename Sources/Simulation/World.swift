@@ -171,7 +171,9 @@ final class World {
     /// concern, true time of the change). A correction back re-lives the wall interval
     /// [before − |Δ|, before], so ring times up to `before` — ahead of the clock now — are
     /// ambiguous too. See ``adoptAmbiguousStart(_:)``.
-    var unobservedClockJump: (fromWallMs: Int64, untilWallMs: Int64, sinceMs: Int64)?
+    /// `landingWallMs`: the wall time the latest change landed on (a ring time a forward change
+    /// jumped over starts there in the oracle).
+    var unobservedClockJump: (fromWallMs: Int64, untilWallMs: Int64, landingWallMs: Int64, sinceMs: Int64)?
     /// A forward wall-clock change made after a boot before any bridge process of that boot ran:
     /// (wall before, wall after, true time). The monotonic clock restarted at the boot, so no later
     /// process can tell that the clock moved at all (BridgeCore.clockCorrection compares within
