@@ -159,6 +159,9 @@ struct InvariantSuiteTests {
         // one-shot moved by a zone change (6612); a held delivery lost to a reboot (8892); a spent
         // one-shot after a set-back (8612); a jump a boot hid from every process (6319).
         (.ios, 1278), (.ios, 6612), (.ios, 8892), (.ios, 8612), (.ios, 6319),
+        // Oracle: a skip-date fixed ring that rang at its old-zone instant after a zone change no
+        // process saw opens its occurrence (8181, zone-change-unobserved, REC-8).
+        (.ios, 8181),
     ]
 
     /// Seeds of the uniform fault profile the fuzzer once failed on.
@@ -191,6 +194,12 @@ struct InvariantSuiteTests {
         // Oracle: an occurrence given up as unobservable that the bridge learned of from the
         // journal keeps the session for ownership; a root due meanwhile is a pass-over (3884, 5794).
         (.ios, 3884), (.ios, 5794),
+        // Oracle: an old-zone fixed ring after an unseen zone change opens its occurrence (8181,
+        // 2093; REC-8). A held delivery carries the clock corrections since its ring time (2143,
+        // REC-9). clock-jump-ambiguous-start starts at the bridge's last reading (3834, 9041) and
+        // matches a jumped-over ring time read as reached before the jump (6187; REC-9). 3158 was
+        // already clean on main (a clock change no process saw).
+        (.ios, 8181), (.ios, 2093), (.ios, 2143), (.ios, 3834), (.ios, 9041), (.ios, 6187), (.ios, 3158),
     ]
 
     @Test("uniform-profile seeds the fuzzer once failed on stay clean")
