@@ -162,6 +162,9 @@ struct InvariantSuiteTests {
         // Oracle: a skip-date fixed ring that rang at its old-zone instant after a zone change no
         // process saw opens its occurrence (8181, zone-change-unobserved, REC-8).
         (.ios, 8181),
+        // Bridge: a superseded save's primary landing after the newer save began is cancelled at
+        // once (5917, SCH-10).
+        (.ios, 5917),
     ]
 
     /// Seeds of the uniform fault profile the fuzzer once failed on.
