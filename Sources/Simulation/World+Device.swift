@@ -77,8 +77,11 @@ extension World {
         walkWorld.resignMs = walkWorld.resignMs.map { $0 + deltaMs }
         walkWorld.latestAcceptedStepMs = walkWorld.latestAcceptedStepMs.map { $0 + deltaMs }
         walkWorld.lookBackStepMs = walkWorld.lookBackStepMs.map { $0 + deltaMs }
-        // REC-9: a held delivery's occurrence began at its ring time: the correction moves it too.
-        lateOracleFires = lateOracleFires.map { ($0.ringID, $0.rootID, $0.alarmID, $0.fireWallMs, $0.clockOffsetMs + deltaMs) }
+        // REC-9: a held delivery's occurrence began at its ring time: the correction moves it too
+        // (Android measures the same shift at the release: releaseAndroidHold).
+        if ios != nil {
+            lateOracleFires = lateOracleFires.map { ($0.ringID, $0.rootID, $0.alarmID, $0.fireWallMs, $0.clockOffsetMs + deltaMs) }
+        }
         if let index = oracle.liveIndex {
             // REC-9: the live occurrence's activity and deadline move with the clock.
             oracle.occurrences[index].clockOffsetMs += deltaMs
