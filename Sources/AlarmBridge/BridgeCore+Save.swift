@@ -161,6 +161,22 @@ extension BridgeCore {
                 flush(into: &out)
             }
         }
+        if case .success = result {
+            // SCH-10: a superseded save's primary that was still in flight when the newer save
+            // began lands now: it is cancelled at once, as ``retireSupersededRings`` does for those
+            // already confirmed then — a process death before the newer save resolves would leave
+            // it to ring at a time the user changed away from (ios seed 5917: 05:05 rang after an
+            // edit to 06:14).
+            for alarmID in saves.pending.filter({ $0.touched.contains(id) }).map(\.alarmID) {
+                guard let index = saves.pending.firstIndex(where: { $0.alarmID == alarmID }),
+                      let alarm = document?.alarm(alarmID) else { continue }
+                var save = saves.pending[index]
+                let before = save.touched.count
+                retireSupersededRings(&save, newDefinition: alarm, now: now, into: &out)
+                saves.pending[index] = save
+                if save.touched.count != before { flush(into: &out) }
+            }
+        }
         // CAP-4: a limit failure the bridge answered with its one retry is not the outcome yet;
         // the save waits for the retry (which clears `limitRetries` when it completes).
         if case .failure = result, limitRetries.contains(id) { return }

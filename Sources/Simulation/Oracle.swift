@@ -160,13 +160,46 @@ extension World {
     /// occurrence, and counts it. Bounded to 20 h after the change (OCC-21). After a correction
     /// back the ambiguous ring times reach up to the wall time the clock was set back from, which
     /// can be later than the clock now (the re-lived interval; ios seed 888 of the fault catalog).
+    ///
+    /// The oracle's own reading may have closed that occurrence as expired before any bridge step
+    /// saw the change (a ring jumped over by an unseen forward jump expires from the landing, while
+    /// the bridge reads it as reached before the jump; ios uniform seed 6187): the bridge's reading
+    /// then reopens it, if the bridge holds it live.
     func adoptAmbiguousStart(_ bridge: BridgeCore) {
         guard let jump = unobservedClockJump else { return }
         if nowMs - jump.sinceMs > 20 * 3_600_000 { unobservedClockJump = nil; return }
-        guard bridge.isAcceptingInputs, let live = bridge.document?.liveOccurrence, let index = oracle.liveIndex,
-              oracle.occurrences[index].rootID == live.rootID, oracle.occurrences[index].startWallMs == live.startedAtMs,
-              oracle.occurrences[index].clockOffsetMs != live.inactivityClockOffsetMs,
+        guard bridge.isAcceptingInputs, let live = bridge.document?.liveOccurrence,
               live.startedAtMs >= jump.fromWallMs, live.startedAtMs <= max(wallMs, jump.untilWallMs) else { return }
+        // The same ring time — or, for a ring time the change jumped over (the oracle starts it at
+        // the landing), the bridge's reading of it as reached before the change (ios uniform 6187).
+        let matches: (OracleOccurrence) -> Bool = { occurrence in
+            occurrence.rootID == live.rootID && (occurrence.startWallMs == live.startedAtMs
+                || (occurrence.startWallMs == jump.landingWallMs && occurrence.clockOffsetMs == 0 && live.startedAtMs < jump.landingWallMs))
+        }
+        let index: Int
+        var reopened = false
+        if let current = oracle.liveIndex {
+            guard matches(oracle.occurrences[current]) else { return }
+            index = current
+        } else {
+            // Expired by the oracle's reading after the change and before the first ready bridge step after it.
+            guard let last = oracle.occurrences.indices.last, matches(oracle.occurrences[last]),
+                  oracle.occurrences[last].closeReason == "expired", let closedAt = oracle.occurrences[last].closedAtMs,
+                  closedAt >= jump.sinceMs, closedAt < (clockJumpObservedMs ?? .max) else { return }
+            index = last
+            reopened = true
+            oracle.occurrences[index].live = true
+            oracle.occurrences[index].closedAtMs = nil
+            oracle.occurrences[index].closedAtWallMs = nil
+            oracle.occurrences[index].closeReason = ""
+            oracle.occurrences[index].firstExecutionAfterCloseMs = nil
+            oracle.occurrences[index].gapStartMs = nil
+            record("oracle", "occurrence-reopened", [TraceField("occurrence", String(oracle.occurrences[index].id))])
+            enqueue(.gapCheck, afterMs: 0)
+        }
+        guard reopened || oracle.occurrences[index].startWallMs != live.startedAtMs
+                || oracle.occurrences[index].clockOffsetMs != live.inactivityClockOffsetMs else { return }
+        oracle.occurrences[index].startWallMs = live.startedAtMs
         oracle.occurrences[index].clockOffsetMs = live.inactivityClockOffsetMs
         enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
         countExemption("clock-jump-ambiguous-start")
@@ -205,6 +238,36 @@ extension World {
         } else {
             enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
         }
+    }
+
+    /// [limit] `zone-change-unobserved`, the ring it touches: a concrete skip-date occurrence is an
+    /// absolute `.fixed` instant (REC-3, REC-4) that only a running process can re-plan after a
+    /// time-zone change (REC-8). When the zone changed with no bridge process ready to see it, the
+    /// old-zone instant still rings, in the interval between the change and the first ready step
+    /// after it. A ring time of the old zone reached before the change is an occurrence (OCC-2),
+    /// and the bridge, reading the delivery later, cannot tell when the zone changed (AlarmKit
+    /// reports no alert time): it must treat the sounding ring as the occurrence it was planned
+    /// for — open it, keep its pressure, take its Stop (ios seed 8181). The oracle therefore opens
+    /// that one occurrence at the ring's planned instant and counts the exemption; the configured
+    /// time of the new zone then follows as usual (a pass-over while it is live, OCC-3).
+    /// - Parameters:
+    ///   - id: the ring that just started alerting; only a `.fixed` primary or seed of a weekly
+    ///     root qualifies, whose instant is that root's occurrence in the previous zone and not in
+    ///     the zone now in force.
+    func oracleOpenStaleZoneRing(_ id: AlarmUUID, _ metadata: RingMetadata) {
+        guard !stopped, metadata.kind.opensOccurrence, oracle.liveIndex == nil, let daemon = ios,
+              let ring = daemon.alarm(id), case .fixed(let fire) = ring.schedule, let before = calendarBeforeZoneChange,
+              let root = configuredWeeklyRoots(metadata).first(where: { $0.id == metadata.rootID }) else { return }
+        // The interval the limit touches: the ring's instant came after the change, before any
+        // ready bridge step had seen it (the same window as checkRecurrenceAlert's exemption).
+        let fireTrueMs = nowMs - (wallMs - fire)
+        guard lastZoneChangeMs <= fireTrueMs, lastZoneChangeMs > process.lastReadyStepMs
+                || (zoneChangeObservedMs ?? .max) > fireTrueMs else { return }
+        guard isScheduledOccurrence(fire, of: root, in: before).0, !isScheduledOccurrence(fire, of: root, in: calendar).0,
+              !oracle.occurrences.contains(where: { $0.startWallMs == fire && $0.tiedRoots.contains(root.id) }) else { return }
+        countExemption("zone-change-unobserved")
+        record("oracle", "stale-zone-ring-opens", [TraceField("root", root.id), TraceField("ring", id.description)])
+        oracleOpen(rootID: root.id, alarmID: metadata.alarmID, startWallMs: fire)
     }
 
     /// The latest occurrence, when the oracle closed it as `unobservable` (a reboot or an OS
@@ -247,7 +310,9 @@ extension World {
 
     /// A root's configured time arrived (OCC-2, OCC-3 as truth); `deliveredLate` when the
     /// platform held its delivery back and delivers it only now (see `lateOracleFires`).
-    func oracleFireTime(rootID: String, alarmID: String, fireWallMs: Int64, deliveredLate: Bool = false) {
+    /// - Parameter clockOffsetMs: a late delivery's wall-clock corrections since its ring time (REC-9).
+    func oracleFireTime(rootID: String, alarmID: String, fireWallMs: Int64, deliveredLate: Bool = false,
+                        clockOffsetMs: Int64 = 0) {
         // A delivery held back late was due while the alarm was enabled (the deferral ran then):
         // disabling it since does not undo an occurrence that began at its ring time once
         // delivered (glossary; SCH-21 keeps a ring past its fire time; ios seed 583).
@@ -261,7 +326,7 @@ extension World {
         }
         // (A delivery released from a hold is due now: no other held ring defers it again.)
         if !deliveredLate, let held = lateHeld.first(where: { groundTruthMetadata($0).map { $0.kind.opensOccurrence && $0.rootID == rootID } ?? false }) {
-            lateOracleFires.append((held, rootID, alarmID, fireWallMs))
+            lateOracleFires.append((held, rootID, alarmID, fireWallMs, 0))
             record("oracle", "due-when-delivered-late", [TraceField("root", rootID)])
             return
         }
@@ -400,9 +465,17 @@ extension World {
             if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
             return
         }
+        oracleOpen(rootID: rootID, alarmID: alarmID, startWallMs: fireWallMs, clockOffsetMs: clockOffsetMs)
+    }
+
+    /// Opens the live occurrence of `rootID` whose ring time is `startWallMs` (wall ms), binds the
+    /// alerts already sounding for it, and schedules its deadline and first gap check.
+    /// - Parameter clockOffsetMs: REC-9 corrections it was already live across (ms).
+    func oracleOpen(rootID: String, alarmID: String, startWallMs fireWallMs: Int64, clockOffsetMs: Int64 = 0) {
         let root = alarms.first { $0.id == alarmID }?.roots.first { $0.id == rootID }
         var occurrence = OracleOccurrence(id: oracle.occurrences.count + 1, rootID: rootID, alarmID: alarmID,
                                           startWallMs: fireWallMs, policy: root?.policy ?? .v3)
+        occurrence.clockOffsetMs = clockOffsetMs
         occurrence.gapStartMs = nowMs
         occurrence.openedAtMs = nowMs
         occurrence.tiedRoots = [rootID]
@@ -439,7 +512,7 @@ extension World {
             guard oracle.occurrences[index].openedAtMs == nowMs else { return }
         }
         let occurrence = oracle.occurrences[index]
-        lateOracleFires.append((id, metadata.rootID, metadata.alarmID, occurrence.startWallMs))
+        lateOracleFires.append((id, metadata.rootID, metadata.alarmID, occurrence.startWallMs, occurrence.clockOffsetMs))
         record("oracle", "due-when-delivered-late", [TraceField("root", metadata.rootID)])
         let remaining = occurrence.tiedRoots.filter { $0 != metadata.rootID }
         if remaining.isEmpty {

@@ -13,6 +13,7 @@ extension World {
         guard deviceUp, zoneIdentifier != calendar.zoneIdentifier,
               let next = WallCalendar(zoneIdentifier: zoneIdentifier) else { return }
         record("device", "time-zone", [TraceField("from", calendar.zoneIdentifier), TraceField("to", zoneIdentifier)])
+        calendarBeforeZoneChange = calendar
         calendar = next
         lastZoneChangeMs = nowMs
         lastFrameChangeMs = nowMs
@@ -56,6 +57,15 @@ extension World {
             guard let held = androidHeldTriggers[id], held.triggerWallMs > wallMs else { continue }
             androidHeldTriggers[id] = (held.triggerWallMs, held.metadata, wallMs - nowMs)
         }
+    /// The wall reading (ms) a bridge compares the clock with at its next step
+    /// (BridgeCore.clockCorrection): the running process's latest step, else the reference the
+    /// stored document persisted in this boot; `.min` when there is none (the bridge cannot place
+    /// a change at all: a legacy store, another boot).
+    var bridgeClockReadingWallMs: Int64 {
+        if process.running, let last = lastBridgeReadingWallMs { return last }
+        guard let document = storedDocument, let wall = document.clockReferenceWallMs,
+              document.clockReferenceBootCount == bootCount else { return .min }
+        return wall
     }
 
     /// The wall clock is set by `deltaMs`. True and monotonic time do not move. The platform
@@ -71,10 +81,15 @@ extension World {
         if abs(deltaMs) > setup.clockChangeThresholdMs { lastFrameChangeMs = nowMs }  // SCH-18, REC-8
         if !(process.running && !process.suspended && process.bridge?.isAcceptingInputs == true) {
             // No running bridge saw the change happen: when it next runs it learns only that the
-            // clock moved since its last reading, not when (clock-jump-ambiguous-start).
-            let from = min(before, unobservedClockJump?.fromWallMs ?? before)
+            // clock moved since its last reading, not when (clock-jump-ambiguous-start): a ring
+            // time after that reading may have been reached before the change or after it, so
+            // the ambiguous interval starts at the reading (ios uniform seeds 3834, 9041: a ring
+            // reached 2 min before an unseen 90 s set-back, read as rung in the new frame).
+            let reading = min(before - abs(deltaMs), bridgeClockReadingWallMs)
+            let from = min(reading, unobservedClockJump?.fromWallMs ?? reading)
             let until = max(before, unobservedClockJump?.untilWallMs ?? before)
-            unobservedClockJump = (fromWallMs: from - abs(deltaMs), untilWallMs: until, sinceMs: nowMs)
+            unobservedClockJump = (fromWallMs: from, untilWallMs: until, landingWallMs: before + deltaMs, sinceMs: nowMs)
+            clockJumpObservedMs = nil
             if deltaMs > 0, process.lastReadyStepMs < lastBootMs {
                 bootHiddenClockJump = (fromWallMs: before, toWallMs: wallMs, sinceMs: nowMs)
             }
@@ -89,6 +104,11 @@ extension World {
         walkWorld.resignMs = walkWorld.resignMs.map { $0 + deltaMs }
         walkWorld.latestAcceptedStepMs = walkWorld.latestAcceptedStepMs.map { $0 + deltaMs }
         walkWorld.lookBackStepMs = walkWorld.lookBackStepMs.map { $0 + deltaMs }
+        // REC-9: a held delivery's occurrence began at its ring time: the correction moves it too
+        // (Android measures the same shift at the release: releaseAndroidHold).
+        if ios != nil {
+            lateOracleFires = lateOracleFires.map { ($0.ringID, $0.rootID, $0.alarmID, $0.fireWallMs, $0.clockOffsetMs + deltaMs) }
+        }
         if oracle.liveIndex != nil, process.lastReadyStepMs < lastBootMs {
             // [limit] clock-jump-ambiguous-start: a correction after a boot, before any bridge
             // process of this boot ran, is one no bridge can notice (the monotonic clock restarted:

@@ -147,6 +147,9 @@ final class World {
     var missedExpectations: [MissedExpectation] = []
     /// True time of the first ready bridge step after the last time-zone change (nil: none yet).
     var zoneChangeObservedMs: Int64?
+    /// The calendar in force before the last time-zone change (nil: none yet), in which the
+    /// `.fixed` instants planned before it were computed (``oracleOpenStaleZoneRing(_:_:)``).
+    var calendarBeforeZoneChange: WallCalendar?
     /// capacity-protection (CAP-4): primaries re-requested in a limit-failure step (their one retry).
     var limitRetried: [AlarmUUID] = []
     /// The fire time of every ring the bridge requested, by ID (lookup only).
@@ -173,12 +176,21 @@ final class World {
     /// concern, true time of the change). A correction back re-lives the wall interval
     /// [before − |Δ|, before], so ring times up to `before` — ahead of the clock now — are
     /// ambiguous too. See ``adoptAmbiguousStart(_:)``.
-    var unobservedClockJump: (fromWallMs: Int64, untilWallMs: Int64, sinceMs: Int64)?
+    /// `landingWallMs`: the wall time the latest change landed on (a ring time a forward change
+    /// jumped over starts there in the oracle).
+    var unobservedClockJump: (fromWallMs: Int64, untilWallMs: Int64, landingWallMs: Int64, sinceMs: Int64)?
     /// A forward wall-clock change made after a boot before any bridge process of that boot ran:
     /// (wall before, wall after, true time). The monotonic clock restarted at the boot, so no later
     /// process can tell that the clock moved at all (BridgeCore.clockCorrection compares within
     /// one boot only). See ``adoptBootHiddenJumpStart(_:)``.
     var bootHiddenClockJump: (fromWallMs: Int64, toWallMs: Int64, sinceMs: Int64)?
+    /// Wall time (ms, the frame then in force) of the latest bridge step: the latest reading the
+    /// bridge compares the clock with (BridgeCore.clockCorrection). A change no running bridge saw
+    /// is placed by the bridge only after this reading (``unobservedClockJump``).
+    var lastBridgeReadingWallMs: Int64?
+    /// True time of the first ready bridge step after the latest unobserved wall-clock change
+    /// (nil: none yet): until then no bridge could know the clock had moved.
+    var clockJumpObservedMs: Int64?
     /// Rings whose schedule call the platform refused, newest last, bounded: a bridge that has
     /// queued the failure drops the row when it replays it (not a reconciliation decision).
     var refusedSchedules: [AlarmUUID] = []
@@ -229,8 +241,11 @@ final class World {
     var pressureAtSnoozeRequest: [AlarmUUID] = []
     /// Oracle fire times of roots whose delivery the platform holds back: the root becomes due
     /// when the platform delivers it (a late platform is the platform's fault, and which root
-    /// owns the occurrence follows the order the app can see).
-    var lateOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64)] = []
+    /// owns the occurrence follows the order the app can see). `clockOffsetMs`: the wall-clock
+    /// corrections made since the ring time (ms); the occurrence began at its ring time once
+    /// delivered (glossary), so it was live across them and its deadline moves with them (REC-9;
+    /// ios uniform seed 2143).
+    var lateOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64, clockOffsetMs: Int64)] = []
     /// iOS walk ground truth (HealthKit workout, Core Motion) and its checkers' record (World+Walk.swift).
     lazy var walkWorld = WalkWorld(setup: setup.walk, streams: streams)
     /// Android: the step counter, the user's walking and volume habits, checker state (World+Android).
@@ -594,13 +609,19 @@ final class World {
         let due = lateOracleFires.filter { $0.rootID == metadata.rootID && $0.fireWallMs == fire }
         guard !due.isEmpty else { return }
         lateOracleFires.removeAll { $0.rootID == metadata.rootID && $0.fireWallMs == fire }
-        for entry in due { oracleFireTime(rootID: entry.rootID, alarmID: entry.alarmID, fireWallMs: entry.fireWallMs, deliveredLate: true) }
+        for entry in due {
+            oracleFireTime(rootID: entry.rootID, alarmID: entry.alarmID, fireWallMs: entry.fireWallMs, deliveredLate: true,
+                           clockOffsetMs: entry.clockOffsetMs)
+        }
     }
 
     func releaseLateOracleFires(_ id: AlarmUUID) {
         let due = lateOracleFires.filter { $0.ringID == id }
         lateOracleFires.removeAll { $0.ringID == id }
-        for fire in due { oracleFireTime(rootID: fire.rootID, alarmID: fire.alarmID, fireWallMs: fire.fireWallMs, deliveredLate: true) }
+        for fire in due {
+            oracleFireTime(rootID: fire.rootID, alarmID: fire.alarmID, fireWallMs: fire.fireWallMs, deliveredLate: true,
+                           clockOffsetMs: fire.clockOffsetMs)
+        }
     }
 
     // MARK: - The app process
@@ -696,11 +717,13 @@ final class World {
         let commands = bridge.handle(input, at: BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs,
                                                                 zoneIdentifier: calendar.zoneIdentifier, bootCount: bootCount))
         process.bridge = bridge
+        lastBridgeReadingWallMs = wallMs  // the bridge read the clock (clockAnchor)
         record("bridge", "input", [TraceField("input", describe(input))])
         if !wasReady && bridge.isAcceptingInputs { oracleGateReleased() }
         if bridge.phase == .ready {
             process.lastReadyStepMs = nowMs
             if zoneChangeObservedMs == nil { zoneChangeObservedMs = nowMs }
+            if clockJumpObservedMs == nil { clockJumpObservedMs = nowMs }
             if let exemption = faultExemption, exemption.sinceMs <= nowMs, stepCouldObserveFault(input) { faultExemption = nil }
             oracleNoteExecution()
         }
@@ -992,6 +1015,7 @@ final class World {
         checkSnoozeRingTime(id, metadata)  // invariant 9 after a clock change (SNZ-20)
         checkRecurrenceAlert(id, metadata)  // invariant 44
         releaseLateOracleFires(openedBy: id, metadata)
+        oracleOpenStaleZoneRing(id, metadata)  // [limit] zone-change-unobserved (REC-8)
         oracleAlertStarted(id, metadata)
         soundAlertStarted(id, metadata)
         guard setup.reactiveUser, randomBehaviourActs else { return }

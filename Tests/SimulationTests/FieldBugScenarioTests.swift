@@ -165,6 +165,12 @@ struct InvariantSuiteTests {
         // Oracle: missed-day-recorded on iOS owes a record only for a refusal a process saw; a
         // request whose answer died with its process proves nothing (7923, 2343; IOS-5, IOS-7).
         (.ios, 7923), (.ios, 2343),
+        // Oracle: a skip-date fixed ring that rang at its old-zone instant after a zone change no
+        // process saw opens its occurrence (8181, zone-change-unobserved, REC-8).
+        (.ios, 8181),
+        // Bridge: a superseded save's primary landing after the newer save began is cancelled at
+        // once (5917, SCH-10).
+        (.ios, 5917),
     ]
 
     /// Seeds of the uniform fault profile the fuzzer once failed on.
@@ -213,6 +219,12 @@ struct InvariantSuiteTests {
         // missed-day-recorded on iOS: a refused weekly `.relative` ring is judged by its fire
         // instant (1992, bridge); a reinstall leaves no expectation (2635, oracle).
         (.ios, 1992), (.ios, 2635),
+        // Oracle: an old-zone fixed ring after an unseen zone change opens its occurrence (8181,
+        // 2093; REC-8). A held delivery carries the clock corrections since its ring time (2143,
+        // REC-9). clock-jump-ambiguous-start starts at the bridge's last reading (3834, 9041) and
+        // matches a jumped-over ring time read as reached before the jump (6187; REC-9). 3158 was
+        // already clean on main (a clock change no process saw).
+        (.ios, 8181), (.ios, 2093), (.ios, 2143), (.ios, 3834), (.ios, 9041), (.ios, 6187), (.ios, 3158),
     ]
 
     @Test("uniform-profile seeds the fuzzer once failed on stay clean")
