@@ -57,6 +57,8 @@ extension World {
             guard let held = androidHeldTriggers[id], held.triggerWallMs > wallMs else { continue }
             androidHeldTriggers[id] = (held.triggerWallMs, held.metadata, wallMs - nowMs)
         }
+    }
+
     /// The wall reading (ms) a bridge compares the clock with at its next step
     /// (BridgeCore.clockCorrection): the running process's latest step, else the reference the
     /// stored document persisted in this boot; `.min` when there is none (the bridge cannot place
