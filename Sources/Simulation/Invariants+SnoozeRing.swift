@@ -18,6 +18,8 @@ struct SnoozeWatch {
     /// SNZ-21: true ms of the latest refused re-registration of the watched snooze ring, and how
     /// many there were (the bridge asks again `armRetryMax` times, `armRetryDelayMs` apart).
     var rearmRefusedAtMs: Int64?
+    /// True ms of the latest schedule request for a snooze ring while watched (a rebase).
+    var lastRequestAtMs: Int64?
     var rearmRefusals = 0
     /// Why a late ring is the platform's doing, not the bridge's, once one applied ([limit]
     /// removals, a refused re-arm that SNZ-21 answers by keeping the existing ring).
@@ -122,6 +124,11 @@ extension World {
         if watch.unseenCorrectionAtMs != nil { return "snooze-clock-change-unseen" }  // REC-8: no process noticed it
         if let until = watch.unseenExcuseUntilMs, nowMs <= until { return "snooze-clock-change-unseen" }  // due before it was seen
         if heldRings.contains(id) { return "late-delivery" }
+        // [limit] AOSP AlarmManagerService MIN_FUTURITY: a trigger less than 5 s ahead of its set
+        // call is delivered 5 s after it, so a rebase made just before the snooze was due rings up
+        // to that much late (android uniform seed 3591: a set-back 2 s before the deadline).
+        if let manager = android, let requested = watch.lastRequestAtMs,
+           nowMs <= requested + manager.parameters.minFuturityMs + Self.snoozeRingToleranceMs { return "android-min-futurity" }
         return watch.platformExcuse
     }
 }
