@@ -164,6 +164,30 @@ extension BridgeCore {
         }
     }
 
+    /// REC-9: how far (ms) a ring time that began ringing around the last clock correction lies
+    /// from the instant it was reached, in the corrected frame the records are kept in: 0 when no
+    /// correction touched it.
+    /// - A ring time the clock jumped over began ringing at the jump, not at its configured time.
+    /// - A ring that began before a forward jump and is observed only after it (a suspended
+    ///   process) was live across the correction: it moves with the clock (ios seed 1384).
+    /// - The same for a clock set back, where the bridge can know it: a ring time at or before its
+    ///   last reading in the old frame, or one the new frame has not reached yet, was reached in the
+    ///   old frame (ios seeds 6387, 7197). A ring time in between may have rung in either frame: no
+    ///   offset, the later deadline (the oracle's clock-jump-ambiguous-start window; ios seed 3163).
+    func clockOffset(forStart startedAt: Int64, now: BridgeInstants) -> Int64 {
+        if let jump = lastForwardJump, startedAt > jump.fromWallMs, startedAt <= jump.toWallMs {
+            return jump.toWallMs - startedAt
+        }
+        if let jump = lastForwardJump, startedAt <= jump.fromWallMs, now.wallMs >= jump.toWallMs {
+            return jump.toWallMs - jump.fromWallMs
+        }
+        if let back = lastBackwardJump, startedAt <= back.lastReadingWallMs || startedAt > now.wallMs,
+           startedAt <= back.fromWallMs, back.toWallMs - startedAt < 20 * 3_600_000 {  // OCC-21
+            return back.toWallMs - back.fromWallMs
+        }
+        return 0
+    }
+
     mutating func deliverPrimary(_ row: RingRow, now: BridgeInstants, into out: inout [BridgeCommand]) -> Bool {
         let startedAt = occurrenceStart(of: row, now: now)
         expireIfDue(now: now, into: &out)  // INACT-21: an expired incumbent passes nothing over
@@ -180,7 +204,11 @@ extension BridgeCore {
             if defects.passOverCountedAudible { recordAudible(rootID: row.metadata.rootID) }  // known defect (SND-13)
             return false
         }
-        if let incumbent = document?.occurrences.last(where: { $0.rootID != row.metadata.rootID && $0.wasLive(at: startedAt) }) {
+        // REC-9, OCC-3: the instant this ring time was reached, in the frame the records are kept in
+        // (a ring time reached in the old frame of a set-back is an hour "earlier" in the new one:
+        // android uniform seed 4988, whose incumbent was live across the set-back).
+        let reachedAt = startedAt + clockOffset(forStart: startedAt, now: now)
+        if let incumbent = document?.occurrences.last(where: { $0.rootID != row.metadata.rootID && $0.wasLive(at: reachedAt) }) {
             // OCC-3: this root became due while another occurrence was live — observed only now
             // (a suspended or dead process), after that occurrence closed. Still a pass-over.
             out.append(.note("pass-over (observed late): \(row.metadata.rootID) was due while \(incumbent.rootID) owned the occurrence"))
@@ -193,32 +221,13 @@ extension BridgeCore {
         }
         // OCC-2, ID-6: the first due root becomes owner; a new persisted token (OCC-16).
         let policy = document?.root(row.metadata.rootID)?.policy ?? .v3
-        let jump = lastForwardJump
-        let setBack = lastBackwardJump
+        let offset = clockOffset(forStart: startedAt, now: now)
         mutate { document in
             document.serial += 1
             let token = RingIdentity.occurrenceToken(rootID: row.metadata.rootID, startedAtMs: startedAt, serial: document.serial)
             var record = OccurrenceRecord(token: token, rootID: row.metadata.rootID, startedAtMs: startedAt,
                                           policy: policy, lastActivityMs: nil, state: .live, closedAtMs: nil)
-            if let jump, startedAt > jump.fromWallMs, startedAt <= jump.toWallMs {
-                // REC-9: a ring time the clock jumped over began ringing at the jump, not at its
-                // configured time: the deadline counts from there (ID-8 keeps the ring time).
-                record.inactivityClockOffsetMs = jump.toWallMs - startedAt
-            } else if let jump, startedAt <= jump.fromWallMs, now.wallMs >= jump.toWallMs {
-                // REC-9: a ring that began before the jump and is observed only after it (a
-                // suspended process) was live across the correction: its deadline moves with the
-                // clock, as a live occurrence's would have (ios seed 1384).
-                record.inactivityClockOffsetMs = jump.toWallMs - jump.fromWallMs
-            } else if let back = setBack, startedAt <= back.lastReadingWallMs || startedAt > now.wallMs,
-                      startedAt <= back.fromWallMs, back.toWallMs - startedAt < 20 * 3_600_000 {  // OCC-21
-                // REC-9: the same for a clock set back, where the bridge can know it: a ring time at
-                // or before its last reading in the old frame, or one the new frame has not reached
-                // yet, was reached in the old frame, so the occurrence was live across the
-                // correction (ios seeds 6387, 7197: observed only after it by a suspended process).
-                // A ring time in between may have rung in either frame: no offset, the later
-                // deadline (the oracle's clock-jump-ambiguous-start window; ios seed 3163).
-                record.inactivityClockOffsetMs = back.toWallMs - back.fromWallMs
-            }
+            record.inactivityClockOffsetMs = offset
             document.update(record)
         }
         settleOneShot(row, ringTimeMs: startedAt)
