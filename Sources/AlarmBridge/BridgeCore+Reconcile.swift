@@ -276,6 +276,14 @@ extension BridgeCore {
                 && row.metadata.kind.opensOccurrence  // primaries and seeds (REC-5)
         }
         for row in stale { mutate { $0.removeRow(row.id) } }
+        // BOOT-9: an adopted legacy ID lives only as long as the daemon holds it. A row kept after
+        // its ring left the platform (a delivered one stays as evidence) no longer lends its ID to
+        // the root's primary, which is then registered under its ID-2 identity for good (ios
+        // uniform seed 712: the OS removed a rung legacy ring, the sync registered the ID-2 ID,
+        // and re-enabling the alarm re-adopted the legacy ID from the kept row — stable-ids).
+        for row in self.document?.rings ?? [] where row.adoptedLegacyID == true && !presentIDs.contains(row.id) && !inFlight.contains(row.id) {
+            mutate { $0.upsert(with(row) { $0.adoptedLegacyID = nil }) }
+        }
     }
 
     mutating func issue(cancels: [AlarmUUID], schedules: [RingRequest], origin: CommandOrigin, now: BridgeInstants,

@@ -151,12 +151,15 @@ public struct BridgeCore: Sendable {
         if case .stopIntent(let id) = input { noteStopArrival(id, now: now) }  // OCC-6, any phase
         let correction = clockCorrection(now: now)
         var previousReading = clockAnchor?.wallMs
-        if flavor == .android, case .clockChanged = input, correction != nil {
+        if flavor == .android, case .clockChanged = input, let correction {
             // REC-9: AOSP AlarmManagerService.setTimeImpl sends ACTION_TIME_CHANGED (TIME_SET) as
             // it sets the clock, so a running process learns of the correction at its instant: ring
-            // times up to now in the new frame were reached before it, in the old frame, and stay
-            // due there (android swarm seed 5370: a held 05:42 delivery after a 90 s set-back).
-            previousReading = max(previousReading ?? .min, now.wallMs)
+            // times up to the old frame's reading at the broadcast (now − correction) were reached
+            // before it, in the old frame, and stay due there (android swarm seed 5370: a held 05:42
+            // delivery after a 90 s set-back; android uniform 4988: a time reached 2 min before a
+            // 1 h set-back, whose last earlier step was 11 min before it). The broadcast's own
+            // delivery lag (one input latency, tens of ms) is left out.
+            previousReading = max(previousReading ?? .min, now.wallMs - correction)
         }
         clockAnchor = (now.wallMs, now.monotonicMs, now.bootCount)
         switch phase {

@@ -365,12 +365,24 @@ extension World {
         if let daemon = ios {
             return daemon.alarms.contains { alarm in
                 alarm.metadata.rootID == rootID && alarm.metadata.kind.opensOccurrence
-                    && (alarm.state == .alerting || matches(alarm.nextFireWallMs))
+                    && (alarm.state == .alerting || matches(alarm.nextFireWallMs)
+                        || repeatsAfterReLivedTime(alarm, rootID: rootID, fireWallMs: fireWallMs))
             }
         }
         guard let manager = android else { return false }
         if manager.ringing.contains(where: { manager.ringingMetadata($0)?.rootID == rootID }) { return true }
         return manager.pending.contains { $0.metadata.rootID == rootID && $0.metadata.kind == .primary && matches($0.triggerWallMs) }
+    }
+
+    /// REC-9, SCH-2: after a clock set back, a repeating `.relative` primary's next fire can be a
+    /// ring time of this root that already opened (the re-lived hour: AlarmKit computes the next
+    /// match from the earlier clock, and the bridge silences that redelivery, OCC-20); the same
+    /// registration then fires at the occurrence expected after it, a week on (ios uniform seed
+    /// 4239: an 08:30 completed at the re-lived 07:46, checked before 08:30 came again).
+    func repeatsAfterReLivedTime(_ alarm: DaemonAlarm, rootID: String, fireWallMs: Int64) -> Bool {
+        guard alarm.state == .scheduled, case .relative(let hour, let minute, let weekday?) = alarm.schedule,
+              alreadyOpened(rootID: rootID, fireWallMs: alarm.nextFireWallMs) else { return false }
+        return calendar.nextFire(hour: hour, minute: minute, weekday: weekday, after: alarm.nextFireWallMs) == fireWallMs
     }
 
     /// Why `rootID` may legitimately stay unregistered or silent after the heal ([limit] in

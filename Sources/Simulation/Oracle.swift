@@ -188,14 +188,7 @@ extension World {
                   closedAt >= jump.sinceMs, closedAt < (clockJumpObservedMs ?? .max) else { return }
             index = last
             reopened = true
-            oracle.occurrences[index].live = true
-            oracle.occurrences[index].closedAtMs = nil
-            oracle.occurrences[index].closedAtWallMs = nil
-            oracle.occurrences[index].closeReason = ""
-            oracle.occurrences[index].firstExecutionAfterCloseMs = nil
-            oracle.occurrences[index].gapStartMs = nil
-            record("oracle", "occurrence-reopened", [TraceField("occurrence", String(oracle.occurrences[index].id))])
-            enqueue(.gapCheck, afterMs: 0)
+            reopenOracleOccurrence(index)
         }
         guard reopened || oracle.occurrences[index].startWallMs != live.startedAtMs
                 || oracle.occurrences[index].clockOffsetMs != live.inactivityClockOffsetMs else { return }

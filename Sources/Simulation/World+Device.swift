@@ -86,15 +86,52 @@ extension World {
     /// BridgeCore.clockCorrection compares within one boot), so the live occurrence keeps its
     /// deadline in wall time, the bridge's reading (android uniform seed 1720: a 10 min set-back
     /// while force-stopped, then a reboot, under a legacy 20 h deadline).
+    ///
+    /// An occurrence the shifted deadline expired after the correction and before the restart was
+    /// expired by a reading no bridge can ever make: with the deadline reverted it is live again
+    /// when that deadline is still ahead (ios seeds 8805, 9318: a snooze running across an unseen
+    /// 1 h set-back, expired by the oracle 40 min later, then a reboot; the bridge holds it live).
     func revertUnseenLiveShift() {
         defer { unseenLiveShift = nil }
-        guard let shift = unseenLiveShift, process.lastReadyStepMs < shift.sinceMs, let index = oracle.liveIndex,
-              oracle.occurrences[index].id == shift.occurrenceID else { return }
+        guard let shift = unseenLiveShift, process.lastReadyStepMs < shift.sinceMs,
+              let index = oracle.liveIndex ?? unseenShiftExpiredIndex(shift) else { return }
+        guard oracle.occurrences[index].id == shift.occurrenceID else { return }
         oracle.occurrences[index].clockOffsetMs -= shift.deltaMs
         if let activity = oracle.occurrences[index].lastActivityMs { oracle.occurrences[index].lastActivityMs = activity - shift.deltaMs }
         if let snooze = oracle.occurrences[index].snoozeUntilMs { oracle.occurrences[index].snoozeUntilMs = snooze - shift.deltaMs }
+        if !oracle.occurrences[index].live {
+            guard oracle.occurrences[index].deadlineMs > wallMs else {
+                // Reverted, the deadline is still behind the clock: the occurrence stays expired.
+                oracle.occurrences[index].clockOffsetMs += shift.deltaMs
+                if let activity = oracle.occurrences[index].lastActivityMs { oracle.occurrences[index].lastActivityMs = activity + shift.deltaMs }
+                if let snooze = oracle.occurrences[index].snoozeUntilMs { oracle.occurrences[index].snoozeUntilMs = snooze + shift.deltaMs }
+                return
+            }
+            reopenOracleOccurrence(index)
+        }
         enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
         countExemption("clock-jump-ambiguous-start")
+    }
+
+    /// The index of the shifted occurrence when the oracle expired it after the unseen correction
+    /// and it is still the latest occurrence (nothing opened since).
+    func unseenShiftExpiredIndex(_ shift: (occurrenceID: Int, deltaMs: Int64, sinceMs: Int64)) -> Int? {
+        guard let last = oracle.occurrences.indices.last, oracle.occurrences[last].id == shift.occurrenceID,
+              oracle.occurrences[last].closeReason == "expired", let closedAt = oracle.occurrences[last].closedAtMs,
+              closedAt >= shift.sinceMs else { return nil }
+        return last
+    }
+
+    /// Makes a closed oracle occurrence live again (its closure was a reading no bridge can make).
+    func reopenOracleOccurrence(_ index: Int) {
+        oracle.occurrences[index].live = true
+        oracle.occurrences[index].closedAtMs = nil
+        oracle.occurrences[index].closedAtWallMs = nil
+        oracle.occurrences[index].closeReason = ""
+        oracle.occurrences[index].firstExecutionAfterCloseMs = nil
+        oracle.occurrences[index].gapStartMs = nil
+        record("oracle", "occurrence-reopened", [TraceField("occurrence", String(oracle.occurrences[index].id))])
+        enqueue(.gapCheck, afterMs: 0)
     }
 
     /// The wall clock is set by `deltaMs`. True and monotonic time do not move. The platform

@@ -1143,8 +1143,14 @@ final class World {
     /// a set-back the bare ring time maps to an instant after the opening (android uniform seed
     /// 2736 of the clock-change-during-snooze fault: a 10 min set-back, then a reboot, closed a
     /// live occurrence the running process had seen as unobservable).
+    ///
+    /// The opening is the true instant the oracle opened it whenever that is on record: wall
+    /// times are re-framed by every correction, and an unseen one reverted at a reboot
+    /// (``revertUnseenLiveShift()``) leaves the offset in no frame at all (ios seed 8805: after the
+    /// revert, a second reboot found the seen occurrence "unobservable").
     func noProcessObservedOpening(_ occurrence: OracleOccurrence) -> Bool {
-        let openedAtMs = max(occurrence.openedAtMs, at(wallMs: occurrence.startWallMs + occurrence.clockOffsetMs))
+        let openedAtMs = occurrence.openedAtMs != .min ? occurrence.openedAtMs
+            : at(wallMs: occurrence.startWallMs + occurrence.clockOffsetMs)
         return process.lastReadyStepMs < openedAtMs
     }
 
@@ -1158,7 +1164,9 @@ final class World {
     func reboot(lockedForMs: Int64) {
         guard deviceUp else { return }
         record("device", "shutdown")
-        revertUnseenLiveShift()
+        // Judged before an unseen correction's shift is reverted: the opening's wall time and
+        // offset are in the frame of the clock now (ios uniform seed 2736: reverted first, a
+        // 10 min set-back made an opening the process saw look later than its last step).
         if let index = oracle.liveIndex, noProcessObservedOpening(oracle.occurrences[index]) {
             // [limit] The shutdown ends an alert that no bridge process ever observed. A weekly
             // alarm is re-armed and a one-shot gone, with nothing to tell them from ones dropped
@@ -1168,6 +1176,7 @@ final class World {
             countExemption("alert-ended-unobserved-by-reboot")
             oracleClose(index, reason: "unobservable")
         }
+        revertUnseenLiveShift()
         kill("reboot")
         noteFault("device-restarting")
         onDaemon { $0.shutdown(nowWallMs: wallMs) }

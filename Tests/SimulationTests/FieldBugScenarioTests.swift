@@ -228,6 +228,13 @@ struct InvariantSuiteTests {
         // matches a jumped-over ring time read as reached before the jump (6187; REC-9). 3158 was
         // already clean on main (a clock change no process saw).
         (.ios, 8181), (.ios, 2093), (.ios, 2143), (.ios, 3834), (.ios, 9041), (.ios, 6187), (.ios, 3158),
+        // Bridge: a held passed-over delivery re-framed by a set-back is still a pass-over (4988,
+        // REC-9, OCC-3); an adopted legacy ID ends when its ring leaves the platform (712, BOOT-9).
+        (.android, 4988), (.ios, 712),
+        // Oracle: an unseen correction reverted at a reboot reopens the occurrence its shifted
+        // deadline expired (9318, 8805); an opening is judged at its true instant (2736, 8805); a
+        // repeating ring whose next fire is a re-lived ring time holds the next occurrence (4239).
+        (.ios, 9318), (.ios, 8805), (.ios, 2736), (.ios, 4239),
     ]
 
     @Test("uniform-profile seeds the fuzzer once failed on stay clean")
