@@ -185,7 +185,10 @@ extension World {
             // Expired by the oracle's reading after the change and before the first ready bridge step after it.
             guard let last = oracle.occurrences.indices.last, matches(oracle.occurrences[last]),
                   oracle.occurrences[last].closeReason == "expired", let closedAt = oracle.occurrences[last].closedAtMs,
-                  closedAt >= jump.sinceMs, closedAt < (clockJumpObservedMs ?? .max) else { return }
+                  closedAt >= jump.sinceMs, closedAt < (clockJumpObservedMs ?? .max) else {
+                adoptAmbiguousOwner(live, jump: jump)
+                return
+            }
             index = last
             reopened = true
             reopenOracleOccurrence(index)
@@ -195,6 +198,26 @@ extension World {
         oracle.occurrences[index].startWallMs = live.startedAtMs
         oracle.occurrences[index].clockOffsetMs = live.inactivityClockOffsetMs
         enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+        countExemption("clock-jump-ambiguous-start")
+    }
+
+    /// [limit] `clock-jump-ambiguous-start`, for ownership: a ring time inside the ambiguous
+    /// interval that the oracle saw passed over (it began at the jump, while another occurrence
+    /// was live) may equally have been reached in the old frame after that occurrence's deadline —
+    /// the bridge's reading when it holds the root live now (OCC-2, OCC-3, REC-9; ios uniform seed
+    /// 8583: a +1 h jump no process saw during a2's snooze alerted a3 at the landing; the bridge,
+    /// resuming after a2's deadline, took a3 as the owner). The oracle then opens that one
+    /// occurrence with the bridge's reading, and its alert counts as heard (SND-13). Only that
+    /// root, only its passed-over ring time, only with no other occurrence live.
+    func adoptAmbiguousOwner(_ live: OccurrenceRecord, jump: (fromWallMs: Int64, untilWallMs: Int64, landingWallMs: Int64, sinceMs: Int64)) {
+        guard oracle.liveIndex == nil, live.deadlineMs > wallMs,
+              let passed = oracle.passedOver.firstIndex(where: { $0.rootID == live.rootID
+                  && ($0.fireWallMs == live.startedAtMs || $0.fireWallMs == jump.landingWallMs) }),
+              !oracle.occurrences.contains(where: { $0.startWallMs == live.startedAtMs && $0.tiedRoots.contains(live.rootID) }),
+              let alarmID = alarms.first(where: { $0.roots.contains { $0.id == live.rootID } })?.id else { return }
+        oracle.passedOver.remove(at: passed)
+        oracleOpen(rootID: live.rootID, alarmID: alarmID, startWallMs: live.startedAtMs, clockOffsetMs: live.inactivityClockOffsetMs)
+        sound.note(live.rootID, in: \.alertedRoots)
         countExemption("clock-jump-ambiguous-start")
     }
 

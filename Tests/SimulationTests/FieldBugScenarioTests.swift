@@ -235,6 +235,9 @@ struct InvariantSuiteTests {
         // deadline expired (9318, 8805); an opening is judged at its true instant (2736, 8805); a
         // repeating ring whose next fire is a re-lived ring time holds the next occurrence (4239).
         (.ios, 9318), (.ios, 8805), (.ios, 2736), (.ios, 4239),
+        // Oracle: a ring time an unseen jump passed over may be read as reached after the
+        // incumbent's deadline; the bridge's owner is adopted (8583, clock-jump-ambiguous-start).
+        (.ios, 8583),
     ]
 
     @Test("uniform-profile seeds the fuzzer once failed on stay clean")
