@@ -171,6 +171,11 @@ struct InvariantSuiteTests {
         // Bridge: a superseded save's primary landing after the newer save began is cancelled at
         // once (5917, SCH-10).
         (.ios, 5917),
+        // Bridge (issue 16 part 1): a refused fixed primary is judged missed by its instant
+        // (6963); a confirmed snooze ring holds the pressure while its rebase is in flight (4796,
+        // 6639; SNZ-10, SNZ-21); a passed-over ring time a set-back brings back is no owner (8418;
+        // OCC-3, OCC-20).
+        (.ios, 6963), (.ios, 4796), (.ios, 6639), (.ios, 8418),
     ]
 
     /// Seeds of the uniform fault profile the fuzzer once failed on.
@@ -228,6 +233,12 @@ struct InvariantSuiteTests {
         // matches a jumped-over ring time read as reached before the jump (6187; REC-9). 3158 was
         // already clean on main (a clock change no process saw).
         (.ios, 8181), (.ios, 2093), (.ios, 2143), (.ios, 3834), (.ios, 9041), (.ios, 6187), (.ios, 3158),
+        // missed-day-recorded on iOS (issue 16 part 1). Bridge: a refused fixed primary is judged by
+        // its instant, no jump delivered it (4780, 5122, 7229, 8596); next week's row of a refused
+        // weekly ring does not hide it (6335). Oracle: a refused replacement AlarmKit still holds
+        // (5146, SCH-10) or a later request whose answer no process saw (8726, IOS-11) owes no
+        // record. Bridge: a passed-over one-shot is spent (6153, OCC-3, REC-8).
+        (.ios, 4780), (.ios, 5122), (.ios, 7229), (.ios, 8596), (.ios, 6335), (.ios, 5146), (.ios, 8726), (.ios, 6153),
     ]
 
     @Test("uniform-profile seeds the fuzzer once failed on stay clean")
