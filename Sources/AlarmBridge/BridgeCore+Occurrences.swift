@@ -251,7 +251,8 @@ extension BridgeCore {
     /// iOS, OCC-3: remembers a passed-over ring time (`passedOverRingTimes`), and a one-shot
     /// passed over is spent at it (REC-8, `settleOneShot`): its one ring time came, and a row
     /// re-planned before the delivery was seen must not re-arm it for the next day (ios uniform
-    /// seed 6153: a stale `alarmUpdates` snapshot read as a jumped-over ring).
+    /// seed 6153: a ring time inside an unseen jump's window, still listed as scheduled, read as
+    /// jumped over).
     mutating func notePassedOver(_ row: RingRow, ringTimeMs: Int64) {
         guard flavor == .ios else { return }
         settleOneShot(row, ringTimeMs: ringTimeMs)
