@@ -55,12 +55,18 @@ extension BridgeCore {
         // judged below) and nothing in AlarmKit.
         // Its fire instant decides, a weekly `.relative` one's too: nothing was registered to re-arm
         // (ios uniform seed 1992).
-        let refused = (document.refusedRows ?? []).filter { refusedRow in !document.rings.contains { $0.id == refusedRow.id } }
+        let refused = (document.refusedRows ?? []).filter { refusedRow in
+            !document.rings.contains { $0.id == refusedRow.id && $0.fireWallMs == refusedRow.fireWallMs }
+        }
+        // A refused row was never registered, so no clock jump can have delivered it: the
+        // `deliveredByJump` guard (an iOS `.fixed` ring already due has rung, unseen) is for rows
+        // AlarmKit may hold (ios uniform seed 4780: a refused fixed primary left no record).
         let refusedIDs = refused.map(\.id)
         for row in document.rings + refused where row.metadata.kind.opensOccurrence && !row.delivered && !inFlight.contains(row.id)
             && (row.isPast(at: now.wallMs) || (refusedIDs.contains(row.id) && row.fireWallMs <= now.wallMs))
             && now.wallMs - row.fireWallMs > Self.missedOccurrenceGraceMs
-            && !present.contains(row.id) && !recorded.contains(row.id) && !deliveredByJump(row, now: now) {
+            && !present.contains(row.id) && !recorded.contains(row.id)
+            && (refusedIDs.contains(row.id) || !deliveredByJump(row, now: now)) {
             guard let alarm = document.alarm(row.metadata.alarmID), alarm.enabled, document.root(row.metadata.rootID) != nil,
                   !document.occurrences.contains(where: { $0.startedAtMs == row.fireWallMs }) else { continue }
             missed.append(row)

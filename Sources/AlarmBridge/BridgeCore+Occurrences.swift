@@ -201,6 +201,7 @@ extension BridgeCore {
                 silence(row.id, origin: .lifecycle, into: &out)
             }
             if flavor == .android { queuePassOver(row, ringTimeMs: startedAt, owner: live, now: now) }  // AND-15
+            notePassedOver(row, ringTimeMs: startedAt)
             if defects.passOverCountedAudible { recordAudible(rootID: row.metadata.rootID) }  // known defect (SND-13)
             return false
         }
@@ -212,6 +213,14 @@ extension BridgeCore {
             // OCC-3: this root became due while another occurrence was live — observed only now
             // (a suspended or dead process), after that occurrence closed. Still a pass-over.
             out.append(.note("pass-over (observed late): \(row.metadata.rootID) was due while \(incumbent.rootID) owned the occurrence"))
+            silence(row.id, origin: .lifecycle, into: &out)
+            notePassedOver(row, ringTimeMs: startedAt)
+            return false
+        }
+        if document?.passedOverRingTimes?.contains(PassedOverRingTime(rootID: row.metadata.rootID, ringTimeMs: startedAt)) == true {
+            // OCC-3, OCC-20: a set-back clock brought a passed-over ring time back (AlarmKit alerts
+            // the `.relative` ring again): that time delivered again, never an owner (ios seed 8418).
+            out.append(.note("pass-over again: \(row.metadata.rootID)'s ring time was passed over before"))
             silence(row.id, origin: .lifecycle, into: &out)
             return false
         }
@@ -238,6 +247,25 @@ extension BridgeCore {
         armExpiryTimer(now: now, into: &out)
         return true
     }
+
+    /// iOS, OCC-3: remembers a passed-over ring time (`passedOverRingTimes`), and a one-shot
+    /// passed over is spent at it (REC-8, `settleOneShot`): its one ring time came, and a row
+    /// re-planned before the delivery was seen must not re-arm it for the next day (ios uniform
+    /// seed 6153: a ring time inside an unseen jump's window, still listed as scheduled, read as
+    /// jumped over).
+    mutating func notePassedOver(_ row: RingRow, ringTimeMs: Int64) {
+        guard flavor == .ios else { return }
+        settleOneShot(row, ringTimeMs: ringTimeMs)
+        mutate { document in
+            var times = (document.passedOverRingTimes ?? []).filter { $0.rootID != row.metadata.rootID || $0.ringTimeMs != ringTimeMs }
+            times.append(PassedOverRingTime(rootID: row.metadata.rootID, ringTimeMs: ringTimeMs))
+            if times.count > Self.passedOverRingTimesMax { times.removeFirst(times.count - Self.passedOverRingTimesMax) }
+            document.passedOverRingTimes = times
+        }
+    }
+
+    /// The bound of `passedOverRingTimes` (oldest dropped first).
+    static let passedOverRingTimesMax = 16
 
     /// REC-8: a one-shot rings once. When its primary's delivery opens an occurrence, the one-shot
     /// is spent at that ring time, whatever instant the bridge had planned for it: AlarmKit moved
@@ -346,7 +374,11 @@ extension BridgeCore {
     mutating func armSuccessor(for live: OccurrenceRecord, now: BridgeInstants, triggerWallMs: Int64? = nil,
                                into out: inout [BridgeCommand]) {
         if stepHoldBlocksArm(live, into: &out) { return }  // known defect step-suppression-drops-retry only
-        if let snooze = pendingSnooze(of: live), snooze.confirmed {
+        // SNZ-10, SNZ-21: a confirmed snooze ring holds the pressure, also while a same-ID
+        // replacement (a rebase after a clock correction) is in flight: the daemon keeps the ring
+        // it holds until the replacement lands (ios seed 4796: a Stop during the rebase armed a
+        // successor beside it).
+        if let snooze = pendingSnooze(of: live), snooze.confirmed || resounded.contains(where: { $0.id == snooze.id && $0.confirmed }) {
             out.append(.note("snooze ring \(snooze.id) holds the pressure (SNZ-10)"))
             return
         }
@@ -416,6 +448,10 @@ extension BridgeCore {
                                   soundName: request.soundName)  // SND-5: the choice is persisted
                 row.replacesHeldRing = replaces ? true : nil
                 document.upsert(row)
+                // A new request supersedes a refusal of the same ring still ahead: an answer to it
+                // lost with its process leaves that ring time unknowable (IOS-5, IOS-11; ios
+                // uniform seed 8726). A refused ring time already come stays evidence.
+                document.refusedRows?.removeAll { $0.id == request.id && $0.fireWallMs > now.wallMs }
             }
         }
         flush(into: &out)

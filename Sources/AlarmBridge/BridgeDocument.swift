@@ -60,6 +60,10 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// time nothing was registered for until it lands or is judged (BridgeCore+Missed.swift);
     /// oldest first, bounded. nil in older documents.
     public var refusedRows: [RingRow]?
+    /// iOS: ring times passed over (OCC-3), oldest first and bounded: a set-back clock makes
+    /// AlarmKit alert a `.relative` ring time again, and a passed-over one never becomes owner
+    /// (OCC-20: the same ring time again is that time delivered late). nil in older documents.
+    public var passedOverRingTimes: [PassedOverRingTime]?
 
     public init() {}
 
@@ -295,6 +299,18 @@ public struct ActionRecord: Codable, Sendable, Equatable {
         self.alarmID = alarmID
         self.action = action
         self.occurredAtMs = occurredAtMs
+    }
+}
+
+/// iOS: a root's configured ring time that came due while another root owned the occurrence
+/// (OCC-3).
+public struct PassedOverRingTime: Codable, Sendable, Equatable {
+    public var rootID: String
+    /// The configured ring time (wall ms, ID-8).
+    public var ringTimeMs: Int64
+    public init(rootID: String, ringTimeMs: Int64) {
+        self.rootID = rootID
+        self.ringTimeMs = ringTimeMs
     }
 }
 

@@ -47,12 +47,16 @@ extension World {
 
     /// iOS, after a step: a schedule answer of an occurrence-opening ring reached the bridge — a
     /// refusal other than the capacity limit (CAP-9 surfaces those) is what `noteMissedOccurrence`
-    /// owes a record for; a success for the same ring clears it.
+    /// owes a record for; a success for the same ring clears it. A refused same-ID replacement
+    /// while AlarmKit still holds that ring leaves it in place (SCH-10, SNZ-21): nothing went
+    /// unregistered, and a ring the OS removes later, unseen, reads like one that rang and was
+    /// dismissed (IOS-5; ios uniform seed 5146). So does a later request whose answer no process
+    /// sees (World's `.schedule`).
     func noteRefusalSeen(_ input: BridgeInput) {
         guard setup.platform == .ios, case .scheduleCompleted(let id, let result) = input,
               let metadata = requestMetadata[id], metadata.kind.opensOccurrence, let fire = requestFires[id] else { return }
         seenRefusals.removeAll { $0.ringID == id }
-        guard case .failure(let error) = result, error != .maximumLimitReached else { return }
+        guard case .failure(let error) = result, error != .maximumLimitReached, ios?.alarm(id) == nil else { return }
         seenRefusals.append((metadata.rootID, fire, id))
         if seenRefusals.count > 32 { seenRefusals.removeFirst() }
     }

@@ -818,6 +818,9 @@ final class World {
             checkRecurrenceRequest(request)  // invariant 44
             checkCapacityRequest(request)  // invariant 29
             requestFires[request.id] = request.fireWallMs
+            // iOS: a new request for a refused ring supersedes the refusal's evidence: an answer to
+            // it no process sees leaves the ring time unknowable (`noteMissedOccurrence`).
+            seenRefusals.removeAll { $0.ringID == request.id && $0.fireWallMs > wallMs }
             oracleBind(request)
             checkWalkFuseRequest(request, origin: origin)
             checkNoLegacyRingCreated(request)  // BOOT-11, WALK-13

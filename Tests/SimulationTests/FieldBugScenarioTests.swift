@@ -171,6 +171,11 @@ struct InvariantSuiteTests {
         // Bridge: a superseded save's primary landing after the newer save began is cancelled at
         // once (5917, SCH-10).
         (.ios, 5917),
+        // Issue 16 part 1. Oracle: a seen refusal superseded by a request whose answer died with
+        // its process owes no missed record (6963, IOS-11). Bridge: a confirmed snooze ring holds
+        // the pressure while its rebase is in flight (4796, 6639; SNZ-10, SNZ-21); a passed-over
+        // ring time a set-back brings back is no owner (8418; OCC-3, OCC-20).
+        (.ios, 6963), (.ios, 4796), (.ios, 6639), (.ios, 8418),
     ]
 
     /// Seeds of the uniform fault profile the fuzzer once failed on.
@@ -238,6 +243,12 @@ struct InvariantSuiteTests {
         // Oracle: a ring time an unseen jump passed over may be read as reached after the
         // incumbent's deadline; the bridge's owner is adopted (8583, clock-jump-ambiguous-start).
         (.ios, 8583),
+        // missed-day-recorded on iOS (issue 16 part 1). Bridge: a refused fixed primary is judged by
+        // its instant, no jump delivered it (4780, 5122, 8596). Oracle: a refused replacement
+        // AlarmKit still holds (5146, SCH-10) or a later request whose answer no process saw (8726,
+        // 6335, 7229; IOS-11) owes no record. Bridge: a passed-over one-shot is spent (6153, OCC-3,
+        // REC-8).
+        (.ios, 4780), (.ios, 5122), (.ios, 8596), (.ios, 5146), (.ios, 8726), (.ios, 6335), (.ios, 7229), (.ios, 6153),
     ]
 
     @Test("uniform-profile seeds the fuzzer once failed on stay clean")
