@@ -27,6 +27,7 @@ extension BridgeCore {
         // Set back: times up to the old frame's "now" were reached before it (occurrenceStart).
         lastBackwardJump = delta < 0 ? (now.wallMs - delta, now.wallMs, previousReadingWallMs ?? .min) : nil
         replanConcreteOccurrences(reason: "significant clock change", into: &out)  // REC-8
+        correctionLiveToken = document?.liveOccurrence?.token
         guard let live = document?.liveOccurrence else { return }
         mutate { document in
             document.update(with(live) { occurrence in

@@ -205,11 +205,17 @@ extension BridgeCore {
             if defects.passOverCountedAudible { recordAudible(rootID: row.metadata.rootID) }  // known defect (SND-13)
             return false
         }
-        // REC-9, OCC-3: the instant this ring time was reached, in the frame the records are kept in
-        // (a ring time reached in the old frame of a set-back is an hour "earlier" in the new one:
-        // android uniform seed 4988, whose incumbent was live across the set-back).
+        // REC-9, OCC-3: the instant this ring time was reached, in the frame of each record: the
+        // occurrence live across the last correction keeps its interval in the corrected frame (a
+        // ring time reached in the old frame of a set-back is an hour "earlier" there: android
+        // uniform seed 4988); one closed before the correction is all in the old frame, where the
+        // ring time is itself (ios uniform seed 6459: an 08:05 after a 07:20 completion, then an
+        // unseen 1 h set-back, is no pass-over).
         let reachedAt = startedAt + clockOffset(forStart: startedAt, now: now)
-        if let incumbent = document?.occurrences.last(where: { $0.rootID != row.metadata.rootID && $0.wasLive(at: reachedAt) }) {
+        let acrossToken = correctionLiveToken
+        if let incumbent = document?.occurrences.last(where: { record in
+            record.rootID != row.metadata.rootID && record.wasLive(at: record.token == acrossToken ? reachedAt : startedAt)
+        }) {
             // OCC-3: this root became due while another occurrence was live — observed only now
             // (a suspended or dead process), after that occurrence closed. Still a pass-over.
             out.append(.note("pass-over (observed late): \(row.metadata.rootID) was due while \(incumbent.rootID) owned the occurrence"))

@@ -52,6 +52,9 @@ public struct BridgeCore: Sendable {
     /// time at or before that reading, or one the new frame has not reached yet, was reached in
     /// the old frame, before the correction (REC-9; ios seeds 6387, 7197).
     var lastBackwardJump: (fromWallMs: Int64, toWallMs: Int64, lastReadingWallMs: Int64)?
+    /// The token of the occurrence live across the last correction (its offset took the shift):
+    /// the only record kept partly in the new frame; records closed before it are all in the old.
+    var correctionLiveToken: String?
     /// iOS, SNZ-20: snooze rings an unseen set-back may have left late, with their rebased fire
     /// time (wall ms), until the next inventory read shows whether they fired (BridgeCore+Clock).
     var snoozeRebaseIfUnrung: [(id: AlarmUUID, fireWallMs: Int64)] = []

@@ -243,6 +243,9 @@ struct InvariantSuiteTests {
         // Oracle: a ring time an unseen jump passed over may be read as reached after the
         // incumbent's deadline; the bridge's owner is adopted (8583, clock-jump-ambiguous-start).
         (.ios, 8583),
+        // Bridge: an occurrence closed before a correction keeps its old-frame interval; only the one
+        // live across it is compared in the corrected frame (6459, REC-9, OCC-3).
+        (.ios, 6459),
         // missed-day-recorded on iOS (issue 16 part 1). Bridge: a refused fixed primary is judged by
         // its instant, no jump delivered it (4780, 5122, 8596). Oracle: a refused replacement
         // AlarmKit still holds (5146, SCH-10) or a later request whose answer no process saw (8726,
