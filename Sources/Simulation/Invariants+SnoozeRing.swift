@@ -84,6 +84,9 @@ extension World {
         if watch.bootCount != bootCount { return "snooze-across-reboot" }  // SNZ-21: no monotonic anchor
         if watch.unseenCorrectionAtMs != nil { return "snooze-clock-change-unseen" }  // REC-8: no process noticed it
         if heldRings.contains(id) { return "late-delivery" }
+        // [limit] AND-1, AND-3: exact alarms were refused, so the bridge could keep the snooze
+        // ring only as an inexact allow-while-idle alarm, which AMS delivers within its window.
+        if inexactWhileRefused.contains(id) { return "exact-permission-revoked" }
         return watch.platformExcuse
     }
 }
