@@ -34,7 +34,8 @@ extension BridgeCore {
         var missed: [RingRow] = []
         for row in document.rings where row.metadata.kind.opensOccurrence && !row.delivered && !inFlight.contains(row.id)
             && row.isPast(at: now.wallMs) && now.wallMs - row.fireWallMs > Self.missedOccurrenceGraceMs
-            && !present.contains(row.id) && !recorded.contains(row.id) && !deliveredByJump(row, now: now) {
+            && !present.contains(row.id) && !recorded.contains(row.id) && !deliveredByJump(row, now: now)
+            && !(row.inexact == true && now.wallMs - row.fireWallMs < Self.inexactWindowBoundMs) {  // still due: re-added (AND-1, AND-3)
             guard let alarm = document.alarm(row.metadata.alarmID), alarm.enabled, document.root(row.metadata.rootID) != nil,
                   !document.occurrences.contains(where: { $0.startedAtMs == row.fireWallMs }) else { continue }
             missed.append(row)
