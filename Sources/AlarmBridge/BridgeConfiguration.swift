@@ -106,6 +106,12 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     public var destructivePeek = false
     /// ACT-4, API-8: an acknowledgement removes every stored action of its alarm ID.
     public var ackByAlarmID = false
+    /// [derived] AND-1, AND-3: a ring `setAlarmClock` refuses (no exact-alarm permission) is
+    /// dropped instead of kept as an inexact allow-while-idle alarm.
+    public var keepsNothingWhenExactRefused = false
+    /// SCH-19, IOS-5, AND-5: the sync takes a confirmed registry row as proof that the platform
+    /// holds the ring, so a ring the OS removed (an OS cleanup, a force-stop) is never re-added.
+    public var syncTrustsRegistry = false
 
     public init() {}
 

@@ -405,6 +405,7 @@ extension BridgeCore {
                                   publishedAtMs: now.wallMs, confirmed: false, delivered: false,
                                   soundName: request.soundName)  // SND-5: the choice is persisted
                 row.replacesHeldRing = replaces ? true : nil
+                row.inexact = request.precision == .allowWhileIdle ? true : nil
                 document.upsert(row)
             }
         }
@@ -442,6 +443,7 @@ extension BridgeCore {
     mutating func scheduleCompleted(_ id: AlarmUUID, result: Result<Int64, PlatformError>, now: BridgeInstants,
                                     into out: inout [BridgeCommand]) {
         inFlight.removeAll { $0 == id }
+        if case .success = result { degradedRetries.removeAll { $0 == id } }
         if inFlight.isEmpty, let purpose = followUpSync {
             followUpSync = nil
             out.append(.readInventory(purpose))
@@ -496,6 +498,7 @@ extension BridgeCore {
             if row.metadata.kind == .successor { walkTakeoverConfirmed(row, now: now, into: &out) }  // WALK-21
             if row.metadata.kind == .walkFuse { walkFuseConfirmed(row, now: now, into: &out) }  // WALK-15
         case .failure(let error):
+            if degradeRefusedExact(row, error: error, now: now, into: &out) { return }  // AND-1, AND-3
             if handleLimitFailure(row, error: error, now: now, into: &out) { return }  // CAP-4: one retry
             if let previous = saves.pending.lazy.compactMap({ $0.previousRows.first { $0.id == id } }).first, previous.confirmed {
                 // SCH-10: a direct save's same-ID replacement failed: the daemon still holds the

@@ -10,6 +10,7 @@ extension BridgeCore {
     func desiredRings(now: BridgeInstants) -> [RingRequest] {
         guard let document else { return [] }
         var wanted = recurrencePlan(now: now).wanted
+        wanted += undeliveredInexactPrimaries(now: now).filter { due in !wanted.contains { $0.id == due.id } }
         if let live = document.liveOccurrence {
             // SNZ-11: a snooze ring is repaired at its own deadline, never collapsed to +10 s.
             for pending in [pendingSuccessor(of: live), pendingSnooze(of: live)].compactMap({ $0 })
@@ -179,6 +180,10 @@ extension BridgeCore {
                 continue
             }
             guard let held = present.first(where: { $0.id == request.id }) else {
+                if defects.syncTrustsRegistry, let row = document?.row(request.id), row.confirmed,
+                   row.fingerprint == fingerprint(request, now: now) {
+                    continue  // known defect: "we scheduled it already" — the registry, not the platform
+                }
                 if request.metadata.kind == .seed && !seedsAdmitted { withheldSeeds = true; continue }  // CAP-3
                 schedules.append(request)  // SCH-19: add what is missing
                 continue

@@ -109,6 +109,9 @@ public struct BridgeCore: Sendable {
     var deliveryOnlyInferred = false
     /// CAP-4: primaries whose request in flight is the one retry after reclaiming a seed.
     var limitRetries: [AlarmUUID] = []
+    /// AND-1, AND-3: rings whose request in flight is the inexact one sent after `setAlarmClock`
+    /// refused them (``degradeRefusedExact(_:error:now:into:)``).
+    var degradedRetries: [AlarmUUID] = []
     /// CAP-3: a sync withheld seeds while primaries it wanted were being established; it runs
     /// again once nothing is in flight. Bounded per round (`seedFollowUps`).
     var seedFollowUp: InventoryPurpose?
@@ -474,6 +477,7 @@ public struct BridgeCore: Sendable {
             alertEnded(id, now: now, into: &out)
             runDeferredSyncIfClear(into: &out)
         case .exactAlarmPermissionGranted:
+            upgradeInexactRings(now: now, into: &out)  // AND-3: degraded rings become exact again
             out.append(.readInventory(.launchSync))  // AND-3
         case .clockChanged(let zoneIdentifier):
             clearForegroundSuppressedOnClockChange(into: &out)  // SCH-18: clock or time-zone change

@@ -257,7 +257,7 @@ extension World {
                 return
             }
             if let name = authorizationExemption() { countExemption(name); return }
-            if let manager = android, !manager.canScheduleExactAlarms { countExemption("exact-permission-revoked"); return }
+            if exactRevocationUnseen() { countExemption("exact-permission-revoked"); return }
             if let manager = android, manager.forceStopped {  // [limit] AND-6
                 countExemption("force-stop")
                 noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "the app was force-stopped")

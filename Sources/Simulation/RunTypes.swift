@@ -54,6 +54,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case passOverLeftAlerting = "pass-over-left-alerting"
     case destructivePeek = "destructive-peek"
     case ackByAlarmID = "ack-by-alarm-id"
+    case keepsNothingWhenExactRefused = "keeps-nothing-when-exact-refused"
+    case syncTrustsRegistry = "sync-trusts-registry"
     // Issue 8, test only: not a field bug but a deliberate trap, so the campaign's crash
     // isolation (worker subprocesses) can be tested. Hidden from every list (``listed``).
     case testTrap = "test-trap"
@@ -167,6 +169,10 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "peekLastAlarmAction removes the action it returns, so an action whose work then fails is lost (ACT-3, ACT-5, API-7)"
         case .ackByAlarmID:
             return "acknowledgeLastAlarmAction matches on the alarm ID alone and removes every stored action of that alarm, so acknowledging an older action clears a newer one (ACT-4, API-8)"
+        case .keepsNothingWhenExactRefused:
+            return "Android: a ring setAlarmClock refuses with SecurityException (exact-alarm permission revoked, or denied by default on API 34) is dropped, not kept as an inexact allow-while-idle alarm, so every morning until the grant is silent ([derived] AND-1, AND-3; flutter_local_notifications#1526, #2248)"
+        case .syncTrustsRegistry:
+            return "a first draft's sync: a ring its registry says was scheduled and confirmed counts as present, so a ring the OS removed (an AlarmKit cleanup, a force-stop, an update) is never added back (SCH-19, IOS-5, AND-5)"
         case .testTrap:
             return "test only: the simulator traps (preconditionFailure) midway through every seed ≡ 3 mod 5, to test crash isolation"
         }
@@ -184,11 +190,13 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
              .staleChallengeVisibleSurvivesRestart, .foregroundAlertKept, .contextNeverLapses,
              .unheardRingAdvancesSequence, .passOverCountedAudible: return [.ios, .android]
         case .stepSuppressionDropsRetry, .lockScreenGrantKept, .retrySurvivesClosure, .passOverQueueRings,
-             .androidRingStopsAfter30s, .noSystemSoundFallback, .restoreSkipsLockedBoot: return [.android]
+             .androidRingStopsAfter30s, .noSystemSoundFallback, .restoreSkipsLockedBoot,
+             .keepsNothingWhenExactRefused: return [.android]
         case .destructivePeek, .ackByAlarmID: return [.ios, .android]
         case .passOverLeftAlerting: return [.ios]  // Android's receiver never starts a pass-over's ring
         case .successorTimedFromObservation: return [.ios]  // Android has no Stop intent: its dismissal is acted on at once
-        case .givesUpOnFailedPrimary, .suppressionProofSurvivesClockChange, .missedOccurrenceNotRecorded: return [.ios, .android]
+        case .givesUpOnFailedPrimary, .suppressionProofSurvivesClockChange, .missedOccurrenceNotRecorded,
+             .syncTrustsRegistry: return [.ios, .android]
         case .idsChangeOnEdit, .dstShiftsWeeklyTime, .reconcileOnEmptyRead: return [.ios, .android]
         // Android's AlarmManager forgets an alarm once it fires, and has no countdown: only iOS
         // holds a ring past its fire time (a late delivery) for a sync to cancel.
@@ -248,6 +256,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .passOverLeftAlerting: switches.passOverLeftAlerting = true
             case .destructivePeek: switches.destructivePeek = true
             case .ackByAlarmID: switches.ackByAlarmID = true
+            case .keepsNothingWhenExactRefused: switches.keepsNothingWhenExactRefused = true
+            case .syncTrustsRegistry: switches.syncTrustsRegistry = true
             case .testTrap: break  // the simulator traps, not the bridge (Simulator.run)
             }
         }

@@ -92,6 +92,7 @@ struct InvariantSuiteTests {
     /// corpus next to the scenarios: each stays clean. A generator change can move what a seed
     /// exercises, so the scenarios under Scenarios/regressions remain the durable proof.
     static let fixedSeeds: [(PlatformFlavorName, UInt64)] = [
+        (.android, 2704), (.android, 3163),  // undelivered inexact primary re-added (AND-1, AND-3)
         (.ios, 629), (.ios, 1050), (.ios, 1290), (.ios, 1421), (.ios, 1470), (.ios, 1569), (.ios, 1881),
         (.ios, 3309), (.ios, 4592), (.ios, 5915), (.ios, 7575), (.android, 112), (.android, 719),
         // Issue 7's fault catalog (swarm profile): oracle fixes for a jumped-over skip-date
