@@ -55,11 +55,16 @@ extension BridgeCore {
     /// may deliver it until the end of its window (at most 1 h). When the platform no longer
     /// holds it (a reboot or a force-stop cleared AlarmManager), the sync adds it back at its
     /// ring time — delivered at once — instead of moving on to the next occurrence
-    /// ([derived] AND-1, AND-3; android seeds 2704, 3163).
+    /// ([derived] AND-1, AND-3; android seeds 2704, 3163). A primary this process saw AlarmManager
+    /// accept that is gone after its ring time was delivered, and the delivery is on its way to
+    /// the bridge (OCC-7, ``deliveryInFlight(_:now:)``): adding it back would leave a duplicate
+    /// that rings the occurrence's primary again after its successor was armed (android seeds
+    /// 443, 995: the screen-on that opened Ember ended doze and released the inexact primary).
     func undeliveredInexactPrimaries(now: BridgeInstants) -> [RingRequest] {
         guard flavor == .android, let document else { return [] }
         return document.rings.filter { row in
             row.inexact == true && row.metadata.kind == .primary && !row.delivered && row.fireWallMs <= now.wallMs
+                && !deliveryInFlight(row, now: now)
                 && now.wallMs - row.fireWallMs < Self.inexactWindowBoundMs
                 && document.alarm(row.metadata.alarmID)?.enabled == true
                 && !document.occurrences.contains { $0.rootID == row.metadata.rootID && $0.startedAtMs == row.fireWallMs }
@@ -67,5 +72,25 @@ extension BridgeCore {
             RingRequest(id: row.id, schedule: row.schedule, fireWallMs: row.fireWallMs, metadata: row.metadata,
                         countdown: nil, soundName: row.soundName)
         }
+    }
+
+    /// Keeps the rings an inventory read of this process showed held (``heldInProcess``).
+    mutating func noteHeldInProcess(_ inventory: [PlatformAlarm]) {
+        for alarm in inventory where !heldInProcess.contains(alarm.id) { heldInProcess.append(alarm.id) }
+        if heldInProcess.count > Self.heldInProcessMax { heldInProcess.removeFirst(heldInProcess.count - Self.heldInProcessMax) }
+    }
+
+    /// The first delivery of a primary the sync added back after its ring time
+    /// (``undeliveredInexactPrimaries(now:)``; its row was published at or after its fire time):
+    /// when the delivery is the original inexact alarm's, which was already on its way to a
+    /// process that could not know (a cold start at the screen-on that ended doze), the copy
+    /// added back is still pending and would ring the occurrence's primary again after its
+    /// successor was armed (OCC-1, SND-2; android uniform seed 306). It is cancelled; when the
+    /// delivery is the copy's own, the cancel finds nothing. Only AlarmManager's pending list is
+    /// touched: the ring's alert, if any, goes on.
+    mutating func retireReAddedCopy(_ row: RingRow, into out: inout [BridgeCommand]) {
+        guard flavor == .android, row.metadata.kind == .primary, row.publishedAtMs >= row.fireWallMs else { return }
+        out.append(.note("primary \(row.id) added back after its ring time was delivered: any pending copy is cancelled"))
+        out.append(.cancel(row.id, origin: .lifecycle))
     }
 }

@@ -10,6 +10,7 @@ extension BridgeCore {
                           into out: inout [BridgeCommand]) {
         guard let document else { return }
         lastObservedRingIDs = inventory.map(\.id)
+        if flavor == .android { noteHeldInProcess(inventory) }
         // A row whose ring the platform holds is confirmed, even if the completion was lost to a
         // process death (the daemon finished the request; SCH-6 published the row first).
         // A same-ID re-registration whose answer was lost is different: the daemon held the ID
@@ -137,6 +138,7 @@ extension BridgeCore {
         if !row.delivered {
             mutate { $0.upsert(with(row) { $0.delivered = true }) }
             rollConcreteOccurrence(row, into: &out)  // REC-6
+            retireReAddedCopy(row, into: &out)
         }
         switch row.metadata.kind {
         case .primary, .seed:  // a seed that fired opens its occurrence (REC-5)

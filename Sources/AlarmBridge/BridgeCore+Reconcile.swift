@@ -27,7 +27,8 @@ extension BridgeCore {
     /// time was delivered, and the delivery is on its way to the bridge; re-registering it would
     /// leave a pending copy beside the retry that delivery arms (android seeds 5860, 2143).
     func deliveryInFlight(_ row: RingRow, now: BridgeInstants) -> Bool {
-        flavor == .android && row.fireWallMs <= now.wallMs && confirmedInProcess.contains(row.id)
+        flavor == .android && row.fireWallMs <= now.wallMs
+            && (confirmedInProcess.contains(row.id) || heldInProcess.contains(row.id))
             && lastObservedRingIDs?.contains(row.id) == false  // still held: a late delivery, kept (SCH-21)
     }
 

@@ -40,6 +40,12 @@ public struct BridgeCore: Sendable {
     /// pending alarm only to a reboot, a force-stop or a permission revoke, all of which end the
     /// process, so one of these gone after its fire time was delivered (OCC-7, `desiredRings`).
     var confirmedInProcess: [AlarmUUID] = []
+    /// Android: rings an inventory read of this process showed AlarmManager holding (bounded,
+    /// oldest dropped first). Gone after their fire time, they were delivered, as for
+    /// `confirmedInProcess` (OCC-7; android uniform seeds 844, 1455: a process that only read
+    /// the inexact primary re-added it while its delivery was on the way).
+    var heldInProcess: [AlarmUUID] = []
+    static let heldInProcessMax = 128
     var armRetries = 0
     /// The last (wall, monotonic) reading: a later step whose wall clock moved by more than
     /// Δ_CLOCK against the monotonic clock saw a clock correction (REC-8, REC-9).

@@ -406,7 +406,12 @@ extension World {
         guard let metadata = groundTruthMetadata(id), metadata.kind.opensOccurrence, let index = oracle.liveIndex,
               oracle.occurrences[index].tiedRoots.contains(metadata.rootID) else { return }
         if let fireWallMs {
-            guard oracle.occurrences[index].startWallMs == fireWallMs else { return }
+            // A held copy of a primary whose delivery the bridge already saw open this
+            // occurrence (a re-registration after its ring time) is not its opening delivery.
+            // (android uniform seed 306). A tied root's held delivery is still deferred (seed 2569).
+            var own = oracle.occurrences[index]
+            own.rootID = metadata.rootID
+            guard oracle.occurrences[index].startWallMs == fireWallMs, !bridgeObservedOccurrence(own) else { return }
         } else {
             guard oracle.occurrences[index].openedAtMs == nowMs else { return }
         }
