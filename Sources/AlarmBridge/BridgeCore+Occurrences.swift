@@ -502,6 +502,7 @@ extension BridgeCore {
         case .failure(let error):
             if degradeRefusedExact(row, error: error, now: now, into: &out) { return }  // AND-1, AND-3
             if handleLimitFailure(row, error: error, now: now, into: &out) { return }  // CAP-4: one retry
+            recordFailedReAdd(row, now: now, into: &out)  // a day added back that cannot ring is recorded
             if let previous = saves.pending.lazy.compactMap({ $0.previousRows.first { $0.id == id } }).first, previous.confirmed {
                 // SCH-10: a direct save's same-ID replacement failed: the daemon still holds the
                 // previous ring, so its previous row stands — even if the process dies before the

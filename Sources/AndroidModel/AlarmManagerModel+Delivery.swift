@@ -213,7 +213,8 @@ extension AlarmManagerModel {
         }
         record(alarm, nowElapsed: nowElapsed)
         deliveryLog.append(AlarmDelivery(id: alarm.id, requestCode: alarm.requestCode, method: alarm.method, type: alarm.type,
-                                         deliveredElapsedMs: nowElapsed, dueElapsedMs: alarm.whenElapsedMs, count: count))
+                                         deliveredElapsedMs: nowElapsed, dueElapsedMs: alarm.whenElapsedMs, count: count,
+                                         triggerWallMs: alarm.triggerWallMs))
         if deliveryLog.count > Self.deliveryLogLimit { deliveryLog.removeFirst(deliveryLog.count - Self.deliveryLogLimit) }
         var fields = [TraceField("id", alarm.id.description)]
         var effects: [AlarmManagerEffect] = [.toApp(.alarmDelivered(alarm.id), launch: .broadcast)]

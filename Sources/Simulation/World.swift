@@ -963,6 +963,7 @@ final class World {
                 liveness.restoreFault.deliveredRoots.append(metadata.rootID)
             }
             releaseAndroidHold(id)  // fault late-delivery: the held root is due now
+            oracleMissedDayRungLate(id)  // a primary added back after an excused ring time
             oracleAndroidDelivery(id)
             coverAndroidDelivery(id)
         default: break
