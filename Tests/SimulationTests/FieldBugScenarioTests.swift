@@ -160,6 +160,11 @@ struct InvariantSuiteTests {
         // one-shot moved by a zone change (6612); a held delivery lost to a reboot (8892); a spent
         // one-shot after a set-back (8612); a jump a boot hid from every process (6319).
         (.ios, 1278), (.ios, 6612), (.ios, 8892), (.ios, 8612), (.ios, 6319),
+        // Bridge, exact alarms refused ([derived] AND-1, AND-3): an inexact primary whose delivery
+        // was in flight was added back (443, 995, OCC-7, SND-2); a failed re-registration of a
+        // primary added back after its ring time left no record (1497). Oracle: the added-back
+        // primary's late delivery opens the occurrence (1752, API-20).
+        (.android, 443), (.android, 995), (.android, 1497), (.android, 1752),
     ]
 
     /// Seeds of the uniform fault profile the fuzzer once failed on.
@@ -192,6 +197,14 @@ struct InvariantSuiteTests {
         // Oracle: an occurrence given up as unobservable that the bridge learned of from the
         // journal keeps the session for ownership; a root due meanwhile is a pass-over (3884, 5794).
         (.ios, 3884), (.ios, 5794),
+        // Bridge, exact alarms refused ([derived] AND-1, AND-3): an in-flight inexact primary was
+        // added back (127, 191, 445, 446, 458, 527, 844, 1359, 1455, 1748, 2284; OCC-7); a cold
+        // start's added-back copy is cancelled at the first delivery, and the oracle does not
+        // take it for the occurrence's opening (306). Oracle: the added-back primary's delivery
+        // opens the late occurrence (1716, 732).
+        (.android, 127), (.android, 191), (.android, 445), (.android, 446), (.android, 458), (.android, 527),
+        (.android, 844), (.android, 1359), (.android, 1455), (.android, 1748), (.android, 2284),
+        (.android, 306), (.android, 1716), (.android, 732),
     ]
 
     @Test("uniform-profile seeds the fuzzer once failed on stay clean")
