@@ -14,6 +14,7 @@ extension World {
 
     func checkAfterEvent() {
         guard !stopped else { return }
+        releaseLostInexactOracleFires()  // World+InexactDelivery.swift
         checkNeverSilent()
         checkOneSuccessor()
         checkNoResurrection()

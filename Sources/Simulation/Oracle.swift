@@ -246,6 +246,7 @@ extension World {
             record("oracle", "due-when-delivered-late", [TraceField("root", rootID)])
             return
         }
+        if !deliveredLate, deferInexactOracleFire(rootID: rootID, alarmID: alarmID, fireWallMs: fireWallMs) { return }
         if !platformHoldsPrimary(rootID: rootID, fireWallMs: fireWallMs) {
             if android != nil, process.lastReadyStepMs < lastBootMs {
                 // AND-3: the reboot cleared AlarmManager, and no bridge process has run since the

@@ -234,6 +234,10 @@ final class World {
     /// when the platform delivers it (a late platform is the platform's fault, and which root
     /// owns the occurrence follows the order the app can see).
     var lateOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64)] = []
+    /// Oracle fire times of roots whose primary AlarmManager holds as the inexact
+    /// allow-while-idle alarm the bridge set while exact alarms were refused: due when delivered
+    /// (World+InexactDelivery.swift).
+    var inexactOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64)] = []
     /// iOS walk ground truth (HealthKit workout, Core Motion) and its checkers' record (World+Walk.swift).
     lazy var walkWorld = WalkWorld(setup: setup.walk, streams: streams)
     /// Android: the step counter, the user's walking and volume habits, checker state (World+Android).
@@ -964,6 +968,7 @@ final class World {
             }
             releaseAndroidHold(id)  // fault late-delivery: the held root is due now
             oracleMissedDayRungLate(id)  // a primary added back after an excused ring time
+            releaseInexactOracleFires(delivered: id)  // an inexact primary's root is due now
             oracleAndroidDelivery(id)
             coverAndroidDelivery(id)
         default: break

@@ -205,6 +205,10 @@ struct InvariantSuiteTests {
         (.android, 127), (.android, 191), (.android, 445), (.android, 446), (.android, 458), (.android, 527),
         (.android, 844), (.android, 1359), (.android, 1455), (.android, 1748), (.android, 2284),
         (.android, 306), (.android, 1716), (.android, 732),
+        // Oracle: an inexact primary's root is due when AlarmManager delivers it, so ownership
+        // follows the delivery order the app can see (2645, OCC-2, OCC-3), and due at once when it
+        // leaves AlarmManager undelivered (211: a force-stop inside its window).
+        (.android, 2645), (.android, 211),
     ]
 
     @Test("uniform-profile seeds the fuzzer once failed on stay clean")
