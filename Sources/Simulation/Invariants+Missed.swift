@@ -86,7 +86,8 @@ extension World {
     /// (android seeds 1752, uniform 211, 1716). While the platform still holds the added-back
     /// primary, `checkMissedRecorded` waits for it.
     func oracleMissedDayRungLate(_ id: AlarmUUID) {
-        guard let manager = android, let delivery = manager.deliveryLog.last, delivery.id == id, let fire = delivery.triggerWallMs,
+        // (One wakeup delivers a batch: the log's last entry may be a later alarm of it.)
+        guard let manager = android, let delivery = manager.deliveryLog.last(where: { $0.id == id }), let fire = delivery.triggerWallMs,
               let metadata = requestMetadata[id] ?? groundTruthMetadata(id), metadata.kind == .primary,
               let index = missedExpectations.firstIndex(where: { $0.rootID == metadata.rootID && $0.fireWallMs == fire }),
               !oracle.occurrences.contains(where: { $0.startWallMs == fire && $0.tiedRoots.contains(metadata.rootID) }) else { return }

@@ -40,7 +40,7 @@ extension World {
     /// AlarmManager delivered ring `id`: a root deferred on it is due now.
     func releaseInexactOracleFires(delivered id: AlarmUUID) {
         let due = inexactOracleFires.filter { $0.ringID == id }
-        guard !due.isEmpty, let delivery = android?.deliveryLog.last, delivery.id == id else { return }
+        guard !due.isEmpty else { return }
         inexactOracleFires.removeAll { $0.ringID == id }
         for fire in due {
             let metadata = RingMetadata(rootID: fire.rootID, alarmID: fire.alarmID, kind: .primary, token: nil, title: "")

@@ -209,6 +209,8 @@ struct InvariantSuiteTests {
         // follows the delivery order the app can see (2645, OCC-2, OCC-3), and due at once when it
         // leaves AlarmManager undelivered (211: a force-stop inside its window).
         (.android, 2645), (.android, 211),
+        // Oracle: in one wakeup's batch each delivery is matched by its own ring (204).
+        (.android, 204),
     ]
 
     @Test("uniform-profile seeds the fuzzer once failed on stay clean")
