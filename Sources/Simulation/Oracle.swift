@@ -330,6 +330,7 @@ extension World {
             record("oracle", "due-when-delivered-late", [TraceField("root", rootID)])
             return
         }
+        if !deliveredLate, deferInexactOracleFire(rootID: rootID, alarmID: alarmID, fireWallMs: fireWallMs) { return }
         if !platformHoldsPrimary(rootID: rootID, fireWallMs: fireWallMs) {
             if android != nil, process.lastReadyStepMs < lastBootMs {
                 // AND-3: the reboot cleared AlarmManager, and no bridge process has run since the
@@ -341,7 +342,7 @@ extension World {
                 return
             }
             if let name = authorizationExemption() { countExemption(name); return }
-            if let manager = android, !manager.canScheduleExactAlarms { countExemption("exact-permission-revoked"); return }
+            if exactRevocationUnseen() { countExemption("exact-permission-revoked"); return }
             if let manager = android, manager.forceStopped {  // [limit] AND-6
                 countExemption("force-stop")
                 noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "the app was force-stopped")
@@ -507,7 +508,12 @@ extension World {
         guard let metadata = groundTruthMetadata(id), metadata.kind.opensOccurrence, let index = oracle.liveIndex,
               oracle.occurrences[index].tiedRoots.contains(metadata.rootID) else { return }
         if let fireWallMs {
-            guard oracle.occurrences[index].startWallMs == fireWallMs else { return }
+            // A held copy of a primary whose delivery the bridge already saw open this
+            // occurrence (a re-registration after its ring time) is not its opening delivery.
+            // (android uniform seed 306). A tied root's held delivery is still deferred (seed 2569).
+            var own = oracle.occurrences[index]
+            own.rootID = metadata.rootID
+            guard oracle.occurrences[index].startWallMs == fireWallMs, !bridgeObservedOccurrence(own) else { return }
         } else {
             guard oracle.occurrences[index].openedAtMs == nowMs else { return }
         }

@@ -92,6 +92,7 @@ struct InvariantSuiteTests {
     /// corpus next to the scenarios: each stays clean. A generator change can move what a seed
     /// exercises, so the scenarios under Scenarios/regressions remain the durable proof.
     static let fixedSeeds: [(PlatformFlavorName, UInt64)] = [
+        (.android, 2704), (.android, 3163),  // undelivered inexact primary re-added (AND-1, AND-3)
         (.ios, 629), (.ios, 1050), (.ios, 1290), (.ios, 1421), (.ios, 1470), (.ios, 1569), (.ios, 1881),
         (.ios, 3309), (.ios, 4592), (.ios, 5915), (.ios, 7575), (.android, 112), (.android, 719),
         // Issue 7's fault catalog (swarm profile): oracle fixes for a jumped-over skip-date
@@ -171,6 +172,11 @@ struct InvariantSuiteTests {
         // Bridge: a superseded save's primary landing after the newer save began is cancelled at
         // once (5917, SCH-10).
         (.ios, 5917),
+        // Bridge, exact alarms refused ([derived] AND-1, AND-3): an inexact primary whose delivery
+        // was in flight was added back (443, 995, OCC-7, SND-2); a failed re-registration of a
+        // primary added back after its ring time left no record (1497). Oracle: the added-back
+        // primary's late delivery opens the occurrence (1752, API-20).
+        (.android, 443), (.android, 995), (.android, 1497), (.android, 1752),
     ]
 
     /// Seeds of the uniform fault profile the fuzzer once failed on.
@@ -225,6 +231,20 @@ struct InvariantSuiteTests {
         // matches a jumped-over ring time read as reached before the jump (6187; REC-9). 3158 was
         // already clean on main (a clock change no process saw).
         (.ios, 8181), (.ios, 2093), (.ios, 2143), (.ios, 3834), (.ios, 9041), (.ios, 6187), (.ios, 3158),
+        // Bridge, exact alarms refused ([derived] AND-1, AND-3): an in-flight inexact primary was
+        // added back (127, 191, 445, 446, 458, 527, 844, 1359, 1455, 1748, 2284; OCC-7); a cold
+        // start's added-back copy is cancelled at the first delivery, and the oracle does not
+        // take it for the occurrence's opening (306). Oracle: the added-back primary's delivery
+        // opens the late occurrence (1716, 732).
+        (.android, 127), (.android, 191), (.android, 445), (.android, 446), (.android, 458), (.android, 527),
+        (.android, 844), (.android, 1359), (.android, 1455), (.android, 1748), (.android, 2284),
+        (.android, 306), (.android, 1716), (.android, 732),
+        // Oracle: an inexact primary's root is due when AlarmManager delivers it, so ownership
+        // follows the delivery order the app can see (2645, OCC-2, OCC-3), and due at once when it
+        // leaves AlarmManager undelivered (211: a force-stop inside its window).
+        (.android, 2645), (.android, 211),
+        // Oracle: in one wakeup's batch each delivery is matched by its own ring (204).
+        (.android, 204),
     ]
 
     @Test("uniform-profile seeds the fuzzer once failed on stay clean")
