@@ -18,6 +18,8 @@ struct SnoozeWatch {
     /// SNZ-21: true ms of the latest refused re-registration of the watched snooze ring, and how
     /// many there were (the bridge asks again `armRetryMax` times, `armRetryDelayMs` apart).
     var rearmRefusedAtMs: Int64?
+    /// True ms of the latest schedule request for a snooze ring while watched (a rebase).
+    var lastRequestAtMs: Int64?
     var rearmRefusals = 0
     /// Why a late ring is the platform's doing, not the bridge's, once one applied ([limit]
     /// removals, a refused re-arm that SNZ-21 answers by keeping the existing ring).
@@ -125,6 +127,11 @@ extension World {
         // [limit] AND-1, AND-3: exact alarms were refused, so the bridge could keep the snooze
         // ring only as an inexact allow-while-idle alarm, which AMS delivers within its window.
         if inexactWhileRefused.contains(id) { return "exact-permission-revoked" }
+        // [limit] AOSP AlarmManagerService MIN_FUTURITY: a trigger less than 5 s ahead of its set
+        // call is delivered 5 s after it, so a rebase made just before the snooze was due rings up
+        // to that much late (android uniform seed 3591: a set-back 2 s before the deadline).
+        if let manager = android, let requested = watch.lastRequestAtMs,
+           nowMs <= requested + manager.parameters.minFuturityMs + Self.snoozeRingToleranceMs { return "android-min-futurity" }
         return watch.platformExcuse
     }
 }

@@ -70,6 +70,33 @@ extension World {
         return wall
     }
 
+    /// A shift of the live occurrence's deadline that no ready bridge step has seen yet: a reboot
+    /// before one runs makes it unobservable for good (``revertUnseenLiveShift()``).
+    func noteUnseenLiveShift(occurrenceID: Int, deltaMs: Int64) {
+        guard !(process.running && !process.suspended && process.bridge?.isAcceptingInputs == true) else { unseenLiveShift = nil; return }
+        if let shift = unseenLiveShift, shift.occurrenceID == occurrenceID, process.lastReadyStepMs < shift.sinceMs {
+            unseenLiveShift = (occurrenceID, shift.deltaMs + deltaMs, shift.sinceMs)
+        } else {
+            unseenLiveShift = (occurrenceID, deltaMs, nowMs)
+        }
+    }
+
+    /// [limit] clock-jump-ambiguous-start: a correction no bridge process saw before the device
+    /// restarted can never be noticed (the monotonic clock restarts with the boot, and
+    /// BridgeCore.clockCorrection compares within one boot), so the live occurrence keeps its
+    /// deadline in wall time, the bridge's reading (android uniform seed 1720: a 10 min set-back
+    /// while force-stopped, then a reboot, under a legacy 20 h deadline).
+    func revertUnseenLiveShift() {
+        defer { unseenLiveShift = nil }
+        guard let shift = unseenLiveShift, process.lastReadyStepMs < shift.sinceMs, let index = oracle.liveIndex,
+              oracle.occurrences[index].id == shift.occurrenceID else { return }
+        oracle.occurrences[index].clockOffsetMs -= shift.deltaMs
+        if let activity = oracle.occurrences[index].lastActivityMs { oracle.occurrences[index].lastActivityMs = activity - shift.deltaMs }
+        if let snooze = oracle.occurrences[index].snoozeUntilMs { oracle.occurrences[index].snoozeUntilMs = snooze - shift.deltaMs }
+        enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+        countExemption("clock-jump-ambiguous-start")
+    }
+
     /// The wall clock is set by `deltaMs`. True and monotonic time do not move. The platform
     /// re-arms against the new clock; a live occurrence keeps its deadline in true time (REC-9);
     /// configured times the clock jumped over fire now if the platform fires them (a past
@@ -124,6 +151,7 @@ extension World {
             if let activity = oracle.occurrences[index].lastActivityMs { oracle.occurrences[index].lastActivityMs = activity + deltaMs }
             if let snooze = oracle.occurrences[index].snoozeUntilMs { oracle.occurrences[index].snoozeUntilMs = snooze + deltaMs }  // SNZ-20
             enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+            noteUnseenLiveShift(occurrenceID: oracle.occurrences[index].id, deltaMs: deltaMs)
         }
         var jumpedOver: [(rootID: String, alarmID: String)] = []
         if deltaMs > 0 {

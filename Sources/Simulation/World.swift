@@ -179,6 +179,9 @@ final class World {
     /// `landingWallMs`: the wall time the latest change landed on (a ring time a forward change
     /// jumped over starts there in the oracle).
     var unobservedClockJump: (fromWallMs: Int64, untilWallMs: Int64, landingWallMs: Int64, sinceMs: Int64)?
+    /// The live occurrence's deadline shift (ms) by corrections no ready bridge step has seen
+    /// since `sinceMs` (true ms). See ``revertUnseenLiveShift()``.
+    var unseenLiveShift: (occurrenceID: Int, deltaMs: Int64, sinceMs: Int64)?
     /// A forward wall-clock change made after a boot before any bridge process of that boot ran:
     /// (wall before, wall after, true time). The monotonic clock restarted at the boot, so no later
     /// process can tell that the clock moved at all (BridgeCore.clockCorrection compares within
@@ -831,6 +834,7 @@ final class World {
             checkWalkFuseRequest(request, origin: origin)
             checkNoLegacyRingCreated(request)  // BOOT-11, WALK-13
             checkPublishBeforeWrite(request, origin: origin)  // invariant 40
+            if request.metadata.kind == .snooze { snoozeWatch?.lastRequestAtMs = nowMs }  // AMS MIN_FUTURITY
             record("bridge", "schedule", [TraceField("id", request.id.description), TraceField("kind", request.metadata.kind.rawValue),
                                           TraceField("root", request.metadata.rootID), TraceField("schedule", request.schedule.description),
                                           TraceField("origin", origin.rawValue)])
@@ -1177,6 +1181,7 @@ final class World {
     func reboot(lockedForMs: Int64) {
         guard deviceUp else { return }
         record("device", "shutdown")
+        revertUnseenLiveShift()
         if let index = oracle.liveIndex, noProcessObservedOpening(oracle.occurrences[index]) {
             // [limit] The shutdown ends an alert that no bridge process ever observed. A weekly
             // alarm is re-armed and a one-shot gone, with nothing to tell them from ones dropped

@@ -190,6 +190,9 @@ struct InvariantSuiteTests {
         // Oracle: after a set-back the bare ring time mapped past the opening, so a reboot closed a
         // live occurrence the running process had seen as unobservable (2736; the snooze-clock fault).
         (.android, 2736),
+        // Oracle: a correction no process saw before a reboot can never be noticed (1720, REC-9);
+        // AMS MIN_FUTURITY delays a snooze rebase made just before its deadline (3591, SNZ-20).
+        (.android, 1720), (.android, 3591),
         // Bridge: a set without a wanted primary (the OS removed it) is repaired by the running process (354).
         (.ios, 354),
         // Oracle, Android late delivery (issue 16 part 4): the released primary had left AlarmManager
