@@ -385,11 +385,14 @@ extension World {
         }
         if deliveredLate, oracle.liveIndex == nil,
            let incumbent = oracle.occurrences.last(where: { !$0.live && $0.rootID != rootID && $0.startWallMs + $0.clockOffsetMs < fireWallMs
-                                                          && fireWallMs < ($0.closedAtWallMs ?? .min) }) {
+                                                          && fireWallMs < min($0.closedAtWallMs ?? .min, $0.deadlineMs) }) {
             // OCC-3 with the glossary's "an occurrence begins at its configured ring time once
             // delivered": a root whose ring time fell inside another root's live occurrence is a
             // pass-over, even when the platform delivers it only after that occurrence closed
             // (the bridge's "pass-over (observed late)"; ios seed 1475 of the fault catalog).
+            // INACT-22: the occurrence was live only until its deadline, however late the oracle
+            // closed it as expired, so a ring time past that deadline opens its own occurrence
+            // (android seed 527: two inexact deliveries batched 43 min apart, the first expired).
             record("oracle", "pass-over", [TraceField("root", rootID), TraceField("owner", incumbent.rootID), TraceField("late", "true")])
             oracle.passedOver.append((rootID, fireWallMs))
             if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }

@@ -177,6 +177,9 @@ struct InvariantSuiteTests {
         // primary added back after its ring time left no record (1497). Oracle: the added-back
         // primary's late delivery opens the occurrence (1752, API-20).
         (.android, 443), (.android, 995), (.android, 1497), (.android, 1752),
+        // Oracle: an occurrence that expired before a batched inexact delivery owned only the ring
+        // times before its deadline, not those before its late closure (527, OCC-3, INACT-22).
+        (.android, 527),
     ]
 
     /// Seeds of the uniform fault profile the fuzzer once failed on.
