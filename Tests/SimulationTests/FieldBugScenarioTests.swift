@@ -180,6 +180,9 @@ struct InvariantSuiteTests {
         // Oracle: an occurrence that expired before a batched inexact delivery owned only the ring
         // times before its deadline, not those before its late closure (527, OCC-3, INACT-22).
         (.android, 527),
+        // Oracle: convergence judged an inexact delivery the heal's doze exit released after its
+        // occurrence's deadline, a life that lay before the heal (4471, INACT-22, invariant 46).
+        (.android, 4471),
     ]
 
     /// Seeds of the uniform fault profile the fuzzer once failed on.
