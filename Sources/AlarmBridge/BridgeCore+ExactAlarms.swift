@@ -67,6 +67,7 @@ extension BridgeCore {
                 && !deliveryInFlight(row, now: now)
                 && now.wallMs - row.fireWallMs < Self.inexactWindowBoundMs
                 && document.alarm(row.metadata.alarmID)?.enabled == true
+                && !(document.missedRingIDs ?? []).contains(row.id)  // a failed add-back, recorded: not again
                 && !document.occurrences.contains { $0.rootID == row.metadata.rootID && $0.startedAtMs == row.fireWallMs }
         }.map { row in
             RingRequest(id: row.id, schedule: row.schedule, fireWallMs: row.fireWallMs, metadata: row.metadata,

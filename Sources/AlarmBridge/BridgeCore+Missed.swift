@@ -78,12 +78,16 @@ extension BridgeCore {
     /// ring that day, and the failure takes its row — the day's only evidence — with it, so the
     /// day is recorded now (android seed 1497: force-stopped over 09:23, the 09:53 launch's
     /// re-registration failed, and the day was left with neither a ring nor a record).
-    mutating func recordFailedReAdd(_ row: RingRow, now: BridgeInstants, into out: inout [BridgeCommand]) {
+    /// - Returns: true when the day was recorded (the caller keeps the row for a late delivery of
+    ///   the original alarm, OCC-2).
+    @discardableResult
+    mutating func recordFailedReAdd(_ row: RingRow, now: BridgeInstants, into out: inout [BridgeCommand]) -> Bool {
         guard flavor == .android, let document, row.metadata.kind == .primary, !row.delivered, row.fireWallMs <= now.wallMs,
               row.publishedAtMs >= row.fireWallMs,
               !(document.missedRingIDs ?? []).contains(row.id), document.alarm(row.metadata.alarmID)?.enabled == true,
-              !document.occurrences.contains(where: { $0.startedAtMs == row.fireWallMs }) else { return }
+              !document.occurrences.contains(where: { $0.startedAtMs == row.fireWallMs }) else { return false }
         recordMissed([row], into: &out)
+        return !defects.missedOccurrenceNotRecorded
     }
 
     /// Appends one `missed` receipt per row, remembers the rows (`missedRingIDs`), persists.

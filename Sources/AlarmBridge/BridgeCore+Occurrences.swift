@@ -506,12 +506,18 @@ extension BridgeCore {
         case .failure(let error):
             if degradeRefusedExact(row, error: error, now: now, into: &out) { return }  // AND-1, AND-3
             if handleLimitFailure(row, error: error, now: now, into: &out) { return }  // CAP-4: one retry
-            recordFailedReAdd(row, now: now, into: &out)  // a day added back that cannot ring is recorded
+            let reAddRecorded = recordFailedReAdd(row, now: now, into: &out)  // a day added back that cannot ring is recorded
             if let previous = saves.pending.lazy.compactMap({ $0.previousRows.first { $0.id == id } }).first, previous.confirmed {
                 // SCH-10: a direct save's same-ID replacement failed: the daemon still holds the
                 // previous ring, so its previous row stands — even if the process dies before the
                 // save resolves (a lost row would leave an alerting ring unknown, FG-2).
                 mutate { $0.upsert(previous) }
+            } else if reAddRecorded {
+                // OCC-2, [derived] AND-1, AND-3: the original inexact alarm may still be on its way
+                // to this process (a cold start at the screen-on that ended doze reads it gone), so
+                // its row stays to recognise that delivery; it is not added back again (android
+                // swarm seed 3749: the delivery came 13 ms after the failed re-add).
+                out.append(.note("primary \(id) added back after its ring time failed: its row waits for the original's delivery"))
             } else {
                 mutate { $0.removeRow(id) }
                 noteRefusedRow(row, error: error)  // the evidence of a ring time with nothing registered
