@@ -257,6 +257,8 @@ struct InvariantSuiteTests {
         (.android, 2645), (.android, 211),
         // Oracle: in one wakeup's batch each delivery is matched by its own ring (204).
         (.android, 204),
+        // Bridge: the original inexact delivery after a failed add-back found its row (3372, OCC-2).
+        (.android, 3372),
     ]
 
     @Test("uniform-profile seeds the fuzzer once failed on stay clean")
