@@ -109,6 +109,12 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     /// SNZ-20: a clock correction leaves the pending snooze ring at its old wall-clock instant
     /// (not rebased), so a clock set back makes the snooze ring late.
     public var snoozeNotRebased = false
+    /// [derived] AND-1, AND-3: a ring `setAlarmClock` refuses (no exact-alarm permission) is
+    /// dropped instead of kept as an inexact allow-while-idle alarm.
+    public var keepsNothingWhenExactRefused = false
+    /// SCH-19, IOS-5, AND-5: the sync takes a confirmed registry row as proof that the platform
+    /// holds the ring, so a ring the OS removed (an OS cleanup, a force-stop) is never re-added.
+    public var syncTrustsRegistry = false
 
     public init() {}
 

@@ -66,7 +66,8 @@ extension BridgeCore {
             && (row.isPast(at: now.wallMs) || (refusedIDs.contains(row.id) && row.fireWallMs <= now.wallMs))
             && now.wallMs - row.fireWallMs > Self.missedOccurrenceGraceMs
             && !present.contains(row.id) && !recorded.contains(row.id)
-            && (refusedIDs.contains(row.id) || !deliveredByJump(row, now: now)) {
+            && (refusedIDs.contains(row.id) || !deliveredByJump(row, now: now))
+            && !(row.inexact == true && now.wallMs - row.fireWallMs < Self.inexactWindowBoundMs) {  // still due: re-added (AND-1, AND-3)
             guard let alarm = document.alarm(row.metadata.alarmID), alarm.enabled, document.root(row.metadata.rootID) != nil,
                   !document.occurrences.contains(where: { $0.startedAtMs == row.fireWallMs }) else { continue }
             missed.append(row)
@@ -75,6 +76,28 @@ extension BridgeCore {
             // Judged (recorded now, or spoken for by an occurrence or a delivery): no longer evidence.
             mutate { $0.refusedRows = rows.filter { now.wallMs - $0.fireWallMs <= Self.missedOccurrenceGraceMs } }
         }
+        recordMissed(missed, into: &out)
+    }
+
+    /// A primary the sync added back after its ring time (an undelivered inexact one inside its
+    /// AMS window, ``undeliveredInexactPrimaries(now:)``) whose registration failed: nothing will
+    /// ring that day, and the failure takes its row — the day's only evidence — with it, so the
+    /// day is recorded now (android seed 1497: force-stopped over 09:23, the 09:53 launch's
+    /// re-registration failed, and the day was left with neither a ring nor a record).
+    /// - Returns: true when the day was recorded (the caller keeps the row for a late delivery of
+    ///   the original alarm, OCC-2).
+    @discardableResult
+    mutating func recordFailedReAdd(_ row: RingRow, now: BridgeInstants, into out: inout [BridgeCommand]) -> Bool {
+        guard flavor == .android, let document, row.metadata.kind == .primary, !row.delivered, row.fireWallMs <= now.wallMs,
+              row.publishedAtMs >= row.fireWallMs,
+              !(document.missedRingIDs ?? []).contains(row.id), document.alarm(row.metadata.alarmID)?.enabled == true,
+              !document.occurrences.contains(where: { $0.startedAtMs == row.fireWallMs }) else { return false }
+        recordMissed([row], into: &out)
+        return !defects.missedOccurrenceNotRecorded
+    }
+
+    /// Appends one `missed` receipt per row, remembers the rows (`missedRingIDs`), persists.
+    mutating func recordMissed(_ missed: [RingRow], into out: inout [BridgeCommand]) {
         guard !missed.isEmpty else { return }
         if defects.missedOccurrenceNotRecorded {
             // Known defect: the silent day is re-armed for tomorrow and leaves nothing behind.

@@ -10,6 +10,7 @@ extension BridgeCore {
                           into out: inout [BridgeCommand]) {
         guard let document else { return }
         lastObservedRingIDs = inventory.map(\.id)
+        if flavor == .android { noteHeldInProcess(inventory) }
         // A row whose ring the platform holds is confirmed, even if the completion was lost to a
         // process death (the daemon finished the request; SCH-6 published the row first).
         // A same-ID re-registration whose answer was lost is different: the daemon held the ID
@@ -138,6 +139,7 @@ extension BridgeCore {
         if !row.delivered {
             mutate { $0.upsert(with(row) { $0.delivered = true }) }
             rollConcreteOccurrence(row, into: &out)  // REC-6
+            retireReAddedCopy(row, into: &out)
         }
         switch row.metadata.kind {
         case .primary, .seed:  // a seed that fired opens its occurrence (REC-5)
@@ -453,6 +455,7 @@ extension BridgeCore {
                                   publishedAtMs: now.wallMs, confirmed: false, delivered: false,
                                   soundName: request.soundName)  // SND-5: the choice is persisted
                 row.replacesHeldRing = replaces ? true : nil
+                row.inexact = request.precision == .allowWhileIdle ? true : nil
                 document.upsert(row)
                 // A new request supersedes a refusal of the same ring still ahead: an answer to it
                 // lost with its process leaves that ring time unknowable (IOS-5, IOS-11; ios
@@ -494,6 +497,7 @@ extension BridgeCore {
     mutating func scheduleCompleted(_ id: AlarmUUID, result: Result<Int64, PlatformError>, now: BridgeInstants,
                                     into out: inout [BridgeCommand]) {
         inFlight.removeAll { $0 == id }
+        if case .success = result { degradedRetries.removeAll { $0 == id } }
         if inFlight.isEmpty, let purpose = followUpSync {
             followUpSync = nil
             out.append(.readInventory(purpose))
@@ -551,12 +555,20 @@ extension BridgeCore {
             if row.metadata.kind == .successor { walkTakeoverConfirmed(row, now: now, into: &out) }  // WALK-21
             if row.metadata.kind == .walkFuse { walkFuseConfirmed(row, now: now, into: &out) }  // WALK-15
         case .failure(let error):
+            if degradeRefusedExact(row, error: error, now: now, into: &out) { return }  // AND-1, AND-3
             if handleLimitFailure(row, error: error, now: now, into: &out) { return }  // CAP-4: one retry
+            let reAddRecorded = recordFailedReAdd(row, now: now, into: &out)  // a day added back that cannot ring is recorded
             if let previous = saves.pending.lazy.compactMap({ $0.previousRows.first { $0.id == id } }).first, previous.confirmed {
                 // SCH-10: a direct save's same-ID replacement failed: the daemon still holds the
                 // previous ring, so its previous row stands — even if the process dies before the
                 // save resolves (a lost row would leave an alerting ring unknown, FG-2).
                 mutate { $0.upsert(previous) }
+            } else if reAddRecorded {
+                // OCC-2, [derived] AND-1, AND-3: the original inexact alarm may still be on its way
+                // to this process (a cold start at the screen-on that ended doze reads it gone), so
+                // its row stays to recognise that delivery; it is not added back again (android
+                // swarm seed 3749: the delivery came 13 ms after the failed re-add).
+                out.append(.note("primary \(id) added back after its ring time failed: its row waits for the original's delivery"))
             } else {
                 mutate { $0.removeRow(id) }
                 noteRefusedRow(row, error: error)  // the evidence of a ring time with nothing registered

@@ -10,6 +10,7 @@ extension BridgeCore {
     func desiredRings(now: BridgeInstants) -> [RingRequest] {
         guard let document else { return [] }
         var wanted = recurrencePlan(now: now).wanted
+        wanted += undeliveredInexactPrimaries(now: now).filter { due in !wanted.contains { $0.id == due.id } }
         if let live = document.liveOccurrence {
             // SNZ-11: a snooze ring is repaired at its own deadline, never collapsed to +10 s.
             for pending in [pendingSuccessor(of: live), pendingSnooze(of: live)].compactMap({ $0 })
@@ -26,7 +27,8 @@ extension BridgeCore {
     /// time was delivered, and the delivery is on its way to the bridge; re-registering it would
     /// leave a pending copy beside the retry that delivery arms (android seeds 5860, 2143).
     func deliveryInFlight(_ row: RingRow, now: BridgeInstants) -> Bool {
-        flavor == .android && row.fireWallMs <= now.wallMs && confirmedInProcess.contains(row.id)
+        flavor == .android && row.fireWallMs <= now.wallMs
+            && (confirmedInProcess.contains(row.id) || heldInProcess.contains(row.id))
             && lastObservedRingIDs?.contains(row.id) == false  // still held: a late delivery, kept (SCH-21)
     }
 
@@ -179,6 +181,10 @@ extension BridgeCore {
                 continue
             }
             guard let held = present.first(where: { $0.id == request.id }) else {
+                if defects.syncTrustsRegistry, let row = document?.row(request.id), row.confirmed,
+                   row.fingerprint == fingerprint(request, now: now) {
+                    continue  // known defect: "we scheduled it already" — the registry, not the platform
+                }
                 if request.metadata.kind == .seed && !seedsAdmitted { withheldSeeds = true; continue }  // CAP-3
                 schedules.append(request)  // SCH-19: add what is missing
                 continue

@@ -180,6 +180,8 @@ extension BridgeCore {
         // CAP-4: a limit failure the bridge answered with its one retry is not the outcome yet;
         // the save waits for the retry (which clears `limitRetries` when it completes).
         if case .failure = result, limitRetries.contains(id) { return }
+        // AND-1, AND-3: likewise a refused exact request answered with its inexact one.
+        if case .failure = result, degradedRetries.contains(id) { return }
         for alarmID in saves.pending.filter({ $0.awaiting.contains(id) }).map(\.alarmID) {
             guard let index = saves.pending.firstIndex(where: { $0.alarmID == alarmID }) else { continue }
             saves.pending[index].awaiting.removeAll { $0 == id }

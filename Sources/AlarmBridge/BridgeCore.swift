@@ -40,6 +40,12 @@ public struct BridgeCore: Sendable {
     /// pending alarm only to a reboot, a force-stop or a permission revoke, all of which end the
     /// process, so one of these gone after its fire time was delivered (OCC-7, `desiredRings`).
     var confirmedInProcess: [AlarmUUID] = []
+    /// Android: rings an inventory read of this process showed AlarmManager holding (bounded,
+    /// oldest dropped first). Gone after their fire time, they were delivered, as for
+    /// `confirmedInProcess` (OCC-7; android uniform seeds 844, 1455: a process that only read
+    /// the inexact primary re-added it while its delivery was on the way).
+    var heldInProcess: [AlarmUUID] = []
+    static let heldInProcessMax = 128
     var armRetries = 0
     /// The last (wall, monotonic) reading: a later step whose wall clock moved by more than
     /// Δ_CLOCK against the monotonic clock saw a clock correction (REC-8, REC-9).
@@ -118,6 +124,9 @@ public struct BridgeCore: Sendable {
     var deliveryOnlyInferred = false
     /// CAP-4: primaries whose request in flight is the one retry after reclaiming a seed.
     var limitRetries: [AlarmUUID] = []
+    /// AND-1, AND-3: rings whose request in flight is the inexact one sent after `setAlarmClock`
+    /// refused them (``degradeRefusedExact(_:error:now:into:)``).
+    var degradedRetries: [AlarmUUID] = []
     /// CAP-3: a sync withheld seeds while primaries it wanted were being established; it runs
     /// again once nothing is in flight. Bounded per round (`seedFollowUps`).
     var seedFollowUp: InventoryPurpose?
@@ -512,6 +521,7 @@ public struct BridgeCore: Sendable {
             alertEnded(id, now: now, into: &out)
             runDeferredSyncIfClear(into: &out)
         case .exactAlarmPermissionGranted:
+            upgradeInexactRings(now: now, into: &out)  // AND-3: degraded rings become exact again
             out.append(.readInventory(.launchSync))  // AND-3
         case .clockChanged(let zoneIdentifier):
             clearForegroundSuppressedOnClockChange(into: &out)  // SCH-18: clock or time-zone change

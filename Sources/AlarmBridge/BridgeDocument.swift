@@ -158,6 +158,10 @@ public struct RingRow: Codable, Sendable, Equatable {
     /// title — under this ID, so the ID being present proves nothing about the configuration.
     /// nil once the platform answered, and in every row that replaced nothing.
     public var replacesHeldRing: Bool? = nil
+    /// Android: true while the platform holds this ring only as an inexact allow-while-idle alarm
+    /// because exact alarms were refused (``RingPrecision/allowWhileIdle``); the grant of the
+    /// permission upgrades it (AND-3). nil for an exact ring.
+    public var inexact: Bool? = nil
 
     public init(id: AlarmUUID, schedule: RingSchedule, fireWallMs: Int64, metadata: RingMetadata, fingerprint: String,
                 publishedAtMs: Int64, confirmed: Bool, delivered: Bool, soundName: String? = nil, adoptedLegacyID: Bool? = nil) {

@@ -216,8 +216,8 @@ public enum FaultCatalog {
 
     public static let exactPermissionRevoke = FaultKind(
         "exact-permission-revoke",
-        "the user revokes SCHEDULE_EXACT_ALARM (API 31/32: every exact alarm removed, process killed) and grants it back 5 min – 2 h later",
-        platforms: [.android], rules: ["AND-1", "PLATFORMS.md: SCHEDULE_EXACT_ALARM (31/32)"],
+        "the user revokes SCHEDULE_EXACT_ALARM (API 31/32: every exact alarm removed, process killed) and grants it back 5 min – 12 h later (a night with the permission off); exempt only until a bridge process runs again, then only the AMS window of the inexact allow-while-idle rings the bridge must keep",
+        platforms: [.android], rules: ["AND-1", "AND-3", "PLATFORMS.md: SCHEDULE_EXACT_ALARM (31/32)"],
         rate: Ratio(1, 1), unit: .perSeed, exemptions: ["exact-permission-revoked"])
     public static let forceStop = FaultKind(
         "force-stop",

@@ -108,7 +108,7 @@ struct FaultPlanner {
         add(FaultCatalog.silentMode, window(FaultCatalog.silentMode, at: 0...setup.durationMs, lasting: 600_000...14_400_000,
                                             on: .deviceSilentMode(true), off: .deviceSilentMode(false)))
         add(FaultCatalog.exactPermissionRevoke, window(FaultCatalog.exactPermissionRevoke, at: 60_000...setup.durationMs,
-                                                       lasting: 300_000...7_200_000, on: .faultRevokeExactPermission,
+                                                       lasting: 300_000...43_200_000, on: .faultRevokeExactPermission,
                                                        off: .faultGrantExactPermission))
         add(FaultCatalog.forceStop, once(FaultCatalog.forceStop, .faultForceStop))
         let failures = hourlyInstants(FaultCatalog.scheduleFailure, notBeforeMs: 0)

@@ -90,9 +90,31 @@ extension World {
                 || occurrences.contains { $0.startedAtMs == expected.fireWallMs }
         }
         for expected in missedExpectations {
-            guard let readAt = expected.readAtMs, nowMs - readAt > setup.transitionBoundMs else { continue }
+            guard let readAt = expected.readAtMs, nowMs - readAt > setup.transitionBoundMs,
+                  !platformHoldsPrimary(rootID: expected.rootID, fireWallMs: expected.fireWallMs) else { continue }
             violate("missed-day-recorded", [], "\(expected.rootID) did not ring at \(localTimeText(expected.fireWallMs)) (\(expected.cause)), and the next launch left no missed record the app can see \(nowMs - readAt) ms after its sync read the platform")
             return
         }
+    }
+
+    /// Android: the platform delivers a primary for a ring time the oracle excused and recorded
+    /// as owed (force-stop, a restart that re-armed nothing, a failed registration): the next
+    /// launch added it back (an undelivered inexact primary still inside its AMS window,
+    /// BridgeCore+ExactAlarms.swift), so the day rings late instead of being missed. The
+    /// occurrence begins at its configured ring time once delivered (glossary; INACT-3), as a
+    /// held delivery's does: the oracle opens it now, and the record owed is that occurrence
+    /// (android seeds 1752, uniform 211, 1716). While the platform still holds the added-back
+    /// primary, `checkMissedRecorded` waits for it.
+    func oracleMissedDayRungLate(_ id: AlarmUUID) {
+        // (One wakeup delivers a batch: the log's last entry may be a later alarm of it.)
+        guard let manager = android, let delivery = manager.deliveryLog.last(where: { $0.id == id }), let fire = delivery.triggerWallMs,
+              let metadata = requestMetadata[id] ?? groundTruthMetadata(id), metadata.kind == .primary,
+              let index = missedExpectations.firstIndex(where: { $0.rootID == metadata.rootID && $0.fireWallMs == fire }),
+              !oracle.occurrences.contains(where: { $0.startWallMs == fire && $0.tiedRoots.contains(metadata.rootID) }) else { return }
+        missedExpectations.remove(at: index)
+        record("oracle", "missed-day-rung-late", [TraceField("root", metadata.rootID)])
+        androidReleasing = (fire, metadata, wallMs - nowMs)  // the platform is delivering it (platformHoldsPrimary)
+        defer { androidReleasing = nil }
+        oracleFireTime(rootID: metadata.rootID, alarmID: metadata.alarmID, fireWallMs: fire, deliveredLate: true)
     }
 }

@@ -124,6 +124,9 @@ extension World {
         if watch.unseenCorrectionAtMs != nil { return "snooze-clock-change-unseen" }  // REC-8: no process noticed it
         if let until = watch.unseenExcuseUntilMs, nowMs <= until { return "snooze-clock-change-unseen" }  // due before it was seen
         if heldRings.contains(id) { return "late-delivery" }
+        // [limit] AND-1, AND-3: exact alarms were refused, so the bridge could keep the snooze
+        // ring only as an inexact allow-while-idle alarm, which AMS delivers within its window.
+        if inexactWhileRefused.contains(id) { return "exact-permission-revoked" }
         // [limit] AOSP AlarmManagerService MIN_FUTURITY: a trigger less than 5 s ahead of its set
         // call is delivered 5 s after it, so a rebase made just before the snooze was due rings up
         // to that much late (android uniform seed 3591: a set-back 2 s before the deadline).

@@ -100,6 +100,8 @@ struct LivenessState {
     var healedLocked = false
     /// True time of the heal, and of the user's return (nil until it happened).
     var healedAtMs: Int64 = .min
+    /// Device wall time of the heal (wall ms; no clock fault runs after it).
+    var healedAtWallMs: Int64 = .min
     var userReturnedAtMs: Int64?
     /// True time the liveness window ends.
     var endMs: Int64 = .max
@@ -176,6 +178,7 @@ extension World {
     func heal() {
         liveness.healed = true
         liveness.healedAtMs = nowMs
+        liveness.healedAtWallMs = wallMs
         let locked = !protectedDataAvailable
         liveness.healedLocked = locked
         let returnDelay = locked ? setup.liveness.firstUnlockDelayMs : setup.liveness.userReturnDelayMs
@@ -249,9 +252,14 @@ extension World {
         liveness.lastDueMs[rootID] = nowMs
     }
 
-    /// An occurrence opened after the heal is judged from its start.
+    /// An occurrence opened after the heal is judged from its start — unless its deadline (wall
+    /// ms) had passed by the heal: the platform delivered it only after its whole life, which lay
+    /// before the heal (INACT-22: never live from its deadline on), like an occurrence that
+    /// expired before the heal. Android swarm seed 4471: the heal's doze exit released an inexact
+    /// primary kept while exact alarms were refused ([limit] AND-1, AND-3), 50 min after its time.
     func livenessOccurrenceOpened(_ occurrence: OracleOccurrence) {
-        guard liveness.healed, nowMs + setup.liveness.audibleBoundMs <= liveness.endMs else { return }
+        guard liveness.healed, nowMs + setup.liveness.audibleBoundMs <= liveness.endMs,
+              occurrence.deadlineMs > liveness.healedAtWallMs else { return }
         enqueue(.liveness(.audibleDeadline(occurrence: occurrence.id, fromMs: nowMs)), afterMs: setup.liveness.audibleBoundMs)
     }
 

@@ -346,6 +346,7 @@ extension World {
             record("oracle", "due-when-delivered-late", [TraceField("root", rootID)])
             return
         }
+        if !deliveredLate, deferInexactOracleFire(rootID: rootID, alarmID: alarmID, fireWallMs: fireWallMs) { return }
         if !platformHoldsPrimary(rootID: rootID, fireWallMs: fireWallMs) {
             if android != nil, process.lastReadyStepMs < lastBootMs {
                 // AND-3: the reboot cleared AlarmManager, and no bridge process has run since the
@@ -357,7 +358,7 @@ extension World {
                 return
             }
             if let name = authorizationExemption() { countExemption(name); return }
-            if let manager = android, !manager.canScheduleExactAlarms { countExemption("exact-permission-revoked"); return }
+            if exactRevocationUnseen() { countExemption("exact-permission-revoked"); return }
             if let manager = android, manager.forceStopped {  // [limit] AND-6
                 countExemption("force-stop")
                 noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "the app was force-stopped")
@@ -400,11 +401,14 @@ extension World {
         }
         if deliveredLate, oracle.liveIndex == nil,
            let incumbent = oracle.occurrences.last(where: { !$0.live && $0.rootID != rootID && $0.startWallMs + $0.clockOffsetMs < fireWallMs
-                                                          && fireWallMs < ($0.closedAtWallMs ?? .min) }) {
+                                                          && fireWallMs < min($0.closedAtWallMs ?? .min, $0.deadlineMs) }) {
             // OCC-3 with the glossary's "an occurrence begins at its configured ring time once
             // delivered": a root whose ring time fell inside another root's live occurrence is a
             // pass-over, even when the platform delivers it only after that occurrence closed
             // (the bridge's "pass-over (observed late)"; ios seed 1475 of the fault catalog).
+            // INACT-22: the occurrence was live only until its deadline, however late the oracle
+            // closed it as expired, so a ring time past that deadline opens its own occurrence
+            // (android seed 527: two inexact deliveries batched 43 min apart, the first expired).
             record("oracle", "pass-over", [TraceField("root", rootID), TraceField("owner", incumbent.rootID), TraceField("late", "true")])
             oracle.passedOver.append((rootID, fireWallMs))
             if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
@@ -523,7 +527,12 @@ extension World {
         guard let metadata = groundTruthMetadata(id), metadata.kind.opensOccurrence, let index = oracle.liveIndex,
               oracle.occurrences[index].tiedRoots.contains(metadata.rootID) else { return }
         if let fireWallMs {
-            guard oracle.occurrences[index].startWallMs == fireWallMs else { return }
+            // A held copy of a primary whose delivery the bridge already saw open this
+            // occurrence (a re-registration after its ring time) is not its opening delivery.
+            // (android uniform seed 306). A tied root's held delivery is still deferred (seed 2569).
+            var own = oracle.occurrences[index]
+            own.rootID = metadata.rootID
+            guard oracle.occurrences[index].startWallMs == fireWallMs, !bridgeObservedOccurrence(own) else { return }
         } else {
             guard oracle.occurrences[index].openedAtMs == nowMs else { return }
         }

@@ -55,6 +55,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case destructivePeek = "destructive-peek"
     case ackByAlarmID = "ack-by-alarm-id"
     case snoozeNotRebased = "snooze-not-rebased"
+    case keepsNothingWhenExactRefused = "keeps-nothing-when-exact-refused"
+    case syncTrustsRegistry = "sync-trusts-registry"
     // Issue 8, test only: not a field bug but a deliberate trap, so the campaign's crash
     // isolation (worker subprocesses) can be tested. Hidden from every list (``listed``).
     case testTrap = "test-trap"
@@ -170,6 +172,10 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "acknowledgeLastAlarmAction matches on the alarm ID alone and removes every stored action of that alarm, so acknowledging an older action clears a newer one (ACT-4, API-8)"
         case .snoozeNotRebased:
             return "a wall-clock correction leaves the pending snooze ring at its old wall-clock time, so a clock set back by an hour makes a 10-minute snooze ring 70 minutes later (SNZ-20, SNZ-21)"
+        case .keepsNothingWhenExactRefused:
+            return "Android: a ring setAlarmClock refuses with SecurityException (exact-alarm permission revoked, or denied by default on API 34) is dropped, not kept as an inexact allow-while-idle alarm, so every morning until the grant is silent ([derived] AND-1, AND-3; flutter_local_notifications#1526, #2248)"
+        case .syncTrustsRegistry:
+            return "a first draft's sync: a ring its registry says was scheduled and confirmed counts as present, so a ring the OS removed (an AlarmKit cleanup, a force-stop, an update) is never added back (SCH-19, IOS-5, AND-5)"
         case .testTrap:
             return "test only: the simulator traps (preconditionFailure) midway through every seed ≡ 3 mod 5, to test crash isolation"
         }
@@ -187,11 +193,13 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
              .staleChallengeVisibleSurvivesRestart, .foregroundAlertKept, .contextNeverLapses,
              .unheardRingAdvancesSequence, .passOverCountedAudible: return [.ios, .android]
         case .stepSuppressionDropsRetry, .lockScreenGrantKept, .retrySurvivesClosure, .passOverQueueRings,
-             .androidRingStopsAfter30s, .noSystemSoundFallback, .restoreSkipsLockedBoot: return [.android]
+             .androidRingStopsAfter30s, .noSystemSoundFallback, .restoreSkipsLockedBoot,
+             .keepsNothingWhenExactRefused: return [.android]
         case .destructivePeek, .ackByAlarmID, .snoozeNotRebased: return [.ios, .android]
         case .passOverLeftAlerting: return [.ios]  // Android's receiver never starts a pass-over's ring
         case .successorTimedFromObservation: return [.ios]  // Android has no Stop intent: its dismissal is acted on at once
-        case .givesUpOnFailedPrimary, .suppressionProofSurvivesClockChange, .missedOccurrenceNotRecorded: return [.ios, .android]
+        case .givesUpOnFailedPrimary, .suppressionProofSurvivesClockChange, .missedOccurrenceNotRecorded,
+             .syncTrustsRegistry: return [.ios, .android]
         case .idsChangeOnEdit, .dstShiftsWeeklyTime, .reconcileOnEmptyRead: return [.ios, .android]
         // Android's AlarmManager forgets an alarm once it fires, and has no countdown: only iOS
         // holds a ring past its fire time (a late delivery) for a sync to cancel.
@@ -252,6 +260,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .destructivePeek: switches.destructivePeek = true
             case .ackByAlarmID: switches.ackByAlarmID = true
             case .snoozeNotRebased: switches.snoozeNotRebased = true
+            case .keepsNothingWhenExactRefused: switches.keepsNothingWhenExactRefused = true
+            case .syncTrustsRegistry: switches.syncTrustsRegistry = true
             case .testTrap: break  // the simulator traps, not the bridge (Simulator.run)
             }
         }

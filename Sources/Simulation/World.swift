@@ -223,6 +223,14 @@ final class World {
     var androidHeldTriggers: [AlarmUUID: (triggerWallMs: Int64, metadata: RingMetadata, wallMinusTrueMs: Int64)] = [:]
     /// Deliveries the platform is holding back (injected, or the dense-fixed field fault), by ring.
     var lateHeld: [AlarmUUID] = []
+    /// `exact-permission-revoked`: when (virtual ms) the last revocation removed the app's exact
+    /// alarms and killed its process, with no broadcast (AMS `removeExactAlarmsOnPermissionRevoked`).
+    var exactRevokedAtMs: Int64?
+    /// Rings the bridge requested as inexact allow-while-idle alarms while exact alarms were
+    /// refused: only these may be delivered late under `exact-permission-revoked`.
+    var inexactWhileRefused: [AlarmUUID] = []
+    /// The window end a `gapCheck` is queued for (one per window, not one per event).
+    var inexactGapCheckAtMs: Int64?
     /// The daemon generation of each held iOS fire (lookup only, never iterated).
     var lateHeldGenerations: [AlarmUUID: UInt64] = [:]
     /// Actions a ready bridge recorded (root, action, when), as the app model saw them go in,
@@ -249,6 +257,10 @@ final class World {
     /// delivered (glossary), so it was live across them and its deadline moves with them (REC-9;
     /// ios uniform seed 2143).
     var lateOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64, clockOffsetMs: Int64)] = []
+    /// Oracle fire times of roots whose primary AlarmManager holds as the inexact
+    /// allow-while-idle alarm the bridge set while exact alarms were refused: due when delivered
+    /// (World+InexactDelivery.swift).
+    var inexactOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64)] = []
     /// iOS walk ground truth (HealthKit workout, Core Motion) and its checkers' record (World+Walk.swift).
     lazy var walkWorld = WalkWorld(setup: setup.walk, streams: streams)
     /// Android: the step counter, the user's walking and volume habits, checker state (World+Android).
@@ -834,7 +846,14 @@ final class World {
                 android?.failNextSchedules += 1
             }
             onDaemon { $0.schedule(request) }
-            onAlarmManager { $0.setAlarmClock(request, nowWallMs: wallMs) }
+            if request.precision == .allowWhileIdle {
+                if android?.canScheduleExactAlarms == false, !inexactWhileRefused.contains(request.id) {
+                    inexactWhileRefused.append(request.id)
+                }
+                onAlarmManager { $0.setAndAllowWhileIdle(request, nowWallMs: wallMs) }  // AND-1, AND-3: degraded
+            } else {
+                onAlarmManager { $0.setAlarmClock(request, nowWallMs: wallMs) }
+            }
             maybeInterleavingDeath()
         case .cancel(let id, let origin):
             checkPlatformCall(ringID: id, alarmID: groundTruthMetadata(id)?.alarmID, origin: origin, isCancel: true)
@@ -963,7 +982,9 @@ final class World {
             case .later(let event, let afterMs): enqueue(.alarmManager(event), afterMs: afterMs)
             case .alertStarted(let id, let metadata): alertStarted(id, metadata); checkAlarmSurface(id)  // AND-8
             case .alertEnded(let id, let metadata): oracleAlertEnded(id, metadata)
-            case .killProcess: kill("exact-alarm permission revoked"); noteFault("exact-permission-revoked")
+            case .killProcess:
+                kill("exact-alarm permission revoked"); noteFault("exact-permission-revoked")
+                exactRevokedAtMs = nowMs
             case .trace(let name, let fields): record("android", name, fields); checkDeclaredManifest(name, fields)  // AND-1
             case .broadcast(let broadcast, let launch):
                 record("android", "broadcast", [TraceField("action", broadcast.action)])
@@ -1000,6 +1021,8 @@ final class World {
                 liveness.restoreFault.deliveredRoots.append(metadata.rootID)
             }
             releaseAndroidHold(id)  // fault late-delivery: the held root is due now
+            oracleMissedDayRungLate(id)  // a primary added back after an excused ring time
+            releaseInexactOracleFires(delivered: id)  // an inexact primary's root is due now
             oracleAndroidDelivery(id)
             coverAndroidDelivery(id)
         default: break

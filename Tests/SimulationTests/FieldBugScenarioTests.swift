@@ -92,6 +92,7 @@ struct InvariantSuiteTests {
     /// corpus next to the scenarios: each stays clean. A generator change can move what a seed
     /// exercises, so the scenarios under Scenarios/regressions remain the durable proof.
     static let fixedSeeds: [(PlatformFlavorName, UInt64)] = [
+        (.android, 2704), (.android, 3163),  // undelivered inexact primary re-added (AND-1, AND-3)
         (.ios, 629), (.ios, 1050), (.ios, 1290), (.ios, 1421), (.ios, 1470), (.ios, 1569), (.ios, 1881),
         (.ios, 3309), (.ios, 4592), (.ios, 5915), (.ios, 7575), (.android, 112), (.android, 719),
         // Issue 7's fault catalog (swarm profile): oracle fixes for a jumped-over skip-date
@@ -176,6 +177,20 @@ struct InvariantSuiteTests {
         // the pressure while its rebase is in flight (4796, 6639; SNZ-10, SNZ-21); a passed-over
         // ring time a set-back brings back is no owner (8418; OCC-3, OCC-20).
         (.ios, 6963), (.ios, 4796), (.ios, 6639), (.ios, 8418),
+        // Bridge, exact alarms refused ([derived] AND-1, AND-3): an inexact primary whose delivery
+        // was in flight was added back (443, 995, OCC-7, SND-2); a failed re-registration of a
+        // primary added back after its ring time left no record (1497). Oracle: the added-back
+        // primary's late delivery opens the occurrence (1752, API-20).
+        (.android, 443), (.android, 995), (.android, 1497), (.android, 1752),
+        // Oracle: an occurrence that expired before a batched inexact delivery owned only the ring
+        // times before its deadline, not those before its late closure (527, OCC-3, INACT-22).
+        (.android, 527),
+        // Oracle: convergence judged an inexact delivery the heal's doze exit released after its
+        // occurrence's deadline, a life that lay before the heal (4471, INACT-22, invariant 46).
+        (.android, 4471),
+        // Bridge: a failed add-back of an undelivered inexact primary dropped its row, so the
+        // original's delivery a moment later was unknown and left alone (3749, OCC-2, AND-3).
+        (.android, 3749),
     ]
 
     /// Seeds of the uniform fault profile the fuzzer once failed on.
@@ -252,6 +267,22 @@ struct InvariantSuiteTests {
         // 6335, 7229; IOS-11) owes no record. Bridge: a passed-over one-shot is spent (6153, OCC-3,
         // REC-8).
         (.ios, 4780), (.ios, 5122), (.ios, 8596), (.ios, 5146), (.ios, 8726), (.ios, 6335), (.ios, 7229), (.ios, 6153),
+        // Bridge, exact alarms refused ([derived] AND-1, AND-3): an in-flight inexact primary was
+        // added back (127, 191, 445, 446, 458, 527, 844, 1359, 1455, 1748, 2284; OCC-7); a cold
+        // start's added-back copy is cancelled at the first delivery, and the oracle does not
+        // take it for the occurrence's opening (306). Oracle: the added-back primary's delivery
+        // opens the late occurrence (1716, 732).
+        (.android, 127), (.android, 191), (.android, 445), (.android, 446), (.android, 458), (.android, 527),
+        (.android, 844), (.android, 1359), (.android, 1455), (.android, 1748), (.android, 2284),
+        (.android, 306), (.android, 1716), (.android, 732),
+        // Oracle: an inexact primary's root is due when AlarmManager delivers it, so ownership
+        // follows the delivery order the app can see (2645, OCC-2, OCC-3), and due at once when it
+        // leaves AlarmManager undelivered (211: a force-stop inside its window).
+        (.android, 2645), (.android, 211),
+        // Oracle: in one wakeup's batch each delivery is matched by its own ring (204).
+        (.android, 204),
+        // Bridge: the original inexact delivery after a failed add-back found its row (3372, OCC-2).
+        (.android, 3372),
     ]
 
     @Test("uniform-profile seeds the fuzzer once failed on stay clean")
