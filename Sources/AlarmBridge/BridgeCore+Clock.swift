@@ -16,7 +16,7 @@ extension BridgeCore {
     /// - Parameter previousReadingWallMs: the wall reading (old frame) the correction was measured
     ///   against: the clock moved at some instant after it, unknown when no process saw it.
     mutating func applyClockCorrection(_ delta: Int64, now: BridgeInstants, previousReadingWallMs: Int64?,
-                                       into out: inout [BridgeCommand]) {
+                                       datedByBroadcast: Bool = false, into out: inout [BridgeCommand]) {
         out.append(.note("clock corrected by \(delta) ms (REC-9)"))
         clearForegroundSuppressedOnClockChange(into: &out)  // SCH-18: clock change
         // REC-9: the corrected frame is the new clock reference, persisted with this step, so that a
@@ -26,6 +26,7 @@ extension BridgeCore {
         lastForwardJump = delta > 0 ? (now.wallMs - delta, now.wallMs) : nil
         // Set back: times up to the old frame's "now" were reached before it (occurrenceStart).
         lastBackwardJump = delta < 0 ? (now.wallMs - delta, now.wallMs, previousReadingWallMs ?? .min) : nil
+        lastBackwardJumpDated = delta < 0 && datedByBroadcast
         replanConcreteOccurrences(reason: "significant clock change", into: &out)  // REC-8
         correctionLiveToken = document?.liveOccurrence?.token
         guard let live = document?.liveOccurrence else { return }

@@ -213,7 +213,10 @@ extension BridgeCore {
         // uniform seed 4988); one closed before the correction is all in the old frame, where the
         // ring time is itself (ios uniform seed 6459: an 08:05 after a 07:20 completion, then an
         // unseen 1 h set-back, is no pass-over).
-        let reachedAt = startedAt + clockOffset(forStart: startedAt, now: now)
+        var reachedAt = startedAt + clockOffset(forStart: startedAt, now: now)
+        if lastBackwardJumpDated, let back = lastBackwardJump, startedAt <= back.fromWallMs, startedAt > back.toWallMs {
+            reachedAt = startedAt + (back.toWallMs - back.fromWallMs)  // due in the old frame (TIME_SET)
+        }
         let acrossToken = correctionLiveToken
         if let incumbent = document?.occurrences.last(where: { record in
             record.rootID != row.metadata.rootID && record.wasLive(at: record.token == acrossToken ? reachedAt : startedAt)

@@ -58,6 +58,9 @@ public struct BridgeCore: Sendable {
     /// time at or before that reading, or one the new frame has not reached yet, was reached in
     /// the old frame, before the correction (REC-9; ios seeds 6387, 7197).
     var lastBackwardJump: (fromWallMs: Int64, toWallMs: Int64, lastReadingWallMs: Int64)?
+    /// Android: the last set-back was dated by its TIME_SET broadcast (seen at its instant), so a
+    /// ring time in the re-lived interval was due in the old frame (OCC-3).
+    var lastBackwardJumpDated = false
     /// The token of the occurrence live across the last correction (its offset took the shift):
     /// the only record kept partly in the new frame; records closed before it are all in the old.
     var correctionLiveToken: String?
@@ -163,22 +166,25 @@ public struct BridgeCore: Sendable {
         if case .stopIntent(let id) = input { noteStopArrival(id, now: now) }  // OCC-6, any phase
         let correction = clockCorrection(now: now)
         var previousReading = clockAnchor?.wallMs
-        if flavor == .android, case .clockChanged = input, let correction {
+        var datedByBroadcast = false
+        if flavor == .android, case .clockChanged = input, correction != nil {
             // REC-9: AOSP AlarmManagerService.setTimeImpl sends ACTION_TIME_CHANGED (TIME_SET) as
             // it sets the clock, so a running process learns of the correction at its instant: ring
-            // times up to the old frame's reading at the broadcast (now − correction) were reached
-            // before it, in the old frame, and stay due there (android swarm seed 5370: a held 05:42
-            // delivery after a 90 s set-back; android uniform 4988: a time reached 2 min before a
-            // 1 h set-back, whose last earlier step was 11 min before it). The broadcast's own
-            // delivery lag (one input latency, tens of ms) is left out.
-            previousReading = max(previousReading ?? .min, now.wallMs - correction)
+            // times up to now in the new frame were reached before it, in the old frame, and stay
+            // due there (android swarm seed 5370: a held 05:42 delivery after a 90 s set-back).
+            // Those up to the old frame's reading (the re-lived interval) were due in the old frame
+            // too, but a held RTC trigger among them rings again at its time in the new frame (AMS
+            // re-frames it; android uniform 7197), so they count for ownership only (OCC-3,
+            // `datedByBroadcast`; android uniform 4988).
+            previousReading = max(previousReading ?? .min, now.wallMs)
+            datedByBroadcast = true
         }
         clockAnchor = (now.wallMs, now.monotonicMs, now.bootCount)
         switch phase {
         case .loading, .gated:
             handleBeforeReady(input, now: now, into: &out)
         case .ready:
-            if let correction { applyClockCorrection(correction, now: now, previousReadingWallMs: previousReading, into: &out) }  // before expiry
+            if let correction { applyClockCorrection(correction, now: now, previousReadingWallMs: previousReading, datedByBroadcast: datedByBroadcast, into: &out) }  // before expiry
             expireIfDue(now: now, into: &out)  // INACT-21: every path checks expiry first
             if let awaited = awaitingObservation {
                 if case .inventoryRead(awaited, let result) = input {
