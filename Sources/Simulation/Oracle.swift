@@ -55,6 +55,10 @@ struct OracleOccurrence {
     }
 }
 
+/// A wall-clock change no running bridge saw (``World/unobservedClockJump``): the ambiguous wall
+/// interval, the latest landing, the true time of the change and of the bridge's last reading.
+typealias UnobservedClockJump = (fromWallMs: Int64, untilWallMs: Int64, landingWallMs: Int64, sinceMs: Int64, readingMs: Int64)
+
 struct Oracle {
     var occurrences: [OracleOccurrence] = []
     /// Ring → occurrence it is pressure for (lookup only, never iterated).
@@ -182,10 +186,13 @@ extension World {
             guard matches(oracle.occurrences[current]) else { return }
             index = current
         } else {
-            // Expired by the oracle's reading after the change and before the first ready bridge step after it.
+            // Expired by the oracle's reading after the bridge's last reading before the change
+            // (ios uniform 4418: a 06:19 ring expired at 06:49 while the app was suspended, then a
+            // 1 h set-back; the resumed bridge may read 06:19 as reached in the new frame) and
+            // before the first ready bridge step after it.
             guard let last = oracle.occurrences.indices.last, matches(oracle.occurrences[last]),
                   oracle.occurrences[last].closeReason == "expired", let closedAt = oracle.occurrences[last].closedAtMs,
-                  closedAt >= jump.sinceMs, closedAt < (clockJumpObservedMs ?? .max) else {
+                  closedAt > jump.readingMs, closedAt < (clockJumpObservedMs ?? .max) else {
                 adoptAmbiguousOwner(live, jump: jump)
                 return
             }
@@ -209,7 +216,7 @@ extension World {
     /// resuming after a2's deadline, took a3 as the owner). The oracle then opens that one
     /// occurrence with the bridge's reading, and its alert counts as heard (SND-13). Only that
     /// root, only its passed-over ring time, only with no other occurrence live.
-    func adoptAmbiguousOwner(_ live: OccurrenceRecord, jump: (fromWallMs: Int64, untilWallMs: Int64, landingWallMs: Int64, sinceMs: Int64)) {
+    func adoptAmbiguousOwner(_ live: OccurrenceRecord, jump: UnobservedClockJump) {
         guard oracle.liveIndex == nil, live.deadlineMs > wallMs,
               let passed = oracle.passedOver.firstIndex(where: { $0.rootID == live.rootID
                   && ($0.fireWallMs == live.startedAtMs || $0.fireWallMs == jump.landingWallMs) }),
@@ -578,9 +585,19 @@ extension World {
         return android?.pending.contains { $0.metadata.rootID == rootID && $0.metadata.kind == .primary && $0.triggerWallMs == fireWallMs } ?? false
     }
 
+    /// INACT-2, INACT-22: the live occurrence expires when the wall clock reaches its deadline.
+    /// Deadline events are queued in true time; a set-back that moved no deadline (an unseen
+    /// correction after a boot, `clock-jump-ambiguous-start`) makes one arrive before the wall
+    /// deadline, so it re-arms for the rest (ios seed 3694: a v3 occurrence never expired after a
+    /// 10 min set-back with no process, and the oracle held it live 14 h later).
     func oracleDeadline(_ occurrenceID: Int) {
         guard let index = oracle.occurrences.firstIndex(where: { $0.id == occurrenceID }), oracle.occurrences[index].live else { return }
-        if wallMs >= oracle.occurrences[index].deadlineMs { oracleClose(index, reason: "expired") }
+        let deadline = oracle.occurrences[index].deadlineMs
+        if wallMs >= deadline {
+            oracleClose(index, reason: "expired")
+        } else {
+            enqueue(.oracleDeadline(occurrence: occurrenceID), afterMs: deadline - wallMs)
+        }
     }
 
     func oracleClose(_ index: Int, reason: String) {

@@ -154,7 +154,8 @@ extension World {
             let reading = min(before - abs(deltaMs), bridgeClockReadingWallMs)
             let from = min(reading, unobservedClockJump?.fromWallMs ?? reading)
             let until = max(before, unobservedClockJump?.untilWallMs ?? before)
-            unobservedClockJump = (fromWallMs: from, untilWallMs: until, landingWallMs: before + deltaMs, sinceMs: nowMs)
+            let readingMs = min(process.lastReadyStepMs, unobservedClockJump?.readingMs ?? process.lastReadyStepMs)
+            unobservedClockJump = (fromWallMs: from, untilWallMs: until, landingWallMs: before + deltaMs, sinceMs: nowMs, readingMs: readingMs)
             clockJumpObservedMs = nil
             if deltaMs > 0, process.lastReadyStepMs < lastBootMs {
                 bootHiddenClockJump = (fromWallMs: before, toWallMs: wallMs, sinceMs: nowMs)
@@ -182,6 +183,9 @@ extension World {
             // its deadline in wall time — the bridge's reading (ios seed 1099 of
             // `--faults clock-change-during-snooze`: a 10 min set-back after a reboot).
             countExemption("clock-jump-ambiguous-start")
+            if let index = oracle.liveIndex {  // a forward jump reaches the wall deadline sooner
+                enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+            }
         } else if let index = oracle.liveIndex {
             // REC-9: the live occurrence's activity and deadline move with the clock.
             oracle.occurrences[index].clockOffsetMs += deltaMs

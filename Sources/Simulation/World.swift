@@ -177,8 +177,9 @@ final class World {
     /// [before − |Δ|, before], so ring times up to `before` — ahead of the clock now — are
     /// ambiguous too. See ``adoptAmbiguousStart(_:)``.
     /// `landingWallMs`: the wall time the latest change landed on (a ring time a forward change
-    /// jumped over starts there in the oracle).
-    var unobservedClockJump: (fromWallMs: Int64, untilWallMs: Int64, landingWallMs: Int64, sinceMs: Int64)?
+    /// jumped over starts there in the oracle). `readingMs`: true time of the last ready bridge
+    /// step before the first of those changes — what the oracle decided after it, no bridge saw.
+    var unobservedClockJump: UnobservedClockJump?
     /// The live occurrence's deadline shift (ms) by corrections no ready bridge step has seen
     /// since `sinceMs` (true ms). See ``revertUnseenLiveShift()``.
     var unseenLiveShift: (occurrenceID: Int, deltaMs: Int64, sinceMs: Int64)?

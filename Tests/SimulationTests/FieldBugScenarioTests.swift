@@ -191,6 +191,9 @@ struct InvariantSuiteTests {
         // Bridge: a failed add-back of an undelivered inexact primary dropped its row, so the
         // original's delivery a moment later was unknown and left alone (3749, OCC-2, AND-3).
         (.android, 3749),
+        // Oracle: a deadline event queued before an unnoticeable set-back arrived early and was
+        // dropped, so the occurrence never expired (3694, INACT-2, INACT-22).
+        (.ios, 3694),
     ]
 
     /// Seeds of the uniform fault profile the fuzzer once failed on.
@@ -283,6 +286,9 @@ struct InvariantSuiteTests {
         (.android, 204),
         // Bridge: the original inexact delivery after a failed add-back found its row (3372, OCC-2).
         (.android, 3372),
+        // Oracle: an occurrence expired while the app was suspended, before a set-back no step saw,
+        // may be read as reached in the new frame (4418, clock-jump-ambiguous-start, REC-9).
+        (.ios, 4418),
     ]
 
     @Test("uniform-profile seeds the fuzzer once failed on stay clean")
