@@ -77,6 +77,11 @@ public enum AlarmSimCLI {
             errors.write("See 'alarmsim \(command.name) --help'.\n")
             return .usage
         }
+        // What cannot be written fails now, before minutes of work, and nothing is half written.
+        if let problem = parsed.outputProblem() {
+            errors.write("error: \(problem)\n")
+            return .cannotCreate
+        }
         return parsed.run(output: &output, errors: &errors, environment: environment)
     }
 

@@ -1,3 +1,4 @@
+import Reporting
 /// One subcommand, in the shape of swift-argument-parser's `ParsableCommand`, written by hand
 /// because the package takes no dependencies (STYLE.md, "CLI").
 protocol Command {
@@ -20,10 +21,29 @@ protocol Command {
     /// Does the work; writes results to `output`, progress and diagnostics to `errors`.
     func run(output: inout some TextOutputStream, errors: inout some TextOutputStream,
              environment: CLIEnvironment) -> ExitStatus
+    /// Files the run will write (`--out`, `--trace`): checked before any work starts.
+    var outputFiles: [String] { get }
+    /// Directories the run will write into (`--report`, `--shrink-dir`, the parent a command
+    /// creates for its `--out`): created and checked before any work starts, before the files.
+    var outputDirectories: [String] { get }
 }
 
 extension Command {
     func validate() throws(UsageError) {}
+    var outputFiles: [String] { [] }
+    var outputDirectories: [String] { [] }
+
+    /// The first output path that cannot be written, in words, or nil when all can
+    /// (``AtomicFile/checkWritable(_:)``, ``AtomicFile/prepareDirectory(_:)``).
+    func outputProblem() -> String? {
+        for directory in outputDirectories {
+            do { try AtomicFile.prepareDirectory(directory) } catch { return error.description }
+        }
+        for path in outputFiles {
+            do { try AtomicFile.checkWritable(path) } catch { return error.description }
+        }
+        return nil
+    }
 
     /// The text `--help` prints.
     static var help: String {

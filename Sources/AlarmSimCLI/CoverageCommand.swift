@@ -31,6 +31,7 @@ struct CoverageCommand: Command {
     var platforms: [PlatformFlavor]
     var seeds: ClosedRange<UInt64>
     var outPath: String
+    var outputFiles: [String] { [outPath] }
 
     init(arguments: [String]) throws(UsageError) {
         let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: ["platform", "seeds", "out"],

@@ -42,6 +42,9 @@ struct DefectsCommand: Command {
     var profiles: [FaultProfile]
     var outPath: String
     var shrinkDirectory: String
+    var outputFiles: [String] { [outPath] }
+    /// The shrunk-scenario directory, and `--out`'s directory (created when missing).
+    var outputDirectories: [String] { [shrinkDirectory] + ShrinkCommand.parentDirectories(of: outPath) }
     var shrinkBudget: Int
     var shrinks: Bool
     var firstPlatformOnly: Bool

@@ -34,6 +34,9 @@ struct ExemptionsCommand: Command {
     var exemptions: [String]?
     var defects: [KnownDefect]
     var outPath: String
+    var outputFiles: [String] { [outPath] }
+    /// `--out`'s directory is created when missing.
+    var outputDirectories: [String] { ShrinkCommand.parentDirectories(of: outPath) }
     var arguments: [String]
 
     init(arguments: [String]) throws(UsageError) {

@@ -8,10 +8,16 @@ public enum ExitStatus: Int32, Sendable, Equatable, CaseIterable {
     case usage = 64
     /// An input file was malformed (`EX_DATAERR`).
     case dataError = 65
+    /// An output file or directory (`--out`, `--trace`, `--report`, `--shrink-dir`) cannot be
+    /// created or written; checked before any work starts (`EX_CANTCREAT`).
+    case cannotCreate = 73
     /// A file could not be read or written (`EX_IOERR`).
     case ioError = 74
     /// A campaign stopped by SIGINT after writing its partial summary (128 + SIGINT, as shells report it).
     case interrupted = 130
+    /// A campaign stopped by SIGTERM (what `timeout` and CI cancellation send), after writing its
+    /// partial summary like SIGINT (128 + SIGTERM).
+    case terminated = 143
 }
 
 /// A command line the tool cannot run: what was wrong and what to do instead.

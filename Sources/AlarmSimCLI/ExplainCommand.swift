@@ -41,6 +41,7 @@ struct ExplainCommand: Command {
     var source: Source
     var all: Bool
     var reportDirectory: String?
+    var outputDirectories: [String] { reportDirectory.map { [$0] } ?? [] }
 
     init(arguments: [String]) throws(UsageError) {
         let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: SeedRunArguments.valuedOptions + ["report"],

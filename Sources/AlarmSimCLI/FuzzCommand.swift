@@ -43,13 +43,15 @@ struct FuzzCommand: Command {
         "  -h, --help                   show this help",
         "",
         "Progress goes to stderr (on a terminal one line: seeds done/total, seeds/s, failures, ETA); the summary",
-        "goes to stdout and ends with 'violations: N'. Ctrl-C (SIGINT) stops handing out seeds, stops the",
-        "workers, and writes a partial summary that says 'interrupted' and which seeds ran (exit 130).",
+        "goes to stdout and ends with 'violations: N'. Ctrl-C (SIGINT) or SIGTERM (timeout, CI cancellation) stops",
+        "handing out seeds, stops the workers, and writes a partial summary that says 'interrupted' and which",
+        "seeds ran (exit 130 for SIGINT, 143 for SIGTERM).",
         "After the campaign, the first failing seed of each distinct (platform, invariant) is shrunk",
         "to a minimal scenario (as 'alarmsim shrink' does) written to DIR/PLATFORM-SEED-INVARIANT.scenario;",
         "one 'shrunk …' line per file goes to stderr. A 'crash' is never shrunk: its repro line is the lead.",
-        "Exit status: 0 no violation, 1 violations found, 64 usage error, 74 a report or shrunk file not",
-        "writable, 130 interrupted.",
+        "Exit status: 0 no violation, 1 violations found, 64 usage error, 73 the report or shrink directory",
+        "cannot be created or written (checked before the campaign), 74 a write failed later, 130 interrupted",
+        "(SIGINT), 143 terminated (SIGTERM).",
     ]
     static let examples = [
         "alarmsim fuzz --seeds 1..1000                                  # both platforms, no defect",
@@ -83,6 +85,7 @@ struct FuzzCommand: Command {
     var shard: CampaignShard?
     /// Where the report files go; nil with `--no-report`.
     var reportDirectory: String?
+    var outputDirectories: [String] { [reportDirectory, shrinkDirectory].compactMap { $0 } }
 
     init(arguments: [String]) throws(UsageError) {
         let parsed = try ParsedArguments(arguments, command: Self.name,
@@ -141,12 +144,7 @@ struct FuzzCommand: Command {
 
     func run(output: inout some TextOutputStream, errors: inout some TextOutputStream,
              environment: CLIEnvironment) -> ExitStatus {
-        // A report path that can never be a directory fails now, not after the whole campaign.
-        var isDirectory: ObjCBool = false
-        if let reportDirectory, FileManager.default.fileExists(atPath: reportDirectory, isDirectory: &isDirectory), !isDirectory.boolValue {
-            errors.write("error: cannot write the report to \(reportDirectory): it exists and is not a directory; name a directory or pass --no-report\n")
-            return .ioError
-        }
+        // (`outputDirectories`: the report and shrink directories were checked before the campaign.)
         let runner = CampaignRunner(options: fuzzOptions, jobs: jobs ?? environment.processorCount, environment: environment)
         let summary: FuzzSummary
         do {
@@ -157,9 +155,13 @@ struct FuzzCommand: Command {
         }
         output.write(SummaryFormatter.text(summary))
         if printsCoverage { output.write("\n" + CoverageReport.text(summary)) }
-        // The summary files first, so an interruption during shrinking loses nothing.
-        if let reportDirectory, !writeReport(summary, to: reportDirectory, artifacts: [:], errors: &errors) { return .ioError }
-        if summary.interrupted { return .interrupted }
+        // The summary files first, so an interruption during shrinking loses nothing; an earlier
+        // campaign's failures/ goes first, so no report in DIR describes seeds this one did not fail.
+        if let reportDirectory {
+            guard removeEarlierArtifacts(in: reportDirectory, errors: &errors),
+                  writeReport(summary, to: reportDirectory, artifacts: [:], errors: &errors) else { return .ioError }
+        }
+        if summary.interrupted { return Interrupt.status }
         var shrunk: [Int: String] = [:]
         if let shrinkDirectory, !summary.failing.isEmpty {
             guard let texts = shrinkFailures(summary, into: shrinkDirectory, errors: &errors, environment: environment) else { return .ioError }
@@ -203,15 +205,7 @@ struct FuzzCommand: Command {
     ///   saying why) when a file could not be written.
     func writeArtifacts(_ summary: FuzzSummary, shrunk: [Int: String], into directory: String,
                         errors: inout some TextOutputStream) -> [Int: String]? {
-        let failures = directory + "/" + CampaignReport.failuresDirectoryName
-        if FileManager.default.fileExists(atPath: failures) {
-            do {
-                try FileManager.default.removeItem(atPath: failures)
-            } catch {
-                errors.write("error: cannot remove the earlier artifacts in \(failures): \((error as NSError).localizedDescription)\n")
-                return nil
-            }
-        }
+        guard removeEarlierArtifacts(in: directory, errors: &errors) else { return nil }
         var artifacts: [Int: String] = [:]
         var written = 0
         for (index, failing) in summary.failing.enumerated() where failing.signal == nil {
@@ -233,6 +227,22 @@ struct FuzzCommand: Command {
             written += 1
         }
         return artifacts
+    }
+
+    /// Removes `DIR/failures` (an earlier campaign's per-failure artifacts); false (after saying
+    /// why) when it cannot.
+    func removeEarlierArtifacts(in directory: String, errors: inout some TextOutputStream) -> Bool {
+        let failures = directory + "/" + CampaignReport.failuresDirectoryName
+        guard FileManager.default.fileExists(atPath: failures) else { return true }
+        do {
+            try FileManager.default.removeItem(atPath: failures)
+            return true
+        } catch {
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            let reason = underlying.map { String(cString: strerror(Int32($0.code))) } ?? "it could not be removed"
+            errors.write("error: cannot remove the earlier artifacts in \(failures): \(reason)\n")
+            return false
+        }
     }
 
     /// Shrinks the first failing seed of each distinct (platform, invariant), in summary order.

@@ -26,6 +26,7 @@ struct ImportCommand: Command {
 
     var path: String
     var outPath: String?
+    var outputFiles: [String] { outPath.map { [$0] } ?? [] }
     var platform: ScenarioPlatform?
 
     init(arguments: [String]) throws(UsageError) {

@@ -27,6 +27,7 @@ struct MergeCommand: Command {
 
     var files: [String]
     var reportDirectory: String?
+    var outputDirectories: [String] { reportDirectory.map { [$0] } ?? [] }
 
     init(arguments: [String]) throws(UsageError) {
         let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: ["report"], allowsPositionals: true)

@@ -32,6 +32,8 @@ struct ReplayCommand: Command {
     var seedRun: SeedRunArguments
     var tracePath: String?
     var reportDirectory: String?
+    var outputFiles: [String] { tracePath.map { [$0] } ?? [] }
+    var outputDirectories: [String] { reportDirectory.map { [$0] } ?? [] }
 
     init(arguments: [String]) throws(UsageError) {
         let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: SeedRunArguments.valuedOptions + ["trace", "report"],
@@ -50,22 +52,23 @@ struct ReplayCommand: Command {
         // Always keep the full trace, so `--trace` never changes what the run does; the hash
         // covers every event either way.
         let result = Simulator.run(seedRun.runOptions(keepFullTrace: true))
-        output.write(Self.report(result))
+        // `--trace -` puts the trace on stdout, so the report goes to stderr: stdout stays JSON Lines.
+        if tracePath == AtomicFile.standardOutputPath { errors.write(Self.report(result)) } else { output.write(Self.report(result)) }
         if let tracePath {
             do {
                 try AtomicFile.write(TraceWriter.jsonLines(result), to: tracePath)
             } catch {
-                errors.write("error: \(error); check that the directory exists and is writable\n")
+                errors.write("error: \(error)\n")
                 return .ioError
             }
-            errors.write("trace: \(result.trace.events.count) events written to \(tracePath)\n")
+            errors.write("trace: \(result.trace.events.count) events written to \(TraceText.pathName(tracePath))\n")
         }
         if let reportDirectory {
             do {
                 let paths = try FailureArtifacts.write(FailureRun(result), into: reportDirectory)
                 errors.write("report: \(paths.joined(separator: ", "))\n")
             } catch {
-                errors.write("error: \(error); check that the directory is writable\n")
+                errors.write("error: \(error)\n")
                 return .ioError
             }
         }

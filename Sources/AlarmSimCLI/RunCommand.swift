@@ -28,6 +28,7 @@ struct RunCommand: Command {
 
     var paths: [String]
     var tracePath: String?
+    var outputFiles: [String] { tracePath.map { [$0] } ?? [] }
     /// `--continue-seeds A..B`: the continuation seeds, nil for a plain run.
     var continueSeeds: ClosedRange<UInt64>?
 
@@ -96,17 +97,17 @@ struct RunCommand: Command {
         return failed == 0 ? .success : .violations
     }
 
-    /// Writes `--trace FILE` (the run's full trace as JSON Lines), when given.
+    /// Writes `--trace FILE` (the run's full trace as JSON Lines; `-` for stdout), when given.
     /// - Returns: false (after saying why) when the file cannot be written.
     func writeTrace(_ result: RunResult, errors: inout some TextOutputStream) -> Bool {
         guard let tracePath else { return true }
         do {
             try AtomicFile.write(TraceWriter.jsonLines(result), to: tracePath)
         } catch {
-            errors.write("error: \(error); check that the directory exists and is writable\n")
+            errors.write("error: \(error)\n")
             return false
         }
-        errors.write("trace: \(result.trace.events.count) events written to \(tracePath)\n")
+        errors.write("trace: \(result.trace.events.count) events written to \(TraceText.pathName(tracePath))\n")
         return true
     }
 

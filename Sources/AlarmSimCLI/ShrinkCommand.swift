@@ -39,6 +39,9 @@ struct ShrinkCommand: Command {
 
     var seedRun: SeedRunArguments
     var outPath: String?
+    var outputFiles: [String] { outPath.map { [$0] } ?? [] }
+    /// `--out`'s directory, or the default shrink directory, is created when missing.
+    var outputDirectories: [String] { outPath.map { Self.parentDirectories(of: $0) } ?? [Self.defaultDirectory] }
     var budget: Int
 
     init(arguments: [String]) throws(UsageError) {
@@ -105,18 +108,32 @@ struct ShrinkCommand: Command {
         return parts.joined(separator: "-") + ".scenario"
     }
 
-    /// Writes atomically, creating the file's directory when it is missing.
     /// One line for a failed `write`: the atomic write's own message, or the directory that
     /// could not be created, in words (never a raw Foundation error dump).
     static func describe(_ error: any Error, writing path: String) -> String {
         (error as? AtomicFile.WriteError)?.description ?? "cannot write \(path): \(error.localizedDescription)"
     }
 
+    /// The directory `write(_:to:)` creates for `path`: none for a bare name or `-`.
+    static func parentDirectories(of path: String) -> [String] {
+        let directory = (path as NSString).deletingLastPathComponent
+        return path == AtomicFile.standardOutputPath || directory.isEmpty ? [] : [directory]
+    }
+
+    /// Writes atomically, creating the file's directory when it is missing.
     static func write(_ text: String, to path: String) throws {
         let directory = (path as NSString).deletingLastPathComponent
         if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory) {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try AtomicFile.prepareDirectory(directory)
         }
         try AtomicFile.write(text, to: path)
+    }
+}
+
+/// How a message names an output path.
+enum TraceText {
+    /// `-` reads as "standard output"; any other path as given.
+    static func pathName(_ path: String) -> String {
+        path == AtomicFile.standardOutputPath ? "standard output" : path
     }
 }

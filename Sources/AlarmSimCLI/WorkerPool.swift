@@ -11,34 +11,43 @@ import Foundation
 import Reporting
 import Simulation
 
-/// Set by the SIGINT handler, read by the campaign loop. A signal handler can reach nothing
-/// but a global, so this is the one piece of global mutable state in the tool; it never
-/// reaches a run (it only stops handing out seeds).
+/// Set by the SIGINT / SIGTERM handler to the signal's number, read by the campaign loop. A
+/// signal handler can reach nothing but a global, so this is the one piece of global mutable
+/// state in the tool; it never reaches a run (it only stops handing out seeds).
 nonisolated(unsafe) private var interruptRequested: sig_atomic_t = 0
 
-/// SIGINT handling for a campaign: the first Ctrl-C asks the campaign to stop cleanly
-/// (``isRequested``); the handler is installed only by the real binary's worker path.
+/// SIGINT and SIGTERM handling for a campaign: the first Ctrl-C — or the SIGTERM that `timeout`,
+/// a CI runner's cancellation or `kill` sends — asks the campaign to stop cleanly
+/// (``isRequested``) and write its partial summary; the handler is installed only by the real
+/// binary's worker path.
 enum Interrupt {
+    static let signals = [SIGINT, SIGTERM]
+
     /// Installs the handler (and ignores SIGPIPE, so writing to a worker that just died is an
     /// error value, not the death of the campaign).
     static func install() {
         signal(SIGPIPE, SIG_IGN)
-        signal(SIGINT) { _ in interruptRequested = 1 }
-        // A parent (a test runner, a CI agent) may have started us with SIGINT blocked; a
+        // A parent (a test runner, a CI agent) may have started us with the signals blocked; a
         // blocked signal would never reach the handler.
         var set = sigset_t()
         sigemptyset(&set)
-        sigaddset(&set, SIGINT)
+        for number in signals {
+            signal(number) { received in interruptRequested = received }
+            sigaddset(&set, number)
+        }
         sigprocmask(SIG_UNBLOCK, &set, nil)
     }
 
-    /// Gives SIGINT its default action back (after the campaign: Ctrl-C during the shrink
+    /// Gives the signals their default action back (after the campaign: Ctrl-C during the shrink
     /// that follows ends the process at once, as usual).
     static func uninstall() {
-        signal(SIGINT, SIG_DFL)
+        for number in signals { signal(number, SIG_DFL) }
     }
 
     static var isRequested: Bool { interruptRequested != 0 }
+
+    /// The exit status of a campaign the signal stopped: 130 for SIGINT, 143 for SIGTERM.
+    static var status: ExitStatus { interruptRequested == SIGTERM ? .terminated : .interrupted }
 }
 
 /// Worker subprocesses of the running `alarmsim` (`alarmsim worker …`, WorkerCommand.swift),
@@ -247,6 +256,7 @@ final class WorkerPool {
         var defaults = sigset_t()
         sigemptyset(&defaults)
         sigaddset(&defaults, SIGINT)
+        sigaddset(&defaults, SIGTERM)
         sigaddset(&defaults, SIGPIPE)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         var mask = sigset_t()

@@ -168,7 +168,7 @@ public struct FuzzSummary: Sendable, Equatable {
     public var tallies: [PlatformTally]
     /// Ordered by platform (in the order of `options.platforms`), then by seed.
     public var failing: [FailingSeed]
-    /// True when the campaign was stopped (SIGINT) before every seed ran; `seedsRun` of each
+    /// True when the campaign was stopped (SIGINT or SIGTERM) before every seed ran; `seedsRun` of each
     /// tally says which did.
     public var interrupted: Bool
 

@@ -132,7 +132,7 @@ public struct CampaignTally: Sendable {
     }
 
     /// The summary of every seed added so far.
-    /// - Parameter interrupted: Whether the campaign was stopped (SIGINT) before its end.
+    /// - Parameter interrupted: Whether the campaign was stopped (SIGINT or SIGTERM) before its end.
     public func summary(interrupted: Bool = false) -> FuzzSummary {
         var finished = tallies
         for index in finished.indices {

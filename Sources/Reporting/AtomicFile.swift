@@ -7,9 +7,18 @@ import Darwin
 #endif
 import Foundation
 
-/// A file write that readers never see half done: the bytes go to a new file in the same
-/// directory, which is flushed and then renamed over the destination (POSIX `rename(2)` is
-/// atomic within one file system, which "same directory" guarantees).
+/// A file write that readers never see half done, and that never destroys what a path points at.
+///
+/// - A regular file (or a name that does not exist yet) is replaced atomically: the bytes go to
+///   a new file in the same directory, which is flushed and then renamed over the destination
+///   (POSIX `rename(2)` is atomic within one file system, which "same directory" guarantees).
+///   An existing file keeps its permission bits.
+/// - A symbolic link is followed (up to ``symbolicLinksMax`` links): its target is written, the
+///   link stays a link.
+/// - A special file — a character or block device (`/dev/stdout`, `/dev/null`), a FIFO, a socket
+///   — is written in place, as a shell's `>` would; it is never replaced by a regular file. A FIFO
+///   with no reader blocks until one opens it.
+/// - `-` is standard output.
 public enum AtomicFile {
     /// Why a write failed; `description` names the path and the system's reason.
     public struct WriteError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -19,33 +28,164 @@ public enum AtomicFile {
         /// `strerror(errno)` at the failure.
         public var reason: String
 
+        public init(path: String, step: String, reason: String) {
+            self.path = path
+            self.step = step
+            self.reason = reason
+        }
+
         public var description: String { step.isEmpty ? "cannot write \(path): \(reason)" : "cannot write \(path): \(step) failed: \(reason)" }
     }
 
     /// How many temporary names to try before giving up (another writer may hold one).
     static let temporaryNameAttemptsMax = 100
+    /// Links followed before a path counts as a loop (Linux's `MAXSYMLINKS` is 40).
+    public static let symbolicLinksMax = 40
+    /// The path that names standard output.
+    public static let standardOutputPath = "-"
 
-    /// Writes `text` as UTF-8 to `path`, replacing any existing file atomically.
+    /// Writes `text` as UTF-8 to `path` (see the type's comment for what each kind of path gets).
     ///
     /// - Throws: ``WriteError`` when the directory is missing or not writable, the disk is
-    ///   full, or the rename fails; the destination is then unchanged and no temporary file is
-    ///   left behind.
+    ///   full, the path is a directory or a link loop, or the rename fails; a regular destination
+    ///   is then unchanged and no temporary file is left behind.
     public static func write(_ text: String, to path: String) throws(WriteError) {
         try write(Data(text.utf8), to: path)
     }
 
-    /// Writes `data` to `path`, replacing any existing file atomically.
+    /// Writes `data` to `path` (see the type's comment for what each kind of path gets).
     ///
-    /// - Throws: ``WriteError``; the destination is then unchanged.
+    /// - Throws: ``WriteError``; a regular destination is then unchanged.
     public static func write(_ data: Data, to path: String) throws(WriteError) {
         precondition(!path.isEmpty, "AtomicFile.write: empty path")
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw WriteError(path: path, step: "replace", reason: "it is a directory; name a file inside it")
+        if path == standardOutputPath {
+            guard data.withUnsafeBytes({ Descriptor.writeAll($0, to: STDOUT_FILENO) }) else { throw failure("standard output", "write") }
+            return
         }
-        let (temporaryPath, descriptor) = try createTemporaryFile(besides: path)
+        let target = try resolvingLinks(path)
+        var info = stat()
+        var mode: mode_t?
+        if lstat(target, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: throw WriteError(path: path, step: "replace", reason: "it is a directory; name a file inside it")
+            case S_IFREG: mode = info.st_mode & 0o7777
+            default: return try writeInPlace(data, to: target, shownAs: path)
+            }
+        }
+        try replace(target, with: data, mode: mode, shownAs: path)
+    }
+
+    /// Checks, before any work, that ``write(_:to:)-(Data,_)`` could write `path`: a special file
+    /// must be writable; otherwise the directory must exist and take a new file (one is created
+    /// and removed: the only test a read-only mount or a full inode table cannot fool).
+    /// - Throws: ``WriteError`` saying why it cannot.
+    public static func checkWritable(_ path: String) throws(WriteError) {
+        precondition(!path.isEmpty, "AtomicFile.checkWritable: empty path")
+        guard path != standardOutputPath else { return }
+        let target = try resolvingLinks(path)
+        var info = stat()
+        if lstat(target, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: throw WriteError(path: path, step: "", reason: "it is a directory; name a file inside it")
+            case S_IFREG: break
+            case S_IFIFO: return  // opening it would wait for a reader; the write will
+            default:
+                guard access(target, W_OK) == 0 else { throw failure(path, "open") }
+                return
+            }
+        }
+        let directory = URL(fileURLWithPath: target).deletingLastPathComponent().path
+        try checkDirectory(directory, creating: false, shownAs: path)
+    }
+
+    /// Creates `directory` with its missing parents (mode 0755 less the umask) unless it exists,
+    /// and checks that it takes a new file (one is created and removed).
+    /// - Throws: ``WriteError`` naming the part of the path that is not a directory, or the
+    ///   system's reason (read-only file system, permission denied, …).
+    public static func prepareDirectory(_ directory: String) throws(WriteError) {
+        precondition(!directory.isEmpty, "AtomicFile.prepareDirectory: empty path")
+        try checkDirectory(directory, creating: true, shownAs: directory)
+    }
+
+    private static func checkDirectory(_ directory: String, creating: Bool, shownAs path: String) throws(WriteError) {
+        var info = stat()
+        if stat(directory, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFDIR else {
+                throw WriteError(path: path, step: "", reason: "\(directory) exists and is not a directory")
+            }
+        } else if errno == ENOENT && creating {
+            try createDirectories(directory, shownAs: path)
+        } else if errno == ENOENT {
+            throw WriteError(path: path, step: "", reason: "the directory \(directory) does not exist")
+        } else if errno == ENOTDIR, let file = firstNonDirectory(in: directory) {
+            throw WriteError(path: path, step: "", reason: "\(file) is not a directory")
+        } else {
+            throw failure(path, "look up \(directory)")
+        }
+        let (probe, descriptor) = try createTemporaryFile(besides: directory + "/.alarmsim-write-check")
+        close(descriptor)
+        unlink(probe)
+    }
+
+    /// The shortest prefix of `directory` that exists and is not a directory (`afile` of `afile/x`).
+    private static func firstNonDirectory(in directory: String) -> String? {
+        var prefix = directory.hasPrefix("/") ? "/" : ""
+        for component in directory.split(separator: "/") {
+            prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + component
+            var info = stat()
+            if stat(prefix, &info) == 0, info.st_mode & S_IFMT != S_IFDIR { return prefix }
+        }
+        return nil
+    }
+
+    /// `mkdir -p`: each missing component in turn, so the message names the one that failed.
+    private static func createDirectories(_ directory: String, shownAs path: String) throws(WriteError) {
+        var prefix = directory.hasPrefix("/") ? "/" : ""
+        for component in directory.split(separator: "/") {
+            prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + component
+            var info = stat()
+            if stat(prefix, &info) == 0 {
+                guard info.st_mode & S_IFMT == S_IFDIR else {
+                    throw WriteError(path: path, step: "", reason: "\(prefix) is not a directory")
+                }
+                continue
+            }
+            guard mkdir(prefix, 0o755) == 0 || errno == EEXIST else { throw failure(path, "create the directory \(prefix)") }
+        }
+    }
+
+    /// `path` with every symbolic link along its last component followed (a dangling link names
+    /// the file to create). - Throws: ``WriteError`` for a loop or an unreadable link.
+    static func resolvingLinks(_ path: String) throws(WriteError) -> String {
+        var current = path
+        for _ in 0..<symbolicLinksMax {
+            var info = stat()
+            guard lstat(current, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return current }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(current, &buffer, buffer.count - 1)
+            guard count >= 0 else { throw failure(path, "read the link \(current)") }
+            let target = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = target.hasPrefix("/") ? target : URL(fileURLWithPath: current).deletingLastPathComponent().path + "/" + target
+        }
+        throw WriteError(path: path, step: "", reason: "more than \(symbolicLinksMax) symbolic links (a loop?)")
+    }
+
+    /// A device, FIFO or socket: opened for writing (never created, never truncated) and written.
+    private static func writeInPlace(_ data: Data, to target: String, shownAs path: String) throws(WriteError) {
+        let descriptor = open(target, O_WRONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure(path, "open") }
+        let written = data.withUnsafeBytes { Descriptor.writeAll($0, to: descriptor) }
+        let error = written ? nil : failure(path, "write")
+        close(descriptor)
+        if let error { throw error }
+    }
+
+    /// The atomic path: a temporary file beside `target`, flushed, given `mode`, renamed over it.
+    private static func replace(_ target: String, with data: Data, mode: mode_t?, shownAs path: String) throws(WriteError) {
+        let (temporaryPath, descriptor) = try createTemporaryFile(besides: target)
         do throws(WriteError) {
             try writeAll(data, to: descriptor, path: path)
+            if let mode, fchmod(descriptor, mode) != 0 { throw failure(path, "keep the file's permissions") }
             guard fsync(descriptor) == 0 else { throw failure(path, "flush") }
             guard close(descriptor) == 0 else {
                 let error = failure(path, "close")
@@ -57,7 +197,7 @@ public enum AtomicFile {
             unlink(temporaryPath)
             throw error
         }
-        guard rename(temporaryPath, path) == 0 else {
+        guard rename(temporaryPath, target) == 0 else {
             let error = failure(path, "rename \(temporaryPath)")
             unlink(temporaryPath)
             throw error

@@ -27,23 +27,17 @@ public enum CampaignReport {
     // MARK: Writing
 
     /// Writes the three files into `directory` (created with its parents when missing), each
-    /// atomically (``AtomicFile``).
+    /// atomically (``AtomicFile``), `summary.json` last.
     /// - Parameter artifacts: Per failing seed (by index in `summary.failing`) the relative
     ///   artifacts path to record, when its artifacts were written; empty for none.
     /// - Throws: ``AtomicFile/WriteError`` naming the path that could not be written.
     public static func write(_ summary: FuzzSummary, to directory: String, artifacts: [Int: String] = [:]) throws(AtomicFile.WriteError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), !isDirectory.boolValue {
-            throw AtomicFile.WriteError(path: directory, step: "", reason: "it exists and is not a directory")
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw AtomicFile.WriteError(path: directory, step: "create the directory", reason: "\((error as NSError).localizedDescription)")
-        }
-        try AtomicFile.write(json(summary, artifacts: artifacts), to: directory + "/" + summaryJSONName)
+        try AtomicFile.prepareDirectory(directory)
+        // summary.json is the index (merge reads it; it links the artifacts): written last, so a
+        // campaign killed part-way never leaves an index newer than the files beside it.
         try AtomicFile.write(markdown(summary, artifacts: artifacts), to: directory + "/" + summaryMarkdownName)
         try AtomicFile.write(junit(summary), to: directory + "/" + junitName)
+        try AtomicFile.write(json(summary, artifacts: artifacts), to: directory + "/" + summaryJSONName)
     }
 
     /// `summary.json`: pretty-printed, keys sorted, ending with a newline.

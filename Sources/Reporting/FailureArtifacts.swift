@@ -76,9 +76,9 @@ public enum FailureArtifacts {
             return
         }
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try AtomicFile.prepareDirectory(directory)
         } catch {
-            throw WriteError(path: directory, reason: "the directory cannot be created (a parent is missing permissions or is a file)")
+            throw WriteError(path: directory, reason: error.step.isEmpty ? error.reason : "\(error.step) failed: \(error.reason)")
         }
     }
 }

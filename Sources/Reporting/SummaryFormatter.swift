@@ -27,7 +27,7 @@ public enum SummaryFormatter {
             lines.append("seeds run: " + summary.tallies.map { "\($0.platform.rawValue) \(rangeList($0.seedsRun))" }.joined(separator: ", "))
         }
         if summary.interrupted {
-            lines.append("interrupted: the campaign was stopped (SIGINT) before its end; only the seeds run above count")
+            lines.append("interrupted: the campaign was stopped (Ctrl-C or SIGTERM) before its end; only the seeds run above count")
         }
         for failing in summary.failing {
             lines.append("FAIL \(failing.platform.rawValue) seed \(failing.seed): \(failing.violation.invariant) — \(failing.violation.message)")

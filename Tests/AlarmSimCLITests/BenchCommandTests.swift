@@ -28,10 +28,10 @@ struct BenchCommandTests {
         #expect(run.output.isEmpty)
     }
 
-    @Test("a report path in a missing directory exits 74 with the path, before measuring anything")
+    @Test("a report path in a missing directory exits 73 with the path, before measuring anything")
     func unwritableReport() {
         let run = cli("bench", "--quick", "--out", "/nonexistent-alarmsim-dir/benchmarks.md")
-        #expect(run.status == .ioError)
+        #expect(run.status == .cannotCreate)
         #expect(run.errors.contains("/nonexistent-alarmsim-dir/benchmarks.md"))
         #expect(!run.errors.contains("bench: bare event queue"), "nothing was measured")
     }

@@ -77,7 +77,7 @@ struct CampaignReportTests {
         #endif
     }
 
-    @Test("a merge with a shard missing warns that seeds are not covered; a report path that is a file fails at once (74)")
+    @Test("a merge with a shard missing warns that seeds are not covered; a report path that is a file fails at once (73)")
     func missingShardAndFileReportPath() throws {
         let root = try makeTemporaryDirectory("gap")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -91,9 +91,27 @@ struct CampaignReportTests {
         let file = root.appendingPathComponent("plain-file")
         try Data("x".utf8).write(to: file)
         let run = cli(common + ["--report", file.path])
-        #expect(run.status == .ioError)
+        #expect(run.status == .cannotCreate)
         #expect(run.output.isEmpty, "no campaign ran")
-        #expect(run.errors.contains("\(file.path): it exists and is not a directory"))
+        #expect(run.errors.contains("\(file.path) exists and is not a directory"))
+        // A path under a file, too, fails before the campaign, in words (no Foundation error dump).
+        let under = cli(common + ["--report", file.path + "/x"])
+        #expect(under.status == .cannotCreate)
+        #expect(under.output.isEmpty, "no campaign ran")
+        #expect(under.errors == "error: cannot write \(file.path)/x: \(file.path) is not a directory\n")
+    }
+
+    @Test("a clean campaign into an old report directory removes the old failures/, and summary.json links nothing there")
+    func cleanCampaignRemovesOldFailures() throws {
+        let root = try makeTemporaryDirectory("old-failures")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let stale = root.appendingPathComponent("failures/ios-99")
+        try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: true)
+        try Data("an earlier campaign's report".utf8).write(to: stale.appendingPathComponent("report.md"))
+        let run = cli("fuzz", "--platform", "ios", "--seeds", "1..3", "--no-shrink", "--report", root.path)
+        #expect(run.status == .success)
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("failures").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["junit.xml", "summary.json", "summary.md"])
     }
 
     @Test("the merge of every shard prints and writes exactly what the unsharded campaign does")

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `fuzz` with worker subprocesses of the release binary: the summary does not depend on the
-/// number of jobs, a trapping seed kills only its worker, and SIGINT writes a partial summary.
+/// number of jobs, a trapping seed kills only its worker, and SIGINT or SIGTERM writes a partial summary.
 @Suite("Campaign worker subprocesses", .serialized)
 struct CampaignWorkerTests {
     @Test("the summary text and summary.json are byte-identical in-process, with --jobs 1 and with --jobs 2")
@@ -60,10 +60,11 @@ struct CampaignWorkerTests {
         #expect(junit.contains("name=\"crash\""))
     }
 
-    @Test("SIGINT stops the campaign cleanly: exit 130 and a valid summary.json that says interrupted, with seeds run")
-    func interrupt() throws {
+    @Test("SIGINT and SIGTERM stop the campaign cleanly: exit 130 / 143 and a valid summary.json that says interrupted, with seeds run",
+          arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func interrupt(signal: Int32, status: Int32) throws {
         let binary = try ReleaseBinary.locate()
-        let root = try makeTemporaryDirectory("sigint")
+        let root = try makeTemporaryDirectory("signal-\(signal)")
         defer { try? FileManager.default.removeItem(at: root) }
         let process = Process()
         process.executableURL = binary
@@ -73,11 +74,11 @@ struct CampaignWorkerTests {
         process.standardError = FileHandle.nullDevice
         try process.run()
         usleep(1_500_000)
-        process.interrupt()  // SIGINT
+        kill(process.processIdentifier, signal)  // what Ctrl-C, `timeout` and CI cancellation send
         let output = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 130)
+        #expect(process.terminationStatus == status)
         #expect(output.contains("interrupted: "))
         let data = try Data(contentsOf: root.appendingPathComponent("summary.json"))
         let json = try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])

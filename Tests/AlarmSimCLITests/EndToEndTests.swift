@@ -95,14 +95,32 @@ struct EndToEndTests {
         }
     }
 
-    @Test("replay --trace into a missing directory exits 74 and says which path failed")
+    @Test("replay --trace into a missing directory exits 73 before the run and says which path failed")
     func replayTraceUnwritable() throws {
         let directory = try makeTemporaryDirectory("nowhere")
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("no/such/dir/t.jsonl").path
         let run = cli("replay", "--platform", "ios", "--seed", "7", "--trace", path)
-        #expect(run.status == .ioError)
+        #expect(run.status == .cannotCreate)
+        #expect(run.output.isEmpty, "nothing ran")
         #expect(run.errors.contains(path))
+    }
+
+    @Test("replay --trace through a symbolic link writes the link's target and keeps the link; '-' is stdout and the report moves to stderr")
+    func replayTraceLinkAndStdout() throws {
+        let directory = try makeTemporaryDirectory("trace-link")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let link = directory.appendingPathComponent("latest.jsonl").path
+        #expect(symlink("run-7.jsonl", link) == 0)
+        let run = cli("replay", "--platform", "ios", "--seed", "7", "--trace", link)
+        #expect(run.status == .success)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "run-7.jsonl")
+        let written = try String(contentsOfFile: directory.appendingPathComponent("run-7.jsonl").path, encoding: .utf8)
+        #expect(written.hasPrefix("{\"header\":\"alarmsim-trace/1\""))
+        let binary = try ReleaseBinary.locate()
+        let piped = try ReleaseBinary.run(binary, ["replay", "--platform", "ios", "--seed", "7", "--trace", "-"])
+        #expect(piped.status == 0)
+        #expect(piped.output == written, "stdout carries exactly the trace")
     }
 
     @Test("replay of a seed prints the same trace-hash in two separate processes", arguments: ["ios", "android"])

@@ -88,7 +88,7 @@ struct ExplainAndReportTests {
         #expect(unreadable.errors.contains(missing))
     }
 
-    @Test("replay --report DIR writes trace.jsonl, report.md and timeline.html; an unwritable DIR exits 74 naming it")
+    @Test("replay --report DIR writes trace.jsonl, report.md and timeline.html; an unwritable DIR exits 73 naming it, before the run")
     func replayReport() throws {
         let directory = try makeTemporaryDirectory("replay-report")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -102,8 +102,9 @@ struct ExplainAndReportTests {
         let file = directory.appendingPathComponent("plain-file").path
         try Data("x".utf8).write(to: URL(fileURLWithPath: file))
         let unwritable = cli("replay", "--platform", "ios", "--seed", "1", "--report", file + "/sub")
-        #expect(unwritable.status == .ioError)
+        #expect(unwritable.status == .cannotCreate)
         #expect(unwritable.errors.contains(file))
+        #expect(unwritable.output.isEmpty, "nothing ran")
         #expect(cli("replay", "--platform", "ios", "--seed", "1", "--report").status == .usage)
     }
 }
