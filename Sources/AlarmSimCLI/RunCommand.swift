@@ -170,24 +170,8 @@ struct RunCommand: Command {
     }
 
     /// The 1-based line and column (in Unicode scalars) of the first byte that is not part of a
-    /// valid UTF-8 sequence: each line is decoded on its own, then the bad line byte by byte.
+    /// valid UTF-8 sequence (``UTF8Scan/firstInvalid(in:)``); (1, 1) when there is none.
     static func firstInvalidUTF8(in data: Data) -> (line: Int, column: Int) {
-        let bytes = [UInt8](data)
-        var lineStart = 0
-        var line = 1
-        while lineStart <= bytes.count {
-            let end = bytes[lineStart...].firstIndex(of: 0x0A) ?? bytes.count
-            let lineBytes = Array(bytes[lineStart..<end])
-            if String(bytes: lineBytes, encoding: .utf8) == nil {
-                // The longest valid prefix: its scalar count + 1 is the column of the bad byte.
-                var valid = lineBytes.count
-                while valid > 0, String(bytes: lineBytes[0..<valid], encoding: .utf8) == nil { valid -= 1 }
-                let column = (String(bytes: lineBytes[0..<valid], encoding: .utf8)?.unicodeScalars.count ?? 0) + 1
-                return (line, column)
-            }
-            lineStart = end + 1
-            line += 1
-        }
-        return (1, 1)
+        UTF8Scan.firstInvalid(in: [UInt8](data)) ?? (1, 1)
     }
 }

@@ -45,7 +45,7 @@ public enum ScenarioRunner {
                                        "net.kill-switch-failure-rate", "net.kill-switch-timeout-ms", "js.stall-one-in",
                                        "sim.reactive-user", "sim.interleaving-death-rate", "sim.request-failure-rate",
                                        "sim.workout-loss-rate", "sim.walk-force-quit-rate", "sim.snooze-clock-change-rate",
-                                       "sim.first-launch", "sim.start-ms", "sim.liveness",
+                                       "sim.first-launch", "sim.start-ms", "sim.liveness", "sim.max-events", "sim.max-virtual-days",
                                        "liveness.registration-bound-ms", "liveness.audible-bound-ms", "liveness.user-return-ms",
                                        "liveness.user-stay-ms", "liveness.first-unlock-ms"]
 
@@ -221,10 +221,7 @@ public enum ScenarioRunner {
         if setup.liveness.enabled {
             parameters += setup.liveness.parameters(boundaryWallMs: startWallMs + setup.durationMs)
         }
-        // The run covers the file's own span: long scenarios (`at +30d …`) get the time they ask for.
-        let limits = RunLimits(maxEvents: 200_000 + 50 * scenario.events.count + Int(setup.durationMs / 1_000),
-                               maxVirtualTimeMs: setup.durationMs + 3_600_000
-                                   + (setup.liveness.enabled ? setup.liveness.windowMaxMs : 0))
+        let limits = Self.runLimits(scenario, setup: setup)
         let options = RunOptions(platform: platform, seed: scenario.seed, defects: defects, keepFullTrace: keepFullTrace,
                                  limits: limits)
         let result = Simulator.run(setup: setup, parameters: parameters, options: options)
@@ -246,6 +243,37 @@ public enum ScenarioRunner {
         }
         notes += result.exemptions.map { "exemption \($0.name): \($0.value)" }
         return ScenarioOutcome(passed: failures.isEmpty, failures: failures, notes: notes, result: result)
+    }
+
+    /// The events a run of a scenario may process unless `param sim.max-events` says otherwise:
+    /// about 20 s of work on a slow machine.
+    public static let defaultMaxEvents = 500_000
+    /// The most events a scenario may ask for with `param sim.max-events` (minutes of work).
+    public static let maxEventsCeiling = 20_000_000
+    /// The virtual days a run of a scenario may cover unless `param sim.max-virtual-days` says
+    /// otherwise: a month, like `sim.duration-ms`'s ceiling, plus the liveness phase.
+    public static let defaultMaxVirtualDays = 31
+    /// The most virtual days a scenario may ask for with `param sim.max-virtual-days` (ten years).
+    public static let maxVirtualDaysCeiling = 3_650
+
+    /// The run's limits: the file's own span of virtual time (long scenarios, `at +30d …`, get the
+    /// time they ask for) up to `param sim.max-virtual-days` (default ``defaultMaxVirtualDays``),
+    /// and events up to `param sim.max-events` (default ``defaultMaxEvents``). Both bound the
+    /// run's work, so a valid file with `at +1000d` ends in seconds with a `run-limit` failure
+    /// that names the limit and the line that raises it, instead of running for minutes or hours
+    /// (a run's cost per event grows with its history: issue 20).
+    static func runLimits(_ scenario: ScenarioFile, setup: DeviceSetup) -> RunLimits {
+        let askedEvents = scenario.parameters.last { $0.key == "sim.max-events" }.flatMap { Int($0.value) }
+        let askedDays = scenario.parameters.last { $0.key == "sim.max-virtual-days" }.flatMap { Int64($0.value) }
+        let spanEvents = 200_000 + 50 * scenario.events.count + Int(setup.durationMs / 1_000)
+        let spanMs = setup.durationMs + 3_600_000 + (setup.liveness.enabled ? setup.liveness.windowMaxMs : 0)
+        let dayCapMs = (askedDays ?? Int64(Self.defaultMaxVirtualDays)) * 86_400_000
+            + (askedDays == nil && setup.liveness.enabled ? setup.liveness.windowMaxMs + 3_600_000 : 0)
+        var limits = RunLimits(maxEvents: askedEvents ?? min(spanEvents, Self.defaultMaxEvents),
+                               maxVirtualTimeMs: askedDays == nil ? min(spanMs, dayCapMs) : dayCapMs)
+        limits.raiseHint = "a scenario that needs more can raise it with 'param sim.max-events N' (up to \(Self.maxEventsCeiling)) "
+            + "or 'param sim.max-virtual-days D' (up to \(Self.maxVirtualDaysCeiling))"
+        return limits
     }
 
     static func judge(_ scenario: ScenarioFile, _ result: RunResult) -> [String] {
@@ -687,6 +715,12 @@ public enum ScenarioRunner {
             ]
             guard let rate = ratio(parameter.value) else { return bad + " (never or N/D, e.g. 1/25)" }
             setup[keyPath: fields[parameter.key]!] = rate
+        case "sim.max-events":
+            // Read by `run` for the run's limits (``runLimits(_:setup:)``).
+            guard let number, (1...Int64(Self.maxEventsCeiling)).contains(number) else { return bad + " (1...\(Self.maxEventsCeiling))" }
+        case "sim.max-virtual-days":
+            // Read by `run` for the run's limits (``runLimits(_:setup:)``).
+            guard let number, (1...Int64(Self.maxVirtualDaysCeiling)).contains(number) else { return bad + " (1...\(Self.maxVirtualDaysCeiling))" }
         case "sim.first-launch":
             // Read by `run` before the plan is built (the synthesized first-launch prefix).
             guard ["synthesized", "scripted"].contains(parameter.value) else { return bad + " (synthesized or scripted)" }

@@ -4,6 +4,9 @@ public struct RunLimits: Sendable, Equatable {
     public var maxEvents: Int
     /// The most virtual time the run may cover, in milliseconds after the run's epoch.
     public var maxVirtualTimeMs: Int64
+    /// How a user raises the limits, for the `run-limit` message (a scenario's `param` line); the
+    /// default says a seed never needs more.
+    public var raiseHint = "a generated seed never needs more: a loop in the bridge or a model is the likely cause (report the repro line)"
 
     /// Creates limits for a run.
     ///

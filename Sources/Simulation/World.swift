@@ -388,13 +388,24 @@ final class World {
             clock.advance(to: max(nowMs, event.dueMs))
             eventsProcessed += 1
             if eventsProcessed > limits.maxEvents || nowMs - setup.startWallMs > limits.maxVirtualTimeMs {
-                violate("run-limit", [], "run exceeded \(limits.maxEvents) events or \(limits.maxVirtualTimeMs) ms")
+                violateRunLimit(limits)
                 break
             }
             dispatch(event.payload)
             checkAfterEvent()
             livenessObserve()
         }
+    }
+
+    /// `run-limit`: which limit stopped the run, where, and how to raise it (never a hang: the
+    /// limits bound a run's work, and so its wall time, whatever a scenario's span asks).
+    func violateRunLimit(_ limits: RunLimits) {
+        let days = Double(nowMs - setup.startWallMs) / 86_400_000
+        let span = "\((days * 10).rounded() / 10) days of virtual time"
+        let which = eventsProcessed > limits.maxEvents
+            ? "the run reached its limit of \(limits.maxEvents) events at \(localTimeText(wallMs)), after \(span)"
+            : "the run reached its limit of \(limits.maxVirtualTimeMs / 86_400_000) days of virtual time at \(localTimeText(wallMs)) (\(eventsProcessed) events)"
+        violate("run-limit", [], which + "; " + limits.raiseHint)
     }
 
     /// True for events addressed to the app process, which a suspended process cannot run.

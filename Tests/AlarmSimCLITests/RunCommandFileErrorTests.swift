@@ -56,4 +56,54 @@ struct RunCommandFileErrorTests {
         #expect(located.status == .dataError)
         #expect(located.errors.hasPrefix("\(later):3:8: "), "\(located.errors)")
     }
+
+    @Test("an input larger than the 16 MiB cap (or an endless device) fails at once with a sentence, for run, import and merge")
+    func inputSizeCap() throws {
+        let directory = try makeTemporaryDirectory("huge")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("huge.scenario").path
+        try Data(repeating: 0x23, count: (16 << 20) + 1).write(to: URL(fileURLWithPath: path))
+        // A private /dev/zero (1, 5) when the tests run as root, as CI does; the machine's own is never touched.
+        let zero = directory.appendingPathComponent("zero").path
+        #if os(Linux)
+        let endless = mknod(zero, S_IFCHR | 0o444, dev_t(1 << 8 | 5)) == 0 ? [zero] : []
+        #else
+        let endless: [String] = []
+        #endif
+        for input in [path] + endless {
+            for arguments in [["run", input], ["import", input], ["merge", input]] {
+                let run = cli(arguments)
+                #expect(run.status == .ioError, "\(arguments)")
+                #expect(run.errors.contains("it is larger than 16 MiB"), "\(arguments): \(run.errors)")
+            }
+        }
+    }
+}
+
+@Suite("Scenario run limits")
+struct ScenarioRunLimitTests {
+    @Test("a valid file with 'at +1000d' ends at once with a run-limit failure naming the limit and the param that raises it")
+    func farFutureLineIsBounded() throws {
+        let directory = try makeTemporaryDirectory("far")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("far.scenario").path
+        try "platform android\nstart 2026-03-02 06:55 Europe/Berlin\nalarm a1 07:00 weekly mon,tue,wed,thu,fri,sat,sun\nat 06:56 user open-app\nat +1000d 07:30 user leave-app\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let run = cli("run", path)
+        #expect(clock.now - start < .seconds(60), "bounded (it took minutes before)")
+        #expect(run.status == .violations)
+        #expect(run.output.contains("unexpected violation run-limit: the run reached its limit of 31 days of virtual time at 2026-04-02"))
+        #expect(run.output.contains("'param sim.max-virtual-days D'"))
+        // Raised by the file itself, the same run covers 40 days and then stops at the new limit.
+        try "platform android\nstart 2026-03-02 06:55 Europe/Berlin\nparam sim.max-virtual-days 40\nalarm a1 07:00 weekly mon\nat +1000d 07:30 user leave-app\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(cli("run", path).output.contains("the run reached its limit of 40 days of virtual time at 2026-04-1"))
+        try "platform android\nstart 2026-03-02 06:55 Europe/Berlin\nparam sim.max-events 5\nalarm a1 07:00 weekly mon\nat +2d 07:30 user open-app\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(cli("run", path).output.contains("the run reached its limit of 5 events at 2026-03-"))
+        try "platform android\nstart 2026-03-02 06:55 Europe/Berlin\nparam sim.max-events 0\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(cli("run", path).status == .dataError)
+    }
 }
