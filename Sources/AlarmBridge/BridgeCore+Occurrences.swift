@@ -529,7 +529,7 @@ extension BridgeCore {
             return
         }
         if let index = resounded.firstIndex(where: { $0.id == id }) {
-            resoundCompleted(resounded.remove(at: index), row: row, result: result, into: &out)
+            resoundCompleted(resounded.remove(at: index), row: row, result: result, now: now, into: &out)
             return
         }
         switch result {
