@@ -109,6 +109,7 @@ extension World {
     /// added back at 10:11 and force-stopped at 10:12, undelivered in doze). A copy lost while the
     /// process runs (the bridge's own cancel) is still judged from that read.
     func reoweAddedBackDays() {
+        guard setup.platform == .android else { return }  // iOS owes only seen refusals, never adds back
         for index in missedExpectations.indices {
             let expected = missedExpectations[index]
             let held = platformHoldsPrimary(rootID: expected.rootID, fireWallMs: expected.fireWallMs)
