@@ -288,6 +288,9 @@ struct InvariantSuiteTests {
         // degraded like a first registration (7558, SNZ-20, SNZ-21). Oracle: a day added back and
         // lost again with no process running is owed by the next launch (6855).
         (.android, 7662), (.android, 7558), (.android, 6855),
+        // Bridge: after a set-back no broadcast dated, a snooze ring the platform no longer holds and
+        // whose delivery was never seen is rebased, so its repair rings at once (11515, SNZ-20).
+        (.android, 11515),
     ]
 
     @Test("uniform-profile seeds the fuzzer once failed on stay clean")
