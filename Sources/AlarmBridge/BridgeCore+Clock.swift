@@ -64,7 +64,9 @@ extension BridgeCore {
                                        soundName: row.soundName))  // SND-6: the same ring keeps its sound
         }
         publishAndSchedule(rebased, origin: .lifecycle, now: now, into: &out)
-        if !defects.snoozeNotRebased { noteAmbiguousSnoozeRows(delta, now: now, previousReadingWallMs: previousReadingWallMs) }
+        if !defects.snoozeNotRebased {
+            noteAmbiguousSnoozeRows(delta, now: now, previousReadingWallMs: previousReadingWallMs, datedByBroadcast: datedByBroadcast)
+        }
         armExpiryTimer(now: now, into: &out)
     }
 
@@ -116,9 +118,14 @@ extension BridgeCore {
     /// then it would ring that much late. Such rows wait here, with the rebased fire time (wall
     /// ms), for the next inventory read to decide (ios seeds 1038, 1348 of
     /// `--faults clock-change-during-snooze`: a 10-minute snooze rang an hour late).
-    mutating func noteAmbiguousSnoozeRows(_ delta: Int64, now: BridgeInstants, previousReadingWallMs: Int64?) {
+    ///
+    /// Android, the same when no TIME_SET broadcast dated the correction (a launch noticed it: the
+    /// app was stopped, or no process ran); a dated one leaves no doubt (the rows due before it
+    /// in the old frame were reached there).
+    mutating func noteAmbiguousSnoozeRows(_ delta: Int64, now: BridgeInstants, previousReadingWallMs: Int64?,
+                                          datedByBroadcast: Bool) {
         snoozeRebaseIfUnrung = []
-        guard flavor == .ios, delta < 0, let live = document?.liveOccurrence else { return }
+        guard delta < 0, !(flavor == .android && datedByBroadcast), let live = document?.liveOccurrence else { return }
         let lastReading = previousReadingWallMs ?? .min
         for row in document?.rings ?? [] where row.metadata.kind == .snooze && row.metadata.token == live.token
             && !row.delivered && row.fireWallMs <= now.wallMs - delta && row.fireWallMs > lastReading {
@@ -126,23 +133,33 @@ extension BridgeCore {
         }
     }
 
-    /// The read that decides ``noteAmbiguousSnoozeRows(_:now:previousReadingWallMs:)``: a snooze
+    /// The read that decides ``noteAmbiguousSnoozeRows(_:now:previousReadingWallMs:datedByBroadcast:)``: a snooze
     /// ring still `scheduled` never fired, so it is re-registered at its rebased time; one
     /// alerting or gone rang in the old frame and is left alone.
+    ///
+    /// Android: a gone ring whose delivery the bridge never saw (none handled, none queued, none
+    /// in flight to this process) did not ring — AlarmManager delivers by starting the process —
+    /// but was removed (a force-stop, a reboot). The sync repairs it (SNZ-11) from its row, so the
+    /// row is rebased too and the repair rings at once, its deadline being past (android uniform
+    /// seed 11515: force-stopped before its 09:00 snooze, clock set back an hour unseen, the
+    /// launch's repair re-armed 09:00 in the new frame, 34 min away: no pressure).
     mutating func rebaseUnrungSnoozeRows(_ inventory: [PlatformAlarm], now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard !snoozeRebaseIfUnrung.isEmpty else { return }
         let waiting = snoozeRebaseIfUnrung
         snoozeRebaseIfUnrung = []
         var rebased: [RingRequest] = []
         for (id, fire) in waiting {
-            guard inventory.contains(where: { $0.id == id && $0.state == .scheduled }), !inFlight.contains(id),
-                  let row = document?.row(id), !row.delivered else { continue }
-            if row.confirmed, !resounded.contains(where: { $0.id == row.id }) { resounded.append(row) }  // SNZ-21
+            guard !inFlight.contains(id), let row = document?.row(id), !row.delivered else { continue }
+            let held = inventory.contains { $0.id == id && $0.state == .scheduled }
+            let removedUnrung = flavor == .android && !inventory.contains { $0.id == id }
+                && !queued.contains(.alarmDelivered(id)) && !deliveryInFlight(row, now: now)
+            guard held || removedUnrung else { continue }
+            if held, row.confirmed, !resounded.contains(where: { $0.id == row.id }) { resounded.append(row) }  // SNZ-21
             rebased.append(RingRequest(id: row.id, schedule: .fixed(wallMs: max(now.wallMs, fire)), fireWallMs: max(now.wallMs, fire),
                                        metadata: row.metadata, soundName: row.soundName))
         }
         guard !rebased.isEmpty else { return }
-        out.append(.note("snooze ring still pending after an unseen clock set-back: rebased (SNZ-20)"))
+        out.append(.note("snooze ring unrung after an unseen clock set-back: rebased (SNZ-20)"))
         publishAndSchedule(rebased, origin: .lifecycle, now: now, into: &out)
     }
 }

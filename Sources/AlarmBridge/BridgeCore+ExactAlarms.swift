@@ -34,6 +34,27 @@ extension BridgeCore {
         return true
     }
 
+    /// A same-ID re-registration of a ring the platform holds (a snooze rebase after a clock
+    /// correction, SNZ-20, SNZ-21; its retry) that `setAlarmClock` refused for want of the
+    /// exact-alarm permission is sent again as ``RingPrecision/allowWhileIdle`` at the new time,
+    /// as a first registration is (``degradeRefusedExact(_:error:now:into:)``): refused, the
+    /// held ring stayed at its old-frame time — an hour late after a set-back — and the grant
+    /// then re-registered that stale time exactly (android uniform seed 7558). The previous row
+    /// stays the fallback of the degraded request (`resounded`), so its refusal keeps it.
+    /// - Returns: true when the degraded request was issued.
+    mutating func degradeRefusedReRegistration(_ previous: RingRow, row: RingRow, error: PlatformError, now: BridgeInstants,
+                                               into out: inout [BridgeCommand]) -> Bool {
+        guard flavor == .android, error == .securityException, row.inexact != true, !row.metadata.kind.isLegacy,
+              !defects.keepsNothingWhenExactRefused else { return false }
+        out.append(.note("exact alarms refused (SecurityException): re-registration of \(row.metadata.kind.rawValue) \(row.id) sent as an inexact allow-while-idle alarm"))
+        resounded.append(previous)
+        var request = RingRequest(id: row.id, schedule: row.schedule, fireWallMs: row.fireWallMs, metadata: row.metadata,
+                                  countdown: nil, soundName: row.soundName)
+        request.precision = .allowWhileIdle
+        publishAndSchedule([request], origin: .lifecycle, now: now, into: &out)
+        return true
+    }
+
     /// AND-3: the exact-alarm permission was granted: every ring held inexact is registered
     /// exactly again (same ID: the PendingIntent replaces the inexact alarm), then the sync runs.
     mutating func upgradeInexactRings(now: BridgeInstants, into out: inout [BridgeCommand]) {
@@ -68,11 +89,29 @@ extension BridgeCore {
                 && now.wallMs - row.fireWallMs < Self.inexactWindowBoundMs
                 && document.alarm(row.metadata.alarmID)?.enabled == true
                 && !(document.missedRingIDs ?? []).contains(row.id)  // a failed add-back, recorded: not again
+                && !isPlannedInEarlierZone(row)  // REC-8: the day's ring time moved with the zone
                 && !document.occurrences.contains { $0.rootID == row.metadata.rootID && $0.startedAtMs == row.fireWallMs }
         }.map { row in
             RingRequest(id: row.id, schedule: row.schedule, fireWallMs: row.fireWallMs, metadata: row.metadata,
                         countdown: nil, soundName: row.soundName)
         }
+    }
+
+    /// REC-8: true when `row` was planned before the bridge adopted the device zone now in force
+    /// (`zoneAdoptedAtMs`) and its instant is no longer one of its root's ring times there: the
+    /// re-plan in the new local frame owns that day (its primary is in the recurrence plan), so
+    /// adding the old-zone instant back would ring the root a second time, at an hour nobody
+    /// configured (android uniform seed 7662: force-stopped over a São Paulo → New York change, the
+    /// launch re-added a1.thu's 06:16 BRT primary — 05:16 EDT — beside the re-planned 06:16 EDT).
+    /// Such a row is judged like an exact one that vanished (``recordMissedOccurrences``): the bridge
+    /// cannot tell whether the change came before its ring time or after it.
+    func isPlannedInEarlierZone(_ row: RingRow) -> Bool {
+        guard let document, row.publishedAtMs < (document.zoneAdoptedAtMs ?? .min),
+              let root = document.root(row.metadata.rootID) else { return false }
+        guard let weekday = root.weekday else { return root.onceFireWallMs != row.fireWallMs }
+        let ringTime = configuration.calendar.latestFire(hour: root.hour, minute: root.minute, weekday: weekday,
+                                                         atOrBefore: row.fireWallMs)
+        return ringTime != row.fireWallMs
     }
 
     /// Keeps the rings an inventory read of this process showed held (``heldInProcess``).

@@ -25,8 +25,8 @@ extension BridgeCore {
                 row.replacesHeldRing = nil
             }) }
         }
-        guard flavor == .ios else { return }
         rebaseUnrungSnoozeRows(inventory, now: now, into: &out)  // SNZ-20
+        guard flavor == .ios else { return }
         replanMovedRelativeRows(inventory, delivered: queuedDeliveries, now: now)  // REC-8, IOS-2
         let nowAlerting = inventory.filter { $0.state == .alerting }.map(\.id).sorted()
         // OCC-2: the first root to become *due* owns the occurrence, whatever order a late
@@ -529,7 +529,7 @@ extension BridgeCore {
             return
         }
         if let index = resounded.firstIndex(where: { $0.id == id }) {
-            resoundCompleted(resounded.remove(at: index), row: row, result: result, into: &out)
+            resoundCompleted(resounded.remove(at: index), row: row, result: result, now: now, into: &out)
             return
         }
         switch result {

@@ -90,8 +90,9 @@ extension BridgeCore {
     /// the new sound; refused, the daemon still holds the ring as it was, so its previous row
     /// stands (the ring stays the pressure it was; SND-9 still falls back if its sound fails).
     mutating func resoundCompleted(_ previous: RingRow, row: RingRow, result: Result<Int64, PlatformError>,
-                                   into out: inout [BridgeCommand]) {
+                                   now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard case .success = result else {
+            if case .failure(let error) = result, degradeRefusedReRegistration(previous, row: row, error: error, now: now, into: &out) { return }
             out.append(.note("re-registration of \(row.id) refused: the platform keeps the previous ring (SND-6, SNZ-21)"))
             mutate { $0.upsert(previous) }
             if previous.metadata.kind == .snooze, previous.fireWallMs != row.fireWallMs, armRetries < configuration.armRetryMax {

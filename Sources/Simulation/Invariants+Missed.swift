@@ -16,6 +16,9 @@ struct MissedExpectation {
     /// True ms of the first successful sync read a ready bridge of a later incarnation handled at
     /// least the grace after the ring time; the record is due T_OP after it.
     var readAtMs: Int64?
+    /// True once the platform held a primary for the ring time after that read: the launch added
+    /// the day back (an undelivered inexact primary inside its AMS window).
+    var addedBack = false
 }
 
 extension World {
@@ -89,11 +92,35 @@ extension World {
             receipts.contains { $0.reason == MissReceipt.missedReason && $0.rootID == expected.rootID && $0.expiredAtMs == expected.fireWallMs }
                 || occurrences.contains { $0.startedAtMs == expected.fireWallMs }
         }
+        reoweAddedBackDays()
         for expected in missedExpectations {
             guard let readAt = expected.readAtMs, nowMs - readAt > setup.transitionBoundMs,
                   !platformHoldsPrimary(rootID: expected.rootID, fireWallMs: expected.fireWallMs) else { continue }
             violate("missed-day-recorded", [], "\(expected.rootID) did not ring at \(localTimeText(expected.fireWallMs)) (\(expected.cause)), and the next launch left no missed record the app can see \(nowMs - readAt) ms after its sync read the platform")
             return
+        }
+    }
+
+    /// A day the launch added back (`addedBack`) whose copy then left the platform undelivered
+    /// with no process running — a force-stop or a reboot, the limit that silenced the day the
+    /// first time — is owed again by the next launch, whose sync finds its row past the AMS window
+    /// and records it (BridgeCore+Missed.swift). Judged from the earlier launch's read, the record
+    /// was demanded before any process could write it (android uniform seed 6855: the copy was
+    /// added back at 10:11 and force-stopped at 10:12, undelivered in doze). A copy lost while the
+    /// process runs (the bridge's own cancel) is still judged from that read.
+    func reoweAddedBackDays() {
+        guard setup.platform == .android else { return }  // iOS owes only seen refusals, never adds back
+        for index in missedExpectations.indices {
+            let expected = missedExpectations[index]
+            let held = platformHoldsPrimary(rootID: expected.rootID, fireWallMs: expected.fireWallMs)
+            if held, expected.readAtMs != nil {
+                missedExpectations[index].addedBack = true
+            } else if !held, expected.addedBack, !process.running {
+                missedExpectations[index].addedBack = false
+                missedExpectations[index].readAtMs = nil
+                missedExpectations[index].incarnation = process.incarnation
+                record("oracle", "missed-day-owed-again", [TraceField("root", expected.rootID)])
+            }
         }
     }
 
