@@ -249,6 +249,7 @@ public enum ScenarioExport {
         case "ios.schedule-latency-max-ms": return String(setup.ios.scheduleLatencyMaxMs)
         case "ios.authorization": return setup.ios.authorization.rawValue
         case "ios.dense-late-delay-max-ms": return String(setup.ios.denseLateDelayMaxMs)
+        case "ios.read-lag-max-ms": return String(setup.ios.readLagMaxMs)
         case "ios.background-execution-ms": return setup.backgroundExecutionMs.map(String.init) ?? "unlimited"
         case "ios.dst-gap": return setup.ios.dstPolicy.gap.rawValue
         case "ios.dst-overlap": return setup.ios.dstPolicy.overlap.rawValue

@@ -26,7 +26,7 @@ public enum ScenarioRunner {
     /// Parameters a scenario may set with `param KEY VALUE`.
     public static let parameterKeys = ["ios.capacity", "ios.schedule-latency-max-ms", "ios.coalesce-updates",
                                        "ios.authorization", "ios.authorization-answer", "ios.usage-description",
-                                       "ios.stale-not-determined", "ios.hold-updates-while-locked", "ios.dense-late-delay-max-ms",
+                                       "ios.stale-not-determined", "ios.hold-updates-while-locked", "ios.dense-late-delay-max-ms", "ios.read-lag-max-ms",
                                        "ios.background-execution-ms", "ios.intents-after-force-quit",
                                        "ios.dst-gap", "ios.dst-overlap", "ios.custom-sound-fails", "ios.silent-mode-silences",
                                        "ios.jumped-over-relative", "ios.schedule-always-fails",
@@ -545,6 +545,9 @@ public enum ScenarioRunner {
         case "ios.dense-late-delay-max-ms":
             guard let number, number <= 600_000 else { return bad + " (0...600000)" }
             setup.ios.denseLateDelayMaxMs = number
+        case "ios.read-lag-max-ms":
+            guard let number, number <= 190 else { return bad + " (0...190: the third SCH-9 read, 200 ms after the first, must see the alarm)" }
+            setup.ios.readLagMaxMs = number
         case "ios.dst-gap":
             guard let value = WallCalendar.DSTPolicy.Gap(rawValue: parameter.value) else { return bad + " (next-hour, preserve-minute or skip)" }
             setup.ios.dstPolicy.gap = value

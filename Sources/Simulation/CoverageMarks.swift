@@ -78,6 +78,8 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
     case actionAcknowledged
     // Added after the first measurement (issue 7, part 4)
     case androidDeliveredLate
+    // Added for issue 16 part 4: situations the fuzzer never produced
+    case readAfterWriteLag
 
     public static func < (lhs: CoverageMark, rhs: CoverageMark) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -285,6 +287,9 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
         case .androidDeliveredLate:
             return Info(name: "android-delivered-late", summary: "AlarmManager delivered an alarm more than 1 s after it was due",
                         rules: ["AND-19", "AND-14"], platforms: [.android])
+        case .readAfterWriteLag:
+            return Info(name: "read-after-write-lag", summary: "an AlarmKit read did not yet list an alarm whose schedule call had just returned",
+                        rules: ["SCH-9", "SCH-16"], platforms: [.ios])
         }
     }
 }

@@ -278,6 +278,13 @@ public enum FaultCatalog {
         platforms: both, rules: ["SCH-16", "BOOT-2", "invariant 25"],
         rate: Ratio(1, 20), unit: .perHour, exemptions: ["locked-boot-restore-faulted"])
 
+    /// Issue 16 part 4: the reason SCH-9 allows three verification reads 100 ms apart.
+    public static let readAfterWriteLag = FaultKind(
+        "read-after-write-lag",
+        "AlarmKit reads list a newly scheduled alarm only 0–120 or 0–180 ms after its schedule call returned (in-run stream ios.daemon.read-lag)",
+        platforms: [.ios], rules: ["SCH-9", "SCH-16", "API-19"],
+        rate: Ratio(1, 2), unit: .perSeed)
+
     // MARK: - Sound, walk, network
 
     public static let audioFocusLoss = FaultKind(
@@ -312,7 +319,7 @@ public enum FaultCatalog {
         legacyInstall, reboot, lateReboot, lockedBootLength, clockJumpForward, clockJumpBack, timeZoneChange, dstNightStart, doze,
         charging, silentMode, exactPermissionRevoke, forceStop, oemKiller, oemDeliveryDelay, scheduleFailure,
         scheduleRequestFailure, scheduleAlwaysFails, capacitySqueeze, coalesceUpdates, heldUpdatesWhileLocked,
-        denseLateDelivery, lateDelivery, osRemovesAlarm, inventoryReadFailure, audioFocusLoss, playbackFailure,
+        denseLateDelivery, lateDelivery, osRemovesAlarm, inventoryReadFailure, readAfterWriteLag, audioFocusLoss, playbackFailure,
         workoutLoss, healthAccessRevoked, killSwitchNetworkFailure,
     ]
 

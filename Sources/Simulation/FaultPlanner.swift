@@ -69,6 +69,7 @@ struct FaultPlanner {
             setup.ios.denseLateDelayMaxMs = seedHit(FaultCatalog.denseLateDelivery) != nil ? 240_000 : 0  // forums 825427
             setup.ios.scheduleAlwaysFails = seedHit(FaultCatalog.scheduleAlwaysFails) != nil  // SCH-26
             setup.ios.customSoundFails = seedHit(FaultCatalog.playbackFailure) != nil  // SND-9, forums 802620
+            if var rng = seedHit(FaultCatalog.readAfterWriteLag) { setup.ios.readLagMaxMs = rng.pick([Int64(120), 180]) }  // SCH-9
         case .android:
             if var rng = seedHit(FaultCatalog.oemKiller) { setup.android.oemKillsRingingAfterMs = rng.int(in: 10_000...300_000) }
             if var rng = seedHit(FaultCatalog.oemDeliveryDelay) { setup.android.oemDeliveryDelayMaxMs = rng.int(in: 60_000...900_000) }

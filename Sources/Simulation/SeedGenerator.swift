@@ -243,6 +243,7 @@ public enum SeedGenerator {
                 + (setup.ios.authorization == .notDetermined ? (setup.ios.promptGrants ? " (prompt: grant)" : " (prompt: deny)") : "")))
             parameters.append(RunParameter("ios.stale-not-determined", String(setup.ios.staleNotDetermined)))
             parameters.append(RunParameter("ios.dense-late-delay-max-ms", String(setup.ios.denseLateDelayMaxMs)))
+            parameters.append(RunParameter("ios.read-lag-max-ms", String(setup.ios.readLagMaxMs)))
             parameters.append(RunParameter("ios.hold-updates-while-locked", String(setup.ios.holdUpdatesWhileLocked)))
             parameters.append(RunParameter("ios.background-execution-ms", setup.backgroundExecutionMs.map(String.init) ?? "unlimited"))
             parameters.append(RunParameter("ios.intents-after-force-quit", String(setup.intentsAfterForceQuit)))

@@ -187,6 +187,10 @@ final class World {
     /// Android: the configured trigger (wall ms), metadata and wall-clock frame (wall − true ms)
     /// of each held delivery when it was held (lookup only).
     var androidHeldTriggers: [AlarmUUID: (triggerWallMs: Int64, metadata: RingMetadata, wallMinusTrueMs: Int64)] = [:]
+    /// iOS read-after-write lag: alarms reads do not list yet, until a true time (ms).
+    var readLagUntil: [(id: AlarmUUID, untilMs: Int64)] = []
+    /// Draws each schedule's read lag (`ios.read-lag-max-ms`).
+    lazy var readLagRNG = streams.stream("ios.daemon.read-lag")
     /// Deliveries the platform is holding back (injected, or the dense-fixed field fault), by ring.
     var lateHeld: [AlarmUUID] = []
     /// The daemon generation of each held iOS fire (lookup only, never iterated).
@@ -686,8 +690,30 @@ final class World {
     }
 
     func readInventory() -> Result<[PlatformAlarm], PlatformError> {
-        if ios != nil { return ios!.readAlarms() }
+        if ios != nil { return withReadLag(ios!.readAlarms()) }
         return android!.readPending()
+    }
+
+    /// iOS read-after-write lag (`ios.read-lag-max-ms`, fault `read-after-write-lag`): an alarm
+    /// whose schedule completed less than its drawn lag ago is not listed yet (SCH-9's reason for
+    /// three reads). A failed read stays failed.
+    func withReadLag(_ read: Result<[PlatformAlarm], PlatformError>) -> Result<[PlatformAlarm], PlatformError> {
+        readLagUntil.removeAll { $0.untilMs <= nowMs }
+        guard case .success(let alarms) = read, !readLagUntil.isEmpty else { return read }
+        let hidden = alarms.filter { alarm in readLagUntil.contains { $0.id == alarm.id } }
+        guard !hidden.isEmpty else { return read }
+        cover(.readAfterWriteLag)
+        record("ios", "read-lag", [TraceField("unlisted", hidden.map(\.id.description).joined(separator: ","))])
+        return .success(alarms.filter { alarm in !hidden.contains { $0.id == alarm.id } })
+    }
+
+    /// A schedule call succeeded: with the read-after-write lag on, reads list the alarm only
+    /// after a drawn lag (in-run stream `ios.daemon.read-lag`; drawn only when the lag is on).
+    func noteReadLag(_ id: AlarmUUID) {
+        guard ios != nil, setup.ios.readLagMaxMs > 0, !liveness.healed else { return }
+        let lag = readLagRNG.int(in: 0...setup.ios.readLagMaxMs)
+        readLagUntil.removeAll { $0.id == id }
+        if lag > 0 { readLagUntil.append((id, nowMs + lag)) }
     }
 
     func execute(_ command: BridgeCommand) {
@@ -880,7 +906,7 @@ final class World {
             if case .success = result, let metadata = requestMetadata[id], metadata.kind == .primary {
                 oracle.capacityRefused.removeAll { $0.rootID == metadata.rootID }  // registered since
             }
-            if case .success = result { noteScheduleResult(id, success: true) } else {
+            if case .success = result { noteScheduleResult(id, success: true); noteReadLag(id) } else {
                 noteScheduleResult(id, success: false)
                 if inLockedBootPhase, let metadata = requestMetadata[id], metadata.kind == .primary,
                    !liveness.restoreFault.roots.contains(metadata.rootID) {
