@@ -390,7 +390,7 @@ final class World {
                 cover(.processDeathMidRequest)  // the read's process died before its answer came
                 return
             }
-            let result = readInventory()
+            let result = readInventory(purpose)
             // BOOT-2: an unreadable inventory is no cleared gate condition (invariant launch-gate).
             if case .failure = result { launchState.gateClearSinceMs = nil }
             if case .failure = result, inLockedBootPhase { liveness.restoreFault.everyRoot = true }
@@ -689,8 +689,15 @@ final class World {
         }
     }
 
-    func readInventory() -> Result<[PlatformAlarm], PlatformError> {
-        if ios != nil { return withReadLag(ios!.readAlarms()) }
+    func readInventory(_ purpose: InventoryPurpose) -> Result<[PlatformAlarm], PlatformError> {
+        if ios != nil {
+            let read = ios!.readAlarms()
+            // The lag is applied to SCH-9's verification reads only: on every read it turns
+            // syncs red that re-register or drop a just-scheduled ring (idempotent-sync, and
+            // rows-kept-for-observer SCH-4: ios swarm seeds 477, 584, 1087) — open, not yet
+            // classified (issue 16 part 4).
+            return purpose.isSaveVerification ? withReadLag(read) : read
+        }
         return android!.readPending()
     }
 
