@@ -44,6 +44,15 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     /// Walk: a started walk arms a fuse while the app is steadily in the foreground, a legacy
     /// foreground maintenance alarm (WALK-5, WALK-13).
     public var foregroundWalkFuse = false
+    /// Walk: returning active keeps the walk fuse pending (WALK-9 cancels it) and the next
+    /// resign-active reuses it at its old deadline instead of resign + 60 s (WALK-5, WALK-8).
+    public var walkFuseKeptInForeground = false
+    /// SCH-18: the foregroundSuppressed proof survives a wall-clock or time-zone change, so a proof
+    /// for an instant of the old frame stands for the root in the new one.
+    public var suppressionProofSurvivesClockChange = false
+    /// A ring time that passed without ringing (force-stop, a restart that re-armed nothing, a
+    /// failed registration) is re-armed for the next day and leaves no missed record.
+    public var missedOccurrenceNotRecorded = false
     /// AND-17: a ring postponed by recent steps arms no durable retry.
     public var stepSuppressionDropsRetry = false
     /// AND-11: MainActivity keeps its lock-screen presentation after the app leaves the foreground.
@@ -90,6 +99,25 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     public var restoreSkipsLockedBoot = false
     /// [derived] WALK-18, AND-3: a failed primary request is never retried while the process lives.
     public var givesUpOnFailedPrimary = false
+    /// OCC-6, ACT-1: a Stop's successor and action record are timed from when the bridge acts on
+    /// it (after its look-first read, IOS-2, or once the store is readable), not from the Stop.
+    public var successorTimedFromObservation = false
+    /// OCC-3 on iOS: a passed-over root is recorded as a pass-over but its AlarmKit alert is
+    /// never stopped (as if AlarmKit, like Android's receiver, only rang what the app starts).
+    public var passOverLeftAlerting = false
+    /// ACT-3, API-7: `peekLastAlarmAction` removes the action it returns.
+    public var destructivePeek = false
+    /// ACT-4, API-8: an acknowledgement removes every stored action of its alarm ID.
+    public var ackByAlarmID = false
+    /// SNZ-20: a clock correction leaves the pending snooze ring at its old wall-clock instant
+    /// (not rebased), so a clock set back makes the snooze ring late.
+    public var snoozeNotRebased = false
+    /// [derived] AND-1, AND-3: a ring `setAlarmClock` refuses (no exact-alarm permission) is
+    /// dropped instead of kept as an inexact allow-while-idle alarm.
+    public var keepsNothingWhenExactRefused = false
+    /// SCH-19, IOS-5, AND-5: the sync takes a confirmed registry row as proof that the platform
+    /// holds the ring, so a ring the OS removed (an OS cleanup, a force-stop) is never re-added.
+    public var syncTrustsRegistry = false
 
     public init() {}
 
@@ -109,8 +137,12 @@ public struct BridgeConfiguration: Sendable {
     /// within this many ms, so the pair never straddles the fire time.
     public var reRegisterGuardMs: Int64 = 120_000
     /// Retry spacing and bound for a successor arm that failed while the process lives.
-    public var armRetryDelayMs: Int64 = 1_000
-    public var armRetryMax: Int = 3
+    public var armRetryDelayMs: Int64 = BridgeConfiguration.defaultArmRetryDelayMs
+    public var armRetryMax: Int = BridgeConfiguration.defaultArmRetryMax
+    /// The default retry delay of a failed successor or snooze rebase, virtual ms (OCC-8, SNZ-21).
+    public static let defaultArmRetryDelayMs: Int64 = 1_000
+    /// The default number of such retries.
+    public static let defaultArmRetryMax = 3
     /// Re-read spacing and bound after an inventory read failure.
     public var syncRetryDelayMs: Int64 = 2_000
     public var syncRetryMax: Int = 5

@@ -17,6 +17,13 @@ extension BridgeCore {
         let matches = document?.actions.contains {
             $0.alarmID == alarmID && $0.action == action && $0.occurredAtMs == occurredAtMs
         } ?? false
+        if defects.ackByAlarmID, document?.actions.contains(where: { $0.alarmID == alarmID }) == true {
+            // Known defect (ACT-4, API-8): every stored action of the alarm goes, whatever its kind and time.
+            mutate { $0.actions.removeAll { $0.alarmID == alarmID } }
+            flush(into: &out)
+            out.append(.reply(.actionAcknowledged(true)))
+            return
+        }
         if matches {
             mutate { document in
                 document.actions.removeAll { $0.alarmID == alarmID && $0.action == action && $0.occurredAtMs == occurredAtMs }

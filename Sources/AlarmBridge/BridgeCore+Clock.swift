@@ -13,14 +13,22 @@ extension BridgeCore {
     /// offset grows by the same shift (its ring time and token stay). SNZ-20, SNZ-22: its pending
     /// successor and snooze ring keep their remaining time — re-registered under the same ID,
     /// which the platform treats as a replacement, so a failed re-arm leaves the old ring (SNZ-21).
-    mutating func applyClockCorrection(_ delta: Int64, now: BridgeInstants, into out: inout [BridgeCommand]) {
+    /// - Parameter previousReadingWallMs: the wall reading (old frame) the correction was measured
+    ///   against: the clock moved at some instant after it, unknown when no process saw it.
+    mutating func applyClockCorrection(_ delta: Int64, now: BridgeInstants, previousReadingWallMs: Int64?,
+                                       datedByBroadcast: Bool = false, into out: inout [BridgeCommand]) {
         out.append(.note("clock corrected by \(delta) ms (REC-9)"))
+        clearForegroundSuppressedOnClockChange(into: &out)  // SCH-18: clock change
         // REC-9: the corrected frame is the new clock reference, persisted with this step, so that a
         // later process never takes the same correction again from a stale one (ios seeds 6184, 10178).
         if document != nil { dirty = true }
         // A backward correction brings the jumped-over times back: they ring at their own time.
         lastForwardJump = delta > 0 ? (now.wallMs - delta, now.wallMs) : nil
+        // Set back: times up to the old frame's "now" were reached before it (occurrenceStart).
+        lastBackwardJump = delta < 0 ? (now.wallMs - delta, now.wallMs, previousReadingWallMs ?? .min) : nil
+        lastBackwardJumpDated = delta < 0 && datedByBroadcast
         replanConcreteOccurrences(reason: "significant clock change", into: &out)  // REC-8
+        correctionLiveToken = document?.liveOccurrence?.token
         guard let live = document?.liveOccurrence else { return }
         mutate { document in
             document.update(with(live) { occurrence in
@@ -29,16 +37,34 @@ extension BridgeCore {
                 occurrence.inactivitySnoozeUntilMs = occurrence.inactivitySnoozeUntilMs.map { $0 + delta }
             })
         }
+        // REC-9, WALK-8, WALK-11: a started walk's handoff edge, provisional deadline and latest
+        // accepted step are instants of this occurrence too; they move with the clock, so the
+        // fuse rebased below stays current (resign + 60 s, step + 30..35 s in the corrected frame)
+        // instead of being rotated back to an uncorrected deadline (ios uniform seeds 1735, 2342).
+        if walkRecord(for: live) != nil {
+            updateWalk { walk in
+                walk.handoffAtMs = walk.handoffAtMs.map { $0 + delta }
+                walk.handoffDeadlineMs = walk.handoffDeadlineMs.map { $0 + delta }
+                walk.lastAcceptedStepMs = walk.lastAcceptedStepMs.map { $0 + delta }
+            }
+        }
         var rebased: [RingRequest] = []
         // Only rings still ahead of the uncorrected clock: one already due has rung (or is ringing,
         // unseen yet); re-registering its ID would recreate it (ios seed 2101).
         for row in document?.rings ?? [] where row.metadata.kind.isOccurrenceBound && row.metadata.token == live.token
-            && !row.delivered && row.fireWallMs > now.wallMs - delta && !deliveredByJump(row, now: now) {
+            && !row.delivered && row.fireWallMs > now.wallMs - delta && !deliveredByJump(row, now: now)
+            && !(defects.snoozeNotRebased && row.metadata.kind == .snooze) {
             let fire = max(now.wallMs, row.fireWallMs + delta)
+            // SNZ-21: a refused same-ID replacement leaves the existing ring in place, so its row
+            // stands (as a refused re-sound's does) instead of being taken for a lost arm that
+            // calls for a successor beside it (android seed 1166 of `--faults
+            // clock-change-during-snooze`: a failed snooze rebase armed a successor).
+            if row.confirmed, !resounded.contains(where: { $0.id == row.id }) { resounded.append(row) }
             rebased.append(RingRequest(id: row.id, schedule: .fixed(wallMs: fire), fireWallMs: fire, metadata: row.metadata,
                                        soundName: row.soundName))  // SND-6: the same ring keeps its sound
         }
         publishAndSchedule(rebased, origin: .lifecycle, now: now, into: &out)
+        if !defects.snoozeNotRebased { noteAmbiguousSnoozeRows(delta, now: now, previousReadingWallMs: previousReadingWallMs) }
         armExpiryTimer(now: now, into: &out)
     }
 
@@ -47,7 +73,76 @@ extension BridgeCore {
     /// now behind the clock is being delivered, and re-registering it would leave a pending copy
     /// beside the successor that delivery arms (android seed 2143; the sync's guard is
     /// `deliveryInFlight`).
+    ///
+    /// iOS: AlarmKit fires a `.fixed` instant the jump went over at the jump (it alerts now, unseen
+    /// yet); re-registering its ID would replace the alert with a pending ring and race the
+    /// observer's bookkeeping (a walk fuse retired as delivered stayed pending beside the next
+    /// one, or its failed re-arm dropped the row of a sounding fuse: ios uniform seeds 1735,
+    /// 2342). It is loud pressure, the safe direction (SNZ-22). A snooze ring is no exception:
+    /// SNZ-20 would keep its remaining duration, but the daemon has already alerted it, and
+    /// SNZ-21 lets a failure err only toward the earlier ring; re-registering the alerting ring
+    /// left it ringing unseen, or pending again beside the successor its Stop armed (ios seeds
+    /// 167, 554 of `--faults clock-change-during-snooze`).
+    ///
+    /// Android: a delivery already queued behind the launch the TIME_SET broadcast started is
+    /// that ring being delivered, whichever process confirmed it (android seed 1293 of the same
+    /// fault: the rebased snooze ring stayed pending beside the successor its dismissal armed).
     func deliveredByJump(_ row: RingRow, now: BridgeInstants) -> Bool {
-        flavor == .android && row.fireWallMs <= now.wallMs && confirmedInProcess.contains(row.id)
+        if flavor == .ios {
+            guard case .fixed = row.schedule else { return false }
+            return row.fireWallMs <= now.wallMs
+        }
+        return row.fireWallMs <= now.wallMs
+            && (confirmedInProcess.contains(row.id) || queued.contains(.alarmDelivered(row.id)))
+    }
+
+    /// SNZ-20, SNZ-21: asks again for a snooze rebase the platform refused, unless its ring has
+    /// since been delivered, replaced or retired.
+    mutating func retrySnoozeRebase(now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard let wanted = snoozeRebaseRetry else { return }
+        snoozeRebaseRetry = nil
+        guard let current = document?.row(wanted.id), !current.delivered, current.fireWallMs != wanted.fireWallMs,
+              !inFlight.contains(wanted.id), let live = document?.liveOccurrence, current.metadata.token == live.token else { return }
+        if current.confirmed, !resounded.contains(where: { $0.id == current.id }) { resounded.append(current) }
+        let fire = max(now.wallMs, wanted.fireWallMs)
+        out.append(.note("snooze rebase refused before: asked again (SNZ-20, SNZ-21)"))
+        publishAndSchedule([RingRequest(id: current.id, schedule: .fixed(wallMs: fire), fireWallMs: fire, metadata: current.metadata,
+                                        soundName: current.soundName)], origin: .lifecycle, now: now, into: &out)
+    }
+
+    /// iOS, SNZ-20: after a set-back no process saw happen, a snooze ring whose old-frame time
+    /// lies between the last reading before the correction and the old frame's "now" may or may
+    /// not have fired before it: AlarmKit still lists it as `scheduled` only if it has not, and
+    /// then it would ring that much late. Such rows wait here, with the rebased fire time (wall
+    /// ms), for the next inventory read to decide (ios seeds 1038, 1348 of
+    /// `--faults clock-change-during-snooze`: a 10-minute snooze rang an hour late).
+    mutating func noteAmbiguousSnoozeRows(_ delta: Int64, now: BridgeInstants, previousReadingWallMs: Int64?) {
+        snoozeRebaseIfUnrung = []
+        guard flavor == .ios, delta < 0, let live = document?.liveOccurrence else { return }
+        let lastReading = previousReadingWallMs ?? .min
+        for row in document?.rings ?? [] where row.metadata.kind == .snooze && row.metadata.token == live.token
+            && !row.delivered && row.fireWallMs <= now.wallMs - delta && row.fireWallMs > lastReading {
+            snoozeRebaseIfUnrung.append((row.id, max(now.wallMs, row.fireWallMs + delta)))
+        }
+    }
+
+    /// The read that decides ``noteAmbiguousSnoozeRows(_:now:previousReadingWallMs:)``: a snooze
+    /// ring still `scheduled` never fired, so it is re-registered at its rebased time; one
+    /// alerting or gone rang in the old frame and is left alone.
+    mutating func rebaseUnrungSnoozeRows(_ inventory: [PlatformAlarm], now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard !snoozeRebaseIfUnrung.isEmpty else { return }
+        let waiting = snoozeRebaseIfUnrung
+        snoozeRebaseIfUnrung = []
+        var rebased: [RingRequest] = []
+        for (id, fire) in waiting {
+            guard inventory.contains(where: { $0.id == id && $0.state == .scheduled }), !inFlight.contains(id),
+                  let row = document?.row(id), !row.delivered else { continue }
+            if row.confirmed, !resounded.contains(where: { $0.id == row.id }) { resounded.append(row) }  // SNZ-21
+            rebased.append(RingRequest(id: row.id, schedule: .fixed(wallMs: max(now.wallMs, fire)), fireWallMs: max(now.wallMs, fire),
+                                       metadata: row.metadata, soundName: row.soundName))
+        }
+        guard !rebased.isEmpty else { return }
+        out.append(.note("snooze ring still pending after an unseen clock set-back: rebased (SNZ-20)"))
+        publishAndSchedule(rebased, origin: .lifecycle, now: now, into: &out)
     }
 }

@@ -81,6 +81,18 @@ extension BridgeCore {
         foregroundSuppressed.append(ForegroundSuppressedProof(rootID: rootID, ringID: ringID, occurrenceStartedAtMs: startedAtMs))
     }
 
+    /// SCH-18: a wall-clock correction, a time-zone change or the system's clock-change
+    /// notification clears every proof: its occurrence instant belongs to the old frame.
+    mutating func clearForegroundSuppressedOnClockChange(into out: inout [BridgeCommand]) {
+        guard !foregroundSuppressed.isEmpty else { return }
+        if defects.suppressionProofSurvivesClockChange {
+            out.append(.note("defect suppression-proof-survives-clock-change: \(foregroundSuppressed.count) proof(s) kept"))
+            return
+        }
+        out.append(.note("SCH-18: foregroundSuppressed proof cleared by a clock or time-zone change"))
+        clearForegroundSuppressed()
+    }
+
     /// SCH-18: no foregroundSuppressed proof survives backgrounding, a clock or time-zone change,
     /// replacement or deletion (process death discards it with the core).
     mutating func clearForegroundSuppressed(rootIDs: [String]? = nil) {

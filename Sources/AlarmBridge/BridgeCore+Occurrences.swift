@@ -10,6 +10,7 @@ extension BridgeCore {
                           into out: inout [BridgeCommand]) {
         guard let document else { return }
         lastObservedRingIDs = inventory.map(\.id)
+        if flavor == .android { noteHeldInProcess(inventory) }
         // A row whose ring the platform holds is confirmed, even if the completion was lost to a
         // process death (the daemon finished the request; SCH-6 published the row first).
         // A same-ID re-registration whose answer was lost is different: the daemon held the ID
@@ -25,6 +26,7 @@ extension BridgeCore {
             }) }
         }
         guard flavor == .ios else { return }
+        rebaseUnrungSnoozeRows(inventory, now: now, into: &out)  // SNZ-20
         replanMovedRelativeRows(inventory, delivered: queuedDeliveries, now: now)  // REC-8, IOS-2
         let nowAlerting = inventory.filter { $0.state == .alerting }.map(\.id).sorted()
         // OCC-2: the first root to become *due* owns the occurrence, whatever order a late
@@ -137,11 +139,15 @@ extension BridgeCore {
         if !row.delivered {
             mutate { $0.upsert(with(row) { $0.delivered = true }) }
             rollConcreteOccurrence(row, into: &out)  // REC-6
+            retireReAddedCopy(row, into: &out)
         }
         switch row.metadata.kind {
         case .primary, .seed:  // a seed that fired opens its occurrence (REC-5)
             let owner = deliverPrimary(row, now: now, into: &out)
-            if owner && flavor == .ios { noteAudibleRing(row) }  // SND-7, SND-13 (Android: when it rings)
+            if owner && flavor == .ios {
+                noteAudibleRing(row)  // SND-7, SND-13 (Android: when it rings)
+                resoundPendingRings(now: now, into: &out)  // SND-2
+            }
             return owner
         case .successor, .snooze, .walkFuse, .legacyCadence, .legacyForegroundMaintenance, .legacyFusePair,
              .legacySafetyRelay, .legacyWalkCadence:
@@ -149,12 +155,39 @@ extension BridgeCore {
             // ring of a live occurrence) is that occurrence's pressure; any other is retired.
             if let token = row.metadata.token, document?.occurrence(token: token)?.state == .live {
                 if row.metadata.kind == .walkFuse { walkFuseDelivered(row) }
-                if flavor == .ios { noteAudibleRing(row) }  // SND-7, SND-13, SNZ-17 (Android: when it rings)
+                if flavor == .ios {
+                    noteAudibleRing(row)  // SND-7, SND-13, SNZ-17 (Android: when it rings)
+                    resoundPendingRings(now: now, into: &out)  // SND-2
+                }
                 return true
             }
             retire(row, reason: "successor of a closed occurrence", into: &out)  // OCC-20, AND-14
             return false
         }
+    }
+
+    /// REC-9: how far (ms) a ring time that began ringing around the last clock correction lies
+    /// from the instant it was reached, in the corrected frame the records are kept in: 0 when no
+    /// correction touched it.
+    /// - A ring time the clock jumped over began ringing at the jump, not at its configured time.
+    /// - A ring that began before a forward jump and is observed only after it (a suspended
+    ///   process) was live across the correction: it moves with the clock (ios seed 1384).
+    /// - The same for a clock set back, where the bridge can know it: a ring time at or before its
+    ///   last reading in the old frame, or one the new frame has not reached yet, was reached in the
+    ///   old frame (ios seeds 6387, 7197). A ring time in between may have rung in either frame: no
+    ///   offset, the later deadline (the oracle's clock-jump-ambiguous-start window; ios seed 3163).
+    func clockOffset(forStart startedAt: Int64, now: BridgeInstants) -> Int64 {
+        if let jump = lastForwardJump, startedAt > jump.fromWallMs, startedAt <= jump.toWallMs {
+            return jump.toWallMs - startedAt
+        }
+        if let jump = lastForwardJump, startedAt <= jump.fromWallMs, now.wallMs >= jump.toWallMs {
+            return jump.toWallMs - jump.fromWallMs
+        }
+        if let back = lastBackwardJump, startedAt <= back.lastReadingWallMs || startedAt > now.wallMs,
+           startedAt <= back.fromWallMs, back.toWallMs - startedAt < 20 * 3_600_000 {  // OCC-21
+            return back.toWallMs - back.fromWallMs
+        }
+        return 0
     }
 
     mutating func deliverPrimary(_ row: RingRow, now: BridgeInstants, into out: inout [BridgeCommand]) -> Bool {
@@ -164,15 +197,41 @@ extension BridgeCore {
             if live.rootID == row.metadata.rootID && live.startedAtMs == startedAt { return true }
             // OCC-3: a different root due while an occurrence is live is a silent pass-over.
             out.append(.note("pass-over: \(row.metadata.rootID) while \(live.rootID) owns the occurrence"))
-            silence(row.id, origin: .lifecycle, into: &out)
+            if defects.passOverLeftAlerting && flavor == .ios {
+                out.append(.note("defect pass-over-left-alerting: \(row.id) left to AlarmKit"))  // known defect (OCC-3)
+            } else {
+                silence(row.id, origin: .lifecycle, into: &out)
+            }
             if flavor == .android { queuePassOver(row, ringTimeMs: startedAt, owner: live, now: now) }  // AND-15
+            notePassedOver(row, ringTimeMs: startedAt)
             if defects.passOverCountedAudible { recordAudible(rootID: row.metadata.rootID) }  // known defect (SND-13)
             return false
         }
-        if let incumbent = document?.occurrences.last(where: { $0.rootID != row.metadata.rootID && $0.wasLive(at: startedAt) }) {
+        // REC-9, OCC-3: the instant this ring time was reached, in the frame of each record: the
+        // occurrence live across the last correction keeps its interval in the corrected frame (a
+        // ring time reached in the old frame of a set-back is an hour "earlier" there: android
+        // uniform seed 4988); one closed before the correction is all in the old frame, where the
+        // ring time is itself (ios uniform seed 6459: an 08:05 after a 07:20 completion, then an
+        // unseen 1 h set-back, is no pass-over).
+        var reachedAt = startedAt + clockOffset(forStart: startedAt, now: now)
+        if lastBackwardJumpDated, let back = lastBackwardJump, startedAt <= back.fromWallMs, startedAt > back.toWallMs {
+            reachedAt = startedAt + (back.toWallMs - back.fromWallMs)  // due in the old frame (TIME_SET)
+        }
+        let acrossToken = correctionLiveToken
+        if let incumbent = document?.occurrences.last(where: { record in
+            record.rootID != row.metadata.rootID && record.wasLive(at: record.token == acrossToken ? reachedAt : startedAt)
+        }) {
             // OCC-3: this root became due while another occurrence was live — observed only now
             // (a suspended or dead process), after that occurrence closed. Still a pass-over.
             out.append(.note("pass-over (observed late): \(row.metadata.rootID) was due while \(incumbent.rootID) owned the occurrence"))
+            silence(row.id, origin: .lifecycle, into: &out)
+            notePassedOver(row, ringTimeMs: startedAt)
+            return false
+        }
+        if document?.passedOverRingTimes?.contains(PassedOverRingTime(rootID: row.metadata.rootID, ringTimeMs: startedAt)) == true {
+            // OCC-3, OCC-20: a set-back clock brought a passed-over ring time back (AlarmKit alerts
+            // the `.relative` ring again): that time delivered again, never an owner (ios seed 8418).
+            out.append(.note("pass-over again: \(row.metadata.rootID)'s ring time was passed over before"))
             silence(row.id, origin: .lifecycle, into: &out)
             return false
         }
@@ -182,22 +241,13 @@ extension BridgeCore {
         }
         // OCC-2, ID-6: the first due root becomes owner; a new persisted token (OCC-16).
         let policy = document?.root(row.metadata.rootID)?.policy ?? .v3
-        let jump = lastForwardJump
+        let offset = clockOffset(forStart: startedAt, now: now)
         mutate { document in
             document.serial += 1
             let token = RingIdentity.occurrenceToken(rootID: row.metadata.rootID, startedAtMs: startedAt, serial: document.serial)
             var record = OccurrenceRecord(token: token, rootID: row.metadata.rootID, startedAtMs: startedAt,
                                           policy: policy, lastActivityMs: nil, state: .live, closedAtMs: nil)
-            if let jump, startedAt > jump.fromWallMs, startedAt <= jump.toWallMs {
-                // REC-9: a ring time the clock jumped over began ringing at the jump, not at its
-                // configured time: the deadline counts from there (ID-8 keeps the ring time).
-                record.inactivityClockOffsetMs = jump.toWallMs - startedAt
-            } else if let jump, startedAt <= jump.fromWallMs, now.wallMs >= jump.toWallMs {
-                // REC-9: a ring that began before the jump and is observed only after it (a
-                // suspended process) was live across the correction: its deadline moves with the
-                // clock, as a live occurrence's would have (ios seed 1384).
-                record.inactivityClockOffsetMs = jump.toWallMs - jump.fromWallMs
-            }
+            record.inactivityClockOffsetMs = offset
             document.update(record)
         }
         settleOneShot(row, ringTimeMs: startedAt)
@@ -208,6 +258,25 @@ extension BridgeCore {
         armExpiryTimer(now: now, into: &out)
         return true
     }
+
+    /// iOS, OCC-3: remembers a passed-over ring time (`passedOverRingTimes`), and a one-shot
+    /// passed over is spent at it (REC-8, `settleOneShot`): its one ring time came, and a row
+    /// re-planned before the delivery was seen must not re-arm it for the next day (ios uniform
+    /// seed 6153: a ring time inside an unseen jump's window, still listed as scheduled, read as
+    /// jumped over).
+    mutating func notePassedOver(_ row: RingRow, ringTimeMs: Int64) {
+        guard flavor == .ios else { return }
+        settleOneShot(row, ringTimeMs: ringTimeMs)
+        mutate { document in
+            var times = (document.passedOverRingTimes ?? []).filter { $0.rootID != row.metadata.rootID || $0.ringTimeMs != ringTimeMs }
+            times.append(PassedOverRingTime(rootID: row.metadata.rootID, ringTimeMs: ringTimeMs))
+            if times.count > Self.passedOverRingTimesMax { times.removeFirst(times.count - Self.passedOverRingTimesMax) }
+            document.passedOverRingTimes = times
+        }
+    }
+
+    /// The bound of `passedOverRingTimes` (oldest dropped first).
+    static let passedOverRingTimesMax = 16
 
     /// REC-8: a one-shot rings once. When its primary's delivery opens an occurrence, the one-shot
     /// is spent at that ring time, whatever instant the bridge had planned for it: AlarmKit moved
@@ -232,10 +301,13 @@ extension BridgeCore {
             // the old zone's ring time (REC-8), not to a week-old match in the new zone.
             // A row planned in a previous zone is evidence only for a time before the change
             // (after it, the platform had moved the alarm to the new zone: ios seed 508).
-            let latest = configuration.calendar.latestFire(hour: hour, minute: minute, weekday: weekday, atOrBefore: now.wallMs)
+            // After a clock set back (REC-9) an alert may have begun at a ring time the new frame
+            // has not reached yet: the old frame had (ios seed 7197, read as last week's match).
+            let reached = max(now.wallMs, lastBackwardJump?.fromWallMs ?? .min)
+            let latest = configuration.calendar.latestFire(hour: hour, minute: minute, weekday: weekday, atOrBefore: reached)
             let adopted = document?.zoneAdoptedAtMs ?? .min
             let rowInForce = row.publishedAtMs >= adopted || row.fireWallMs <= adopted
-            return row.fireWallMs <= now.wallMs && rowInForce ? max(latest, row.fireWallMs) : latest
+            return row.fireWallMs <= reached && rowInForce ? max(latest, row.fireWallMs) : latest
         }
     }
 
@@ -281,7 +353,9 @@ extension BridgeCore {
         guard let live = document?.liveOccurrence, let row = document?.row(id), isBound(row, to: live) else { return }
         // FG-6: retries are held back while the app is active or the challenge is rendered.
         if appActive || challengeVisible { return }
-        armSuccessor(for: live, now: now, into: &out)
+        // OCC-6: a Stop's successor is due 10 s after the Stop reached the app, also when the
+        // bridge sees the alert end only in the read it made before acting on it (IOS-2).
+        armSuccessor(for: live, now: now, triggerWallMs: stopTriggerWallMs(id, now: now), into: &out)
     }
 
     /// True when the live occurrence has a ring alerting, pending or in flight.
@@ -306,9 +380,16 @@ extension BridgeCore {
     /// whose interruption level could silently drop to `.active` (IOS-13).
     /// SNZ-12: before a snooze is accepted and after its ring was consumed, this is the ordinary
     /// rearm. INACT-12: the policy version never changes the 10 s delay.
-    mutating func armSuccessor(for live: OccurrenceRecord, now: BridgeInstants, into out: inout [BridgeCommand]) {
+    /// - Parameter triggerWallMs: when the trigger happened (wall ms, this frame); `now` when nil.
+    ///   A trigger more than 10 s ago arms a successor due now.
+    mutating func armSuccessor(for live: OccurrenceRecord, now: BridgeInstants, triggerWallMs: Int64? = nil,
+                               into out: inout [BridgeCommand]) {
         if stepHoldBlocksArm(live, into: &out) { return }  // known defect step-suppression-drops-retry only
-        if let snooze = pendingSnooze(of: live), snooze.confirmed {
+        // SNZ-10, SNZ-21: a confirmed snooze ring holds the pressure, also while a same-ID
+        // replacement (a rebase after a clock correction) is in flight: the daemon keeps the ring
+        // it holds until the replacement lands (ios seed 4796: a Stop during the rebase armed a
+        // successor beside it).
+        if let snooze = pendingSnooze(of: live), snooze.confirmed || resounded.contains(where: { $0.id == snooze.id && $0.confirmed }) {
             out.append(.note("snooze ring \(snooze.id) holds the pressure (SNZ-10)"))
             return
         }
@@ -320,7 +401,11 @@ extension BridgeCore {
             out.append(.note("successor \(pending.id) reused (OCC-7)"))
             return
         }
-        guard let request = newOccurrenceRing(.successor, for: live, fireWallMs: now.wallMs + configuration.successorDelayMs) else { return }
+        // OCC-6: a successor armed while a Stop of this occurrence waits to be acted on (the
+        // launch reconcile's repair after the replayed Stop, too) is the Stop's.
+        let trigger = triggerWallMs ?? pendingStopTriggerWallMs(for: live, now: now) ?? now.wallMs
+        let fireWallMs = max(trigger + configuration.successorDelayMs, now.wallMs)
+        guard let request = newOccurrenceRing(.successor, for: live, fireWallMs: fireWallMs) else { return }
         publishAndSchedule([request], origin: .lifecycle, now: now, into: &out)
     }
 
@@ -373,7 +458,12 @@ extension BridgeCore {
                                   publishedAtMs: now.wallMs, confirmed: false, delivered: false,
                                   soundName: request.soundName)  // SND-5: the choice is persisted
                 row.replacesHeldRing = replaces ? true : nil
+                row.inexact = request.precision == .allowWhileIdle ? true : nil
                 document.upsert(row)
+                // A new request supersedes a refusal of the same ring still ahead: an answer to it
+                // lost with its process leaves that ring time unknowable (IOS-5, IOS-11; ios
+                // uniform seed 8726). A refused ring time already come stays evidence.
+                document.refusedRows?.removeAll { $0.id == request.id && $0.fireWallMs > now.wallMs }
             }
         }
         flush(into: &out)
@@ -410,6 +500,7 @@ extension BridgeCore {
     mutating func scheduleCompleted(_ id: AlarmUUID, result: Result<Int64, PlatformError>, now: BridgeInstants,
                                     into out: inout [BridgeCommand]) {
         inFlight.removeAll { $0 == id }
+        if case .success = result { degradedRetries.removeAll { $0 == id } }
         if inFlight.isEmpty, let purpose = followUpSync {
             followUpSync = nil
             out.append(.readInventory(purpose))
@@ -437,6 +528,10 @@ extension BridgeCore {
             }
             return
         }
+        if let index = resounded.firstIndex(where: { $0.id == id }) {
+            resoundCompleted(resounded.remove(at: index), row: row, result: result, into: &out)
+            return
+        }
         switch result {
         case .success:
             if !confirmedInProcess.contains(id) { confirmedInProcess.append(id) }
@@ -446,6 +541,9 @@ extension BridgeCore {
                 row.replacesHeldRing = nil
             }) }
             capacityRegistered(row)  // CAP-4, CAP-9
+            if document?.refusedRows?.contains(where: { $0.id == id }) == true {
+                mutate { $0.refusedRows?.removeAll { $0.id == id } }  // it landed after all
+            }
             if row.metadata.kind == .primary { primaryLanded(into: &out) }  // CAP-3
             if let token = row.metadata.token, document?.occurrence(token: token)?.state != .live {
                 // Its occurrence closed while the request was in flight: retire it now (OCC-25).
@@ -460,14 +558,23 @@ extension BridgeCore {
             if row.metadata.kind == .successor { walkTakeoverConfirmed(row, now: now, into: &out) }  // WALK-21
             if row.metadata.kind == .walkFuse { walkFuseConfirmed(row, now: now, into: &out) }  // WALK-15
         case .failure(let error):
+            if degradeRefusedExact(row, error: error, now: now, into: &out) { return }  // AND-1, AND-3
             if handleLimitFailure(row, error: error, now: now, into: &out) { return }  // CAP-4: one retry
+            let reAddRecorded = recordFailedReAdd(row, now: now, into: &out)  // a day added back that cannot ring is recorded
             if let previous = saves.pending.lazy.compactMap({ $0.previousRows.first { $0.id == id } }).first, previous.confirmed {
                 // SCH-10: a direct save's same-ID replacement failed: the daemon still holds the
                 // previous ring, so its previous row stands — even if the process dies before the
                 // save resolves (a lost row would leave an alerting ring unknown, FG-2).
                 mutate { $0.upsert(previous) }
+            } else if reAddRecorded {
+                // OCC-2, [derived] AND-1, AND-3: the original inexact alarm may still be on its way
+                // to this process (a cold start at the screen-on that ended doze reads it gone), so
+                // its row stays to recognise that delivery; it is not added back again (android
+                // swarm seed 3749: the delivery came 13 ms after the failed re-add).
+                out.append(.note("primary \(id) added back after its ring time failed: its row waits for the original's delivery"))
             } else {
                 mutate { $0.removeRow(id) }
+                noteRefusedRow(row, error: error)  // the evidence of a ring time with nothing registered
             }
             if error == .maximumLimitReached { noteCapacityDropped(row) }  // CAP-9: surfaced, not silent
             out.append(.note("schedule of \(row.metadata.kind.rawValue) \(id) failed: \(error.rawValue)"))
@@ -576,7 +683,7 @@ extension BridgeCore {
     mutating func expireIfDue(now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard let live = document?.liveOccurrence, now.wallMs >= live.deadlineMs else { return }
         mutate { document in
-            document.missReceipts.append(MissReceipt(token: live.token, rootID: live.rootID, reason: "inactivity",
+            document.missReceipts.append(MissReceipt(token: live.token, rootID: live.rootID, reason: MissReceipt.inactivityReason,
                                                      expiredAtMs: live.deadlineMs, policy: live.policy,
                                                      inactivityClockOffsetMs: live.inactivityClockOffsetMs))
         }

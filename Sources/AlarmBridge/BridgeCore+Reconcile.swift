@@ -10,6 +10,7 @@ extension BridgeCore {
     func desiredRings(now: BridgeInstants) -> [RingRequest] {
         guard let document else { return [] }
         var wanted = recurrencePlan(now: now).wanted
+        wanted += undeliveredInexactPrimaries(now: now).filter { due in !wanted.contains { $0.id == due.id } }
         if let live = document.liveOccurrence {
             // SNZ-11: a snooze ring is repaired at its own deadline, never collapsed to +10 s.
             for pending in [pendingSuccessor(of: live), pendingSnooze(of: live)].compactMap({ $0 })
@@ -26,7 +27,8 @@ extension BridgeCore {
     /// time was delivered, and the delivery is on its way to the bridge; re-registering it would
     /// leave a pending copy beside the retry that delivery arms (android seeds 5860, 2143).
     func deliveryInFlight(_ row: RingRow, now: BridgeInstants) -> Bool {
-        flavor == .android && row.fireWallMs <= now.wallMs && confirmedInProcess.contains(row.id)
+        flavor == .android && row.fireWallMs <= now.wallMs
+            && (confirmedInProcess.contains(row.id) || heldInProcess.contains(row.id))
             && lastObservedRingIDs?.contains(row.id) == false  // still held: a late delivery, kept (SCH-21)
     }
 
@@ -145,6 +147,7 @@ extension BridgeCore {
         let guardAlerting = !(defects.resyncWhileAlerting && origin == .resumeSync)
         let busyFamilies = guardAlerting ? alertingFamilies(inventory) : []
         migrateIfNeeded(inventory: inventory, now: now, into: &out)  // BOOT-9..11: first launch after an update
+        recordMissedOccurrences(inventory: inventory, now: now, into: &out)  // a silent day is recorded (BridgeCore+Missed.swift)
         var deferred = false
         // SCH-7: a family whose direct save is in progress is left to that save; this sync runs
         // again once it resolved.
@@ -178,6 +181,10 @@ extension BridgeCore {
                 continue
             }
             guard let held = present.first(where: { $0.id == request.id }) else {
+                if defects.syncTrustsRegistry, let row = document?.row(request.id), row.confirmed,
+                   row.fingerprint == fingerprint(request, now: now) {
+                    continue  // known defect: "we scheduled it already" — the registry, not the platform
+                }
                 if request.metadata.kind == .seed && !seedsAdmitted { withheldSeeds = true; continue }  // CAP-3
                 schedules.append(request)  // SCH-19: add what is missing
                 continue
@@ -215,6 +222,14 @@ extension BridgeCore {
             if row == nil && family != nil { continue }  // a direct save reconciles its own family only
             if held.state == .alerting { continue }  // SCH-3, SCH-21: never cancel an alerting ring
             if let row, row.isPast(at: now.wallMs), !defects.cancelPastFireTime { continue }  // SCH-3: nor one whose fire time passed
+            if let row, row.metadata.kind.opensOccurrence, !row.delivered, row.fireWallMs <= now.wallMs,
+               now.wallMs - row.fireWallMs < Self.undeliveredFireProtectionMs, !defects.cancelPastFireTime {
+                // SCH-3, SCH-21: a repeating ring no longer wanted (an older time of an edited
+                // alarm) whose current fire time passed with no delivery seen may be delivering
+                // late; cancelling it would silence that occurrence (ios uniform seed 2500).
+                // A later sync retires it once its delivery was seen or the window passed.
+                continue
+            }
             if let row, row.metadata.kind.isOccurrenceBound { continue }  // occurrence-bound: lifecycle paths own it
             cancels.append(held.id)  // SCH-3: unknown or no longer wanted
         }
@@ -267,6 +282,14 @@ extension BridgeCore {
                 && row.metadata.kind.opensOccurrence  // primaries and seeds (REC-5)
         }
         for row in stale { mutate { $0.removeRow(row.id) } }
+        // BOOT-9: an adopted legacy ID lives only as long as the daemon holds it. A row kept after
+        // its ring left the platform (a delivered one stays as evidence) no longer lends its ID to
+        // the root's primary, which is then registered under its ID-2 identity for good (ios
+        // uniform seed 712: the OS removed a rung legacy ring, the sync registered the ID-2 ID,
+        // and re-enabling the alarm re-adopted the legacy ID from the kept row — stable-ids).
+        for row in self.document?.rings ?? [] where row.adoptedLegacyID == true && !presentIDs.contains(row.id) && !inFlight.contains(row.id) {
+            mutate { $0.upsert(with(row) { $0.adoptedLegacyID = nil }) }
+        }
     }
 
     mutating func issue(cancels: [AlarmUUID], schedules: [RingRequest], origin: CommandOrigin, now: BridgeInstants,

@@ -24,6 +24,14 @@
 ///   (`WallCalendar.nextFire`), never from the previous instant, so a first occurrence
 ///   normalised by a DST gap moves no later one. The known defect `dst-shifts-weekly-time`
 ///   breaks exactly this.
+/// - Rule, once per configured day (REC-1, REC-2, derived; the simulator's oracle uses the same
+///   rule, `World.scheduleOracleFireTimes`): an alarm rings once on each configured day, and the
+///   day's ring time is its instant under `WallCalendar.DSTPolicy.oncePerDay` — the first
+///   instant of a local time a fall-back night repeats, the next whole hour after one a
+///   spring-forward gap skips. Android and iOS `.fixed` registrations ring exactly there, so the
+///   repeated hour gets one ring. A `.relative` AlarmKit schedule resolves the night itself
+///   (undocumented): whichever instant it alerts, `occurrenceStart` dates the alert to that
+///   ring time, and a second alert of the same day is that occurrence again (OCC-20).
 extension BridgeCore {
     /// One week of absolute time: only the known defect `dst-shifts-weekly-time` steps by it.
     static let weekMs: Int64 = 7 * 86_400_000
@@ -241,6 +249,9 @@ extension BridgeCore {
         out.append(.note("CAP-4: limit reached for primary \(row.id): reclaiming later seed \(seed.id), retrying once"))
         out.append(.cancel(seed.id, origin: .lifecycle))
         mutate { $0.removeRow(seed.id) }
+        // CAP-9: counted as dropped until the retry registers it (`capacityRegistered`): a process
+        // death before the retry's answer must not leave the refusal unsurfaced (ios uniform 4949).
+        noteCapacityDropped(row)
         limitRetries.append(row.id)
         let retry = RingRequest(id: row.id, schedule: row.schedule, fireWallMs: row.fireWallMs, metadata: row.metadata,
                                 countdown: document.alarm(row.metadata.alarmID)?.countdown, soundName: row.soundName)

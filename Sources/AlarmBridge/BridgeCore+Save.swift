@@ -47,6 +47,7 @@ extension BridgeCore {
             save.touched = earlier.touched
             out.append(.note("save of \(alarm.id) superseded by a newer save"))
             out.append(.reply(.saveFailed(alarmID: alarm.id, reason: .superseded)))
+            retireSupersededRings(&save, newDefinition: alarm, now: now, into: &out)
         }
         saves.pending.append(save)
         mutate { document in
@@ -56,6 +57,28 @@ extension BridgeCore {
         }
         flush(into: &out)
         out.append(.readInventory(.directSave(alarmID: alarm.id)))  // SCH-3 before scheduling
+    }
+
+    /// SCH-10, REC-1: a superseded save failed, so the primaries it alone added — new ring IDs
+    /// the daemon already confirmed, that no previous row describes and the newer definition does
+    /// not want — are cancelled at once, not when the newer save resolves: a process death in
+    /// between would leave them to ring at a time the user changed away from (ios uniform seed
+    /// 1015). The previous schedule's rings stay until the newer save is verified (arm before
+    /// retire); rings still in flight, alerting, delivered or past their fire time are left to
+    /// the newer save's resolution (SCH-21).
+    mutating func retireSupersededRings(_ save: inout PendingSave, newDefinition alarm: LogicalAlarm, now: BridgeInstants,
+                                        into out: inout [BridgeCommand]) {
+        let wanted = alarm.enabled ? alarm.roots.compactMap { primaryRequest(for: $0, alarmID: alarm.id, now: now)?.id } : []
+        let previousIDs = save.previousRows.map(\.id)
+        var retired: [AlarmUUID] = []
+        for id in save.touched where !previousIDs.contains(id) && !wanted.contains(id) && !inFlight.contains(id) && !alerting.contains(id) {
+            guard let row = document?.row(id), row.metadata.kind == .primary, row.confirmed, !row.delivered,
+                  !row.isPast(at: now.wallMs), row.fireWallMs > now.wallMs else { continue }
+            out.append(.cancel(id, origin: .directSave))
+            mutate { $0.removeRow(id) }
+            retired.append(id)
+        }
+        save.touched.removeAll { retired.contains($0) }
     }
 
     // MARK: - Scheduling (CAP-6, SCH-6)
@@ -138,9 +161,27 @@ extension BridgeCore {
                 flush(into: &out)
             }
         }
+        if case .success = result {
+            // SCH-10: a superseded save's primary that was still in flight when the newer save
+            // began lands now: it is cancelled at once, as ``retireSupersededRings`` does for those
+            // already confirmed then — a process death before the newer save resolves would leave
+            // it to ring at a time the user changed away from (ios seed 5917: 05:05 rang after an
+            // edit to 06:14).
+            for alarmID in saves.pending.filter({ $0.touched.contains(id) }).map(\.alarmID) {
+                guard let index = saves.pending.firstIndex(where: { $0.alarmID == alarmID }),
+                      let alarm = document?.alarm(alarmID) else { continue }
+                var save = saves.pending[index]
+                let before = save.touched.count
+                retireSupersededRings(&save, newDefinition: alarm, now: now, into: &out)
+                saves.pending[index] = save
+                if save.touched.count != before { flush(into: &out) }
+            }
+        }
         // CAP-4: a limit failure the bridge answered with its one retry is not the outcome yet;
         // the save waits for the retry (which clears `limitRetries` when it completes).
         if case .failure = result, limitRetries.contains(id) { return }
+        // AND-1, AND-3: likewise a refused exact request answered with its inexact one.
+        if case .failure = result, degradedRetries.contains(id) { return }
         for alarmID in saves.pending.filter({ $0.awaiting.contains(id) }).map(\.alarmID) {
             guard let index = saves.pending.firstIndex(where: { $0.alarmID == alarmID }) else { continue }
             saves.pending[index].awaiting.removeAll { $0 == id }

@@ -28,6 +28,10 @@ public struct ScheduledRootRow: Sendable, Equatable, Codable {
     /// SCH-17: the bridge consumed this root's exact primary while Ember stayed in the foreground
     /// (FG-2); never sets or implies `registered`.
     public var foregroundSuppressed: Bool
+    /// Android: the platform holds the primary only as an inexact allow-while-idle alarm, because
+    /// exact alarms are refused ([derived] AND-1, AND-3): it may ring up to its AMS window late.
+    /// JS tells the user and offers the exact-alarm settings page. Always false on iOS.
+    public var inexact: Bool = false
 }
 
 /// One physical ring the platform confirmed in the snapshot's read (SCH-15).
@@ -70,7 +74,8 @@ extension BridgeCore {
                     title: root.title, policy: root.policy, enabled: alarm.enabled,
                     primaryID: primary?.id, nextFireWallMs: primary?.fireWallMs,
                     registered: primary.map { held.contains($0.id) } ?? false,  // SCH-14, SCH-17
-                    foregroundSuppressed: suppressed))
+                    foregroundSuppressed: suppressed,
+                    inexact: primary.flatMap { document.row($0.id)?.inexact } ?? false))
             }
         }
         var rings: [ScheduledRingRow] = []

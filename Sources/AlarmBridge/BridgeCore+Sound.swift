@@ -57,6 +57,65 @@ extension BridgeCore {
         recordAudible(rootID: row.metadata.rootID)
     }
 
+    /// SND-2, SND-7 on iOS: AlarmKit fixes a ring's sound when it is scheduled, so a pending ring
+    /// of the live occurrence chose its sound for the position in force when it was armed. Once
+    /// another ring of the occurrence is heard the position advances, and a ring still pending
+    /// would sound one group too low (ios seed 4900: a walk fuse armed while a successor was
+    /// pending). Each such ring is re-registered under the same ID and fire time with the sound
+    /// of the new position (a replacement: refused, the old ring stays, see `resoundCompleted`).
+    /// A ring already heard keeps its sound (SND-6); a ring in flight is left to its answer.
+    mutating func resoundPendingRings(now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard flavor == .ios, let live = document?.liveOccurrence, let rings = document?.rings else { return }
+        let position = sequencePosition(of: live)
+        // WALK-5, WALK-9: no walk fuse is kept while Ember is natively active — the activation
+        // (already seen, or queued behind the launch read) cancels it — so it is not re-registered
+        // for a sound it will never play (ios uniform seed 6060: a fuse a force-quit left beside its
+        // rotation's replacement was re-registered at a foreground launch).
+        let foreground = appActive || queued.contains(.didBecomeActive)
+        var requests: [RingRequest] = []
+        for row in rings where row.metadata.kind.isOccurrenceBound && row.metadata.token == live.token
+            && row.confirmed && !row.delivered && row.fireWallMs > now.wallMs && !inFlight.contains(row.id)
+            && !(live.audibleRingIDs ?? []).contains(row.id) && !(foreground && row.metadata.kind == .walkFuse) {
+            let sound = chooseSound(alarmID: row.metadata.alarmID, ringID: row.id, position: position)
+            guard sound != row.soundName else { continue }
+            out.append(.note("ring \(row.id) re-registered with the sound of sequence position \(position) (SND-2, SND-7)"))
+            resounded.append(row)
+            requests.append(RingRequest(id: row.id, schedule: row.schedule, fireWallMs: row.fireWallMs,
+                                        metadata: row.metadata, soundName: sound))
+        }
+        publishAndSchedule(requests, origin: .lifecycle, now: now, into: &out)
+    }
+
+    /// The daemon's answer to a re-registration of `resoundPendingRings`: accepted, the ring plays
+    /// the new sound; refused, the daemon still holds the ring as it was, so its previous row
+    /// stands (the ring stays the pressure it was; SND-9 still falls back if its sound fails).
+    mutating func resoundCompleted(_ previous: RingRow, row: RingRow, result: Result<Int64, PlatformError>,
+                                   into out: inout [BridgeCommand]) {
+        guard case .success = result else {
+            out.append(.note("re-registration of \(row.id) refused: the platform keeps the previous ring (SND-6, SNZ-21)"))
+            mutate { $0.upsert(previous) }
+            if previous.metadata.kind == .snooze, previous.fireWallMs != row.fireWallMs, armRetries < configuration.armRetryMax {
+                // SNZ-20: a refused rebase leaves the snooze ring at its old time — late after a
+                // set-back — so it is asked again while the process lives (android seed 1115 of
+                // `--faults clock-change-during-snooze`: two refused writes left it 69 min away).
+                armRetries += 1
+                snoozeRebaseRetry = row
+                out.append(.setTimer(.armRetry, delayMs: configuration.armRetryDelayMs))
+            }
+            return
+        }
+        if snoozeRebaseRetry?.id == row.id { snoozeRebaseRetry = nil }
+        if !confirmedInProcess.contains(row.id) { confirmedInProcess.append(row.id) }
+        if confirmedInProcess.count > 64 { confirmedInProcess.removeFirst() }
+        mutate { $0.upsert(with(row) { row in
+            row.confirmed = true
+            row.replacesHeldRing = nil
+        }) }
+        if let token = row.metadata.token, document?.occurrence(token: token)?.state != .live {
+            retire(row, reason: "re-registered after its occurrence closed", into: &out)  // OCC-25
+        }
+    }
+
     /// SND-13, FG-17, SND-14: adds a root ID to the audible record (once).
     mutating func recordAudible(rootID: String) {
         guard !(document?.audibleAlarmIDs ?? []).contains(rootID) else { return }

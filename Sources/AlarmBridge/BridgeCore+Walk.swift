@@ -235,8 +235,13 @@ extension BridgeCore {
             walk.lastAcceptedStepMs = nil
         }
         diagnose(.provisionalFuseArmed, rootID: live.rootID, now: now)
-        if walk.fuseID != nil || walk.rotationID != nil {
-            out.append(.note("walk fuse reused at resign-active (WALK-16)"))
+        // WALK-8, WALK-16: a pending fuse is reused only when it is already due at the new
+        // deadline; any other (an older provisional or steady deadline) is re-timed through a
+        // rotation, which arms before it retires (WALK-15). A rotation in flight owes a follow-up.
+        if walk.rotationID == nil, let fuse = walk.fuseID, let row = document?.row(fuse), !row.delivered,
+           row.fireWallMs == deadline || defects.walkFuseKeptInForeground {
+            out.append(.note(row.fireWallMs == deadline ? "walk fuse reused at resign-active (WALK-16)"
+                             : "defect walk-fuse-kept-in-foreground: fuse \(fuse) reused at its old deadline"))
             return true
         }
         rotateFuse(to: deadline, for: live, now: now, into: &out)
@@ -262,6 +267,17 @@ extension BridgeCore {
     /// the background) cancels the fuse: no walk fuse while the app is steadily in the foreground.
     mutating func walkBecameActive(now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard let live = document?.liveOccurrence, let walk = walkRecord(for: live), walk.handoffAtMs != nil else { return }
+        if defects.walkFuseKeptInForeground, walk.rotationID == nil, walk.fuseID != nil {
+            // Known defect: the fuse stays pending in the foreground (WALK-5, WALK-9 say no).
+            out.append(.note("defect walk-fuse-kept-in-foreground: walk fuse left pending on return to the foreground"))
+            updateWalk { walk in
+                walk.handoffAtMs = nil
+                walk.handoffDeadlineMs = nil
+                walk.backgroundEdgeSeen = false
+                walk.lastAcceptedStepMs = nil
+            }
+            return
+        }
         for id in [walk.fuseID, walk.rotationID].compactMap({ $0 }) {
             guard let row = document?.row(id), !row.delivered else { continue }
             out.append(.cancel(id, origin: .lifecycle))

@@ -40,6 +40,12 @@ public struct BridgeCore: Sendable {
     /// pending alarm only to a reboot, a force-stop or a permission revoke, all of which end the
     /// process, so one of these gone after its fire time was delivered (OCC-7, `desiredRings`).
     var confirmedInProcess: [AlarmUUID] = []
+    /// Android: rings an inventory read of this process showed AlarmManager holding (bounded,
+    /// oldest dropped first). Gone after their fire time, they were delivered, as for
+    /// `confirmedInProcess` (OCC-7; android uniform seeds 844, 1455: a process that only read
+    /// the inexact primary re-added it while its delivery was on the way).
+    var heldInProcess: [AlarmUUID] = []
+    static let heldInProcessMax = 128
     var armRetries = 0
     /// The last (wall, monotonic) reading: a later step whose wall clock moved by more than
     /// Δ_CLOCK against the monotonic clock saw a clock correction (REC-8, REC-9).
@@ -47,6 +53,26 @@ public struct BridgeCore: Sendable {
     /// The last forward correction, as (pre-correction projected wall, wall after): ring times
     /// in between were jumped over.
     var lastForwardJump: (fromWallMs: Int64, toWallMs: Int64)?
+    /// The last backward correction this process noticed, as (projected wall before it = the old
+    /// frame's "now", wall after it, the last clock reading before it, in the old frame). A ring
+    /// time at or before that reading, or one the new frame has not reached yet, was reached in
+    /// the old frame, before the correction (REC-9; ios seeds 6387, 7197).
+    var lastBackwardJump: (fromWallMs: Int64, toWallMs: Int64, lastReadingWallMs: Int64)?
+    /// Android: the last set-back was dated by its TIME_SET broadcast (seen at its instant), so a
+    /// ring time in the re-lived interval was due in the old frame (OCC-3).
+    var lastBackwardJumpDated = false
+    /// The token of the occurrence live across the last correction (its offset took the shift):
+    /// the only record kept partly in the new frame; records closed before it are all in the old.
+    var correctionLiveToken: String?
+    /// iOS, SNZ-20: snooze rings an unseen set-back may have left late, with their rebased fire
+    /// time (wall ms), until the next inventory read shows whether they fired (BridgeCore+Clock).
+    var snoozeRebaseIfUnrung: [(id: AlarmUUID, fireWallMs: Int64)] = []
+    /// SNZ-20, SNZ-21: the rebased snooze row whose re-registration the platform refused, asked
+    /// again on the `armRetry` timer (at most `armRetryMax` times) while the process lives.
+    var snoozeRebaseRetry: RingRow?
+    /// SND-2: the rows of pending rings re-registered with the sound of a later sequence position,
+    /// as they were before, until the daemon answers (a refused replacement keeps the old ring).
+    var resounded: [RingRow] = []
     /// A skip in progress (SNZ-15): the successor armed for the handoff, then the snooze ring to retire.
     var pendingSkip: (token: String, successorID: AlarmUUID, snoozeID: AlarmUUID)?
     /// Snooze rings requested by `beginOneTimeSnooze` in this process and not yet answered: only
@@ -72,6 +98,10 @@ public struct BridgeCore: Sendable {
     static let observationRereadsMax = 3
     /// Actions journalled while the store could not be read; cleared once they were handled.
     var journal: [JournalEntry] = []
+    /// OCC-6: when each Stop intent reached the bridge, newest last, bounded: the trigger its
+    /// successor and its action record are timed from, however long the look-first read (IOS-2)
+    /// or the store (ACT-1, BOOT-8) keeps the bridge from acting on it.
+    var stopArrivals: [StopArrival] = []
     /// Alerting rings this foreground stint already asked to stop (FG-2), so that one alert gets
     /// one stop; an entry lasts while that alert does (`removeAlerting`) and is cleared on leaving.
     var foregroundStops: [AlarmUUID] = []
@@ -97,6 +127,9 @@ public struct BridgeCore: Sendable {
     var deliveryOnlyInferred = false
     /// CAP-4: primaries whose request in flight is the one retry after reclaiming a seed.
     var limitRetries: [AlarmUUID] = []
+    /// AND-1, AND-3: rings whose request in flight is the inexact one sent after `setAlarmClock`
+    /// refused them (``degradeRefusedExact(_:error:now:into:)``).
+    var degradedRetries: [AlarmUUID] = []
     /// CAP-3: a sync withheld seeds while primaries it wanted were being established; it runs
     /// again once nothing is in flight. Bounded per round (`seedFollowUps`).
     var seedFollowUp: InventoryPurpose?
@@ -126,16 +159,32 @@ public struct BridgeCore: Sendable {
         if let zone = now.zoneIdentifier, zone != configuration.calendar.zoneIdentifier,
            let calendar = WallCalendar(zoneIdentifier: zone) {
             configuration.calendar = calendar
+            clearForegroundSuppressedOnClockChange(into: &out)  // SCH-18: time-zone change
             if phase == .ready { adoptDeviceZone(now: now, into: &out) }
         }
         if case .healthAccessObserved(let granted) = input { healthAccessGranted = granted }  // WALK-4, any phase
+        if case .stopIntent(let id) = input { noteStopArrival(id, now: now) }  // OCC-6, any phase
         let correction = clockCorrection(now: now)
+        var previousReading = clockAnchor?.wallMs
+        var datedByBroadcast = false
+        if flavor == .android, case .clockChanged = input, correction != nil {
+            // REC-9: AOSP AlarmManagerService.setTimeImpl sends ACTION_TIME_CHANGED (TIME_SET) as
+            // it sets the clock, so a running process learns of the correction at its instant: ring
+            // times up to now in the new frame were reached before it, in the old frame, and stay
+            // due there (android swarm seed 5370: a held 05:42 delivery after a 90 s set-back).
+            // Those up to the old frame's reading (the re-lived interval) were due in the old frame
+            // too, but a held RTC trigger among them rings again at its time in the new frame (AMS
+            // re-frames it; android uniform 7197), so they count for ownership only (OCC-3,
+            // `datedByBroadcast`; android uniform 4988).
+            previousReading = max(previousReading ?? .min, now.wallMs)
+            datedByBroadcast = true
+        }
         clockAnchor = (now.wallMs, now.monotonicMs, now.bootCount)
         switch phase {
         case .loading, .gated:
             handleBeforeReady(input, now: now, into: &out)
         case .ready:
-            if let correction { applyClockCorrection(correction, now: now, into: &out) }  // before expiry
+            if let correction { applyClockCorrection(correction, now: now, previousReadingWallMs: previousReading, datedByBroadcast: datedByBroadcast, into: &out) }  // before expiry
             expireIfDue(now: now, into: &out)  // INACT-21: every path checks expiry first
             if let awaited = awaitingObservation {
                 if case .inventoryRead(awaited, let result) = input {
@@ -155,6 +204,8 @@ public struct BridgeCore: Sendable {
             }
             if flavor == .android { androidAfterStep(input, now: now, into: &out) }
         }
+        // OCC-6: once the bridge takes inputs as they come, every Stop that reached it was acted on.
+        if isAcceptingInputs { stopArrivals = [] }
         diagnoseLaunchGate(in: out, now: now)  // WALK-6
         flush(into: &out)
         launchHousekeeping(into: &out)  // IOS-9 receipts, BOOT-12 kill-switch check
@@ -175,6 +226,9 @@ public struct BridgeCore: Sendable {
             // Entries this process appended before the read are already on disk (an append), so
             // they are in `entries` too: merge, never overwrite (ios seed 1881 lost a clear that way).
             journal = entries + journal.filter { !entries.contains($0) }
+            for entry in entries where entry.action == "stop" && !stopArrivals.contains(where: { $0.ringID == entry.ringID }) {
+                stopArrivals.insert(StopArrival(ringID: entry.ringID, wallMs: entry.occurredAtMs, monotonicMs: nil, bootCount: nil), at: 0)
+            }
             let pending = entries.map { BridgeInput.stopIntent($0.ringID) }.filter { !queued.contains($0) }
             queued = pending + queued
         case .bootCompleted(locked: true) where defects.restoreSkipsLockedBoot:
@@ -261,7 +315,7 @@ public struct BridgeCore: Sendable {
             // A correction made while no process ran (same boot: the monotonic clock went on).
             let saved = clockAnchor
             clockAnchor = (wall, mono, boot)
-            if let delta = clockCorrection(now: now) { applyClockCorrection(delta, now: now, into: &out) }
+            if let delta = clockCorrection(now: now) { applyClockCorrection(delta, now: now, previousReadingWallMs: wall, into: &out) }
             clockAnchor = saved ?? (now.wallMs, now.monotonicMs, now.bootCount)
         }
         adoptDeviceZone(now: now, into: &out)  // REC-8: the zone may have changed while no process ran
@@ -313,10 +367,11 @@ public struct BridgeCore: Sendable {
             default: return nil
             }
         }
+        var replay = queued
         if case .success(let inventory) = result {
             observe(inventory: inventory, queuedDeliveries: queuedDeliveries, now: now, into: &out)
+            replay = Self.supersedingQueuedSnapshots(replay, with: inventory)
         }
-        let replay = queued
         queued = []
         for input in replay {
             handleReady(input, now: now, into: &out)
@@ -327,6 +382,24 @@ public struct BridgeCore: Sendable {
         }
         // Then the read itself: the launch reconcile, or (for a failed read) the bounded re-read.
         handleReady(.inventoryRead(purpose, result), now: now, into: &out)
+    }
+
+    /// IOS-5: every `alarmUpdates` set is the complete set at its moment, so one that queued
+    /// behind the look-first read is older than the read's answer. Replayed as it came, a stale
+    /// set ends alerts that are still alerting and arms a successor no trigger asked for (OCC-6,
+    /// OCC-7; ios uniform seed 8437: the set from before a tied root's late alert made its primary
+    /// look ended). The queued sets are replaced by the read's own answer, in the last one's place.
+    static func supersedingQueuedSnapshots(_ inputs: [BridgeInput], with inventory: [PlatformAlarm]) -> [BridgeInput] {
+        guard let last = inputs.lastIndex(where: { if case .alarmUpdates = $0 { return true } else { return false } }) else { return inputs }
+        var result: [BridgeInput] = []
+        for (index, input) in inputs.enumerated() {
+            if case .alarmUpdates = input {
+                if index == last { result.append(.alarmUpdates(inventory)) }
+                continue
+            }
+            result.append(input)
+        }
+        return result
     }
 
     // MARK: - Ready
@@ -436,7 +509,8 @@ public struct BridgeCore: Sendable {
         case .stopIntent(let id):
             // OCC-11: Stop ends only this alert; the occurrence stays unfinished until its
             // challenge is completed.
-            journal(id, action: "stop", now: now)
+            // ACT-1, OCC-6: the action and the successor are timed from the Stop's arrival.
+            journal(id, action: "stop", now: now, occurredAtMs: stopTriggerWallMs(id, now: now))
             observeDelivery(id, now: now, into: &out)
             credit(id, now: now, into: &out)  // INACT-4: the iOS Stop is genuine activity
             alertEnded(id, now: now, into: &out)
@@ -453,8 +527,10 @@ public struct BridgeCore: Sendable {
             alertEnded(id, now: now, into: &out)
             runDeferredSyncIfClear(into: &out)
         case .exactAlarmPermissionGranted:
+            upgradeInexactRings(now: now, into: &out)  // AND-3: degraded rings become exact again
             out.append(.readInventory(.launchSync))  // AND-3
         case .clockChanged(let zoneIdentifier):
+            clearForegroundSuppressedOnClockChange(into: &out)  // SCH-18: clock or time-zone change
             // REC-8, AND-3: re-plan every fire time in the new local frame and re-register.
             if zoneIdentifier != configuration.calendar.zoneIdentifier, let calendar = WallCalendar(zoneIdentifier: zoneIdentifier) {
                 configuration.calendar = calendar
@@ -466,6 +542,7 @@ public struct BridgeCore: Sendable {
         case .timerFired(.contextLapse):
             contextLapsed(now: now, into: &out)
         case .timerFired(.armRetry):
+            retrySnoozeRebase(now: now, into: &out)  // SNZ-20, SNZ-21
             if let live = document?.liveOccurrence, !appActive, !hasPressure(live, now: now) {
                 armSuccessor(for: live, now: now, into: &out)
             }
@@ -525,7 +602,12 @@ public struct BridgeCore: Sendable {
         case .expireWakeOccurrence(let alarmIDs, let startedAt, let token):
             expireWakeOccurrence(alarmIDs: alarmIDs, startedAtMs: startedAt, token: token, now: now, into: &out)
         case .peekLastAlarmAction:
-            out.append(.reply(.lastAlarmAction(lastAlarmAction(now: now))))
+            let last = lastAlarmAction(now: now)
+            out.append(.reply(.lastAlarmAction(last)))
+            if defects.destructivePeek, let last {
+                // Known defect (ACT-3, API-7): the peek consumes the action it returns.
+                mutate { $0.actions.removeAll { $0 == last } }
+            }
         case .acknowledgeLastAlarmAction(let alarmID, let action, let occurredAtMs):
             acknowledgeAlarmAction(alarmID: alarmID, action: action, occurredAtMs: occurredAtMs, into: &out)
         case .completeChallenge(let rootID, let token):
@@ -607,16 +689,18 @@ public struct BridgeCore: Sendable {
         foregroundStops.removeAll { $0 == id }
     }
 
-    mutating func journal(_ id: AlarmUUID, action: String, now: BridgeInstants) {
+    /// - Parameter occurredAtMs: when the action happened (wall ms); `now` when nil.
+    mutating func journal(_ id: AlarmUUID, action: String, now: BridgeInstants, occurredAtMs: Int64? = nil) {
         guard let row = document?.row(id) else { return }
+        let occurredAtMs = occurredAtMs ?? now.wallMs
         // ACT-6, ACT-8: the platform may hand the same action over twice (a journalled Stop
         // replayed after a restart, a repeated intent); the same (root, action, instant) is
         // recorded once, so applying it again has no second effect.
-        let record = ActionRecord(alarmID: row.metadata.rootID, action: action, occurredAtMs: now.wallMs)
+        let record = ActionRecord(alarmID: row.metadata.rootID, action: action, occurredAtMs: occurredAtMs)
         if document?.actions.contains(record) == true { return }
         // ACT-1; ID-10: actions are recorded under the root ID, never the physical ring UUID.
         mutate { document in
-            document.actions.append(ActionRecord(alarmID: row.metadata.rootID, action: action, occurredAtMs: now.wallMs))
+            document.actions.append(record)
             if document.actions.count > 32 { document.actions.removeFirst(document.actions.count - 32) }
         }
     }

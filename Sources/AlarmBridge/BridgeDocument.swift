@@ -52,6 +52,18 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// SND-13, SND-14, API-5, API-6: root IDs recorded as audible, in recording order; nil in
     /// documents written before audible counting existed (read as empty).
     public var audibleAlarmIDs: [String]?
+    /// Rings already recorded as missed (a `missed` receipt; BridgeCore+Missed.swift), oldest
+    /// first and bounded, so an acknowledged record never comes back. nil in older documents.
+    public var missedRingIDs: [AlarmUUID]?
+    /// iOS: rows of occurrence-opening rings whose schedule request AlarmKit answered with a
+    /// failure other than the capacity limit (CAP-9 surfaces those), kept as the evidence of a ring
+    /// time nothing was registered for until it lands or is judged (BridgeCore+Missed.swift);
+    /// oldest first, bounded. nil in older documents.
+    public var refusedRows: [RingRow]?
+    /// iOS: ring times passed over (OCC-3), oldest first and bounded: a set-back clock makes
+    /// AlarmKit alert a `.relative` ring time again, and a passed-over one never becomes owner
+    /// (OCC-20: the same ring time again is that time delivered late). nil in older documents.
+    public var passedOverRingTimes: [PassedOverRingTime]?
 
     public init() {}
 
@@ -146,6 +158,10 @@ public struct RingRow: Codable, Sendable, Equatable {
     /// title — under this ID, so the ID being present proves nothing about the configuration.
     /// nil once the platform answered, and in every row that replaced nothing.
     public var replacesHeldRing: Bool? = nil
+    /// Android: true while the platform holds this ring only as an inexact allow-while-idle alarm
+    /// because exact alarms were refused (``RingPrecision/allowWhileIdle``); the grant of the
+    /// permission upgrades it (AND-3). nil for an exact ring.
+    public var inexact: Bool? = nil
 
     public init(id: AlarmUUID, schedule: RingSchedule, fireWallMs: Int64, metadata: RingMetadata, fingerprint: String,
                 publishedAtMs: Int64, confirmed: Bool, delivered: Bool, soundName: String? = nil, adoptedLegacyID: Bool? = nil) {
@@ -236,8 +252,14 @@ public struct OccurrenceRecord: Codable, Sendable, Equatable {
     }
 }
 
-/// A miss receipt in the abandoned-occurrence journal (INACT-18).
+/// A miss receipt in the abandoned-occurrence journal (INACT-18), or the record of a ring time
+/// that passed without ringing (reason ``missedReason``; BridgeCore+Missed.swift).
 public struct MissReceipt: Codable, Sendable, Equatable {
+    /// INACT-18: an occurrence that expired for inactivity.
+    public static let inactivityReason = "inactivity"
+    /// A configured ring time that never rang (force-stop, a restart that re-armed nothing, a
+    /// failed registration): `expiredAtMs` is that ring time, no occurrence began.
+    public static let missedReason = "missed"
     public var token: String
     public var rootID: String
     public var reason: String
@@ -281,6 +303,18 @@ public struct ActionRecord: Codable, Sendable, Equatable {
         self.alarmID = alarmID
         self.action = action
         self.occurredAtMs = occurredAtMs
+    }
+}
+
+/// iOS: a root's configured ring time that came due while another root owned the occurrence
+/// (OCC-3).
+public struct PassedOverRingTime: Codable, Sendable, Equatable {
+    public var rootID: String
+    /// The configured ring time (wall ms, ID-8).
+    public var ringTimeMs: Int64
+    public init(rootID: String, ringTimeMs: Int64) {
+        self.rootID = rootID
+        self.ringTimeMs = ringTimeMs
     }
 }
 

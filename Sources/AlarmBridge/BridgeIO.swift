@@ -91,6 +91,19 @@ public struct RingMetadata: Sendable, Equatable, Codable {
     }
 }
 
+/// How precisely the platform is asked to deliver a ring.
+///
+/// Android only: AlarmKit has a single kind of alarm. Source: AOSP `AlarmManagerService`
+/// (`setImpl`, `maxTriggerTime`, `adjustDeliveryTimeBasedOnDeviceIdle`) and the
+/// "Schedule exact alarms" developer page; PLATFORMS.md, AlarmManager table.
+public enum RingPrecision: String, Sendable, Equatable, Codable {
+    /// `setAndAllowWhileIdle(RTC_WAKEUP, …)`: needs no exact-alarm permission and is delivered in
+    /// doze (within the compat quota), but inexactly: up to 0.75 × the futurity late, at most 1 h
+    /// for a one-shot. The bridge's degraded ring when exact alarms are refused ([derived] AND-1,
+    /// AND-3: RULES.md is silent on a refused permission; decided from the AOSP behaviour).
+    case allowWhileIdle = "allow-while-idle"
+}
+
 /// One ring to register with the platform.
 public struct RingRequest: Sendable, Equatable, Codable {
     public var id: AlarmUUID
@@ -104,6 +117,9 @@ public struct RingRequest: Sendable, Equatable, Codable {
     /// The alert's sound: a file name in the app bundle (AlarmKit `AlertConfiguration.AlertSound.named`,
     /// Android: the ringing service's track), or nil for the system default sound.
     public var soundName: String?
+    /// nil: exact (`setAlarmClock`, an AlarmKit alarm); otherwise the degraded delivery the
+    /// platform left the bridge (``RingPrecision``).
+    public var precision: RingPrecision?
     public init(id: AlarmUUID, schedule: RingSchedule, fireWallMs: Int64, metadata: RingMetadata,
                 countdown: CountdownDuration? = nil, soundName: String? = nil) {
         self.id = id

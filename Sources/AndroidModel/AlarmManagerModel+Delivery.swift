@@ -15,6 +15,13 @@ extension AlarmManagerModel {
         return (when, max(alarm.whenElapsedMs + alarm.windowLengthMs + alarm.oemDelayMs, when))
     }
 
+    /// The end of `alarm`'s delivery window as wall ms in the current wall frame
+    /// (``deliveryBounds(_:)``'s `maxWhenElapsedMs`): the latest instant AMS may deliver it,
+    /// given the device's state now.
+    public func latestDeliveryWallMs(_ alarm: PendingAlarm) -> Int64 {
+        deliveryBounds(alarm).maxWhenElapsedMs + wallMinusElapsedMs
+    }
+
     /// AMS `adjustDeliveryTimeBasedOnDeviceIdle`: in doze idle, alarm clocks (FLAG_WAKE_FROM_IDLE)
     /// run on time; allow-while-idle alarms run within their quota (72 exact / 7 compat per rolling
     /// hour), else at min(the time the quota frees, the end of idle); every other alarm waits for
@@ -206,7 +213,8 @@ extension AlarmManagerModel {
         }
         record(alarm, nowElapsed: nowElapsed)
         deliveryLog.append(AlarmDelivery(id: alarm.id, requestCode: alarm.requestCode, method: alarm.method, type: alarm.type,
-                                         deliveredElapsedMs: nowElapsed, dueElapsedMs: alarm.whenElapsedMs, count: count))
+                                         deliveredElapsedMs: nowElapsed, dueElapsedMs: alarm.whenElapsedMs, count: count,
+                                         triggerWallMs: alarm.triggerWallMs))
         if deliveryLog.count > Self.deliveryLogLimit { deliveryLog.removeFirst(deliveryLog.count - Self.deliveryLogLimit) }
         var fields = [TraceField("id", alarm.id.description)]
         var effects: [AlarmManagerEffect] = [.toApp(.alarmDelivered(alarm.id), launch: .broadcast)]

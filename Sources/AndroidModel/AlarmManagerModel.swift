@@ -228,6 +228,15 @@ public struct AlarmManagerModel: Sendable {
         return set(AlarmManagerRequest(request, method: .setAlarmClock), at: now)
     }
 
+    /// `setAndAllowWhileIdle(RTC_WAKEUP, triggerAtMillis, PendingIntent)`: the bridge's degraded
+    /// ring when exact alarms are refused (``RingPrecision/allowWhileIdle``). Needs no exact-alarm
+    /// permission; inexact (AMS `maxTriggerTime`: 0.75 × futurity, at most 1 h) and delivered in
+    /// doze within the compat quota (AMS `adjustDeliveryTimeBasedOnDeviceIdle`).
+    public mutating func setAndAllowWhileIdle(_ request: RingRequest, nowWallMs: Int64) -> [AlarmManagerEffect] {
+        now = instant(wallMs: nowWallMs)
+        return set(AlarmManagerRequest(request, method: .setAndAllowWhileIdle), at: now)
+    }
+
     /// Any `AlarmManager.set*` call with a broadcast PendingIntent; synchronous.
     ///
     /// The trigger becomes `max(now + 5 s, requested)` in elapsed time (AMS `setImpl`, MIN_FUTURITY),

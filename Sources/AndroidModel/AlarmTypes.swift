@@ -144,6 +144,8 @@ public struct AlarmDelivery: Sendable, Equatable {
     public var dueElapsedMs: Int64
     /// EXTRA_ALARM_COUNT: 1, or more for a repeating alarm that missed intervals.
     public var count: Int
+    /// The requester's trigger (wall ms) of the delivered alarm.
+    public var triggerWallMs: Int64? = nil
 }
 
 /// Data partitions under file-based encryption (developer.android.com/privacy-and-security/direct-boot).

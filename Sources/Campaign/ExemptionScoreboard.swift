@@ -39,13 +39,29 @@ public struct ExemptionRow: Sendable, Equatable {
 public enum ExemptionScoreboard {
     /// For each exemption, the known defect that does nothing in the situation it names: the
     /// bridge the exemption must not excuse. The best the platform allows there is stated with
-    /// the exemption (Oracle.swift, Liveness.swift, Invariants.swift).
-    public static let witnesses: [String: KnownDefect] = [
-        "locked-boot-restore-faulted": .restoreSkipsLockedBoot,
-        "primary-unregistered-by-fault": .givesUpOnFailedPrimary,
-        "mute-switch": .retireBeforeArm,
-        "in-call": .retireBeforeArm,
-        "audio-focus-loss": .retireBeforeArm,
+    /// the exemption (Oracle.swift, Liveness.swift, Invariants.swift). Per exemption, candidates
+    /// in order: a row takes the first whose code path exists on its platform.
+    public static let witnesses: [String: [KnownDefect]] = [
+        "locked-boot-restore-faulted": [.restoreSkipsLockedBoot],
+        "primary-unregistered-by-fault": [.givesUpOnFailedPrimary],
+        "exact-permission-revoked": [.keepsNothingWhenExactRefused],
+        "mute-switch": [.retireBeforeArm],
+        "in-call": [.retireBeforeArm],
+        "audio-focus-loss": [.retireBeforeArm],
+        // SNZ-20, SNZ-21: the snooze ring is rebased at the first step that sees the correction,
+        // and a refused rebase is asked again.
+        "snooze-clock-change-unseen": [.snoozeNotRebased],
+        "snooze-rearm-refused": [.snoozeNotRebased],
+        // The platform removed rings: the next view of it must add them back (SCH-19, IOS-5, AND-5).
+        "os-removed-alarm": [.syncTrustsRegistry],
+        // Before the first unlock the store is unreadable, not empty (BOOT-2); Android restores in
+        // locked boot (AND-2, AND-3).
+        "protected-data-unavailable": [.unavailableReadAsEmpty],
+        "device-restarting": [.restoreSkipsLockedBoot, .unavailableReadAsEmpty],
+        // A failed fuse arm keeps its predecessor (WALK-15, WALK-18).
+        "walk-fuse-arm-failed-keeps-predecessor": [.fuseRetireBeforeArm],
+        // CAP-2, CAP-3: primaries before seeds; the dropped count says what capacity refused.
+        "capacity-dropped-surfaced": [.seedBeforePrimary],
     ]
 
     /// Exemptions that exist on one platform only, although kinds that cause them run on both.
@@ -104,7 +120,7 @@ public enum ExemptionScoreboard {
         let selection = FaultSelection(profile: .swarm, forcedOn: faults)
         var applied = 0
         for seed in seeds where applies(exemption, Simulator.run(options(platform, seed, [], selection))) { applied += 1 }
-        let witness = witnesses[exemption].flatMap { $0.platforms.contains(platform) && !witnessOff(exemption, platform) ? $0 : nil }
+        let witness = witnessOff(exemption, platform) ? nil : witnesses[exemption]?.first { $0.platforms.contains(platform) }
         var hunted = defects.filter { $0.platforms.contains(platform) }
         if let witness, !hunted.contains(witness) { hunted.append(witness) }
         var found: [(defect: KnownDefect, seed: UInt64, exemptionApplied: Bool)] = []

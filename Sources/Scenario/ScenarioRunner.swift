@@ -44,7 +44,7 @@ public enum ScenarioRunner {
                                        "android.oem-delivery-delay-max-ms", "android.alarm-volume", "android.fgs-window-ms",
                                        "net.kill-switch-failure-rate", "net.kill-switch-timeout-ms", "js.stall-one-in",
                                        "sim.reactive-user", "sim.interleaving-death-rate", "sim.request-failure-rate",
-                                       "sim.workout-loss-rate", "sim.walk-force-quit-rate",
+                                       "sim.workout-loss-rate", "sim.walk-force-quit-rate", "sim.snooze-clock-change-rate",
                                        "sim.first-launch", "sim.start-ms", "sim.liveness",
                                        "liveness.registration-bound-ms", "liveness.audible-bound-ms", "liveness.user-return-ms",
                                        "liveness.user-stay-ms", "liveness.first-unlock-ms"]
@@ -680,11 +680,13 @@ public enum ScenarioRunner {
         case "js.stall-one-in":
             guard let number, number <= 1_000 else { return bad + " (0...1000, 0: never)" }
             setup.jsStallOneIn = Int(number)
-        case "sim.request-failure-rate", "sim.interleaving-death-rate", "sim.workout-loss-rate", "sim.walk-force-quit-rate":
+        case "sim.request-failure-rate", "sim.interleaving-death-rate", "sim.workout-loss-rate", "sim.walk-force-quit-rate",
+             "sim.snooze-clock-change-rate":
             // The in-run fault rates of a fuzz run (fault catalog kinds), each a chance per event.
             let fields: [String: WritableKeyPath<DeviceSetup, Ratio?>] = [
                 "sim.request-failure-rate": \.requestFailureRate, "sim.interleaving-death-rate": \.interleavingDeathRate,
                 "sim.workout-loss-rate": \.workoutLossRate, "sim.walk-force-quit-rate": \.walkForceQuitRate,
+                "sim.snooze-clock-change-rate": \.snoozeClockChangeRate,
             ]
             guard let rate = ratio(parameter.value) else { return bad + " (never or N/D, e.g. 1/25)" }
             setup[keyPath: fields[parameter.key]!] = rate

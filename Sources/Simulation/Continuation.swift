@@ -73,6 +73,7 @@ public enum Continuation {
         setup.killSwitchFailureRate = faults.rate(FaultCatalog.killSwitchNetworkFailure)  // BOOT-12
         setup.workoutLossRate = faults.rate(FaultCatalog.workoutLoss)  // WALK-23
         setup.walkForceQuitRate = faults.rate(FaultCatalog.walkForceQuit)  // WALK-25
+        setup.snoozeClockChangeRate = faults.rate(FaultCatalog.clockChangeDuringSnooze)  // SNZ-20
         let parameters = [
             RunParameter("continue-seed", String(seed)),
             RunParameter("continue-from-wall-ms", String(fromWallMs)),

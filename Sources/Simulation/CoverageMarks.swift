@@ -17,6 +17,7 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
     case snoozeRefusedLatchSpent
     case snoozeRefusedOutsideWindow
     case snoozeSkipped
+    case snoozeClockCorrected
     // Walk fuse (iOS)
     case walkCheckStarted
     case walkFuseArmed
@@ -78,6 +79,8 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
     case actionAcknowledged
     // Added after the first measurement (issue 7, part 4)
     case androidDeliveredLate
+    // Issue 16 part 3: the action journal check sees every recorded action (iOS too)
+    case actionJournalChecked
     // Added for issue 16 part 4: situations the fuzzer never produced
     case readAfterWriteLag
 
@@ -132,6 +135,9 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
         case .snoozeSkipped:
             return Info(name: "snooze-skipped", summary: "skipOneTimeSnooze ended a running snooze (reply snoozeSkipped)",
                         rules: ["SNZ-15", "API-15"], platforms: both)
+        case .snoozeClockCorrected:
+            return Info(name: "snooze-clock-corrected", summary: "a ready bridge step ran after a wall-clock correction while a snooze ring was pending (it must rebase it)",
+                        rules: ["SNZ-20", "SNZ-21"], platforms: both)
         case .walkCheckStarted:
             return Info(name: "walk-check-started", summary: "startWalkCheck reported the walk started after HealthKit confirmed session and collection",
                         rules: ["WALK-3", "WALK-4"], platforms: [.ios])
@@ -287,6 +293,9 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
         case .androidDeliveredLate:
             return Info(name: "android-delivered-late", summary: "AlarmManager delivered an alarm more than 1 s after it was due",
                         rules: ["AND-19", "AND-14"], platforms: [.android])
+        case .actionJournalChecked:
+            return Info(name: "action-journal-checked", summary: "an action the bridge recorded in its journal (a Stop, a dismissal) entered the action-journal check, matched by its identity",
+                        rules: ["ACT-1", "ACT-3", "ACT-4", "API-7", "API-8"], platforms: both)
         case .readAfterWriteLag:
             return Info(name: "read-after-write-lag", summary: "an AlarmKit read did not yet list an alarm whose schedule call had just returned",
                         rules: ["SCH-9", "SCH-16"], platforms: [.ios])

@@ -20,6 +20,8 @@ public enum RateUnit: String, Sendable, CaseIterable {
     case perReboot = "per reboot"
     /// Each walk the sleepy user starts (iOS walk challenge, WALK-*) draws once, in the run.
     case perWalk = "per walk"
+    /// Each snooze the bridge accepts (SNZ-1) draws once, in the run.
+    case perSnooze = "per accepted snooze"
 }
 
 /// One kind of fault the simulator can inject, with the rate it has when switched on
@@ -177,6 +179,13 @@ public enum FaultCatalog {
         "the user sets the wall clock back by 90 s, 10 min or 1 h",
         platforms: both, rules: ["REC-8", "REC-9", "REC-10", "SNZ-20", "PLATFORMS.md: time change"],
         rate: Ratio(1, 5), unit: .perSeed, exemptions: ["clock-jump-ambiguous-start"])
+    /// SNZ-20, SNZ-21: a clock correction while a snooze runs; a jump drawn over the whole run
+    /// almost never lands in a 5–30 min snooze, so this one is timed from the acceptance.
+    public static let clockChangeDuringSnooze = FaultKind(
+        "clock-change-during-snooze",
+        "while an accepted snooze runs, the wall clock is set forward or back by 90 s, 10 min or 1 h (in-run stream faults.snooze-clock)",
+        platforms: both, rules: ["SNZ-20", "SNZ-21", "REC-9"],
+        rate: Ratio(1, 2), unit: .perSnooze, exemptions: ["snooze-clock-change-unseen", "snooze-rearm-refused", "clock-jump-ambiguous-start"])
     public static let timeZoneChange = FaultKind(
         "time-zone-change",
         "the device lands in another time zone (iOS: the traveller opens the app when skip dates need re-planning)",
@@ -207,8 +216,8 @@ public enum FaultCatalog {
 
     public static let exactPermissionRevoke = FaultKind(
         "exact-permission-revoke",
-        "the user revokes SCHEDULE_EXACT_ALARM (API 31/32: every exact alarm removed, process killed) and grants it back 5 min – 2 h later",
-        platforms: [.android], rules: ["AND-1", "PLATFORMS.md: SCHEDULE_EXACT_ALARM (31/32)"],
+        "the user revokes SCHEDULE_EXACT_ALARM (API 31/32: every exact alarm removed, process killed) and grants it back 5 min – 12 h later (a night with the permission off); exempt only until a bridge process runs again, then only the AMS window of the inexact allow-while-idle rings the bridge must keep",
+        platforms: [.android], rules: ["AND-1", "AND-3", "PLATFORMS.md: SCHEDULE_EXACT_ALARM (31/32)"],
         rate: Ratio(1, 1), unit: .perSeed, exemptions: ["exact-permission-revoked"])
     public static let forceStop = FaultKind(
         "force-stop",
@@ -316,7 +325,7 @@ public enum FaultCatalog {
     /// Every kind, in catalog order.
     public static let all: [FaultKind] = [
         processDeathInterleaving, processDeath, forceQuit, walkForceQuit, appUpdate, reinstall, appStateWriteFailure,
-        legacyInstall, reboot, lateReboot, lockedBootLength, clockJumpForward, clockJumpBack, timeZoneChange, dstNightStart, doze,
+        legacyInstall, reboot, lateReboot, lockedBootLength, clockJumpForward, clockJumpBack, clockChangeDuringSnooze, timeZoneChange, dstNightStart, doze,
         charging, silentMode, exactPermissionRevoke, forceStop, oemKiller, oemDeliveryDelay, scheduleFailure,
         scheduleRequestFailure, scheduleAlwaysFails, capacitySqueeze, coalesceUpdates, heldUpdatesWhileLocked,
         denseLateDelivery, lateDelivery, osRemovesAlarm, inventoryReadFailure, readAfterWriteLag, audioFocusLoss, playbackFailure,

@@ -62,6 +62,7 @@ struct FaultPlanner {
         setup.killSwitchFailureRate = faults.rate(FaultCatalog.killSwitchNetworkFailure)  // BOOT-12
         setup.workoutLossRate = faults.rate(FaultCatalog.workoutLoss)  // WALK-23
         setup.walkForceQuitRate = faults.rate(FaultCatalog.walkForceQuit)  // WALK-25
+        setup.snoozeClockChangeRate = faults.rate(FaultCatalog.clockChangeDuringSnooze)  // SNZ-20
         switch setup.platform {
         case .ios:
             setup.ios.coalesceUpdates = seedHit(FaultCatalog.coalesceUpdates) != nil  // IOS-5
@@ -108,7 +109,7 @@ struct FaultPlanner {
         add(FaultCatalog.silentMode, window(FaultCatalog.silentMode, at: 0...setup.durationMs, lasting: 600_000...14_400_000,
                                             on: .deviceSilentMode(true), off: .deviceSilentMode(false)))
         add(FaultCatalog.exactPermissionRevoke, window(FaultCatalog.exactPermissionRevoke, at: 60_000...setup.durationMs,
-                                                       lasting: 300_000...7_200_000, on: .faultRevokeExactPermission,
+                                                       lasting: 300_000...43_200_000, on: .faultRevokeExactPermission,
                                                        off: .faultGrantExactPermission))
         add(FaultCatalog.forceStop, once(FaultCatalog.forceStop, .faultForceStop))
         let failures = hourlyInstants(FaultCatalog.scheduleFailure, notBeforeMs: 0)

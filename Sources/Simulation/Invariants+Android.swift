@@ -90,7 +90,7 @@ extension World {
                   oracle.passedOver.contains(where: { $0.rootID == metadata.rootID && $0.fireWallMs == fire }),
                   !oracle.occurrences.contains(where: { $0.startWallMs == fire && ($0.rootID == metadata.rootID || $0.tiedRoots.contains(metadata.rootID)) })
             else { continue }
-            violate("pass-over-silent", [], "\(metadata.rootID), passed over at \(fire) while another root owned the occurrence, is ringing")
+            violate("pass-over-silent", [], "\(metadata.rootID), passed over at \(wallText(fire)) while another root owned the occurrence, is ringing")
             return
         }
     }

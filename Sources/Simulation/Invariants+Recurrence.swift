@@ -9,8 +9,15 @@ import SimKernel
 extension World {
     /// The configured weekly roots a ring may belong to: the saved definition, and a definition
     /// JS is saving now (its rings are registered before the save resolves, API-19).
-    func configuredWeeklyRoots(_ metadata: RingMetadata) -> [Root] {
+    /// With `includingKept`, a definition an interrupted save replaced counts too while the oracle
+    /// keeps its fire times queued: its rings may still ring until a later process's sync retires
+    /// them, and the oracle opens their occurrences (`adoptConfigured(_:keepPreviousFireTimes:)`;
+    /// ios uniform seed 5917: a save's ring landed after its process died, and the process of
+    /// the newer save died too). The bridge never requests a ring for such a definition.
+    func configuredWeeklyRoots(_ metadata: RingMetadata, includingKept: Bool = false) -> [Root] {
+        let kept = includingKept ? jsSaves.keptPrevious.reversed().filter { $0.id == metadata.alarmID } : []
         let definitions = [jsSaves.pending.first { $0.id == metadata.alarmID }, alarms.first { $0.id == metadata.alarmID }]
+            + kept.map(Optional.some)
         return definitions.compactMap { $0?.roots.first { $0.id == metadata.rootID && $0.weekday != nil } }
     }
 
@@ -56,8 +63,8 @@ extension World {
 
     /// When an alert starts: a primary or seed of a weekly root sounds at one of its scheduled
     /// occurrences — its configured local time (or a gap's normalisation), never on a skip date.
-    /// A fixed instant planned before a zone change that no bridge process has seen yet is a
-    /// [limit] (REC-8 needs a running process), counted by name.
+    /// A fixed instant planned before a zone change that no bridge process had seen by its fire
+    /// time is a [limit] (REC-8 needs a running process), counted by name.
     func checkRecurrenceAlert(_ id: AlarmUUID, _ metadata: RingMetadata) {
         guard !stopped, metadata.kind.opensOccurrence, let root = configuredWeeklyRoots(metadata).first,
               !isPreviousScheduleRing(id, alarmID: metadata.alarmID) else { return }
@@ -73,8 +80,14 @@ extension World {
         // late delivery pushed the alert past T_OP). The landing is the wall time of that change.
         if case .relative = ios?.alarm(id)?.schedule, fire == lastWallClockChangeMs + clock.wallOffsetMs { return }
         let (ok, why) = isScheduledOccurrence(fire, of: root, in: calendar)
-        guard !ok, !configuredWeeklyRoots(metadata).contains(where: { isScheduledOccurrence(fire, of: $0, in: calendar).0 }) else { return }
-        if lastZoneChangeMs > process.lastReadyStepMs {
+        guard !ok, !configuredWeeklyRoots(metadata, includingKept: true).contains(where: { isScheduledOccurrence(fire, of: $0, in: calendar).0 }) else { return }
+        // The fire instant came (true time) after the zone change and before any bridge step
+        // observed it: the ring was already past its fire time when the bridge could re-plan,
+        // and a ring past its fire time is never cancelled (SCH-3, SCH-21); a late delivery
+        // then sounds the old-frame instant (ios uniform seed 2093).
+        let fireTrueMs = nowMs - (wallMs - fire)
+        if lastZoneChangeMs > process.lastReadyStepMs
+            || (lastZoneChangeMs <= fireTrueMs && (zoneChangeObservedMs ?? .max) > fireTrueMs) {
             countExemption("zone-change-unobserved")
             return
         }
@@ -119,6 +132,11 @@ extension World {
         for alarm in alarms where alarm.enabled {
             for root in alarm.roots {
                 if let once = root.onceFireWallMs, once <= wallMs { continue }
+                // A one-shot rings once: one whose ring time already opened an occurrence (or was
+                // passed over) is spent, even when a clock set back makes that time future again
+                // (OCC-20; ios seed 8612).
+                if let once = root.onceFireWallMs, oracle.occurrences.contains(where: { $0.startWallMs == once && $0.tiedRoots.contains(root.id) })
+                    || oracle.passedOver.contains(where: { $0.rootID == root.id && $0.fireWallMs == once }) { continue }
                 let held = daemon.alarms.contains { $0.metadata.rootID == root.id && $0.metadata.kind == .primary
                     && ($0.state != .scheduled || $0.nextFireWallMs > wallMs || lateHeld.contains($0.id)) }  // a late delivery still pending is registered
                 if !held { return root.id }
@@ -143,12 +161,25 @@ extension World {
 
     // MARK: primary-horizon (issue 6)
 
+    /// The latest capacity refusal of `rootID` whose ring was requested for the fire time
+    /// `fireWallMs`: a fixed ring for that instant, or a relative one at that local time (and
+    /// weekday). A refusal of another time of the root (an edit since, ios uniform seeds 562,
+    /// 7825) says nothing about this one.
+    func capacityRefusal(rootID: String, fireWallMs: Int64) -> (rootID: String, ringID: AlarmUUID, atMs: Int64)? {
+        oracle.capacityRefused.last { refusal in
+            guard refusal.rootID == rootID else { return false }
+            if requestFires[refusal.ringID] == fireWallMs { return true }
+            guard case .relative(let hour, let minute, let weekday)? = saveTruth.requestedSchedules[refusal.ringID] else { return false }
+            let local = calendar.local(fireWallMs)
+            return local.hour == hour && local.minute == minute && (weekday == nil || weekday == local.weekday)
+        }
+    }
+
     /// At a configured fire time whose primary the platform does not hold because the capacity
-    /// limit refused it: the user-visible dropped count must say so (CAP-9). Returns true when the
-    /// miss is surfaced (the caller counts the exemption).
-    func checkDroppedSurfaced(rootID: String) -> Bool {
-        guard let refusal = oracle.capacityRefused.last(where: { $0.rootID == rootID }),
-              nowMs - refusal.atMs > setup.transitionBoundMs else { return false }
+    /// limit refused it (at `refusedAtMs`, true ms): the user-visible dropped count must say so
+    /// (CAP-9). Returns true when the miss is surfaced (the caller counts the exemption).
+    func checkDroppedSurfaced(rootID: String, refusedAtMs: Int64) -> Bool {
+        guard nowMs - refusedAtMs > setup.transitionBoundMs else { return false }
         let document = process.bridge?.document ?? storedDocument
         let surfaced = (document?.droppedCount ?? 0) > 0 && (document?.dropped ?? []).contains { $0.rootID == rootID }
         if !surfaced {

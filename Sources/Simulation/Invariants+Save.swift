@@ -42,6 +42,7 @@ extension World {
                 scheduleOracleFireTimes(for: [alarmID])
             }
             jsSaves.interrupted = []
+            jsSaves.interruptedPrevious = []
         }
         guard case .inventoryRead(.verifySave(let alarmID), let result) = input else { return }
         saveTruth.verifyReadsIssued.removeAll { $0.incarnation != process.incarnation }  // died with their process
@@ -78,7 +79,7 @@ extension World {
                 return
             }
             for root in definition.roots {
-                if let once = root.onceFireWallMs, once <= wallMs { continue }  // nothing left to ring
+                if let once = root.onceFireWallMs, once <= wallMs || oneShotRang(root.id, at: once) { continue }  // nothing left to ring
                 let seen = reads.contains { read in read.ids.contains { isExactPrimary($0, of: root) } }
                 if !seen {
                     violate("verified-saves", ["SCH-9", "API-19"], "save of \(alarmID) resolved although no verification read saw the exact primary of \(root.id) at \(clockTime(hour: root.hour, minute: root.minute))")
@@ -128,6 +129,14 @@ extension World {
 
     /// True when `id` is the primary of `root` at the root's configured time (the schedule the
     /// platform was asked for). On Android the fixed instant is matched by root and kind only.
+    /// REC-8, OCC-20: a one-shot rings once. After the wall clock was set back over its time it
+    /// is ahead again, but spent: no primary is owed for it (android seed 1189 of
+    /// `--faults clock-change-during-snooze`: a title edit after a 1 h set-back).
+    func oneShotRang(_ rootID: String, at fireWallMs: Int64) -> Bool {
+        oracle.occurrences.contains { $0.startWallMs == fireWallMs && $0.tiedRoots.contains(rootID) }
+            || oracle.passedOver.contains { $0.rootID == rootID && $0.fireWallMs == fireWallMs }
+    }
+
     func isExactPrimary(_ id: AlarmUUID, of root: Root) -> Bool {
         // A primary adopted from a legacy install (BOOT-9) was never requested in this run: the
         // platform's own record describes it.

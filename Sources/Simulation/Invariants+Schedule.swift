@@ -51,6 +51,29 @@ extension World {
         }
     }
 
+    /// SCH-18 (candidate invariant 24's "no proof survives a clock or time-zone change"): a
+    /// foregroundSuppressed proof covers one occurrence instant in the frame it was made in. Once
+    /// the running bridge has executed a step after a time-zone change or a wall-clock change
+    /// beyond Δ_CLOCK (it notices both at every step), no proof first seen before that change
+    /// may stand. Judged from the world's own record of the change (true ms), after every event.
+    func checkSuppressionProofs() {
+        guard !stopped, process.running, let proofs = process.bridge?.foregroundSuppressed, !proofs.isEmpty else {
+            suppressionProofsSeen = []
+            return
+        }
+        var seen: [(proof: ForegroundSuppressedProof, sinceMs: Int64)] = []
+        for proof in proofs {
+            let since = suppressionProofsSeen.first { $0.proof == proof }?.sinceMs ?? nowMs
+            if since < lastFrameChangeMs && process.lastReadyStepMs > lastFrameChangeMs {
+                let what = lastFrameChangeMs == lastZoneChangeMs ? "time-zone change" : "wall-clock change"
+                violate("registered-means-present", [], "the foregroundSuppressed proof of \(proof.rootID) for its occurrence at \(localTimeText(proof.occurrenceStartedAtMs)) still stands after the \(what) \(nowMs - lastFrameChangeMs) ms ago (SCH-18: a clock or time-zone change clears it)")
+                return
+            }
+            seen.append((proof, since))
+        }
+        suppressionProofsSeen = seen
+    }
+
     // MARK: unreadable-is-not-empty, daemon half (25)
 
     /// SCH-16, BOOT-2: a step handed a failed platform read makes no sync decision.

@@ -36,6 +36,54 @@ extension World {
         walkWorld.twoFusesSince.removeAll { entry in fuses.filter { $0.metadata.rootID == entry.rootID }.count < 2 }
     }
 
+    // MARK: no fuse in the foreground (WALK-5, WALK-9; no-legacy-rings)
+
+    /// The platform's pending fuses, not only the requests: while Ember is natively active and the
+    /// bridge executes, no walk fuse stays pending longer than T_OP (WALK-5: a running workout
+    /// keeps no fuse in steady foreground; WALK-9: returning active cancels the provisional one).
+    /// The clock starts when the fuse is first seen under those conditions (true ms).
+    func checkNoForegroundFuse() {
+        guard let daemon = ios, !stopped, deviceUp, process.running, process.active, !process.suspended,
+              process.bridge?.isAcceptingInputs == true else {
+            walkWorld.foregroundFusesSince = []
+            return
+        }
+        let pending = daemon.alarms.filter { $0.metadata.kind == .walkFuse && $0.state == .scheduled }
+        var tracked: [(id: AlarmUUID, sinceMs: Int64)] = []
+        for fuse in pending {
+            guard let since = walkWorld.foregroundFusesSince.first(where: { $0.id == fuse.id })?.sinceMs else {
+                tracked.append((fuse.id, nowMs))
+                enqueue(.gapCheck, afterMs: setup.transitionBoundMs + 1)
+                continue
+            }
+            if nowMs - since > setup.transitionBoundMs {
+                violate("no-legacy-rings", [], "walk fuse \(fuse.id) of \(fuse.metadata.rootID) (due \(localTimeText(fuse.nextFireWallMs))) has stayed pending for \(nowMs - since) ms while Ember is in the foreground (a foreground maintenance alarm)")
+                return
+            }
+            tracked.append((fuse.id, since))
+        }
+        walkWorld.foregroundFusesSince = tracked
+    }
+
+    /// T_OP after resign-active of a started walk, still in the background with no step accepted:
+    /// the root's earliest pending fuse is due at resign + 60 s, a fuse reused from before the
+    /// resign edge included (WALK-8, WALK-10). Exempt: a rotation in flight, a failed arm (WALK-18
+    /// keeps the predecessor), a snooze holding the pressure (SNZ-10), a fuse already alerting.
+    func checkProvisionalFuse(_ resignWallMs: Int64) {
+        guard let daemon = ios, !stopped, deviceUp, walkWorld.startedReported, !walkWorld.timingUnknown,
+              walkWorld.resignMs == resignWallMs, walkWorld.latestAcceptedStepMs == nil, walkWorld.lookBackStepMs == nil,
+              !process.active, let root = walkWorld.rootID, let occurrenceID = walkWorld.occurrenceID,
+              oracle.liveIndex.map({ oracle.occurrences[$0].id }) == occurrenceID else { return }
+        let bound = daemon.alarms.filter { oracle.bindings[$0.id] == occurrenceID }
+        if bound.contains(where: { $0.metadata.kind == .snooze || $0.state == .alerting }) { return }
+        let fuses = bound.filter { $0.metadata.kind == .walkFuse && $0.metadata.rootID == root && $0.state == .scheduled }
+        guard let earliest = fuses.map(\.nextFireWallMs).min(), walkWorld.fuseRequestsInFlight.isEmpty,
+              !armFailureExempt, currentExemption() == nil else { return }
+        if earliest != resignWallMs + 60_000 {
+            violate("fuse-timing", [], "the walk fuse of \(root) is due \(localTimeText(earliest)), not 60 s after resign-active at \(localTimeText(resignWallMs)) (a fuse reused without re-timing)")
+        }
+    }
+
     // MARK: fuse-timing (candidate invariant 6) and no-legacy-rings (candidate invariant 7)
 
     /// Per request: a walk fuse is never armed in the foreground nor as a pair (no legacy kinds,

@@ -14,6 +14,7 @@ extension World {
 
     func checkAfterEvent() {
         guard !stopped else { return }
+        releaseLostInexactOracleFires()  // World+InexactDelivery.swift
         checkNeverSilent()
         checkOneSuccessor()
         checkNoResurrection()
@@ -25,7 +26,11 @@ extension World {
         checkExpiryFormula()
         checkOccurrenceInvariants()  // Invariants+Occurrence.swift
         checkOneSteadyFuse()
+        checkNoForegroundFuse()
+        checkSuppressionProofs()
+        checkMissedRecorded()
         checkAndroidOccurrenceRules()
+        checkIOSPassOverSilenced()  // Invariants+PassOver.swift
         checkFailedPlaybackReplaced()
         noteBelievedAlerting()
     }
@@ -42,11 +47,39 @@ extension World {
         if setup.platform == .ios && !protectedDataAvailable { return "protected-data-unavailable" }
         if let fault = faultExemption { return fault.name }
         if let occurrence, let name = silencedAlertExemption(occurrenceID: occurrence.id) { return name }
-        if let manager = android, !manager.canScheduleExactAlarms { return "exact-permission-revoked" }
+        if let occurrence, let name = unseenSnoozeCorrectionExemption(occurrence) { return name }
+        if exactRevocationUnseen() { return "exact-permission-revoked" }
+        if let occurrence, inexactDeliveryDueBy(occurrence) != nil { return "exact-permission-revoked" }
         if let manager = android, manager.forceStopped { return "force-stop" }  // [limit] AND-6
         if let name = authorizationExemption() { return name }
         if armFailureExempt { return "arm-failed-no-predecessor" }
         return nil
+    }
+
+    /// `exact-permission-revoked` [limit], narrowed to what the revocation touched (issue 16):
+    /// revoking `SCHEDULE_EXACT_ALARM` removes every exact alarm and kills the process with no
+    /// broadcast (AMS `removeExactAlarmsOnPermissionRevoked`; PLATFORMS.md), so until a bridge
+    /// process runs again the app cannot know. From that run on the bridge must keep a degraded
+    /// ring ([derived] AND-1, AND-3; ``inexactDeliveryDueBy(_:)``).
+    func exactRevocationUnseen() -> Bool {
+        guard let manager = android, !manager.canScheduleExactAlarms, let revoked = exactRevokedAtMs else { return false }
+        return process.lastReadyStepMs < revoked
+    }
+
+    /// `exact-permission-revoked`, the rest of it: the occurrence's ring is pending as the inexact
+    /// allow-while-idle alarm the bridge set because exact alarms were refused, and AMS may still
+    /// deliver it (its window: 0.75 × futurity, at most 1 h, plus doze quota deferral).
+    /// - Returns: the latest delivery as wall ms, or nil when no such ring excuses the gap.
+    func inexactDeliveryDueBy(_ occurrence: OracleOccurrence) -> Int64? {
+        guard let manager = android else { return nil }
+        let pending = manager.pending.filter { alarm in
+            guard !alarm.method.isExact, inexactWhileRefused.contains(alarm.id) else { return false }
+            // The occurrence's own opening ring (a primary due by now), or a ring bound to it.
+            return oracle.bindings[alarm.id] == occurrence.id
+                || (alarm.metadata.kind.opensOccurrence && occurrence.tiedRoots.contains(alarm.metadata.rootID) && alarm.triggerWallMs <= wallMs)
+        }
+        guard let latest = pending.map({ manager.latestDeliveryWallMs($0) }).max(), wallMs <= latest + setup.transitionBoundMs else { return nil }
+        return latest
     }
 
     /// The user denied AlarmKit, or the app shipped without `NSAlarmKitUsageDescription`: nothing
@@ -107,6 +140,11 @@ extension World {
         }
         if let exemption = currentExemption(for: occurrence) {
             if occurrence.gapExemption != exemption { countExemption(exemption) }
+            // The inexact delivery's window ends without an event of its own: check then.
+            if let latest = inexactDeliveryDueBy(occurrence), inexactGapCheckAtMs != latest {
+                inexactGapCheckAtMs = latest
+                enqueue(.gapCheck, afterMs: latest - wallMs + setup.transitionBoundMs + 1)
+            }
             occurrence.gapExemption = exemption
             occurrence.gapStartMs = nil
             return
@@ -253,7 +291,7 @@ extension World {
     /// miss-receipt-first (INACT-16): an expiry's stop or cancel follows a durable receipt.
     func checkReceiptFirst(_ id: AlarmUUID, origin: CommandOrigin) {
         guard origin == .expiry, !stopped, let metadata = requestMetadata[id] else { return }
-        let durable = storedDocument?.missReceipts.contains { $0.rootID == metadata.rootID } ?? false
+        let durable = storedDocument?.missReceipts.contains { $0.rootID == metadata.rootID && $0.reason == MissReceipt.inactivityReason } ?? false
         if !durable {
             violate("miss-receipt-first", [], "expiry silenced \(id) of \(metadata.rootID) before a miss receipt was persisted")
         }
@@ -285,5 +323,15 @@ extension World {
         if !calls.isEmpty {
             violate("idempotent-sync", [], "a second sync with no intervening change issued \(calls.count) scheduler call(s): \(calls.map { "\($0)" }.joined(separator: "; ").prefix(300))")
         }
+    }
+}
+
+extension World {
+    /// A wall instant (virtual ms) as a user reads it: local date, time with seconds and the zone,
+    /// e.g. `2026-10-03 08:36:12 Australia/Sydney` (violation messages).
+    func localTimeText(_ wallMs: Int64) -> String {
+        let local = calendar.local(wallMs)
+        let seconds = (local.second < 10 ? ":0" : ":") + String(local.second)
+        return "\(calendar.localDate(wallMs)) \(clockTime(hour: local.hour, minute: local.minute))\(seconds) \(calendar.zoneIdentifier)"
     }
 }

@@ -100,6 +100,8 @@ struct LivenessState {
     var healedLocked = false
     /// True time of the heal, and of the user's return (nil until it happened).
     var healedAtMs: Int64 = .min
+    /// Device wall time of the heal (wall ms; no clock fault runs after it).
+    var healedAtWallMs: Int64 = .min
     var userReturnedAtMs: Int64?
     /// True time the liveness window ends.
     var endMs: Int64 = .max
@@ -176,6 +178,7 @@ extension World {
     func heal() {
         liveness.healed = true
         liveness.healedAtMs = nowMs
+        liveness.healedAtWallMs = wallMs
         let locked = !protectedDataAvailable
         liveness.healedLocked = locked
         let returnDelay = locked ? setup.liveness.firstUnlockDelayMs : setup.liveness.userReturnDelayMs
@@ -249,9 +252,14 @@ extension World {
         liveness.lastDueMs[rootID] = nowMs
     }
 
-    /// An occurrence opened after the heal is judged from its start.
+    /// An occurrence opened after the heal is judged from its start — unless its deadline (wall
+    /// ms) had passed by the heal: the platform delivered it only after its whole life, which lay
+    /// before the heal (INACT-22: never live from its deadline on), like an occurrence that
+    /// expired before the heal. Android swarm seed 4471: the heal's doze exit released an inexact
+    /// primary kept while exact alarms were refused ([limit] AND-1, AND-3), 50 min after its time.
     func livenessOccurrenceOpened(_ occurrence: OracleOccurrence) {
-        guard liveness.healed, nowMs + setup.liveness.audibleBoundMs <= liveness.endMs else { return }
+        guard liveness.healed, nowMs + setup.liveness.audibleBoundMs <= liveness.endMs,
+              occurrence.deadlineMs > liveness.healedAtWallMs else { return }
         enqueue(.liveness(.audibleDeadline(occurrence: occurrence.id, fromMs: nowMs)), afterMs: setup.liveness.audibleBoundMs)
     }
 
@@ -294,6 +302,10 @@ extension World {
             // (PLATFORMS.md field) with nothing to relaunch it. Its audibility is judged instead.
             if owners.contains(rootID) { continue }
             if let due = liveness.lastDueMs[rootID], nowMs - due < setup.liveness.registrationBoundMs { continue }
+            if oneShotSpentByInferredDelivery(rootID: rootID) {
+                countExemption("os-removed-alarm")
+                continue
+            }
             if let exemption = convergenceExemption(rootID: rootID) {
                 countExemption(exemption)
                 continue
@@ -345,11 +357,15 @@ extension World {
 
     /// True when the platform holds a ring that opens `rootID`'s occurrence at `fireWallMs` (a
     /// primary; on iOS also a seed, REC-5), one of its rings is alerting, or the running bridge
-    /// holds the foregroundSuppressed proof for it (SCH-17). Around a DST transition the
+    /// holds the foregroundSuppressed proof for that very occurrence instant (SCH-17, SCH-18: a
+    /// proof covers one occurrence; one for an earlier ring time or another frame proves nothing
+    /// about this one). Around a DST transition the
     /// platform's normalisation may move the instant by up to an hour (REC-2; AlarmKit's gap
     /// and overlap behaviour is a parameter).
     func primaryConverged(rootID: String, fireWallMs: Int64) -> Bool {
-        if process.bridge?.foregroundSuppressed.contains(where: { $0.rootID == rootID }) == true { return true }
+        if process.bridge?.foregroundSuppressed.contains(where: { $0.rootID == rootID && $0.occurrenceStartedAtMs == fireWallMs }) == true {
+            return true
+        }
         let nearTransition = calendar.nextTransition(after: fireWallMs - 86_400_000, withinMs: 2 * 86_400_000) != nil
         func matches(_ ringFireWallMs: Int64) -> Bool {
             ringFireWallMs == fireWallMs || (nearTransition && abs(ringFireWallMs - fireWallMs) <= 3_600_000)
@@ -357,7 +373,8 @@ extension World {
         if let daemon = ios {
             return daemon.alarms.contains { alarm in
                 alarm.metadata.rootID == rootID && alarm.metadata.kind.opensOccurrence
-                    && (alarm.state == .alerting || matches(alarm.nextFireWallMs))
+                    && (alarm.state == .alerting || matches(alarm.nextFireWallMs)
+                        || repeatsAfterReLivedTime(alarm, rootID: rootID, fireWallMs: fireWallMs))
             }
         }
         guard let manager = android else { return false }
@@ -365,8 +382,34 @@ extension World {
         return manager.pending.contains { $0.metadata.rootID == rootID && $0.metadata.kind == .primary && matches($0.triggerWallMs) }
     }
 
+    /// REC-9, SCH-2: after a clock set back, a repeating `.relative` primary's next fire can be a
+    /// ring time of this root that already opened (the re-lived hour: AlarmKit computes the next
+    /// match from the earlier clock, and the bridge silences that redelivery, OCC-20); the same
+    /// registration then fires at the occurrence expected after it, a week on (ios uniform seed
+    /// 4239: an 08:30 completed at the re-lived 07:46, checked before 08:30 came again).
+    func repeatsAfterReLivedTime(_ alarm: DaemonAlarm, rootID: String, fireWallMs: Int64) -> Bool {
+        guard alarm.state == .scheduled, case .relative(let hour, let minute, let weekday?) = alarm.schedule,
+              alreadyOpened(rootID: rootID, fireWallMs: alarm.nextFireWallMs) else { return false }
+        return calendar.nextFire(hour: hour, minute: minute, weekday: weekday, after: alarm.nextFireWallMs) == fireWallMs
+    }
+
     /// Why `rootID` may legitimately stay unregistered or silent after the heal ([limit] in
     /// RULES.md, by name), nil when nothing excuses it.
+    /// iOS, IOS-5: a one-shot whose pending primary the OS removed, and which the bridge's books
+    /// show as rung — an occurrence of the root that began at the removed ring's planned instant
+    /// (the vanished ring read as delivered and stopped) — is spent for the bridge, which cannot
+    /// tell the removal from a ring stopped inside one coalesced update: it owes no primary for the
+    /// one-shot's later time (ios uniform seed 5189: removed before an unseen zone change moved
+    /// the one-shot's 08:49 to New York's). Only that root, only with that occurrence on record.
+    func oneShotSpentByInferredDelivery(rootID: String) -> Bool {
+        guard setup.platform == .ios, let root = alarms.lazy.flatMap(\.roots).first(where: { $0.id == rootID }),
+              root.onceFireWallMs != nil, let document = process.bridge?.document ?? storedDocument else { return false }
+        return oracle.osRemovedFires.contains { removed in
+            removed.rootID == rootID && document.occurrences.contains { $0.rootID == rootID && $0.startedAtMs == removed.fireWallMs }
+                && !oracle.occurrences.contains { $0.startWallMs == removed.fireWallMs && $0.tiedRoots.contains(rootID) }
+        }
+    }
+
     func convergenceExemption(rootID: String) -> String? {
         if let name = authorizationExemption() { return name }  // iOS: denied, < 26, no usage text, SCH-26
         if let name = manifestExemption() { return name }  // AND-1: the app's declared manifest

@@ -71,23 +71,43 @@ struct Oracle {
     /// fire time like one delivered inside one coalesced update (IOS-5), even after the bridge
     /// registered the root's next one (ios seed 217 with skip dates).
     var osRemovedRoots: [String] = []
-    /// Roots whose primary or seed the capacity limit refused, with the true time (CAP-9).
-    var capacityRefused: [(rootID: String, atMs: Int64)] = []
+    /// (root, planned instant) of every occurrence-opening ring the OS removed while it was still
+    /// pending (IOS-5): the bridge that next runs after that instant reads the vanished ring as
+    /// delivered and stopped, and may open its occurrence (it errs toward ringing, ios seed 764).
+    var osRemovedFires: [(rootID: String, fireWallMs: Int64)] = []
+    /// Roots whose primary or seed the capacity limit refused, with the refused ring and the
+    /// true time (CAP-9). A refusal speaks only for the fire time its ring was requested for
+    /// (`capacityRefusal(rootID:fireWallMs:)`), never for the root's other times.
+    var capacityRefused: [(rootID: String, ringID: AlarmUUID, atMs: Int64)] = []
+    /// (root, fire time) pairs already judged as dropped and surfaced (CAP-9): the same
+    /// configured time again, after the wall clock was set back over it, is not a new fire.
+    var droppedFires: [(rootID: String, fireWallMs: Int64)] = []
 
     var liveIndex: Int? { occurrences.lastIndex { $0.live } }
 }
 
 extension World {
     /// Oracle events for every configured fire time inside the run.
-    func scheduleOracleFireTimes(for alarmIDs: [String]? = nil) {
+    ///
+    /// Rule, once per configured day (REC-1, REC-2; the same rule as the bridge's planner,
+    /// BridgeCore+Recurrence.swift): each configured day is due exactly once, and its ring time is
+    /// the day's instant under `WallCalendar.DSTPolicy.oncePerDay` (`calendar`): the first instant
+    /// of a time a fall-back night repeats, the next whole hour after a time a spring-forward gap
+    /// skips. A second alert of the same day (AlarmKit `ios.dst-overlap both`) is that occurrence
+    /// again (OCC-20), never a second one. Where the platform, not the bridge, picks the instant
+    /// (``platformDueWallMs(_:relative:)``), only the due instant moves, never the ring time.
+    ///
+    /// - Parameter source: the definitions to plan (default: the configured `alarms`).
+    func scheduleOracleFireTimes(for alarmIDs: [String]? = nil, from source: [LogicalAlarm]? = nil) {
         // The run ends at a true time; in the wall frame now in force (after clock corrections).
         // After the heal: the end of the liveness window.
         let endWallMs = (liveness.healed ? liveness.endMs : setup.startWallMs + setup.durationMs) + clock.wallOffsetMs
-        for alarm in alarms where alarm.enabled && (alarmIDs?.contains(alarm.id) ?? true) {
+        for alarm in source ?? alarms where alarm.enabled && (alarmIDs?.contains(alarm.id) ?? true) {
             for root in alarm.roots {
                 if let once = root.onceFireWallMs {
                     if once > wallMs && once <= endWallMs {
-                        queue.schedule(.fireTime(rootID: root.id, alarmID: alarm.id, wallMs: once), at: at(wallMs: once))
+                        queue.schedule(.fireTime(rootID: root.id, alarmID: alarm.id, wallMs: once),
+                                       at: at(wallMs: platformDueWallMs(once, relative: true)))  // SCH-2: a one-shot is `.relative`
                     }
                     continue
                 }
@@ -95,7 +115,9 @@ extension World {
                 while fire <= endWallMs {
                     // REC-4 as truth: nothing of a weekly alarm is due on one of its skip dates.
                     if !root.skipDates.contains(calendar.localDate(fire)) {
-                        queue.schedule(.fireTime(rootID: root.id, alarmID: alarm.id, wallMs: fire), at: at(wallMs: fire))
+                        // REC-3: only a weekly root without skip dates is one repeating `.relative` schedule on iOS.
+                        let due = platformDueWallMs(fire, relative: root.skipDates.isEmpty)
+                        queue.schedule(.fireTime(rootID: root.id, alarmID: alarm.id, wallMs: fire), at: at(wallMs: due))
                     }
                     fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: fire)
                 }
@@ -103,7 +125,25 @@ extension World {
         }
     }
 
+    /// The instant the platform rings the configured day whose ring time is `fireWallMs` (wall ms).
+    /// Android's `setAlarmClock` and AlarmKit's `.fixed` ring exactly at the instant the bridge
+    /// planned. AlarmKit's `.relative` (a one-shot, SCH-2; a weekly root without skip dates, REC-3)
+    /// resolves a repeated local time itself, undocumented (PLATFORMS.md): under the model's
+    /// `ios.dst-overlap last` it rings only the second instant, one overlap length later, so the
+    /// day is due there. The ring time stays `fireWallMs` — the bridge dates a `.relative` alert
+    /// to the same instant (`occurrenceStart`, `oncePerDay`), so both agree on the deadline.
+    func platformDueWallMs(_ fireWallMs: Int64, relative: Bool) -> Int64 {
+        guard relative, let daemon = ios, daemon.parameters.dstPolicy.overlap == .last else { return fireWallMs }
+        let shift = calendar.offsetMs(at: fireWallMs) - calendar.offsetMs(at: fireWallMs + 3 * 3_600_000)
+        guard shift > 0 else { return fireWallMs }
+        let first = calendar.local(fireWallMs)
+        let second = calendar.local(fireWallMs + shift)
+        let repeated = first.day == second.day && first.hour == second.hour && first.minute == second.minute
+        return repeated ? fireWallMs + shift : fireWallMs
+    }
+
     func unscheduleOracleFireTimes(alarmID: String) {
+        jsSaves.keptPrevious.removeAll { $0.id == alarmID }
         queue.removeAll { event in
             if case .fireTime(_, let id, _) = event { return id == alarmID }
             return false
@@ -120,16 +160,163 @@ extension World {
     /// occurrence, and counts it. Bounded to 20 h after the change (OCC-21). After a correction
     /// back the ambiguous ring times reach up to the wall time the clock was set back from, which
     /// can be later than the clock now (the re-lived interval; ios seed 888 of the fault catalog).
+    ///
+    /// The oracle's own reading may have closed that occurrence as expired before any bridge step
+    /// saw the change (a ring jumped over by an unseen forward jump expires from the landing, while
+    /// the bridge reads it as reached before the jump; ios uniform seed 6187): the bridge's reading
+    /// then reopens it, if the bridge holds it live.
     func adoptAmbiguousStart(_ bridge: BridgeCore) {
         guard let jump = unobservedClockJump else { return }
         if nowMs - jump.sinceMs > 20 * 3_600_000 { unobservedClockJump = nil; return }
-        guard bridge.isAcceptingInputs, let live = bridge.document?.liveOccurrence, let index = oracle.liveIndex,
-              oracle.occurrences[index].rootID == live.rootID, oracle.occurrences[index].startWallMs == live.startedAtMs,
-              oracle.occurrences[index].clockOffsetMs != live.inactivityClockOffsetMs,
+        guard bridge.isAcceptingInputs, let live = bridge.document?.liveOccurrence,
               live.startedAtMs >= jump.fromWallMs, live.startedAtMs <= max(wallMs, jump.untilWallMs) else { return }
+        // The same ring time — or, for a ring time the change jumped over (the oracle starts it at
+        // the landing), the bridge's reading of it as reached before the change (ios uniform 6187).
+        let matches: (OracleOccurrence) -> Bool = { occurrence in
+            occurrence.rootID == live.rootID && (occurrence.startWallMs == live.startedAtMs
+                || (occurrence.startWallMs == jump.landingWallMs && occurrence.clockOffsetMs == 0 && live.startedAtMs < jump.landingWallMs))
+        }
+        let index: Int
+        var reopened = false
+        if let current = oracle.liveIndex {
+            guard matches(oracle.occurrences[current]) else { return }
+            index = current
+        } else {
+            // Expired by the oracle's reading after the change and before the first ready bridge step after it.
+            guard let last = oracle.occurrences.indices.last, matches(oracle.occurrences[last]),
+                  oracle.occurrences[last].closeReason == "expired", let closedAt = oracle.occurrences[last].closedAtMs,
+                  closedAt >= jump.sinceMs, closedAt < (clockJumpObservedMs ?? .max) else {
+                adoptAmbiguousOwner(live, jump: jump)
+                return
+            }
+            index = last
+            reopened = true
+            reopenOracleOccurrence(index)
+        }
+        guard reopened || oracle.occurrences[index].startWallMs != live.startedAtMs
+                || oracle.occurrences[index].clockOffsetMs != live.inactivityClockOffsetMs else { return }
+        oracle.occurrences[index].startWallMs = live.startedAtMs
         oracle.occurrences[index].clockOffsetMs = live.inactivityClockOffsetMs
         enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
         countExemption("clock-jump-ambiguous-start")
+    }
+
+    /// [limit] `clock-jump-ambiguous-start`, for ownership: a ring time inside the ambiguous
+    /// interval that the oracle saw passed over (it began at the jump, while another occurrence
+    /// was live) may equally have been reached in the old frame after that occurrence's deadline —
+    /// the bridge's reading when it holds the root live now (OCC-2, OCC-3, REC-9; ios uniform seed
+    /// 8583: a +1 h jump no process saw during a2's snooze alerted a3 at the landing; the bridge,
+    /// resuming after a2's deadline, took a3 as the owner). The oracle then opens that one
+    /// occurrence with the bridge's reading, and its alert counts as heard (SND-13). Only that
+    /// root, only its passed-over ring time, only with no other occurrence live.
+    func adoptAmbiguousOwner(_ live: OccurrenceRecord, jump: (fromWallMs: Int64, untilWallMs: Int64, landingWallMs: Int64, sinceMs: Int64)) {
+        guard oracle.liveIndex == nil, live.deadlineMs > wallMs,
+              let passed = oracle.passedOver.firstIndex(where: { $0.rootID == live.rootID
+                  && ($0.fireWallMs == live.startedAtMs || $0.fireWallMs == jump.landingWallMs) }),
+              !oracle.occurrences.contains(where: { $0.startWallMs == live.startedAtMs && $0.tiedRoots.contains(live.rootID) }),
+              let alarmID = alarms.first(where: { $0.roots.contains { $0.id == live.rootID } })?.id else { return }
+        oracle.passedOver.remove(at: passed)
+        oracleOpen(rootID: live.rootID, alarmID: alarmID, startWallMs: live.startedAtMs, clockOffsetMs: live.inactivityClockOffsetMs)
+        sound.note(live.rootID, in: \.alertedRoots)
+        countExemption("clock-jump-ambiguous-start")
+    }
+
+    /// [limit] `clock-jump-ambiguous-start`, the case no bridge can even notice: the clock was set
+    /// forward after a boot, before any bridge process of that boot ran. The monotonic clock
+    /// restarted at the boot, so a later process has no reading of this boot to compare with and
+    /// cannot learn that the clock moved (REC-9 needs a noticed correction). A ring time the jump
+    /// passed over began ringing at the landing (the oracle's start), but the bridge can only read
+    /// it as its configured time with no offset — an alert observed late, perhaps already past its
+    /// deadline (INACT-21; ios seed 6319: a 07:57 one-shot jumped over to 08:54 after a reboot).
+    /// The oracle then takes the bridge's reading for that one occurrence of the same root, if the
+    /// bridge's ring time lies inside the jumped-over interval, and counts it; an occurrence the
+    /// reading puts past its deadline closes as expired. Bounded to 20 h after the change (OCC-21).
+    func adoptBootHiddenJumpStart(_ bridge: BridgeCore) {
+        guard let jump = bootHiddenClockJump else { return }
+        if nowMs - jump.sinceMs > 20 * 3_600_000 { bootHiddenClockJump = nil; return }
+        guard bridge.isAcceptingInputs, let index = oracle.liveIndex, oracle.occurrences[index].startWallMs == jump.toWallMs,
+              oracle.occurrences[index].clockOffsetMs == 0,
+              let record = bridge.document?.occurrences.last(where: { $0.rootID == oracle.occurrences[index].rootID }),
+              record.startedAtMs > jump.fromWallMs, record.startedAtMs < jump.toWallMs else { return }
+        bootHiddenClockJump = nil
+        var adopted = oracle.occurrences[index]
+        adopted.startWallMs = record.startedAtMs
+        adopted.clockOffsetMs = record.inactivityClockOffsetMs
+        // A dismissal credited after the deadline of that reading found no live occurrence to
+        // credit (INACT-22): the bridge's Stop of the late-observed alert extends nothing.
+        let activity = adopted.lastActivityMs
+        adopted.lastActivityMs = nil
+        if let activity, activity < adopted.deadlineMs { adopted.lastActivityMs = activity }
+        oracle.occurrences[index] = adopted
+        countExemption("clock-jump-ambiguous-start")
+        if oracle.occurrences[index].deadlineMs <= wallMs {
+            oracleClose(index, reason: "expired")
+        } else {
+            enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+        }
+    }
+
+    /// [limit] `zone-change-unobserved`, the ring it touches: a concrete skip-date occurrence is an
+    /// absolute `.fixed` instant (REC-3, REC-4) that only a running process can re-plan after a
+    /// time-zone change (REC-8). When the zone changed with no bridge process ready to see it, the
+    /// old-zone instant still rings, in the interval between the change and the first ready step
+    /// after it. A ring time of the old zone reached before the change is an occurrence (OCC-2),
+    /// and the bridge, reading the delivery later, cannot tell when the zone changed (AlarmKit
+    /// reports no alert time): it must treat the sounding ring as the occurrence it was planned
+    /// for — open it, keep its pressure, take its Stop (ios seed 8181). The oracle therefore opens
+    /// that one occurrence at the ring's planned instant and counts the exemption; the configured
+    /// time of the new zone then follows as usual (a pass-over while it is live, OCC-3).
+    /// - Parameters:
+    ///   - id: the ring that just started alerting; only a `.fixed` primary or seed of a weekly
+    ///     root qualifies, whose instant is that root's occurrence in the previous zone and not in
+    ///     the zone now in force.
+    func oracleOpenStaleZoneRing(_ id: AlarmUUID, _ metadata: RingMetadata) {
+        guard !stopped, metadata.kind.opensOccurrence, oracle.liveIndex == nil, let daemon = ios,
+              let ring = daemon.alarm(id), case .fixed(let fire) = ring.schedule, let before = calendarBeforeZoneChange,
+              let root = configuredWeeklyRoots(metadata).first(where: { $0.id == metadata.rootID }) else { return }
+        // The interval the limit touches: the ring's instant came after the change, before any
+        // ready bridge step had seen it (the same window as checkRecurrenceAlert's exemption).
+        let fireTrueMs = nowMs - (wallMs - fire)
+        guard lastZoneChangeMs <= fireTrueMs, lastZoneChangeMs > process.lastReadyStepMs
+                || (zoneChangeObservedMs ?? .max) > fireTrueMs else { return }
+        guard isScheduledOccurrence(fire, of: root, in: before).0, !isScheduledOccurrence(fire, of: root, in: calendar).0,
+              !oracle.occurrences.contains(where: { $0.startWallMs == fire && $0.tiedRoots.contains(root.id) }) else { return }
+        countExemption("zone-change-unobserved")
+        record("oracle", "stale-zone-ring-opens", [TraceField("root", root.id), TraceField("ring", id.description)])
+        oracleOpen(rootID: root.id, alarmID: metadata.alarmID, startWallMs: fire)
+    }
+
+    /// The latest occurrence, when the oracle closed it as `unobservable` (a reboot or an OS
+    /// removal ended its alert before any process saw it open) and yet the bridge learned of it:
+    /// its Stop is in the unprotected action journal (ACT-1), or the bridge's books hold it live.
+    /// Before its deadline it still owns the wake session for ownership (OCC-2); nil otherwise.
+    func unobservedIncumbent(rootID: String, fireWallMs: Int64) -> OracleOccurrence? {
+        guard let last = oracle.occurrences.last, !last.live, last.closeReason == "unobservable",
+              !last.tiedRoots.contains(rootID), last.deadlineMs > fireWallMs else { return nil }
+        // (An ended alert's primary is no longer bound: match the entry by root and time.)
+        let journaled = unprotectedJournal.contains { entry in
+            guard let metadata = requestMetadata[entry.ringID] ?? groundTruthMetadata(entry.ringID) else { return false }
+            return last.tiedRoots.contains(metadata.rootID) && entry.occurredAtMs >= last.startWallMs
+        }
+        let held = (process.bridge?.document ?? storedDocument)?.liveOccurrence.map {
+            last.tiedRoots.contains($0.rootID) && $0.startedAtMs == last.startWallMs
+        } ?? false
+        return journaled || held ? last : nil
+    }
+
+    /// iOS: the root of the occurrence the bridge's books hold live when it began at the very
+    /// instant of a ring the OS removed before that instant (`osRemovedFires`), the oracle has no
+    /// occurrence there, and the bridge's own deadline for it is still ahead at `fireWallMs`. A ring
+    /// removed unheard vanishes exactly like one that rang and was stopped inside one coalesced
+    /// update (IOS-5), so the bridge took it as delivered (OCC-5 then arms its successor); nil
+    /// otherwise. Only that one instant: an occurrence the bridge opened from nothing is not excused.
+    func inferredIncumbent(rootID: String, fireWallMs: Int64) -> String? {
+        guard setup.platform == .ios, let live = (process.bridge?.document ?? storedDocument)?.liveOccurrence,
+              live.rootID != rootID, live.startedAtMs < fireWallMs, live.deadlineMs > fireWallMs,
+              oracle.osRemovedFires.contains(where: { $0.rootID == live.rootID && $0.fireWallMs == live.startedAtMs }),
+              !oracle.occurrences.contains(where: { $0.startWallMs == live.startedAtMs && $0.tiedRoots.contains(live.rootID) })
+        else { return nil }
+        return live.rootID
     }
 
     func countExemption(_ name: String) {
@@ -139,19 +326,27 @@ extension World {
 
     /// A root's configured time arrived (OCC-2, OCC-3 as truth); `deliveredLate` when the
     /// platform held its delivery back and delivers it only now (see `lateOracleFires`).
-    func oracleFireTime(rootID: String, alarmID: String, fireWallMs: Int64, deliveredLate: Bool = false) {
+    /// - Parameter clockOffsetMs: a late delivery's wall-clock corrections since its ring time (REC-9).
+    func oracleFireTime(rootID: String, alarmID: String, fireWallMs: Int64, deliveredLate: Bool = false,
+                        clockOffsetMs: Int64 = 0) {
         // A delivery held back late was due while the alarm was enabled (the deferral ran then):
         // disabling it since does not undo an occurrence that began at its ring time once
         // delivered (glossary; SCH-21 keeps a ring past its fire time; ios seed 583).
         guard alarms.contains(where: { $0.id == alarmID && ($0.enabled || deliveredLate) }) else { return }
         livenessRootDue(rootID)  // convergence: the delivery's transition window (Liveness.swift)
-        guard deviceUp else { countExemption("device-restarting"); return }
+        guard deviceUp else {
+            countExemption("device-restarting")
+            // AlarmManager forgets every alarm at a reboot (PLATFORMS.md): the day is missed.
+            if android != nil { noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "the phone was off") }
+            return
+        }
         // (A delivery released from a hold is due now: no other held ring defers it again.)
         if !deliveredLate, let held = lateHeld.first(where: { groundTruthMetadata($0).map { $0.kind.opensOccurrence && $0.rootID == rootID } ?? false }) {
-            lateOracleFires.append((held, rootID, alarmID, fireWallMs))
+            lateOracleFires.append((held, rootID, alarmID, fireWallMs, 0))
             record("oracle", "due-when-delivered-late", [TraceField("root", rootID)])
             return
         }
+        if !deliveredLate, deferInexactOracleFire(rootID: rootID, alarmID: alarmID, fireWallMs: fireWallMs) { return }
         if !platformHoldsPrimary(rootID: rootID, fireWallMs: fireWallMs) {
             if android != nil, process.lastReadyStepMs < lastBootMs {
                 // AND-3: the reboot cleared AlarmManager, and no bridge process has run since the
@@ -159,18 +354,34 @@ extension World {
                 // is not over for the app, as if the ring time came while the phone was off
                 // (android seeds 3382, 19967). The `device-restarting` window ends at that run.
                 countExemption("device-restarting")
+                noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "the restart had re-armed nothing yet")
                 return
             }
             if let name = authorizationExemption() { countExemption(name); return }
-            if let manager = android, !manager.canScheduleExactAlarms { countExemption("exact-permission-revoked"); return }
-            if let manager = android, manager.forceStopped { countExemption("force-stop"); return }  // [limit] AND-6
-            if oracle.capacityRefused.contains(where: { $0.rootID == rootID }), checkDroppedSurfaced(rootID: rootID) {
+            if exactRevocationUnseen() { countExemption("exact-permission-revoked"); return }
+            if let manager = android, manager.forceStopped {  // [limit] AND-6
+                countExemption("force-stop")
+                noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "the app was force-stopped")
+                return
+            }
+            if oracle.droppedFires.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }) {
+                // The wall clock was set back over a fire time already judged dropped and
+                // surfaced (CAP-9): the same configured time again is not a new fire (as a
+                // closed occurrence is not redelivered, OCC-20; ios uniform seed 8103).
+                record("oracle", "dropped-fire-relived", [TraceField("root", rootID)])
+                return
+            }
+            if let refusal = capacityRefusal(rootID: rootID, fireWallMs: fireWallMs),
+               checkDroppedSurfaced(rootID: rootID, refusedAtMs: refusal.atMs) {
                 countExemption("capacity-dropped-surfaced")  // CAP-9: the dropped count says so
+                oracle.droppedFires.append((rootID, fireWallMs))
+                if oracle.droppedFires.count > 64 { oracle.droppedFires.removeFirst() }
                 return
             }
             if stopped { return }
             if oracle.primaryFaultRoots.contains(rootID), !primaryRetryWasDue(rootID) {
                 countExemption("primary-unregistered-by-fault")
+                noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "its registration failed")
                 return
             }
             // BOOT-12: an explicit "disabled" from the kill switch held the sync back (operator's choice).
@@ -190,11 +401,14 @@ extension World {
         }
         if deliveredLate, oracle.liveIndex == nil,
            let incumbent = oracle.occurrences.last(where: { !$0.live && $0.rootID != rootID && $0.startWallMs + $0.clockOffsetMs < fireWallMs
-                                                          && fireWallMs < ($0.closedAtWallMs ?? .min) }) {
+                                                          && fireWallMs < min($0.closedAtWallMs ?? .min, $0.deadlineMs) }) {
             // OCC-3 with the glossary's "an occurrence begins at its configured ring time once
             // delivered": a root whose ring time fell inside another root's live occurrence is a
             // pass-over, even when the platform delivers it only after that occurrence closed
             // (the bridge's "pass-over (observed late)"; ios seed 1475 of the fault catalog).
+            // INACT-22: the occurrence was live only until its deadline, however late the oracle
+            // closed it as expired, so a ring time past that deadline opens its own occurrence
+            // (android seed 527: two inexact deliveries batched 43 min apart, the first expired).
             record("oracle", "pass-over", [TraceField("root", rootID), TraceField("owner", incumbent.rootID), TraceField("late", "true")])
             oracle.passedOver.append((rootID, fireWallMs))
             if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
@@ -251,9 +465,37 @@ extension World {
             if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
             return
         }
+        if let incumbent = unobservedIncumbent(rootID: rootID, fireWallMs: fireWallMs) {
+            // OCC-2, OCC-3: the oracle gave up on this occurrence (its alert ended with no
+            // process to see it) but the bridge learned of it from the Stop the unprotected
+            // action journal kept (ACT-1), within its life: it is still the first due root, so
+            // this one is a pass-over (ios uniform seeds 3884, 5794).
+            record("oracle", "pass-over", [TraceField("root", rootID), TraceField("owner", incumbent.rootID),
+                                           TraceField("unobserved", "true")])
+            oracle.passedOver.append((rootID, fireWallMs))
+            if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
+            return
+        }
+        if let inferred = inferredIncumbent(rootID: rootID, fireWallMs: fireWallMs) {
+            // OCC-2, OCC-3, IOS-5: the bridge holds live the occurrence it inferred from a ring the
+            // OS removed unheard; until its deadline that occurrence owns the wake session, so this
+            // root is a pass-over (ios uniform seed 9623).
+            record("oracle", "pass-over", [TraceField("root", rootID), TraceField("owner", inferred), TraceField("inferred", "true")])
+            oracle.passedOver.append((rootID, fireWallMs))
+            if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
+            return
+        }
+        oracleOpen(rootID: rootID, alarmID: alarmID, startWallMs: fireWallMs, clockOffsetMs: clockOffsetMs)
+    }
+
+    /// Opens the live occurrence of `rootID` whose ring time is `startWallMs` (wall ms), binds the
+    /// alerts already sounding for it, and schedules its deadline and first gap check.
+    /// - Parameter clockOffsetMs: REC-9 corrections it was already live across (ms).
+    func oracleOpen(rootID: String, alarmID: String, startWallMs fireWallMs: Int64, clockOffsetMs: Int64 = 0) {
         let root = alarms.first { $0.id == alarmID }?.roots.first { $0.id == rootID }
         var occurrence = OracleOccurrence(id: oracle.occurrences.count + 1, rootID: rootID, alarmID: alarmID,
                                           startWallMs: fireWallMs, policy: root?.policy ?? .v3)
+        occurrence.clockOffsetMs = clockOffsetMs
         occurrence.gapStartMs = nowMs
         occurrence.openedAtMs = nowMs
         occurrence.tiedRoots = [rootID]
@@ -285,12 +527,17 @@ extension World {
         guard let metadata = groundTruthMetadata(id), metadata.kind.opensOccurrence, let index = oracle.liveIndex,
               oracle.occurrences[index].tiedRoots.contains(metadata.rootID) else { return }
         if let fireWallMs {
-            guard oracle.occurrences[index].startWallMs == fireWallMs else { return }
+            // A held copy of a primary whose delivery the bridge already saw open this
+            // occurrence (a re-registration after its ring time) is not its opening delivery.
+            // (android uniform seed 306). A tied root's held delivery is still deferred (seed 2569).
+            var own = oracle.occurrences[index]
+            own.rootID = metadata.rootID
+            guard oracle.occurrences[index].startWallMs == fireWallMs, !bridgeObservedOccurrence(own) else { return }
         } else {
             guard oracle.occurrences[index].openedAtMs == nowMs else { return }
         }
         let occurrence = oracle.occurrences[index]
-        lateOracleFires.append((id, metadata.rootID, metadata.alarmID, occurrence.startWallMs))
+        lateOracleFires.append((id, metadata.rootID, metadata.alarmID, occurrence.startWallMs, occurrence.clockOffsetMs))
         record("oracle", "due-when-delivered-late", [TraceField("root", metadata.rootID)])
         let remaining = occurrence.tiedRoots.filter { $0 != metadata.rootID }
         if remaining.isEmpty {

@@ -197,6 +197,9 @@ public struct DeviceSetup: Sendable {
     /// Fault kind `walk-force-quit` (WALK-25): the chance per started walk that the user
     /// force-quits the app during it (nil: never).
     public var walkForceQuitRate: Ratio?
+    /// Fault kind `clock-change-during-snooze` (SNZ-20, SNZ-21): the chance per accepted snooze
+    /// that the wall clock is corrected before its ring (nil: never).
+    public var snoozeClockChangeRate: Ratio?
     /// Fault kind `schedule-request-failure`, BUGGIFY-style: each schedule request fails with this
     /// chance (nil: never), so failures also land on the requests that matter (a snooze ring, a
     /// rotation), not only at random times.

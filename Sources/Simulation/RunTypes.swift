@@ -23,6 +23,9 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case backgroundEdgeMovesFuse = "background-edge-moves-fuse"
     case rotationKeepsPredecessor = "rotation-keeps-predecessor"
     case foregroundWalkFuse = "foreground-walk-fuse"
+    case walkFuseKeptInForeground = "walk-fuse-kept-in-foreground"
+    case suppressionProofSurvivesClockChange = "suppression-proof-survives-clock-change"
+    case missedOccurrenceNotRecorded = "missed-occurrence-not-recorded"
     case stepSuppressionDropsRetry = "step-suppression-drops-retry"
     case lockScreenGrantKept = "lock-screen-grant-kept"
     case retrySurvivesClosure = "retry-survives-closure"
@@ -48,6 +51,14 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case restoreSkipsLockedBoot = "restore-skips-locked-boot"
     // Issue 16: what a bridge must still do where an exemption names a platform limit.
     case givesUpOnFailedPrimary = "gives-up-on-failed-primary"
+    // Issue 16 part 3: invariant clauses that were not checked.
+    case successorTimedFromObservation = "successor-timed-from-observation"
+    case passOverLeftAlerting = "pass-over-left-alerting"
+    case destructivePeek = "destructive-peek"
+    case ackByAlarmID = "ack-by-alarm-id"
+    case snoozeNotRebased = "snooze-not-rebased"
+    case keepsNothingWhenExactRefused = "keeps-nothing-when-exact-refused"
+    case syncTrustsRegistry = "sync-trusts-registry"
     // Issue 8, test only: not a field bug but a deliberate trap, so the campaign's crash
     // isolation (worker subprocesses) can be tested. Hidden from every list (``listed``).
     case testTrap = "test-trap"
@@ -107,6 +118,12 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "walk: a committed fuse rotation never retires its predecessor, leaving a durable pair of walk fuses (WALK-16)"
         case .foregroundWalkFuse:
             return "walk: a started walk arms a walk fuse while the app is steadily in the foreground, a legacy maintenance alarm (WALK-5, WALK-13)"
+        case .walkFuseKeptInForeground:
+            return "walk: returning to the foreground leaves the walk fuse pending, and the next resign-active reuses it at its old deadline instead of resign + 60 s (WALK-5, WALK-8, WALK-9)"
+        case .suppressionProofSurvivesClockChange:
+            return "seed 000: the foregroundSuppressed proof is not cleared on a wall-clock or time-zone change, so a consumed primary of the old frame still stands for its root (SCH-18)"
+        case .missedOccurrenceNotRecorded:
+            return "field reports (\"silently re-armed for tomorrow\"): a ring time that passed without ringing after a force-stop, a restart that re-armed nothing or a failed registration leaves no missed record the app can see (seed 000 failed wake day; PLATFORMS.md force-stop)"
         case .backgroundEdgeMovesFuse:
             return "walk: the real background edge re-arms the provisional fuse 60 s after itself instead of keeping resign-active + 60 s (WALK-8, WALK-10)"
         case .stepSuppressionDropsRetry:
@@ -149,6 +166,20 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "Android: the boot restore waits for BOOT_COMPLETED and ignores LOCKED_BOOT_COMPLETED, so a rebooted phone left locked holds no alarm until the first unlock (AND-2, AND-3, SuntimesWidget#658)"
         case .givesUpOnFailedPrimary:
             return "a first draft's retry: a primary whose schedule request failed is never requested again while the process lives, so a failed write during a restore leaves the morning silent ([derived] WALK-18, AND-3; plus_plugins#1981)"
+        case .successorTimedFromObservation:
+            return "iOS: a Stop's successor and action record are timed from when the bridge acts on the Stop (after its look-first daemon read, or once the store is readable), not from the Stop itself, so the successor comes late (OCC-6, ACT-1, IOS-2)"
+        case .passOverLeftAlerting:
+            return "iOS: a root that comes due while another owns the wake occurrence is noted as a pass-over, but its AlarmKit alert is never stopped, so it rings beside the owner (OCC-3)"
+        case .destructivePeek:
+            return "peekLastAlarmAction removes the action it returns, so an action whose work then fails is lost (ACT-3, ACT-5, API-7)"
+        case .ackByAlarmID:
+            return "acknowledgeLastAlarmAction matches on the alarm ID alone and removes every stored action of that alarm, so acknowledging an older action clears a newer one (ACT-4, API-8)"
+        case .snoozeNotRebased:
+            return "a wall-clock correction leaves the pending snooze ring at its old wall-clock time, so a clock set back by an hour makes a 10-minute snooze ring 70 minutes later (SNZ-20, SNZ-21)"
+        case .keepsNothingWhenExactRefused:
+            return "Android: a ring setAlarmClock refuses with SecurityException (exact-alarm permission revoked, or denied by default on API 34) is dropped, not kept as an inexact allow-while-idle alarm, so every morning until the grant is silent ([derived] AND-1, AND-3; flutter_local_notifications#1526, #2248)"
+        case .syncTrustsRegistry:
+            return "a first draft's sync: a ring its registry says was scheduled and confirmed counts as present, so a ring the OS removed (an AlarmKit cleanup, a force-stop, an update) is never added back (SCH-19, IOS-5, AND-5)"
         case .testTrap:
             return "test only: the simulator traps (preconditionFailure) midway through every seed ≡ 3 mod 5, to test crash isolation"
         }
@@ -160,14 +191,19 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
         case .receiptDeletedBeforeWrite, .gateTrustsJSCache: return [.ios]
         case .killSwitchFailsClosed: return [.ios, .android]
         case .unavailableReadAsEmpty, .fuseRetireBeforeArm, .backgroundEdgeMovesFuse, .rotationKeepsPredecessor,
-             .foregroundWalkFuse: return [.ios]
+             .foregroundWalkFuse, .walkFuseKeptInForeground: return [.ios]
         case .resyncWhileAlerting, .stopLeavesRecoveryGuard, .titleInRingID, .snoozeLatchAfterArm, .ackBeforeWork,
              .heartbeatExtendsDeadline, .dismissalRevivesExpired, .retireBeforeArm, .completionScopedToFamily,
              .staleChallengeVisibleSurvivesRestart, .foregroundAlertKept, .contextNeverLapses,
              .unheardRingAdvancesSequence, .passOverCountedAudible: return [.ios, .android]
         case .stepSuppressionDropsRetry, .lockScreenGrantKept, .retrySurvivesClosure, .passOverQueueRings,
-             .androidRingStopsAfter30s, .noSystemSoundFallback, .restoreSkipsLockedBoot: return [.android]
-        case .givesUpOnFailedPrimary: return [.ios, .android]
+             .androidRingStopsAfter30s, .noSystemSoundFallback, .restoreSkipsLockedBoot,
+             .keepsNothingWhenExactRefused: return [.android]
+        case .destructivePeek, .ackByAlarmID, .snoozeNotRebased: return [.ios, .android]
+        case .passOverLeftAlerting: return [.ios]  // Android's receiver never starts a pass-over's ring
+        case .successorTimedFromObservation: return [.ios]  // Android has no Stop intent: its dismissal is acted on at once
+        case .givesUpOnFailedPrimary, .suppressionProofSurvivesClockChange, .missedOccurrenceNotRecorded,
+             .syncTrustsRegistry: return [.ios, .android]
         case .idsChangeOnEdit, .dstShiftsWeeklyTime, .reconcileOnEmptyRead: return [.ios, .android]
         // Android's AlarmManager forgets an alarm once it fires, and has no countdown: only iOS
         // holds a ring past its fire time (a late delivery) for a sync to cancel.
@@ -201,6 +237,9 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .backgroundEdgeMovesFuse: switches.backgroundEdgeMovesFuse = true
             case .rotationKeepsPredecessor: switches.rotationKeepsPredecessor = true
             case .foregroundWalkFuse: switches.foregroundWalkFuse = true
+            case .walkFuseKeptInForeground: switches.walkFuseKeptInForeground = true
+            case .suppressionProofSurvivesClockChange: switches.suppressionProofSurvivesClockChange = true
+            case .missedOccurrenceNotRecorded: switches.missedOccurrenceNotRecorded = true
             case .stepSuppressionDropsRetry: switches.stepSuppressionDropsRetry = true
             case .lockScreenGrantKept: switches.lockScreenGrantKept = true
             case .retrySurvivesClosure: switches.retrySurvivesClosure = true
@@ -221,6 +260,13 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .legacyTombstonesKept: switches.legacyTombstonesKept = true
             case .restoreSkipsLockedBoot: switches.restoreSkipsLockedBoot = true
             case .givesUpOnFailedPrimary: switches.givesUpOnFailedPrimary = true
+            case .successorTimedFromObservation: switches.successorTimedFromObservation = true
+            case .passOverLeftAlerting: switches.passOverLeftAlerting = true
+            case .destructivePeek: switches.destructivePeek = true
+            case .ackByAlarmID: switches.ackByAlarmID = true
+            case .snoozeNotRebased: switches.snoozeNotRebased = true
+            case .keepsNothingWhenExactRefused: switches.keepsNothingWhenExactRefused = true
+            case .syncTrustsRegistry: switches.syncTrustsRegistry = true
             case .testTrap: break  // the simulator traps, not the bridge (Simulator.run)
             }
         }

@@ -284,19 +284,6 @@ extension World {
 
 /// The app's action-journal handling (ACT-1..5) and candidate invariant 31.
 extension World {
-    /// After a step: the action a ready bridge recorded for a Stop or a dismissal.
-    func noteRecordedAction(_ input: BridgeInput, bridge: BridgeCore) {
-        let id: AlarmUUID
-        switch input {
-        case .stopIntent(let ring), .ringDismissed(let ring), .volumeDismissal(let ring, _): id = ring
-        default: return
-        }
-        guard let newest = process.bridge?.document?.actions.last, newest.occurredAtMs == wallMs,
-              requestMetadata[id]?.rootID == newest.alarmID, !bridgeActions.contains(newest) else { return }
-        bridgeActions.append(newest)
-        if bridgeActions.count > 64 { bridgeActions.removeFirst() }
-    }
-
     /// JS got `peekLastAlarmAction`'s answer: judge it (invariant `action-journal`), then run the
     /// handler, acknowledging only after it succeeded (ACT-5) — or first, with `ack-before-work`.
     func jsGotLastAction(_ returned: ActionRecord?) {

@@ -28,7 +28,8 @@ extension World {
         if migrationWatch.migrationStep { cover(.legacyMigrationDone) }  // BOOT-9..11
         guard let before, let after = bridge.document else { return }
         if after.droppedCount > before.droppedCount { cover(.droppedCountRaised) }  // CAP-9
-        if after.missReceipts.count > before.missReceipts.count { cover(.missReceiptWritten) }  // INACT-16
+        if after.missReceipts.filter({ $0.reason == MissReceipt.inactivityReason }).count
+            > before.missReceipts.filter({ $0.reason == MissReceipt.inactivityReason }).count { cover(.missReceiptWritten) }  // INACT-16
         if let was = before.zoneIdentifier, let now = after.zoneIdentifier, was != now {
             cover(.timeZoneChangeObserved)  // REC-8
         }

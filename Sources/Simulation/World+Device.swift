@@ -13,9 +13,13 @@ extension World {
         guard deviceUp, zoneIdentifier != calendar.zoneIdentifier,
               let next = WallCalendar(zoneIdentifier: zoneIdentifier) else { return }
         record("device", "time-zone", [TraceField("from", calendar.zoneIdentifier), TraceField("to", zoneIdentifier)])
+        calendarBeforeZoneChange = calendar
         calendar = next
         lastZoneChangeMs = nowMs
+        lastFrameChangeMs = nowMs
+        zoneChangeObservedMs = nil
         onDaemon { $0.timeZoneChanged(to: zoneIdentifier, nowWallMs: wallMs) }
+        dropHeldDeliveriesRearmed()
         onAlarmManager { $0.setTimeZone(zoneIdentifier) }  // TIMEZONE_CHANGED (AMS setTimeZoneImpl)
         // The user's one-shots mean "the next time the clock shows HH:MM" (REC-8).
         alarms = alarms.map { alarm in
@@ -28,6 +32,108 @@ extension World {
         announceClockChange()
     }
 
+    /// Fault kind `clock-change-during-snooze` (SNZ-20, SNZ-21): with `setup.snoozeClockChangeRate`,
+    /// the user sets the wall clock forward or back by 90 s, 10 min or 1 h at a uniform instant
+    /// between 1 s after the acceptance and 1 s before the snooze ring is due (`untilMs`, wall
+    /// ms), so the rebase of the pending snooze ring is exercised (a jump drawn over the whole run
+    /// almost never lands inside a snooze). A reactive action: the shrinker writes it as a line.
+    func correctClockDuringSnooze(untilMs: Int64) {
+        guard let rate = setup.snoozeClockChangeRate, !liveness.healed, randomBehaviourActs,
+              snoozeClockRNG.chance(rate) else { return }
+        let sign: Int64 = snoozeClockRNG.chance(Ratio(1, 2)) ? 1 : -1
+        let deltaMs = sign * snoozeClockRNG.pick([Int64(90_000), 600_000, 3_600_000])
+        let remainingMs = untilMs - wallMs
+        guard remainingMs > 2_000 else { return }
+        enqueueReactive(.deviceSetClock(deltaMs: deltaMs), afterMs: snoozeClockRNG.int(in: 1_000...(remainingMs - 1_000)))
+    }
+
+    /// Android, REC-9: AMS `reevaluateRtcAlarms` recomputes a held RTC alarm from its wall time
+    /// too, so one whose trigger the clock set back put ahead again is delivered only when the new
+    /// frame reaches it: its occurrence begins in the new frame, and no correction before that
+    /// moves its deadline (android uniform seed 7197: the oracle took a 10 min set-back as one
+    /// made during the occurrence). A trigger still behind the clock stays due in the old frame.
+    func reframeHeldAndroidTriggers() {
+        for id in lateHeld {
+            guard let held = androidHeldTriggers[id], held.triggerWallMs > wallMs else { continue }
+            androidHeldTriggers[id] = (held.triggerWallMs, held.metadata, wallMs - nowMs)
+        }
+    }
+
+    /// The wall reading (ms) a bridge compares the clock with at its next step
+    /// (BridgeCore.clockCorrection): the running process's latest step, else the reference the
+    /// stored document persisted in this boot; `.min` when there is none (the bridge cannot place
+    /// a change at all: a legacy store, another boot).
+    var bridgeClockReadingWallMs: Int64 {
+        if process.running, let last = lastBridgeReadingWallMs { return last }
+        guard let document = storedDocument, let wall = document.clockReferenceWallMs,
+              document.clockReferenceBootCount == bootCount else { return .min }
+        return wall
+    }
+
+    /// A shift of the live occurrence's deadline that no ready bridge step has seen yet: a reboot
+    /// before one runs makes it unobservable for good (``revertUnseenLiveShift()``).
+    func noteUnseenLiveShift(occurrenceID: Int, deltaMs: Int64) {
+        guard !(process.running && !process.suspended && process.bridge?.isAcceptingInputs == true) else { unseenLiveShift = nil; return }
+        if let shift = unseenLiveShift, shift.occurrenceID == occurrenceID, process.lastReadyStepMs < shift.sinceMs {
+            unseenLiveShift = (occurrenceID, shift.deltaMs + deltaMs, shift.sinceMs)
+        } else {
+            unseenLiveShift = (occurrenceID, deltaMs, nowMs)
+        }
+    }
+
+    /// [limit] clock-jump-ambiguous-start: a correction no bridge process saw before the device
+    /// restarted can never be noticed (the monotonic clock restarts with the boot, and
+    /// BridgeCore.clockCorrection compares within one boot), so the live occurrence keeps its
+    /// deadline in wall time, the bridge's reading (android uniform seed 1720: a 10 min set-back
+    /// while force-stopped, then a reboot, under a legacy 20 h deadline).
+    ///
+    /// An occurrence the shifted deadline expired after the correction and before the restart was
+    /// expired by a reading no bridge can ever make: with the deadline reverted it is live again
+    /// when that deadline is still ahead (ios seeds 8805, 9318: a snooze running across an unseen
+    /// 1 h set-back, expired by the oracle 40 min later, then a reboot; the bridge holds it live).
+    func revertUnseenLiveShift() {
+        defer { unseenLiveShift = nil }
+        guard let shift = unseenLiveShift, process.lastReadyStepMs < shift.sinceMs,
+              let index = oracle.liveIndex ?? unseenShiftExpiredIndex(shift) else { return }
+        guard oracle.occurrences[index].id == shift.occurrenceID else { return }
+        oracle.occurrences[index].clockOffsetMs -= shift.deltaMs
+        if let activity = oracle.occurrences[index].lastActivityMs { oracle.occurrences[index].lastActivityMs = activity - shift.deltaMs }
+        if let snooze = oracle.occurrences[index].snoozeUntilMs { oracle.occurrences[index].snoozeUntilMs = snooze - shift.deltaMs }
+        if !oracle.occurrences[index].live {
+            guard oracle.occurrences[index].deadlineMs > wallMs else {
+                // Reverted, the deadline is still behind the clock: the occurrence stays expired.
+                oracle.occurrences[index].clockOffsetMs += shift.deltaMs
+                if let activity = oracle.occurrences[index].lastActivityMs { oracle.occurrences[index].lastActivityMs = activity + shift.deltaMs }
+                if let snooze = oracle.occurrences[index].snoozeUntilMs { oracle.occurrences[index].snoozeUntilMs = snooze + shift.deltaMs }
+                return
+            }
+            reopenOracleOccurrence(index)
+        }
+        enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+        countExemption("clock-jump-ambiguous-start")
+    }
+
+    /// The index of the shifted occurrence when the oracle expired it after the unseen correction
+    /// and it is still the latest occurrence (nothing opened since).
+    func unseenShiftExpiredIndex(_ shift: (occurrenceID: Int, deltaMs: Int64, sinceMs: Int64)) -> Int? {
+        guard let last = oracle.occurrences.indices.last, oracle.occurrences[last].id == shift.occurrenceID,
+              oracle.occurrences[last].closeReason == "expired", let closedAt = oracle.occurrences[last].closedAtMs,
+              closedAt >= shift.sinceMs else { return nil }
+        return last
+    }
+
+    /// Makes a closed oracle occurrence live again (its closure was a reading no bridge can make).
+    func reopenOracleOccurrence(_ index: Int) {
+        oracle.occurrences[index].live = true
+        oracle.occurrences[index].closedAtMs = nil
+        oracle.occurrences[index].closedAtWallMs = nil
+        oracle.occurrences[index].closeReason = ""
+        oracle.occurrences[index].firstExecutionAfterCloseMs = nil
+        oracle.occurrences[index].gapStartMs = nil
+        record("oracle", "occurrence-reopened", [TraceField("occurrence", String(oracle.occurrences[index].id))])
+        enqueue(.gapCheck, afterMs: 0)
+    }
+
     /// The wall clock is set by `deltaMs`. True and monotonic time do not move. The platform
     /// re-arms against the new clock; a live occurrence keeps its deadline in true time (REC-9);
     /// configured times the clock jumped over fire now if the platform fires them (a past
@@ -37,23 +143,52 @@ extension World {
         let before = wallMs
         clock.correctWall(byMs: deltaMs)
         lastWallClockChangeMs = nowMs
+        noteSnoozeClockChange()  // SNZ-20: the bridge must rebase the snooze ring when it runs
+        if abs(deltaMs) > setup.clockChangeThresholdMs { lastFrameChangeMs = nowMs }  // SCH-18, REC-8
         if !(process.running && !process.suspended && process.bridge?.isAcceptingInputs == true) {
             // No running bridge saw the change happen: when it next runs it learns only that the
-            // clock moved since its last reading, not when (clock-jump-ambiguous-start).
-            let from = min(before, unobservedClockJump?.fromWallMs ?? before)
+            // clock moved since its last reading, not when (clock-jump-ambiguous-start): a ring
+            // time after that reading may have been reached before the change or after it, so
+            // the ambiguous interval starts at the reading (ios uniform seeds 3834, 9041: a ring
+            // reached 2 min before an unseen 90 s set-back, read as rung in the new frame).
+            let reading = min(before - abs(deltaMs), bridgeClockReadingWallMs)
+            let from = min(reading, unobservedClockJump?.fromWallMs ?? reading)
             let until = max(before, unobservedClockJump?.untilWallMs ?? before)
-            unobservedClockJump = (fromWallMs: from - abs(deltaMs), untilWallMs: until, sinceMs: nowMs)
+            unobservedClockJump = (fromWallMs: from, untilWallMs: until, landingWallMs: before + deltaMs, sinceMs: nowMs)
+            clockJumpObservedMs = nil
+            if deltaMs > 0, process.lastReadyStepMs < lastBootMs {
+                bootHiddenClockJump = (fromWallMs: before, toWallMs: wallMs, sinceMs: nowMs)
+            }
         }
         record("device", "set-clock", [TraceField("delta-ms", String(deltaMs))])
         onDaemon { $0.wallClockChanged(byMs: deltaMs, nowWallMs: wallMs) }
         let instant = AndroidInstant(elapsedRealtimeMs: clock.monotonicMs, wallMs: wallMs)
         onAlarmManager { $0.setTime(wallMs: instant.wallMs, now: instant) }  // TIME_SET (AMS reevaluateRtcAlarms)
-        if let index = oracle.liveIndex {
+        reframeHeldAndroidTriggers()
+        // REC-9, WALK-8, WALK-11: the walk's resign edge and accepted steps are instants; the
+        // fuse-timing checks compare them with fire times in the corrected frame.
+        walkWorld.resignMs = walkWorld.resignMs.map { $0 + deltaMs }
+        walkWorld.latestAcceptedStepMs = walkWorld.latestAcceptedStepMs.map { $0 + deltaMs }
+        walkWorld.lookBackStepMs = walkWorld.lookBackStepMs.map { $0 + deltaMs }
+        // REC-9: a held delivery's occurrence began at its ring time: the correction moves it too
+        // (Android measures the same shift at the release: releaseAndroidHold).
+        if ios != nil {
+            lateOracleFires = lateOracleFires.map { ($0.ringID, $0.rootID, $0.alarmID, $0.fireWallMs, $0.clockOffsetMs + deltaMs) }
+        }
+        if oracle.liveIndex != nil, process.lastReadyStepMs < lastBootMs {
+            // [limit] clock-jump-ambiguous-start: a correction after a boot, before any bridge
+            // process of this boot ran, is one no bridge can notice (the monotonic clock restarted:
+            // BridgeCore.clockCorrection compares within one boot), so the live occurrence keeps
+            // its deadline in wall time — the bridge's reading (ios seed 1099 of
+            // `--faults clock-change-during-snooze`: a 10 min set-back after a reboot).
+            countExemption("clock-jump-ambiguous-start")
+        } else if let index = oracle.liveIndex {
             // REC-9: the live occurrence's activity and deadline move with the clock.
             oracle.occurrences[index].clockOffsetMs += deltaMs
             if let activity = oracle.occurrences[index].lastActivityMs { oracle.occurrences[index].lastActivityMs = activity + deltaMs }
             if let snooze = oracle.occurrences[index].snoozeUntilMs { oracle.occurrences[index].snoozeUntilMs = snooze + deltaMs }  // SNZ-20
             enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+            noteUnseenLiveShift(occurrenceID: oracle.occurrences[index].id, deltaMs: deltaMs)
         }
         var jumpedOver: [(rootID: String, alarmID: String)] = []
         if deltaMs > 0 {
@@ -106,6 +241,12 @@ extension World {
             queue.schedule(.fireTime(rootID: root.rootID, alarmID: root.alarmID, wallMs: wallMs), at: nowMs)
         }
         scheduleOracleFireTimes()
+        // SCH-10, OCC-2: a save a process death interrupted left the previous schedule's rings in
+        // the platform until a later sync retires them (`jsSavesProcessDied`); their times stay
+        // due across the change, as the platform moves or keeps them (ios seed 1278: a clock set
+        // back dropped the leftover 06:55, which then rang and was stopped as an occurrence).
+        let previous = jsSaves.interruptedPrevious.filter { jsSaves.interrupted.contains($0.id) }
+        if !previous.isEmpty { scheduleOracleFireTimes(from: previous) }
     }
 
     /// The ring / silent switch. With `silentModeSilencesAlerts` ([limit], IOS-6) an alert is
@@ -139,6 +280,9 @@ extension World {
         guard deviceUp else { return }
         record("user", "reinstall")
         kill("app-deleted")
+        // The app container goes with its document and action journal: no recorded action is
+        // owed to JS any more (invariant 31; ios seed 850).
+        bridgeActions = []
         // Requests the deleted app still had in flight die with it: the daemon never registers
         // them for the new install (ios seed 4056: a walk fuse landed after the reinstall).
         queue.removeAll { event in
@@ -167,6 +311,9 @@ extension World {
             alarms = []
         }
         if let index = oracle.liveIndex { oracleClose(index, reason: "app-deleted") }
+        // The app's data went with it: no launch of the new install can know of a missed day
+        // (missed-day-recorded; ios uniform seed 2635: a reinstall after the refused ring time).
+        missedExpectations = []
     }
 
     /// iOS: the OS removes one alarm with no app call (forums 825427). The bridge learns of it only
@@ -179,6 +326,10 @@ extension World {
         let victim = candidates[Int(faultRNG.uniform(below: UInt64(candidates.count)))]
         if victim.metadata.kind.opensOccurrence, !oracle.osRemovedRoots.contains(victim.metadata.rootID) {
             oracle.osRemovedRoots.append(victim.metadata.rootID)
+        }
+        if victim.metadata.kind.opensOccurrence, victim.state == .scheduled {
+            oracle.osRemovedFires.append((victim.metadata.rootID, victim.nextFireWallMs))
+            if oracle.osRemovedFires.count > 64 { oracle.osRemovedFires.removeFirst() }
         }
         if victim.metadata.kind == .primary, !oracle.primaryFaultRoots.contains(victim.metadata.rootID) {
             oracle.primaryFaultRoots.append(victim.metadata.rootID)

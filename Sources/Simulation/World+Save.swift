@@ -47,6 +47,12 @@ struct JSSaveState {
     /// Alarms whose save a process death interrupted: the previous definition's fire times stay
     /// until a later process's sync ran.
     var interrupted: [String] = []
+    /// The definitions those interrupted saves replaced: their fire times are re-planned with the
+    /// configured ones after a clock or zone change until that sync ran (ios seed 1278).
+    var interruptedPrevious: [LogicalAlarm] = []
+    /// The definitions those interrupted saves replaced, whose fire times stay queued (and whose
+    /// rings may still ring) until `unscheduleOracleFireTimes` drops them (REC-1, SCH-10).
+    var keptPrevious: [LogicalAlarm] = []
     /// Bumped when the app is deleted: retries planned before it do nothing.
     var generation = 0
     /// Replies JS received, for scenario expectations: (alarm, "saved" or the failure reason).
@@ -182,6 +188,7 @@ extension World {
         let scheduleChanged = old.map { $0.roots.map(Self.scheduleKey) != definition.roots.map(Self.scheduleKey) || $0.enabled != definition.enabled } ?? true
         if scheduleChanged {
             if !keepPreviousFireTimes { unscheduleOracleFireTimes(alarmID: definition.id) }
+            if keepPreviousFireTimes, let old { jsSaves.keptPrevious.append(old) }
             scheduleOracleFireTimes(for: [definition.id])
         }
     }
@@ -197,6 +204,9 @@ extension World {
                 if !jsSaves.accepted.contains(definition.id) { jsSaves.accepted.append(definition.id) }
                 // The previous schedule's rings were not retired (arm before retire): they may
                 // still ring until the next process's sync retires them.
+                if let previous = alarms.first(where: { $0.id == definition.id }), previous != stored {
+                    jsSaves.interruptedPrevious.append(previous)
+                }
                 adoptConfigured(stored, keepPreviousFireTimes: true)
                 if !jsSaves.interrupted.contains(definition.id) { jsSaves.interrupted.append(definition.id) }
             }

@@ -47,7 +47,8 @@ enum ReplyText {
             text += ", primaryID: " + (row.primaryID.map { "Optional(" + $0.description + ")" } ?? "nil")
             text += ", nextFireWallMs: " + (row.nextFireWallMs.map { "Optional(" + String($0) + ")" } ?? "nil")
             text += ", registered: " + String(row.registered)
-            text += ", foregroundSuppressed: " + String(row.foregroundSuppressed) + ")"
+            text += ", foregroundSuppressed: " + String(row.foregroundSuppressed)
+            text += ", inexact: " + String(row.inexact) + ")"
         }
         text += "], rings: ["
         for (position, row) in times.rings.enumerated() {

@@ -25,6 +25,9 @@ enum WalkEvent: Sendable {
     case recover
     /// fuse-timing: T_OP after an accepted post-handoff step, the fuse must be at the step + 30..35 s.
     case checkStepFuse(stepWallMs: Int64)
+    /// fuse-timing: T_OP after resign-active of a started walk (wall ms), the fuse must be due at
+    /// resign + 60 s, a reused one included (WALK-8).
+    case checkProvisionalFuse(resignWallMs: Int64)
 }
 
 /// The world's HealthKit / Core Motion ground truth and the checkers' record of the walk.
@@ -64,6 +67,9 @@ struct WalkWorld {
     var twoFusesSince: [(rootID: String, sinceMs: Int64)] = []
     /// Walk-fuse requests issued in the current bridge step, by root (no-legacy-rings).
     var fuseRequestsThisStep: [String] = []
+    /// Pending walk fuses seen while the app is natively active and the bridge executes, since
+    /// when (true ms): WALK-5 and WALK-9 give each at most T_OP (no-legacy-rings).
+    var foregroundFusesSince: [(id: AlarmUUID, sinceMs: Int64)] = []
 
     init(setup: WalkSetup, streams: RandomStreams) {
         workout = WorkoutModel(parameters: setup.workout)
@@ -126,6 +132,9 @@ extension World {
             walkWorld.lookBackStepMs = nil
             walkWorld.resignMs = walkWorld.startedReported ? wallMs : nil
             walkWorld.timingUnknown = !wasReady
+            if walkWorld.startedReported && wasReady {
+                enqueue(.walk(.checkProvisionalFuse(resignWallMs: wallMs)), afterMs: setup.transitionBoundMs + 1)
+            }
         case .didBecomeActive:
             walkWorld.resignMs = nil
             walkWorld.latestAcceptedStepMs = nil
@@ -206,6 +215,8 @@ extension World {
             recoverWorkout()
         case .checkStepFuse(let stepWallMs):
             checkFuseAfterStep(stepWallMs)
+        case .checkProvisionalFuse(let resignWallMs):
+            checkProvisionalFuse(resignWallMs)
         }
     }
 

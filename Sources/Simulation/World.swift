@@ -116,6 +116,8 @@ final class World {
     /// The sleepy user's snooze habits (own stream: other draws keep their values).
     var snoozeRNG: Xoshiro256StarStar
     var requestFaultRNG: Xoshiro256StarStar
+    /// Fault kind `clock-change-during-snooze` (its own stream: other draws keep their values).
+    var snoozeClockRNG: Xoshiro256StarStar
     /// JS timing: heartbeats, stalls (its own stream, so other draws do not reshuffle).
     var jsRNG: Xoshiro256StarStar
     /// The last context JS sent that said the challenge is rendered: (process incarnation, true ms).
@@ -136,10 +138,25 @@ final class World {
     var lastWallClockChangeMs: Int64 = Int64.min / 2
     /// True time of the last time-zone change (REC-8: fixed instants follow when the bridge runs).
     var lastZoneChangeMs: Int64 = Int64.min / 2
+    /// True ms of the latest change of frame a running bridge must notice at its next step by
+    /// itself (SCH-18, REC-8): a time-zone change, or a wall-clock change beyond Δ_CLOCK.
+    var lastFrameChangeMs: Int64 = Int64.min / 2
+    /// foregroundSuppressed proofs the running bridge holds, with the true ms each was first seen.
+    var suppressionProofsSeen: [(proof: ForegroundSuppressedProof, sinceMs: Int64)] = []
+    /// Ring times that passed silently and that the next launch must record (missed-day-recorded).
+    var missedExpectations: [MissedExpectation] = []
+    /// True time of the first ready bridge step after the last time-zone change (nil: none yet).
+    var zoneChangeObservedMs: Int64?
+    /// The calendar in force before the last time-zone change (nil: none yet), in which the
+    /// `.fixed` instants planned before it were computed (``oracleOpenStaleZoneRing(_:_:)``).
+    var calendarBeforeZoneChange: WallCalendar?
     /// capacity-protection (CAP-4): primaries re-requested in a limit-failure step (their one retry).
     var limitRetried: [AlarmUUID] = []
     /// The fire time of every ring the bridge requested, by ID (lookup only).
     var requestFires: [AlarmUUID: Int64] = [:]
+    /// iOS: (root, requested fire time, ring) of schedule refusals a bridge process was answered
+    /// with and no success since (missed-day-recorded); bounded, oldest first.
+    var seenRefusals: [(rootID: String, fireWallMs: Int64, ringID: AlarmUUID)] = []
     /// successor-cleanup: the successors bound to the live occurrence when JS rendered its
     /// challenge in foreground stint `stint`.
     var renderedCleanup: (stint: Int, atMs: Int64, successors: [AlarmUUID])?
@@ -159,7 +176,24 @@ final class World {
     /// concern, true time of the change). A correction back re-lives the wall interval
     /// [before − |Δ|, before], so ring times up to `before` — ahead of the clock now — are
     /// ambiguous too. See ``adoptAmbiguousStart(_:)``.
-    var unobservedClockJump: (fromWallMs: Int64, untilWallMs: Int64, sinceMs: Int64)?
+    /// `landingWallMs`: the wall time the latest change landed on (a ring time a forward change
+    /// jumped over starts there in the oracle).
+    var unobservedClockJump: (fromWallMs: Int64, untilWallMs: Int64, landingWallMs: Int64, sinceMs: Int64)?
+    /// The live occurrence's deadline shift (ms) by corrections no ready bridge step has seen
+    /// since `sinceMs` (true ms). See ``revertUnseenLiveShift()``.
+    var unseenLiveShift: (occurrenceID: Int, deltaMs: Int64, sinceMs: Int64)?
+    /// A forward wall-clock change made after a boot before any bridge process of that boot ran:
+    /// (wall before, wall after, true time). The monotonic clock restarted at the boot, so no later
+    /// process can tell that the clock moved at all (BridgeCore.clockCorrection compares within
+    /// one boot only). See ``adoptBootHiddenJumpStart(_:)``.
+    var bootHiddenClockJump: (fromWallMs: Int64, toWallMs: Int64, sinceMs: Int64)?
+    /// Wall time (ms, the frame then in force) of the latest bridge step: the latest reading the
+    /// bridge compares the clock with (BridgeCore.clockCorrection). A change no running bridge saw
+    /// is placed by the bridge only after this reading (``unobservedClockJump``).
+    var lastBridgeReadingWallMs: Int64?
+    /// True time of the first ready bridge step after the latest unobserved wall-clock change
+    /// (nil: none yet): until then no bridge could know the clock had moved.
+    var clockJumpObservedMs: Int64?
     /// Rings whose schedule call the platform refused, newest last, bounded: a bridge that has
     /// queued the failure drops the row when it replays it (not a reconciliation decision).
     var refusedSchedules: [AlarmUUID] = []
@@ -193,11 +227,28 @@ final class World {
     lazy var readLagRNG = streams.stream("ios.daemon.read-lag")
     /// Deliveries the platform is holding back (injected, or the dense-fixed field fault), by ring.
     var lateHeld: [AlarmUUID] = []
+    /// `exact-permission-revoked`: when (virtual ms) the last revocation removed the app's exact
+    /// alarms and killed its process, with no broadcast (AMS `removeExactAlarmsOnPermissionRevoked`).
+    var exactRevokedAtMs: Int64?
+    /// Rings the bridge requested as inexact allow-while-idle alarms while exact alarms were
+    /// refused: only these may be delivered late under `exact-permission-revoked`.
+    var inexactWhileRefused: [AlarmUUID] = []
+    /// The window end a `gapCheck` is queued for (one per window, not one per event).
+    var inexactGapCheckAtMs: Int64?
     /// The daemon generation of each held iOS fire (lookup only, never iterated).
     var lateHeldGenerations: [AlarmUUID: UInt64] = [:]
     /// Actions a ready bridge recorded (root, action, when), as the app model saw them go in,
     /// and the ones whose JS work succeeded (candidate invariant 31).
     var bridgeActions: [ActionRecord] = []
+    /// pass-over-silent on iOS: alerting pass-overs and when a ready bridge step first showed
+    /// them to the bridge (Invariants+PassOver.swift).
+    var passOversSeen: [(id: AlarmUUID, sinceMs: Int64)] = []
+    /// snooze-window after a clock change: the accepted snooze followed to its ring (SNZ-20),
+    /// and the rings whose delivery the platform ever held back (Invariants+SnoozeRing.swift).
+    var snoozeWatch: SnoozeWatch?
+    var heldRings: [AlarmUUID] = []
+    /// Oracle memory of issue 16's added invariant clauses (Invariants+Clauses.swift).
+    var clauses = ClauseWatch()
     var actionsWorked: [ActionRecord] = []
     /// `beginOneTimeSnooze` calls JS made: when (wall ms) and for which deadline, newest last.
     var snoozeRequests: [(atWallMs: Int64, untilMs: Int64)] = []
@@ -205,8 +256,15 @@ final class World {
     var pressureAtSnoozeRequest: [AlarmUUID] = []
     /// Oracle fire times of roots whose delivery the platform holds back: the root becomes due
     /// when the platform delivers it (a late platform is the platform's fault, and which root
-    /// owns the occurrence follows the order the app can see).
-    var lateOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64)] = []
+    /// owns the occurrence follows the order the app can see). `clockOffsetMs`: the wall-clock
+    /// corrections made since the ring time (ms); the occurrence began at its ring time once
+    /// delivered (glossary), so it was live across them and its deadline moves with them (REC-9;
+    /// ios uniform seed 2143).
+    var lateOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64, clockOffsetMs: Int64)] = []
+    /// Oracle fire times of roots whose primary AlarmManager holds as the inexact
+    /// allow-while-idle alarm the bridge set while exact alarms were refused: due when delivered
+    /// (World+InexactDelivery.swift).
+    var inexactOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64)] = []
     /// iOS walk ground truth (HealthKit workout, Core Motion) and its checkers' record (World+Walk.swift).
     lazy var walkWorld = WalkWorld(setup: setup.walk, streams: streams)
     /// Android: the step counter, the user's walking and volume habits, checker state (World+Android).
@@ -243,6 +301,7 @@ final class World {
         self.appRNG = streams.stream("app.js")
         self.snoozeRNG = streams.stream("user.snooze")
         self.requestFaultRNG = streams.stream("faults.requests")
+        self.snoozeClockRNG = streams.stream("faults.snooze-clock")
         self.jsRNG = streams.stream("app.js-heartbeat")
         self.androidSide = AndroidSide(streams: streams, reportLatencyMs: setup.stepReportLatencyMs)
         self.burstRNG = streams.stream("app.bursts")
@@ -462,6 +521,7 @@ final class World {
         guard let delay = lateDeliveryMs else { return false }
         lateDeliveryMs = nil
         lateHeld.append(id)
+        noteHeldRing(id)
         deferOracleFire(forHeld: id)
         record("fault", "late-delivery", [TraceField("id", id.description), TraceField("delay-ms", String(delay))])
         enqueue(event, afterMs: delay)
@@ -484,6 +544,7 @@ final class World {
         guard let id = held else { return }
         lateDeliveryMs = nil
         lateHeld.append(id)
+        noteHeldRing(id)  // snooze-window: a held snooze ring is the platform's lateness, not the bridge's
         let pending = android?.alarm(id)
         if let pending { androidHeldTriggers[id] = (pending.triggerWallMs, pending.metadata, wallMs - nowMs) }
         deferOracleFire(forHeld: id, fireWallMs: pending?.triggerWallMs)
@@ -522,10 +583,40 @@ final class World {
             lateHeld.removeAll { $0 == id }
             lateOracleFires.removeAll { $0.ringID == id }
             record("oracle", "late-delivery-dropped-by-rearm", [TraceField("id", id.description)])
+            replanHeldOneShot(entry.metadata)
             return false
         }
         guard let daemon = ios, daemon.poweredOn, let entry = daemon.alarm(id) else { return false }
         return entry.generation == generation && entry.state == .scheduled
+    }
+
+    /// REC-8 as truth: a time-zone change that moved a `.relative` ring whose delivery is held
+    /// back drops that delivery at the change (the platform re-armed the ring for its next local
+    /// time), whatever the app does to the ring afterwards — `isDeliveryToHold` otherwise learns of
+    /// the re-arm only when the held fire returns, and a ring the bridge cancelled meanwhile (the
+    /// moved one-shot's old ID, ID-2) looked like a held delivery it had cancelled (ios uniform
+    /// seed 6279).
+    func dropHeldDeliveriesRearmed() {
+        for id in lateHeld {
+            guard let generation = lateHeldGenerations[id], let entry = ios?.alarm(id), entry.generation != generation else { continue }
+            lateHeld.removeAll { $0 == id }
+            lateOracleFires.removeAll { $0.ringID == id }
+            record("oracle", "late-delivery-dropped-by-rearm", [TraceField("id", id.description)])
+            replanHeldOneShot(entry.metadata)
+        }
+    }
+
+    /// REC-8 as truth: a one-shot whose held delivery the platform dropped by re-arming its ring
+    /// (a time-zone change moved the `.relative` one-shot to the next time the clock shows its
+    /// hh:mm) never rang: the user's one-shot means that next time (ios seed 6612: 07:57 New York
+    /// held, the zone became UTC, it rang at 07:57 UTC the next morning as a1's occurrence).
+    func replanHeldOneShot(_ metadata: RingMetadata) {
+        guard metadata.kind == .primary, let index = alarms.firstIndex(where: { $0.id == metadata.alarmID }),
+              case .once(let fire) = alarms[index].repeats, fire <= wallMs else { return }
+        let alarm = alarms[index]
+        alarms[index].repeats = .once(fireWallMs: calendar.nextFire(hour: alarm.hour, minute: alarm.minute, weekday: nil, after: wallMs))
+        unscheduleOracleFireTimes(alarmID: alarm.id)
+        scheduleOracleFireTimes(for: [alarm.id])
     }
 
     /// A root whose occurrence waits for a held delivery becomes due when another of its rings
@@ -537,13 +628,19 @@ final class World {
         let due = lateOracleFires.filter { $0.rootID == metadata.rootID && $0.fireWallMs == fire }
         guard !due.isEmpty else { return }
         lateOracleFires.removeAll { $0.rootID == metadata.rootID && $0.fireWallMs == fire }
-        for entry in due { oracleFireTime(rootID: entry.rootID, alarmID: entry.alarmID, fireWallMs: entry.fireWallMs, deliveredLate: true) }
+        for entry in due {
+            oracleFireTime(rootID: entry.rootID, alarmID: entry.alarmID, fireWallMs: entry.fireWallMs, deliveredLate: true,
+                           clockOffsetMs: entry.clockOffsetMs)
+        }
     }
 
     func releaseLateOracleFires(_ id: AlarmUUID) {
         let due = lateOracleFires.filter { $0.ringID == id }
         lateOracleFires.removeAll { $0.ringID == id }
-        for fire in due { oracleFireTime(rootID: fire.rootID, alarmID: fire.alarmID, fireWallMs: fire.fireWallMs, deliveredLate: true) }
+        for fire in due {
+            oracleFireTime(rootID: fire.rootID, alarmID: fire.alarmID, fireWallMs: fire.fireWallMs, deliveredLate: true,
+                           clockOffsetMs: fire.clockOffsetMs)
+        }
     }
 
     // MARK: - The app process
@@ -631,6 +728,7 @@ final class World {
         let documentBefore = bridge.document
         stepInput = input
         defer { stepInput = nil; checkHonestAudibleRecord() }
+        noteStopArrival(input)  // OCC-6: the Stop's instant, before the bridge looks first
         if case .scheduleCompleted(let id, .failure) = input {
             refusedSchedules.append(id)
             if refusedSchedules.count > 64 { refusedSchedules.removeFirst() }
@@ -638,23 +736,27 @@ final class World {
         let commands = bridge.handle(input, at: BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs,
                                                                 zoneIdentifier: calendar.zoneIdentifier, bootCount: bootCount))
         process.bridge = bridge
+        lastBridgeReadingWallMs = wallMs  // the bridge read the clock (clockAnchor)
         record("bridge", "input", [TraceField("input", describe(input))])
         if !wasReady && bridge.isAcceptingInputs { oracleGateReleased() }
         if bridge.phase == .ready {
             process.lastReadyStepMs = nowMs
+            if zoneChangeObservedMs == nil { zoneChangeObservedMs = nowMs }
+            if clockJumpObservedMs == nil { clockJumpObservedMs = nowMs }
             if let exemption = faultExemption, exemption.sinceMs <= nowMs, stepCouldObserveFault(input) { faultExemption = nil }
             oracleNoteExecution()
         }
         if case .scheduleCompleted(let id, .failure(.maximumLimitReached)) = input, wasReady,
            let metadata = requestMetadata[id], metadata.kind.opensOccurrence {
             // primary-horizon (CAP-9): a refusal the bridge saw must reach the dropped count.
-            oracle.capacityRefused.append((metadata.rootID, nowMs))
+            oracle.capacityRefused.append((metadata.rootID, id, nowMs))
             if oracle.capacityRefused.count > 64 { oracle.capacityRefused.removeFirst() }
         }
         if case .stopIntent(let id) = input { oracleCredit(id, creditNow: wasReady) }
         if case .ringDismissed(let id) = input { oracleCredit(id, creditNow: wasReady) }
         oracleVolumeDismissal(input, creditNow: wasReady)  // INACT-6
-        noteRecordedAction(input, bridge: bridge)
+        noteRecordedActions(before: documentBefore, after: bridge.document)  // invariant 31, by identity
+        checkActionJournalStep(input, before: documentBefore, after: bridge.document)  // ACT-3, ACT-4
         if documentBefore?.liveOccurrence.map({ $0.deadlineMs > wallMs }) ?? true {  // not an expiry step
             checkOwnershipValidation(input, before: documentBefore, commands: commands)
         }
@@ -670,8 +772,13 @@ final class World {
             execute(command)
         }
         checkRowsKept(before: documentBefore, after: bridge.document, commands: commands)  // invariant 41
+        notePassOversObserved(input, bridge: bridge)  // invariant 13 on iOS (OCC-3)
+        if let current = process.bridge { noteStopsHandled(current); noteSnoozeCorrectionSeen(current) }
+        noteMissedSyncRead(input, bridge: bridge)  // missed-day-recorded
+        noteRefusalSeen(input)  // missed-day-recorded, iOS
         coverStep(input, bridge: bridge, before: documentBefore, commands: commands)
         adoptAmbiguousStart(bridge)
+        adoptBootHiddenJumpStart(bridge)
         launchState.completionRequested = nil
         switch input {
         case .inventoryRead(let purpose, .success):
@@ -752,13 +859,18 @@ final class World {
             checkPlatformCall(ringID: request.id, alarmID: request.metadata.alarmID, origin: origin, isCancel: false)
             checkStableID(request)
             checkPressureBelongsToOwner(request)
+            checkSuccessorFireTime(request, origin: origin)  // invariant 4: trigger + 10 s (OCC-6)
             checkRecurrenceRequest(request)  // invariant 44
             checkCapacityRequest(request)  // invariant 29
             requestFires[request.id] = request.fireWallMs
+            // iOS: a new request for a refused ring supersedes the refusal's evidence: an answer to
+            // it no process sees leaves the ring time unknowable (`noteMissedOccurrence`).
+            seenRefusals.removeAll { $0.ringID == request.id && $0.fireWallMs > wallMs }
             oracleBind(request)
             checkWalkFuseRequest(request, origin: origin)
             checkNoLegacyRingCreated(request)  // BOOT-11, WALK-13
             checkPublishBeforeWrite(request, origin: origin)  // invariant 40
+            if request.metadata.kind == .snooze { snoozeWatch?.lastRequestAtMs = nowMs }  // AMS MIN_FUTURITY
             record("bridge", "schedule", [TraceField("id", request.id.description), TraceField("kind", request.metadata.kind.rawValue),
                                           TraceField("root", request.metadata.rootID), TraceField("schedule", request.schedule.description),
                                           TraceField("origin", origin.rawValue)])
@@ -767,7 +879,14 @@ final class World {
                 android?.failNextSchedules += 1
             }
             onDaemon { $0.schedule(request) }
-            onAlarmManager { $0.setAlarmClock(request, nowWallMs: wallMs) }
+            if request.precision == .allowWhileIdle {
+                if android?.canScheduleExactAlarms == false, !inexactWhileRefused.contains(request.id) {
+                    inexactWhileRefused.append(request.id)
+                }
+                onAlarmManager { $0.setAndAllowWhileIdle(request, nowWallMs: wallMs) }  // AND-1, AND-3: degraded
+            } else {
+                onAlarmManager { $0.setAlarmClock(request, nowWallMs: wallMs) }
+            }
             maybeInterleavingDeath()
         case .cancel(let id, let origin):
             checkPlatformCall(ringID: id, alarmID: groundTruthMetadata(id)?.alarmID, origin: origin, isCancel: true)
@@ -821,7 +940,11 @@ final class World {
             checkVerifiedSave(reply)  // invariant 30
             jsSaveReplied(reply)  // API-19, SCH-8: the app reacts
             if case .completed(let rootID, true) = reply { oracleCompleted(rootID: rootID) }
-            if case .snoozeAccepted(_, let untilMs) = reply { oracleSnoozeAccepted(untilMs: untilMs) }
+            if case .snoozeAccepted(_, let untilMs) = reply {
+                oracleSnoozeAccepted(untilMs: untilMs)
+                watchSnooze(untilMs: untilMs)  // SNZ-20: followed to its ring
+                correctClockDuringSnooze(untilMs: untilMs)  // fault clock-change-during-snooze
+            }
             if case .snoozeRejected = reply { checkFailedSnoozeChangedNothing() }
             if case .abandoned(true) = reply, let index = oracle.liveIndex { oracleClose(index, reason: "abandoned") }
             if case .lastAlarmAction(let record) = reply { jsGotLastAction(record) }
@@ -875,7 +998,7 @@ final class World {
             switch effect {
             case .toApp(let input, let launch): deliver(input, launch: launch)
             case .later(let event, let afterMs):
-                if case .lateFire(let id, _) = event { lateHeld.append(id); deferOracleFire(forHeld: id) }  // dense-fixed field fault
+                if case .lateFire(let id, _) = event { lateHeld.append(id); noteHeldRing(id); deferOracleFire(forHeld: id) }  // dense-fixed field fault
                 if case .deliverSnapshot = event { cover(.coalescedUpdate) }  // IOS-5: changes coalesced into one snapshot
                 enqueue(.daemon(event), afterMs: afterMs)
             case .alertStarted(let id, let metadata): lastPlatformChangeMs = nowMs; alertStarted(id, metadata)
@@ -892,7 +1015,9 @@ final class World {
             case .later(let event, let afterMs): enqueue(.alarmManager(event), afterMs: afterMs)
             case .alertStarted(let id, let metadata): alertStarted(id, metadata); checkAlarmSurface(id)  // AND-8
             case .alertEnded(let id, let metadata): oracleAlertEnded(id, metadata)
-            case .killProcess: kill("exact-alarm permission revoked"); noteFault("exact-permission-revoked")
+            case .killProcess:
+                kill("exact-alarm permission revoked"); noteFault("exact-permission-revoked")
+                exactRevokedAtMs = nowMs
             case .trace(let name, let fields): record("android", name, fields); checkDeclaredManifest(name, fields)  // AND-1
             case .broadcast(let broadcast, let launch):
                 record("android", "broadcast", [TraceField("action", broadcast.action)])
@@ -915,6 +1040,7 @@ final class World {
             }
             if case .success = result { noteScheduleResult(id, success: true); noteReadLag(id) } else {
                 noteScheduleResult(id, success: false)
+                noteSnoozeRearmRefused(id)  // SNZ-21: the existing snooze ring stays
                 if inLockedBootPhase, let metadata = requestMetadata[id], metadata.kind == .primary,
                    !liveness.restoreFault.roots.contains(metadata.rootID) {
                     liveness.restoreFault.roots.append(metadata.rootID)
@@ -928,6 +1054,8 @@ final class World {
                 liveness.restoreFault.deliveredRoots.append(metadata.rootID)
             }
             releaseAndroidHold(id)  // fault late-delivery: the held root is due now
+            oracleMissedDayRungLate(id)  // a primary added back after an excused ring time
+            releaseInexactOracleFires(delivered: id)  // an inexact primary's root is due now
             oracleAndroidDelivery(id)
             coverAndroidDelivery(id)
         default: break
@@ -947,8 +1075,10 @@ final class World {
 
     func alertStarted(_ id: AlarmUUID, _ metadata: RingMetadata) {
         coverAlertStarted(metadata)
+        checkSnoozeRingTime(id, metadata)  // invariant 9 after a clock change (SNZ-20)
         checkRecurrenceAlert(id, metadata)  // invariant 44
         releaseLateOracleFires(openedBy: id, metadata)
+        oracleOpenStaleZoneRing(id, metadata)  // [limit] zone-change-unobserved (REC-8)
         oracleAlertStarted(id, metadata)
         soundAlertStarted(id, metadata)
         guard setup.reactiveUser, randomBehaviourActs else { return }
@@ -1067,8 +1197,19 @@ final class World {
     /// opening, not from the configured ring time: a delivery the platform held back late opens the
     /// occurrence only when it alerts, and a process that ran between the ring time and that late
     /// alert saw a primary still pending, not an occurrence (ios uniform seeds 886, 1112, 1731).
+    ///
+    /// The ring time is taken in the frame in force now, with the occurrence's clock offset: after
+    /// a set-back the bare ring time maps to an instant after the opening (android uniform seed
+    /// 2736 of the clock-change-during-snooze fault: a 10 min set-back, then a reboot, closed a
+    /// live occurrence the running process had seen as unobservable).
+    ///
+    /// The opening is the true instant the oracle opened it whenever that is on record: wall
+    /// times are re-framed by every correction, and an unseen one reverted at a reboot
+    /// (``revertUnseenLiveShift()``) leaves the offset in no frame at all (ios seed 8805: after the
+    /// revert, a second reboot found the seen occurrence "unobservable").
     func noProcessObservedOpening(_ occurrence: OracleOccurrence) -> Bool {
-        let openedAtMs = max(occurrence.openedAtMs, at(wallMs: occurrence.startWallMs))
+        let openedAtMs = occurrence.openedAtMs != .min ? occurrence.openedAtMs
+            : at(wallMs: occurrence.startWallMs + occurrence.clockOffsetMs)
         return process.lastReadyStepMs < openedAtMs
     }
 
@@ -1082,6 +1223,9 @@ final class World {
     func reboot(lockedForMs: Int64) {
         guard deviceUp else { return }
         record("device", "shutdown")
+        // Judged before an unseen correction's shift is reverted: the opening's wall time and
+        // offset are in the frame of the clock now (ios uniform seed 2736: reverted first, a
+        // 10 min set-back made an opening the process saw look later than its last step).
         if let index = oracle.liveIndex, noProcessObservedOpening(oracle.occurrences[index]) {
             // [limit] The shutdown ends an alert that no bridge process ever observed. A weekly
             // alarm is re-armed and a one-shot gone, with nothing to tell them from ones dropped
@@ -1091,6 +1235,7 @@ final class World {
             countExemption("alert-ended-unobserved-by-reboot")
             oracleClose(index, reason: "unobservable")
         }
+        revertUnseenLiveShift()
         kill("reboot")
         noteFault("device-restarting")
         onDaemon { $0.shutdown(nowWallMs: wallMs) }
@@ -1110,15 +1255,34 @@ final class World {
         clock.reboot()
         record("device", "boot")
         noteFault("device-restarting")
+        let heldBeforeBoot = lateHeld.filter { ios?.alarm($0) != nil }
         onDaemon { $0.boot(nowWallMs: wallMs) }
+        dropLateDeliveriesLostByBoot(heldBeforeBoot)
         onAlarmManager { $0.boot() }
         androidSide.stepSensor.reboot()  // the count restarts at zero (TYPE_STEP_COUNTER)
         // A fault counts against this boot's restore only once it hits it (noteRestoreFault).
         liveness.restoreFault = RestoreFault()
     }
 
+    /// iOS: a delivery the platform held back (`fault late-delivery`) was still pending when the
+    /// phone went off. The daemon's boot drops a one-shot whose time passed (and re-arms a
+    /// repeating ring for its next time, which `isDeliveryToHold` already drops), so the held
+    /// delivery never comes: the oracle's deferred fire for it is dropped too, as for an alert
+    /// the reboot ended (ios uniform seeds 4623, 6886). A ring the bridge cancelled before the
+    /// shutdown is not in `held` and stays held (known defect `cancel-past-fire-time`).
+    func dropLateDeliveriesLostByBoot(_ held: [AlarmUUID]) {
+        guard let daemon = ios else { return }
+        for id in held where daemon.alarm(id) == nil {
+            lateHeld.removeAll { $0 == id }
+            lateOracleFires.removeAll { $0.ringID == id }
+            record("oracle", "late-delivery-dropped-by-boot", [TraceField("id", id.description)])
+            countExemption("device-restarting")  // [limit] ios seeds 8892, 4623, 6886
+        }
+    }
+
     func noteFault(_ name: String) {
         faultExemption = (name, nowMs)
+        noteSnoozePlatformFault(name)
     }
 
     /// Android before the first unlock: the only bridge work is the direct-boot restore, so a

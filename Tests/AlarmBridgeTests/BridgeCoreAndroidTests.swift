@@ -35,6 +35,40 @@ struct BridgeCoreAndroidTests {
         commands.contains { $0 == .startRinging(id) || $0 == .startRingingSuppressionExempt(id) }
     }
 
+    @Test("[derived] AND-1, AND-3: a primary setAlarmClock refuses is kept as an inexact allow-while-idle ring, reported inexact, and made exact again on the grant")
+    func refusedExactKeepsInexactRing() throws {
+        var harness = BridgeHarness(flavor: .android)
+        harness.exactRefused = true
+        _ = harness.send(.processStarted(.user))
+        let save = harness.send(.api(.saveAlarm(monday)))
+        let requests = Self.scheduled(save, kind: .primary)
+        #expect(requests.map(\.precision) == [nil, .allowWhileIdle])  // refused, then degraded, same ID
+        #expect(Set(requests.map(\.id)).count == 1)
+        #expect(save.contains(.reply(.saved(alarmID: "wake"))))
+        let times = harness.send(.api(.getScheduledAlarmTimes)).compactMap { command -> ScheduledAlarmTimes? in
+            if case .reply(.scheduledAlarmTimes(let times)) = command { return times }
+            return nil
+        }
+        let row = try #require(times.first?.roots.first)
+        #expect(row.registered && row.inexact)
+        harness.exactRefused = false
+        let grant = harness.send(.exactAlarmPermissionGranted)
+        #expect(Self.scheduled(grant, kind: .primary).contains { $0.id == requests[0].id && $0.precision == nil })
+        #expect(harness.core.document?.row(requests[0].id)?.inexact == nil)
+    }
+
+    @Test("the keeps-nothing-when-exact-refused defect drops the refused primary (the known defect has teeth)")
+    func refusedExactDefectKeepsNothing() {
+        var defects = KnownDefects()
+        defects.keepsNothingWhenExactRefused = true
+        var harness = BridgeHarness(flavor: .android, defects: defects)
+        harness.exactRefused = true
+        _ = harness.send(.processStarted(.user))
+        let save = harness.send(.api(.saveAlarm(monday)))
+        #expect(Self.scheduled(save, kind: .primary).allSatisfy { $0.precision == nil })
+        #expect(harness.daemon.isEmpty)
+    }
+
     @Test("AND-13, AND-14, AND-19: completion discards the pending retry, and its late delivery rings nothing and opens no occurrence")
     func lateRetryOfClosedOccurrenceRingsNothing() {
         var (harness, primary) = saved()

@@ -15,6 +15,8 @@ struct BridgeHarness {
     /// What the fake Keychain holds (IOS-9), and the app state's failed wake days (IOS-10).
     var receipts: [WakeReceipt] = []
     var failedWakeDays: [FailedWakeDay] = []
+    /// Android without an exact-alarm permission: every exact request throws SecurityException.
+    var exactRefused = false
 
     init(flavor: PlatformFlavor = .ios, defects: KnownDefects = KnownDefects()) {
         let calendar = WallCalendar(zoneIdentifier: "Europe/Berlin")!
@@ -50,6 +52,8 @@ struct BridgeHarness {
                     if credentialReadable { credentialStored = nil }
                 case .readInventory(let purpose):
                     pending.append(.inventoryRead(purpose, .success(daemon)))
+                case .schedule(let request, _) where exactRefused && request.precision == nil:
+                    pending.append(.scheduleCompleted(request.id, .failure(.securityException)))
                 case .schedule(let request, _):
                     daemon.removeAll { $0.id == request.id }
                     daemon.append(PlatformAlarm(id: request.id, state: .scheduled))

@@ -92,6 +92,7 @@ struct InvariantSuiteTests {
     /// corpus next to the scenarios: each stays clean. A generator change can move what a seed
     /// exercises, so the scenarios under Scenarios/regressions remain the durable proof.
     static let fixedSeeds: [(PlatformFlavorName, UInt64)] = [
+        (.android, 2704), (.android, 3163),  // undelivered inexact primary re-added (AND-1, AND-3)
         (.ios, 629), (.ios, 1050), (.ios, 1290), (.ios, 1421), (.ios, 1470), (.ios, 1569), (.ios, 1881),
         (.ios, 3309), (.ios, 4592), (.ios, 5915), (.ios, 7575), (.android, 112), (.android, 719),
         // Issue 7's fault catalog (swarm profile): oracle fixes for a jumped-over skip-date
@@ -99,6 +100,9 @@ struct InvariantSuiteTests {
         // saw (888), late deliveries inside another occurrence (466, 1475) or of a since-disabled
         // alarm (583), or earlier by ring time than the occurrence no process saw open (974).
         (.ios, 449), (.ios, 466), (.ios, 583), (.ios, 888), (.ios, 974), (.ios, 1475),
+        // Bridge: Android's TIME_SET dates the correction, so a held delivery due before it is live
+        // across it (android 5370, REC-9).
+        (.android, 5370),
         // Recurrence checker measured its after-clock-change window in mixed frames (424).
         (.ios, 424),
         // Bridge: a same-ID replacement whose answer a process death lost was taken as landed (864).
@@ -142,10 +146,51 @@ struct InvariantSuiteTests {
         // Bridge: a direct save armed concrete primaries the N_SKIP bound cuts (9082, 14970, 1929);
         // a noticed clock correction was not persisted and a later process took it again (6184).
         (.ios, 9082), (.ios, 14970), (.ios, 1929), (.ios, 6184),
+        // Bridge: a Stop's successor and action were timed from the step that acted on it, after the
+        // look-first read or the launch, not from the Stop (OCC-6, ACT-1; issue 16 part 3).
+        (.ios, 13), (.ios, 73),
+        // Oracle: a reinstall deletes the action journal with the app container, so no recorded
+        // action is owed to JS (ACT-1; issue 16 part 3).
+        (.ios, 850),
         // Oracle, Android late delivery (issue 16 part 4): the deferral matched only an occurrence
         // opened this instant (345); an equal-time root held back is a pass-over once the other
         // root's delivery opened the occurrence (2569, OCC-2, OCC-3).
         (.android, 345), (.android, 2569),
+        // Bridge: an unobserved clock set-back was not read as live across (6387, 7197); a pending
+        // ring kept the sound of an earlier sequence position (4900).
+        (.ios, 6387), (.ios, 7197), (.ios, 4900),
+        // Oracle: an interrupted save's leftover ring time dropped by a clock re-plan (1278); a held
+        // one-shot moved by a zone change (6612); a held delivery lost to a reboot (8892); a spent
+        // one-shot after a set-back (8612); a jump a boot hid from every process (6319).
+        (.ios, 1278), (.ios, 6612), (.ios, 8892), (.ios, 8612), (.ios, 6319),
+        // Oracle: missed-day-recorded on iOS owes a record only for a refusal a process saw; a
+        // request whose answer died with its process proves nothing (7923, 2343; IOS-5, IOS-7).
+        (.ios, 7923), (.ios, 2343),
+        // Oracle: a skip-date fixed ring that rang at its old-zone instant after a zone change no
+        // process saw opens its occurrence (8181, zone-change-unobserved, REC-8).
+        (.ios, 8181),
+        // Bridge: a superseded save's primary landing after the newer save began is cancelled at
+        // once (5917, SCH-10).
+        (.ios, 5917),
+        // Issue 16 part 1. Oracle: a seen refusal superseded by a request whose answer died with
+        // its process owes no missed record (6963, IOS-11). Bridge: a confirmed snooze ring holds
+        // the pressure while its rebase is in flight (4796, 6639; SNZ-10, SNZ-21); a passed-over
+        // ring time a set-back brings back is no owner (8418; OCC-3, OCC-20).
+        (.ios, 6963), (.ios, 4796), (.ios, 6639), (.ios, 8418),
+        // Bridge, exact alarms refused ([derived] AND-1, AND-3): an inexact primary whose delivery
+        // was in flight was added back (443, 995, OCC-7, SND-2); a failed re-registration of a
+        // primary added back after its ring time left no record (1497). Oracle: the added-back
+        // primary's late delivery opens the occurrence (1752, API-20).
+        (.android, 443), (.android, 995), (.android, 1497), (.android, 1752),
+        // Oracle: an occurrence that expired before a batched inexact delivery owned only the ring
+        // times before its deadline, not those before its late closure (527, OCC-3, INACT-22).
+        (.android, 527),
+        // Oracle: convergence judged an inexact delivery the heal's doze exit released after its
+        // occurrence's deadline, a life that lay before the heal (4471, INACT-22, invariant 46).
+        (.android, 4471),
+        // Bridge: a failed add-back of an undelivered inexact primary dropped its row, so the
+        // original's delivery a moment later was unknown and left alone (3749, OCC-2, AND-3).
+        (.android, 3749),
     ]
 
     /// Seeds of the uniform fault profile the fuzzer once failed on.
@@ -154,6 +199,14 @@ struct InvariantSuiteTests {
         (.ios, 886), (.ios, 1112), (.ios, 1731),
         // Bridge: the clock-correction re-arm re-registered a successor whose delivery the jump set off (2143).
         (.android, 2143),
+        // Oracle: a held Android trigger a set-back put ahead again rings in the new frame (7197, REC-9).
+        (.android, 7197),
+        // Oracle: after a set-back the bare ring time mapped past the opening, so a reboot closed a
+        // live occurrence the running process had seen as unobservable (2736; the snooze-clock fault).
+        (.android, 2736),
+        // Oracle: a correction no process saw before a reboot can never be noticed (1720, REC-9);
+        // AMS MIN_FUTURITY delays a snooze rebase made just before its deadline (3591, SNZ-20).
+        (.android, 1720), (.android, 3591),
         // Bridge: a set without a wanted primary (the OS removed it) is repaired by the running process (354).
         (.ios, 354),
         // Oracle, Android late delivery (issue 16 part 4): the released primary had left AlarmManager
@@ -161,6 +214,75 @@ struct InvariantSuiteTests {
         // REC-9); a process that persisted the occurrence saw it open, even after an OEM kill
         // (1868, 2569, OCC-2).
         (.android, 1029), (.android, 1868), (.android, 2569),
+        // Oracle: a capacity refusal speaks only for its own fire time; a time already judged
+        // dropped is not judged again after a set-back (562, 7825, 8103). Bridge: a refusal the
+        // CAP-4 retry answers counts as dropped until the retry registers (4949).
+        (.ios, 562), (.ios, 7825), (.ios, 8103), (.ios, 4949),
+        // Bridge: a superseded save's landed primaries are cancelled at once (1015). Oracle: an
+        // interrupted save's previous times stay valid while the oracle keeps them (5917).
+        (.ios, 1015), (.ios, 5917),
+        // Bridge and oracle: the walk's instants move with a clock correction; a fixed ring the
+        // jump set off is left ringing (1735, 2342).
+        (.ios, 1735), (.ios, 2342),
+        // Bridge: a sync spares an unwanted ring whose fire time passed without a seen delivery (2500, 7801).
+        (.ios, 2500), (.ios, 7801),
+        // Oracle: a held delivery whose ring the boot dropped is lost with it (4623, 6886, 9903).
+        (.ios, 4623), (.ios, 6886), (.ios, 9903),
+        // Oracle: an occurrence given up as unobservable that the bridge learned of from the
+        // journal keeps the session for ownership; a root due meanwhile is a pass-over (3884, 5794).
+        (.ios, 3884), (.ios, 5794),
+        // Bridge: `alarmUpdates` sets queued behind the look-first read are superseded by its
+        // answer (8437, IOS-5, OCC-6); a walk fuse is not re-registered for its sound at a
+        // foreground launch that cancels it (6060, WALK-5, WALK-9).
+        (.ios, 8437), (.ios, 6060),
+        // Oracle: an occurrence the bridge inferred from a ring the OS removed owns the session
+        // (9623) and spends its one-shot (5189, IOS-5); a zone change's re-arm drops a held
+        // delivery at the change (6279, REC-8).
+        (.ios, 9623), (.ios, 5189), (.ios, 6279),
+        // missed-day-recorded on iOS: a refused weekly `.relative` ring is judged by its fire
+        // instant (1992, bridge); a reinstall leaves no expectation (2635, oracle).
+        (.ios, 1992), (.ios, 2635),
+        // Oracle: an old-zone fixed ring after an unseen zone change opens its occurrence (8181,
+        // 2093; REC-8). A held delivery carries the clock corrections since its ring time (2143,
+        // REC-9). clock-jump-ambiguous-start starts at the bridge's last reading (3834, 9041) and
+        // matches a jumped-over ring time read as reached before the jump (6187; REC-9). 3158 was
+        // already clean on main (a clock change no process saw).
+        (.ios, 8181), (.ios, 2093), (.ios, 2143), (.ios, 3834), (.ios, 9041), (.ios, 6187), (.ios, 3158),
+        // Bridge: a held passed-over delivery re-framed by a set-back is still a pass-over (4988,
+        // REC-9, OCC-3); an adopted legacy ID ends when its ring leaves the platform (712, BOOT-9).
+        (.android, 4988), (.ios, 712),
+        // Oracle: an unseen correction reverted at a reboot reopens the occurrence its shifted
+        // deadline expired (9318, 8805); an opening is judged at its true instant (2736, 8805); a
+        // repeating ring whose next fire is a re-lived ring time holds the next occurrence (4239).
+        (.ios, 9318), (.ios, 8805), (.ios, 2736), (.ios, 4239),
+        // Oracle: a ring time an unseen jump passed over may be read as reached after the
+        // incumbent's deadline; the bridge's owner is adopted (8583, clock-jump-ambiguous-start).
+        (.ios, 8583),
+        // Bridge: an occurrence closed before a correction keeps its old-frame interval; only the one
+        // live across it is compared in the corrected frame (6459, REC-9, OCC-3).
+        (.ios, 6459),
+        // missed-day-recorded on iOS (issue 16 part 1). Bridge: a refused fixed primary is judged by
+        // its instant, no jump delivered it (4780, 5122, 8596). Oracle: a refused replacement
+        // AlarmKit still holds (5146, SCH-10) or a later request whose answer no process saw (8726,
+        // 6335, 7229; IOS-11) owes no record. Bridge: a passed-over one-shot is spent (6153, OCC-3,
+        // REC-8).
+        (.ios, 4780), (.ios, 5122), (.ios, 8596), (.ios, 5146), (.ios, 8726), (.ios, 6335), (.ios, 7229), (.ios, 6153),
+        // Bridge, exact alarms refused ([derived] AND-1, AND-3): an in-flight inexact primary was
+        // added back (127, 191, 445, 446, 458, 527, 844, 1359, 1455, 1748, 2284; OCC-7); a cold
+        // start's added-back copy is cancelled at the first delivery, and the oracle does not
+        // take it for the occurrence's opening (306). Oracle: the added-back primary's delivery
+        // opens the late occurrence (1716, 732).
+        (.android, 127), (.android, 191), (.android, 445), (.android, 446), (.android, 458), (.android, 527),
+        (.android, 844), (.android, 1359), (.android, 1455), (.android, 1748), (.android, 2284),
+        (.android, 306), (.android, 1716), (.android, 732),
+        // Oracle: an inexact primary's root is due when AlarmManager delivers it, so ownership
+        // follows the delivery order the app can see (2645, OCC-2, OCC-3), and due at once when it
+        // leaves AlarmManager undelivered (211: a force-stop inside its window).
+        (.android, 2645), (.android, 211),
+        // Oracle: in one wakeup's batch each delivery is matched by its own ring (204).
+        (.android, 204),
+        // Bridge: the original inexact delivery after a failed add-back found its row (3372, OCC-2).
+        (.android, 3372),
     ]
 
     @Test("uniform-profile seeds the fuzzer once failed on stay clean")
@@ -168,6 +290,26 @@ struct InvariantSuiteTests {
         for (platform, seed) in Self.fixedUniformSeeds {
             let result = Simulator.run(RunOptions(platform: platform.flavor, seed: seed, faults: FaultSelection(profile: .uniform)))
             #expect(result.firstViolation == nil, "\(platform) uniform seed \(seed): \(result.firstViolation?.message ?? "")")
+        }
+    }
+
+    /// Seeds that failed with `--faults clock-change-during-snooze` forced on (SNZ-20, SNZ-21):
+    /// bridge — a jumped-over snooze ring has alerted (ios 167, 554), an unseen set-back's pending
+    /// snooze ring is rebased after the next read (ios 1038, 1348), a queued TIME_SET delivery is
+    /// the ring being delivered (android 1293), a refused rebase keeps its row and is asked again
+    /// (android 1166, 1115); oracle — never-silent while the correction is unseen (ios 897, 1001,
+    /// 1278), a boot-hidden correction (ios 1099), a one-shot that rang after a set-back (android 1189).
+    static let fixedSnoozeClockSeeds: [(PlatformFlavorName, UInt64)] = [
+        (.ios, 167), (.ios, 554), (.ios, 897), (.ios, 1001), (.ios, 1038), (.ios, 1099), (.ios, 1278), (.ios, 1348),
+        (.android, 1115), (.android, 1166), (.android, 1189), (.android, 1293),
+    ]
+
+    @Test("seeds that failed with a clock change during a snooze stay clean")
+    func fixedSnoozeClockSeedsStayClean() {
+        let faults = FaultSelection(profile: .swarm, forcedOn: [FaultCatalog.clockChangeDuringSnooze.name])
+        for (platform, seed) in Self.fixedSnoozeClockSeeds {
+            let result = Simulator.run(RunOptions(platform: platform.flavor, seed: seed, faults: faults))
+            #expect(result.firstViolation == nil, "\(platform) seed \(seed): \(result.firstViolation?.message ?? "")")
         }
     }
 

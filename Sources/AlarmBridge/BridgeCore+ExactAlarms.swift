@@ -1,0 +1,97 @@
+/// Android exact-alarm permission: what the bridge still does when exact alarms are refused.
+///
+/// RULES.md requires the exact-alarm permissions (AND-1) and a restore on every permission change
+/// (AND-3), but is silent on the time between a refusal and the grant. Decided here from the AOSP
+/// behaviour (PLATFORMS.md, AlarmManager table: `SCHEDULE_EXACT_ALARM` is user-revocable on API
+/// 31/32 and denied by default on API 34 for apps that declare only it; `setAndAllowWhileIdle`
+/// needs no permission and is delivered in doze) and from seed 004's "a morning must not be
+/// silent": a ring `setAlarmClock` refuses with `SecurityException` is kept as an inexact
+/// allow-while-idle alarm at the same trigger — late by at most its AMS window, never silent —
+/// and `getScheduledAlarmTimes` reports it as inexact, so JS can ask the user for the permission.
+/// The grant (`ACTION_SCHEDULE_EXACT_ALARM_PERMISSION_STATE_CHANGED`) re-registers every degraded
+/// ring exactly.
+extension BridgeCore {
+    /// A refused exact request is sent again as ``RingPrecision/allowWhileIdle``.
+    ///
+    /// - Returns: true when the degraded request was issued: the failure is not the outcome of
+    ///   the ring's request (its save, snooze or handoff waits for the degraded one).
+    mutating func degradeRefusedExact(_ row: RingRow, error: PlatformError, now: BridgeInstants,
+                                      into out: inout [BridgeCommand]) -> Bool {
+        let wasDegraded = degradedRetries.contains(row.id)
+        degradedRetries.removeAll { $0 == row.id }
+        guard flavor == .android, error == .securityException, row.inexact != true, !wasDegraded,
+              !row.metadata.kind.isLegacy else { return false }
+        if defects.keepsNothingWhenExactRefused {
+            out.append(.note("defect keeps-nothing-when-exact-refused: \(row.metadata.kind.rawValue) \(row.id) dropped"))
+            return false
+        }
+        out.append(.note("exact alarms refused (SecurityException): \(row.metadata.kind.rawValue) \(row.id) kept as an inexact allow-while-idle alarm"))
+        degradedRetries.append(row.id)
+        var request = RingRequest(id: row.id, schedule: row.schedule, fireWallMs: row.fireWallMs, metadata: row.metadata,
+                                  countdown: nil, soundName: row.soundName)
+        request.precision = .allowWhileIdle
+        publishAndSchedule([request], origin: .lifecycle, now: now, into: &out)
+        return true
+    }
+
+    /// AND-3: the exact-alarm permission was granted: every ring held inexact is registered
+    /// exactly again (same ID: the PendingIntent replaces the inexact alarm), then the sync runs.
+    mutating func upgradeInexactRings(now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard let document else { return }
+        let degraded = document.rings.filter { $0.inexact == true && !$0.delivered && !alerting.contains($0.id) && !$0.isPast(at: now.wallMs) }
+        guard !degraded.isEmpty else { return }
+        out.append(.note("exact alarms granted: \(degraded.count) inexact ring(s) registered exactly again (AND-3)"))
+        let requests = degraded.map { row in
+            RingRequest(id: row.id, schedule: row.schedule, fireWallMs: row.fireWallMs, metadata: row.metadata,
+                        countdown: nil, soundName: row.soundName)
+        }
+        publishAndSchedule(requests, origin: .lifecycle, now: now, into: &out)
+    }
+
+    /// The longest AMS delays an inexact one-shot (`maxTriggerTime` caps the window at +1 h).
+    static let inexactWindowBoundMs: Int64 = 3_600_000
+
+    /// A degraded primary whose ring time came but whose delivery was not seen is still due: AMS
+    /// may deliver it until the end of its window (at most 1 h). When the platform no longer
+    /// holds it (a reboot or a force-stop cleared AlarmManager), the sync adds it back at its
+    /// ring time — delivered at once — instead of moving on to the next occurrence
+    /// ([derived] AND-1, AND-3; android seeds 2704, 3163). A primary this process saw AlarmManager
+    /// accept that is gone after its ring time was delivered, and the delivery is on its way to
+    /// the bridge (OCC-7, ``deliveryInFlight(_:now:)``): adding it back would leave a duplicate
+    /// that rings the occurrence's primary again after its successor was armed (android seeds
+    /// 443, 995: the screen-on that opened Ember ended doze and released the inexact primary).
+    func undeliveredInexactPrimaries(now: BridgeInstants) -> [RingRequest] {
+        guard flavor == .android, let document else { return [] }
+        return document.rings.filter { row in
+            row.inexact == true && row.metadata.kind == .primary && !row.delivered && row.fireWallMs <= now.wallMs
+                && !deliveryInFlight(row, now: now)
+                && now.wallMs - row.fireWallMs < Self.inexactWindowBoundMs
+                && document.alarm(row.metadata.alarmID)?.enabled == true
+                && !(document.missedRingIDs ?? []).contains(row.id)  // a failed add-back, recorded: not again
+                && !document.occurrences.contains { $0.rootID == row.metadata.rootID && $0.startedAtMs == row.fireWallMs }
+        }.map { row in
+            RingRequest(id: row.id, schedule: row.schedule, fireWallMs: row.fireWallMs, metadata: row.metadata,
+                        countdown: nil, soundName: row.soundName)
+        }
+    }
+
+    /// Keeps the rings an inventory read of this process showed held (``heldInProcess``).
+    mutating func noteHeldInProcess(_ inventory: [PlatformAlarm]) {
+        for alarm in inventory where !heldInProcess.contains(alarm.id) { heldInProcess.append(alarm.id) }
+        if heldInProcess.count > Self.heldInProcessMax { heldInProcess.removeFirst(heldInProcess.count - Self.heldInProcessMax) }
+    }
+
+    /// The first delivery of a primary the sync added back after its ring time
+    /// (``undeliveredInexactPrimaries(now:)``; its row was published at or after its fire time):
+    /// when the delivery is the original inexact alarm's, which was already on its way to a
+    /// process that could not know (a cold start at the screen-on that ended doze), the copy
+    /// added back is still pending and would ring the occurrence's primary again after its
+    /// successor was armed (OCC-1, SND-2; android uniform seed 306). It is cancelled; when the
+    /// delivery is the copy's own, the cancel finds nothing. Only AlarmManager's pending list is
+    /// touched: the ring's alert, if any, goes on.
+    mutating func retireReAddedCopy(_ row: RingRow, into out: inout [BridgeCommand]) {
+        guard flavor == .android, row.metadata.kind == .primary, row.publishedAtMs >= row.fireWallMs else { return }
+        out.append(.note("primary \(row.id) added back after its ring time was delivered: any pending copy is cancelled"))
+        out.append(.cancel(row.id, origin: .lifecycle))
+    }
+}

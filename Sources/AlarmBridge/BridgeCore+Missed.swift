@@ -1,0 +1,124 @@
+/// Missed occurrences: a configured ring time that passed without ringing leaves a record the app
+/// can see (issue 16; RULES.md is silent).
+///
+/// Sources for the rule, since RULES.md names none: seed 000 ("Stored schedules are also repaired
+/// whenever JavaScript requests native inventory, covering process death and force-stop recovery
+/// after the user next opens Ember"; "a fresh install can convert the surviving receipt into the
+/// failed wake day") — a day the alarm could not do its job is recorded, not silently re-armed;
+/// PLATFORMS.md, Android: force-stop removes every alarm of the uid, a reboot clears AlarmManager
+/// until the app re-arms, and the field row (battery killers, "reboot with nothing re-armed",
+/// alarm#243). The record goes to the abandoned-occurrence journal (API-20), the one history JS
+/// reads and acknowledges (`abandonedWakeOccurrences`), with reason `missed`; unlike an inactivity
+/// receipt (INACT-18) no occurrence began, so `expiredAtMs` is the configured ring time that did
+/// not ring and the clock offset is 0.
+///
+/// Evidence, judged at every successful platform read a sync reconciles against: a registry row
+/// of an occurrence-opening kind (primary or seed) whose fixed fire time passed more than
+/// `missedOccurrenceGraceMs` ago, which the bridge never saw delivered, which is not in flight,
+/// which the platform no longer holds, and whose ring time opened no occurrence (a tied root's
+/// delivery opens it for both). A repeating AlarmKit schedule (`.relative` weekly) is re-armed by
+/// the daemon and proves nothing about one day: not judged. Each row is recorded once
+/// (`missedRingIDs`), so an acknowledged record does not come back.
+extension BridgeCore {
+    /// How long past its fire time (virtual ms) an undelivered, vanished ring must be before it is
+    /// recorded as missed: a delivery the platform has begun may still be queued behind the read.
+    public static let missedOccurrenceGraceMs: Int64 = 60_000
+    /// The bound of `missedRingIDs` (oldest dropped first).
+    static let missedRingIDsMax = 64
+
+    /// The bound of `refusedRows` (oldest dropped first).
+    static let refusedRowsMax = 32
+
+    /// iOS: keeps the row of an occurrence-opening ring whose request AlarmKit refused, which the
+    /// failure path drops, as the evidence of its ring time. On iOS that answer is the only sure
+    /// sign nothing was registered: a row whose answer was lost with its process (never confirmed)
+    /// and that AlarmKit no longer holds reads exactly like a ring that landed, fired and was
+    /// dismissed by the lock or volume button (IOS-5, IOS-7, IOS-11). A capacity refusal is
+    /// surfaced as dropped instead (CAP-9).
+    mutating func noteRefusedRow(_ row: RingRow, error: PlatformError) {
+        guard flavor == .ios, row.metadata.kind.opensOccurrence, error != .maximumLimitReached else { return }
+        mutate { document in
+            var rows = (document.refusedRows ?? []).filter { $0.id != row.id }
+            rows.append(row)
+            if rows.count > Self.refusedRowsMax { rows.removeFirst(rows.count - Self.refusedRowsMax) }
+            document.refusedRows = rows
+        }
+    }
+
+    /// Appends a `missed` receipt for every ring time the evidence shows passed silently.
+    mutating func recordMissedOccurrences(inventory: [PlatformAlarm], now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard let document else { return }
+        let present = inventory.map(\.id)
+        let recorded = document.missedRingIDs ?? []
+        var missed: [RingRow] = []
+        // iOS: a refused ring time, once passed, with no row of the same ring since (a row is
+        // judged below) and nothing in AlarmKit.
+        // Its fire instant decides, a weekly `.relative` one's too: nothing was registered to re-arm
+        // (ios uniform seed 1992).
+        let refused = (document.refusedRows ?? []).filter { refusedRow in
+            !document.rings.contains { $0.id == refusedRow.id && $0.fireWallMs == refusedRow.fireWallMs }
+        }
+        // A refused row was never registered, so no clock jump can have delivered it: the
+        // `deliveredByJump` guard (an iOS `.fixed` ring already due has rung, unseen) is for rows
+        // AlarmKit may hold (ios uniform seed 4780: a refused fixed primary left no record).
+        let refusedIDs = refused.map(\.id)
+        for row in document.rings + refused where row.metadata.kind.opensOccurrence && !row.delivered && !inFlight.contains(row.id)
+            && (row.isPast(at: now.wallMs) || (refusedIDs.contains(row.id) && row.fireWallMs <= now.wallMs))
+            && now.wallMs - row.fireWallMs > Self.missedOccurrenceGraceMs
+            && !present.contains(row.id) && !recorded.contains(row.id)
+            && (refusedIDs.contains(row.id) || !deliveredByJump(row, now: now))
+            && !(row.inexact == true && now.wallMs - row.fireWallMs < Self.inexactWindowBoundMs) {  // still due: re-added (AND-1, AND-3)
+            guard let alarm = document.alarm(row.metadata.alarmID), alarm.enabled, document.root(row.metadata.rootID) != nil,
+                  !document.occurrences.contains(where: { $0.startedAtMs == row.fireWallMs }) else { continue }
+            missed.append(row)
+        }
+        if let rows = document.refusedRows, rows.contains(where: { now.wallMs - $0.fireWallMs > Self.missedOccurrenceGraceMs }) {
+            // Judged (recorded now, or spoken for by an occurrence or a delivery): no longer evidence.
+            mutate { $0.refusedRows = rows.filter { now.wallMs - $0.fireWallMs <= Self.missedOccurrenceGraceMs } }
+        }
+        recordMissed(missed, into: &out)
+    }
+
+    /// A primary the sync added back after its ring time (an undelivered inexact one inside its
+    /// AMS window, ``undeliveredInexactPrimaries(now:)``) whose registration failed: nothing will
+    /// ring that day, and the failure takes its row — the day's only evidence — with it, so the
+    /// day is recorded now (android seed 1497: force-stopped over 09:23, the 09:53 launch's
+    /// re-registration failed, and the day was left with neither a ring nor a record).
+    /// - Returns: true when the day was recorded (the caller keeps the row for a late delivery of
+    ///   the original alarm, OCC-2).
+    @discardableResult
+    mutating func recordFailedReAdd(_ row: RingRow, now: BridgeInstants, into out: inout [BridgeCommand]) -> Bool {
+        guard flavor == .android, let document, row.metadata.kind == .primary, !row.delivered, row.fireWallMs <= now.wallMs,
+              row.publishedAtMs >= row.fireWallMs,
+              !(document.missedRingIDs ?? []).contains(row.id), document.alarm(row.metadata.alarmID)?.enabled == true,
+              !document.occurrences.contains(where: { $0.startedAtMs == row.fireWallMs }) else { return false }
+        recordMissed([row], into: &out)
+        return !defects.missedOccurrenceNotRecorded
+    }
+
+    /// Appends one `missed` receipt per row, remembers the rows (`missedRingIDs`), persists.
+    mutating func recordMissed(_ missed: [RingRow], into out: inout [BridgeCommand]) {
+        guard !missed.isEmpty else { return }
+        if defects.missedOccurrenceNotRecorded {
+            // Known defect: the silent day is re-armed for tomorrow and leaves nothing behind.
+            out.append(.note("defect missed-occurrence-not-recorded: \(missed.count) silent ring time(s) dropped"))
+            return
+        }
+        mutate { document in
+            var ids = document.missedRingIDs ?? []
+            for row in missed {
+                let policy = document.root(row.metadata.rootID)?.policy ?? .v3
+                document.missReceipts.append(MissReceipt(token: "missed:\(row.metadata.rootID):\(row.fireWallMs)", rootID: row.metadata.rootID,
+                                                         reason: MissReceipt.missedReason, expiredAtMs: row.fireWallMs,
+                                                         policy: policy, inactivityClockOffsetMs: 0))
+                ids.append(row.id)
+            }
+            if ids.count > Self.missedRingIDsMax { ids.removeFirst(ids.count - Self.missedRingIDsMax) }
+            document.missedRingIDs = ids
+        }
+        for row in missed {
+            out.append(.note("missed occurrence of \(row.metadata.rootID) at \(row.fireWallMs) recorded (no ring was delivered)"))
+        }
+        flush(into: &out)
+    }
+}

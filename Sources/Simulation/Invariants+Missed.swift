@@ -1,0 +1,120 @@
+import AlarmBridge
+import SimKernel
+
+/// A configured ring time that passed with nothing on the platform to ring it (the oracle's
+/// truth), with the evidence a later launch has: on Android the registry row that planned it in the
+/// durable store; on iOS a refusal of its request that a bridge process saw (`seenRefusals`). See
+/// BridgeCore+Missed.swift for the rule and its sources (RULES.md is silent).
+struct MissedExpectation {
+    var rootID: String
+    /// The configured ring time that did not ring (wall ms).
+    var fireWallMs: Int64
+    /// Why nothing rang (the exemption the oracle counted).
+    var cause: String
+    /// The process incarnation at the miss: the record is owed by a later one (the next launch).
+    var incarnation: Int
+    /// True ms of the first successful sync read a ready bridge of a later incarnation handled at
+    /// least the grace after the ring time; the record is due T_OP after it.
+    var readAtMs: Int64?
+}
+
+extension World {
+    /// Called where `oracleFireTime` excuses a due root that the platform held no ring for by a
+    /// named [limit] or fault that silenced the day (force-stop, a restart that re-armed nothing,
+    /// a failed registration). Only when the persisted store holds the undelivered row that
+    /// planned this ring time: that row is what the next launch can see.
+    func noteMissedOccurrence(rootID: String, fireWallMs: Int64, cause: String) {
+        // iOS: only a refusal a bridge process saw proves the day: a ring that vanished from
+        // AlarmKit, confirmed or with its answer lost with its process (never confirmed), reads
+        // exactly like one that landed, fired and was dismissed by the lock or volume button
+        // (IOS-5, IOS-7, IOS-11; ios seeds 6963, 7923, 2343, uniform 562: each request's process died
+        // before its failure answer came). The refused row is the evidence (`refusedRows`).
+        let owed: Bool
+        if setup.platform == .ios {
+            owed = seenRefusals.contains { $0.rootID == rootID && $0.fireWallMs == fireWallMs }
+        } else {
+            owed = storedDocument?.rings.contains(where: { row in
+                row.metadata.rootID == rootID && row.metadata.kind.opensOccurrence && !row.delivered
+                    && row.fireWallMs == fireWallMs && row.isPast(at: fireWallMs)
+            }) ?? false
+        }
+        guard owed, !missedExpectations.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }) else { return }
+        missedExpectations.append(MissedExpectation(rootID: rootID, fireWallMs: fireWallMs, cause: cause,
+                                                    incarnation: process.incarnation))
+        if missedExpectations.count > 32 { missedExpectations.removeFirst() }
+        record("oracle", "missed-occurrence", [TraceField("root", rootID), TraceField("cause", cause)])
+    }
+
+    /// iOS, after a step: a schedule answer of an occurrence-opening ring reached the bridge — a
+    /// refusal other than the capacity limit (CAP-9 surfaces those) is what `noteMissedOccurrence`
+    /// owes a record for; a success for the same ring clears it. A refused same-ID replacement
+    /// while AlarmKit still holds that ring leaves it in place (SCH-10, SNZ-21): nothing went
+    /// unregistered, and a ring the OS removes later, unseen, reads like one that rang and was
+    /// dismissed (IOS-5; ios uniform seed 5146). So does a later request whose answer no process
+    /// sees (World's `.schedule`).
+    func noteRefusalSeen(_ input: BridgeInput) {
+        guard setup.platform == .ios, case .scheduleCompleted(let id, let result) = input,
+              let metadata = requestMetadata[id], metadata.kind.opensOccurrence, let fire = requestFires[id] else { return }
+        seenRefusals.removeAll { $0.ringID == id }
+        guard case .failure(let error) = result, error != .maximumLimitReached, ios?.alarm(id) == nil else { return }
+        seenRefusals.append((metadata.rootID, fire, id))
+        if seenRefusals.count > 32 { seenRefusals.removeFirst() }
+    }
+
+    /// After a step: a successful read that a sync reconciles against, handled by a ready bridge
+    /// of a later incarnation than the miss, starts the T_OP clock of every owed record.
+    func noteMissedSyncRead(_ input: BridgeInput, bridge: BridgeCore) {
+        guard !missedExpectations.isEmpty, bridge.phase == .ready, case .inventoryRead(let purpose, .success) = input else { return }
+        switch purpose {
+        case .launchSync, .resumeSync: break
+        case .scheduledTimes where setup.platform == .android: break  // AND-5: it repairs too
+        default: return
+        }
+        for index in missedExpectations.indices where missedExpectations[index].incarnation != process.incarnation
+            && missedExpectations[index].readAtMs == nil
+            && wallMs - missedExpectations[index].fireWallMs > BridgeCore.missedOccurrenceGraceMs {
+            missedExpectations[index].readAtMs = nowMs
+            enqueue(.gapCheck, afterMs: setup.transitionBoundMs + 1)
+        }
+    }
+
+    /// `missed-day-recorded`: a ring time that passed silently is recorded at the next launch — a
+    /// `missed` receipt in the abandoned-occurrence journal (or an occurrence, had it rung late)
+    /// is in the durable store within T_OP of that launch's first successful sync read.
+    func checkMissedRecorded() {
+        guard !missedExpectations.isEmpty, !stopped else { return }
+        let receipts = storedDocument?.missReceipts ?? []
+        let occurrences = storedDocument?.occurrences ?? []
+        missedExpectations.removeAll { expected in
+            receipts.contains { $0.reason == MissReceipt.missedReason && $0.rootID == expected.rootID && $0.expiredAtMs == expected.fireWallMs }
+                || occurrences.contains { $0.startedAtMs == expected.fireWallMs }
+        }
+        for expected in missedExpectations {
+            guard let readAt = expected.readAtMs, nowMs - readAt > setup.transitionBoundMs,
+                  !platformHoldsPrimary(rootID: expected.rootID, fireWallMs: expected.fireWallMs) else { continue }
+            violate("missed-day-recorded", [], "\(expected.rootID) did not ring at \(localTimeText(expected.fireWallMs)) (\(expected.cause)), and the next launch left no missed record the app can see \(nowMs - readAt) ms after its sync read the platform")
+            return
+        }
+    }
+
+    /// Android: the platform delivers a primary for a ring time the oracle excused and recorded
+    /// as owed (force-stop, a restart that re-armed nothing, a failed registration): the next
+    /// launch added it back (an undelivered inexact primary still inside its AMS window,
+    /// BridgeCore+ExactAlarms.swift), so the day rings late instead of being missed. The
+    /// occurrence begins at its configured ring time once delivered (glossary; INACT-3), as a
+    /// held delivery's does: the oracle opens it now, and the record owed is that occurrence
+    /// (android seeds 1752, uniform 211, 1716). While the platform still holds the added-back
+    /// primary, `checkMissedRecorded` waits for it.
+    func oracleMissedDayRungLate(_ id: AlarmUUID) {
+        // (One wakeup delivers a batch: the log's last entry may be a later alarm of it.)
+        guard let manager = android, let delivery = manager.deliveryLog.last(where: { $0.id == id }), let fire = delivery.triggerWallMs,
+              let metadata = requestMetadata[id] ?? groundTruthMetadata(id), metadata.kind == .primary,
+              let index = missedExpectations.firstIndex(where: { $0.rootID == metadata.rootID && $0.fireWallMs == fire }),
+              !oracle.occurrences.contains(where: { $0.startWallMs == fire && $0.tiedRoots.contains(metadata.rootID) }) else { return }
+        missedExpectations.remove(at: index)
+        record("oracle", "missed-day-rung-late", [TraceField("root", metadata.rootID)])
+        androidReleasing = (fire, metadata, wallMs - nowMs)  // the platform is delivering it (platformHoldsPrimary)
+        defer { androidReleasing = nil }
+        oracleFireTime(rootID: metadata.rootID, alarmID: metadata.alarmID, fireWallMs: fire, deliveredLate: true)
+    }
+}
