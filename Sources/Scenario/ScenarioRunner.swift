@@ -43,7 +43,7 @@ public enum ScenarioRunner {
                                        "android.locked-boot-broadcast-delay-ms", "android.fresh-install", "android.doze-idle-periods-ms",
                                        "android.oem-delivery-delay-max-ms", "android.alarm-volume", "android.fgs-window-ms",
                                        "net.kill-switch-failure-rate", "net.kill-switch-timeout-ms", "js.stall-one-in",
-                                       "sim.reactive-user", "sim.interleaving-death-rate", "sim.request-failure-rate",
+                                       "sim.reactive-user", "sim.interleaving-death-rate", "sim.request-failure-rate", "sim.foreground-repair-failures",
                                        "sim.workout-loss-rate", "sim.walk-force-quit-rate", "sim.snooze-clock-change-rate",
                                        "sim.first-launch", "sim.start-ms", "sim.liveness",
                                        "liveness.registration-bound-ms", "liveness.audible-bound-ms", "liveness.user-return-ms",
@@ -369,6 +369,9 @@ public enum ScenarioRunner {
         case ("fault", "late-delivery"):
             guard let first = arguments.first, case .durationMs(let ms) = first else { return nil }
             return .faultLateDelivery(ms: ms)
+        case ("fault", "damaged-store"):
+            guard let first = arguments.first, case .durationMs(let ms) = first else { return nil }
+            return .faultDamagedStore(ms: ms)
         case ("app", "sync-enabled-alarms"): return .appSyncEnabledAlarms
         case ("app", "launch"): return .appLaunch
         case ("device", "reboot"): return .deviceReboot
@@ -699,6 +702,9 @@ public enum ScenarioRunner {
         case "sim.t-op-ms":
             guard let number, (1...3_600_000).contains(number) else { return bad + " (1...3600000)" }
             setup.transitionBoundMs = number
+        case "sim.foreground-repair-failures":
+            guard let number, number <= 10 else { return bad + " (0...10)" }
+            setup.foregroundRepairFailures = Int(number)
         case "liveness.registration-bound-ms", "liveness.audible-bound-ms", "liveness.user-return-ms",
              "liveness.user-stay-ms", "liveness.first-unlock-ms":
             // Issue 7: the liveness phase's bounds (B_REG, B_AUD) and the healed user's timing, virtual ms.

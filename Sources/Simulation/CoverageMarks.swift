@@ -83,6 +83,8 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
     case actionJournalChecked
     // Added for issue 16 part 4: situations the fuzzer never produced
     case readAfterWriteLag
+    case damagedStoreWithDaemonAlarms
+    case scheduledTimesRepairAfterFailedSync
 
     public static func < (lhs: CoverageMark, rhs: CoverageMark) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -299,6 +301,12 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
         case .readAfterWriteLag:
             return Info(name: "read-after-write-lag", summary: "an AlarmKit read did not yet list an alarm whose schedule call had just returned",
                         rules: ["SCH-9", "SCH-16"], platforms: [.ios])
+        case .damagedStoreWithDaemonAlarms:
+            return Info(name: "damaged-store-with-daemon-alarms", summary: "a launch read a saved alarm domain that exists but cannot be read (a damaged store, protected data available) while AlarmKit held alarms",
+                        rules: ["BOOT-5", "BOOT-2", "BOOT-7"], platforms: [.ios])
+        case .scheduledTimesRepairAfterFailedSync:
+            return Info(name: "scheduled-times-repair-after-failed-sync", summary: "getScheduledAlarmTimes's repair requested a ring whose write the foreground sync before it had failed",
+                        rules: ["AND-5", "AND-6"], platforms: [.android])
         }
     }
 }

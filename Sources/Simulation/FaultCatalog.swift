@@ -293,6 +293,19 @@ public enum FaultCatalog {
         "AlarmKit reads list a newly scheduled alarm only 0–120 or 0–180 ms after its schedule call returned (in-run stream ios.daemon.read-lag)",
         platforms: [.ios], rules: ["SCH-9", "SCH-16", "API-19"],
         rate: Ratio(1, 2), unit: .perSeed)
+    /// Issue 16 part 4: seed 004's "the saved domain cannot be read yet" after the unlock.
+    public static let damagedStore = FaultKind(
+        "damaged-store",
+        "the saved alarm domain is damaged: the next launch's read of it, and every read for 2–60 s after, fails although protected data is available",
+        platforms: [.ios], rules: ["BOOT-5", "BOOT-2", "BOOT-7", "seed 004"],
+        rate: Ratio(1, 2), unit: .perSeed)
+    /// Issue 16 part 4: `getScheduledAlarmTimes`'s repair (AND-5) matters when the foreground
+    /// sync's repair writes failed.
+    public static let foregroundRepairFailure = FaultKind(
+        "foreground-repair-failure",
+        "the first 1–3 schedule requests of the syncs that run when the app comes to the foreground (launch, resume) fail, so the next getScheduledAlarmTimes repairs them",
+        platforms: [.android], rules: ["AND-5", "AND-6", "SCH-16"],
+        rate: Ratio(1, 2), unit: .perSeed)
 
     // MARK: - Sound, walk, network
 
@@ -328,7 +341,8 @@ public enum FaultCatalog {
         legacyInstall, reboot, lateReboot, lockedBootLength, clockJumpForward, clockJumpBack, clockChangeDuringSnooze, timeZoneChange, dstNightStart, doze,
         charging, silentMode, exactPermissionRevoke, forceStop, oemKiller, oemDeliveryDelay, scheduleFailure,
         scheduleRequestFailure, scheduleAlwaysFails, capacitySqueeze, coalesceUpdates, heldUpdatesWhileLocked,
-        denseLateDelivery, lateDelivery, osRemovesAlarm, inventoryReadFailure, readAfterWriteLag, audioFocusLoss, playbackFailure,
+        denseLateDelivery, lateDelivery, osRemovesAlarm, inventoryReadFailure, readAfterWriteLag, damagedStore,
+        foregroundRepairFailure, audioFocusLoss, playbackFailure,
         workoutLoss, healthAccessRevoked, killSwitchNetworkFailure,
     ]
 

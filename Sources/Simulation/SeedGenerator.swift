@@ -271,6 +271,7 @@ public enum SeedGenerator {
             parameters.append(RunParameter("android.update-clears-alarms", String(setup.android.updateClearsAlarms)))
             parameters.append(RunParameter("android.oem-kills-ringing-ms", setup.android.oemKillsRingingAfterMs.map(String.init) ?? "off"))
             parameters.append(RunParameter("android.oem-delivery-delay-max-ms", String(setup.android.oemDeliveryDelayMaxMs)))
+            parameters.append(RunParameter("sim.foreground-repair-failures", String(setup.foregroundRepairFailures)))
             parameters.append(RunParameter("android.alarm-volume", "\(setup.android.alarmVolumeIndex)/\(setup.android.alarmVolumeMaxIndex)"))
             parameters.append(RunParameter("android.focus-loss-silences", String(setup.android.focusLossSilencesAlarm)))
             parameters.append(RunParameter("android.fgs-window-ms", String(setup.android.exactAlarmForegroundServiceWindowMs)))

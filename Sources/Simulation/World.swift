@@ -227,6 +227,11 @@ final class World {
     lazy var readLagRNG = streams.stream("ios.daemon.read-lag")
     /// Deliveries the platform is holding back (injected, or the dense-fixed field fault), by ring.
     var lateHeld: [AlarmUUID] = []
+    /// AND-5: foreground-sync schedule requests still to fail, and the rings whose request failed.
+    lazy var foregroundRepairFailuresLeft = setup.foregroundRepairFailures
+    var foregroundRepairFailed: [AlarmUUID] = []
+    /// iOS BOOT-5: the damaged saved domain (fault `damaged-store`).
+    var storeDamage = StoreDamage()
     /// `exact-permission-revoked`: when (virtual ms) the last revocation removed the app's exact
     /// alarms and killed its process, with no broadcast (AMS `removeExactAlarmsOnPermissionRevoked`).
     var exactRevokedAtMs: Int64?
@@ -791,10 +796,37 @@ final class World {
 
     func readStore() -> Result<BridgeDocument?, StoreReadError> {
         switch setup.platform {
-        case .ios: return protectedDataAvailable ? .success(storedDocument) : .failure(.unavailable)
+        case .ios:
+            guard protectedDataAvailable else { return .failure(.unavailable) }
+            // BOOT-5: a damaged domain exists but cannot be read; the damage begins at the first
+            // read that finds the domain and lasts its drawn window (true ms).
+            if storedDocument != nil, let pending = storeDamage.pendingMs {
+                storeDamage = StoreDamage(untilMs: nowMs + pending)
+            }
+            if storedDocument != nil, storeDamaged { return .failure(.damaged) }
+            return .success(storedDocument)
         case .android: return .success(storedDocument)  // device-protected storage (AND-2)
         }
     }
+
+    /// AND-5, fault `foreground-repair-failure`: a schedule request of a launch or resume sync
+    /// fails while the seed's count lasts; `getScheduledAlarmTimes`'s repair of such a ring is the
+    /// situation AND-5 exists for (coverage `scheduled-times-repair-after-failed-sync`).
+    func noteForegroundRepair(_ id: AlarmUUID) {
+        guard android != nil, !liveness.healed, case .inventoryRead(let purpose, .success) = stepInput else { return }
+        if purpose == .scheduledTimes, foregroundRepairFailed.contains(id) {
+            cover(.scheduledTimesRepairAfterFailedSync)
+            foregroundRepairFailed.removeAll { $0 == id }
+        } else if purpose == .launchSync || purpose == .resumeSync, foregroundRepairFailuresLeft > 0 {
+            foregroundRepairFailuresLeft -= 1
+            foregroundRepairFailed.append(id)
+            android!.failNextSchedules += 1
+            record("fault", "foreground-repair-failure", [TraceField("id", id.description)])
+        }
+    }
+
+    /// True while the saved domain is damaged (BOOT-5: it exists, and cannot be read).
+    var storeDamaged: Bool { storeDamage.untilMs.map { nowMs < $0 } ?? false }
 
     func readInventory(_ purpose: InventoryPurpose) -> Result<[PlatformAlarm], PlatformError> {
         if ios != nil {
@@ -878,6 +910,7 @@ final class World {
                 ios?.failNextSchedules += 1
                 android?.failNextSchedules += 1
             }
+            noteForegroundRepair(request.id)  // AND-5 (fault foreground-repair-failure)
             onDaemon { $0.schedule(request) }
             if request.precision == .allowWhileIdle {
                 if android?.canScheduleExactAlarms == false, !inexactWhileRefused.contains(request.id) {
@@ -1395,4 +1428,13 @@ final class World {
 struct TimerKey: Hashable {
     var kind: BridgeTimer
     var incarnation: Int
+}
+
+/// iOS BOOT-5: a saved alarm domain that exists but cannot be read for a reason other than
+/// protected data (a damaged or half-written store file; fault `damaged-store`).
+struct StoreDamage: Equatable {
+    /// The damage's length (virtual ms), armed until a read finds the domain.
+    var pendingMs: Int64?
+    /// The true instant (ms) reads succeed again.
+    var untilMs: Int64?
 }
