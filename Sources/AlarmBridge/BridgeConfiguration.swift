@@ -7,9 +7,6 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     public var resyncWhileAlerting = false
     /// Seed 004: an unavailable store read (before first unlock) is taken as an empty domain.
     public var unavailableReadAsEmpty = false
-    /// Seed 004 ("checking only whether the phone had been unlocked was not enough"): once
-    /// protected data is available, a saved domain that cannot be read is taken as a fresh one.
-    public var damagedStoreReadAsEmpty = false
     /// Seed 004: stop / challenge render / completion leave earlier recovery rings armed.
     public var stopLeavesRecoveryGuard = false
     /// Seed 003: the title is hashed into the primary ring ID.

@@ -295,12 +295,6 @@ public struct BridgeCore: Sendable {
     /// holds alarms: a domain that exists is no fresh install (BOOT-6), and starting empty would
     /// overwrite the saved definitions with a decision taken from an unreadable store (BOOT-2).
     mutating func damagedStoreLoaded(now: BridgeInstants, into out: inout [BridgeCommand]) {
-        if defects.damagedStoreReadAsEmpty {
-            // Known defect (seed 004): only the unlock is checked; the unreadable domain is fresh.
-            out.append(.note("defect damaged-store-read-as-empty: unreadable saved domain taken as a fresh install"))
-            becomeReady(BridgeDocument(), now: now, into: &out)
-            return
-        }
         out.append(.note("saved alarm domain unreadable (damaged store): waiting for the saved domain (BOOT-5)"))
         hold(.waitingForSavedDomain, into: &out)
     }

@@ -108,7 +108,13 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
     /// measured gaps were fixed in the catalog instead: an alarm clock delivered in
     /// deep doze does not exist (AMS ends idle before the next alarm clock, FLAG_WAKE_FROM_IDLE),
     /// so Android counts `doze-idle-with-alarms-pending` and `android-delivered-late` instead.
-    public var unlistedReason: String? { nil }
+    public var unlistedReason: String? {
+        switch self {
+        case .damagedStoreWithDaemonAlarms:
+            return "fault damaged-store is forced-only (--faults damaged-store): activity queued behind the held gate is credited late (ios uniform seed 3345)"
+        default: return nil
+        }
+    }
 
     /// True when the default campaign must reach this mark on each of its platforms.
     public var isListed: Bool { unlistedReason == nil }

@@ -5,8 +5,6 @@ import SimKernel
 public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case resyncWhileAlerting = "resync-while-alerting"
     case unavailableReadAsEmpty = "unavailable-read-as-empty"
-    // Issue 16 part 4: a damaged store at launch (BOOT-5).
-    case damagedStoreReadAsEmpty = "damaged-store-read-as-empty"
     case stopLeavesRecoveryGuard = "stop-leaves-recovery-guard"
     case titleInRingID = "title-in-ring-id"
     case snoozeLatchAfterArm = "snooze-latch-after-arm"
@@ -86,8 +84,6 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "seed 001: the resume sync cancels and recreates a family that is alerting (SCH-22)"
         case .unavailableReadAsEmpty:
             return "seed 004: a store unreadable before first unlock is taken as empty, and the launch reconcile cancels the daemon's alarms (BOOT-2)"
-        case .damagedStoreReadAsEmpty:
-            return "seed 004: after the unlock a saved domain that cannot be read (a damaged store) is taken as a fresh install while AlarmKit holds alarms (BOOT-5, BOOT-2)"
         case .stopLeavesRecoveryGuard:
             return "seed 004: stop, challenge render and completion leave earlier recovery successors armed (OCC-9, OCC-25)"
         case .titleInRingID:
@@ -194,7 +190,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
         switch self {
         case .receiptDeletedBeforeWrite, .gateTrustsJSCache: return [.ios]
         case .killSwitchFailsClosed: return [.ios, .android]
-        case .unavailableReadAsEmpty, .damagedStoreReadAsEmpty, .fuseRetireBeforeArm, .backgroundEdgeMovesFuse, .rotationKeepsPredecessor,
+        case .unavailableReadAsEmpty, .fuseRetireBeforeArm, .backgroundEdgeMovesFuse, .rotationKeepsPredecessor,
              .foregroundWalkFuse, .walkFuseKeptInForeground: return [.ios]
         case .resyncWhileAlerting, .stopLeavesRecoveryGuard, .titleInRingID, .snoozeLatchAfterArm, .ackBeforeWork,
              .heartbeatExtendsDeadline, .dismissalRevivesExpired, .retireBeforeArm, .completionScopedToFamily,
@@ -223,7 +219,6 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             switch defect {
             case .resyncWhileAlerting: switches.resyncWhileAlerting = true
             case .unavailableReadAsEmpty: switches.unavailableReadAsEmpty = true
-            case .damagedStoreReadAsEmpty: switches.damagedStoreReadAsEmpty = true
             case .stopLeavesRecoveryGuard: switches.stopLeavesRecoveryGuard = true
             case .titleInRingID: switches.titleInRingID = true
             case .snoozeLatchAfterArm: switches.snoozeLatchAfterArm = true

@@ -285,8 +285,6 @@ struct InvariantSuiteTests {
         (.android, 3372),
         // Bridge: a primary a save is still verifying, missing from a lagged read, is no delivery (207, SCH-9).
         (.ios, 207),
-        // Bridge: a foreground stint that began and ended behind a held launch gate is not replayed (244, FG-2, BOOT-5).
-        (.ios, 244),
     ]
 
     @Test("uniform-profile seeds the fuzzer once failed on stay clean")
