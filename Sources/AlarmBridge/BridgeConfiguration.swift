@@ -83,6 +83,9 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     public var dstShiftsWeeklyTime = false
     /// SCH-9: save verification accepts any daemon ring of the saved alarm.
     public var verifyAnyRing = false
+    /// SCH-9: save verification gives up after one read, so a read-after-write lag rejects a
+    /// save whose primary AlarmKit holds.
+    public var verifySingleRead = false
     /// SCH-16: a failed inventory read is reconciled as an empty inventory.
     public var reconcileOnEmptyRead = false
     /// BOOT-11: migration adopts the daemon inventory but deletes no legacy ring (maintenance

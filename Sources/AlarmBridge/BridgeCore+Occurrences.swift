@@ -48,7 +48,10 @@ extension BridgeCore {
         for id in alerting where !nowAlerting.contains(id) {
             alertEnded(id, now: now, into: &out)
         }
-        let present = inventory.map(\.id)
+        // SCH-9: a primary a save is still verifying may be missing from a read only because
+        // AlarmKit lists a new alarm a moment after its schedule call returned (read-after-write
+        // lag): its absence is no evidence that it rang (ios uniform seed 207).
+        let present = inventory.map(\.id) + saves.pending.filter { $0.phase == .verifying }.flatMap(\.expected)
         // Only since the current boot: a one-shot due before it may have been dropped while the
         // phone was off, and a clock-only guess may never open an occurrence (FG-10).
         let bootWallMs = now.wallMs - now.monotonicMs

@@ -252,11 +252,13 @@ public struct BridgeCore: Sendable {
             } else {
                 out.append(.readInventory(.launchGate))  // BOOT-5 needs the daemon's answer
             }
-        case .storeLoaded(.failure):
+        case .storeLoaded(.failure(let error)):
             if defects.unavailableReadAsEmpty {
                 // Known defect (seed 004): the unreadable domain is taken as a fresh, empty one.
                 out.append(.note("defect unavailable-read-as-empty: unreadable store taken as empty"))
                 becomeReady(BridgeDocument(), now: now, into: &out)
+            } else if error == .damaged {
+                damagedStoreLoaded(now: now, into: &out)  // BOOT-5, BOOT-2
             } else {
                 hold(.waitingForUnlock, into: &out)  // BOOT-2, BOOT-4
             }
@@ -285,6 +287,16 @@ public struct BridgeCore: Sendable {
         default:
             enqueue(input)
         }
+    }
+
+    /// BOOT-5: the saved domain exists but cannot be read although protected data is available
+    /// (a damaged store). The gate holds, waiting for the saved domain rather than for an unlock
+    /// (BOOT-7: a distinct state), and re-reads it every 1 s. It holds whether or not the daemon
+    /// holds alarms: a domain that exists is no fresh install (BOOT-6), and starting empty would
+    /// overwrite the saved definitions with a decision taken from an unreadable store (BOOT-2).
+    mutating func damagedStoreLoaded(now: BridgeInstants, into out: inout [BridgeCommand]) {
+        out.append(.note("saved alarm domain unreadable (damaged store): waiting for the saved domain (BOOT-5)"))
+        hold(.waitingForSavedDomain, into: &out)
     }
 
     mutating func hold(_ state: LaunchGateState, into out: inout [BridgeCommand]) {
@@ -345,6 +357,33 @@ public struct BridgeCore: Sendable {
         }
     }
 
+    /// FG-2, FG-3, WALK-8, WALK-9: a foreground stint that began and ended while inputs queued
+    /// (the user opened and left the app while a launch gate held after the unlock, BOOT-5) is
+    /// over: both its edges are dropped, so the replay neither silences an alert that sounds now,
+    /// with Ember in the background, nor re-arms pressure for a stint in which the bridge never
+    /// was the pressure (ios uniform seed 244). A stint still open (no resign after it) stays.
+    static func droppingEndedForegroundStints(_ inputs: [BridgeInput]) -> [BridgeInput] {
+        var result: [BridgeInput] = []
+        var openActive: Int?  // the index in `result` of a didBecomeActive no resign followed yet
+        for input in inputs {
+            switch input {
+            case .didBecomeActive:
+                openActive = result.count
+                result.append(input)
+            case .willResignActive:
+                if let index = openActive {
+                    result.remove(at: index)
+                    openActive = nil
+                } else {
+                    result.append(input)
+                }
+            default:
+                result.append(input)
+            }
+        }
+        return result
+    }
+
     /// Handles an awaited inventory: observe, replay what queued meanwhile, then (at launch) reconcile.
     mutating func handleObservation(_ result: Result<[PlatformAlarm], PlatformError>, purpose: InventoryPurpose,
                                     now: BridgeInstants, into out: inout [BridgeCommand]) {
@@ -367,7 +406,7 @@ public struct BridgeCore: Sendable {
             default: return nil
             }
         }
-        var replay = queued
+        var replay = Self.droppingEndedForegroundStints(queued)  // FG-2, WALK-8, WALK-9
         if case .success(let inventory) = result {
             observe(inventory: inventory, queuedDeliveries: queuedDeliveries, now: now, into: &out)
             replay = Self.supersedingQueuedSnapshots(replay, with: inventory)

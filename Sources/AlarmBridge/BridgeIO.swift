@@ -71,6 +71,9 @@ public enum PlatformError: String, Error, Sendable, Equatable, Codable {
 public enum StoreReadError: String, Error, Sendable, Equatable, Codable {
     /// Protected data before first unlock (iOS), credential-protected storage in locked boot (Android).
     case unavailable
+    /// The saved domain exists but cannot be read for another reason (a damaged or half-written
+    /// store file; seed 004 "the saved domain cannot be read yet" after the unlock): BOOT-5.
+    case damaged
 }
 
 /// Metadata the bridge attaches to every ring it schedules (AlarmKit's `metadata`; Android's

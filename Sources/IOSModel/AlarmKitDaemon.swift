@@ -78,6 +78,12 @@ public struct AlarmKitParameters: Sendable, Equatable {
     /// Field fault (nitro-ios-alarm-kit#1): for one app, `schedule` throws (code 0) on every call
     /// despite authorization. Nothing can be scheduled; the run exempts what follows by name.
     public var scheduleAlwaysFails = false
+    /// Read-after-write lag (issue 16 part 4; the reason SCH-9 allows up to three verification
+    /// reads 100 ms apart): a read of `alarms` lists a newly scheduled alarm only some time after
+    /// its `schedule` call returned, a uniform draw in 0...this, virtual ms (the host applies it, in
+    /// true time, to a direct save's verification reads only). Undocumented; the swarm turns it on per seed with 120 or 180 ms, so the
+    /// third verification read always sees the alarm. 0: every read lists it at once.
+    public var readLagMaxMs: Int64 = 0
 
     public init() {}
 }

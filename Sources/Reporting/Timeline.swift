@@ -87,7 +87,7 @@ public struct Timeline: Sendable {
     /// Plan actions that inject a fault (``Simulation/PlanAction/isFault``), by the case name the
     /// trace prints in `plan action action=NAME(…)`.
     public static let faultActionNames: Set<String> = [
-        "deviceReboot", "faultProcessDeath", "faultScheduleFailure", "faultInventoryReadFailure", "faultCapacity",
+        "deviceReboot", "faultProcessDeath", "faultScheduleFailure", "faultInventoryReadFailure", "faultDamagedStore", "faultCapacity",
         "faultRevokeExactPermission", "faultGrantExactPermission", "faultCoalesceUpdates", "deviceTimeZone",
         "deviceSetClock", "deviceSilentMode", "userForceQuit", "userReinstall", "faultOSRemovesAlarm",
         "faultLateDelivery", "deviceDoze", "userAppUpdate", "faultForceStop", "faultAudioFocus",

@@ -192,6 +192,7 @@ public enum ScenarioExport {
         case .userReinstall: return ("user", "reinstall", [])
         case .faultOSRemovesAlarm(let alarmID): return ("fault", "os-removes-alarm", alarmID.map { [.alarm($0)] } ?? [])
         case .faultLateDelivery(let ms): return ms < 0 ? nil : ("fault", "late-delivery", [.durationMs(ms)])
+        case .faultDamagedStore(let ms): return ms < 0 ? nil : ("fault", "damaged-store", [.durationMs(ms)])
         case .deviceDoze(let on): return ("device", "doze", [.onOff(on)])
         case .deviceCharging(let on): return ("device", "charging", [.onOff(on)])
         case .userAppUpdate: return ("user", "app-update", [])
@@ -249,6 +250,7 @@ public enum ScenarioExport {
         case "ios.schedule-latency-max-ms": return String(setup.ios.scheduleLatencyMaxMs)
         case "ios.authorization": return setup.ios.authorization.rawValue
         case "ios.dense-late-delay-max-ms": return String(setup.ios.denseLateDelayMaxMs)
+        case "ios.read-lag-max-ms": return String(setup.ios.readLagMaxMs)
         case "ios.background-execution-ms": return setup.backgroundExecutionMs.map(String.init) ?? "unlimited"
         case "ios.dst-gap": return setup.ios.dstPolicy.gap.rawValue
         case "ios.dst-overlap": return setup.ios.dstPolicy.overlap.rawValue
@@ -277,6 +279,7 @@ public enum ScenarioExport {
         case "js.heartbeat-ms": return String(setup.contextHeartbeatIntervalMs)
         case "js.stall-one-in": return String(setup.jsStallOneIn)
         case "sim.t-op-ms": return String(setup.transitionBoundMs)
+        case "sim.foreground-repair-failures": return String(setup.foregroundRepairFailures)
         case "net.kill-switch-failure-rate": return rate(setup.killSwitchFailureRate)
         case "net.kill-switch-timeout-ms": return String(setup.killSwitchTimeoutMs)
         case "sim.request-failure-rate": return rate(setup.requestFailureRate)

@@ -26,7 +26,7 @@ public enum ScenarioRunner {
     /// Parameters a scenario may set with `param KEY VALUE`.
     public static let parameterKeys = ["ios.capacity", "ios.schedule-latency-max-ms", "ios.coalesce-updates",
                                        "ios.authorization", "ios.authorization-answer", "ios.usage-description",
-                                       "ios.stale-not-determined", "ios.hold-updates-while-locked", "ios.dense-late-delay-max-ms",
+                                       "ios.stale-not-determined", "ios.hold-updates-while-locked", "ios.dense-late-delay-max-ms", "ios.read-lag-max-ms",
                                        "ios.background-execution-ms", "ios.intents-after-force-quit",
                                        "ios.dst-gap", "ios.dst-overlap", "ios.custom-sound-fails", "ios.silent-mode-silences",
                                        "ios.jumped-over-relative", "ios.schedule-always-fails",
@@ -43,7 +43,7 @@ public enum ScenarioRunner {
                                        "android.locked-boot-broadcast-delay-ms", "android.fresh-install", "android.doze-idle-periods-ms",
                                        "android.oem-delivery-delay-max-ms", "android.alarm-volume", "android.fgs-window-ms",
                                        "net.kill-switch-failure-rate", "net.kill-switch-timeout-ms", "js.stall-one-in",
-                                       "sim.reactive-user", "sim.interleaving-death-rate", "sim.request-failure-rate",
+                                       "sim.reactive-user", "sim.interleaving-death-rate", "sim.request-failure-rate", "sim.foreground-repair-failures",
                                        "sim.workout-loss-rate", "sim.walk-force-quit-rate", "sim.snooze-clock-change-rate",
                                        "sim.first-launch", "sim.start-ms", "sim.liveness", "sim.max-events", "sim.max-virtual-days",
                                        "liveness.registration-bound-ms", "liveness.audible-bound-ms", "liveness.user-return-ms",
@@ -397,6 +397,9 @@ public enum ScenarioRunner {
         case ("fault", "late-delivery"):
             guard let first = arguments.first, case .durationMs(let ms) = first else { return nil }
             return .faultLateDelivery(ms: ms)
+        case ("fault", "damaged-store"):
+            guard let first = arguments.first, case .durationMs(let ms) = first else { return nil }
+            return .faultDamagedStore(ms: ms)
         case ("app", "sync-enabled-alarms"): return .appSyncEnabledAlarms
         case ("app", "launch"): return .appLaunch
         case ("device", "reboot"): return .deviceReboot
@@ -573,6 +576,9 @@ public enum ScenarioRunner {
         case "ios.dense-late-delay-max-ms":
             guard let number, number <= 600_000 else { return bad + " (0...600000)" }
             setup.ios.denseLateDelayMaxMs = number
+        case "ios.read-lag-max-ms":
+            guard let number, number <= 190 else { return bad + " (0...190: the third SCH-9 read, 200 ms after the first, must see the alarm)" }
+            setup.ios.readLagMaxMs = number
         case "ios.dst-gap":
             guard let value = WallCalendar.DSTPolicy.Gap(rawValue: parameter.value) else { return bad + " (next-hour, preserve-minute or skip)" }
             setup.ios.dstPolicy.gap = value
@@ -730,6 +736,9 @@ public enum ScenarioRunner {
         case "sim.t-op-ms":
             guard let number, (1...3_600_000).contains(number) else { return bad + " (1...3600000)" }
             setup.transitionBoundMs = number
+        case "sim.foreground-repair-failures":
+            guard let number, number <= 10 else { return bad + " (0...10)" }
+            setup.foregroundRepairFailures = Int(number)
         case "liveness.registration-bound-ms", "liveness.audible-bound-ms", "liveness.user-return-ms",
              "liveness.user-stay-ms", "liveness.first-unlock-ms":
             // Issue 7: the liveness phase's bounds (B_REG, B_AUD) and the healed user's timing, virtual ms.

@@ -133,6 +133,7 @@ public enum ScenarioVocabulary {
         ScenarioVerb("fault", "grant-exact-permission", meaning: "The exact-alarm permission is granted again (Android)."),
         ScenarioVerb("fault", "coalesce-updates", [.onOff], meaning: "on: alarmUpdates snapshots coalesce (several changes arrive as one); off: one snapshot per change again."),
         ScenarioVerb("fault", "late-delivery", [.duration], meaning: "The next alarm delivery is late by DURATION."),
+        ScenarioVerb("fault", "damaged-store", [.duration], meaning: "iOS: the saved alarm domain is damaged: the next launch's read of it, and every read for DURATION after that one, fails although protected data is available (BOOT-5)."),
         ScenarioVerb("fault", "force-stop", meaning: "Android: Settings → Force stop [limit]: every alarm removed, the process killed, no broadcast until the user opens the app."),
         ScenarioVerb("fault", "audio-focus-loss", meaning: "Android: another app takes audio focus from the ringing service (silences it only with `param android.focus-loss-silences on`)."),
         ScenarioVerb("fault", "phone-call", meaning: "Android: a phone call starts: the ringing alarm is heard only as the in-call tone."),

@@ -81,6 +81,10 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
     case androidDeliveredLate
     // Issue 16 part 3: the action journal check sees every recorded action (iOS too)
     case actionJournalChecked
+    // Added for issue 16 part 4: situations the fuzzer never produced
+    case readAfterWriteLag
+    case damagedStoreWithDaemonAlarms
+    case scheduledTimesRepairAfterFailedSync
 
     public static func < (lhs: CoverageMark, rhs: CoverageMark) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -104,7 +108,15 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
     /// measured gaps were fixed in the catalog instead: an alarm clock delivered in
     /// deep doze does not exist (AMS ends idle before the next alarm clock, FLAG_WAKE_FROM_IDLE),
     /// so Android counts `doze-idle-with-alarms-pending` and `android-delivered-late` instead.
-    public var unlistedReason: String? { nil }
+    public var unlistedReason: String? {
+        switch self {
+        case .damagedStoreWithDaemonAlarms:
+            return "fault damaged-store is forced-only (--faults damaged-store): activity queued behind the held gate is credited late (ios uniform seed 3345)"
+        case .scheduledTimesRepairAfterFailedSync:
+            return "fault foreground-repair-failure is forced-only (--faults foreground-repair-failure): android uniform seed 3844 fails convergence with it on"
+        default: return nil
+        }
+    }
 
     /// True when the default campaign must reach this mark on each of its platforms.
     public var isListed: Bool { unlistedReason == nil }
@@ -294,6 +306,15 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
         case .actionJournalChecked:
             return Info(name: "action-journal-checked", summary: "an action the bridge recorded in its journal (a Stop, a dismissal) entered the action-journal check, matched by its identity",
                         rules: ["ACT-1", "ACT-3", "ACT-4", "API-7", "API-8"], platforms: both)
+        case .readAfterWriteLag:
+            return Info(name: "read-after-write-lag", summary: "an AlarmKit read did not yet list an alarm whose schedule call had just returned",
+                        rules: ["SCH-9", "SCH-16"], platforms: [.ios])
+        case .damagedStoreWithDaemonAlarms:
+            return Info(name: "damaged-store-with-daemon-alarms", summary: "a launch read a saved alarm domain that exists but cannot be read (a damaged store, protected data available) while AlarmKit held alarms",
+                        rules: ["BOOT-5", "BOOT-2", "BOOT-7"], platforms: [.ios])
+        case .scheduledTimesRepairAfterFailedSync:
+            return Info(name: "scheduled-times-repair-after-failed-sync", summary: "getScheduledAlarmTimes's repair requested a ring whose write the foreground sync before it had failed",
+                        rules: ["AND-5", "AND-6"], platforms: [.android])
         }
     }
 }

@@ -70,9 +70,11 @@ struct FaultPlanner {
             setup.ios.denseLateDelayMaxMs = seedHit(FaultCatalog.denseLateDelivery) != nil ? 240_000 : 0  // forums 825427
             setup.ios.scheduleAlwaysFails = seedHit(FaultCatalog.scheduleAlwaysFails) != nil  // SCH-26
             setup.ios.customSoundFails = seedHit(FaultCatalog.playbackFailure) != nil  // SND-9, forums 802620
+            if var rng = seedHit(FaultCatalog.readAfterWriteLag) { setup.ios.readLagMaxMs = rng.pick([Int64(120), 180]) }  // SCH-9
         case .android:
             if var rng = seedHit(FaultCatalog.oemKiller) { setup.android.oemKillsRingingAfterMs = rng.int(in: 10_000...300_000) }
             if var rng = seedHit(FaultCatalog.oemDeliveryDelay) { setup.android.oemDeliveryDelayMaxMs = rng.int(in: 60_000...900_000) }
+            if var rng = seedHit(FaultCatalog.foregroundRepairFailure) { setup.foregroundRepairFailures = Int(rng.int(in: 1...3)) }  // AND-5
         }
     }
 
@@ -122,6 +124,10 @@ struct FaultPlanner {
             .map { TimedAction(wallMs: $0, action: .faultOSRemovesAlarm(alarmID: nil)) })
         add(FaultCatalog.inventoryReadFailure, hourlyInstants(FaultCatalog.inventoryReadFailure, notBeforeMs: 0).instants
             .map { TimedAction(wallMs: $0, action: .faultInventoryReadFailure(count: 1)) })
+        if setup.platform == .ios, var rng = seedHit(FaultCatalog.damagedStore) {  // BOOT-5
+            add(FaultCatalog.damagedStore, [TimedAction(wallMs: start + rng.int(in: 60_000...setup.durationMs),
+                                                        action: .faultDamagedStore(ms: rng.int(in: 2_000...60_000)))])
+        }
         add(FaultCatalog.audioFocusLoss, audioFocusLoss())
         if setup.platform == .android, var rng = seedHit(FaultCatalog.playbackFailure), !setup.alarms.isEmpty {
             // The Android player fails 2 s into a ring (SND-9); iOS's custom-sound failure is a parameter.

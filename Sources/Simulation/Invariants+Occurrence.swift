@@ -176,6 +176,10 @@ extension World {
             violate("launch-gate", [], message)
             return
         }
+        if storeDamaged, !daemon.alarms.isEmpty {
+            violate("launch-gate", [], "the launch gate released while the saved alarm domain could not be read (a damaged store) and AlarmKit holds \(daemon.alarms.count) alarm(s) (BOOT-5)")
+            return
+        }
         let held = keychainReceipts
         for survivor in launchState.survivorsAtReinstall where held.contains(survivor)
             && !launchState.failedWakeDays.contains(where: { $0.token == survivor.token }) {
@@ -199,7 +203,8 @@ extension World {
         let receiptsSettled = launchState.survivorsAtReinstall.allSatisfy { survivor in
             launchState.failedWakeDays.contains { $0.token == survivor.token } || !keychainReceipts.contains(survivor)
         }
-        let clear = protectedDataAvailable && (storedDocument != nil || daemon.alarms.isEmpty) && receiptsSettled
+        // BOOT-5: a damaged domain is not readable (BOOT-2: nor, with no daemon alarm, empty).
+        let clear = protectedDataAvailable && !storeDamaged && (storedDocument != nil || daemon.alarms.isEmpty) && receiptsSettled
         guard clear else {
             launchState.gateClearSinceMs = nil
             return

@@ -87,6 +87,14 @@ extension World {
                 }
             }
         case .saveFailed(let alarmID, let reason) where reason != .superseded:
+            // SCH-9: up to three reads 100 ms apart exist because AlarmKit may list a new alarm a
+            // moment after its schedule call returned (fault read-after-write-lag): a verification
+            // that gives up before its third read rejects a save it could have verified.
+            let reads = saveTruth.verificationReads.filter { $0.alarmID == alarmID }
+            if reason == .notVerified, !reads.isEmpty, reads.count < 3 {
+                violate("verified-saves", ["SCH-9", "SCH-10"], "save of \(alarmID) rejected as not verified after \(reads.count) of the 3 verification reads AlarmKit allows (100 ms apart), while a new alarm may be listed a moment late")
+                return
+            }
             guard let baseline = saveTruth.before.first(where: { $0.alarmID == alarmID })?.rings else { return }
             let document = process.bridge?.document
             for id in baseline where !saveTruth.osRemoved.contains(id) {

@@ -123,7 +123,7 @@ extension PlanAction {
     /// habits (opening the app, edits, unlocks, snoozes) are not faults and keep running.
     var isFault: Bool {
         switch self {
-        case .deviceReboot, .faultProcessDeath, .faultScheduleFailure, .faultInventoryReadFailure, .faultCapacity,
+        case .deviceReboot, .faultProcessDeath, .faultScheduleFailure, .faultInventoryReadFailure, .faultDamagedStore, .faultCapacity,
              .faultRevokeExactPermission, .faultGrantExactPermission, .faultCoalesceUpdates, .deviceTimeZone,
              .deviceSetClock, .deviceSilentMode, .userForceQuit, .userReinstall, .faultOSRemovesAlarm,
              .faultLateDelivery, .deviceDoze, .userAppUpdate, .faultForceStop, .faultAudioFocus,
@@ -186,6 +186,7 @@ extension World {
             + max(setup.liveness.registrationBoundMs, setup.liveness.audibleBoundMs) + 60_000
         record("sim", "heal", [TraceField("locked", String(locked)), TraceField("end-ms", String(liveness.endMs))])
         lateDeliveryMs = nil
+        storeDamage = StoreDamage()  // BOOT-5's damaged store is a fault: healed
         if var daemon = ios {
             daemon.failNextSchedules = 0
             daemon.failNextReads = 0

@@ -47,6 +47,9 @@ public enum PlanAction: Sendable, Equatable {
     case faultProcessDeath
     case faultScheduleFailure(count: Int)
     case faultInventoryReadFailure(count: Int)
+    /// iOS: the saved alarm domain is damaged (BOOT-5): the next read of it that finds it, and
+    /// every read for `ms` virtual ms after that one, fails although protected data is available.
+    case faultDamagedStore(ms: Int64)
     case faultCapacity(Int)
     case faultRevokeExactPermission
     case faultGrantExactPermission
@@ -163,6 +166,9 @@ public struct DeviceSetup: Sendable {
     public var android: AlarmManagerParameters
     /// T_OP: the bound within which a requested transition must complete (RULES.md parameters).
     public var transitionBoundMs: Int64
+    /// Fault kind `foreground-repair-failure` (Android, AND-5): this many schedule requests of
+    /// the launch and resume syncs fail, so `getScheduledAlarmTimes`'s repair has work. 0: off.
+    public var foregroundRepairFailures = 0
     /// Bridge constants the seed varies (G_PUB).
     public var publicationGraceMs: Int64
     /// MIN_SNOOZE_LEAD (SNZ-3), varied per seed: 2–10 s. Virtual ms.

@@ -42,6 +42,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case dstShiftsWeeklyTime = "dst-shifts-weekly-time"
     case verifyAnyRing = "verify-any-ring"
     case reconcileOnEmptyRead = "reconcile-on-empty-read"
+    // Issue 16 part 4: a read-after-write lag.
+    case verifySingleRead = "verify-single-read"
     // Issue 6: migration from legacy installs.
     case legacyRingsSurviveUpdate = "legacy-rings-survive-update"
     case legacyTombstonesKept = "legacy-tombstones-kept"
@@ -152,6 +154,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "seed 000: the next weekly occurrence is computed as the last one + 7 × 24 h, so a DST night moves the alarm by an hour (REC-1, REC-2)"
         case .verifyAnyRing:
             return "seed 000: save verification is satisfied by any daemon ring of the alarm (an old primary, a seed, another root), not the exact new primary UUID (SCH-9)"
+        case .verifySingleRead:
+            return "a first draft's verification: a direct save reads AlarmKit once, so a new alarm AlarmKit lists a moment late fails the save although it is scheduled (SCH-9, SCH-10)"
         case .reconcileOnEmptyRead:
             return "seed 004: a failed inventory read is taken as an empty inventory and the sync reconciles against it (SCH-16)"
         case .legacyRingsSurviveUpdate:
@@ -203,7 +207,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
         case .idsChangeOnEdit, .dstShiftsWeeklyTime, .reconcileOnEmptyRead: return [.ios, .android]
         // Android's AlarmManager forgets an alarm once it fires, and has no countdown: only iOS
         // holds a ring past its fire time (a late delivery) for a sync to cancel.
-        case .cancelPastFireTime, .countdownLengthInFingerprint, .seedBeforePrimary, .verifyAnyRing: return [.ios]
+        case .cancelPastFireTime, .countdownLengthInFingerprint, .seedBeforePrimary, .verifyAnyRing, .verifySingleRead: return [.ios]
         case .legacyRingsSurviveUpdate, .legacyTombstonesKept, .testTrap: return [.ios, .android]
         }
     }
@@ -250,6 +254,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .seedBeforePrimary: switches.seedBeforePrimary = true
             case .dstShiftsWeeklyTime: switches.dstShiftsWeeklyTime = true
             case .verifyAnyRing: switches.verifyAnyRing = true
+            case .verifySingleRead: switches.verifySingleRead = true
             case .reconcileOnEmptyRead: switches.reconcileOnEmptyRead = true
             case .legacyRingsSurviveUpdate: switches.legacyRingsSurviveUpdate = true
             case .legacyTombstonesKept: switches.legacyTombstonesKept = true

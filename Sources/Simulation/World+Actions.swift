@@ -154,6 +154,8 @@ extension World {
             osRemovesAlarm(alarmID: alarmID)
         case .faultLateDelivery(let ms):
             lateDeliveryMs = ms
+        case .faultDamagedStore(let ms):
+            if ios != nil { storeDamage = StoreDamage(pendingMs: ms) }  // BOOT-5
         case .deviceDoze(let on):
             setDoze(on)
         case .deviceCharging(let on):

@@ -38,7 +38,9 @@ extension World {
     private func coverInput(_ input: BridgeInput, bridge: BridgeCore) {
         switch input {
         case .bootCompleted(locked: true): cover(.lockedBootRestore)  // AND-2, AND-3
-        case .storeLoaded(.failure): cover(.protectedDataUnavailableAtLaunch)  // BOOT-1
+        case .storeLoaded(.failure(.unavailable)): cover(.protectedDataUnavailableAtLaunch)  // BOOT-1
+        case .storeLoaded(.failure(.damaged)):
+            if ios?.alarms.isEmpty == false { cover(.damagedStoreWithDaemonAlarms) }  // BOOT-5
         case .killSwitchChecked(.timeout), .killSwitchChecked(.networkFailure), .killSwitchChecked(.unreadable):
             if !bridge.remoteSchedulingDisabled { cover(.killSwitchFailOpen) }  // BOOT-12
         case .receiptWritten(_, succeeded: true): cover(.receiptWritten)  // IOS-9

