@@ -249,12 +249,12 @@ public enum ScenarioRunner {
     /// about 20 s of work on a slow machine.
     public static let defaultMaxEvents = 500_000
     /// The most events a scenario may ask for with `param sim.max-events` (minutes of work).
-    public static let maxEventsCeiling = 20_000_000
+    public static let maxEventsCeiling = RunLimits.scenarioEventsCeiling
     /// The virtual days a run of a scenario may cover unless `param sim.max-virtual-days` says
     /// otherwise: a month, like `sim.duration-ms`'s ceiling, plus the liveness phase.
     public static let defaultMaxVirtualDays = 31
     /// The most virtual days a scenario may ask for with `param sim.max-virtual-days` (ten years).
-    public static let maxVirtualDaysCeiling = 3_650
+    public static let maxVirtualDaysCeiling = RunLimits.scenarioVirtualDaysCeiling
 
     /// The run's limits: the file's own span of virtual time (long scenarios, `at +30d …`, get the
     /// time they ask for) up to `param sim.max-virtual-days` (default ``defaultMaxVirtualDays``),
@@ -271,8 +271,7 @@ public enum ScenarioRunner {
             + (askedDays == nil && setup.liveness.enabled ? setup.liveness.windowMaxMs + 3_600_000 : 0)
         var limits = RunLimits(maxEvents: askedEvents ?? min(spanEvents, Self.defaultMaxEvents),
                                maxVirtualTimeMs: askedDays == nil ? min(spanMs, dayCapMs) : dayCapMs)
-        limits.raiseHint = "a scenario that needs more can raise it with 'param sim.max-events N' (up to \(Self.maxEventsCeiling)) "
-            + "or 'param sim.max-virtual-days D' (up to \(Self.maxVirtualDaysCeiling))"
+        limits.origin = .scenario
         return limits
     }
 

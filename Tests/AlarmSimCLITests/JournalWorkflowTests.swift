@@ -121,7 +121,8 @@ struct JournalWorkflowTests {
         let conflict = cli("import", InputFuzzTests.packageRoot.appendingPathComponent(Self.journalPath).path, "--platform", "android")
         #expect(conflict.status == .dataError && conflict.errors.contains("--platform says android"))
         #expect(cli("import", directory.appendingPathComponent("none.jsonl").path).status == .ioError)
-        #expect(cli("import", journal.path, "--out", directory.appendingPathComponent("no/such/dir.scenario").path, "--platform", "ios").status == .ioError)
+        // An --out that cannot be written is refused before the import (73, EX_CANTCREAT).
+        #expect(cli("import", journal.path, "--out", directory.appendingPathComponent("no/such/dir.scenario").path, "--platform", "ios").status == .cannotCreate)
         #expect(cli("import").status == .usage && cli("import", "a", "b").status == .usage)
         #expect(cli("import", journal.path, "--platform", "both").status == .usage)
     }

@@ -138,7 +138,7 @@ struct AtomicFileTests {
         let file = directory.appendingPathComponent("afile").path
         try AtomicFile.write("", to: file)
         #expect { try AtomicFile.checkWritable(file + "/x") } throws: { error in
-            (error as? AtomicFile.WriteError)?.reason == "\(file) is not a directory"
+            (error as? AtomicFile.WriteError)?.reason == "\(file) exists and is not a directory"
         }
         #expect { try AtomicFile.prepareDirectory(file + "/x/y") } throws: { error in
             (error as? AtomicFile.WriteError)?.reason == "\(file) is not a directory"

@@ -34,7 +34,7 @@ struct ScenarioVocabularyTests {
             "device doze on|off", "device charging on|off", "device silent-mode on|off",
             "fault process-death", "fault schedule-failure [N=1]", "fault inventory-read-failure [N=1]", "fault capacity N",
             "fault revoke-exact-permission", "fault grant-exact-permission", "fault coalesce-updates on|off",
-            "fault late-delivery DURATION", "fault force-stop", "fault audio-focus-loss", "fault phone-call",
+            "fault late-delivery DURATION", "fault damaged-store DURATION", "fault force-stop", "fault audio-focus-loss", "fault phone-call",
             "fault audio-focus-regained", "fault playback-failure", "fault os-removes-alarm [ALARM]",
             "user start-walk", "user walk N", "user app-switcher DURATION", "user health-access on|off", "fault workout-lost",
             "expect alerting ALARM", "expect silent ALARM", "expect save ALARM \"TEXT\"",
