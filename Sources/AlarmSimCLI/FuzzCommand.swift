@@ -162,7 +162,7 @@ struct FuzzCommand: Command {
                   writeReport(summary, to: reportDirectory, artifacts: [:], errors: &errors) else { return .ioError }
         }
         if summary.interrupted { return Interrupt.status }
-        var shrunk: [Int: String] = [:]
+        var shrunk: [Int: (text: String, path: String)] = [:]
         if let shrinkDirectory, !summary.failing.isEmpty {
             guard let texts = shrinkFailures(summary, into: shrinkDirectory, errors: &errors, environment: environment) else { return .ioError }
             shrunk = texts
@@ -203,7 +203,7 @@ struct FuzzCommand: Command {
     /// - Parameter shrunk: Shrunk scenario texts by index in `summary.failing`, shown in `report.md`.
     /// - Returns: The relative artifacts directory by index in `summary.failing`, or nil (after
     ///   saying why) when a file could not be written.
-    func writeArtifacts(_ summary: FuzzSummary, shrunk: [Int: String], into directory: String,
+    func writeArtifacts(_ summary: FuzzSummary, shrunk: [Int: (text: String, path: String)], into directory: String,
                         errors: inout some TextOutputStream) -> [Int: String]? {
         guard removeEarlierArtifacts(in: directory, errors: &errors) else { return nil }
         var artifacts: [Int: String] = [:]
@@ -218,7 +218,8 @@ struct FuzzCommand: Command {
                                      defects: Campaign.applicableDefects(summary.options.defects, on: failing.platform),
                                      faults: summary.options.faults, liveness: summary.options.liveness)
             do {
-                try FailureArtifacts.write(options: options, shrunkScenario: shrunk[index], into: directory + "/" + relative)
+                try FailureArtifacts.write(options: options, shrunkScenario: shrunk[index]?.text, shrunkPath: shrunk[index]?.path,
+                                           into: directory + "/" + relative)
             } catch {
                 errors.write("error: \(error.description); check that the directory is writable or pass --no-report\n")
                 return nil
@@ -249,8 +250,8 @@ struct FuzzCommand: Command {
     /// - Returns: The shrunk scenario texts by index in `summary.failing`; nil when a file could
     ///   not be written.
     func shrinkFailures(_ summary: FuzzSummary, into directory: String, errors: inout some TextOutputStream,
-                        environment: CLIEnvironment) -> [Int: String]? {
-        var texts: [Int: String] = [:]
+                        environment: CLIEnvironment) -> [Int: (text: String, path: String)]? {
+        var texts: [Int: (text: String, path: String)] = [:]
         var done: [(PlatformFlavor, String)] = []
         // A crash is never shrunk: replaying its seed in this process would trap here too.
         for (index, failing) in summary.failing.enumerated() where failing.signal == nil
@@ -273,7 +274,7 @@ struct FuzzCommand: Command {
                 errors.write("error: \(ShrinkCommand.describe(error, writing: path)); check that the directory is writable\n")
                 return nil
             }
-            texts[index] = result.text
+            texts[index] = (result.text, path)
             // determinism-ok: as above
             let elapsedMs = max(environment.elapsedMs() - startMs, 0)
             errors.write(ShrinkCommand.line(platform: failing.platform, seed: failing.seed, defects: defects, result: result,

@@ -88,7 +88,7 @@ struct ReplayCommand: Command {
         }
         for violation in result.violations {
             let rules = violation.rules.isEmpty ? "" : " (\(violation.rules.joined(separator: ", ")))"
-            lines.append("violation: \(violation.invariant)\(rules) at \(violation.wallMs) (trace event \(violation.eventIndex)) — \(violation.message)")
+            lines.append("violation: \(violation.invariant)\(rules) at \(violation.localTime(fallbackZone: "UTC")) (trace event \(violation.eventIndex)) — \(violation.message)")
         }
         if !result.violations.isEmpty {
             lines.append("repro: " + Campaign.reproLine(platform: result.platform, seed: result.seed, defects: result.defects, faults: result.faults,

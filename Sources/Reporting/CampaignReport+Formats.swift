@@ -35,9 +35,13 @@ extension CampaignReport {
                 lines.append("- worker died: \(signal)")
             } else {
                 lines.append("- rules: " + (violation.rules.isEmpty ? "none" : violation.rules.joined(separator: ", ")))
-                lines.append("- found after trace event \(violation.eventIndex), at virtual time \(violation.trueMs) ms since the Unix epoch (device wall clock \(violation.wallMs) ms)")
+                lines.append("- found at \(violation.localTime(fallbackZone: "UTC")), after trace event \(violation.eventIndex)")
             }
             lines.append("- repro: `\(failing.repro)`")
+            if failing.signal == nil, failing.repro.hasPrefix("alarmsim replay ") {
+                let arguments = failing.repro.dropFirst("alarmsim replay ".count)
+                lines.append("- next: `alarmsim explain \(arguments)` (the timeline in local time), `alarmsim shrink \(arguments)` (the smallest failing scenario)")
+            }
             if let directory = artifacts[index] {
                 lines.append("- artifacts: [timeline](\(directory)/timeline.html), [report](\(directory)/report.md), [trace](\(directory)/trace.jsonl)")
             }
@@ -100,6 +104,6 @@ extension CampaignReport {
 
     /// A Markdown table cell or list item: `|` escaped, newlines as spaces.
     static func markdownCell(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+        MarkdownText.escaped(text)
     }
 }

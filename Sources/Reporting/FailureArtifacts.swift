@@ -27,16 +27,21 @@ public enum FailureArtifacts {
     /// a run is a pure function of its options) and writes the three files into `directory`,
     /// creating it (and its parents) when missing.
     ///
-    /// - Parameter shrunkScenario: The shrunk scenario's text, shown fenced in `report.md`.
+    /// - Parameters:
+    ///   - shrunkScenario: The shrunk scenario's text, shown fenced in `report.md`.
+    ///   - shrunkPath: The file it was written to, named in the report's "What next".
     /// - Returns: The paths written, in ``fileNames`` order.
     /// - Throws: ``WriteError`` when the directory cannot be created or a file cannot be written;
     ///   files already written stay (each is complete: atomic writes).
     @discardableResult
-    public static func write(options: RunOptions, shrunkScenario: String?, into directory: String) throws(WriteError) -> [String] {
+    public static func write(options: RunOptions, shrunkScenario: String?, shrunkPath: String? = nil,
+                             into directory: String) throws(WriteError) -> [String] {
         var options = options
         options.keepFullTrace = true
         let result = Simulator.run(options)
-        return try write(FailureRun(result, shrunkScenario: shrunkScenario), into: directory)
+        var run = FailureRun(result, shrunkScenario: shrunkScenario)
+        run.shrunkPath = shrunkPath
+        return try write(run, into: directory)
     }
 
     /// Writes the three files of `run` into `directory` (created when missing).

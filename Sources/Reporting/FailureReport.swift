@@ -1,3 +1,4 @@
+import Foundation
 import SimKernel
 import Simulation
 
@@ -28,7 +29,7 @@ public enum FailureReport {
             }
             lines.append("- **Rules:** " + (violation.rules.isEmpty ? "none" : violation.rules.map { "`\($0)`" }.joined(separator: ", ")))
             lines.append("- **Message:** \(oneLine(violation.message))")
-            lines.append("- **When:** \(time.dateTime(violation.wallMs)) (\(run.startZone)); virtual \(violation.wallMs) ms wall, \(violation.trueMs) ms true")
+            lines.append("- **When:** \(violation.localTime(fallbackZone: run.startZone))")
             lines.append("- **Trace event:** \(violation.eventIndex)")
             for other in run.violations.dropFirst() {
                 lines.append("- **Also:** `\(other.invariant)` at trace event \(other.eventIndex): \(oneLine(other.message))")
@@ -51,13 +52,13 @@ public enum FailureReport {
         lines.append("| seed | \(header.seed) |")
         lines.append("| defects | \(cell(header.defects.isEmpty ? "none" : header.defects.joined(separator: ", "))) |")
         for parameter in header.parameters {
-            lines.append("| \(cell(parameter.name)) | \(cell(parameter.value)) |")
+            lines.append("| \(cell(parameter.name)) | \(cell(readable(parameter, time: time))) |")
         }
         lines.append("| exemptions | \(cell(SummaryFormatter.exemptionList(run.exemptions))) |")
         lines.append("| zone data | \(cell(header.zoneData)) |")
         lines.append("| events processed | \(header.eventsProcessed) |")
         lines.append("| trace records | \(header.traceEventCount) |")
-        lines.append("| virtual duration | \(run.virtualDurationMs) ms |")
+        lines.append("| virtual duration | \(HumanText.duration(run.virtualDurationMs)) |")
         lines.append("| trace hash | `\(header.traceHashHex)` |")
         if let scenario = run.shrunkScenario {
             lines.append("")
@@ -75,10 +76,8 @@ public enum FailureReport {
         lines.append("")
         lines.append("Local wall time in \(run.startZone); `#` is the trace index (`trace.jsonl`).")
         lines.append("")
-        let block = events.map { event in
-            let fields = event.fields.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            return "#\(event.index) \(time.dateTime(event.wallMs)) \(event.component) \(event.name) \(fields)"
-        }.joined(separator: "\n")
+        let shown = Set(events.map(\.index))
+        let block = TraceExplainer.lines(run, all: true) { shown.contains($0.index) }.map(MarkdownText.codeLine).joined(separator: "\n")
         let fence = fenceFor(block)
         lines.append(fence)
         lines.append(block)
@@ -88,7 +87,42 @@ public enum FailureReport {
         lines.append("")
         lines.append("- `trace.jsonl` — the full trace as JSON Lines (a header line, then one event per line)")
         lines.append("- `timeline.html` — the timeline page (one self-contained HTML file)")
+        lines += ["", "## What next", ""] + whatNext(run)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The commands a person runs next for this failure, as Markdown list items: `explain` (the
+    /// timeline in local time), `shrink` (the smallest scenario that still fails), `diff` (where a
+    /// defect's run leaves the correct bridge's) and the shrunk file, when one was written.
+    public static func whatNext(_ run: FailureRun) -> [String] {
+        var items: [String] = []
+        let replay = "alarmsim replay "
+        if run.reproLine.hasPrefix(replay) {
+            let arguments = String(run.reproLine.dropFirst(replay.count))
+            let name = "\(run.header.platform)-\(run.header.seed)-\(run.violation?.invariant ?? "run").scenario"
+            items.append("- `alarmsim explain \(arguments)` — the run as a local-time timeline, event by event")
+            items.append("- `alarmsim shrink \(arguments) --out \(name)` — the smallest scenario that still breaks the same invariant")
+            if !run.header.defects.isEmpty {
+                let correct = arguments.replacingOccurrences(of: #" --defect [a-z0-9-]+"#, with: "", options: .regularExpression)
+                let defects = run.header.defects.map { "--defect \($0)" }.joined(separator: " ")
+                items.append("- `alarmsim diff \(correct) \(defects)` — the first event where the defect's run leaves the correct bridge's")
+            }
+        } else {
+            items.append("- `\(run.reproLine)` — run it again")
+        }
+        if let path = run.shrunkPath {
+            items.append("- `alarmsim run \(path)` — the shrunk scenario shown above, as written by this campaign")
+        }
+        return items
+    }
+
+    /// A run parameter's value for people: a `…-wall-ms` instant as local wall time, a `…-ms`
+    /// duration in the largest fitting units with its exact value; any other value as it is.
+    static func readable(_ parameter: RunParameter, time: LocalTimeFormat) -> String {
+        guard let ms = Int64(parameter.value) else { return parameter.value }
+        if parameter.name.hasSuffix("-wall-ms") { return time.dateTime(ms, milliseconds: false) }
+        if parameter.name.hasSuffix("-ms"), ms >= 1_000 { return "\(HumanText.duration(ms)) (\(ms) ms)" }
+        return parameter.value
     }
 
     /// The last `count` events up to and including the violation's (or the last event).
@@ -104,11 +138,11 @@ public enum FailureReport {
 
     /// A table cell: pipes escaped, line breaks as spaces.
     static func cell(_ text: String) -> String {
-        oneLine(text).split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|")
+        MarkdownText.escaped(text)
     }
 
     static func oneLine(_ text: String) -> String {
-        String(text.map { $0.isNewline ? " " : $0 })
+        MarkdownText.escaped(text)
     }
 
     /// A backtick fence longer than any backtick run inside `text`.

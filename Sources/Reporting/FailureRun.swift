@@ -24,9 +24,13 @@ public struct FailureRun: Sendable {
     public var virtualDurationMs: Int64
     /// The shrunk scenario's text, when the caller has one (fuzz with shrinking).
     public var shrunkScenario: String?
+    /// Where that shrunk scenario was written (`Reports/shrunk/ios-1-never-silent.scenario`), if it was.
+    public var shrunkPath: String?
 
     public init(header: TraceHeader, violations: [Violation], reproLine: String, events: [TraceEvent],
-                exemptions: [RunParameter] = [], virtualDurationMs: Int64 = 0, shrunkScenario: String? = nil) {
+                exemptions: [RunParameter] = [], virtualDurationMs: Int64 = 0, shrunkScenario: String? = nil,
+                shrunkPath: String? = nil) {
+        self.shrunkPath = shrunkPath
         self.header = header
         self.violations = violations
         self.reproLine = reproLine

@@ -41,7 +41,7 @@ public enum TimelinePage {
             page += "<div class=\"violation-box\">\n"
             page += "<p class=\"message\"><strong>\(HTMLText.escaped(violation.invariant))</strong>"
             if !violation.rules.isEmpty { page += " <span class=\"rules\">(\(HTMLText.escaped(violation.rules.joined(separator: ", "))))</span>" }
-            page += " at <time>\(HTMLText.escaped(time.dateTime(violation.wallMs)))</time> · virtual \(violation.wallMs) ms · trace event \(violation.eventIndex)</p>\n"
+            page += " at <time>\(HTMLText.escaped(time.dateTime(violation.wallMs)))</time> · trace event \(violation.eventIndex)</p>\n"
             page += "<p>\(HTMLText.escaped(violation.message))</p>\n"
             if let info { page += "<p class=\"statement\">Invariant: \(HTMLText.escaped(info.statement))</p>\n" }
             page += "</div>\n"

@@ -1,3 +1,5 @@
+import AlarmBridge
+import Foundation
 import SimKernel
 import Simulation
 
@@ -17,32 +19,12 @@ public enum TraceExplainer {
         let defects = header.defects.isEmpty ? "no defect" : "defects " + header.defects.joined(separator: ", ")
         lines.append("\(header.platform) seed \(header.seed) · \(defects) · zone \(run.startZone) · \(header.eventsProcessed) events, \(header.traceEventCount) trace records")
         lines.append("local wall time                 #event  who       what")
-        var zone = run.startZone
-        var time = LocalTimeFormat(zoneIdentifier: zone)
-        var ringRoot: [String: String] = [:]  // lookup only
-        var ringKind: [String: String] = [:]  // lookup only
-        var lastPersist: (rings: String, occurrences: String)?
-        var shown = 0
-        for event in run.events {
-            if event.component == "device", event.name == "time-zone", let next = event.field("to") {
-                zone = next
-            }
-            if event.component == "bridge", event.name == "schedule", let id = event.field("id") {
-                ringRoot[id] = event.field("root")
-                ringKind[id] = event.field("kind")
-            }
-            var persistChanged = true
-            if event.component == "store", event.name == "persist" {
-                let counts = (event.field("rings") ?? "", event.field("occurrences") ?? "")
-                persistChanged = lastPersist.map { $0 != counts } ?? true
-                lastPersist = counts
-            }
-            guard all || (persistChanged && !isNoise(event)) else { continue }
-            let (who, what) = describe(event, ringRoot: ringRoot, ringKind: ringKind, time: time, full: all)
-            let stamp = time.dateTime(event.wallMs)
-            lines.append(stamp.padded(31) + " " + ("#\(event.index)").padded(7) + " " + who.padded(9) + " " + what)
-            shown += 1
-            if event.component == "device", event.name == "time-zone" { time = LocalTimeFormat(zoneIdentifier: zone) }
+        let described = Self.lines(run, all: all, full: all) { _ in true }
+        lines += described
+        let shown = described.count
+        var time = LocalTimeFormat(zoneIdentifier: run.startZone)
+        if let zone = run.events.last(where: { $0.component == "device" && $0.name == "time-zone" })?.field("to") {
+            time = LocalTimeFormat(zoneIdentifier: zone)
         }
         if !all && shown < run.events.count {
             lines.append("(\(run.events.count - shown) routine events not shown; --all lists every trace event)")
@@ -61,6 +43,40 @@ public enum TraceExplainer {
         }
         lines.append("repro: \(run.reproLine)")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// One line per event of `run` that `include` accepts (and, unless `all`, that is not routine
+    /// noise): local wall time in the zone then in force, `#index`, who acted, what happened.
+    /// Every event is walked, so a ring's root and kind are known from its schedule however far back.
+    public static func lines(_ run: FailureRun, all: Bool, full: Bool = false, include: (TraceEvent) -> Bool) -> [String] {
+        var lines: [String] = []
+        var zone = run.startZone
+        var time = LocalTimeFormat(zoneIdentifier: zone)
+        var ringRoot: [String: String] = [:]  // lookup only
+        var ringKind: [String: String] = [:]  // lookup only
+        var lastPersist: (rings: String, occurrences: String)?
+        for event in run.events {
+            if event.component == "device", event.name == "time-zone", let next = event.field("to") {
+                zone = next
+            }
+            if event.component == "bridge", event.name == "schedule", let id = event.field("id") {
+                ringRoot[id] = event.field("root")
+                ringKind[id] = event.field("kind")
+            }
+            var persistChanged = true
+            if event.component == "store", event.name == "persist" {
+                let counts = (event.field("rings") ?? "", event.field("occurrences") ?? "")
+                persistChanged = lastPersist.map { $0 != counts } ?? true
+                lastPersist = counts
+            }
+            if include(event), all || (persistChanged && !isNoise(event)) {
+                let (who, what) = describe(event, ringRoot: ringRoot, ringKind: ringKind, time: time, full: full)
+                let stamp = time.dateTime(event.wallMs)
+                lines.append(stamp.padded(31) + " " + ("#\(event.index)").padded(7) + " " + who.padded(9) + " " + what)
+            }
+            if event.component == "device", event.name == "time-zone" { time = LocalTimeFormat(zoneIdentifier: zone) }
+        }
+        return lines
     }
 
     /// Bridge inputs that are routine (polls, heartbeats, reads, successful completions).
@@ -103,6 +119,37 @@ public enum TraceExplainer {
         }
     }
 
+    /// Why the bridge issued a scheduler call, in words (`resume sync`), from the trace's raw name.
+    static func origin(_ event: TraceEvent) -> String {
+        guard let raw = event.field("origin") else { return "?" }
+        return CommandOrigin(rawValue: raw).map(HumanText.origin) ?? raw
+    }
+
+    /// A bridge input or reply as the trace keeps it (Swift's description, which the trace hash
+    /// covers) made shorter for people: module prefixes dropped, cut at 200 characters unless `full`.
+    static func readable(_ text: String, full: Bool) -> String {
+        let plain = text.replacingOccurrences(of: "AlarmBridge.", with: "")
+        guard !full, plain.count > 200 else { return plain }
+        return String(plain.prefix(200)) + "… (explain --all shows it whole)"
+    }
+
+    /// A `getScheduledAlarmTimes` reply in words: each root's next fire time and whether the
+    /// platform holds it (`a1.mon Mon 21 Dec 05:09 registered`), read from the trace's text.
+    static func scheduledTimes(_ reply: String, time: LocalTimeFormat) -> String {
+        let rows = reply.components(separatedBy: "ScheduledRootRow(").dropFirst()
+        let described = rows.map { row -> String in
+            func value(_ key: String) -> String? {
+                guard let start = row.range(of: key + ": ") else { return nil }
+                return String(row[start.upperBound...].prefix { $0 != "," && $0 != ")" })
+            }
+            let root = (value("rootID") ?? "?").replacingOccurrences(of: "\"", with: "")
+            let fire = value("nextFireWallMs").flatMap { Int64($0.replacingOccurrences(of: "Optional(", with: "")) }
+            let state = value("registered") == "true" ? "registered" : (value("foregroundSuppressed") == "true" ? "suppressed in the foreground" : "not registered")
+            return root + (fire.map { " " + time.short($0) } ?? "") + " " + state + (value("inexact") == "true" ? " (inexact)" : "")
+        }
+        return "scheduled alarm times: " + (described.isEmpty ? "none" : described.joined(separator: "; "))
+    }
+
     /// Who acted and what happened, in words.
     static func describe(_ event: TraceEvent, ringRoot: [String: String], ringKind: [String: String],
                          time: LocalTimeFormat, full: Bool) -> (String, String) {
@@ -126,15 +173,17 @@ public enum TraceExplainer {
         case ("bridge", "schedule"):
             var due = event.field("schedule") ?? "?"
             if due.hasPrefix("fixed("), let ms = Int64(due.dropFirst(6).dropLast()) { due = "due " + time.short(ms) }
-            return ("bridge", "schedule \(ring(id)) \(due) (\(event.field("origin") ?? "?"))")
+            return ("bridge", "schedule \(ring(id)) \(due) (\(origin(event)))")
         case ("bridge", "cancel"):
-            return ("bridge", "cancel \(ring(id)) (\(event.field("origin") ?? "?"))")
+            return ("bridge", "cancel \(ring(id)) (\(origin(event)))")
         case ("bridge", "stop"):
-            return ("bridge", "stop \(ring(id)) (\(event.field("origin") ?? "?"))")
+            return ("bridge", "stop \(ring(id)) (\(origin(event)))")
         case ("bridge", "input"):
-            return ("bridge", "← \(event.field("input") ?? "?")")
+            return ("bridge", "← \(readable(event.field("input") ?? "?", full: full))")
         case ("bridge", "reply"):
-            return ("bridge", "→ JS \(event.field("reply") ?? "?")")
+            let reply = event.field("reply") ?? "?"
+            if !full, reply.hasPrefix("scheduledAlarmTimes(") { return ("bridge", "→ JS " + scheduledTimes(reply, time: time)) }
+            return ("bridge", "→ JS \(readable(reply, full: full))")
         case ("bridge", "note"):
             return ("bridge", "note: \(event.field("text") ?? "")")
         case ("bridge", "launch-gate"):

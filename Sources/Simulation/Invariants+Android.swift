@@ -74,7 +74,7 @@ extension World {
             return
         }
         if nowMs - since > setup.transitionBoundMs {
-            violate("lock-screen-grant", [], "MainActivity has shown over the lock screen for \(nowMs - since) ms although \(offending)")
+            violate("lock-screen-grant", [], "MainActivity has shown over the lock screen for \(HumanText.duration(nowMs - since)) although \(offending)")
         }
     }
 

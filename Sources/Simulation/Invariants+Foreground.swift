@@ -33,7 +33,7 @@ extension World {
             if believed && !entry.observed { entry = (ring.id, nowMs, true) }
             let bound = entry.observed ? setup.transitionBoundMs : 60_000
             if nowMs - entry.sinceMs > bound {
-                violate("foreground-silence", [], "\(ring.metadata.kind.rawValue) \(ring.id) of \(ring.metadata.rootID) has been alerting for \(nowMs - entry.sinceMs) ms \(entry.observed ? "after the bridge observed it" : "unobserved") while Ember is active")
+                violate("foreground-silence", [], "\(ring.metadata.kind.rawValue) \(ring.id) of \(ring.metadata.rootID) has been alerting for \(HumanText.duration(nowMs - entry.sinceMs)) \(entry.observed ? "after the bridge observed it" : "unobserved") while Ember is active")
                 return
             }
             if !foregroundAlerts.contains(where: { $0.id == ring.id }) || (believed && foregroundAlerts.first { $0.id == ring.id }?.observed == false) {

@@ -58,7 +58,7 @@ extension World {
             return
         }
         if let stale = document.actions.first(where: { wallMs - $0.occurredAtMs > 120_000 }) {
-            violate("legacy-migration", [], "an action of \(stale.alarmID) expired \(wallMs - stale.occurredAtMs - 120_000) ms ago survived the migration (ACT-9)")
+            violate("legacy-migration", [], "an action of \(stale.alarmID) expired \(HumanText.duration(wallMs - stale.occurredAtMs - 120_000)) ago survived the migration (ACT-9)")
             return
         }
         if document.staleChallengeVisible == true && !defects.contains(.staleChallengeVisibleSurvivesRestart) {

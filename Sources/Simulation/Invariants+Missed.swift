@@ -96,7 +96,7 @@ extension World {
         for expected in missedExpectations {
             guard let readAt = expected.readAtMs, nowMs - readAt > setup.transitionBoundMs,
                   !platformHoldsPrimary(rootID: expected.rootID, fireWallMs: expected.fireWallMs) else { continue }
-            violate("missed-day-recorded", [], "\(expected.rootID) did not ring at \(localTimeText(expected.fireWallMs)) (\(expected.cause)), and the next launch left no missed record the app can see \(nowMs - readAt) ms after its sync read the platform")
+            violate("missed-day-recorded", [], "\(expected.rootID) did not ring at \(localTimeText(expected.fireWallMs)) (\(expected.cause)), and the next launch left no missed record the app can see \(HumanText.duration(nowMs - readAt)) after its sync read the platform")
             return
         }
     }

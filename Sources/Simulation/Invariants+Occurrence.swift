@@ -27,10 +27,12 @@ enum OccurrenceChecks {
     /// - Parameters:
     ///   - known: the identity first seen for this token, nil when the token is new.
     ///   - configuredPolicy: the policy of the root as the user configured it, when known.
-    static func identity(of record: OccurrenceRecord, known: Identity?, configuredPolicy: InactivityPolicy?) -> String? {
+    ///   - localTime: writes a wall instant for the message (the world's `localTimeText`).
+    static func identity(of record: OccurrenceRecord, known: Identity?, configuredPolicy: InactivityPolicy?,
+                         localTime: (Int64) -> String = { "\($0)" }) -> String? {
         let now = Identity(rootID: record.rootID, startedAtMs: record.startedAtMs, policy: record.policy)
         if let known, known != now {
-            return "occurrence \(record.token) changed identity from \(known.rootID)@\(known.startedAtMs) policy \(known.policy.rawValue) to \(now.rootID)@\(now.startedAtMs) policy \(now.policy.rawValue)"
+            return "occurrence \(record.token) changed identity from \(known.rootID) at \(localTime(known.startedAtMs)) policy \(known.policy.rawValue) to \(now.rootID) at \(localTime(now.startedAtMs)) policy \(now.policy.rawValue)"
         }
         if known == nil, let configuredPolicy, configuredPolicy != record.policy {
             return "occurrence \(record.token) of \(record.rootID) began with policy \(record.policy.rawValue), but its schedule carries \(configuredPolicy.rawValue)"
@@ -40,13 +42,13 @@ enum OccurrenceChecks {
 
     /// Invariant 18, `bounded-life` (OCC-21, INACT-2, INACT-22): after a bridge step no occurrence
     /// is live 20 h after its start, nor at or after its effective expiry.
-    static func boundedLife(_ record: OccurrenceRecord, wallMs: Int64) -> String? {
+    static func boundedLife(_ record: OccurrenceRecord, wallMs: Int64, localTime: (Int64) -> String = { "\($0)" }) -> String? {
         let start = record.startedAtMs + record.inactivityClockOffsetMs
         if wallMs >= start + InactivityPolicy.legacy.timeoutMs {
-            return "occurrence of \(record.rootID) (ring time \(record.startedAtMs)) is still live \(wallMs - start) ms after it began (bound 20 h)"
+            return "occurrence of \(record.rootID) (ring time \(localTime(record.startedAtMs))) is still live \(HumanText.duration(wallMs - start)) after it began (bound 20 h)"
         }
         if wallMs >= record.deadlineMs {
-            return "occurrence of \(record.rootID) is still live \(wallMs - record.deadlineMs) ms after its effective expiry, at the end of a bridge step"
+            return "occurrence of \(record.rootID) is still live \(HumanText.duration(wallMs - record.deadlineMs)) after its effective expiry, at the end of a bridge step"
         }
         return nil
     }
@@ -109,7 +111,7 @@ extension World {
     /// Invariant 18 after each ready bridge step.
     func checkBoundedLife() {
         guard process.running, process.lastReadyStepMs == nowMs, let live = process.bridge?.document?.liveOccurrence,
-              let message = OccurrenceChecks.boundedLife(live, wallMs: wallMs) else { return }
+              let message = OccurrenceChecks.boundedLife(live, wallMs: wallMs, localTime: localTimeText) else { return }
         violate("bounded-life", [], message)
     }
 
@@ -123,7 +125,7 @@ extension World {
         for record in document.occurrences {
             let known = launchState.identities[record.token]
             let configured = alarms.flatMap(\.roots).first { $0.id == record.rootID }?.policy
-            if let message = OccurrenceChecks.identity(of: record, known: known, configuredPolicy: configured) {
+            if let message = OccurrenceChecks.identity(of: record, known: known, configuredPolicy: configured, localTime: localTimeText) {
                 violate("occurrence-identity", [], message)
                 return
             }
@@ -192,7 +194,7 @@ extension World {
     /// store and inventory reads; BOOT-4's deferred report.
     func checkGateLiveness() {
         if let releasedAt = launchState.releasedWhileUnavailableAtMs, nowMs - releasedAt > setup.transitionBoundMs {
-            violate("launch-gate", [], "the launch gate released at \(releasedAt) while protected data was unavailable (BOOT-4)")
+            violate("launch-gate", [], "the launch gate released \(HumanText.duration(nowMs - releasedAt)) ago while protected data was unavailable (BOOT-4)")
             return
         }
         guard let daemon = ios, process.running, !process.suspended, let bridge = process.bridge,
@@ -214,7 +216,7 @@ extension World {
         launchState.gateClearSinceMs = since
         let boundMs = configuration().gateRecheckMs + 500
         if nowMs - since > boundMs {
-            violate("launch-gate", [], "the launch gate still holds \(nowMs - since) ms after its conditions cleared (BOOT-7: re-check every 1 s)")
+            violate("launch-gate", [], "the launch gate still holds \(HumanText.duration(nowMs - since)) after its conditions cleared (BOOT-7: re-check every 1 s)")
         } else {
             enqueue(.gapCheck, afterMs: boundMs + 1)
         }
@@ -235,7 +237,7 @@ extension World {
             guard let occurrence = oracleOccurrence(of: receipt), !occurrence.live,
                   ["completed", "expired", "abandoned"].contains(occurrence.closeReason),
                   let first = occurrence.firstExecutionAfterCloseMs, nowMs > first + setup.transitionBoundMs else { continue }
-            violate("receipt-lifecycle", [], "the receipt \(receipt.token) of the \(occurrence.closeReason) occurrence of \(occurrence.rootID) is still in the Keychain \(nowMs - first) ms after the bridge ran (IOS-9)")
+            violate("receipt-lifecycle", [], "the receipt \(receipt.token) of the \(occurrence.closeReason) occurrence of \(occurrence.rootID) is still in the Keychain \(HumanText.duration(nowMs - first)) after the bridge ran (IOS-9)")
             return
         }
     }

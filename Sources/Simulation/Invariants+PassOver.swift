@@ -41,6 +41,6 @@ extension World {
         passOversSeen.removeAll { !alerting.contains($0.id) }
         guard let late = passOversSeen.first(where: { nowMs - $0.sinceMs > setup.transitionBoundMs }),
               let alarm = ios?.alarm(late.id) else { return }
-        violate("pass-over-silent", [], "\(alarm.metadata.rootID), due at \(wallText(alarm.nextFireWallMs)) while another root owned the wake occurrence, is still alerting \(nowMs - late.sinceMs) ms after the bridge was shown it (ring \(late.id))")
+        violate("pass-over-silent", [], "\(alarm.metadata.rootID), due at \(wallText(alarm.nextFireWallMs)) while another root owned the wake occurrence, is still alerting \(HumanText.duration(nowMs - late.sinceMs)) after the bridge was shown it (ring \(late.id))")
     }
 }

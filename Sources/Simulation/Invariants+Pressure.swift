@@ -107,7 +107,7 @@ extension World {
         guard let rendered = renderedCleanup, process.running, process.active, process.stint == rendered.stint,
               nowMs - rendered.atMs > setup.transitionBoundMs else { return }
         for id in rendered.successors where isAudible(id) {
-            violate("successor-cleanup", [], "successor \(id), armed before the challenge rendered, is sounding \(nowMs - rendered.atMs) ms after it rendered")
+            violate("successor-cleanup", [], "successor \(id), armed before the challenge rendered, is sounding \(HumanText.duration(nowMs - rendered.atMs)) after it rendered")
             return
         }
     }
@@ -134,7 +134,7 @@ extension World {
         // Credited activity is what the bridge observed: its step may run a look-first read
         // (IOS-2) or a launch after the press, so the credit may lag the press by up to T_OP.
         if abs(live.deadlineMs - occurrence.deadlineMs) > setup.transitionBoundMs {
-            violate("expiry-formula", [], "the bridge's expiry for the occurrence of \(live.rootID) is \(live.deadlineMs - occurrence.deadlineMs) ms off the policy's (\(occurrence.policy.rawValue), ring time \(occurrence.startWallMs))")
+            violate("expiry-formula", [], "the bridge's expiry for the occurrence of \(live.rootID) is \(HumanText.duration(live.deadlineMs - occurrence.deadlineMs)) off the policy's (\(occurrence.policy.rawValue), ring time \(localTimeText(occurrence.startWallMs)))")
         }
     }
 

@@ -39,7 +39,7 @@ extension World {
         if calendar.isInGap(date: date, hour: root.hour, minute: root.minute), local.weekday == root.weekday {
             return (true, "")
         }
-        return (false, "at local \(date) \(clockTime(hour: local.hour, minute: local.minute)) \(local.weekday), not \(clockTime(hour: root.hour, minute: root.minute)) \(root.weekday.map(\.description) ?? "")")
+        return (false, "local \(date) \(clockTime(hour: local.hour, minute: local.minute)) \(local.weekday), not \(clockTime(hour: root.hour, minute: root.minute)) \(root.weekday.map(\.description) ?? "")")
     }
 
     // MARK: recurrence (candidate invariant 44)
@@ -51,7 +51,7 @@ extension World {
               let root = configuredWeeklyRoots(request.metadata).first else { return }
         let (ok, why) = isScheduledOccurrence(fire, of: root, in: calendar)
         if !ok && !configuredWeeklyRoots(request.metadata).contains(where: { isScheduledOccurrence(fire, of: $0, in: calendar).0 }) {
-            violate("recurrence", [], "\(request.metadata.kind.rawValue) \(request.id) of \(root.id) registered for \(fire) \(why)")
+            violate("recurrence", [], "\(request.metadata.kind.rawValue) \(request.id) of \(root.id) registered for \(localTimeText(fire)): \(why)")
             return
         }
         if request.metadata.kind == .seed, let daemon = ios,
@@ -91,7 +91,7 @@ extension World {
             countExemption("zone-change-unobserved")
             return
         }
-        violate("recurrence", [], "\(metadata.kind.rawValue) \(id) of \(root.id) alerted for \(fire) \(why)")
+        violate("recurrence", [], "\(metadata.kind.rawValue) \(id) of \(root.id) alerted for \(localTimeText(fire)): \(why)")
     }
 
     // MARK: capacity-protection (candidate invariant 29)

@@ -75,7 +75,7 @@ extension World {
                 return
             }
             for (earlier, later) in zip(reads, reads.dropFirst()) where later.atMs - earlier.atMs < 100 {
-                violate("verified-saves", ["SCH-9"], "verification reads of \(alarmID) only \(later.atMs - earlier.atMs) ms apart (100 ms)")
+                violate("verified-saves", ["SCH-9"], "verification reads of \(alarmID) only \(HumanText.duration(later.atMs - earlier.atMs)) apart (100 ms)")
                 return
             }
             for root in definition.roots {

@@ -66,7 +66,7 @@ extension World {
             let since = suppressionProofsSeen.first { $0.proof == proof }?.sinceMs ?? nowMs
             if since < lastFrameChangeMs && process.lastReadyStepMs > lastFrameChangeMs {
                 let what = lastFrameChangeMs == lastZoneChangeMs ? "time-zone change" : "wall-clock change"
-                violate("registered-means-present", [], "the foregroundSuppressed proof of \(proof.rootID) for its occurrence at \(localTimeText(proof.occurrenceStartedAtMs)) still stands after the \(what) \(nowMs - lastFrameChangeMs) ms ago (SCH-18: a clock or time-zone change clears it)")
+                violate("registered-means-present", [], "the foregroundSuppressed proof of \(proof.rootID) for its occurrence at \(localTimeText(proof.occurrenceStartedAtMs)) still stands after the \(what) \(HumanText.duration(nowMs - lastFrameChangeMs)) ago (SCH-18: a clock or time-zone change clears it)")
                 return
             }
             seen.append((proof, since))
@@ -79,7 +79,7 @@ extension World {
     /// SCH-16, BOOT-2: a step handed a failed platform read makes no sync decision.
     func checkNoDecisionOnFailedRead(ringID: AlarmUUID, origin: CommandOrigin, isCancel: Bool) -> Bool {
         guard origin.isSync, case .inventoryRead(let purpose, .failure(let error))? = stepInput else { return false }
-        violate("unreadable-is-not-empty", [], "\(origin.rawValue) issued \(isCancel ? "cancel" : "schedule") of \(ringID) in the step that handed it a failed inventory read (\(purpose), \(error.rawValue))")
+        violate("unreadable-is-not-empty", [], "\(HumanText.origin(origin)) issued \(isCancel ? "cancel" : "schedule") of \(ringID) in the step that handed it a failed inventory read (\(purpose), \(error.rawValue))")
         return true
     }
 
@@ -128,7 +128,7 @@ extension World {
                 return
             }
             if wallMs - row.publishedAtMs < setup.publicationGraceMs {
-                violate("rows-kept-for-observer", [], "reconciliation removed the registry row of \(row.id) (\(row.metadata.rootID)) \(wallMs - row.publishedAtMs) ms after its publication, inside G_PUB = \(setup.publicationGraceMs) ms (SCH-4)")
+                violate("rows-kept-for-observer", [], "reconciliation removed the registry row of \(row.id) (\(row.metadata.rootID)) \(HumanText.duration(wallMs - row.publishedAtMs)) after its publication, inside G_PUB = \(HumanText.duration(setup.publicationGraceMs)) (SCH-4)")
                 return
             }
         }

@@ -25,7 +25,7 @@ extension World {
             guard count == 2 else { continue }
             if let since = walkWorld.twoFusesSince.first(where: { $0.rootID == root })?.sinceMs {
                 if nowMs - since > setup.transitionBoundMs {
-                    violate("one-steady-fuse", [], "root \(root) has held two pending walk fuses for \(nowMs - since) ms: a rotation did not end within T_OP")
+                    violate("one-steady-fuse", [], "root \(root) has held two pending walk fuses for \(HumanText.duration(nowMs - since)): a rotation did not end within T_OP")
                     return
                 }
             } else if executing {
@@ -57,7 +57,7 @@ extension World {
                 continue
             }
             if nowMs - since > setup.transitionBoundMs {
-                violate("no-legacy-rings", [], "walk fuse \(fuse.id) of \(fuse.metadata.rootID) (due \(localTimeText(fuse.nextFireWallMs))) has stayed pending for \(nowMs - since) ms while Ember is in the foreground (a foreground maintenance alarm)")
+                violate("no-legacy-rings", [], "walk fuse \(fuse.id) of \(fuse.metadata.rootID) (due \(localTimeText(fuse.nextFireWallMs))) has stayed pending for \(HumanText.duration(nowMs - since)) while Ember is in the foreground (a foreground maintenance alarm)")
                 return
             }
             tracked.append((fuse.id, since))
@@ -107,7 +107,7 @@ extension World {
         if due == resign + 60_000 { return }
         for step in [walkWorld.latestAcceptedStepMs, walkWorld.lookBackStepMs].compactMap({ $0 })
         where due - step >= 30_000 && due - step <= 35_000 { return }
-        violate("fuse-timing", [], "walk fuse of \(request.metadata.rootID) due \(due) is neither resign-active \(resign) + 60 s nor 30–35 s after an accepted step (latest \(walkWorld.latestAcceptedStepMs.map(String.init) ?? "none"))")
+        violate("fuse-timing", [], "walk fuse of \(request.metadata.rootID) due \(wallText(due)) is neither 60 s after resign-active at \(wallText(resign)) nor 30–35 s after an accepted step (latest \(walkWorld.latestAcceptedStepMs.map { wallText($0) } ?? "none"))")
     }
 
     func walkFuseRequestCompleted(_ id: AlarmUUID) {
@@ -131,7 +131,7 @@ extension World {
         if bound.contains(where: { $0.metadata.kind == .successor && $0.state == .scheduled }) { return }
         guard let earliest = fuses.filter({ $0.state == .scheduled }).map(\.nextFireWallMs).min() else {
             if armFailureExempt || currentExemption() != nil { return }
-            violate("fuse-timing", [], "no walk fuse for \(root) \(wallMs - stepWallMs) ms after the accepted step at \(stepWallMs)")
+            violate("fuse-timing", [], "no walk fuse for \(root) \(HumanText.duration(wallMs - stepWallMs)) after the accepted step at \(wallText(stepWallMs))")
             return
         }
         if earliest > stepWallMs + 35_000 && armFailureExempt {
@@ -139,10 +139,10 @@ extension World {
             // fuse) as the pressure; candidate invariant 6's upper bound cannot hold then. Named.
             countExemption("walk-fuse-arm-failed-keeps-predecessor")
         } else if earliest > stepWallMs + 35_000 {
-            violate("fuse-timing", [], "the walk fuse of \(root) is due \(earliest - stepWallMs) ms after the latest accepted step (at most 35 s)")
+            violate("fuse-timing", [], "the walk fuse of \(root) is due \(HumanText.duration(earliest - stepWallMs)) after the latest accepted step (at most 35 s)")
         } else if earliest < stepWallMs + 30_000 && walkWorld.fuseRequestsInFlight.isEmpty && !armFailureExempt
                     && currentExemption() == nil {
-            violate("fuse-timing", [], "the walk fuse of \(root) is due \(earliest - stepWallMs) ms after the latest accepted step (at least 30 s) with no rotation in flight")
+            violate("fuse-timing", [], "the walk fuse of \(root) is due \(HumanText.duration(earliest - stepWallMs)) after the latest accepted step (at least 30 s) with no rotation in flight")
         }
     }
 

@@ -7,7 +7,7 @@ extension World {
     func violate(_ invariant: String, _ rules: [String], _ message: String) {
         let rulesOfCatalog = InvariantCatalog.info(invariant)?.rules ?? rules
         violations.append(Violation(invariant: invariant, rules: rulesOfCatalog, message: message, trueMs: nowMs,
-                                    wallMs: wallMs, eventIndex: trace.count))
+                                    wallMs: wallMs, eventIndex: trace.count, zone: calendar.zoneIdentifier))
         record("check", "violation", [TraceField("invariant", invariant), TraceField("message", message)])
         stopped = true
     }
@@ -156,7 +156,7 @@ extension World {
             return
         }
         if nowMs - gapStart > setup.transitionBoundMs {
-            violate("never-silent", [], "occurrence of \(occurrence.rootID) (ring time \(occurrence.startWallMs)) has had no alerting or pending ring for \(nowMs - gapStart) ms with the app in the background")
+            violate("never-silent", [], "occurrence of \(occurrence.rootID) (ring time \(localTimeText(occurrence.startWallMs))) has had no alerting or pending ring for \(HumanText.duration(nowMs - gapStart)) with the app in the background")
         }
     }
 
@@ -206,7 +206,7 @@ extension World {
                   !occurrence.live, let firstExecution = occurrence.firstExecutionAfterCloseMs,
                   nowMs > firstExecution + setup.transitionBoundMs else { continue }
             let state = isAudible(id) ? "sounding" : "still armed"
-            violate("no-resurrection", [], "ring \(id) of the \(occurrence.closeReason) occurrence of \(occurrence.rootID) is \(state) \(nowMs - firstExecution) ms after the bridge ran")
+            violate("no-resurrection", [], "ring \(id) of the \(occurrence.closeReason) occurrence of \(occurrence.rootID) is \(state) \(HumanText.duration(nowMs - firstExecution)) after the bridge ran")
             return
         }
     }
@@ -224,16 +224,16 @@ extension World {
         guard origin.isSync, !stopped else { return }
         if checkNoDecisionOnFailedRead(ringID: ringID, origin: origin, isCancel: isCancel) { return }  // SCH-16
         if process.storeReadFailed && !process.storeReadSucceeded {
-            violate("unreadable-is-not-empty", [], "\(origin.rawValue) issued \(isCancel ? "cancel" : "schedule") of \(ringID) although this process never read its store (read failed: unavailable)")
+            violate("unreadable-is-not-empty", [], "\(HumanText.origin(origin)) issued \(isCancel ? "cancel" : "schedule") of \(ringID) although this process never read its store (read failed: unavailable)")
             return
         }
         if isAudible(ringID) {
-            violate("hands-off-alerting", [], "\(origin.rawValue) issued \(isCancel ? "cancel" : "re-registration") of ring \(ringID), which is alerting")
+            violate("hands-off-alerting", [], "\(HumanText.origin(origin)) issued \(isCancel ? "cancel" : "re-registration") of ring \(ringID), which is alerting")
             return
         }
         if isCancel, isPastItsFireTime(ringID), process.bridge?.document?.row(ringID) != nil {
             // SCH-3, SCH-21: the bridge knew this ring's fire time (its row) and cancelled it anyway.
-            violate("hands-off-alerting", [], "\(origin.rawValue) cancelled ring \(ringID), whose fire time has passed (delivery pending)")
+            violate("hands-off-alerting", [], "\(HumanText.origin(origin)) cancelled ring \(ringID), whose fire time has passed (delivery pending)")
             return
         }
         if origin == .resumeSync, let alarmID, familyAlerting(alarmID) {
@@ -253,7 +253,7 @@ extension World {
         // BOOT-9: a duplicate of an adopted legacy primary (same root, same next fire, another ID)
         // going leaves the root armed: the retired ring was no collateral damage.
         if let fire = requestFireWallMs(id), hasOtherPendingPrimary(of: metadata.rootID, firingAt: fire, besides: id) { return }
-        violate("no-collateral-damage", [], "\(origin.rawValue) cancelled the pending primary \(id) of \(metadata.rootID)")
+        violate("no-collateral-damage", [], "\(HumanText.origin(origin)) cancelled the pending primary \(id) of \(metadata.rootID)")
     }
 
     /// True when the platform holds another pending primary of `rootID` due at `fireWallMs`.
@@ -321,7 +321,7 @@ extension World {
             }
         }
         if !calls.isEmpty {
-            violate("idempotent-sync", [], "a second sync with no intervening change issued \(calls.count) scheduler call(s): \(calls.map { "\($0)" }.joined(separator: "; ").prefix(300))")
+            violate("idempotent-sync", [], "a second sync with no intervening change issued \(calls.count) scheduler call(s): \(calls.prefix(3).compactMap { schedulerCallText($0) }.joined(separator: "; "))\(calls.count > 3 ? "; …" : "")")
         }
     }
 }

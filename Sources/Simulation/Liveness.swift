@@ -279,7 +279,7 @@ extension World {
             return
         }
         let state = occurrence.live ? "is still live" : "expired"
-        violate("convergence", [], "after the heal the occurrence of \(occurrence.rootID) (ring time \(occurrence.startWallMs)) \(state) but was never audible or presented within \(setup.liveness.audibleBoundMs) ms (B_AUD)")
+        violate("convergence", [], "after the heal the occurrence of \(occurrence.rootID) (ring time \(localTimeText(occurrence.startWallMs))) \(state) but was never audible or presented within \(HumanText.duration(setup.liveness.audibleBoundMs)) (B_AUD)")
     }
 
     /// Every configured primary inside the horizon is registered with the platform (judged from
@@ -312,7 +312,7 @@ extension World {
                 continue
             }
             let local = calendar.local(fireWallMs)
-            violate("convergence", [], "\(nowMs - liveness.healedAtMs) ms after the heal the platform holds no primary of \(rootID) for its next occurrence \(calendar.localDate(fireWallMs)) \(clockTime(hour: local.hour, minute: local.minute)) (B_REG \(setup.liveness.registrationBoundMs) ms)")
+            violate("convergence", [], "\(HumanText.duration(nowMs - liveness.healedAtMs)) after the heal the platform holds no primary of \(rootID) for its next occurrence \(calendar.localDate(fireWallMs)) \(clockTime(hour: local.hour, minute: local.minute)) (B_REG \(setup.liveness.registrationBoundMs) ms)")
             return
         }
     }

@@ -560,13 +560,13 @@ extension World {
     func oracleSnoozeAccepted(untilMs: Int64) {
         guard let index = oracle.liveIndex else { return }
         if let earlier = oracle.occurrences[index].snoozeUntilMs {
-            violate("snooze-once", [], "a second snooze (until \(untilMs)) was accepted for the occurrence of \(oracle.occurrences[index].rootID), which already had one until \(earlier)")
+            violate("snooze-once", [], "a second snooze (until \(wallText(untilMs))) was accepted for the occurrence of \(oracle.occurrences[index].rootID), which already had one until \(wallText(earlier))")
             return
         }
         if let request = snoozeRequests.last(where: { $0.untilMs == untilMs }) {
             let minLead = configuration().minSnoozeLeadMs
             if untilMs < request.atWallMs + minLead || untilMs > request.atWallMs + 30 * 60_000 {
-                violate("snooze-window", [], "snooze until \(untilMs) accepted for a request at \(request.atWallMs): outside [+\(minLead) ms, +30 min]")
+                violate("snooze-window", [], "snooze until \(wallText(untilMs)) accepted for a request at \(wallText(request.atWallMs)): outside [+\(HumanText.duration(minLead)), +30 min]")
                 return
             }
         }

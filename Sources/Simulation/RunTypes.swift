@@ -287,14 +287,29 @@ public struct Violation: Sendable, Equatable, Codable {
     public var wallMs: Int64
     /// Index of the trace event after which it was found.
     public var eventIndex: Int
+    /// The device's time zone then (IANA identifier), to write `wallMs` as local time; nil in
+    /// summaries written before it was recorded.
+    public var zone: String?
 
-    public init(invariant: String, rules: [String], message: String, trueMs: Int64, wallMs: Int64, eventIndex: Int) {
+    public init(invariant: String, rules: [String], message: String, trueMs: Int64, wallMs: Int64, eventIndex: Int,
+                zone: String? = nil) {
         self.invariant = invariant
         self.rules = rules
         self.message = message
         self.trueMs = trueMs
         self.wallMs = wallMs
         self.eventIndex = eventIndex
+        self.zone = zone
+    }
+
+    /// `wallMs` as local wall time with its zone (`2026-03-02 07:00:20 Europe/Berlin`), for people;
+    /// `fallbackZone` (the run's start zone) when the violation has none.
+    public func localTime(fallbackZone: String) -> String {
+        let zone = self.zone ?? fallbackZone
+        guard let calendar = WallCalendar(zoneIdentifier: zone) else { return "device time \(wallMs) ms" }
+        let local = calendar.local(wallMs)
+        let seconds = (local.second < 10 ? ":0" : ":") + String(local.second)
+        return "\(calendar.localDate(wallMs)) \(clockTime(hour: local.hour, minute: local.minute))\(seconds) \(zone)"
     }
 }
 

@@ -291,13 +291,13 @@ extension World {
     func jsGotLastAction(_ returned: ActionRecord?) {
         let lifetime = configuration().actionLifetimeMs
         if let returned, wallMs - returned.occurredAtMs >= lifetime {
-            violate("action-journal", [], "peek returned an action \(wallMs - returned.occurredAtMs) ms old (\(returned.action) on \(returned.alarmID))")
+            violate("action-journal", [], "peek returned an action \(HumanText.duration(wallMs - returned.occurredAtMs)) old (\(returned.action) on \(returned.alarmID))")
             return
         }
         let pending = bridgeActions.filter { wallMs - $0.occurredAtMs < lifetime && !actionsWorked.contains($0) }
         if let expected = pending.max(by: { $0.occurredAtMs < $1.occurredAtMs }),
            (returned?.occurredAtMs ?? .min) < expected.occurredAtMs {
-            violate("action-journal", [], "peek returned \(returned.map { "\($0.action) on \($0.alarmID) at \($0.occurredAtMs)" } ?? "nothing") while the unfinished \(expected.action) on \(expected.alarmID) at \(expected.occurredAtMs) is unexpired")
+            violate("action-journal", [], "peek returned \(returned.map { "\($0.action) on \($0.alarmID) at \(wallText($0.occurredAtMs))" } ?? "nothing") while the unfinished \(expected.action) on \(expected.alarmID) at \(wallText(expected.occurredAtMs)) is unexpired")
             return
         }
         guard let returned, !actionsWorked.contains(returned) else { return }

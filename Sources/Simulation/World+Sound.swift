@@ -157,7 +157,7 @@ extension World {
         for id in manager.ringing {
             guard let status = manager.ringingStatus(id), let failedAt = status.failedElapsedMs,
                   clock.monotonicMs - failedAt > setup.transitionBoundMs else { continue }
-            violate("never-silent-by-sound-choice", [], "ring \(id) of \(status.metadata.rootID) has been silent \(clock.monotonicMs - failedAt) ms since its player failed: no system-sound fallback (SND-9)")
+            violate("never-silent-by-sound-choice", [], "ring \(id) of \(status.metadata.rootID) has been silent \(HumanText.duration(clock.monotonicMs - failedAt)) since its player failed: no system-sound fallback (SND-9)")
             return
         }
     }
@@ -170,7 +170,7 @@ extension World {
         guard let manager = android, manager.isAudible(id), let input = stepInput else { return }
         guard case .timerFired(let timer) = input, timer != .expiryCheck else { return }
         let rootID = manager.ringingStatus(id)?.metadata.rootID ?? "?"
-        violate("android-keeps-ringing", [], "ring \(id) of \(rootID) was stopped by the bridge on a \(timer.rawValue) timer after \(clock.monotonicMs - (manager.ringingStatus(id)?.startedElapsedMs ?? 0)) ms of ringing: elapsed time alone never stops it (SND-11)")
+        violate("android-keeps-ringing", [], "ring \(id) of \(rootID) was stopped by the bridge on a \(timer.rawValue) timer after \(HumanText.duration(clock.monotonicMs - (manager.ringingStatus(id)?.startedElapsedMs ?? 0))) of ringing: elapsed time alone never stops it (SND-11)")
     }
 
     /// Invariant 47 after every bridge step: each recorded audible ID reached alerting

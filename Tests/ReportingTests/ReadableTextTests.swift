@@ -1,0 +1,76 @@
+import AlarmBridge
+import Foundation
+import Reporting
+import SimKernel
+import Simulation
+import Testing
+
+/// Text for people: durations, local times, Markdown that user input cannot break (issue 17 part 3).
+@Suite("Readable text: durations, local times, safe Markdown, what next")
+struct ReadableTextTests {
+    @Test("durations read in the largest fitting units", arguments: [
+        (Int64(0), "0 ms"), (17, "17 ms"), (999, "999 ms"), (1_000, "1.000 s"), (5_001, "5.001 s"), (45_210, "45.2 s"),
+        (60_000, "1 min"), (189_373, "3 min 9 s"), (3_600_000, "1 h"), (7_500_000, "2 h 5 min"), (90_000_000, "1 d 1 h"),
+        (-600_000, "−10 min"),
+    ])
+    func durations(ms: Int64, text: String) {
+        #expect(HumanText.duration(ms) == text)
+    }
+
+    @Test("a violation's instant is local wall time in the zone recorded with it")
+    func violationLocalTime() {
+        // 2026-03-02 06:00:00 UTC is 07:00 in Berlin (CET, +01:00).
+        let violation = Violation(invariant: "never-silent", rules: [], message: "m", trueMs: 1_772_431_200_000,
+                                  wallMs: 1_772_431_200_000, eventIndex: 3, zone: "Europe/Berlin")
+        #expect(violation.localTime(fallbackZone: "UTC") == "2026-03-02 07:00:00 Europe/Berlin")
+        var old = violation
+        old.zone = nil
+        #expect(old.localTime(fallbackZone: "UTC") == "2026-03-02 06:00:00 UTC", "a summary from before the zone was kept")
+    }
+
+    @Test("user text in Markdown shows as text: no HTML, no markup, no control characters")
+    func markdownEscaping() {
+        let title = "\"><img src=x onerror=alert(1)> *bold* [link](x) `code` | cell\u{0}\u{1B}[31m\nnext # h"
+        let escaped = MarkdownText.escaped(title)
+        #expect(!escaped.contains("<") && !escaped.contains(">"), "no tag survives")
+        #expect(escaped.contains("&lt;img src=x onerror=alert(1)&gt;"))
+        #expect(escaped.contains("\\*bold\\*") && escaped.contains("\\[link\\]") && escaped.contains("\\`code\\`") && escaped.contains("\\|"))
+        #expect(!escaped.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "NUL, ESC and line breaks are gone")
+        #expect(escaped.contains("␀␛\\[31m next \\# h"))
+        #expect(MarkdownText.codeLine("a\u{0}b\u{1B}c\u{7F}") == "a␀b␛c␡")
+    }
+
+    /// A failing run whose alarm title and message are hostile.
+    static func hostileRun() -> FailureRun {
+        let hostile = "\"><img src=x onerror=alert(1)>\u{0}\u{1B}[2J"
+        var trace = Trace(keepLast: nil)
+        let start: Int64 = 1_772_430_000_000
+        trace.record(component: "sim", name: "start", fields: [TraceField("platform", "ios"), TraceField("seed", "7"), TraceField("zone", "Europe/Berlin")],
+                     trueMs: start, wallMs: start, monotonicMs: 0)
+        trace.record(component: "bridge", name: "input", fields: [TraceField("input", "saveAlarm(a1, title \(hostile))")],
+                     trueMs: start + 1_000, wallMs: start + 1_000, monotonicMs: 1_000)
+        trace.record(component: "check", name: "violation", fields: [TraceField("invariant", "stable-ids"), TraceField("message", hostile)],
+                     trueMs: start + 2_000, wallMs: start + 2_000, monotonicMs: 2_000)
+        let header = TraceHeader(platform: "ios", seed: 7, defects: ["title-in-ring-id"], parameters: [RunParameter("title", hostile)],
+                                 zoneData: "2025b", eventsProcessed: 3, traceEventCount: trace.count, traceHashHex: trace.hashHex)
+        let violation = Violation(invariant: "stable-ids", rules: ["ID-2"], message: "title now \(hostile)", trueMs: start + 2_000,
+                                  wallMs: start + 2_000, eventIndex: 2, zone: "Europe/Berlin")
+        return FailureRun(header: header, violations: [violation],
+                          reproLine: "alarmsim replay --platform ios --seed 7 --defect title-in-ring-id", events: trace.events,
+                          shrunkPath: "Reports/shrunk/ios-7-stable-ids.scenario")
+    }
+
+    @Test("report.md: the violation in local time, user text escaped, no control characters, and what to run next")
+    func failureReport() {
+        let markdown = FailureReport.markdown(Self.hostileRun())
+        #expect(!markdown.contains("<img"), "the title never becomes HTML")
+        #expect(!markdown.unicodeScalars.contains { $0.value == 0 || $0.value == 0x1B }, "NUL and ESC never reach a terminal")
+        #expect(markdown.contains("- **When:** 2026-03-02 06:40:02 Europe/Berlin"))
+        #expect(!markdown.contains("1772430002000"), "no epoch milliseconds")
+        let next = markdown.components(separatedBy: "## What next").last ?? ""
+        #expect(next.contains("`alarmsim explain --platform ios --seed 7 --defect title-in-ring-id`"))
+        #expect(next.contains("`alarmsim shrink --platform ios --seed 7 --defect title-in-ring-id --out ios-7-stable-ids.scenario`"))
+        #expect(next.contains("`alarmsim diff --platform ios --seed 7 --defect title-in-ring-id`"))
+        #expect(next.contains("`alarmsim run Reports/shrunk/ios-7-stable-ids.scenario`"))
+    }
+}
