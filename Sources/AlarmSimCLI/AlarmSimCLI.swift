@@ -1,3 +1,5 @@
+import SimKernel
+
 /// The `alarmsim` command line: picks the subcommand, parses its arguments, runs it and returns
 /// the exit status. `main.swift` only passes the process's arguments and streams in, so tests
 /// run every command in-process.
@@ -23,7 +25,10 @@ public enum AlarmSimCLI {
         }
         lines += ["", "EXAMPLES:"]
         lines += commands.map { "  " + $0.examples[0] }
-        lines += ["", "Exit status: 0 success, 1 violations found, 64 usage error, 65 malformed input file, 74 I/O error."]
+        lines += ["", "OPTIONS:", "  --version                            print the version, trace format and time-zone data, then exit",
+                  "  --generate-completion-script SHELL   print a completion script for bash, zsh or fish",
+                  "  -h, --help                           show this help (alarmsim help SUBCOMMAND: a subcommand's)"]
+        lines += ["", "Exit status: 0 success, 1 violations found, 64 usage error, 65 malformed input file, 73 an output path that cannot be written, 74 I/O error, 130/143 interrupted."]
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -38,23 +43,47 @@ public enum AlarmSimCLI {
         arguments: [String], output: inout some TextOutputStream, errors: inout some TextOutputStream,
         environment: CLIEnvironment = .process
     ) -> ExitStatus {
+        // Bare `alarmsim` prints the help, as a swift-argument-parser command group does.
         guard let word = arguments.first else {
-            errors.write("error: missing subcommand; say what to do, e.g. 'alarmsim fuzz --seeds 1..100'\n")
-            errors.write("usage: \(usage)\n")
-            return .usage
+            output.write(help)
+            return .success
         }
         let rest = Array(arguments.dropFirst())
         if ["--help", "-h", "help"].contains(word) {
             return showHelp(for: rest.first, output: &output, errors: &errors)
         }
+        if let status = topLevelOption(word, rest, output: &output, errors: &errors) { return status }
         // The hidden worker subcommand of `fuzz` (WorkerCommand.swift): runnable, never listed.
         guard let command = commands.first(where: { $0.name == word }) ?? (word == WorkerCommand.name ? WorkerCommand.self : nil) else {
-            let hint = word.hasPrefix("-") ? " (options go after the subcommand)" : ""
+            let hint = word.hasPrefix("-") ? " (options go after the subcommand)" : Suggestion.hint(for: word, among: commandNames)
             errors.write("error: unknown subcommand '\(word)'\(hint); use one of \(commandNames.joined(separator: ", "))\n")
             errors.write("usage: \(usage)\n")
             return .usage
         }
         return run(command, arguments: rest, output: &output, errors: &errors, environment: environment)
+    }
+
+    /// `--version` and `--generate-completion-script SHELL`, the options of the tool itself; nil
+    /// when `word` is neither.
+    private static func topLevelOption(_ word: String, _ rest: [String], output: inout some TextOutputStream,
+                                       errors: inout some TextOutputStream) -> ExitStatus? {
+        switch word {
+        case "--version", "version":
+            output.write(VersionInfo.text)
+            return .success
+        case "--generate-completion-script":
+            let shells = CompletionScript.shells.joined(separator: "|")
+            guard rest.count == 1, let script = CompletionScript.script(for: rest[0], commands: commands) else {
+                let given = rest.first.map { "'\($0)' is not a shell it knows" + Suggestion.hint(for: $0, among: CompletionScript.shells) } ?? "name the shell"
+                errors.write("error: --generate-completion-script \(shells): \(given)\n")
+                errors.write("usage: alarmsim --generate-completion-script \(shells)\n")
+                return .usage
+            }
+            output.write(script)
+            return .success
+        default:
+            return nil
+        }
     }
 
     private static func run(
@@ -93,7 +122,7 @@ public enum AlarmSimCLI {
             return .success
         }
         guard let command = commands.first(where: { $0.name == name }) else {
-            errors.write("error: no help for '\(name)': it is not a subcommand; use one of \(commandNames.joined(separator: ", "))\n")
+            errors.write("error: no help for '\(name)': it is not a subcommand\(Suggestion.hint(for: name, among: commandNames)); use one of \(commandNames.joined(separator: ", "))\n")
             return .usage
         }
         output.write(command.help)

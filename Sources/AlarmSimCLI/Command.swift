@@ -1,3 +1,4 @@
+import SimKernel
 import Reporting
 /// One subcommand, in the shape of swift-argument-parser's `ParsableCommand`, written by hand
 /// because the package takes no dependencies (STYLE.md, "CLI").
@@ -111,7 +112,8 @@ struct ParsedArguments {
             }
             guard word.hasPrefix("--"), valuedOptions.contains(name) else {
                 let known = (valuedOptions + flagOptions).map { "--" + $0 } + ["--help"]
-                throw UsageError("unknown option '\(word)' for 'alarmsim \(command)'; it takes \(known.joined(separator: ", "))")
+                let hint = Suggestion.hint(for: name, among: valuedOptions + flagOptions, prefix: "--")
+                throw UsageError("unknown option '\(word)' for 'alarmsim \(command)'\(hint); it takes \(known.joined(separator: ", "))")
             }
             if value == nil, index < arguments.count, !arguments[index].hasPrefix("--") {
                 value = arguments[index]

@@ -10,6 +10,7 @@
 // editors show.
 
 import Foundation
+import SimKernel
 
 /// Reads scenario files.
 public enum ScenarioParser {
@@ -234,7 +235,7 @@ fileprivate struct ScenarioBuilder {
         case "expect": try addExpectation(line)
         default:
             throw error(line, at: keyword,
-                        "unknown directive '\(keyword.text)'; expected one of \(Self.directives.joined(separator: ", "))")
+                        "unknown directive '\(keyword.text)'\(Suggestion.hint(for: keyword.text, among: Self.directives)); expected one of \(Self.directives.joined(separator: ", "))")
         }
     }
 
@@ -330,7 +331,7 @@ fileprivate struct ScenarioBuilder {
         let token = line.tokens[1]
         let name = try bare(line, token, expected: "a defect name")
         guard knownDefects.contains(name) else {
-            throw error(line, at: token, "unknown defect '\(name)'; known defects: \(Self.list(knownDefects))")
+            throw error(line, at: token, "unknown defect '\(name)'\(Suggestion.hint(for: name, among: knownDefects)); known defects: \(Self.list(knownDefects))")
         }
         if let previous = defects.first(where: { $0.name == name }) {
             throw error(line, at: token, "duplicate defect '\(name)'; already listed on line \(previous.line)")
@@ -484,7 +485,7 @@ extension ScenarioBuilder {
             let option = tokens[index]
             let name = try bare(line, option, expected: "an alarm option (policy, title, challenge, sounds, skip, countdown)")
             guard ["policy", "title", "challenge", "sounds", "skip", "countdown"].contains(name) else {
-                throw error(line, at: option, "unknown alarm option '\(name)'; expected policy, title, challenge, sounds, skip or countdown")
+                throw error(line, at: option, "unknown alarm option '\(name)'\(Suggestion.hint(for: name, among: ["policy", "title", "challenge", "sounds", "skip", "countdown"])); expected policy, title, challenge, sounds, skip or countdown")
             }
             guard !seen.contains(name) else {
                 throw error(line, at: option, "`\(name)` is given twice on this alarm")
@@ -554,7 +555,7 @@ extension ScenarioBuilder {
         let actorToken = tokens[index]
         let actor = try bare(line, actorToken, expected: "an actor (\(ScenarioVocabulary.actors.joined(separator: ", ")))")
         guard ScenarioVocabulary.actors.contains(actor) else {
-            throw error(line, at: actorToken, "unknown actor '\(actor)'; expected one of \(ScenarioVocabulary.actors.joined(separator: ", "))")
+            throw error(line, at: actorToken, "unknown actor '\(actor)'\(Suggestion.hint(for: actor, among: ScenarioVocabulary.actors)); expected one of \(ScenarioVocabulary.actors.joined(separator: ", "))")
         }
         let verbs = ScenarioVocabulary.verbs(of: actor)
         guard index + 1 < tokens.count else {
@@ -563,7 +564,7 @@ extension ScenarioBuilder {
         let verbToken = tokens[index + 1]
         let verbName = try bare(line, verbToken, expected: "a verb")
         guard let entry = ScenarioVocabulary.lookup(actor: actor, verb: verbName) else {
-            throw error(line, at: verbToken, "unknown verb '\(actor) \(verbName)'; `\(actor)` knows \(verbs.map(\.verb).joined(separator: ", "))")
+            throw error(line, at: verbToken, "unknown verb '\(actor) \(verbName)'\(Suggestion.hint(for: verbName, among: verbs.map(\.verb))); `\(actor)` knows \(verbs.map(\.verb).joined(separator: ", "))")
         }
         let arguments = try eventArguments(line, entry: entry, verbToken: verbToken, from: index + 2)
         if events.isEmpty {
@@ -629,7 +630,7 @@ extension ScenarioBuilder {
             let name = try bare(line, token, expected: "an alarm name")
             guard alarms.contains(where: { $0.name == name }) else {
                 let declared = alarms.isEmpty ? "no alarm is declared above this line" : "declared above: \(Self.list(alarms.map(\.name)))"
-                throw error(line, at: token, "unknown alarm '\(name)'; \(declared)")
+                throw error(line, at: token, "unknown alarm '\(name)'\(Suggestion.hint(for: name, among: alarms.map(\.name))); \(declared)")
             }
             return .alarm(name)
         case .text:
@@ -710,7 +711,7 @@ extension ScenarioBuilder {
     mutating func addViolationExpectation(_ line: ScenarioLine, nameToken: ScenarioToken) throws(ScenarioError) {
         let name = try bare(line, nameToken, expected: "an invariant name")
         guard knownInvariants.contains(name) else {
-            throw error(line, at: nameToken, "unknown invariant '\(name)'; known invariants: \(Self.list(knownInvariants))")
+            throw error(line, at: nameToken, "unknown invariant '\(name)'\(Suggestion.hint(for: name, among: knownInvariants)); known invariants: \(Self.list(knownInvariants))")
         }
         if let previous = expectationLine(where: { if case .noViolations = $0 { return true } else { return false } }) {
             throw error(line, at: line.tokens[0], "`expect violation` cannot be combined with `expect no violations` (line \(previous))")
