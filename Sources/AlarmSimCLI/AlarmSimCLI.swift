@@ -5,7 +5,7 @@ import SimKernel
 /// run every command in-process.
 public enum AlarmSimCLI {
     /// The subcommands, in the order help lists them.
-    static var commands: [any Command.Type] { [FuzzCommand.self, MergeCommand.self, CoverageCommand.self, DefectsCommand.self, ShrinkCommand.self, ReplayCommand.self, ExplainCommand.self, DiffCommand.self, RunCommand.self, ImportCommand.self, BenchCommand.self, ExemptionsCommand.self, ListCommand.self] }
+    static var commands: [any Command.Type] { [FuzzCommand.self, MergeCommand.self, CoverageCommand.self, DefectsCommand.self, ShrinkCommand.self, ReplayCommand.self, ExplainCommand.self, DiffCommand.self, RunCommand.self, FmtCommand.self, ImportCommand.self, BenchCommand.self, ExemptionsCommand.self, ListCommand.self] }
 
     static var commandNames: [String] { commands.map { $0.name } }
 

@@ -7,8 +7,9 @@ import Simulation
 struct RunCommand: Command {
     static let name = "run"
     static let abstract = "Run scenario files and check their expect lines."
-    static let usage = "alarmsim run FILE.scenario... [--trace FILE.jsonl] [--continue-seeds A..B]"
+    static let usage = "alarmsim run FILE.scenario... [--check] [--trace FILE.jsonl] [--continue-seeds A..B]"
     static let options = [
+        "  --check                  parse and validate every file without running any: 'OK FILE' each",
         "  --trace FILE.jsonl       also write the run's full trace as JSON Lines (one scenario file only)",
         "  --continue-seeds A..B    replay the file (one only), then continue it for 36 h of virtual time with",
         "                           each seed's random behaviour (sleepy user, app edits, swarm faults); prints",
@@ -31,16 +32,23 @@ struct RunCommand: Command {
     var outputFiles: [String] { tracePath.map { [$0] } ?? [] }
     /// `--continue-seeds A..B`: the continuation seeds, nil for a plain run.
     var continueSeeds: ClosedRange<UInt64>?
+    /// `--check`: parse and validate only.
+    var checkOnly = false
 
     init(arguments: [String]) throws(UsageError) {
-        let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: ["trace", "continue-seeds"], allowsPositionals: true)
+        let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: ["trace", "continue-seeds"], allowsPositionals: true,
+                                         flagOptions: ["check"])
         paths = parsed.positionals
+        checkOnly = parsed.has("check")
         tracePath = try parsed.single("trace")
         guard !paths.isEmpty else {
             throw UsageError("missing scenario file: name one or more, e.g. alarmsim run Scenarios/field-bugs/*.scenario")
         }
         if tracePath != nil && paths.count > 1 {
             throw UsageError("--trace writes one run's trace: name exactly one scenario file")
+        }
+        if checkOnly && (tracePath != nil || parsed.all("continue-seeds").count > 0) {
+            throw UsageError("--check only parses the files: give it without --trace and --continue-seeds")
         }
         if let text = try parsed.single("continue-seeds") {
             do {
@@ -71,6 +79,11 @@ struct RunCommand: Command {
                 errors.write("\(message)\n")
                 return .dataError
             }
+        }
+        if checkOnly {
+            for (path, _) in scenarios { output.write("OK \(path)\n") }
+            output.write("scenarios: \(scenarios.count) well-formed, none run (--check)\n")
+            return .success
         }
         if let continueSeeds {
             return continueRuns(scenarios[0].scenario, path: scenarios[0].path, seeds: continueSeeds,

@@ -13,8 +13,14 @@ struct UsageCase: Codable, Sendable, CustomTestStringConvertible {
 @Suite("CLI usage errors")
 struct UsageErrorTests {
     static let cases: [UsageCase] = [
-        UsageCase(arguments: [], mentions: ["missing subcommand", "alarmsim fuzz"]),
-        UsageCase(arguments: ["frobnicate"], mentions: ["unknown subcommand 'frobnicate'", "fuzz, merge, coverage, defects, shrink, replay, explain, diff, run, import, bench, exemptions, list"]),
+        UsageCase(arguments: ["fuz"], mentions: ["unknown subcommand 'fuz'", "did you mean 'fuzz'?"]),
+        UsageCase(arguments: ["fuzz", "--sed", "1"], mentions: ["unknown option '--sed'", "did you mean '--seeds'?"]),
+        UsageCase(arguments: ["--generate-completion-script", "bsh"], mentions: ["'bsh'", "did you mean 'bash'?", "bash|zsh|fish"]),
+        UsageCase(arguments: ["fmt"], mentions: ["missing scenario file"]),
+        UsageCase(arguments: ["fmt", "a.scenario", "b.scenario"], mentions: ["exactly one", "--in-place", "--check"]),
+        UsageCase(arguments: ["fmt", "--in-place", "--check", "a.scenario"], mentions: ["contradict"]),
+        UsageCase(arguments: ["run", "--check", "--continue-seeds", "1..2", "a.scenario"], mentions: ["--check only parses"]),
+        UsageCase(arguments: ["frobnicate"], mentions: ["unknown subcommand 'frobnicate'", "fuzz, merge, coverage, defects, shrink, replay, explain, diff, run, fmt, import, bench, exemptions, list"]),
         UsageCase(arguments: ["--seeds", "1..3"], mentions: ["unknown subcommand '--seeds'", "after the subcommand"]),
         UsageCase(arguments: ["fuzz", "--bogus"], mentions: ["unknown option '--bogus'", "--seeds"]),
         UsageCase(arguments: ["fuzz", "-x"], mentions: ["unknown option '-x'"]),
@@ -58,7 +64,7 @@ struct UsageErrorTests {
         UsageCase(arguments: ["replay", "--platform", "ios", "--seed", "7", "--faults", "nope"], mentions: ["unknown fault 'nope'"]),
         UsageCase(arguments: ["replay", "--platform", "ios", "--seed", "7", "--profile"], mentions: ["'--profile' needs a value"]),
         UsageCase(arguments: ["list", "defects", "invariants"], mentions: ["one thing at a time"]),
-        UsageCase(arguments: ["help", "frobnicate"], mentions: ["'frobnicate'", "fuzz, merge, coverage, defects, shrink, replay, explain, diff, run, import, bench, exemptions, list"]),
+        UsageCase(arguments: ["help", "frobnicate"], mentions: ["'frobnicate'", "fuzz, merge, coverage, defects, shrink, replay, explain, diff, run, fmt, import, bench, exemptions, list"]),
         UsageCase(arguments: ["fuzz", "--no-shrink=yes"], mentions: ["'--no-shrink' takes no value"]),
         UsageCase(arguments: ["fuzz", "--no-shrink", "--shrink-dir", "x"], mentions: ["--no-shrink and --shrink-dir", "one of them"]),
         UsageCase(arguments: ["fuzz", "--shrink-dir"], mentions: ["'--shrink-dir' needs a value", "--shrink-dir Reports/shrunk"]),

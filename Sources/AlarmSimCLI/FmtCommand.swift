@@ -1,0 +1,124 @@
+import Reporting
+import Scenario
+
+/// `alarmsim fmt`: a scenario file in canonical form (``ScenarioPrinter``: the layout shrunk
+/// files are written in), like `gofmt` and `swift-format`: to stdout, rewritten in place, or
+/// checked.
+///
+/// A comment that the canonical form cannot keep (only the comments at the top of a file are
+/// kept) is never dropped silently: the file is refused with `file:line:col`, exit 65.
+struct FmtCommand: Command {
+    static let name = "fmt"
+    static let abstract = "Print or rewrite scenario files in canonical form (the layout shrunk files use)."
+    static let usage = "alarmsim fmt FILE.scenario... [--in-place | --check]"
+    static let options = [
+        "  --in-place   rewrite each file that is not canonical (atomically; its permission bits kept)",
+        "  --check      change nothing: list the files that are not canonical; exit 1 if any",
+        "  -h, --help   show this help",
+        "",
+        "Without --in-place or --check, prints the canonical form of one file on stdout.",
+        "Only the comments at the top of a file survive; a file with a comment further down is refused",
+        "(file:line:col, exit 65) rather than losing it: move the comment to the top first.",
+    ]
+    static let examples = [
+        "alarmsim fmt Scenarios/regressions/ios-207-lagged-verification-read-is-no-delivery.scenario",
+        "alarmsim fmt --check Scenarios/*/*.scenario   # CI: exit 1 when a file is not canonical",
+        "alarmsim fmt --in-place my-bug.scenario",
+    ]
+
+    enum Mode { case print, inPlace, check }
+
+    var paths: [String]
+    var mode: Mode
+    var outputFiles: [String] { mode == .inPlace ? paths : [] }
+
+    init(arguments: [String]) throws(UsageError) {
+        let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: [], allowsPositionals: true,
+                                         flagOptions: ["in-place", "check"])
+        paths = parsed.positionals
+        guard !paths.isEmpty else { throw UsageError("missing scenario file: name one or more, e.g. alarmsim fmt my-bug.scenario") }
+        switch (parsed.has("in-place"), parsed.has("check")) {
+        case (true, true): throw UsageError("--in-place and --check contradict each other; give one of them")
+        case (true, false): mode = .inPlace
+        case (false, true): mode = .check
+        case (false, false):
+            guard paths.count == 1 else {
+                throw UsageError("printing formats one file: name exactly one, or use --in-place or --check for several")
+            }
+            mode = .print
+        }
+    }
+
+    func run(output: inout some TextOutputStream, errors: inout some TextOutputStream,
+             environment: CLIEnvironment) -> ExitStatus {
+        var formatted: [(path: String, source: String, canonical: String)] = []
+        for path in paths {
+            switch Self.format(path) {
+            case .success(let pair): formatted.append((path, pair.source, pair.canonical))
+            case .failure(.unreadable(let message)):
+                errors.write("error: \(message)\n")
+                return .ioError
+            case .failure(.malformed(let message)):
+                errors.write("\(message)\n")
+                return .dataError
+            }
+        }
+        switch mode {
+        case .print:
+            output.write(formatted[0].canonical)
+            return .success
+        case .check:
+            let changed = formatted.filter { $0.source != $0.canonical }
+            for file in changed { output.write("not canonical: \(file.path)\n") }
+            output.write("fmt: \(formatted.count - changed.count) canonical, \(changed.count) not (alarmsim fmt --in-place FILE rewrites one)\n")
+            return changed.isEmpty ? .success : .violations
+        case .inPlace:
+            var rewritten = 0
+            for file in formatted where file.source != file.canonical {
+                do { try AtomicFile.write(file.canonical, to: file.path) } catch {
+                    errors.write("error: \(error.description)\n")
+                    return .ioError
+                }
+                rewritten += 1
+            }
+            output.write("fmt: \(rewritten) of \(formatted.count) file(s) rewritten\n")
+            return .success
+        }
+    }
+
+    /// The file's text and its canonical form; malformed when it does not parse or when a
+    /// comment would be lost.
+    static func format(_ path: String) -> Result<(source: String, canonical: String), RunCommand.LoadError> {
+        let scenario: ScenarioFile
+        switch RunCommand.load(path) {
+        case .success(let parsed): scenario = parsed
+        case .failure(let error): return .failure(error)
+        }
+        guard case .success(let data) = InputFile.read(path, what: "scenario file"), let source = String(data: data, encoding: .utf8) else {
+            return .failure(.unreadable("\(path): the file changed while it was read"))
+        }
+        if let (line, column) = lostComment(in: source) {
+            return .failure(.malformed("\(path):\(line):\(column): fmt keeps only the comments at the top of a file; this one would be lost: move it to the top, then format"))
+        }
+        return .success((source, ScenarioPrinter.print(scenario)))
+    }
+
+    /// The 1-based line and column of the first comment below the leading comment block (a
+    /// `#` outside a quoted string), or nil when every comment is at the top.
+    static func lostComment(in source: String) -> (Int, Int)? {
+        var leading = true
+        for (index, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.drop { $0 == " " || $0 == "\t" }
+            if leading, trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            leading = false
+            var quoted = false, escaped = false
+            for (column, character) in line.enumerated() {
+                if escaped { escaped = false; continue }
+                if character == "\\" && quoted { escaped = true; continue }
+                if character == "\"" { quoted.toggle() }
+                if character == "#" && !quoted { return (index + 1, column + 1) }
+            }
+        }
+        return nil
+    }
+}

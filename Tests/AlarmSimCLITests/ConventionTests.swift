@@ -1,0 +1,100 @@
+import AlarmSimCLI
+import Foundation
+import Testing
+
+/// The conventions of a Swift command line (swift-argument-parser's shape): help, version,
+/// completion scripts, suggestions, `run --check` and `fmt`.
+@Suite("CLI conventions: help, --version, completion, fmt, run --check")
+struct ConventionTests {
+    private func temporaryFile(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.path + "/alarmsim-fmt-\(UUID().uuidString).scenario"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// A scenario written loosely: extra spaces, explicit defaults, a comment on top.
+    static let loose = """
+        # a loose file
+        platform   ios
+        start 2026-03-02 06:00:00 Europe/Berlin
+        seed 1
+        alarm wake 07:00 weekly mon
+        at +0d 06:10:00.000 user open-app
+        expect no violations
+
+        """
+
+    @Test("bare alarmsim prints the help on stdout and succeeds")
+    func bareHelp() {
+        let run = cli([])
+        #expect(run.status == .success)
+        #expect(run.output.contains("SUBCOMMANDS:") && run.output.contains("fmt") && run.output.contains("--version"))
+    }
+
+    @Test("--version names the tool's version, the trace format and the zone data")
+    func version() {
+        let run = cli("--version")
+        #expect(run.status == .success)
+        #expect(run.output.hasPrefix("alarmsim ") && run.output.contains("alarmsim-trace/1") && run.output.contains("time-zone data"))
+    }
+
+    @Test("completion scripts list every subcommand and its options", arguments: ["bash", "zsh", "fish"])
+    func completion(shell: String) {
+        let run = cli("--generate-completion-script", shell)
+        #expect(run.status == .success)
+        for word in ["fuzz", "replay", "fmt", "--seeds", "--platform", "--in-place"] {
+            #expect(run.output.contains(word), "\(shell) script lacks \(word)")
+        }
+    }
+
+    @Test("the bash script is valid bash")
+    func bashSyntax() throws {
+        let path = try temporaryFile(cli("--generate-completion-script", "bash").output)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-n", path]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test("fmt prints the canonical form, which parses to the same scenario and is a fixed point")
+    func fmtPrints() throws {
+        let path = try temporaryFile(Self.loose)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let first = cli("fmt", path)
+        #expect(first.status == .success)
+        #expect(first.output.contains("platform ios\nstart 2026-03-02 06:00 Europe/Berlin\n"))
+        #expect(first.output.contains("at +0d 06:10 user open-app"))
+        #expect(first.output.hasPrefix("# a loose file\n"), "the leading comment is kept")
+        #expect(cli("fmt", "--check", path).status == .violations, "the loose file is not canonical")
+        #expect(cli("fmt", "--in-place", path).status == .success)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == first.output)
+        #expect(cli("fmt", "--check", path).status == .success, "formatting twice changes nothing")
+        #expect(cli("run", path).status == .success, "the formatted file still runs")
+    }
+
+    @Test("fmt refuses a file whose comment it would lose, with file:line:col, and changes nothing")
+    func fmtKeepsComments() throws {
+        let text = Self.loose.replacingOccurrences(of: "expect no violations", with: "expect no violations  # why")
+        let path = try temporaryFile(text)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = cli("fmt", "--in-place", path)
+        #expect(run.status == .dataError)
+        #expect(run.errors.contains("\(path):7:23:"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == text)
+    }
+
+    @Test("run --check parses and validates without running; a malformed file still exits 65")
+    func runCheck() throws {
+        let good = try temporaryFile(Self.loose)
+        let bad = try temporaryFile(Self.loose.replacingOccurrences(of: "user open-app", with: "user opn-app"))
+        defer { try? FileManager.default.removeItem(atPath: good); try? FileManager.default.removeItem(atPath: bad) }
+        let run = cli("run", "--check", good)
+        #expect(run.status == .success && run.output.contains("OK \(good)") && !run.output.contains("PASS"))
+        let broken = cli("run", "--check", bad)
+        #expect(broken.status == .dataError)
+        #expect(broken.errors.contains(":6:19: unknown verb 'user opn-app' (did you mean 'open-app'?)"))
+    }
+}
