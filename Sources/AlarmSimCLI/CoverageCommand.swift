@@ -7,7 +7,7 @@ import Simulation
 /// (`Reports/coverage.md`), failing when a listed mark was never reached.
 struct CoverageCommand: Command {
     static let name = "coverage"
-    static let abstract = "Run the default campaign and write which rule-relevant states it reached (Reports/coverage.md)."
+    static let abstract = "Run the default campaign and write which rule-relevant states it reached (default Reports/latest/coverage.md; the committed one: --out Reports/coverage.md)."
     static let usage = "alarmsim coverage [--platform ios|android|both] [--seeds A..B] [--out FILE]"
     static let options = [
         "  --platform ios|android|both  platforms to run, ios first (default: both)",
@@ -26,7 +26,7 @@ struct CoverageCommand: Command {
         "alarmsim coverage --platform android --seeds 1..200 --out /tmp/coverage.md",
     ]
 
-    static let defaultOutPath = "Reports/coverage.md"
+    static let defaultOutPath = "Reports/latest/coverage.md"  // the committed Reports/coverage.md: --out
 
     var platforms: [PlatformFlavor]
     var seeds: ClosedRange<UInt64>

@@ -8,15 +8,15 @@ import Simulation
 /// a scenario, and writes `Reports/defects.md`.
 struct DefectsCommand: Command {
     static let name = "defects"
-    static let abstract = "Score the fuzzer on every known defect: seeds to detect per fault profile, shrunk size; writes Reports/defects.md."
+    static let abstract = "Score the fuzzer on every known defect: seeds to detect per fault profile, shrunk size (default Reports/latest/defects.md)."
     static let usage = "alarmsim defects [--seeds A..B] [--platform ios|android|both] [--defect NAME]... [--profiles P,Q] [--out FILE] [--shrink-dir DIR] [--budget N] [--no-shrink] [--any-platform]"
     static let options = [
         "  --seeds A..B|N               the budget: seeds tried in order until the first failure (default: 1..2000)",
         "  --platform ios|android|both  platforms to score (default: both); a defect is scored on each it applies to",
         "  --defect NAME                score only these defects; repeatable (default: every known defect)",
         "  --profiles P,Q               fault profiles compared side by side, the first one shrunk (default: swarm,uniform)",
-        "  --out FILE                   the Markdown scoreboard (default: Reports/defects.md)",
-        "  --shrink-dir DIR             where the shrunk scenarios go (default: Scenarios/defects)",
+        "  --out FILE                   the Markdown scoreboard (default: Reports/latest/defects.md; committed: Reports/defects.md)",
+        "  --shrink-dir DIR             where the shrunk scenarios go (default: Reports/latest/defects; committed: Scenarios/defects)",
         "  --budget N                   candidate runs one shrink may spend (default: 800)",
         "  --no-shrink                  skip shrinking (the events column stays empty)",
         "  --any-platform               stop hunting a defect at the first platform that finds it (a quick check)",
@@ -28,13 +28,13 @@ struct DefectsCommand: Command {
         "64 usage error, 74 a report file cannot be written.",
     ]
     static let examples = [
-        "alarmsim defects                                             # regenerates Reports/defects.md and Scenarios/defects/",
+        "alarmsim defects --out Reports/defects.md --shrink-dir Scenarios/defects   # regenerates the committed scoreboard and files",
         "alarmsim defects --platform android --seeds 1..500 --profiles uniform --no-shrink --out /tmp/d.md",
     ]
 
     static let defaultSeeds: ClosedRange<UInt64> = 1...2_000
-    static let defaultOut = "Reports/defects.md"
-    static let defaultShrinkDirectory = "Scenarios/defects"
+    static let defaultOut = "Reports/latest/defects.md"  // the committed Reports/defects.md: --out
+    static let defaultShrinkDirectory = "Reports/latest/defects"  // the committed Scenarios/defects: --shrink-dir
 
     var platforms: [PlatformFlavor]
     var seeds: ClosedRange<UInt64>

@@ -9,13 +9,13 @@ import Simulation
 /// `Reports/exemptions.md`.
 struct ExemptionsCommand: Command {
     static let name = "exemptions"
-    static let abstract = "Score every exemption kind under its own faults: seeds it applied to, defects still found; writes Reports/exemptions.md."
+    static let abstract = "Score every exemption kind under its own faults: seeds it applied to, defects still found (default Reports/latest/exemptions.md)."
     static let usage = "alarmsim exemptions [--seeds A..B] [--exemption NAME]... [--defect NAME]... [--out FILE]"
     static let options = [
         "  --seeds A..B|N      the seeds of each hunt, in order (default: 1..40; every row takes ~15–60 s on 2 cores)",
         "  --exemption NAME    score only these exemptions; repeatable (default: every one the catalog names)",
         "  --defect NAME       hunt only these defects, plus each row's witness; repeatable (default: every known defect)",
-        "  --out FILE          the Markdown scoreboard (default: Reports/exemptions.md)",
+        "  --out FILE          the Markdown scoreboard (default: Reports/latest/exemptions.md; committed: Reports/exemptions.md)",
         "  -h, --help          show this help",
         "",
         "A row's faults (the catalog kinds that can cause its exemption) are forced on for every seed.",
@@ -23,12 +23,12 @@ struct ExemptionsCommand: Command {
         "0 every row's witness was found, 1 one was not, 64 usage error, 74 the report cannot be written.",
     ]
     static let examples = [
-        "alarmsim exemptions                                          # regenerates Reports/exemptions.md",
+        "alarmsim exemptions --out Reports/exemptions.md              # regenerates the committed scoreboard",
         "alarmsim exemptions --exemption mute-switch --seeds 1..100 --out /tmp/e.md",
     ]
 
     static let defaultSeeds: ClosedRange<UInt64> = 1...40
-    static let defaultOut = "Reports/exemptions.md"
+    static let defaultOut = "Reports/latest/exemptions.md"  // the committed Reports/exemptions.md: --out
 
     var seeds: ClosedRange<UInt64>
     var exemptions: [String]?

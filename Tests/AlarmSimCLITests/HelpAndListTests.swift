@@ -119,12 +119,12 @@ struct HelpAndListTests {
         #expect(help.contains("UNREACHED"))
     }
 
-    @Test("coverage defaults to the fuzz campaign (both platforms, seeds 1..1000) and Reports/coverage.md")
+    @Test("coverage defaults to the fuzz campaign (both platforms, seeds 1..1000) and Reports/latest/coverage.md")
     func coverageDefaults() throws {
         let command = try CoverageCommand(arguments: [])
         #expect(command.platforms == [.ios, .android])
         #expect(command.seeds == FuzzCommand.defaultSeeds)
-        #expect(command.outPath == "Reports/coverage.md")
+        #expect(command.outPath == "Reports/latest/coverage.md", "a README command never dirties the committed tree")
         #expect(command.commandLine == "alarmsim coverage")
         let narrowed = try CoverageCommand(arguments: ["--platform", "ios", "--seeds", "5..9", "--out", "/tmp/c.md"])
         #expect(narrowed.commandLine == "alarmsim coverage --platform ios --seeds 5..9")
