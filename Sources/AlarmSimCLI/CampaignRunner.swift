@@ -21,8 +21,9 @@ struct CampaignRunner {
     func run(errors: inout some TextOutputStream) throws(Failure) -> FuzzSummary {
         var tally = CampaignTally(options: options)
         guard let range = options.runRange else { return tally.summary() }  // an empty shard
-        var meter = ProgressMeter(errorsIsTerminal: environment.errorsIsTerminal, elapsedMs: environment.elapsedMs)
         let seedsTotal = Int(range.upperBound - range.lowerBound) + 1
+        var meter = ProgressMeter(errorsIsTerminal: environment.errorsIsTerminal, elapsedMs: environment.elapsedMs,
+                                  campaignSeeds: seedsTotal * options.platforms.count)
         var pool: WorkerPool?
         if let executable = environment.executablePath {
             Interrupt.install()
@@ -33,14 +34,16 @@ struct CampaignRunner {
             }
         }
         var interrupted = false
+        // determinism-ok: wall-clock timing of the campaign, never reaches a run
+        meter.deadlineMs = options.budgetSeconds.map { environment.elapsedMs() + Int64($0) * 1_000 }
         for platform in options.platforms {
             // determinism-ok: the time budget decides how many seeds run; the summary names them
             let deadlineMs = options.budgetSeconds.map { environment.elapsedMs() + Int64($0) * 1_000 / Int64(options.platforms.count) }
-            meter.deadlineMs = deadlineMs
             meter.report(FuzzProgress(platform: platform, seedsDone: 0, seedsTotal: seedsTotal, failing: 0), to: &errors)
             let handOut = { deadlineMs.map { environment.elapsedMs() < $0 } ?? true }  // determinism-ok: as above
             func fold(_ outcome: SeedOutcome) {
                 tally.add(outcome)
+                if outcome.violation != nil { meter.failed(outcome, options: options, to: &errors) }
                 let sofar = tally.tally(platform)
                 meter.report(FuzzProgress(platform: platform, seedsDone: sofar.seeds, seedsTotal: seedsTotal, failing: sofar.failures),
                              to: &errors)

@@ -285,26 +285,47 @@ struct FuzzCommand: Command {
 }
 
 /// Campaign progress on stderr: one `\r`-rewritten line on a terminal (seeds done/total,
-/// failing, seeds/s, ETA), otherwise one line per finished platform; each finished platform's
-/// line carries its wall-clock rate.
+/// failing, seeds/s, one ETA for the whole campaign), otherwise one line per finished platform;
+/// each finished platform's line carries its wall-clock rate. A failing seed's `FAIL` line and
+/// repro are printed the moment it is folded (in seed order), above the progress line.
 struct ProgressMeter {
     let errorsIsTerminal: Bool
     let elapsedMs: @Sendable () -> Int64
-    /// When the current platform's time budget ends (`--seconds`), on the `elapsedMs` clock.
+    /// When the campaign's time budget ends (`--seconds`), on the `elapsedMs` clock.
     var deadlineMs: Int64?
+    /// Seeds the whole campaign runs (every platform), for its one ETA.
+    let campaignSeeds: Int
+    private var campaignStartMs: Int64?
+    /// Seeds of the platforms already finished.
+    private var seedsBefore = 0
     private var platformStartMs: Int64 = 0
     private var lastDrawMs: Int64 = -1_000
     private var finished = false
 
-    init(errorsIsTerminal: Bool, elapsedMs: @escaping @Sendable () -> Int64) {
+    init(errorsIsTerminal: Bool, elapsedMs: @escaping @Sendable () -> Int64, campaignSeeds: Int = 0) {
         self.errorsIsTerminal = errorsIsTerminal
         self.elapsedMs = elapsedMs
+        self.campaignSeeds = campaignSeeds
+    }
+
+    /// `FAIL ios seed 12: never-silent at 2026-03-03 06:15:12 America/New_York — …` and its
+    /// repro line, as soon as the seed is folded (the summary lists it again at the end).
+    mutating func failed(_ outcome: SeedOutcome, options: FuzzOptions, to errors: inout some TextOutputStream) {
+        guard let violation = outcome.violation else { return }
+        let when = outcome.signal == nil ? " at \(violation.localTime(fallbackZone: "UTC"))" : ""
+        let repro = Campaign.reproLine(platform: outcome.platform, seed: outcome.seed,
+                                       defects: Campaign.applicableDefects(options.defects, on: outcome.platform),
+                                       faults: options.faults, liveness: options.liveness)
+        let text = "FAIL \(outcome.platform.rawValue) seed \(outcome.seed): \(violation.invariant)\(when) — \(violation.message)\n  repro: \(repro)\n"
+        errors.write(errorsIsTerminal ? "\r\u{1B}[K" + text : text)
+        lastDrawMs = -1_000  // redraw the progress line below it at the next seed
     }
 
     mutating func report(_ progress: FuzzProgress, to errors: inout some TextOutputStream) {
         if progress.seedsDone == 0 {
             // determinism-ok: wall-clock timing of the campaign, never reaches a run
             platformStartMs = elapsedMs()
+            if campaignStartMs == nil { campaignStartMs = platformStartMs }
             finished = false
         }
         if progress.isPlatformFinished {
@@ -320,11 +341,14 @@ struct ProgressMeter {
         let durationMs = max(nowMs - platformStartMs, 1)
         let seedsPerSecond = Int64(progress.seedsDone) * 1_000 / durationMs
         var line = "\r\(progress.platform.rawValue) \(progress.seedsDone)/\(progress.seedsTotal) seeds, \(progress.failing) failing, \(seedsPerSecond) seeds/s"
+        let doneAll = seedsBefore + progress.seedsDone
+        let totalAll = max(campaignSeeds, seedsBefore + progress.seedsTotal)
+        let campaignMs = max(nowMs - (campaignStartMs ?? platformStartMs), 1)
         if let deadlineMs {
-            line += ", ETA \(max(deadlineMs - nowMs, 0) / 1_000) s (time budget)"
-        } else if progress.seedsDone > 0 {
-            let remainingMs = Int64(progress.seedsTotal - progress.seedsDone) * durationMs / Int64(progress.seedsDone)
-            line += ", ETA \(remainingMs / 1_000) s"
+            line += ", campaign ETA \(HumanText.rough(max(deadlineMs - nowMs, 0))) (time budget)"
+        } else if doneAll > 0 {
+            let remainingMs = Int64(totalAll - doneAll) * campaignMs / Int64(doneAll)
+            line += ", campaign \(doneAll)/\(totalAll), ETA \(HumanText.rough(remainingMs))"
         }
         errors.write(line + "\u{1B}[K")
     }
@@ -334,6 +358,7 @@ struct ProgressMeter {
     mutating func finish(_ progress: FuzzProgress, to errors: inout some TextOutputStream) {
         guard !finished else { return }
         finished = true
+        seedsBefore += progress.seedsTotal
         // determinism-ok: wall-clock timing of the campaign, never reaches a run
         let durationMs = max(elapsedMs() - platformStartMs, 0)
         let seedsPerSecond = Int64(progress.seedsDone) * 1_000 / max(durationMs, 1)

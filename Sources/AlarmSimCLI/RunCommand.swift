@@ -7,8 +7,9 @@ import Simulation
 struct RunCommand: Command {
     static let name = "run"
     static let abstract = "Run scenario files and check their expect lines."
-    static let usage = "alarmsim run FILE.scenario... [--check] [--trace FILE.jsonl] [--continue-seeds A..B]"
+    static let usage = "alarmsim run FILE.scenario... [--check] [--junit FILE.xml] [--trace FILE.jsonl] [--continue-seeds A..B]"
     static let options = [
+        "  --junit FILE.xml         also write a JUnit report: one test case per scenario file (file= its path)",
         "  --check                  parse and validate every file without running any: 'OK FILE' each",
         "  --trace FILE.jsonl       also write the run's full trace as JSON Lines (one scenario file only)",
         "  --continue-seeds A..B    replay the file (one only), then continue it for 36 h of virtual time with",
@@ -29,17 +30,20 @@ struct RunCommand: Command {
 
     var paths: [String]
     var tracePath: String?
-    var outputFiles: [String] { tracePath.map { [$0] } ?? [] }
+    var outputFiles: [String] { [tracePath, junitPath].compactMap { $0 } }
+    /// `--junit FILE`: the scenario suite as JUnit XML.
+    var junitPath: String?
     /// `--continue-seeds A..B`: the continuation seeds, nil for a plain run.
     var continueSeeds: ClosedRange<UInt64>?
     /// `--check`: parse and validate only.
     var checkOnly = false
 
     init(arguments: [String]) throws(UsageError) {
-        let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: ["trace", "continue-seeds"], allowsPositionals: true,
+        let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: ["trace", "continue-seeds", "junit"], allowsPositionals: true,
                                          flagOptions: ["check"])
         paths = parsed.positionals
         checkOnly = parsed.has("check")
+        junitPath = try parsed.single("junit")
         tracePath = try parsed.single("trace")
         guard !paths.isEmpty else {
             throw UsageError("missing scenario file: name one or more, e.g. alarmsim run Scenarios/field-bugs/*.scenario")
@@ -47,8 +51,11 @@ struct RunCommand: Command {
         if tracePath != nil && paths.count > 1 {
             throw UsageError("--trace writes one run's trace: name exactly one scenario file")
         }
-        if checkOnly && (tracePath != nil || parsed.all("continue-seeds").count > 0) {
-            throw UsageError("--check only parses the files: give it without --trace and --continue-seeds")
+        if checkOnly && (tracePath != nil || junitPath != nil || parsed.all("continue-seeds").count > 0) {
+            throw UsageError("--check only parses the files: give it without --trace, --junit and --continue-seeds")
+        }
+        if junitPath != nil && parsed.all("continue-seeds").count > 0 {
+            throw UsageError("--junit reports scenario files: give it without --continue-seeds")
         }
         if let text = try parsed.single("continue-seeds") {
             do {
@@ -90,8 +97,10 @@ struct RunCommand: Command {
                                 output: &output, errors: &errors)
         }
         var failed = 0
+        var cases: [(path: String, failures: [String])] = []
         for (path, scenario) in scenarios {
             let outcome = ScenarioRunner.run(scenario, keepFullTrace: tracePath != nil)
+            cases.append((path, outcome.passed ? [] : outcome.failures))
             guard writeTrace(outcome.result, errors: &errors) else { return .ioError }
             if outcome.passed {
                 output.write("PASS \(path)\n")
@@ -107,7 +116,36 @@ struct RunCommand: Command {
             }
         }
         output.write("scenarios: \(scenarios.count - failed) passed, \(failed) failed\n")
+        if let junitPath {
+            do { try AtomicFile.write(Self.junit(cases), to: junitPath) } catch {
+                errors.write("error: \(error.description)\n")
+                return .ioError
+            }
+        }
         return failed == 0 ? .success : .violations
+    }
+
+    /// The scenario suite as JUnit XML: one `<testcase>` per file, named by its file name, with
+    /// `file=` its path and `classname` its directory; a failing file's unmet expectations in
+    /// `<failure>` (the first in `message`). `time="0"`: the report is a pure function of the files.
+    static func junit(_ cases: [(path: String, failures: [String])]) -> String {
+        let failures = cases.filter { !$0.failures.isEmpty }.count
+        var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
+                     "<testsuites name=\"alarmsim run\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\">",
+                     "  <testsuite name=\"alarmsim scenarios\" tests=\"\(cases.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" time=\"0\">"]
+        for (path, unmet) in cases {
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            let directory = path.split(separator: "/").dropLast().joined(separator: ".")
+            let open = "    <testcase classname=\"\(HTMLText.escaped(directory.isEmpty ? "scenarios" : directory))\" name=\"\(HTMLText.escaped(name))\" file=\"\(HTMLText.escaped(path))\" time=\"0\""
+            guard let first = unmet.first else {
+                lines.append(open + "/>")
+                continue
+            }
+            lines.append(open + ">")
+            lines.append("      <failure type=\"scenario\" message=\"\(HTMLText.escaped(first))\">\(HTMLText.escaped(unmet.joined(separator: "\n")))</failure>")
+            lines.append("    </testcase>")
+        }
+        return (lines + ["  </testsuite>", "</testsuites>"]).joined(separator: "\n") + "\n"
     }
 
     /// Writes `--trace FILE` (the run's full trace as JSON Lines; `-` for stdout), when given.

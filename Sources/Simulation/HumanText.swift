@@ -18,6 +18,12 @@ public enum HumanText {
         return pair(minutes / 1_440, "d", (minutes % 1_440) / 60, "h")
     }
 
+    /// A rough duration for an ETA: whole seconds (`55 s`, `3 min 9 s`, `2 h 5 min`).
+    public static func rough(_ ms: Int64) -> String {
+        let seconds = max(ms, 0) / 1_000
+        return seconds < 60 ? "\(seconds) s" : duration(seconds * 1_000)
+    }
+
     /// `value` with its last `places` digits after a decimal point (`5001`, 3 → `5.001`).
     static func decimal(_ value: Int64, places: Int) -> String {
         var scale: Int64 = 1

@@ -277,10 +277,14 @@ extension World {
         }
         let key = "\(request.metadata.rootID)|\(fireKey)"
         if let known = stableIDs[key], known != request.id {
-            var shown = fireKey
-            if case .fixed(let wallMs) = request.schedule {
+            // For people: a repeating ring's configured local time, else the fire minute as local wall time.
+            var shown: String
+            switch request.schedule {
+            case .relative(let hour, let minute, .some): shown = "\(clockTime(hour: hour, minute: minute)) (local, repeating)"
+            case .relative, .fixed:
+                let wallMs = request.fireWallMs
                 let local = calendar.local(wallMs)
-                shown = "\(calendar.localDate(wallMs)) \(clockTime(hour: local.hour, minute: local.minute))"
+                shown = "\(calendar.localDate(wallMs)) \(clockTime(hour: local.hour, minute: local.minute)) \(calendar.zoneIdentifier)"
             }
             violate("stable-ids", [], "primary of \(request.metadata.rootID) at \(shown) changed ID from \(known) to \(request.id) (title now \"\(request.metadata.title)\")")
             return

@@ -97,4 +97,32 @@ struct ConventionTests {
         #expect(broken.status == .dataError)
         #expect(broken.errors.contains(":6:19: unknown verb 'user opn-app' (did you mean 'open-app'?)"))
     }
+
+    @Test("run --junit writes one test case per scenario file with file= its path; an unmet expectation is a failure")
+    func runJUnit() throws {
+        let good = try temporaryFile(Self.loose)
+        let bad = try temporaryFile(Self.loose.replacingOccurrences(of: "expect no violations", with: "expect violation never-silent"))
+        let report = FileManager.default.temporaryDirectory.path + "/alarmsim-junit-\(UUID().uuidString).xml"
+        defer { for path in [good, bad, report] { try? FileManager.default.removeItem(atPath: path) } }
+        let run = cli("run", good, bad, "--junit", report)
+        #expect(run.status == .violations)
+        let xml = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(xml.contains("tests=\"2\" failures=\"1\""))
+        #expect(xml.contains("file=\"\(good)\" time=\"0\"/>"))
+        #expect(xml.contains("file=\"\(bad)\" time=\"0\">") && xml.contains("<failure type=\"scenario\" message=\""))
+    }
+
+    @Test("fuzz prints each failing seed with its local time and repro the moment it is folded; JUnit names the first one")
+    func failLinesAndJUnit() throws {
+        let directory = FileManager.default.temporaryDirectory.path + "/alarmsim-fail-lines-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let run = cli("fuzz", "--platform", "ios", "--seeds", "1..2", "--defect", "title-in-ring-id", "--no-shrink", "--report", directory)
+        #expect(run.status == .violations)
+        #expect(run.errors.contains("FAIL ios seed 1: stable-ids at 2026-12-16 17:27:12 Europe/Berlin — primary of a1.mon"))
+        #expect(run.errors.contains("  repro: alarmsim replay --platform ios --seed 1 --defect title-in-ring-id\n"))
+        let junit = try String(contentsOfFile: directory + "/junit.xml", encoding: .utf8)
+        #expect(junit.contains("message=\"seed 1: primary of a1.mon"), "the first failing seed's message, not a list of seeds")
+        #expect(junit.contains("(and 1 more failing seed)\""))
+        #expect(!junit.contains("<testcase classname=\"alarmsim.ios\" name=\"never-silent\"/>"), "every case has a time")
+    }
 }
