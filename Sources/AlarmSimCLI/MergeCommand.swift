@@ -49,6 +49,11 @@ struct MergeCommand: Command {
                 errors.write("error: \(error.message)\n")
                 return .ioError
             }
+            // JSON is UTF-8 (RFC 8259): an invalid byte is named by line and column, not decoded around.
+            if let (line, column) = UTF8Scan.firstInvalid(in: [UInt8](data)) {
+                errors.write("error: \(path):\(line):\(column): the file is not UTF-8 text (an invalid byte sequence starts here)\n")
+                return .dataError
+            }
             do {
                 parts.append((path, try CampaignReport.read(data, source: path)))
             } catch {

@@ -178,6 +178,8 @@ struct SummaryDocument: Codable {
         var repro: String
         var signal: String?
         var artifacts: String?
+        /// The device's zone at the violation (IANA), for its local time; absent in older summaries.
+        var zone: String?
     }
 
     var schemaVersion: Int
@@ -213,7 +215,7 @@ struct SummaryDocument: Codable {
                            rules: failing.violation.rules, message: failing.violation.message,
                            trueMs: crashed ? nil : failing.violation.trueMs, wallMs: crashed ? nil : failing.violation.wallMs,
                            eventIndex: crashed ? nil : failing.violation.eventIndex, repro: failing.repro,
-                           signal: failing.signal, artifacts: artifacts[index])
+                           signal: failing.signal, artifacts: artifacts[index], zone: crashed ? nil : failing.violation.zone)
         }
         violations = summary.violationCount
     }
@@ -242,7 +244,18 @@ struct SummaryDocument: Codable {
             throw DocumentError(message: "platforms lists \(platforms.map(\.platform)), but options.platforms is \(options.platforms)")
         }
         let tallies = try platforms.enumerated().map { (index, platform) throws(DocumentError) in try platform.tally(at: "platforms[\(index)]") }
+        for (index, tally) in tallies.enumerated() {
+            if let outside = tally.seedsRun.first(where: { $0.lowerBound < options.seeds.first || $0.upperBound > options.seeds.last }) {
+                throw DocumentError(message: "platforms[\(index)].seedsRun: \(outside.lowerBound)..\(outside.upperBound) lies outside options.seeds \(options.seeds.first)..\(options.seeds.last)")
+            }
+        }
         let failingSeeds = try failing.enumerated().map { (index, failure) throws(DocumentError) in try failure.failingSeed(at: "failing[\(index)]") }
+        for (index, failure) in failingSeeds.enumerated() {
+            guard let tally = tallies.first(where: { $0.platform == failure.platform }),
+                  tally.seedsRun.contains(where: { $0.contains(failure.seed) }) else {
+                throw DocumentError(message: "failing[\(index)]: \(failure.platform.rawValue) seed \(failure.seed) is not among the seeds that platform ran")
+            }
+        }
         for tally in tallies where failingSeeds.filter({ $0.platform == tally.platform }).count != tally.failures {
             throw DocumentError(message: "\(tally.platform.rawValue) counts \(tally.failures) failures but failing lists \(failingSeeds.filter { $0.platform == tally.platform }.count)")
         }
@@ -280,6 +293,7 @@ extension SummaryDocument.Platform {
             hits[mark.rawValue] = entry.hits
             reaching[mark.rawValue] = entry.seeds
         }
+        try validateCounts(at: path)
         var tally = PlatformTally(platform: try SummaryDocument.platform(platform, at: path + ".platform"),
                                   defects: try SummaryDocument.defects(defects, at: path + ".defects"),
                                   seeds: seeds, failures: failures, events: events,
@@ -302,10 +316,53 @@ extension SummaryDocument.Platform {
     }
 }
 
+extension SummaryDocument.Platform {
+    /// Counts a campaign can produce: none negative, failures and reaching seeds at most the seeds
+    /// run, a reached mark hit at least once per seed reaching it, exemption names words.
+    func validateCounts(at path: String) throws(DocumentError) {
+        guard seeds >= 0, events >= 0 else { throw DocumentError(message: "\(path): seeds (\(seeds)) and events (\(events)) cannot be negative") }
+        guard (0...seeds).contains(failures) else {
+            throw DocumentError(message: "\(path): failures is \(failures), outside 0...\(seeds) (the seeds run)")
+        }
+        for (index, exemption) in exemptions.enumerated() {
+            guard exemption.count >= 0, SummaryDocument.isName(exemption.name) else {
+                throw DocumentError(message: "\(path).exemptions[\(index)]: '\(SummaryDocument.shown(exemption.name))' × \(exemption.count) is not an exemption count (a lowercase name, a count ≥ 0)")
+            }
+        }
+        for entry in coverage where entry.hits < 0 || !(0...seeds).contains(entry.seeds) || entry.hits < entry.seeds {
+            throw DocumentError(message: "\(path).coverage: mark '\(SummaryDocument.shown(entry.mark))' has \(entry.hits) hits in \(entry.seeds) seeds of \(seeds); hits ≥ seeds reaching ≥ 0, seeds reaching ≤ seeds run")
+        }
+    }
+}
+
+extension SummaryDocument {
+    /// An invariant, exemption or mark name: lowercase letters, digits and hyphens, 1–100 of them.
+    static func isName(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 100 && text.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
+    }
+
+    /// True for text a report may print: no control characters (tab aside).
+    static func isPrintable(_ text: String) -> Bool {
+        !text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t") || (0x7F...0x9F).contains($0.value) }
+    }
+
+    /// A name as an error message shows it: control characters visible, at most 60 characters.
+    static func shown(_ text: String) -> String {
+        String(text.unicodeScalars.map { $0.value < 0x20 ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined().prefix(60))
+    }
+}
+
 extension SummaryDocument.Failure {
     func failingSeed(at path: String) throws(DocumentError) -> FailingSeed {
+        guard SummaryDocument.isName(invariant) else {
+            throw DocumentError(message: "\(path).invariant: '\(SummaryDocument.shown(invariant))' is not an invariant name (alarmsim list invariants)")
+        }
+        for (field, text) in [("message", message), ("repro", repro)] + rules.map({ ("rules", $0) }) where !SummaryDocument.isPrintable(text) {
+            throw DocumentError(message: "\(path).\(field): contains a control character ('\(SummaryDocument.shown(text))')")
+        }
+        if let eventIndex, eventIndex < 0 { throw DocumentError(message: "\(path).eventIndex: \(eventIndex) is negative") }
         let violation = Violation(invariant: invariant, rules: rules, message: message, trueMs: trueMs ?? 0, wallMs: wallMs ?? 0,
-                                  eventIndex: eventIndex ?? 0)
+                                  eventIndex: eventIndex ?? 0, zone: zone)
         return FailingSeed(platform: try SummaryDocument.platform(platform, at: path + ".platform"), seed: seed,
                            violation: violation, repro: repro, signal: signal)
     }
