@@ -72,6 +72,6 @@ struct ListCommand: Command {
             + " [the bridge must still: \(info.bridgeMustStill)]"
             + (faults.isEmpty ? "" : " [faults: \(faults.joined(separator: ", "))]")
             + " [rules: \(info.rules.joined(separator: ", "))]"
-            + " [limit: \(info.source)]")
+            + " [source: \(info.source)]")
     }
 }
