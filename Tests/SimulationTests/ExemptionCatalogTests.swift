@@ -44,6 +44,13 @@ struct ExemptionCatalogTests {
         }
     }
 
+    /// Quoted kebab-case words anywhere in `text` (the odd pieces between quotes).
+    static func quoted(in text: String) -> [String] {
+        text.components(separatedBy: "\"").enumerated().compactMap { index, piece in
+            index % 2 == 1 && FaultKind.isKebabCase(piece) ? piece : nil
+        }
+    }
+
     /// The names the oracle can count, read from Sources/Simulation: literals passed to
     /// `countExemption` and `noteFault` or set as a snooze's platform excuse, the names the
     /// exemption functions (`…Exemption(`, `snoozeExcuse(`) return, and the Android model's kill
@@ -62,10 +69,10 @@ struct ExemptionCatalogTests {
                     inExemptionFunction = line.contains("Exemption(") || line.contains("Excuse(")
                 }
                 guard inExemptionFunction, line.contains("return ") else { continue }
-                names.formUnion(literals(after: "\"", in: String(line)).filter { line.contains("\"\($0)\"") })
+                names.formUnion(quoted(in: String(line)))
             }
             if file == "Invariants+SnoozeRing.swift", let list = text.components(separatedBy: "func noteSnoozePlatformFault").dropFirst().first {
-                names.formUnion(literals(after: "\"", in: String(list.prefix(400))))
+                names.formUnion(quoted(in: String(list.prefix(400))))
             }
         }
         let kills = try String(contentsOf: root.appendingPathComponent("Sources/AndroidModel/AlarmTypes.swift"), encoding: .utf8)

@@ -54,7 +54,7 @@ struct RulebookTests {
     func citedRulesHaveAnchors() throws {
         let anchors = try Self.anchors()
         #expect(anchors.count >= 263, "Docs/rules.md: \(anchors.count) anchors, RULES.md has 263 rule IDs")
-        let sources = root.appendingPathComponent("Sources")
+        let sources = Self.root.appendingPathComponent("Sources")
         let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
         #expect(files.count > 50)
