@@ -1,10 +1,10 @@
 import Simulation
 
-/// `alarmsim list`: the known defects, the invariants or the fault kinds, one per line.
+/// `alarmsim list`: the known defects, the invariants, the fault kinds or the exemptions, one per line.
 struct ListCommand: Command {
     static let name = "list"
-    static let abstract = "List the known defects, the invariants or the fault kinds, one per line: name, then a short description."
-    static let usage = "alarmsim list defects|invariants|faults"
+    static let abstract = "List the known defects, the invariants, the fault kinds or the exemptions, one per line: name, then a short description."
+    static let usage = "alarmsim list defects|invariants|faults|exemptions"
     static let options = [
         "  -h, --help  show this help",
     ]
@@ -12,10 +12,11 @@ struct ListCommand: Command {
         "alarmsim list defects      # names to pass to --defect",
         "alarmsim list invariants   # IDs that violations and 'expect violation' lines use",
         "alarmsim list faults       # fault kinds for --faults: platforms, rate and unit, summary",
+        "alarmsim list exemptions   # names counted in summaries: what each excuses, what the bridge must still do",
     ]
 
     enum Subject: String, CaseIterable {
-        case defects, invariants, faults
+        case defects, invariants, faults, exemptions
     }
 
     var subject: Subject
@@ -23,13 +24,13 @@ struct ListCommand: Command {
     init(arguments: [String]) throws(UsageError) {
         let parsed = try ParsedArguments(arguments, command: Self.name, valuedOptions: [], allowsPositionals: true)
         guard let word = parsed.positionals.first else {
-            throw UsageError("missing what to list: say 'alarmsim list defects', 'alarmsim list invariants' or 'alarmsim list faults'")
+            throw UsageError("missing what to list: say 'alarmsim list defects', 'alarmsim list invariants', 'alarmsim list faults' or 'alarmsim list exemptions'")
         }
         guard let subject = Subject(rawValue: word) else {
-            throw UsageError("cannot list '\(word)': say 'alarmsim list defects', 'alarmsim list invariants' or 'alarmsim list faults'")
+            throw UsageError("cannot list '\(word)': say 'alarmsim list defects', 'alarmsim list invariants', 'alarmsim list faults' or 'alarmsim list exemptions'")
         }
         guard parsed.positionals.count == 1 else {
-            throw UsageError("unexpected argument '\(parsed.positionals[1])': list one thing at a time, defects, invariants or faults")
+            throw UsageError("unexpected argument '\(parsed.positionals[1])': list one thing at a time, defects, invariants, faults or exemptions")
         }
         self.subject = subject
     }
@@ -52,11 +53,25 @@ struct ListCommand: Command {
                     + " [rate: \($0.rate) \($0.unit.rawValue); swarm switch: \($0.swarmChance)]"
                     + " [rules: \($0.rules.joined(separator: ", "))]")
             }
+        case .exemptions:
+            rows = ExemptionCatalog.all.map(Self.exemptionRow)
         }
         let width = rows.map(\.0.count).max() ?? 0
         for (name, description) in rows {
             output.write(name + String(repeating: " ", count: width - name.count + 2) + description + "\n")
         }
         return .success
+    }
+
+    /// One exemption: what it excuses, then its platforms, what the bridge must still do, the
+    /// fault kinds that cause it (if any), its rules and the source of the limit.
+    static func exemptionRow(_ info: ExemptionInfo) -> (String, String) {
+        let faults = ExemptionCatalog.faults(causing: info.name)
+        return (info.name, info.explanation
+            + " [platforms: \(info.platforms.map(\.rawValue).joined(separator: ", "))]"
+            + " [the bridge must still: \(info.bridgeMustStill)]"
+            + (faults.isEmpty ? "" : " [faults: \(faults.joined(separator: ", "))]")
+            + " [rules: \(info.rules.joined(separator: ", "))]"
+            + " [source: \(info.source)]")
     }
 }

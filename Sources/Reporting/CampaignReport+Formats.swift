@@ -7,8 +7,12 @@ extension CampaignReport {
     /// `summary.md`: the options, one table row per platform, then each failing seed with its
     /// invariant, rules, message, virtual time, repro line and, when written, links to its
     /// per-failure artifacts.
-    /// - Parameter artifacts: Relative artifacts directories by index in `summary.failing`.
-    public static func markdown(_ summary: FuzzSummary, artifacts: [Int: String] = [:]) -> String {
+    /// - Parameters:
+    ///   - artifacts: Relative artifacts directories by index in `summary.failing`.
+    ///   - rulebook: Where rule IDs link to (``RulebookLinks``): the path of `Docs/rules.md`
+    ///     relative to the report directory; the repository-root path by default.
+    public static func markdown(_ summary: FuzzSummary, artifacts: [Int: String] = [:],
+                                rulebook: String = RulebookLinks.repositoryPath) -> String {
         let options = summary.options
         var lines = ["# alarmsim fuzz campaign", ""]
         lines.append("- seeds: \(options.seeds.lowerBound)..\(options.seeds.upperBound)"
@@ -34,7 +38,7 @@ extension CampaignReport {
             if let signal = failing.signal {
                 lines.append("- worker died: \(signal)")
             } else {
-                lines.append("- rules: " + (violation.rules.isEmpty ? "none" : violation.rules.joined(separator: ", ")))
+                lines.append("- rules: " + (violation.rules.isEmpty ? "none" : violation.rules.map { RulebookLinks.markdown($0, rulebook: rulebook) }.joined(separator: ", ")))
                 lines.append("- found at \(violation.localTime(fallbackZone: "UTC")), after trace event \(violation.eventIndex)")
             }
             lines.append("- repro: `\(failing.repro)`")

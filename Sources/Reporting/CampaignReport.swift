@@ -35,7 +35,8 @@ public enum CampaignReport {
         try AtomicFile.prepareDirectory(directory)
         // summary.json is the index (merge reads it; it links the artifacts): written last, so a
         // campaign killed part-way never leaves an index newer than the files beside it.
-        try AtomicFile.write(markdown(summary, artifacts: artifacts), to: directory + "/" + summaryMarkdownName)
+        let rulebook = RulebookLinks.path(fromDirectory: directory)
+        try AtomicFile.write(markdown(summary, artifacts: artifacts, rulebook: rulebook), to: directory + "/" + summaryMarkdownName)
         try AtomicFile.write(junit(summary), to: directory + "/" + junitName)
         try AtomicFile.write(json(summary, artifacts: artifacts), to: directory + "/" + summaryJSONName)
     }

@@ -54,7 +54,7 @@ public enum FailureArtifacts {
         let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         let texts = [
             TraceWriter.jsonLines(header: run.header, events: run.events),
-            FailureReport.markdown(run),
+            FailureReport.markdown(run, rulebook: RulebookLinks.path(fromDirectory: base.isEmpty ? "." : base)),
             TimelinePage.html(run),
         ]
         var paths: [String] = []

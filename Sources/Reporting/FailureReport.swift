@@ -10,7 +10,9 @@ public enum FailureReport {
     public static let lastEventsCount = 30
 
     /// The Markdown report of `run`, ending with a newline.
-    public static func markdown(_ run: FailureRun) -> String {
+    /// - Parameter rulebook: Where rule IDs link to (``RulebookLinks``): the path of
+    ///   `Docs/rules.md` relative to the report's directory; the repository-root path by default.
+    public static func markdown(_ run: FailureRun, rulebook: String = RulebookLinks.repositoryPath) -> String {
         let time = LocalTimeFormat(zoneIdentifier: run.startZone)
         let header = run.header
         var lines: [String] = []
@@ -27,7 +29,7 @@ public enum FailureReport {
             if let info = InvariantCatalog.info(violation.invariant) {
                 lines.append("- **Statement:** \(oneLine(info.statement))")
             }
-            lines.append("- **Rules:** " + (violation.rules.isEmpty ? "none" : violation.rules.map { "`\($0)`" }.joined(separator: ", ")))
+            lines.append("- **Rules:** " + (violation.rules.isEmpty ? "none" : violation.rules.map { RulebookLinks.markdown($0, rulebook: rulebook, code: true) }.joined(separator: ", ")))
             lines.append("- **Message:** \(oneLine(violation.message))")
             lines.append("- **When:** \(violation.localTime(fallbackZone: run.startZone))")
             lines.append("- **Trace event:** \(violation.eventIndex)")

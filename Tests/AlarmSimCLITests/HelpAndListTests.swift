@@ -69,6 +69,21 @@ struct HelpAndListTests {
         #expect(lines.first { $0.hasPrefix("process-death ") }?.contains("per hour of virtual time") == true)
     }
 
+    @Test("list exemptions prints one line per catalog exemption: its name, explanation, what the bridge must still do, rules")
+    func listExemptions() {
+        let run = cli("list", "exemptions")
+        #expect(run.status == .success)
+        let lines = run.output.split(separator: "\n")
+        #expect(lines.count == ExemptionCatalog.all.count)
+        for (line, info) in zip(lines, ExemptionCatalog.all) {
+            #expect(line.hasPrefix(info.name + " "))
+            #expect(line.contains(info.explanation))
+            #expect(line.contains("[the bridge must still: \(info.bridgeMustStill)]"))
+            #expect(line.contains("[rules: \(info.rules.joined(separator: ", "))]"))
+        }
+        #expect(lines.first { $0.hasPrefix("mute-switch ") }?.contains("[faults: silent-mode]") == true)
+    }
+
     @Test("fuzz and replay take --profile and repeatable --faults; the default is the swarm profile")
     func faultOptions() throws {
         #expect(try FuzzCommand(arguments: []).faults == .swarm)
