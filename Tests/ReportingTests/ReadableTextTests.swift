@@ -63,7 +63,10 @@ struct ReadableTextTests {
     @Test("report.md: the violation in local time, user text escaped, no control characters, and what to run next")
     func failureReport() {
         let markdown = FailureReport.markdown(Self.hostileRun())
-        #expect(!markdown.contains("<img"), "the title never becomes HTML")
+        // Outside fenced code blocks (where Markdown shows text as it is) no tag survives.
+        let prose = markdown.components(separatedBy: "```").enumerated().filter { $0.offset % 2 == 0 }.map(\.element).joined()
+        #expect(!prose.contains("<img"), "the title never becomes HTML")
+        #expect(prose.contains("&lt;img src=x onerror=alert(1)&gt;"))
         #expect(!markdown.unicodeScalars.contains { $0.value == 0 || $0.value == 0x1B }, "NUL and ESC never reach a terminal")
         #expect(markdown.contains("- **When:** 2026-03-02 06:40:02 Europe/Berlin"))
         #expect(!markdown.contains("1772430002000"), "no epoch milliseconds")
