@@ -128,9 +128,57 @@ public enum TraceExplainer {
     /// A bridge input or reply as the trace keeps it (Swift's description, which the trace hash
     /// covers) made shorter for people: module prefixes dropped, cut at 200 characters unless `full`.
     static func readable(_ text: String, full: Bool) -> String {
-        let plain = text.replacingOccurrences(of: "AlarmBridge.", with: "")
-        guard !full, plain.count > 200 else { return plain }
+        guard !full else { return text }
+        let plain = unwrappingOptionals(withoutTypeNames(text))
+        guard plain.count > 200 else { return plain }
         return String(plain.prefix(200)) + "… (explain --all shows it whole)"
+    }
+
+    /// `AlarmBridge.InactivityPolicy.v3` → `v3`, `Simulation.AlarmEdit.sounds(…)` → `sounds(…)`,
+    /// `AlarmBridge.LogicalAlarm(id: …)` → `LogicalAlarm(id: …)`: module names, and the type names
+    /// before an enum case, are implementation words.
+    static func withoutTypeNames(_ text: String) -> String {
+        var plain = text
+        for module in ["AlarmBridge.", "Simulation.", "SimKernel.", "IOSModel.", "AndroidModel.", "Scenario."] {
+            plain = plain.replacingOccurrences(of: module, with: "")
+        }
+        // A capitalised word followed by `.` and a lowercase case name (repeatedly, for nested types).
+        while let range = plain.range(of: #"\b[A-Z][A-Za-z0-9]*\.(?=[a-z])"#, options: .regularExpression) {
+            plain.removeSubrange(range)
+        }
+        return plain
+    }
+
+    /// `Optional(x)` → `x` at every depth (Swift's description of an optional).
+    static func unwrappingOptionals(_ text: String) -> String {
+        var characters = Array(text)
+        let marker = Array("Optional(")
+        var index = 0
+        while index + marker.count <= characters.count {
+            guard Array(characters[index..<(index + marker.count)]) == marker,
+                  index == 0 || !(characters[index - 1].isLetter || characters[index - 1].isNumber) else {
+                index += 1
+                continue
+            }
+            var depth = 1, close = index + marker.count
+            while close < characters.count, depth > 0 {
+                if characters[close] == "(" { depth += 1 } else if characters[close] == ")" { depth -= 1 }
+                if depth > 0 { close += 1 }
+            }
+            guard close < characters.count else { break }
+            characters.remove(at: close)
+            characters.removeSubrange(index..<(index + marker.count))
+        }
+        return String(characters)
+    }
+
+    /// A field's value for people: an instant (`…-ms`/`…Ms` key, a Unix-epoch ms value after
+    /// 2001) as local wall time; anything else made ``readable(_:full:)``.
+    static func fieldValue(_ key: String, _ value: String, time: LocalTimeFormat, full: Bool) -> String {
+        if !full, key.lowercased().hasSuffix("ms"), let ms = Int64(value), ms > 978_307_200_000 {
+            return time.dateTime(ms, milliseconds: false)
+        }
+        return readable(value, full: full)
     }
 
     /// A `getScheduledAlarmTimes` reply in words: each root's next fire time and whether the
@@ -161,7 +209,7 @@ public enum TraceExplainer {
             return "ring \(short)"
         }
         func rest(except keys: Set<String>) -> String {
-            let fields = event.fields.filter { !keys.contains($0.key) }.map { "\($0.key)=\($0.value)" }
+            let fields = event.fields.filter { !keys.contains($0.key) }.map { "\($0.key)=\(fieldValue($0.key, $0.value, time: time, full: full))" }
             return fields.isEmpty ? "" : " " + fields.joined(separator: " ")
         }
         let id = event.field("id")
@@ -218,8 +266,9 @@ public enum TraceExplainer {
             return ("app", "process resumed")
         case ("plan", "action"):
             let action = event.field("action") ?? "?"
-            if Timeline.faultActionNames.contains(Timeline.actionName(action)) { return ("FAULT", action) }
-            return (action.hasPrefix("app") ? "js" : "user", action)
+            let text = readable(action, full: full)
+            if Timeline.faultActionNames.contains(Timeline.actionName(action)) { return ("FAULT", text) }
+            return (action.hasPrefix("app") ? "js" : "user", text)
         case ("check", "violation"):
             return ("CHECK", "violation \(event.field("invariant") ?? "?")")
         default:

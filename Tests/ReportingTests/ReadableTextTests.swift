@@ -76,4 +76,23 @@ struct ReadableTextTests {
         #expect(next.contains("`alarmsim diff --platform ios --seed 7 --defect title-in-ring-id`"))
         #expect(next.contains("`alarmsim run Reports/shrunk/ios-7-stable-ids.scenario`"))
     }
+
+    @Test("explain lines speak the product's terms: no module or type names, no Optional(…), instants in local time")
+    func explainLines() {
+        var trace = Trace(keepLast: nil)
+        let start: Int64 = 1_772_430_000_000
+        trace.record(component: "sim", name: "start", fields: [TraceField("zone", "Europe/Berlin")], trueMs: start, wallMs: start, monotonicMs: 0)
+        trace.record(component: "plan", name: "action",
+                     fields: [TraceField("action", "userEditAlarm(alarmID: \"a1\", edit: Simulation.AlarmEdit.sounds(Optional(AlarmBridge.SoundSettings(pool: [], groups: nil, mode: Optional(AlarmBridge.SoundSettings.PlaybackMode.progressive)))))")],
+                     trueMs: start + 1_000, wallMs: start + 1_000, monotonicMs: 1_000)
+        trace.record(component: "sim", name: "heal", fields: [TraceField("end-ms", String(start + 3_600_000))],
+                     trueMs: start + 2_000, wallMs: start + 2_000, monotonicMs: 2_000)
+        let header = TraceHeader(platform: "ios", seed: 1, defects: [], parameters: [], zoneData: "2025b", eventsProcessed: 3,
+                                 traceEventCount: trace.count, traceHashHex: trace.hashHex)
+        let run = FailureRun(header: header, violations: [], reproLine: "alarmsim replay --platform ios --seed 1", events: trace.events)
+        let lines = TraceExplainer.lines(run, all: true) { _ in true }
+        #expect(lines[1].hasSuffix("user      userEditAlarm(alarmID: \"a1\", edit: sounds(SoundSettings(pool: [], groups: nil, mode: progressive)))"))
+        #expect(lines[2].hasSuffix("heal end-ms=2026-03-02 07:40:00 +01:00"))
+        #expect(TraceExplainer.lines(run, all: true, full: true) { _ in true }[1].contains("Optional(AlarmBridge.SoundSettings"), "--all keeps the trace's text whole")
+    }
 }
