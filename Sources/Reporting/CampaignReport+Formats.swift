@@ -28,6 +28,7 @@ extension CampaignReport {
         for tally in summary.tallies {
             lines.append("| \(tally.platform.rawValue) | \(SummaryFormatter.rangeList(tally.seedsRun)) | \(tally.seeds) | \(tally.failures) | \(tally.events) | \(markdownCell(SummaryFormatter.exemptionList(tally.exemptions))) |")
         }
+        lines += ["", "What the names mean: `alarmsim list exemptions` (each exemption: the platform limit it names and what the bridge must still do), `alarmsim list invariants`, and the rule IDs in the rulebook (`Docs/rules.md`)."]
         lines += ["", "## Failing seeds", ""]
         if summary.failing.isEmpty { lines.append("None: violations: 0.") }
         for (index, failing) in summary.failing.enumerated() {
