@@ -105,12 +105,8 @@ struct DiffCommand: Command {
                 switch RunCommand.load(path) {
                 case .success(let scenario):
                     results.append((path, ScenarioRunner.run(scenario, keepFullTrace: true).result))
-                case .failure(.unreadable(let message)):
-                    errors.write("error: \(message)\n")
-                    return .ioError
-                case .failure(.malformed(let message)):
-                    errors.write("\(message)\n")
-                    return .dataError
+                case .failure(let error):
+                    return error.report(to: &errors)
                 }
             }
         }

@@ -77,12 +77,8 @@ struct ExplainCommand: Command {
             case .success(let scenario):
                 let outcome = ScenarioRunner.run(scenario, keepFullTrace: true)
                 run = FailureRun(outcome.result, reproLine: "alarmsim run \(path)")
-            case .failure(.unreadable(let message)):
-                errors.write("error: \(message)\n")
-                return .ioError
-            case .failure(.malformed(let message)):
-                errors.write("\(message)\n")
-                return .dataError
+            case .failure(let error):
+                return error.report(to: &errors)
             }
         }
         output.write(TraceExplainer.text(run, all: all))

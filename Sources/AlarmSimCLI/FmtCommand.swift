@@ -55,12 +55,8 @@ struct FmtCommand: Command {
         for path in paths {
             switch Self.format(path) {
             case .success(let pair): formatted.append((path, pair.source, pair.canonical))
-            case .failure(.unreadable(let message)):
-                errors.write("error: \(message)\n")
-                return .ioError
-            case .failure(.malformed(let message)):
-                errors.write("\(message)\n")
-                return .dataError
+            case .failure(let error):
+                return error.report(to: &errors)
             }
         }
         switch mode {

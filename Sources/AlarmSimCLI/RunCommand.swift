@@ -79,12 +79,8 @@ struct RunCommand: Command {
         for path in paths {
             switch Self.load(path) {
             case .success(let scenario): scenarios.append((path, scenario))
-            case .failure(.unreadable(let message)):
-                errors.write("error: \(message)\n")
-                return .ioError
-            case .failure(.malformed(let message)):
-                errors.write("\(message)\n")
-                return .dataError
+            case .failure(let error):
+                return error.report(to: &errors)
             }
         }
         if checkOnly {
@@ -196,6 +192,19 @@ struct RunCommand: Command {
     enum LoadError: Error {
         case unreadable(String)
         case malformed(String)
+
+        /// Says what went wrong on `errors` and gives the exit status: 74 for a file that
+        /// cannot be read, 65 for a malformed one (its message is `file:line:col: …`).
+        func report(to errors: inout some TextOutputStream) -> ExitStatus {
+            switch self {
+            case .unreadable(let message):
+                errors.write("error: \(message)\n")
+                return .ioError
+            case .malformed(let message):
+                errors.write("\(message)\n")
+                return .dataError
+            }
+        }
     }
 
     /// Reads and parses one scenario file.
