@@ -298,15 +298,15 @@ public enum FaultCatalog {
         "AlarmKit reads list a newly scheduled alarm only 0–120 or 0–180 ms after its schedule call returned (in-run stream ios.daemon.read-lag)",
         platforms: [.ios], rules: ["SCH-9", "SCH-16", "API-19"],
         rate: Ratio(1, 2), unit: .perSeed)
-    /// Issue 16 part 4: seed 004's "the saved domain cannot be read yet" after the unlock.
-    /// Forced-only: activity the user makes while the gate holds (steps, opening the app) is
-    /// queued and credited at the release, so the expiry is late by the hold (expiry-formula,
-    /// ios uniform seed 3345; open).
+    /// Seed 004's "the saved domain cannot be read yet" after the unlock (BOOT-5): the gate holds
+    /// waiting for the saved domain. Activity the user makes meanwhile (steps) is queued and
+    /// credited when the bridge is ready to validate it, as the oracle now judges it (candidate
+    /// invariant 16; ios uniform seed 3345 was the oracle crediting it before).
     public static let damagedStore = FaultKind(
         "damaged-store",
-        "the saved alarm domain is damaged: the next launch's read of it, and every read for 2–60 s after, fails although protected data is available (forced-only)",
+        "the saved alarm domain is damaged: the next launch's read of it, and every read for 2–60 s after, fails although protected data is available",
         platforms: [.ios], rules: ["BOOT-5", "BOOT-2", "BOOT-7", "seed 004"],
-        rate: Ratio(1, 2), unit: .perSeed, forcedOnly: true)
+        rate: Ratio(1, 2), unit: .perSeed)
     /// Issue 16 part 4: `getScheduledAlarmTimes`'s repair (AND-5) matters when the foreground
     /// sync's repair writes failed. Forced-only: android uniform seed 3844 fails `convergence`
     /// with it on (not yet classified).

@@ -130,7 +130,7 @@ extension World {
               let live = bridge.document?.liveOccurrence, let index = oracle.liveIndex else { return }
         let occurrence = oracle.occurrences[index]
         guard occurrence.tiedRoots.count <= 1, occurrence.rootID == live.rootID,
-              occurrence.startWallMs == live.startedAtMs, oracle.pendingCredit == nil else { return }
+              occurrence.startWallMs == live.startedAtMs, oracle.pendingCredit == nil, walkWorld.stepCreditPending == nil else { return }
         // Credited activity is what the bridge observed: its step may run a look-first read
         // (IOS-2) or a launch after the press, so the credit may lag the press by up to T_OP.
         if abs(live.deadlineMs - occurrence.deadlineMs) > setup.transitionBoundMs {

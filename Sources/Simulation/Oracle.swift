@@ -722,6 +722,13 @@ extension World {
     }
 
     func oracleGateReleased() {
+        if let stepped = walkWorld.stepCreditPending {
+            walkWorld.stepCreditPending = nil
+            if let index = oracle.liveIndex, oracle.occurrences[index].id == stepped {
+                oracle.occurrences[index].lastActivityMs = wallMs
+                enqueue(.oracleDeadline(occurrence: stepped), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+            }
+        }
         guard let credited = oracle.pendingCredit else { return }
         oracle.pendingCredit = nil
         // Only the occurrence the dismissal was for (ios seed 712: a journalled Stop of an earlier

@@ -58,6 +58,10 @@ struct WalkWorld {
     /// The timing checks are off until the next resign: an edge or step reached a bridge that was
     /// not ready, so it acts on it later than the world saw it.
     var timingUnknown = false
+    /// A live step event reached a bridge not accepting inputs (a held launch gate, BOOT-5/BOOT-7):
+    /// the oracle occurrence it is activity for, credited when that bridge becomes ready and
+    /// validates it (candidate invariant 16), forgotten if the process dies first.
+    var stepCreditPending: Int?
     /// Latest post-handoff step the bridge observed live, and the latest one a look-back returned.
     var latestAcceptedStepMs: Int64?
     var lookBackStepMs: Int64?
@@ -259,9 +263,17 @@ extension World {
         let ready = process.bridge?.isAcceptingInputs == true
         let walkIsLive = oracle.liveIndex.map { oracle.occurrences[$0].id } == walkWorld.occurrenceID
         if walkIsLive, let index = oracle.liveIndex {
-            // INACT-4: a live native step event the bridge observes is genuine activity.
-            oracle.occurrences[index].lastActivityMs = wallMs
-            enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+            if ready {
+                // INACT-4: a live native step event the bridge observes is genuine activity.
+                oracle.occurrences[index].lastActivityMs = wallMs
+                enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+            } else {
+                // Candidate invariant 16: credited activity is what the bridge could observe and
+                // validate. Queued behind a held gate, the step is validated (and credited) when
+                // the bridge is ready — like a queued dismissal (oracleCredit; ios uniform 3345
+                // with a damaged store: the gate held 38 s, the steps came 6.5 s before release).
+                walkWorld.stepCreditPending = oracle.occurrences[index].id
+            }
         }
         if !ready { walkWorld.timingUnknown = true }
         if walkIsLive, ready, walkWorld.startedReported, !process.active, walkWorld.resignMs != nil {

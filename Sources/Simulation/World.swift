@@ -726,6 +726,7 @@ final class World {
             }
         }
         walkProcessDied(reason)  // WALK-7, WALK-25
+        walkWorld.stepCreditPending = nil  // the queued step event died with the process
         jsSavesProcessDied(reason)  // API-19: the persisted definition stands
         process.running = false
         process.active = false
