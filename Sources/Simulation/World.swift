@@ -915,6 +915,12 @@ final class World {
             // iOS: a new request for a refused ring supersedes the refusal's evidence: an answer to
             // it no process sees leaves the ring time unknowable (`noteMissedOccurrence`).
             seenRefusals.removeAll { $0.ringID == request.id && $0.fireWallMs > wallMs }
+            // CAP-9: likewise a direct save's new request for a ring the limit refused before (a
+            // failed save retried): the new answer decides; one no process sees leaves the root
+            // to `primary-unregistered-by-fault` (ios uniform seed 17881, shrunk: the retried
+            // one-shot's refusal came after its process died, and the refusal of the failed
+            // save, rolled back and reported, was taken as one the dropped count must name).
+            if origin == .directSave { oracle.capacityRefused.removeAll { $0.ringID == request.id } }
             oracleBind(request)
             checkWalkFuseRequest(request, origin: origin)
             checkNoLegacyRingCreated(request)  // BOOT-11, WALK-13
