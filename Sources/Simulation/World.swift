@@ -798,8 +798,8 @@ final class World {
         noteMissedSyncRead(input, bridge: bridge)  // missed-day-recorded
         noteRefusalSeen(input)  // missed-day-recorded, iOS
         coverStep(input, bridge: bridge, before: documentBefore, commands: commands)
+        adoptBridgeTieOwner(bridge)  // OCC-2: a tie no audible silencing settled (first: the owner is matched next)
         adoptAmbiguousStart(bridge)
-        adoptBridgeTieOwner(bridge)  // OCC-2: a tie no audible silencing settled
         adoptBootHiddenJumpStart(bridge)
         launchState.completionRequested = nil
         switch input {
