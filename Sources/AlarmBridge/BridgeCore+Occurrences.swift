@@ -348,7 +348,8 @@ extension BridgeCore {
         // locked-boot launch replays it only after that occurrence expired and a newer one, from
         // another time of the same root, opened): it is no activity of this one (ios uniform seed
         // 19714: the 06:24 Stop of 06:20 credited the 06:47 occurrence at 06:50).
-        if let trigger = stopTriggerWallMs(id, now: now), trigger < live.startedAtMs + live.inactivityClockOffsetMs {
+        let began = live.startedAtMs + live.inactivityClockOffsetMs
+        if let trigger = stopTriggerWallMs(id, now: now), trigger < began, began <= now.wallMs {
             out.append(.note("INACT-4: Stop of \(id) came before the live occurrence began: not credited"))
             return
         }
