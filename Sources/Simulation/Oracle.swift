@@ -711,6 +711,12 @@ extension World {
         let occurrence = oracle.occurrences[index]
         let start = occurrence.tiedStarts.first { $0.root == live.rootID }?.startWallMs ?? occurrence.startWallMs
         guard live.startedAtMs == start else { return }
+        // The losers' sounding rings are pass-overs now, no pressure of the occurrence: the
+        // bridge's silencing of them that follows is no retirement of its pressure (as in
+        // `oracleTiedPassOver`; ios uniform seed 20110).
+        for loser in occurrence.tiedRoots where loser != live.rootID {
+            for (id, _) in tiedOwnerAlerting(loser) where oracle.bindings[id] == occurrence.id { oracle.bindings[id] = nil }
+        }
         resolveTie(index, owner: live.rootID)
     }
 
