@@ -18,13 +18,16 @@ extension BridgeCore {
         // the old ring as it was). Its fingerprint becomes unknown, so the reconciliation
         // re-registers it (ID-4) instead of trusting a sound the ring may not play (SND-5, SND-6;
         // ios seed 864: a sound edit's replacement refused while the process was dead).
+        var landed: [RingRow] = []
         for row in document.rings where !row.confirmed && !inFlight.contains(row.id) && inventory.contains(where: { $0.id == row.id }) {
             mutate { $0.upsert(with(row) { row in
                 if row.replacesHeldRing == true { row.fingerprint = Self.unverifiedFingerprint }
                 row.confirmed = true
                 row.replacesHeldRing = nil
             }) }
+            landed.append(row)
         }
+        for row in landed where row.metadata.kind == .snooze { adoptLandedSnooze(row, now: now, into: &out) }  // SNZ-7
         rebaseUnrungSnoozeRows(inventory, now: now, into: &out)  // SNZ-20
         guard flavor == .ios else { return }
         replanMovedRelativeRows(inventory, delivered: queuedDeliveries, now: now)  // REC-8, IOS-2
@@ -340,6 +343,16 @@ extension BridgeCore {
             return
         }
         guard let live = document?.liveOccurrence, let row = document?.row(id), isBound(row, to: live) else { return }
+        // INACT-4, OCC-11: a primary row is bound by its root alone, so a Stop that reached the app
+        // before the live occurrence began is the Stop of an earlier occurrence of that root (a
+        // locked-boot launch replays it only after that occurrence expired and a newer one, from
+        // another time of the same root, opened): it is no activity of this one (ios uniform seed
+        // 19714: the 06:24 Stop of 06:20 credited the 06:47 occurrence at 06:50).
+        let began = live.startedAtMs + live.inactivityClockOffsetMs
+        if let trigger = stopTriggerWallMs(id, now: now), trigger < began, began <= now.wallMs {
+            out.append(.note("INACT-4: Stop of \(id) came before the live occurrence began: not credited"))
+            return
+        }
         // INACT-6: Android credits only a dismissal of a ring whose captured occurrence is the
         // live one and that is still ringing (its lifecycle valid).
         if flavor == .android, !androidDismissalIsValid(id, live: live) {

@@ -91,6 +91,23 @@ extension BridgeCore {
         out.append(.reply(.snoozeAccepted(token: live.token, untilMs: row.fireWallMs)))
     }
 
+    /// SNZ-7, SNZ-10: a snooze ring an earlier process armed, whose confirmation died with that
+    /// process, is held by the platform: the arm landed, so the snooze stands. Its confirmation is
+    /// completed now — what pressured the occurrence until then is silenced (a successor that
+    /// process armed on its background edge while the arm was in flight would otherwise sound
+    /// beside the pending snooze ring: ios uniform seed 18001), INACT-9 moves the deadline, and the
+    /// reply the dead process owed says that the snooze stands (iOS; an Android snooze ring is
+    /// repaired by `repairPendingRetries`, SNZ-11).
+    /// - Parameter row: the snooze row as found, before `observe` marked it confirmed.
+    mutating func adoptLandedSnooze(_ row: RingRow, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard flavor == .ios, let live = document?.liveOccurrence, live.token == row.metadata.token, !row.delivered,
+              live.inactivitySnoozeUntilMs == nil, row.fireWallMs > now.wallMs,
+              !snoozeRequestsInFlight.contains(row.id) else { return }
+        out.append(.note("SNZ-7: snooze ring \(row.id) armed by an earlier process is held: the snooze stands"))
+        snoozeRequestsInFlight.append(row.id)
+        snoozeConfirmed(with(row) { $0.confirmed = true }, now: now, into: &out)
+    }
+
     /// SNZ-19: rendering the challenge stops a snooze ring that is sounding.
     mutating func stopSoundingSnooze(of live: OccurrenceRecord, into out: inout [BridgeCommand]) {
         for id in alerting {

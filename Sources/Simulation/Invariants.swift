@@ -310,6 +310,12 @@ extension World {
               !copy.hasRequestsInFlight, !copy.hasPendingSyncWork, inventoryReadsOutstanding == 0 else { return }
         syncProbePending = false
         guard lastPlatformChangeMs < syncReadMs else { return }  // the platform changed since: not "no intervening change"
+        // SCH-20's "unchanged inputs": the wanted set is a function of the wall clock (a root's
+        // next occurrence), so a configured ring time reached between the read and the probe
+        // changes it even when the platform shows nothing yet (ios uniform seed 13983: the
+        // delivery of a skip-date primary was held back, and its next concrete occurrence became
+        // the wanted primary).
+        if configuredTimeReached(in: copy, afterWallMs: syncReadWallMs) { return }
         let instants = BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs)
         let inventory: [PlatformAlarm]
         if let daemon = ios {
@@ -331,6 +337,18 @@ extension World {
 }
 
 extension World {
+    /// True when a ring time of a root the bridge plans (its document's alarms) lies after
+    /// `afterWallMs` and no later than the wall clock now (idempotent-sync, SCH-20).
+    func configuredTimeReached(in bridge: BridgeCore, afterWallMs: Int64) -> Bool {
+        guard afterWallMs > .min, afterWallMs < wallMs, let alarms = bridge.document?.alarms else { return false }
+        return alarms.contains { alarm in
+            alarm.enabled && alarm.roots.contains { root in
+                let next = root.onceFireWallMs ?? calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: afterWallMs)
+                return next > afterWallMs && next <= wallMs
+            }
+        }
+    }
+
     /// A wall instant (virtual ms) as a user reads it: local date, time with seconds and the zone,
     /// e.g. `2026-10-03 08:36:12 Australia/Sydney` (violation messages).
     func localTimeText(_ wallMs: Int64) -> String {

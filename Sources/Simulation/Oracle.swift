@@ -18,6 +18,10 @@ struct OracleOccurrence {
     /// delivered late, earlier by its ring time, before any bridge process saw the occurrence
     /// open (see ``World/oracleFireTime(rootID:alarmID:fireWallMs:deliveredLate:)``).
     var tiedStarts: [(root: String, startWallMs: Int64)] = []
+    /// Dismissals credited while a tie was unsettled through a tied root's own ring: (root, wall ms,
+    /// `lastActivityMs` before it). Once the tie settles on another root, that root's Stop was a
+    /// passed-over ring's, which credits nothing (OCC-3, INACT-4; `resolveTie`).
+    var tiedCredits: [(root: String, wallMs: Int64, previous: Int64?)] = []
     var alarmID: String
     /// The owner's configured ring time (wall ms); a tie settled on a root of `tiedStarts` moves it.
     var startWallMs: Int64
@@ -57,6 +61,17 @@ struct OracleOccurrence {
 
 /// A wall-clock change no running bridge saw (``World/unobservedClockJump``): the ambiguous wall
 /// interval, the latest landing, the true time of the change and of the bridge's last reading.
+/// A one-shot a time-zone change moved to the next hh:mm of the new frame (REC-8): its old-frame
+/// instant (wall ms, and the true ms it would have come at), the moved instant, and the true ms of
+/// the change.
+struct MovedOneShot {
+    let rootID: String
+    let oldFireWallMs: Int64
+    let newFireWallMs: Int64
+    let oldFireTrueMs: Int64
+    let changeMs: Int64
+}
+
 typealias UnobservedClockJump = (fromWallMs: Int64, untilWallMs: Int64, landingWallMs: Int64, sinceMs: Int64, readingMs: Int64)
 
 struct Oracle {
@@ -326,6 +341,39 @@ extension World {
         return live.rootID
     }
 
+    /// SCH-10, REC-1: true when `fireWallMs` is a configured time of `rootID` only under a
+    /// definition an interrupted save replaced (`jsSaves.keptPrevious`, `interruptedPrevious`),
+    /// not under the definition the oracle follows now.
+    func isSupersededFireTimeOnly(rootID: String, alarmID: String, fireWallMs: Int64) -> Bool {
+        guard let current = alarms.first(where: { $0.id == alarmID }) else { return false }
+        if current.roots.contains(where: { $0.id == rootID && isConfiguredFire(fireWallMs, of: $0) }) { return false }
+        let previous = (jsSaves.keptPrevious + jsSaves.interruptedPrevious).filter { $0.id == alarmID }
+        return previous.contains { $0.roots.contains { $0.id == rootID && isConfiguredFire(fireWallMs, of: $0) } }
+    }
+
+    /// True when `fireWallMs` is one of `root`'s configured ring times in the calendar now in force.
+    func isConfiguredFire(_ fireWallMs: Int64, of root: Root) -> Bool {
+        if let once = root.onceFireWallMs { return once == fireWallMs }
+        return isScheduledOccurrence(fireWallMs, of: root, in: calendar).0
+    }
+
+    /// [limit] `zone-change-unobserved`, the one-shot it touches (REC-8): a one-shot means "the
+    /// next time the clock shows hh:mm", so a zone change before its instant moves it to the new
+    /// frame (`changeTimeZone`). When no ready bridge step saw the change before the old-frame
+    /// instant came, the bridge can never tell whether the change came before it (moved) or after
+    /// it (due, and passed): AlarmKit reports no time for either, and a ring the platform does
+    /// not hold (the capacity limit refused it) shows nothing. The bridge keeps its old-frame
+    /// reading (`LogicalAlarm.rebasingOneShot`, ios seed 482), so the moved time is owed nothing
+    /// when the platform holds no ring for it and the bridge's books still date the one-shot at the
+    /// old instant (ios uniform seed 17881). The moved record, or nil.
+    func unobservedOneShotMove(rootID: String, fireWallMs: Int64) -> MovedOneShot? {
+        guard let move = movedOneShots.last(where: { $0.rootID == rootID && $0.newFireWallMs == fireWallMs }),
+              move.changeMs == lastZoneChangeMs, (zoneChangeObservedMs ?? .max) > move.oldFireTrueMs,
+              let stored = (process.bridge?.document ?? storedDocument)?.alarm(rootID),
+              case .once(let bridgeFire) = stored.repeats, bridgeFire == move.oldFireWallMs else { return nil }
+        return move
+    }
+
     func countExemption(_ name: String) {
         exemptionCounts[name, default: 0] += 1
         record("oracle", "exemption", [TraceField("name", name)])
@@ -369,6 +417,22 @@ extension World {
             if let manager = android, manager.forceStopped {  // [limit] AND-6
                 countExemption("force-stop")
                 noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "the app was force-stopped")
+                return
+            }
+            if isSupersededFireTimeOnly(rootID: rootID, alarmID: alarmID, fireWallMs: fireWallMs) {
+                // SCH-10, REC-1: a time of the definition an interrupted save replaced may still
+                // ring (its leftover ring stays until a later sync retires it), but nothing is owed
+                // for it: the persisted definition stands. Its ring never reached the platform (ios
+                // uniform seed 18485: the capacity limit refused the old 05:26, the process died in
+                // the retried save of 09:02, and 05:26 was judged as a dropped configured time).
+                record("oracle", "superseded-time-unheld", [TraceField("root", rootID)])
+                return
+            }
+            if let move = unobservedOneShotMove(rootID: rootID, fireWallMs: fireWallMs) {
+                // [limit] zone-change-unobserved, the one-shot it touches (REC-8): see
+                // `unobservedOneShotMove`. The bridge read the one-shot in the old frame.
+                countExemption("zone-change-unobserved")
+                record("oracle", "one-shot-move-unobserved", [TraceField("root", rootID), TraceField("old", String(move.oldFireWallMs))])
                 return
             }
             if oracle.droppedFires.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }) {
@@ -633,6 +697,40 @@ extension World {
         }
     }
 
+    /// OCC-2, OCC-3: on iOS every tied root alerts and the bridge settles the tie — it keeps one
+    /// root as the owner and silences the others as pass-overs (`oracleTiedPassOver`). When those
+    /// alerts ended before the bridge acted (the user's Stop on one came first), no audible
+    /// silencing settles it, and the oracle kept the most lenient tied policy for good (ios
+    /// uniform seed 12001: a2.mon (v3, 06:05, delivered late) and a1.mon (legacy, 06:07) tied;
+    /// the bridge owned with a2.mon, expired it at 06:37, and took a3.mon's 07:07 as a new
+    /// occurrence the oracle held a pass-over). The bridge's books settle it then: the live
+    /// occurrence it opened for one of the tied roots at that root's ring time.
+    func adoptBridgeTieOwner(_ bridge: BridgeCore) {
+        guard setup.platform == .ios, let index = oracle.liveIndex, oracle.occurrences[index].tiedRoots.count > 1,
+              let live = bridge.document?.liveOccurrence, oracle.occurrences[index].tiedRoots.contains(live.rootID) else { return }
+        let occurrence = oracle.occurrences[index]
+        let start = occurrence.tiedStarts.first { $0.root == live.rootID }?.startWallMs ?? occurrence.startWallMs
+        guard live.startedAtMs == start else { return }
+        // The losers' sounding rings are pass-overs now, no pressure of the occurrence: the
+        // bridge's silencing of them that follows is no retirement of its pressure (as in
+        // `oracleTiedPassOver`; ios uniform seed 20110).
+        for loser in occurrence.tiedRoots where loser != live.rootID {
+            for (id, _) in tiedOwnerAlerting(loser) where oracle.bindings[id] == occurrence.id { oracle.bindings[id] = nil }
+        }
+        resolveTie(index, owner: live.rootID)
+    }
+
+    /// The tie settled on `owner`: the latest credits, when they were Stops of other tied roots'
+    /// rings (pass-overs now, OCC-3), are undone, back to the activity before them (ios uniform
+    /// seed 12001: a Stop of a1.mon, which lost the tie to a2.mon, moved a2.mon's deadline).
+    func revertPassedOverCredits(_ index: Int, owner: String) {
+        var credits = oracle.occurrences[index].tiedCredits
+        while let last = credits.last, last.root != owner, oracle.occurrences[index].lastActivityMs == last.wallMs {
+            oracle.occurrences[index].lastActivityMs = last.previous
+            credits.removeLast()
+        }
+    }
+
     /// Settles which of several simultaneously due roots owns the occurrence.
     func resolveTie(_ index: Int, owner rootID: String) {
         guard let root = alarms.flatMap(\.roots).first(where: { $0.id == rootID }) else { return }
@@ -642,9 +740,11 @@ extension World {
         if let start = oracle.occurrences[index].tiedStarts.first(where: { $0.root == rootID })?.startWallMs {
             oracle.occurrences[index].startWallMs = start  // the late-delivered root owns from its ring time
         }
+        revertPassedOverCredits(index, owner: rootID)
         oracle.occurrences[index].tiedRoots = [rootID]
         oracle.occurrences[index].tiedPolicies = []
         oracle.occurrences[index].tiedStarts = []
+        oracle.occurrences[index].tiedCredits = []
         record("oracle", "tie-resolved", [TraceField("owner", rootID)])
         // SND-13: the owner's primary may have reached alerting before the oracle learned of the
         // tie (iOS alerts every tied root at the same instant): it alerted unsuppressed after all.
@@ -714,6 +814,9 @@ extension World {
         let bound = oracle.bindings[id] == occurrence.id || (metadata?.kind.opensOccurrence == true && occurrence.tiedRoots.contains(metadata?.rootID ?? ""))
         guard bound else { return }
         if creditNow {
+            if occurrence.tiedRoots.count > 1, let metadata, metadata.kind.opensOccurrence {
+                oracle.occurrences[index].tiedCredits.append((metadata.rootID, wallMs, occurrence.lastActivityMs))
+            }
             oracle.occurrences[index].lastActivityMs = wallMs
             enqueue(.oracleDeadline(occurrence: occurrence.id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
         } else {

@@ -25,7 +25,12 @@ extension World {
         alarms = alarms.map { alarm in
             guard case .once(let fire) = alarm.repeats, fire > wallMs else { return alarm }
             var copy = alarm
-            copy.repeats = .once(fireWallMs: next.nextFire(hour: alarm.hour, minute: alarm.minute, weekday: nil, after: wallMs))
+            let moved = next.nextFire(hour: alarm.hour, minute: alarm.minute, weekday: nil, after: wallMs)
+            copy.repeats = .once(fireWallMs: moved)
+            // [limit] zone-change-unobserved: kept to judge a move no bridge could see (`unobservedOneShotMove`).
+            movedOneShots.append(MovedOneShot(rootID: alarm.id, oldFireWallMs: fire, newFireWallMs: moved,
+                                              oldFireTrueMs: nowMs + (fire - wallMs), changeMs: nowMs))
+            if movedOneShots.count > 16 { movedOneShots.removeFirst() }
             return copy
         }
         replanOracleFireTimes(jumpedOver: [])

@@ -150,6 +150,8 @@ final class World {
     /// The calendar in force before the last time-zone change (nil: none yet), in which the
     /// `.fixed` instants planned before it were computed (``oracleOpenStaleZoneRing(_:_:)``).
     var calendarBeforeZoneChange: WallCalendar?
+    /// One-shots a time-zone change moved to the new frame (REC-8), most recent last (bounded).
+    var movedOneShots: [MovedOneShot] = []
     /// capacity-protection (CAP-4): primaries re-requested in a limit-failure step (their one retry).
     var limitRetried: [AlarmUUID] = []
     /// The fire time of every ring the bridge requested, by ID (lookup only).
@@ -166,6 +168,8 @@ final class World {
     /// request: a later sync may then legitimately make calls (idempotent-sync probe).
     var lastPlatformChangeMs: Int64 = .min
     var syncReadMs: Int64 = .min
+    /// The wall clock (ms) at `syncReadMs` (idempotent-sync: a ring time reached since changes the wanted set).
+    var syncReadWallMs: Int64 = .min
     var syncProbePending = false
     var inventoryReadsOutstanding = 0
     /// The platform read being handed to the bridge in this step (registered-means-present, SCH-14).
@@ -795,6 +799,7 @@ final class World {
         noteMissedSyncRead(input, bridge: bridge)  // missed-day-recorded
         noteRefusalSeen(input)  // missed-day-recorded, iOS
         coverStep(input, bridge: bridge, before: documentBefore, commands: commands)
+        adoptBridgeTieOwner(bridge)  // OCC-2: a tie no audible silencing settled (first: the owner is matched next)
         adoptAmbiguousStart(bridge)
         adoptBootHiddenJumpStart(bridge)
         launchState.completionRequested = nil
@@ -911,6 +916,12 @@ final class World {
             // iOS: a new request for a refused ring supersedes the refusal's evidence: an answer to
             // it no process sees leaves the ring time unknowable (`noteMissedOccurrence`).
             seenRefusals.removeAll { $0.ringID == request.id && $0.fireWallMs > wallMs }
+            // CAP-9: likewise a direct save's new request for a ring the limit refused before (a
+            // failed save retried): the new answer decides; one no process sees leaves the root
+            // to `primary-unregistered-by-fault` (ios uniform seed 17881, shrunk: the retried
+            // one-shot's refusal came after its process died, and the refusal of the failed
+            // save, rolled back and reported, was taken as one the dropped count must name).
+            if origin == .directSave { oracle.capacityRefused.removeAll { $0.ringID == request.id } }
             oracleBind(request)
             checkWalkFuseRequest(request, origin: origin)
             checkNoLegacyRingCreated(request)  // BOOT-11, WALK-13
@@ -964,6 +975,7 @@ final class World {
             platformStopBurst(id)
         case .readInventory(let purpose):
             syncReadMs = nowMs
+            syncReadWallMs = wallMs
             inventoryReadsOutstanding += 1
             if case .verifySave(let alarmID) = purpose { noteVerifyReadIssued(alarmID) }  // invariant 30
             enqueue(.inventoryRead(purpose, incarnation: process.incarnation), afterMs: 2)
