@@ -8,8 +8,13 @@ extension Timeline {
     public static let detailBeforeMsMax: Int64 = 2 * 3_600_000
     /// Virtual time the detail covers after its focus (1 min; blank past the run's end).
     public static let detailAfterMs: Int64 = 60_000
-    /// How many distinct instants of cause the detail reaches back to (see ``detailWindow()``).
+    /// How many steps of cause the detail reaches back to (see ``detailWindow()``).
     public static let detailCauseCount = 3
+    /// Causes at most this far apart (10 s of virtual time) form one step: a tap and the calls,
+    /// schedules and cancels it set off.
+    public static let detailStepGapMs: Int64 = 10_000
+    /// A pause longer than this (10 min of virtual time) ends the story the detail tells.
+    public static let detailQuietGapMs: Int64 = 10 * 60_000
 
     /// Which stretch of the run the detail view draws.
     public struct DetailWindow: Sendable, Equatable {
@@ -40,22 +45,19 @@ extension Timeline {
     /// - a change on a root lane the violation names (``violationRoots``; every root lane when it
     ///   names none): a ring scheduled, fired, silenced, dismissed, cancelled or refused, a state
     ///   (pending, alerting, burst) that began or ended.
-    /// The window opens at the ``detailCauseCount``-th latest of these distinct instants (the
-    /// earliest there is when fewer), so it shows the last few steps of the story, not only the
-    /// step at the violation's own instant; then the span before the violation is kept between
-    /// 1 min (``detailBeforeMsMin``) and 2 h (``detailBeforeMsMax``). Without a violation the
-    /// focus is the run's end. It ends 1 min after the focus (``detailAfterMs``).
+    /// Causes at most 10 s apart form one *step* (``detailStepGapMs``). Walking back from the
+    /// violation, the window takes the latest step however long before the violation it was (a
+    /// cancel hours before a silent alarm), then earlier steps while each follows the next
+    /// within 10 min (``detailQuietGapMs``: a longer pause ends the story), up to 3 steps
+    /// (``detailCauseCount``); it opens at the earliest cause of the last step taken. The span
+    /// before the violation is then kept between 1 min (``detailBeforeMsMin``) and 2 h
+    /// (``detailBeforeMsMax``). Without a violation the focus is the run's end. It ends 1 min
+    /// after the focus (``detailAfterMs``).
     /// - Complexity: O(*n* log *n*) in the number of bars and marks.
     public func detailWindow() -> DetailWindow {
         let focus = violation?.atMs ?? endMs
         let causes = detailCauses(upTo: focus)
-        let instants = causes.map(\.ms)
-        var distinct: [Int64] = []  // descending
-        for ms in instants.sorted(by: >) where distinct.last != ms {
-            distinct.append(ms)
-            if distinct.count == Self.detailCauseCount { break }
-        }
-        let earliest = distinct.last ?? focus
+        let earliest = Self.storyStart(causes.map(\.ms)) ?? focus
         let before = min(max(focus - earliest, Self.detailBeforeMsMin), Self.detailBeforeMsMax)
         let opening = max(focus - before, startMs)
         let cause = opening == earliest ? causes.first { $0.ms == earliest }?.title : nil
@@ -64,6 +66,25 @@ extension Timeline {
                                   toMs: focus + Self.detailAfterMs, openingCause: cause)
         assert(window.fromMs <= window.openingMs && window.openingMs <= window.focusMs && window.focusMs < window.toMs)
         return window
+    }
+
+    /// The earliest cause of the last step the story reaches back to (see ``detailWindow()``);
+    /// nil when there is no cause.
+    public static func storyStart(_ instants: [Int64]) -> Int64? {
+        var steps = 0
+        var earliest: Int64?
+        for ms in instants.sorted(by: >) {
+            if let stepStart = earliest {
+                if stepStart - ms <= detailStepGapMs {
+                    earliest = ms  // the same step
+                    continue
+                }
+                if stepStart - ms > detailQuietGapMs || steps == detailCauseCount { break }
+            }
+            steps += 1
+            earliest = ms
+        }
+        return earliest
     }
 
     /// The instants of cause (see ``detailWindow()``) at or before `focus`, with hover text, in

@@ -168,30 +168,44 @@ public enum TimelinePage {
     }
 
     /// The short names of `marks` (in time order) drawn right of them, row by row, where they fit:
-    /// marks at the same spot share one label (`edit-title + save`); a label is left out (its
-    /// mark keeps its hover text) when it would run into the previous label or the next mark.
+    /// marks less than 8 px from the previous one form a group with one label, each name once
+    /// (`open-app + edit-title + leave-app`), drawn right of the group's last mark, or left of its
+    /// first when the right has no room (the plot's end); when neither fits, the last mark's name
+    /// alone is tried the same way; else no label (the marks keep their hover text).
     static func markLabels(_ marks: [Timeline.Mark], x: (Int64) -> Double, plotRight: Double, y: (Timeline.Mark) -> Int) -> String {
         var text = ""
         for row in Set(marks.map(\.row)).sorted() {
             let inRow = marks.filter { $0.row == row && $0.label != nil }
-            // Marks less than 1 px apart form one group; a group's label names each label once.
-            var groups: [(x: Double, labels: [String], mark: Timeline.Mark)] = []
+            var groups: [(firstX: Double, x: Double, labels: [String], mark: Timeline.Mark)] = []
             for mark in inRow {
                 let mx = x(mark.atMs), label = mark.label ?? ""
-                if let last = groups.last, mx - last.x < 1 {
+                if let last = groups.last, mx - last.x < 8 {
+                    groups[groups.count - 1].x = mx
                     if !last.labels.contains(label) { groups[groups.count - 1].labels.append(label) }
                 } else {
-                    groups.append((mx, [label], mark))
+                    groups.append((mx, mx, [label], mark))
                 }
             }
             var freeFrom = -Double.infinity
             for (position, group) in groups.enumerated() {
-                let label = group.labels.joined(separator: " + ")
-                let start = group.x + 7, end = start + Double(label.count) * labelCharacterWidth
-                let nextX = position + 1 < groups.count ? groups[position + 1].x - 6 : plotRight
-                guard start >= freeFrom, end <= nextX else { continue }
-                text += "<text class=\"mark-label\" x=\"\(f(start))\" y=\"\(y(group.mark) + 4)\">\(HTMLText.escaped(label))</text>\n"
-                freeFrom = end + 4
+                let nextX = position + 1 < groups.count ? groups[position + 1].firstX - 6 : plotRight
+                let previousX = position > 0 ? groups[position - 1].x + 6 : -Double.infinity
+                // The whole group's names, else its last mark's name alone.
+                let candidates = [group.labels.joined(separator: " + "), group.labels[group.labels.count - 1]]
+                for label in candidates {
+                    let textWidth = Double(label.count) * labelCharacterWidth
+                    let start = group.x + 7, leftEnd = group.firstX - 7
+                    if start >= freeFrom, start + textWidth <= nextX {
+                        text += "<text class=\"mark-label\" x=\"\(f(start))\" y=\"\(y(group.mark) + 4)\">\(HTMLText.escaped(label))</text>\n"
+                        freeFrom = start + textWidth + 4
+                        break
+                    }
+                    if leftEnd - textWidth >= max(freeFrom, previousX, Double(labelWidth) + 2) {
+                        text += "<text class=\"mark-label\" x=\"\(f(leftEnd))\" y=\"\(y(group.mark) + 4)\" text-anchor=\"end\">\(HTMLText.escaped(label))</text>\n"
+                        freeFrom = group.x + 4
+                        break
+                    }
+                }
             }
         }
         return text

@@ -10,8 +10,8 @@ struct TimelineActionsTests {
 
     /// A crafted iOS run: the user opens the app, edits a1's title (JS saves it; the bridge
     /// schedules a1.mon), leaves; a1.mon rings at +60 min, the user stops it at +61 min; at
-    /// +90 min the user opens the app and JS syncs; another root (a2.tue) changes at +91 and
-    /// +92 min; the violation names a1.mon at `violationAtMs` after the start. Heartbeats, polls
+    /// +90 min the user opens the app and JS syncs; another root (a2.tue) changes at +75 and
+    /// +80 min; the violation names a1.mon at `violationAtMs` after the start. Heartbeats, polls
     /// and peeks are sprinkled in: the actions lane must leave them out.
     static func craftedRun(violationAtMs: Int64 = 93 * minute + 20_000) -> FailureRun {
         var trace = Trace(keepLast: nil)
@@ -43,8 +43,8 @@ struct TimelineActionsTests {
         action("appSyncEnabledAlarms", at: 90 * minute)
         input("syncEnabledAlarms", at: 90 * minute)
         record("bridge", "schedule", [TraceField("id", "ring-2"), TraceField("kind", "primary"), TraceField("root", "a2.tue"),
-                                      TraceField("schedule", "fixed(\(start + 600 * minute))"), TraceField("origin", "resumeSync")], at: 91 * minute)
-        record("bridge", "cancel", [TraceField("id", "ring-2"), TraceField("origin", "resumeSync")], at: 92 * minute)
+                                      TraceField("schedule", "fixed(\(start + 600 * minute))"), TraceField("origin", "resumeSync")], at: 75 * minute)
+        record("bridge", "cancel", [TraceField("id", "ring-2"), TraceField("origin", "resumeSync")], at: 80 * minute)
         action("appContextHeartbeat(stint: 2)", at: 92 * minute)
         let message = "primary of a1.mon was not re-armed after the sync"
         record("check", "violation", [TraceField("invariant", "never-silent"), TraceField("message", message)], at: violationAtMs)
@@ -132,23 +132,27 @@ struct TimelineActionsTests {
         #expect(!sizes.isEmpty && sizes.allSatisfy { $0 >= 11 }, "font sizes \(sizes)")
     }
 
-    @Test("the detail opens at the third-latest instant of cause on the violated root, the actions, faults and lifecycle, and ends after the violation")
+    @Test("the detail opens at the story's start: steps of cause back from the violation until a 10 min pause or 3 steps; it ends after the violation")
     func detailWindow() throws {
         let timeline = Timeline(Self.craftedRun())
         #expect(timeline.violationRoots == ["a1.mon"], "a2.tue is not named")
         let window = timeline.detailWindow()
         let violationMs = Self.start + 93 * Self.minute + 20_000
         #expect(window.focusMs == violationMs)
-        // Causes at or before the violation, latest first: +90 min (open-app, sync), +61 min
-        // (stop, dismissed, alerting ended), +60 min (fired). a2.tue's changes at +91 and +92 min
-        // do not count: the violation does not name a2.tue.
-        #expect(window.openingMs == Self.start + 60 * Self.minute)
-        #expect(window.beforeMs == 33 * Self.minute + 20_000)
+        // Steps of cause, latest first: +90 min (open-app, sync), then +61 min (stop, dismissed,
+        // alerting ended) after a 29 min pause, which ends the story. a2.tue's changes at +80
+        // and +75 min would continue it, but the violation does not name a2.tue.
+        #expect(window.openingMs == Self.start + 90 * Self.minute)
+        #expect(window.beforeMs == 3 * Self.minute + 20_000)
         #expect(window.fromMs < window.openingMs && window.fromMs >= timeline.startMs, "a margin before the opening cause")
         #expect(window.toMs == violationMs + Timeline.detailAfterMs, "it ends after the violation")
-        #expect(window.openingCause?.contains("ring-1") == true)
+        #expect(window.openingCause?.contains("userOpenApp") == true)
         let html = TimelinePage.html(Self.craftedRun())
-        #expect(html.contains("the 33 min 20 s before the violation</span> (from 07:40:00) and 1 min after"))
+        #expect(html.contains("the 3 min 20 s before the violation</span> (from 08:10:00) and 1 min after"))
+        // Three steps at most: a story with no long pause opens at its third-latest step.
+        #expect(Timeline.storyStart([0, 60_000, 65_000, 120_000, 180_000, 240_000]) == 120_000)
+        #expect(Timeline.storyStart([0, 60_000, 900_000, 905_000]) == 900_000, "a 14 min pause ends the story")
+        #expect(Timeline.storyStart([]) == nil)
 
         // Ceiling: the same causes, the violation 10 h in: the window covers 2 h.
         let late = Timeline(Self.craftedRun(violationAtMs: 600 * Self.minute)).detailWindow()
