@@ -26,7 +26,8 @@ extension Timeline {
         /// The first instant drawn: `openingMs` less a margin of 5 % of the span (at least 1 s),
         /// so the opening cause is not drawn on the plot's edge; never before the run's start.
         public var fromMs: Int64
-        /// The last instant drawn: `focusMs` + ``Timeline/detailAfterMs``.
+        /// The last instant drawn: `focusMs` + ``Timeline/detailAfterMs`` after a violation; after
+        /// a clean run's end only the margin (nothing happens past the end).
         public var toMs: Int64
         /// Hover text of the cause at `openingMs` (nil when the floor or ceiling placed it).
         public var openingCause: String?
@@ -51,8 +52,8 @@ extension Timeline {
     /// within 10 min (``detailQuietGapMs``: a longer pause ends the story), up to 3 steps
     /// (``detailCauseCount``); it opens at the earliest cause of the last step taken. The span
     /// before the violation is then kept between 1 min (``detailBeforeMsMin``) and 2 h
-    /// (``detailBeforeMsMax``). Without a violation the focus is the run's end. It ends 1 min
-    /// after the focus (``detailAfterMs``).
+    /// (``detailBeforeMsMax``). It ends 1 min after the violation (``detailAfterMs``). Without a
+    /// violation the focus is the run's end, and the window ends there plus the margin.
     /// - Complexity: O(*n* log *n*) in the number of bars and marks.
     public func detailWindow() -> DetailWindow {
         let focus = violation?.atMs ?? endMs
@@ -63,7 +64,7 @@ extension Timeline {
         let cause = opening == earliest ? causes.first { $0.ms == earliest }?.title : nil
         let margin = max((focus - opening) / 20, 1_000)
         let window = DetailWindow(focusMs: focus, openingMs: opening, fromMs: max(opening - margin, startMs),
-                                  toMs: focus + Self.detailAfterMs, openingCause: cause)
+                                  toMs: focus + (violation == nil ? margin : Self.detailAfterMs), openingCause: cause)
         assert(window.fromMs <= window.openingMs && window.openingMs <= window.focusMs && window.focusMs < window.toMs)
         return window
     }

@@ -76,7 +76,7 @@ public enum TimelinePage {
         let after = Timeline.durationWords(window.toMs - window.focusMs)
         let why = window.openingCause.map { " title=\"opens at: \(HTMLText.escaped($0))\"" } ?? ""
         var section = "<section>\n<h2>Detail · <span class=\"span\"\(why)>the \(Timeline.durationWords(window.beforeMs)) before \(what)</span>"
-        section += " (from \(HTMLText.escaped(time.clock(window.openingMs, seconds: true)))) and \(after) after</h2>\n"
+        section += " (from \(HTMLText.escaped(time.clock(window.openingMs, seconds: true))))\(timeline.violation == nil ? "" : " and \(after) after")</h2>\n"
         section += scrolling(svg(timeline, fromMs: window.fromMs, toMs: window.toMs, time: time, id: "detail"))
         section += "</section>\n"
         return section

@@ -161,6 +161,13 @@ struct TimelineActionsTests {
         let soon = Timeline(Self.briefRun()).detailWindow()
         #expect(soon.beforeMs == Timeline.detailBeforeMsMin && soon.openingCause == nil)
         #expect(soon.toMs > soon.focusMs)
+        // A clean run: every root lane counts (a2.tue at +80 and +75 min continues the story);
+        // the detail ends at the run's end plus the margin, and says nothing of after.
+        var clean = Self.craftedRun()
+        clean.violations = []
+        let end = Timeline(clean).detailWindow()
+        #expect(end.focusMs == Timeline(clean).endMs && end.toMs - end.focusMs == (end.focusMs - end.openingMs) / 20)
+        #expect(TimelinePage.html(clean).contains("before the end of the run</span> (from 07:55:00)</h2>"))
         #expect(Timeline.durationWords(200_000) == "3 min 20 s" && Timeline.durationWords(7_200_000) == "2 h"
             && Timeline.durationWords(3_900_000) == "1 h 5 min" && Timeline.durationWords(45_000) == "45 s")
     }
