@@ -28,7 +28,12 @@ import SimKernel
 ///   (`didBecomeActive` → `willResignActive`), suspended, device off (`device shutdown` →
 ///   `device boot`) and locked after boot (→ `device first-unlock`);
 /// - the fault lane: every fault plan action (``faultActionNames``), `fault *` events and the
-///   platform's refusals and removals (``platformFaultEvents``).
+///   platform's refusals and removals (``platformFaultEvents``);
+/// - the actions lane (``actionMark(_:title:)``): what the user did (upper row: every `plan
+///   action` named `user…` that is not a fault — stop, snooze, open-app, leave-app, edit-title,
+///   edit-time…) and what the app's JS asked the bridge (lower row: the `bridge input` of an API
+///   call that changes something — save, sync, complete, snooze…, ``appCallLabels``); routine
+///   polls and heartbeats (``TraceExplainer/isNoise(_:)``) are left out.
 public struct Timeline: Sendable {
     /// What a bar shows; `rawValue` is its CSS class and legend name.
     public enum BarKind: String, Sendable, CaseIterable {
@@ -41,6 +46,10 @@ public struct Timeline: Sendable {
         case silenced, dismissed, cancelled, refused, fired
         case launch, death, boot, shutdown, unlock
         case fault
+        /// A user's action (actions lane, upper row).
+        case userAction = "user-action"
+        /// A JS call into the bridge (actions lane, lower row).
+        case appCall = "app-call"
     }
 
     public struct Bar: Sendable {
@@ -61,10 +70,12 @@ public struct Timeline: Sendable {
         /// The trace event's index.
         public var eventIndex: Int
         public var row: Int
+        /// A short name drawn next to the mark where there is room (`edit-title`, `save`); nil: none.
+        public var label: String? = nil
     }
 
     public enum LaneCategory: String, Sendable {
-        case root, otherRings = "other-rings", lifecycle, faults
+        case root, otherRings = "other-rings", actions, lifecycle, faults
     }
 
     public struct Lane: Sendable {
@@ -79,8 +90,11 @@ public struct Timeline: Sendable {
     public var startMs: Int64
     /// The last true instant (the `sim end` event's, or the last event's), at least `startMs + 1`.
     public var endMs: Int64
-    /// Root lanes sorted by root ID, then `other rings` (when any), lifecycle and faults.
+    /// Root lanes sorted by root ID, then `other rings` (when any), actions, lifecycle and faults.
     public var lanes: [Lane]
+    /// The roots the first violation's message names (by root ID, or by the ID of one of its
+    /// rings), sorted; empty when it names none (or there is no violation).
+    public var violationRoots: [String] = []
     /// The first violation's instant, label and hover text.
     public var violation: (atMs: Int64, label: String, title: String, eventIndex: Int)?
 
@@ -124,6 +138,7 @@ public struct Timeline: Sendable {
         var other = Lane(category: .otherRings, label: "other rings")
         var lifecycle = Lane(category: .lifecycle, label: "app lifecycle")
         var faults = Lane(category: .faults, label: "faults")
+        var actions = Lane(category: .actions, label: "user & app actions")
         var ringRoot: [String: String] = [:]  // lookup only
         var ringKind: [String: String] = [:]  // lookup only
         // Open states, in the order they opened (arrays: their order reaches the output).
@@ -314,6 +329,7 @@ public struct Timeline: Sendable {
                 || (key == "bridge input" && (event.field("input") ?? "").contains("readFailed")) {
                 faults.marks.append(Mark(kind: .fault, atMs: ms, title: hover(event), eventIndex: event.index, row: 0))
             }
+            if let mark = Self.actionMark(event, title: hover(event)) { actions.marks.append(mark) }
         }
         for open in pending { closePending(open.id, at: end, why: "still pending when the run ended") }
         for open in alerting { closeAlerting(open.id, at: end, why: "still alerting when the run ended") }
@@ -324,6 +340,7 @@ public struct Timeline: Sendable {
 
         var lanes = rootLanes.keys.sorted().map { rootLanes[$0]! }
         if !other.bars.isEmpty || !other.marks.isEmpty { lanes.append(other) }
+        lanes.append(actions)
         lanes.append(lifecycle)
         lanes.append(faults)
         self.lanes = lanes
@@ -332,6 +349,7 @@ public struct Timeline: Sendable {
             self.violation = (violation.trueMs, violation.invariant,
                               "violation: \(violation.invariant)\(rules)\n\(time.dateTime(violation.wallMs)) — trace event \(violation.eventIndex)\n\(violation.message)",
                               violation.eventIndex)
+            violationRoots = Self.roots(namedIn: violation.message, roots: rootLanes.keys.sorted(), ringRoot: ringRoot)
         }
     }
 }

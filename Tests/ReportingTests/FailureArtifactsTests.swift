@@ -138,14 +138,15 @@ struct FailureArtifactsTests {
     @Test("the timeline reads root states from the trace: scheduled until it fires, alerting until it ends, stop and faults as marks")
     func timelineStates() throws {
         let timeline = Timeline(Self.hostileRun())
-        #expect(timeline.lanes.map(\.category) == [.root, .lifecycle, .faults])
+        #expect(timeline.lanes.map(\.category) == [.root, .actions, .lifecycle, .faults])
         let root = timeline.lanes[0]
         let scheduled = try #require(root.bars.first { $0.kind == .scheduled })
         let alerting = try #require(root.bars.first { $0.kind == .alerting })
         #expect(scheduled.endMs == alerting.startMs, "pending until it fired")
         #expect(alerting.endMs - alerting.startMs == 10_000)
         #expect(root.marks.map(\.kind) == [.fired, .dismissed])
-        #expect(timeline.lanes[2].marks.count == 1, "the process-death fault")
+        #expect(timeline.lanes[3].marks.count == 1, "the process-death fault")
+        #expect(timeline.lanes[1].marks.map(\.label) == ["edit-title", "save"], "the user's title edit and JS's save")
         #expect(timeline.violation?.label == "never-silent")
     }
 
