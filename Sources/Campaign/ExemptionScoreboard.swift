@@ -62,6 +62,23 @@ public enum ExemptionScoreboard {
         "walk-fuse-arm-failed-keeps-predecessor": [.fuseRetireBeforeArm],
         // CAP-2, CAP-3: primaries before seeds; the dropped count says what capacity refused.
         "capacity-dropped-surfaced": [.seedBeforePrimary],
+        // The process died (jetsam, a crash, an OEM kill of the ringing service, a swipe in the
+        // app switcher): the gap lasts until the next ready bridge step, which must restore the
+        // occurrence as persisted and re-arm its pressure (INACT-13, OCC-5, AND-5); no
+        // "challenge visible" state of the dead process may hold that re-arm back (FG-13).
+        "process-death": [.staleChallengeVisibleSurvivesRestart],
+        "force-quit": [.staleChallengeVisibleSurvivesRestart],
+        "oem-battery-killer": [.staleChallengeVisibleSurvivesRestart],
+        // AND-6: until the user opens the app the alarms cannot be relied on; that launch repairs
+        // (AND-5) and records the day that passed silent (API-20, seed 000's failed wake day).
+        "force-stop": [.missedOccurrenceNotRecorded],
+        // An alert no process saw was ended by the restart or the OS: the next process must still
+        // restore the rings (BOOT-1, BOOT-2, AND-2, AND-3) or add back what the OS removed
+        // (SCH-19, IOS-5).
+        "alert-ended-unobserved-by-reboot": [.restoreSkipsLockedBoot, .unavailableReadAsEmpty],
+        "alert-ended-unobserved-by-os-removal": [.syncTrustsRegistry],
+        // A refused successor arm is asked again while the process lives (OCC-5, [derived] WALK-18).
+        "arm-failed-no-predecessor": [.givesUpOnFailedSuccessor],
     ]
 
     /// Exemptions that exist on one platform only, although kinds that cause them run on both.
