@@ -79,6 +79,9 @@ public enum ExemptionScoreboard {
         "alert-ended-unobserved-by-os-removal": [.syncTrustsRegistry],
         // A refused successor arm is asked again while the process lives (OCC-5, [derived] WALK-18).
         "arm-failed-no-predecessor": [.givesUpOnFailedSuccessor],
+        // An update kills the process: Android's MY_PACKAGE_REPLACED process restores (AND-3,
+        // BOOT-9); iOS launches nothing, and the next process restores as after a death (FG-13).
+        "app-update": [.packageReplacedRestoresNothing, .staleChallengeVisibleSurvivesRestart],
     ]
 
     /// Exemptions that exist on one platform only, although kinds that cause them run on both.
