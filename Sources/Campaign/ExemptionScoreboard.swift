@@ -82,6 +82,17 @@ public enum ExemptionScoreboard {
         // An update kills the process: Android's MY_PACKAGE_REPLACED process restores (AND-3,
         // BOOT-9); iOS launches nothing, and the next process restores as after a death (FG-13).
         "app-update": [.packageReplacedRestoresNothing, .staleChallengeVisibleSurvivesRestart],
+        // Steps after a force-quit move nothing (WALK-25): the committed fuse must stay armed
+        // until a replacement is accepted and then fire loudly at its deadline (WALK-15, WALK-26).
+        "walk-steps-after-force-quit": [.fuseRetireBeforeArm],
+        // SCH-26: a save never reports an alarm that will not ring; the failure reaches JS.
+        "alarmkit-schedule-always-fails": [.verifyAnyRing],
+        // REC-8: the first step that sees the new zone re-plans every fixed time in the local
+        // frame; a weekly time carried on as the last one + 7 × 24 h keeps the old frame.
+        "zone-change-unobserved": [.dstShiftsWeeklyTime],
+        // REC-9, SNZ-20: the first step that sees a correction applies it (deadline, activity
+        // and the pending snooze ring move with the clock).
+        "clock-jump-ambiguous-start": [.snoozeNotRebased],
     ]
 
     /// Exemptions that exist on one platform only, although kinds that cause them run on both.
