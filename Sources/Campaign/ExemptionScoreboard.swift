@@ -98,6 +98,8 @@ public enum ExemptionScoreboard {
     /// Exemptions that exist on one platform only, although kinds that cause them run on both.
     static let platformOf: [String: PlatformFlavor] = [
         "locked-boot-restore-faulted": .android, "protected-data-unavailable": .ios,
+        // Walk fuses exist only on iOS (WALK-*): the Android row could never apply.
+        "walk-fuse-arm-failed-keeps-predecessor": .ios,
     ]
 
     /// On iOS a suspended app runs no timer, and every resume or launch re-plans (SCH-24), so a
