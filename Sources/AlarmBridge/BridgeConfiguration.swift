@@ -118,6 +118,12 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     /// SCH-19, IOS-5, AND-5: the sync takes a confirmed registry row as proof that the platform
     /// holds the ring, so a ring the OS removed (an OS cleanup, a force-stop) is never re-added.
     public var syncTrustsRegistry = false
+    /// OCC-5, [derived] WALK-18: a successor arm the platform refused is never asked again while
+    /// the process lives (no `armRetry`), so the occurrence waits without pressure for its next trigger.
+    public var givesUpOnFailedSuccessor = false
+    /// AND-3, BOOT-9: the process MY_PACKAGE_REPLACED starts takes no launch restore, so alarms
+    /// an update cleared (some OEMs) or a ring the update's kill ended stay lost until the user opens the app.
+    public var packageReplacedRestoresNothing = false
 
     public init() {}
 

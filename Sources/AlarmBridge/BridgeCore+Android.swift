@@ -38,6 +38,9 @@ struct AndroidSession: Sendable, Equatable {
     /// Known defect `restore-skips-locked-boot`: this process was started by LOCKED_BOOT_COMPLETED,
     /// and its launch restore waits for BOOT_COMPLETED instead (AND-3 says restore at either).
     var restoreWaitsForUnlockedBoot = false
+    /// Known defect `package-replaced-restores-nothing`: this process was started by
+    /// MY_PACKAGE_REPLACED, and takes no launch restore (AND-3 says restore after a replacement).
+    var restoreSkippedAfterUpdate = false
 }
 
 extension BridgeCore {

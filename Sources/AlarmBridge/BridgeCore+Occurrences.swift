@@ -605,7 +605,9 @@ extension BridgeCore {
                 out.append(.reply(.skipRejected(reason: "handoff arm failed: \(error.rawValue)")))
             }
             if row.metadata.kind == .walkFuse { walkFuseFailed(row, now: now, into: &out) }  // WALK-18
-            if row.metadata.kind == .successor, armRetries < configuration.armRetryMax {
+            if row.metadata.kind == .successor, defects.givesUpOnFailedSuccessor {
+                out.append(.note("defect gives-up-on-failed-successor: no retry of the failed successor"))
+            } else if row.metadata.kind == .successor, armRetries < configuration.armRetryMax {
                 armRetries += 1
                 out.append(.setTimer(.armRetry, delayMs: configuration.armRetryDelayMs))
             }

@@ -236,6 +236,11 @@ public struct BridgeCore: Sendable {
             // started by LOCKED_BOOT_COMPLETED restores nothing until the first unlock.
             android.restoreWaitsForUnlockedBoot = true
             out.append(.note("defect restore-skips-locked-boot: LOCKED_BOOT_COMPLETED ignored, restore waits for BOOT_COMPLETED"))
+        case .packageReplaced where defects.packageReplacedRestoresNothing:
+            // Known defect (AND-3, BOOT-9): the receiver of MY_PACKAGE_REPLACED restores nothing;
+            // what the update cleared stays cleared until the user opens the app.
+            android.restoreSkippedAfterUpdate = true
+            out.append(.note("defect package-replaced-restores-nothing: MY_PACKAGE_REPLACED ignored, no restore"))
         case .stopIntent(let id):
             // ACT-1: journal the action durably before anything else, readable before first unlock.
             // BOOT-8: the Stop is not acted on now — without the saved definition the bridge
@@ -334,7 +339,7 @@ public struct BridgeCore: Sendable {
         housekeeping(now: now)
         expireIfDue(now: now, into: &out)
         armExpiryTimer(now: now, into: &out)
-        if android.restoreWaitsForUnlockedBoot {
+        if android.restoreWaitsForUnlockedBoot || android.restoreSkippedAfterUpdate {
             // Known defect `restore-skips-locked-boot`: a process started by LOCKED_BOOT_COMPLETED
             // takes no launch restore; what queued meanwhile runs now, unobserved.
             let replay = queued
@@ -457,6 +462,8 @@ public struct BridgeCore: Sendable {
                 android.restoreWaitsForUnlockedBoot = false
                 out.append(.readInventory(.launchSync))  // AND-3: restore after every boot broadcast
             }
+        case .packageReplaced where defects.packageReplacedRestoresNothing:
+            out.append(.note("defect package-replaced-restores-nothing: MY_PACKAGE_REPLACED ignored"))
         case .packageReplaced:
             out.append(.readInventory(.launchSync))  // AND-3, BOOT-9: restore after an app replacement
         case .playbackFailed(let id):

@@ -62,11 +62,44 @@ public enum ExemptionScoreboard {
         "walk-fuse-arm-failed-keeps-predecessor": [.fuseRetireBeforeArm],
         // CAP-2, CAP-3: primaries before seeds; the dropped count says what capacity refused.
         "capacity-dropped-surfaced": [.seedBeforePrimary],
+        // The process died (jetsam, a crash, an OEM kill of the ringing service, a swipe in the
+        // app switcher): the gap lasts until the next ready bridge step, which must restore the
+        // occurrence as persisted and re-arm its pressure (INACT-13, OCC-5, AND-5); no
+        // "challenge visible" state of the dead process may hold that re-arm back (FG-13).
+        "process-death": [.staleChallengeVisibleSurvivesRestart],
+        "force-quit": [.staleChallengeVisibleSurvivesRestart],
+        "oem-battery-killer": [.staleChallengeVisibleSurvivesRestart],
+        // AND-6: until the user opens the app the alarms cannot be relied on; that launch repairs
+        // (AND-5) and records the day that passed silent (API-20, seed 000's failed wake day).
+        "force-stop": [.missedOccurrenceNotRecorded],
+        // An alert no process saw was ended by the restart or the OS: the next process must still
+        // restore the rings (BOOT-1, BOOT-2, AND-2, AND-3) or add back what the OS removed
+        // (SCH-19, IOS-5).
+        "alert-ended-unobserved-by-reboot": [.restoreSkipsLockedBoot, .unavailableReadAsEmpty],
+        "alert-ended-unobserved-by-os-removal": [.syncTrustsRegistry],
+        // A refused successor arm is asked again while the process lives (OCC-5, [derived] WALK-18).
+        "arm-failed-no-predecessor": [.givesUpOnFailedSuccessor],
+        // An update kills the process: Android's MY_PACKAGE_REPLACED process restores (AND-3,
+        // BOOT-9); iOS launches nothing, and the next process restores as after a death (FG-13).
+        "app-update": [.packageReplacedRestoresNothing, .staleChallengeVisibleSurvivesRestart],
+        // Steps after a force-quit move nothing (WALK-25): the committed fuse must stay armed
+        // until a replacement is accepted and then fire loudly at its deadline (WALK-15, WALK-26).
+        "walk-steps-after-force-quit": [.fuseRetireBeforeArm],
+        // SCH-26: a save never reports an alarm that will not ring; the failure reaches JS.
+        "alarmkit-schedule-always-fails": [.verifyAnyRing],
+        // REC-8: the first step that sees the new zone re-plans every fixed time in the local
+        // frame; a weekly time carried on as the last one + 7 × 24 h keeps the old frame.
+        "zone-change-unobserved": [.dstShiftsWeeklyTime],
+        // REC-9, SNZ-20: the first step that sees a correction applies it (deadline, activity
+        // and the pending snooze ring move with the clock).
+        "clock-jump-ambiguous-start": [.snoozeNotRebased],
     ]
 
     /// Exemptions that exist on one platform only, although kinds that cause them run on both.
     static let platformOf: [String: PlatformFlavor] = [
         "locked-boot-restore-faulted": .android, "protected-data-unavailable": .ios,
+        // Walk fuses exist only on iOS (WALK-*): the Android row could never apply.
+        "walk-fuse-arm-failed-keeps-predecessor": .ios,
     ]
 
     /// On iOS a suspended app runs no timer, and every resume or launch re-plans (SCH-24), so a

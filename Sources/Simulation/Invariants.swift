@@ -52,7 +52,8 @@ extension World {
         if let occurrence, inexactDeliveryDueBy(occurrence) != nil { return "exact-permission-revoked" }
         if let manager = android, manager.forceStopped { return "force-stop" }  // [limit] AND-6
         if let name = authorizationExemption() { return name }
-        if armFailureExempt { return "arm-failed-no-predecessor" }
+        // Only until the bridge's retry was due (OCC-5, [derived] WALK-18; Oracle.swift).
+        if armFailureExempt && !successorRetryWasDue() { return "arm-failed-no-predecessor" }
         return nil
     }
 

@@ -854,8 +854,49 @@ extension World {
         return nowMs - max(failedAtMs, process.upSinceMs) > BridgeConfiguration.primaryRetryBoundMs + setup.transitionBoundMs
     }
 
+    /// `arm-failed-no-predecessor` names only the interval in which the bridge could not yet have
+    /// asked again: a refused successor arm is retried on the `armRetry` timer
+    /// (`BridgeConfiguration.defaultArmRetryDelayMs` later, at most `defaultArmRetryMax` times
+    /// between accepted requests) while the process that saw the refusal lives (OCC-5, [derived]
+    /// WALK-18; the best the platform allows after a failed write). True when that process had a
+    /// retry left and has been able to run (running, not suspended) for longer than the retry
+    /// delay plus T_OP since the later of the refusal and its own resume: the retry was due, and a
+    /// gap then is the bridge's, not the fault's. A later process keeps the exemption as before.
+    func successorRetryWasDue() -> Bool {
+        guard let failure = successorArmFailure, failure.retried, failure.incarnation == process.incarnation,
+              process.running, !process.suspended else { return false }
+        return nowMs - max(failure.atMs, process.upSinceMs) > BridgeConfiguration.defaultArmRetryDelayMs + setup.transitionBoundMs
+    }
+
+    /// Keeps ``successorArmFailure`` and the retry budget in step with the bridge's `armRetries`:
+    /// reset by an accepted request (one bound to a closed occurrence resets nothing), spent by a
+    /// refused successor and by a refused snooze request (a refused rebase uses the same budget;
+    /// counting every snooze refusal errs towards the exemption).
+    func noteRetryBudget(_ id: AlarmUUID, _ kind: RingKind, token: String?, success: Bool) {
+        if armRetriesSpent.incarnation != process.incarnation { armRetriesSpent = (process.incarnation, 0) }
+        if success {
+            let closedOccurrence = token != nil && oracle.liveIndex.map { oracle.bindings[id] != oracle.occurrences[$0].id } ?? true
+            if !closedOccurrence { armRetriesSpent.spent = 0 }
+            if kind == .successor { successorArmFailure = nil }
+            return
+        }
+        switch kind {
+        case .successor:
+            let retried = armRetriesSpent.spent < BridgeConfiguration.defaultArmRetryMax
+            armRetriesSpent.spent += 1
+            successorArmFailure = (nowMs, process.incarnation, retried)
+        case .snooze:
+            armRetriesSpent.spent += 1
+        case .walkFuse:
+            successorArmFailure = nil  // WALK-18: the fuse's own rule, as before
+        default:
+            break
+        }
+    }
+
     func noteScheduleResult(_ id: AlarmUUID, success: Bool) {
         guard let metadata = requestMetadata[id] else { return }
+        noteRetryBudget(id, metadata.kind, token: metadata.token, success: success)
         switch (metadata.kind, success) {
         case (.primary, true):
             oracle.primaryFaultRoots.removeAll { $0 == metadata.rootID }

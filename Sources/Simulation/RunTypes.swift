@@ -59,6 +59,9 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case snoozeNotRebased = "snooze-not-rebased"
     case keepsNothingWhenExactRefused = "keeps-nothing-when-exact-refused"
     case syncTrustsRegistry = "sync-trusts-registry"
+    // Issue 16 part 2: witnesses for exemptions that had none.
+    case givesUpOnFailedSuccessor = "gives-up-on-failed-successor"
+    case packageReplacedRestoresNothing = "package-replaced-restores-nothing"
     // Issue 8, test only: not a field bug but a deliberate trap, so the campaign's crash
     // isolation (worker subprocesses) can be tested. Hidden from every list (``listed``).
     case testTrap = "test-trap"
@@ -180,6 +183,10 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "Android: a ring setAlarmClock refuses with SecurityException (exact-alarm permission revoked, or denied by default on API 34) is dropped, not kept as an inexact allow-while-idle alarm, so every morning until the grant is silent ([derived] AND-1, AND-3; flutter_local_notifications#1526, #2248)"
         case .syncTrustsRegistry:
             return "a first draft's sync: a ring its registry says was scheduled and confirmed counts as present, so a ring the OS removed (an AlarmKit cleanup, a force-stop, an update) is never added back (SCH-19, IOS-5, AND-5)"
+        case .givesUpOnFailedSuccessor:
+            return "a first draft's retry: a successor arm the platform refused is never asked again while the process lives, so the occurrence goes without pressure until its next trigger (OCC-5, [derived] WALK-18)"
+        case .packageReplacedRestoresNothing:
+            return "Android: the receiver of MY_PACKAGE_REPLACED restores nothing, so the alarms an update cleared (some OEMs do) and the ring its kill ended stay lost until the user opens the app (AND-3, BOOT-9)"
         case .testTrap:
             return "test only: the simulator traps (preconditionFailure) midway through every seed ≡ 3 mod 5, to test crash isolation"
         }
@@ -198,12 +205,12 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
              .unheardRingAdvancesSequence, .passOverCountedAudible: return [.ios, .android]
         case .stepSuppressionDropsRetry, .lockScreenGrantKept, .retrySurvivesClosure, .passOverQueueRings,
              .androidRingStopsAfter30s, .noSystemSoundFallback, .restoreSkipsLockedBoot,
-             .keepsNothingWhenExactRefused: return [.android]
+             .keepsNothingWhenExactRefused, .packageReplacedRestoresNothing: return [.android]
         case .destructivePeek, .ackByAlarmID, .snoozeNotRebased: return [.ios, .android]
         case .passOverLeftAlerting: return [.ios]  // Android's receiver never starts a pass-over's ring
         case .successorTimedFromObservation: return [.ios]  // Android has no Stop intent: its dismissal is acted on at once
         case .givesUpOnFailedPrimary, .suppressionProofSurvivesClockChange, .missedOccurrenceNotRecorded,
-             .syncTrustsRegistry: return [.ios, .android]
+             .syncTrustsRegistry, .givesUpOnFailedSuccessor: return [.ios, .android]
         case .idsChangeOnEdit, .dstShiftsWeeklyTime, .reconcileOnEmptyRead: return [.ios, .android]
         // Android's AlarmManager forgets an alarm once it fires, and has no countdown: only iOS
         // holds a ring past its fire time (a late delivery) for a sync to cancel.
@@ -267,6 +274,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .snoozeNotRebased: switches.snoozeNotRebased = true
             case .keepsNothingWhenExactRefused: switches.keepsNothingWhenExactRefused = true
             case .syncTrustsRegistry: switches.syncTrustsRegistry = true
+            case .givesUpOnFailedSuccessor: switches.givesUpOnFailedSuccessor = true
+            case .packageReplacedRestoresNothing: switches.packageReplacedRestoresNothing = true
             case .testTrap: break  // the simulator traps, not the bridge (Simulator.run)
             }
         }

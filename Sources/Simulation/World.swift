@@ -205,6 +205,14 @@ final class World {
     var syncProbePurpose = InventoryPurpose.resumeSync
     var faultExemption: (name: String, sinceMs: Int64)?
     var armFailureExempt = false
+    /// The latest refused successor arm (true ms), the process incarnation that saw it, and
+    /// whether that process still had a retry left for it (`arm-failed-no-predecessor`,
+    /// ``successorRetryWasDue()``). Nil after an accepted successor, or when the exemption comes
+    /// from a walk fuse (WALK-18 keeps its predecessor).
+    var successorArmFailure: (atMs: Int64, incarnation: Int, retried: Bool)?
+    /// The bridge's retry budget as the oracle counts it: refusals since the last accepted
+    /// request, in one process incarnation (mirrors `BridgeCore.armRetries`, rounding up).
+    var armRetriesSpent: (incarnation: Int, spent: Int) = (0, 0)
     var eventsProcessed = 0
     /// What the fuzz run's hidden actors did (the reactive user, interleaving deaths), as plan
     /// actions at the plan-frame instant they were due (true ms): the Shrinker replays them as
