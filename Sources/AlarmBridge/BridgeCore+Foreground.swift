@@ -49,6 +49,7 @@ extension BridgeCore {
             if row.metadata.kind == .snooze { continue }  // SNZ-17
             out.append(.note("FG-2: \(row.metadata.kind.rawValue) \(id) of \(row.metadata.rootID) silenced while Ember is active"))
             foregroundStops.append(id)
+            if !stoppedAlerts.contains(id) { stoppedAlerts.append(id); stoppedAlerts.sort() }
             if row.metadata.kind.opensOccurrence, let live = document.liveOccurrence, live.rootID == row.metadata.rootID {
                 noteForegroundSuppressed(rootID: live.rootID, ringID: id, startedAtMs: live.startedAtMs)
             }

@@ -374,12 +374,15 @@ extension BridgeCore {
         armSuccessor(for: live, now: now, triggerWallMs: stopTriggerWallMs(id, now: now), into: &out)
     }
 
-    /// True when the live occurrence has a ring alerting, pending or in flight.
+    /// True when the live occurrence has a ring alerting, pending or in flight. A ring this bridge
+    /// stopped in the foreground (FG-2) is no pressure although `alarmUpdates` may not yet show the
+    /// stop: it will not sound again, so a refused successor must still be retried once the app has
+    /// left (OCC-5, FG-3; ios uniform seed 249: the armRetry found the stopped primary "alerting").
     func hasPressure(_ live: OccurrenceRecord, now: BridgeInstants) -> Bool {
         guard let document else { return false }
         return document.rings.contains { row in
             guard isBound(row, to: live) else { return false }
-            if alerting.contains(row.id) { return true }
+            if alerting.contains(row.id) { return !stoppedAlerts.contains(row.id) }
             // A pending primary is the root's *next* occurrence, never pressure for this one (REC-7).
             return row.metadata.kind.isOccurrenceBound && !row.delivered && (row.confirmed || inFlight.contains(row.id))
         }

@@ -105,6 +105,10 @@ public struct BridgeCore: Sendable {
     /// Alerting rings this foreground stint already asked to stop (FG-2), so that one alert gets
     /// one stop; an entry lasts while that alert does (`removeAlerting`) and is cleared on leaving.
     var foregroundStops: [AlarmUUID] = []
+    /// Rings this process stopped in the foreground (FG-2) whose alert `alarmUpdates` has not yet
+    /// shown ended; unlike `foregroundStops` kept after the app leaves: a stopped ring is no
+    /// pressure (``hasPressure(_:now:)``). Sorted, no duplicates.
+    var stoppedAlerts: [AlarmUUID] = []
     /// FG-2, SCH-18: primaries consumed while Ember stayed in the foreground. Process-local.
     public internal(set) var foregroundSuppressed: [ForegroundSuppressedProof] = []
     /// FG-11: monotonic time of the last `setForegroundAlarmContext` heartbeat, nil once lapsed.
@@ -733,6 +737,7 @@ public struct BridgeCore: Sendable {
         // Ember is active; only the snooze ring may sound (SNZ-17). Regression:
         // Scenarios/regressions/ios-fg-silence-after-clock-set-back.scenario.
         foregroundStops.removeAll { $0 == id }
+        stoppedAlerts.removeAll { $0 == id }
     }
 
     /// - Parameter occurredAtMs: when the action happened (wall ms); `now` when nil.

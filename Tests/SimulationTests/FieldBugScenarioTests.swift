@@ -198,6 +198,11 @@ struct InvariantSuiteTests {
 
     /// Seeds of the uniform fault profile the fuzzer once failed on.
     static let fixedUniformSeeds: [(PlatformFlavorName, UInt64)] = [
+        // Bridge (OCC-5, FG-3): a primary the app stopped in the foreground still counted as pressure
+        // after the app left (alarmUpdates had not yet shown the stop), so the refused successor's
+        // armRetry armed nothing (249; found once arm-failed-no-predecessor ended at the retry's due
+        // time). Its shrink drifts to a legacy-install world with no launch, so the seed is kept whole.
+        (.ios, 249),
         // Oracle: a late-delivered alert a reboot ended unobserved was not exempt (886, 1112, 1731).
         (.ios, 886), (.ios, 1112), (.ios, 1731),
         // Bridge: the clock-correction re-arm re-registered a successor whose delivery the jump set off (2143).
