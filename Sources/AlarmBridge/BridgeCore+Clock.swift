@@ -27,8 +27,9 @@ extension BridgeCore {
         // Set back: times up to the old frame's "now" were reached before it (occurrenceStart).
         lastBackwardJump = delta < 0 ? (now.wallMs - delta, now.wallMs, previousReadingWallMs ?? .min) : nil
         lastBackwardJumpDated = delta < 0 && datedByBroadcast
-        replanConcreteOccurrences(reason: "significant clock change", into: &out)  // REC-8
         correctionLiveToken = document?.liveOccurrence?.token
+        recordDatedSetBack(delta, now: now)
+        replanConcreteOccurrences(reason: "significant clock change", into: &out)  // REC-8
         guard let live = document?.liveOccurrence else { return }
         mutate { document in
             document.update(with(live) { occurrence in
@@ -68,6 +69,36 @@ extension BridgeCore {
             noteAmbiguousSnoozeRows(delta, now: now, previousReadingWallMs: previousReadingWallMs, datedByBroadcast: datedByBroadcast)
         }
         armExpiryTimer(now: now, into: &out)
+    }
+
+    /// Android, REC-9, OCC-3: a set-back dated by TIME_SET is kept in the document with the
+    /// rings then registered for the re-lived interval (`reLivedRingIDs`), so that the process a
+    /// later delivery starts dates it too (android uniform seed 12330: an OEM kill after the
+    /// set-back, then the held delivery of a ring time passed over in the old frame opened an
+    /// occurrence in the new one). Any other correction clears it, as it replaces the memory.
+    mutating func recordDatedSetBack(_ delta: Int64, now: BridgeInstants) {
+        reLivedRingIDs = []
+        guard document != nil else { return }
+        guard let back = lastBackwardJump, lastBackwardJumpDated else {
+            if document?.datedSetBack != nil { mutate { $0.datedSetBack = nil } }
+            return
+        }
+        reLivedRingIDs = (document?.rings ?? []).filter { row in
+            row.metadata.kind.opensOccurrence && row.fireWallMs > back.toWallMs && row.fireWallMs <= back.fromWallMs
+        }.map(\.id)
+        let record = DatedSetBack(fromWallMs: back.fromWallMs, toWallMs: back.toWallMs, lastReadingWallMs: back.lastReadingWallMs,
+                                  liveToken: correctionLiveToken, reLivedRingIDs: reLivedRingIDs)
+        mutate { $0.datedSetBack = record }
+    }
+
+    /// Android: a later process takes the persisted dated set-back back into memory (see
+    /// ``recordDatedSetBack(_:now:)``).
+    mutating func restoreDatedSetBack(_ loaded: BridgeDocument) {
+        guard flavor == .android, let back = loaded.datedSetBack, lastBackwardJump == nil else { return }
+        lastBackwardJump = (back.fromWallMs, back.toWallMs, back.lastReadingWallMs)
+        lastBackwardJumpDated = true
+        correctionLiveToken = back.liveToken
+        reLivedRingIDs = back.reLivedRingIDs
     }
 
     /// OCC-7: on Android, AlarmManager recomputes RTC alarms from their wall time at a jump and

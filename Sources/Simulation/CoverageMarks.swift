@@ -112,8 +112,6 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
         switch self {
         case .damagedStoreWithDaemonAlarms:
             return "fault damaged-store is forced-only (--faults damaged-store): activity queued behind the held gate is credited late (ios uniform seed 3345)"
-        case .scheduledTimesRepairAfterFailedSync:
-            return "fault foreground-repair-failure is forced-only (--faults foreground-repair-failure): android uniform seed 3844 fails convergence with it on"
         default: return nil
         }
     }
