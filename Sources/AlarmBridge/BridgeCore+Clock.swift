@@ -134,6 +134,7 @@ extension BridgeCore {
     mutating func retrySnoozeRebase(now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard let wanted = snoozeRebaseRetry else { return }
         snoozeRebaseRetry = nil
+        if document?.snoozeRebaseOwed != nil { mutate { $0.snoozeRebaseOwed = nil } }  // a refusal owes it again
         guard let current = document?.row(wanted.id), !current.delivered, current.fireWallMs != wanted.fireWallMs,
               !inFlight.contains(wanted.id), let live = document?.liveOccurrence, current.metadata.token == live.token else { return }
         if current.confirmed, !resounded.contains(where: { $0.id == current.id }) { resounded.append(current) }
@@ -141,6 +142,16 @@ extension BridgeCore {
         out.append(.note("snooze rebase refused before: asked again (SNZ-20, SNZ-21)"))
         publishAndSchedule([RingRequest(id: current.id, schedule: .fixed(wallMs: fire), fireWallMs: fire, metadata: current.metadata,
                                         soundName: current.soundName)], origin: .lifecycle, now: now, into: &out)
+    }
+
+    /// Android, SNZ-20, SNZ-21: a snooze rebase the platform refused and the process that owed
+    /// its retry died before asking again is asked by the next process, at once (android uniform
+    /// seed 9523: a refused rebase after a 1 h set-back, the process killed 100 ms later; the held
+    /// snooze ring stayed an hour late, past the occurrence's deadline, with nothing else pending).
+    mutating func restoreOwedSnoozeRebase(_ loaded: BridgeDocument, into out: inout [BridgeCommand]) {
+        guard flavor == .android, let owed = loaded.snoozeRebaseOwed, snoozeRebaseRetry == nil else { return }
+        snoozeRebaseRetry = owed
+        out.append(.setTimer(.armRetry, delayMs: 0))
     }
 
     /// iOS, SNZ-20: after a set-back no process saw happen, a snooze ring whose old-frame time

@@ -328,6 +328,7 @@ public struct BridgeCore: Sendable {
             out.append(.note("defect stale-challenge-visible-survives-restart: challenge taken as visible"))
         }
         restoreDatedSetBack(loaded)  // REC-9: before a correction this launch notices replaces it
+        restoreOwedSnoozeRebase(loaded, into: &out)  // SNZ-20, SNZ-21
         if let wall = loaded.clockReferenceWallMs, let mono = loaded.clockReferenceMonotonicMs,
            let boot = loaded.clockReferenceBootCount {
             // A correction made while no process ran (same boot: the monotonic clock went on).

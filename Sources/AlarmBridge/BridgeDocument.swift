@@ -69,6 +69,10 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// set-back and a held delivery: android uniform seed 12330). nil when the last correction was
     /// not a dated set-back, and in older documents.
     public var datedSetBack: DatedSetBack?
+    /// Android, SNZ-20, SNZ-21: the rebased snooze row whose re-registration the platform refused,
+    /// still owed (`BridgeCore.snoozeRebaseRetry`), so that a process death before the retry does
+    /// not leave the snooze ring at its stale time (android uniform seed 9523). nil otherwise.
+    public var snoozeRebaseOwed: RingRow?
 
     public init() {}
 
