@@ -27,8 +27,9 @@ extension BridgeCore {
         // Set back: times up to the old frame's "now" were reached before it (occurrenceStart).
         lastBackwardJump = delta < 0 ? (now.wallMs - delta, now.wallMs, previousReadingWallMs ?? .min) : nil
         lastBackwardJumpDated = delta < 0 && datedByBroadcast
-        replanConcreteOccurrences(reason: "significant clock change", into: &out)  // REC-8
         correctionLiveToken = document?.liveOccurrence?.token
+        recordDatedSetBack(delta, now: now)
+        replanConcreteOccurrences(reason: "significant clock change", into: &out)  // REC-8
         guard let live = document?.liveOccurrence else { return }
         mutate { document in
             document.update(with(live) { occurrence in
@@ -70,6 +71,36 @@ extension BridgeCore {
         armExpiryTimer(now: now, into: &out)
     }
 
+    /// Android, REC-9, OCC-3: a set-back dated by TIME_SET is kept in the document with the
+    /// rings then registered for the re-lived interval (`reLivedRingIDs`), so that the process a
+    /// later delivery starts dates it too (android uniform seed 12330: an OEM kill after the
+    /// set-back, then the held delivery of a ring time passed over in the old frame opened an
+    /// occurrence in the new one). Any other correction clears it, as it replaces the memory.
+    mutating func recordDatedSetBack(_ delta: Int64, now: BridgeInstants) {
+        reLivedRingIDs = []
+        guard document != nil else { return }
+        guard let back = lastBackwardJump, lastBackwardJumpDated else {
+            if document?.datedSetBack != nil { mutate { $0.datedSetBack = nil } }
+            return
+        }
+        reLivedRingIDs = (document?.rings ?? []).filter { row in
+            row.metadata.kind.opensOccurrence && row.fireWallMs > back.toWallMs && row.fireWallMs <= back.fromWallMs
+        }.map(\.id)
+        let record = DatedSetBack(fromWallMs: back.fromWallMs, toWallMs: back.toWallMs, lastReadingWallMs: back.lastReadingWallMs,
+                                  liveToken: correctionLiveToken, reLivedRingIDs: reLivedRingIDs)
+        mutate { $0.datedSetBack = record }
+    }
+
+    /// Android: a later process takes the persisted dated set-back back into memory (see
+    /// ``recordDatedSetBack(_:now:)``).
+    mutating func restoreDatedSetBack(_ loaded: BridgeDocument) {
+        guard flavor == .android, let back = loaded.datedSetBack, lastBackwardJump == nil else { return }
+        lastBackwardJump = (back.fromWallMs, back.toWallMs, back.lastReadingWallMs)
+        lastBackwardJumpDated = true
+        correctionLiveToken = back.liveToken
+        reLivedRingIDs = back.reLivedRingIDs
+    }
+
     /// OCC-7: on Android, AlarmManager recomputes RTC alarms from their wall time at a jump and
     /// delivers at once one the jump passed; a ring this process saw accepted whose fire time is
     /// now behind the clock is being delivered, and re-registering it would leave a pending copy
@@ -103,6 +134,7 @@ extension BridgeCore {
     mutating func retrySnoozeRebase(now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard let wanted = snoozeRebaseRetry else { return }
         snoozeRebaseRetry = nil
+        if document?.snoozeRebaseOwed != nil { mutate { $0.snoozeRebaseOwed = nil } }  // a refusal owes it again
         guard let current = document?.row(wanted.id), !current.delivered, current.fireWallMs != wanted.fireWallMs,
               !inFlight.contains(wanted.id), let live = document?.liveOccurrence, current.metadata.token == live.token else { return }
         if current.confirmed, !resounded.contains(where: { $0.id == current.id }) { resounded.append(current) }
@@ -110,6 +142,16 @@ extension BridgeCore {
         out.append(.note("snooze rebase refused before: asked again (SNZ-20, SNZ-21)"))
         publishAndSchedule([RingRequest(id: current.id, schedule: .fixed(wallMs: fire), fireWallMs: fire, metadata: current.metadata,
                                         soundName: current.soundName)], origin: .lifecycle, now: now, into: &out)
+    }
+
+    /// Android, SNZ-20, SNZ-21: a snooze rebase the platform refused and the process that owed
+    /// its retry died before asking again is asked by the next process, at once (android uniform
+    /// seed 9523: a refused rebase after a 1 h set-back, the process killed 100 ms later; the held
+    /// snooze ring stayed an hour late, past the occurrence's deadline, with nothing else pending).
+    mutating func restoreOwedSnoozeRebase(_ loaded: BridgeDocument, into out: inout [BridgeCommand]) {
+        guard flavor == .android, let owed = loaded.snoozeRebaseOwed, snoozeRebaseRetry == nil else { return }
+        snoozeRebaseRetry = owed
+        out.append(.setTimer(.armRetry, delayMs: 0))
     }
 
     /// iOS, SNZ-20: after a set-back no process saw happen, a snooze ring whose old-frame time

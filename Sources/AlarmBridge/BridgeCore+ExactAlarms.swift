@@ -57,9 +57,17 @@ extension BridgeCore {
 
     /// AND-3: the exact-alarm permission was granted: every ring held inexact is registered
     /// exactly again (same ID: the PendingIntent replaces the inexact alarm), then the sync runs.
+    /// So is a degraded primary whose ring time came but whose delivery was not seen and is still
+    /// due (``undeliveredInexactPrimaries(now:)``): registered exactly at its past ring time, AMS
+    /// delivers it at once, instead of at the end of its inexact window — possibly past the
+    /// occurrence's deadline, never audible (android uniform seed 3844: an 08:15 primary held
+    /// inexact, the grant at 08:27, delivered at 08:48 after its 08:45 deadline).
     mutating func upgradeInexactRings(now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard let document else { return }
-        let degraded = document.rings.filter { $0.inexact == true && !$0.delivered && !alerting.contains($0.id) && !$0.isPast(at: now.wallMs) }
+        let dueNow = undeliveredInexactPrimaries(now: now).map(\.id)
+        let degraded = document.rings.filter { row in
+            row.inexact == true && !row.delivered && !alerting.contains(row.id) && (!row.isPast(at: now.wallMs) || dueNow.contains(row.id))
+        }
         guard !degraded.isEmpty else { return }
         out.append(.note("exact alarms granted: \(degraded.count) inexact ring(s) registered exactly again (AND-3)"))
         let requests = degraded.map { row in

@@ -182,6 +182,13 @@ extension BridgeCore {
     ///   last reading in the old frame, or one the new frame has not reached yet, was reached in the
     ///   old frame (ios seeds 6387, 7197). A ring time in between may have rung in either frame: no
     ///   offset, the later deadline (the oracle's clock-jump-ambiguous-start window; ios seed 3163).
+    /// - Android, a set-back TIME_SET dated: a ring time in the re-lived interval delivered once
+    ///   the new frame reached it rings in the new frame — AMS re-frames a held RTC trigger
+    ///   (`reevaluateRtcAlarms`), and a ring registered after the correction was never due in the
+    ///   old one — so no offset, even when a process read the clock past it in the old frame
+    ///   (android uniform seeds 15730: a held 06:44 delivery, then a 10 min set-back at 06:45;
+    ///   11530). Only one still behind the new clock, or delivered before the new frame reached
+    ///   it, was reached in the old frame (android swarm seed 5370).
     func clockOffset(forStart startedAt: Int64, now: BridgeInstants) -> Int64 {
         if let jump = lastForwardJump, startedAt > jump.fromWallMs, startedAt <= jump.toWallMs {
             return jump.toWallMs - startedAt
@@ -189,7 +196,8 @@ extension BridgeCore {
         if let jump = lastForwardJump, startedAt <= jump.fromWallMs, now.wallMs >= jump.toWallMs {
             return jump.toWallMs - jump.fromWallMs
         }
-        if let back = lastBackwardJump, startedAt <= back.lastReadingWallMs || startedAt > now.wallMs,
+        let reachedBefore = lastBackwardJumpDated ? lastBackwardJump?.toWallMs : lastBackwardJump?.lastReadingWallMs
+        if let back = lastBackwardJump, let reachedBefore, startedAt <= reachedBefore || startedAt > now.wallMs,
            startedAt <= back.fromWallMs, back.toWallMs - startedAt < 20 * 3_600_000 {  // OCC-21
             return back.toWallMs - back.fromWallMs
         }
@@ -220,7 +228,10 @@ extension BridgeCore {
         // ring time is itself (ios uniform seed 6459: an 08:05 after a 07:20 completion, then an
         // unseen 1 h set-back, is no pass-over).
         var reachedAt = startedAt + clockOffset(forStart: startedAt, now: now)
-        if lastBackwardJumpDated, let back = lastBackwardJump, startedAt <= back.fromWallMs, startedAt > back.toWallMs {
+        // Only a ring registered at the correction was due in the old frame: one published since
+        // is due at its time in the new frame (android uniform seed 11530).
+        if lastBackwardJumpDated, let back = lastBackwardJump, startedAt <= back.fromWallMs, startedAt > back.toWallMs,
+           reLivedRingIDs.contains(row.id) {
             reachedAt = startedAt + (back.toWallMs - back.fromWallMs)  // due in the old frame (TIME_SET)
         }
         let acrossToken = correctionLiveToken

@@ -101,11 +101,13 @@ extension BridgeCore {
                 // `--faults clock-change-during-snooze`: two refused writes left it 69 min away).
                 armRetries += 1
                 snoozeRebaseRetry = row
+                if flavor == .android { mutate { $0.snoozeRebaseOwed = row } }  // outlives the process (9523)
                 out.append(.setTimer(.armRetry, delayMs: configuration.armRetryDelayMs))
             }
             return
         }
         if snoozeRebaseRetry?.id == row.id { snoozeRebaseRetry = nil }
+        if document?.snoozeRebaseOwed?.id == row.id { mutate { $0.snoozeRebaseOwed = nil } }
         if !confirmedInProcess.contains(row.id) { confirmedInProcess.append(row.id) }
         if confirmedInProcess.count > 64 { confirmedInProcess.removeFirst() }
         mutate { $0.upsert(with(row) { row in

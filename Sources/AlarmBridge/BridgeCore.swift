@@ -61,6 +61,11 @@ public struct BridgeCore: Sendable {
     /// Android: the last set-back was dated by its TIME_SET broadcast (seen at its instant), so a
     /// ring time in the re-lived interval was due in the old frame (OCC-3).
     var lastBackwardJumpDated = false
+    /// Android, with a dated set-back: the occurrence-opening rings the document held at the
+    /// correction whose ring time lies in the re-lived interval. A ring registered after the
+    /// correction was never due in the old frame, whatever its ring time (android uniform seed
+    /// 11530: a day added back at 05:34 in the new frame, due 05:51, taken as due an hour before).
+    var reLivedRingIDs: [AlarmUUID] = []
     /// The token of the occurrence live across the last correction (its offset took the shift):
     /// the only record kept partly in the new frame; records closed before it are all in the old.
     var correctionLiveToken: String?
@@ -331,6 +336,8 @@ public struct BridgeCore: Sendable {
             challengeVisible = true  // known defect: FG-13 says no visibility survives a restart
             out.append(.note("defect stale-challenge-visible-survives-restart: challenge taken as visible"))
         }
+        restoreDatedSetBack(loaded)  // REC-9: before a correction this launch notices replaces it
+        restoreOwedSnoozeRebase(loaded, into: &out)  // SNZ-20, SNZ-21
         if let wall = loaded.clockReferenceWallMs, let mono = loaded.clockReferenceMonotonicMs,
            let boot = loaded.clockReferenceBootCount {
             // A correction made while no process ran (same boot: the monotonic clock went on).

@@ -64,6 +64,15 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// AlarmKit alert a `.relative` ring time again, and a passed-over one never becomes owner
     /// (OCC-20: the same ring time again is that time delivered late). nil in older documents.
     public var passedOverRingTimes: [PassedOverRingTime]?
+    /// Android: the last clock set-back a TIME_SET broadcast dated (REC-9, OCC-3), so that a later
+    /// process still dates the re-lived interval (an OEM kill or process death between the
+    /// set-back and a held delivery: android uniform seed 12330). nil when the last correction was
+    /// not a dated set-back, and in older documents.
+    public var datedSetBack: DatedSetBack?
+    /// Android, SNZ-20, SNZ-21: the rebased snooze row whose re-registration the platform refused,
+    /// still owed (`BridgeCore.snoozeRebaseRetry`), so that a process death before the retry does
+    /// not leave the snooze ring at its stale time (android uniform seed 9523). nil otherwise.
+    public var snoozeRebaseOwed: RingRow?
 
     public init() {}
 
@@ -110,6 +119,28 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
         } else {
             occurrences.append(occurrence)
         }
+    }
+}
+
+/// Android, REC-9: a clock set-back dated by its TIME_SET broadcast (`BridgeCore.lastBackwardJump`).
+public struct DatedSetBack: Codable, Sendable, Equatable {
+    /// The old frame's "now" at the correction (wall ms, old frame).
+    public var fromWallMs: Int64
+    /// The wall clock just after the correction (wall ms, new frame).
+    public var toWallMs: Int64
+    /// The last clock reading before the correction (wall ms, old frame).
+    public var lastReadingWallMs: Int64
+    /// The token of the occurrence live across the correction, if any.
+    public var liveToken: String?
+    /// Occurrence-opening rings registered at the correction whose ring time lies in the re-lived
+    /// interval (`toWallMs`, `fromWallMs`]: only their ring times were reached in the old frame.
+    public var reLivedRingIDs: [AlarmUUID]
+    public init(fromWallMs: Int64, toWallMs: Int64, lastReadingWallMs: Int64, liveToken: String?, reLivedRingIDs: [AlarmUUID]) {
+        self.fromWallMs = fromWallMs
+        self.toWallMs = toWallMs
+        self.lastReadingWallMs = lastReadingWallMs
+        self.liveToken = liveToken
+        self.reLivedRingIDs = reLivedRingIDs
     }
 }
 

@@ -110,8 +110,6 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
     /// so Android counts `doze-idle-with-alarms-pending` and `android-delivered-late` instead.
     public var unlistedReason: String? {
         switch self {
-        case .scheduledTimesRepairAfterFailedSync:
-            return "fault foreground-repair-failure is forced-only (--faults foreground-repair-failure): android uniform seed 3844 fails convergence with it on"
         default: return nil
         }
     }

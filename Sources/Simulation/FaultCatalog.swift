@@ -308,13 +308,13 @@ public enum FaultCatalog {
         platforms: [.ios], rules: ["BOOT-5", "BOOT-2", "BOOT-7", "seed 004"],
         rate: Ratio(1, 2), unit: .perSeed)
     /// Issue 16 part 4: `getScheduledAlarmTimes`'s repair (AND-5) matters when the foreground
-    /// sync's repair writes failed. Forced-only: android uniform seed 3844 fails `convergence`
-    /// with it on (not yet classified).
+    /// sync's repair writes failed. On by default (android uniform seed 3844, red when it was
+    /// first switched on, was a bridge bug of the exact-alarm grant, AND-3).
     public static let foregroundRepairFailure = FaultKind(
         "foreground-repair-failure",
-        "the first 1–3 schedule requests of the syncs that run when the app comes to the foreground (launch, resume) fail, so the next getScheduledAlarmTimes repairs them (forced-only)",
+        "the first 1–3 schedule requests of the syncs that run when the app comes to the foreground (launch, resume) fail, so the next getScheduledAlarmTimes repairs them",
         platforms: [.android], rules: ["AND-5", "AND-6", "SCH-16"],
-        rate: Ratio(1, 2), unit: .perSeed, forcedOnly: true)
+        rate: Ratio(1, 2), unit: .perSeed)
 
     // MARK: - Sound, walk, network
 

@@ -356,9 +356,19 @@ extension World {
     /// again only because the wall clock was set back over it; it is that closed occurrence, never
     /// a new one (the oracle's `closed-occurrence-redelivered`), so the next primary the root
     /// needs is the one after it (android seed 4093).
+    ///
+    /// Rule, once per configured day (REC-1, REC-2; `WallCalendar.DSTPolicy.oncePerDay`): the
+    /// same holds for an earlier ring time of that root on the same local day — the root was
+    /// edited to an earlier time after the day's ring time came, then the clock was set back
+    /// over the new time. The day has rung; the bridge's planner moves the next primary past the
+    /// latest ring time that came (`BridgeCore.latestRingTimeCome`; android uniform seed 17679).
     func alreadyOpened(rootID: String, fireWallMs: Int64) -> Bool {
-        oracle.occurrences.contains { !$0.live && $0.startWallMs == fireWallMs && $0.tiedRoots.contains(rootID) }
-            || oracle.passedOver.contains { $0.rootID == rootID && $0.fireWallMs == fireWallMs }
+        let day = calendar.localDate(fireWallMs)
+        func sameDayNotEarlier(_ ringTimeMs: Int64) -> Bool {
+            ringTimeMs == fireWallMs || (ringTimeMs > fireWallMs && calendar.localDate(ringTimeMs) == day)
+        }
+        return oracle.occurrences.contains { !$0.live && $0.tiedRoots.contains(rootID) && sameDayNotEarlier($0.startWallMs) }
+            || oracle.passedOver.contains { $0.rootID == rootID && sameDayNotEarlier($0.fireWallMs) }
     }
 
     /// True when the platform holds a ring that opens `rootID`'s occurrence at `fireWallMs` (a

@@ -458,10 +458,12 @@ extension World {
             // BOOT-12: an explicit "disabled" from the kill switch held the sync back (operator's choice).
             if launchState.killSwitchEverDisabled { countExemption("kill-switch-disabled"); return }
         }
-        if oracle.occurrences.contains(where: { !$0.live && $0.startWallMs == fireWallMs && $0.tiedRoots.contains(rootID) })
-            || oracle.passedOver.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }) {
+        if alreadyOpened(rootID: rootID, fireWallMs: fireWallMs) {
             // OCC-20: the same configured time again (the wall clock was set back over it) is
-            // the closed occurrence delivered late, which never becomes live again.
+            // the closed occurrence delivered late, which never becomes live again; so is an
+            // earlier time of the same configured day (once per configured day, REC-1, REC-2:
+            // android uniform seed 17679, edited from 07:23 to 07:06 after 07:23 rang, then a
+            // 1 h set-back re-lived 07:06).
             record("oracle", "closed-occurrence-redelivered", [TraceField("root", rootID)])
             return
         }
