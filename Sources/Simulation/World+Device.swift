@@ -28,6 +28,7 @@ extension World {
             copy.repeats = .once(fireWallMs: next.nextFire(hour: alarm.hour, minute: alarm.minute, weekday: nil, after: wallMs))
             return copy
         }
+        jsSaves.pending = jsSaves.pending.map(replannedOneShot)  // a save awaiting its reply, too
         replanOracleFireTimes(jumpedOver: [])
         announceClockChange()
     }

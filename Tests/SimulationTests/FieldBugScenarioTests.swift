@@ -299,6 +299,9 @@ struct InvariantSuiteTests {
         (.android, 11515),
         // Bridge: a primary a save is still verifying, missing from a lagged read, is no delivery (207, SCH-9).
         (.ios, 207),
+        // Oracle: a one-shot JS saves again after a zone change means the editor's hh:mm in the new
+        // zone, not the old zone's instant (15018, REC-8; the retry is reactive: no scenario).
+        (.ios, 15018),
     ]
 
     @Test("uniform-profile seeds the fuzzer once failed on stay clean")
