@@ -109,8 +109,9 @@ extension BridgeCore {
     /// input reports (a Stop) rang at its old instant and a weekly one re-armed for next week: its
     /// row is the evidence of that ring time and stays (ios seed 1604).
     /// A one-shot `.relative` ring (`repeats: .never`) still pending with its instant passed was
-    /// jumped over anywhere after the last reading before the correction: a correction measured
-    /// by a later process (none ran at the jump) is dated only that far (ios seed 15089: a 1 h jump
+    /// jumped over anywhere after the last reading before the correction (no step ran at the jump:
+    /// the process was suspended or dead), unless its delivery may merely be held late
+    /// (`lateDeliverySlackMs`; ios uniform seed 20087) (ios seed 15089: a 1 h jump
     /// at 07:11 over a legacy 07:23, seen at 09:38, left the ring armed for the next 07:23 after the
     /// user moved the alarm to 07:55). A weekly one that rang is pending again, so it keeps the
     /// narrow window.
@@ -123,8 +124,13 @@ extension BridgeCore {
                   inventory.contains(where: { $0.id == row.id && $0.state == .scheduled }) else { continue }
             let plannedInOldZone = row.publishedAtMs < adopted
             let jumpedOver = jump.map { jump in
-                let from = weekday == nil ? min(jump.fromWallMs, lastForwardJumpReadingWallMs ?? jump.fromWallMs) : jump.fromWallMs
-                return row.fireWallMs > from && row.fireWallMs <= jump.toWallMs && row.fireWallMs <= now.wallMs
+                let narrow = row.fireWallMs > jump.fromWallMs && row.fireWallMs <= jump.toWallMs
+                // A late-measured jump's window reaches back to the last reading before it, short
+                // of the instants whose delivery AlarmKit may still hold (ios uniform seed 20087).
+                let late = weekday == nil && lastForwardJumpReadingWallMs.map { reading in
+                    row.fireWallMs > reading && row.fireWallMs <= jump.fromWallMs - Self.lateDeliverySlackMs
+                } == true
+                return (narrow || late) && row.fireWallMs <= now.wallMs
             } ?? false
             guard plannedInOldZone || jumpedOver else { continue }
             let next = configuration.calendar.nextFire(hour: hour, minute: minute, weekday: weekday, after: now.wallMs)
@@ -346,7 +352,10 @@ extension BridgeCore {
     func matchAfterUnseenSetBack(_ row: RingRow, hour: Int, minute: Int, weekday: Weekday?, latest: Int64,
                                  now: BridgeInstants) -> Int64? {
         guard let reading = previousProcessReadingWallMs, alerting.contains(row.id), !row.delivered, row.confirmed,
-              row.publishedAtMs <= reading, latest < reading - 60_000 else { return nil }
+              row.publishedAtMs <= reading, latest < reading - Self.lateDeliverySlackMs else { return nil }
+        // Its planned instant (in the zone it was planned in) explains the alert, held late past the
+        // reading (ios uniform seed 20482: a late 06:16 Sydney alert seen after a move to São Paulo).
+        if row.fireWallMs > reading - Self.lateDeliverySlackMs && row.fireWallMs <= now.wallMs { return nil }
         let next = configuration.calendar.nextFire(hour: hour, minute: minute, weekday: weekday, after: reading)
         guard next > now.wallMs, next - now.wallMs < 20 * 3_600_000 else { return nil }
         return next

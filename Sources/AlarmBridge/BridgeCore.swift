@@ -54,8 +54,12 @@ public struct BridgeCore: Sendable {
     /// in between were jumped over.
     var lastForwardJump: (fromWallMs: Int64, toWallMs: Int64)?
     /// The last clock reading before that forward correction (old frame): the jump happened at
-    /// some instant after it, unknown when no running process saw it (`replanMovedRelativeRows`).
+    /// some instant after it, unknown when no step ran at it (`replanMovedRelativeRows`).
     var lastForwardJumpReadingWallMs: Int64?
+    /// AlarmKit may deliver a `.fixed`/`.relative` alarm 20 s – 4 min late (PLATFORMS.md: Apple
+    /// forums 825427): a ring instant less than this long before a clock reading may still have
+    /// been held, pending, at that reading, not jumped over and not missed (ms).
+    static let lateDeliverySlackMs: Int64 = 300_000
     /// The last backward correction this process noticed, as (projected wall before it = the old
     /// frame's "now", wall after it, the last clock reading before it, in the old frame). A ring
     /// time at or before that reading, or one the new frame has not reached yet, was reached in
