@@ -18,9 +18,6 @@ struct OracleOccurrence {
     /// delivered late, earlier by its ring time, before any bridge process saw the occurrence
     /// open (see ``World/oracleFireTime(rootID:alarmID:fireWallMs:deliveredLate:)``).
     var tiedStarts: [(root: String, startWallMs: Int64)] = []
-    /// While the tie is open: the root whose ring's dismissal was last credited, and the activity
-    /// before it. A root the bridge then settles as passed over earned nothing (OCC-3, INACT-4).
-    var tiedCredit: (root: String, previousActivityMs: Int64?)?
     var alarmID: String
     /// The owner's configured ring time (wall ms); a tie settled on a root of `tiedStarts` moves it.
     var startWallMs: Int64
@@ -686,23 +683,10 @@ extension World {
     }
 
     /// iOS alerts every tied root at once; the one silenced as a pass-over is not the owner.
-    /// Its alert may have ended already (the user's Stop of it is what woke the bridge): the
-    /// pass-over still settles the tie when the bridge's books give another tied root the live
-    /// occurrence (ios uniform seed 20702: a2 at 08:47 delivered before a3 at 08:46, both held
-    /// late, seen together at a2's Stop; the bridge owned a3 from 08:46, the oracle kept a2's).
     func oracleTiedPassOver(_ id: AlarmUUID) {
         guard let index = oracle.liveIndex, oracle.occurrences[index].tiedRoots.count > 1,
               let metadata = requestMetadata[id], metadata.kind.opensOccurrence,
-              oracle.occurrences[index].tiedRoots.contains(metadata.rootID) else { return }
-        let bridgeOwner = process.bridge?.document?.liveOccurrence?.rootID
-        let settledElsewhere = bridgeOwner.map { $0 != metadata.rootID && oracle.occurrences[index].tiedRoots.contains($0) } ?? false
-        guard isAudible(id) || settledElsewhere else { return }
-        if let credit = oracle.occurrences[index].tiedCredit, credit.root == metadata.rootID {
-            // The dismissal credited while the tie was open was of the passed-over root's ring.
-            oracle.occurrences[index].lastActivityMs = credit.previousActivityMs
-            oracle.occurrences[index].tiedCredit = nil
-            enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: max(0, oracle.occurrences[index].deadlineMs - wallMs))
-        }
+              oracle.occurrences[index].tiedRoots.contains(metadata.rootID), isAudible(id) else { return }
         oracle.bindings[id] = nil
         let remaining = oracle.occurrences[index].tiedRoots.filter { $0 != metadata.rootID }
         if oracle.occurrences[index].rootID == metadata.rootID || remaining.count == 1 {
@@ -730,9 +714,6 @@ extension World {
         let bound = oracle.bindings[id] == occurrence.id || (metadata?.kind.opensOccurrence == true && occurrence.tiedRoots.contains(metadata?.rootID ?? ""))
         guard bound else { return }
         if creditNow {
-            if occurrence.tiedRoots.count > 1, let rootID = metadata?.rootID {
-                oracle.occurrences[index].tiedCredit = (rootID, occurrence.lastActivityMs)
-            }
             oracle.occurrences[index].lastActivityMs = wallMs
             enqueue(.oracleDeadline(occurrence: occurrence.id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
         } else {
