@@ -24,8 +24,10 @@ extension BridgeCore {
         if document != nil { dirty = true }
         // A backward correction brings the jumped-over times back: they ring at their own time.
         lastForwardJump = delta > 0 ? (now.wallMs - delta, now.wallMs) : nil
+        lastForwardJumpReadingWallMs = delta > 0 ? previousReadingWallMs : nil
         // Set back: times up to the old frame's "now" were reached before it (occurrenceStart).
         lastBackwardJump = delta < 0 ? (now.wallMs - delta, now.wallMs, previousReadingWallMs ?? .min) : nil
+        publishedSinceBackwardJump = []
         lastBackwardJumpDated = delta < 0 && datedByBroadcast
         correctionLiveToken = document?.liveOccurrence?.token
         recordDatedSetBack(delta, now: now)

@@ -111,6 +111,13 @@ extension BridgeCore {
     /// follows (REC-8: "the next time the clock shows hh:mm"). A ring whose delivery a queued
     /// input reports (a Stop) rang at its old instant and a weekly one re-armed for next week: its
     /// row is the evidence of that ring time and stays (ios seed 1604).
+    /// A one-shot `.relative` ring (`repeats: .never`) still pending with its instant passed was
+    /// jumped over anywhere after the last reading before the correction (no step ran at the jump:
+    /// the process was suspended or dead), unless its delivery may merely be held late
+    /// (`lateDeliverySlackMs`; ios uniform seed 20087) (ios seed 15089: a 1 h jump
+    /// at 07:11 over a legacy 07:23, seen at 09:38, left the ring armed for the next 07:23 after the
+    /// user moved the alarm to 07:55). A weekly one that rang is pending again, so it keeps the
+    /// narrow window.
     mutating func replanMovedRelativeRows(_ inventory: [PlatformAlarm], delivered: [AlarmUUID], now: BridgeInstants) {
         guard let document else { return }
         let adopted = document.zoneAdoptedAtMs ?? .min
@@ -119,7 +126,15 @@ extension BridgeCore {
             guard case .relative(let hour, let minute, let weekday) = row.schedule,
                   inventory.contains(where: { $0.id == row.id && $0.state == .scheduled }) else { continue }
             let plannedInOldZone = row.publishedAtMs < adopted
-            let jumpedOver = jump.map { row.fireWallMs > $0.fromWallMs && row.fireWallMs <= $0.toWallMs && row.fireWallMs <= now.wallMs } ?? false
+            let jumpedOver = jump.map { jump in
+                let narrow = row.fireWallMs > jump.fromWallMs && row.fireWallMs <= jump.toWallMs
+                // A late-measured jump's window reaches back to the last reading before it, short
+                // of the instants whose delivery AlarmKit may still hold (ios uniform seed 20087).
+                let late = weekday == nil && lastForwardJumpReadingWallMs.map { reading in
+                    row.fireWallMs > reading && row.fireWallMs <= jump.fromWallMs - Self.lateDeliverySlackMs
+                } == true
+                return (narrow || late) && row.fireWallMs <= now.wallMs
+            } ?? false
             guard plannedInOldZone || jumpedOver else { continue }
             let next = configuration.calendar.nextFire(hour: hour, minute: minute, weekday: weekday, after: now.wallMs)
             guard next != row.fireWallMs else { continue }
@@ -189,7 +204,11 @@ extension BridgeCore {
     ///   (android uniform seeds 15730: a held 06:44 delivery, then a 10 min set-back at 06:45;
     ///   11530). Only one still behind the new clock, or delivered before the new frame reached
     ///   it, was reached in the old frame (android swarm seed 5370).
-    func clockOffset(forStart startedAt: Int64, now: BridgeInstants) -> Int64 {
+    ///   A ring this process requested after it noticed the set-back (`ringID` in
+    ///   `publishedSinceBackwardJump`) exists only in the new frame: no offset (ios uniform seed
+    ///   11530: an edit 27 min after a seen 1 h set-back armed a concrete 05:51, dated an hour
+    ///   early at its Stop and expired at once).
+    func clockOffset(forStart startedAt: Int64, ringID: AlarmUUID? = nil, now: BridgeInstants) -> Int64 {
         if let jump = lastForwardJump, startedAt > jump.fromWallMs, startedAt <= jump.toWallMs {
             return jump.toWallMs - startedAt
         }
@@ -197,7 +216,8 @@ extension BridgeCore {
             return jump.toWallMs - jump.fromWallMs
         }
         let reachedBefore = lastBackwardJumpDated ? lastBackwardJump?.toWallMs : lastBackwardJump?.lastReadingWallMs
-        if let back = lastBackwardJump, let reachedBefore, startedAt <= reachedBefore || startedAt > now.wallMs,
+        if let back = lastBackwardJump, let reachedBefore, !(ringID.map(publishedSinceBackwardJump.contains) ?? false),
+           startedAt <= reachedBefore || startedAt > now.wallMs,
            startedAt <= back.fromWallMs, back.toWallMs - startedAt < 20 * 3_600_000 {  // OCC-21
             return back.toWallMs - back.fromWallMs
         }
@@ -227,11 +247,11 @@ extension BridgeCore {
         // uniform seed 4988); one closed before the correction is all in the old frame, where the
         // ring time is itself (ios uniform seed 6459: an 08:05 after a 07:20 completion, then an
         // unseen 1 h set-back, is no pass-over).
-        var reachedAt = startedAt + clockOffset(forStart: startedAt, now: now)
+        var reachedAt = startedAt + clockOffset(forStart: startedAt, ringID: row.id, now: now)
         // Only a ring registered at the correction was due in the old frame: one published since
         // is due at its time in the new frame (android uniform seed 11530).
         if lastBackwardJumpDated, let back = lastBackwardJump, startedAt <= back.fromWallMs, startedAt > back.toWallMs,
-           reLivedRingIDs.contains(row.id) {
+           reLivedRingIDs.contains(row.id), !publishedSinceBackwardJump.contains(row.id) {
             reachedAt = startedAt + (back.toWallMs - back.fromWallMs)  // due in the old frame (TIME_SET)
         }
         let acrossToken = correctionLiveToken
@@ -258,7 +278,7 @@ extension BridgeCore {
         }
         // OCC-2, ID-6: the first due root becomes owner; a new persisted token (OCC-16).
         let policy = document?.root(row.metadata.rootID)?.policy ?? .v3
-        let offset = clockOffset(forStart: startedAt, now: now)
+        let offset = clockOffset(forStart: startedAt, ringID: row.id, now: now)
         mutate { document in
             document.serial += 1
             let token = RingIdentity.occurrenceToken(rootID: row.metadata.rootID, startedAtMs: startedAt, serial: document.serial)
@@ -321,11 +341,37 @@ extension BridgeCore {
             // After a clock set back (REC-9) an alert may have begun at a ring time the new frame
             // has not reached yet: the old frame had (ios seed 7197, read as last week's match).
             let reached = max(now.wallMs, lastBackwardJump?.fromWallMs ?? .min)
-            let latest = configuration.calendar.latestFire(hour: hour, minute: minute, weekday: weekday, atOrBefore: reached)
+            var latest = configuration.calendar.latestFire(hour: hour, minute: minute, weekday: weekday, atOrBefore: reached)
+            if let unseen = matchAfterUnseenSetBack(row, hour: hour, minute: minute, weekday: weekday, latest: latest, now: now) {
+                latest = unseen
+            }
             let adopted = document?.zoneAdoptedAtMs ?? .min
             let rowInForce = row.publishedAtMs >= adopted || row.fireWallMs <= adopted
             return row.fireWallMs <= reached && rowInForce ? max(latest, row.fireWallMs) : latest
         }
+    }
+
+    /// REC-9, ID-8: a `.relative` ring alerting at a local time whose latest match in the current
+    /// frame lies before the last reading an earlier process persisted, while that process held
+    /// the ring pending and undelivered, cannot have begun at that match; when the next match
+    /// after that reading is still ahead of the clock (and within the 20 h bound, OCC-21), the
+    /// clock was set back after the ring began, unseen by any process (a reboot restarts the
+    /// monotonic clock): the ring time is that next match (ios uniform seed 10296: a Thursday
+    /// 05:10 alert after a reboot and an unseen 1 h set-back was dated a week back and expired).
+    /// A delivery merely held late dates itself in the frame (its next match is a day or more away),
+    /// and so does a ring gone unseen (IOS-5 reads it as rung and stopped): only an alert now
+    /// sounding is evidence of the set-back (ios uniform seed 5189: an OS-removed one-shot).
+    /// Only the alert being observed counts: the bridge's `alerting` holds it during its delivery.
+    func matchAfterUnseenSetBack(_ row: RingRow, hour: Int, minute: Int, weekday: Weekday?, latest: Int64,
+                                 now: BridgeInstants) -> Int64? {
+        guard let reading = previousProcessReadingWallMs, alerting.contains(row.id), !row.delivered, row.confirmed,
+              row.publishedAtMs <= reading, latest < reading - Self.lateDeliverySlackMs else { return nil }
+        // Its planned instant (in the zone it was planned in) explains the alert, held late past the
+        // reading (ios uniform seed 20482: a late 06:16 Sydney alert seen after a move to São Paulo).
+        if row.fireWallMs > reading - Self.lateDeliverySlackMs && row.fireWallMs <= now.wallMs { return nil }
+        let next = configuration.calendar.nextFire(hour: hour, minute: minute, weekday: weekday, after: reading)
+        guard next > now.wallMs, next - now.wallMs < 20 * 3_600_000 else { return nil }
+        return next
     }
 
     /// True when `row` is pressure of the live occurrence `live`.
@@ -494,6 +540,12 @@ extension BridgeCore {
                 // lost with its process leaves that ring time unknowable (IOS-5, IOS-11; ios
                 // uniform seed 8726). A refused ring time already come stays evidence.
                 document.refusedRows?.removeAll { $0.id == request.id && $0.fireWallMs > now.wallMs }
+            }
+        }
+        if lastBackwardJump != nil {
+            publishedSinceBackwardJump.append(contentsOf: requests.map(\.id))
+            if publishedSinceBackwardJump.count > Self.publishedSinceBackwardJumpMax {
+                publishedSinceBackwardJump.removeFirst(publishedSinceBackwardJump.count - Self.publishedSinceBackwardJumpMax)
             }
         }
         flush(into: &out)
@@ -689,7 +741,11 @@ extension BridgeCore {
         for row in document.rings
         where row.metadata.kind == .successor && row.metadata.token == occurrence.token && !row.delivered {
             out.append(.cancel(row.id, origin: origin))
-            mutate { $0.removeRow(row.id) }
+            let racing = inFlight.contains(row.id)
+            mutate { document in
+                document.removeRow(row.id)
+                if racing { document.noteCancelledInFlight(row) }  // IOS-11: it may land after the cancel
+            }
         }
     }
 

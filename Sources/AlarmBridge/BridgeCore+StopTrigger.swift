@@ -29,9 +29,14 @@ extension BridgeCore {
 
     /// OCC-6: the earliest Stop not yet acted on of a ring bound to `live`'s root, as
     /// ``stopTriggerWallMs(_:now:)`` reads it; nil when none waits.
+    /// A ring cancelled while its schedule was in flight (`cancelledInFlight`) that then landed
+    /// and sounded is still that occurrence's: its Stop counts (ios swarm seed 11765).
     func pendingStopTriggerWallMs(for live: OccurrenceRecord, now: BridgeInstants) -> Int64? {
-        stopArrivals.filter { document?.row($0.ringID)?.metadata.rootID == live.rootID }
-            .map { triggerWallMs($0, now: now) }.min()
+        stopArrivals.filter { arrival in
+            document?.row(arrival.ringID)?.metadata.rootID == live.rootID
+                || document?.cancelledInFlight?.contains { $0.id == arrival.ringID && $0.metadata.token == live.token } == true
+        }
+        .map { triggerWallMs($0, now: now) }.min()
     }
 
     func triggerWallMs(_ arrival: StopArrival, now: BridgeInstants) -> Int64 {

@@ -53,11 +53,27 @@ public struct BridgeCore: Sendable {
     /// The last forward correction, as (pre-correction projected wall, wall after): ring times
     /// in between were jumped over.
     var lastForwardJump: (fromWallMs: Int64, toWallMs: Int64)?
+    /// The last clock reading before that forward correction (old frame): the jump happened at
+    /// some instant after it, unknown when no step ran at it (`replanMovedRelativeRows`).
+    var lastForwardJumpReadingWallMs: Int64?
+    /// AlarmKit may deliver a `.fixed`/`.relative` alarm 20 s – 4 min late (PLATFORMS.md: Apple
+    /// forums 825427): a ring instant less than this long before a clock reading may still have
+    /// been held, pending, at that reading, not jumped over and not missed (ms).
+    static let lateDeliverySlackMs: Int64 = 300_000
     /// The last backward correction this process noticed, as (projected wall before it = the old
     /// frame's "now", wall after it, the last clock reading before it, in the old frame). A ring
     /// time at or before that reading, or one the new frame has not reached yet, was reached in
     /// the old frame, before the correction (REC-9; ios seeds 6387, 7197).
     var lastBackwardJump: (fromWallMs: Int64, toWallMs: Int64, lastReadingWallMs: Int64)?
+    /// Rings this process published after `lastBackwardJump` was taken (bounded, oldest dropped
+    /// first): requested in the corrected frame, their ring times were never reached in the old
+    /// one (REC-9; ios uniform seed 11530).
+    var publishedSinceBackwardJump: [AlarmUUID] = []
+    /// The wall clock's last reading persisted by an earlier process (`clockReferenceWallMs` at
+    /// this process's launch), in that process's frame: rings it held pending and undelivered had
+    /// not begun alerting by then (REC-9, `occurrenceStart`; ios uniform seed 10296).
+    var previousProcessReadingWallMs: Int64?
+    static let publishedSinceBackwardJumpMax = 128
     /// Android: the last set-back was dated by its TIME_SET broadcast (seen at its instant), so a
     /// ring time in the re-lived interval was due in the old frame (OCC-3).
     var lastBackwardJumpDated = false
@@ -338,6 +354,7 @@ public struct BridgeCore: Sendable {
         }
         restoreDatedSetBack(loaded)  // REC-9: before a correction this launch notices replaces it
         restoreOwedSnoozeRebase(loaded, into: &out)  // SNZ-20, SNZ-21
+        previousProcessReadingWallMs = loaded.clockReferenceWallMs
         if let wall = loaded.clockReferenceWallMs, let mono = loaded.clockReferenceMonotonicMs,
            let boot = loaded.clockReferenceBootCount {
             // A correction made while no process ran (same boot: the monotonic clock went on).

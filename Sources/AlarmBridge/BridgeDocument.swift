@@ -73,6 +73,12 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// still owed (`BridgeCore.snoozeRebaseRetry`), so that a process death before the retry does
     /// not leave the snooze ring at its stale time (android uniform seed 9523). nil otherwise.
     public var snoozeRebaseOwed: RingRow?
+    /// iOS: rows of occurrence-bound rings (successors) this bridge cancelled while their schedule
+    /// call was still in flight, oldest first and bounded: the cancel may find nothing and the
+    /// schedule land afterwards, unseen if the process dies first (IOS-11), so the ring may still
+    /// sound for its occurrence. A later process matches its Stop to that occurrence (OCC-6:
+    /// the successor is due 10 s after the Stop; ios swarm seed 11765). nil in older documents.
+    public var cancelledInFlight: [RingRow]?
 
     public init() {}
 
@@ -111,6 +117,15 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
 
     mutating func removeRow(_ id: AlarmUUID) {
         rings.removeAll { $0.id == id }
+    }
+
+    /// Keeps `row` as a ring cancelled while its schedule was in flight (`cancelledInFlight`).
+    mutating func noteCancelledInFlight(_ row: RingRow) {
+        var rows = cancelledInFlight ?? []
+        rows.removeAll { $0.id == row.id }
+        rows.append(row)
+        if rows.count > 16 { rows.removeFirst(rows.count - 16) }
+        cancelledInFlight = rows
     }
 
     mutating func update(_ occurrence: OccurrenceRecord) {

@@ -183,7 +183,7 @@ public enum FaultCatalog {
         "clock-jump-back",
         "the user sets the wall clock back by 90 s, 10 min or 1 h",
         platforms: both, rules: ["REC-8", "REC-9", "REC-10", "SNZ-20", "PLATFORMS.md: time change"],
-        rate: Ratio(1, 5), unit: .perSeed, exemptions: ["clock-jump-ambiguous-start"])
+        rate: Ratio(1, 5), unit: .perSeed, exemptions: ["clock-jump-ambiguous-start", "clock-change-unseen"])
     /// SNZ-20, SNZ-21: a clock correction while a snooze runs; a jump drawn over the whole run
     /// almost never lands in a 5–30 min snooze, so this one is timed from the acceptance.
     public static let clockChangeDuringSnooze = FaultKind(

@@ -127,8 +127,11 @@ extension World {
         let fuses = bound.filter { $0.metadata.kind == .walkFuse && $0.metadata.rootID == root }
         if fuses.contains(where: { daemon.isAudible($0.id) || $0.state == .alerting }) { return }  // fired: loud
         // A fuse that fired and was stopped hands the walk to the ordinary successor (OCC-5);
-        // a rotation the capacity limit refused leaves nothing newer (ios seed 840).
-        if bound.contains(where: { $0.metadata.kind == .successor && $0.state == .scheduled }) { return }
+        // a rotation the capacity limit refused leaves nothing newer (ios seed 840). So does a
+        // consumed snooze ring (SNZ-12, SNZ-19), and that successor still holds the pressure while
+        // it alerts (ios swarm seed 15975: steps during the successor's alert after a stopped
+        // snooze ring; its Stop arms the next one, OCC-5).
+        if bound.contains(where: { $0.metadata.kind == .successor && ($0.state == .scheduled || $0.state == .alerting) }) { return }
         guard let earliest = fuses.filter({ $0.state == .scheduled }).map(\.nextFireWallMs).min() else {
             if armFailureExempt || currentExemption() != nil { return }
             violate("fuse-timing", [], "no walk fuse for \(root) \(HumanText.duration(wallMs - stepWallMs)) after the accepted step at \(wallText(stepWallMs))")

@@ -48,6 +48,7 @@ extension World {
         if let fault = faultExemption { return fault.name }
         if let occurrence, let name = silencedAlertExemption(occurrenceID: occurrence.id) { return name }
         if let occurrence, let name = unseenSnoozeCorrectionExemption(occurrence) { return name }
+        if let occurrence, let name = unseenSetBackExemption(occurrence) { return name }
         if exactRevocationUnseen() { return "exact-permission-revoked" }
         if let occurrence, inexactDeliveryDueBy(occurrence) != nil { return "exact-permission-revoked" }
         if let manager = android, manager.forceStopped { return "force-stop" }  // [limit] AND-6
@@ -55,6 +56,30 @@ extension World {
         // Only until the bridge's retry was due (OCC-5, [derived] WALK-18; Oracle.swift).
         if armFailureExempt && !successorRetryWasDue() { return "arm-failed-no-predecessor" }
         return nil
+    }
+
+    /// [limit] `clock-change-unseen`: the wall clock was set back while no ready bridge step ran
+    /// (iOS suspends the app, REC-8), so a pending `.fixed` successor or walk fuse of the live
+    /// occurrence now lies the set-back further ahead than its kind's bound, and nothing can
+    /// rebase it until a step sees the correction (SNZ-22, OCC-5; ios swarm seed 10378: a 10 min
+    /// set-back 6 s after a Stop, its successor due 10 s after it). Narrow: only rings of that
+    /// occurrence that were within their bound in the frame before the set-back, only until the
+    /// first ready step after it, which must rebase them (`applyClockCorrection`; the gap check
+    /// starts there). A snooze ring has its own (`snooze-clock-change-unseen`).
+    func unseenSetBackExemption(_ occurrence: OracleOccurrence) -> String? {
+        guard let daemon = ios, let shift = unseenLiveShift, shift.occurrenceID == occurrence.id, shift.deltaMs < 0,
+              process.lastReadyStepMs < shift.sinceMs else { return nil }
+        let covered = daemon.alarms.contains { alarm in
+            guard oracle.bindings[alarm.id] == occurrence.id, alarm.state == .scheduled else { return false }
+            let boundMs: Int64
+            switch alarm.metadata.kind {
+            case .successor: boundMs = 10_000 + 1_000
+            case .walkFuse: boundMs = 60_000 + 1_000
+            default: return false
+            }
+            return alarm.nextFireWallMs - (wallMs - shift.deltaMs) <= boundMs
+        }
+        return covered ? "clock-change-unseen" : nil
     }
 
     /// `exact-permission-revoked` [limit], narrowed to what the revocation touched (issue 16):

@@ -33,6 +33,7 @@ extension World {
             if movedOneShots.count > 16 { movedOneShots.removeFirst() }
             return copy
         }
+        jsSaves.pending = jsSaves.pending.map(replannedOneShot)  // a save awaiting its reply, too
         replanOracleFireTimes(jumpedOver: [])
         announceClockChange()
     }

@@ -53,6 +53,10 @@ struct JSSaveState {
     /// The definitions those interrupted saves replaced, whose fire times stay queued (and whose
     /// rings may still ring) until `unscheduleOracleFireTimes` drops them (REC-1, SCH-10).
     var keptPrevious: [LogicalAlarm] = []
+    /// Definitions a newer save of the same alarm replaced while they awaited their reply (the
+    /// bridge answers them `superseded`), newest last, bounded: their primaries whose schedule
+    /// was still in flight when the process died land and may ring (`keepSupersededInFlight`).
+    var superseded: [LogicalAlarm] = []
     /// Bumped when the app is deleted: retries planned before it do nothing.
     var generation = 0
     /// Replies JS received, for scenario expectations: (alarm, "saved" or the failure reason).
@@ -91,6 +95,10 @@ extension World {
     /// JS calls `saveAlarm` with `definition` and waits for the reply.
     func jsSave(_ definition: LogicalAlarm) {
         noteSaveRequested(definition.id)  // invariant 30's baseline
+        if let replaced = jsSaves.pending.first(where: { $0.id == definition.id }) {
+            jsSaves.superseded.append(replaced)
+            if jsSaves.superseded.count > 8 { jsSaves.superseded.removeFirst() }
+        }
         jsSaves.pending.removeAll { $0.id == definition.id }
         jsSaves.pending.append(definition)
         jsSaves.pending.sort { $0.id < $1.id }
@@ -122,6 +130,7 @@ extension World {
 
     /// JS retries a failed save once (the user taps Save again).
     func retrySave(_ definition: LogicalAlarm, generation: Int) {
+        let definition = replannedOneShot(definition)
         guard generation == jsSaves.generation, oracle.liveIndex == nil, !firesSoon(definition) else { return }
         guard !jsSaves.pending.contains(where: { $0.id == definition.id }) else { return }
         let wasActive = process.running && process.active
@@ -130,6 +139,21 @@ extension World {
         record("app", "save-retry", [TraceField("alarm", definition.id)])
         jsSave(definition)
         if !wasActive { enqueue(.plan(.userLeaveApp), afterMs: 5_000) }  // the user came only to save
+    }
+
+    /// REC-8: the user's one-shot means "the next time the clock shows hh:mm". A definition JS
+    /// keeps for a retry (or still awaits a reply for) was computed in the zone in force when the
+    /// user saved; after a zone change JS saves the editor's hh:mm again, which is the next such
+    /// local time now, as `changeTimeZone` re-plans the configured one-shots (ios uniform seed
+    /// 15018: a retry after Berlin → UTC kept Berlin's 05:32 instant, 03:32 UTC, while AlarmKit's
+    /// `.relative` ring, rightly, rang at 05:32 UTC).
+    func replannedOneShot(_ definition: LogicalAlarm) -> LogicalAlarm {
+        guard case .once(let fire) = definition.repeats, fire > wallMs else { return definition }
+        let local = calendar.local(fire)
+        guard local.hour != definition.hour || local.minute != definition.minute else { return definition }
+        var copy = definition
+        copy.repeats = .once(fireWallMs: calendar.nextFire(hour: definition.hour, minute: definition.minute, weekday: nil, after: wallMs))
+        return copy
     }
 
     // MARK: - Replies
@@ -199,6 +223,7 @@ extension World {
 
     /// The process died with saves unanswered: the persisted definition stands (JS got no reply).
     func jsSavesProcessDied(_ reason: String) {
+        keepSupersededInFlight()
         for definition in jsSaves.pending {
             if let stored = storedDocument?.alarm(definition.id) {
                 if !jsSaves.accepted.contains(definition.id) { jsSaves.accepted.append(definition.id) }
@@ -215,6 +240,51 @@ extension World {
         if reason == "app-deleted" {
             jsSaves = JSSaveState(generation: jsSaves.generation + 1)
         }
+    }
+}
+
+extension World {
+    /// SCH-6, SCH-10, OCC-2: a superseded save's primary whose schedule call was still in flight
+    /// when the process died lands with no process to cancel it (the bridge cancels such a ring
+    /// when its completion arrives), so it rings at its time unless a later process's sync runs
+    /// first (SCH-3). Its ring time is kept like an interrupted save's previous definition: one
+    /// oracle fire time for that ring, dropped by the sync after the restart
+    /// (`noteSaveInput`), and the definition counts for the recurrence check meanwhile (ios swarm
+    /// seed 14030: two edits 150 ms apart, the first one's 07:10 landed after the death and rang).
+    func keepSupersededInFlight() {
+        guard ios != nil, !jsSaves.superseded.isEmpty else { return }
+        for event in queue.pendingInOrder {
+            guard case .daemon(.completeSchedule(let request)) = event.payload, request.metadata.kind == .primary,
+                  request.fireWallMs > wallMs, !isCurrentRingTime(request),
+                  let definition = jsSaves.superseded.last(where: { definition in
+                      definition.id == request.metadata.alarmID && definition.roots.contains { root in
+                          root.id == request.metadata.rootID && isOccurrenceTime(request.fireWallMs, of: root)
+                      }
+                  }) else { continue }
+            if !jsSaves.keptPrevious.contains(definition) { jsSaves.keptPrevious.append(definition) }
+            if !jsSaves.interrupted.contains(definition.id) { jsSaves.interrupted.append(definition.id) }
+            queue.schedule(.fireTime(rootID: request.metadata.rootID, alarmID: definition.id, wallMs: request.fireWallMs),
+                           at: at(wallMs: request.fireWallMs))
+        }
+        jsSaves.superseded = []
+    }
+
+    /// True when a definition that stands (the stored, configured or pending one) rings the
+    /// request's root at its time anyway: its oracle fire time is queued already.
+    func isCurrentRingTime(_ request: RingRequest) -> Bool {
+        let alarmID = request.metadata.alarmID
+        let standing = [storedDocument?.alarm(alarmID), alarms.first { $0.id == alarmID }, jsSaves.pending.first { $0.id == alarmID }]
+        return standing.contains { definition in
+            definition?.roots.contains { $0.id == request.metadata.rootID && isOccurrenceTime(request.fireWallMs, of: $0) } ?? false
+        }
+    }
+
+    /// True when `fireWallMs` is a ring time of `root` now: its one-shot instant, or a local
+    /// time at its hour, minute and weekday.
+    func isOccurrenceTime(_ fireWallMs: Int64, of root: Root) -> Bool {
+        if let once = root.onceFireWallMs { return once == fireWallMs }
+        let local = calendar.local(fireWallMs)
+        return local.hour == root.hour && local.minute == root.minute && (root.weekday.map { $0 == local.weekday } ?? true)
     }
 }
 

@@ -309,6 +309,13 @@ struct InvariantSuiteTests {
         (.android, 11515),
         // Bridge: a primary a save is still verifying, missing from a lagged read, is no delivery (207, SCH-9).
         (.ios, 207),
+        // Oracle: a one-shot JS saves again after a zone change means the editor's hh:mm in the new
+        // zone, not the old zone's instant (15018, REC-8; the retry is reactive: no scenario).
+        (.ios, 15018),
+        // Guards of the bridge's dating rules for late-seen clock changes: a delivery AlarmKit holds
+        // late is not a jumped-over one-shot (20087) nor an alert begun after an unseen set-back
+        // (20482, after a zone change); both went red on a first version of the 15089/10296 fixes.
+        (.ios, 20087), (.ios, 20482),
     ]
 
     @Test("uniform-profile seeds the fuzzer once failed on stay clean")
