@@ -122,6 +122,9 @@ struct ParsedArguments {
             guard let value, !value.isEmpty else {
                 throw UsageError("option '--\(name)' needs a value, e.g. \(Self.valueExample(name))")
             }
+            if ["report", "shrink-dir"].contains(name), value == "-" {
+                throw UsageError("--\(name) names a directory of files; '-' (standard output) cannot hold them: give a directory, e.g. \(Self.valueExample(name))")
+            }
             options.append((name, value))
         }
     }

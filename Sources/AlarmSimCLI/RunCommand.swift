@@ -74,6 +74,15 @@ struct RunCommand: Command {
 
     func run(output: inout some TextOutputStream, errors: inout some TextOutputStream,
              environment: CLIEnvironment) -> ExitStatus {
+        // `--trace -`: stdout is the trace alone (JSON Lines); what the run says goes to stderr.
+        guard tracePath == AtomicFile.standardOutputPath else { return runScenarios(output: &output, errors: &errors) }
+        var text = ""
+        let status = runScenarios(output: &text, errors: &errors)
+        errors.write(text)
+        return status
+    }
+
+    func runScenarios(output: inout some TextOutputStream, errors: inout some TextOutputStream) -> ExitStatus {
         // Parse everything first: a typo in the last file should not cost the runs of the others.
         var scenarios: [(path: String, scenario: ScenarioFile)] = []
         for path in paths {

@@ -116,13 +116,24 @@ struct ShrinkCommand: Command {
 
     /// The directory `write(_:to:)` creates for `path`: none for a bare name or `-`.
     static func parentDirectories(of path: String) -> [String] {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = directoryPart(of: path)
         return path == AtomicFile.standardOutputPath || directory.isEmpty ? [] : [directory]
+    }
+
+    /// The directory part of `path` as written (`a/b/c` → `a/b`, `/c` → `/`, `c` → ""), by plain
+    /// text: `NSString.deletingLastPathComponent` traps on a one-character path on Linux
+    /// (`--out x` crashed shrink, defects and exemptions with SIGILL).
+    static func directoryPart(of path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        let directory = trimmed[..<slash]
+        return directory.isEmpty ? "/" : String(directory)
     }
 
     /// Writes atomically, creating the file's directory when it is missing.
     static func write(_ text: String, to path: String) throws {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = directoryPart(of: path)
         if !directory.isEmpty && !FileManager.default.fileExists(atPath: directory) {
             try AtomicFile.prepareDirectory(directory)
         }

@@ -101,7 +101,8 @@ public enum FailureReport {
         let replay = "alarmsim replay "
         if run.reproLine.hasPrefix(replay) {
             let arguments = String(run.reproLine.dropFirst(replay.count))
-            let name = "\(run.header.platform)-\(run.header.seed)-\(run.violation?.invariant ?? "run").scenario"
+            // Under Reports/shrunk/ (ignored by git), so following the advice leaves the tree clean.
+            let name = "Reports/shrunk/\(run.header.platform)-\(run.header.seed)-\(run.violation?.invariant ?? "run").scenario"
             items.append("- `alarmsim explain \(arguments)` — the run as a local-time timeline, event by event")
             items.append("- `alarmsim shrink \(arguments) --out \(name)` — the smallest scenario that still breaks the same invariant")
             if !run.header.defects.isEmpty {

@@ -72,7 +72,8 @@ public enum TraceExplainer {
             if include(event), all || (persistChanged && !isNoise(event)) {
                 let (who, what) = describe(event, ringRoot: ringRoot, ringKind: ringKind, time: time, full: full)
                 let stamp = time.dateTime(event.wallMs)
-                lines.append(stamp.padded(31) + " " + ("#\(event.index)").padded(7) + " " + who.padded(9) + " " + what)
+                // Control characters (an ESC in a journal's alarm title) never reach the terminal.
+                lines.append(MarkdownText.codeLine(stamp.padded(31) + " " + ("#\(event.index)").padded(7) + " " + who.padded(9) + " " + what))
             }
             if event.component == "device", event.name == "time-zone" { time = LocalTimeFormat(zoneIdentifier: zone) }
         }

@@ -17,6 +17,8 @@ struct UsageErrorTests {
         UsageCase(arguments: ["fuzz", "--sed", "1"], mentions: ["unknown option '--sed'", "did you mean '--seeds'?"]),
         UsageCase(arguments: ["--generate-completion-script", "bsh"], mentions: ["'bsh'", "did you mean 'bash'?", "bash|zsh|fish"]),
         UsageCase(arguments: ["fmt"], mentions: ["missing scenario file"]),
+        UsageCase(arguments: ["fuzz", "--report", "-"], mentions: ["--report names a directory", "--report Reports/latest"]),
+        UsageCase(arguments: ["explain", "--platform", "ios", "--seed", "1", "--report", "-"], mentions: ["--report names a directory"]),
         UsageCase(arguments: ["fmt", "a.scenario", "b.scenario"], mentions: ["exactly one", "--in-place", "--check"]),
         UsageCase(arguments: ["fmt", "--in-place", "--check", "a.scenario"], mentions: ["contradict"]),
         UsageCase(arguments: ["run", "--check", "--continue-seeds", "1..2", "a.scenario"], mentions: ["--check only parses"]),

@@ -72,7 +72,7 @@ struct ReadableTextTests {
         #expect(!markdown.contains("1772430002000"), "no epoch milliseconds")
         let next = markdown.components(separatedBy: "## What next").last ?? ""
         #expect(next.contains("`alarmsim explain --platform ios --seed 7 --defect title-in-ring-id`"))
-        #expect(next.contains("`alarmsim shrink --platform ios --seed 7 --defect title-in-ring-id --out ios-7-stable-ids.scenario`"))
+        #expect(next.contains("`alarmsim shrink --platform ios --seed 7 --defect title-in-ring-id --out Reports/shrunk/ios-7-stable-ids.scenario`"))
         #expect(next.contains("`alarmsim diff --platform ios --seed 7 --defect title-in-ring-id`"))
         #expect(next.contains("`alarmsim run Reports/shrunk/ios-7-stable-ids.scenario`"))
     }
