@@ -14,7 +14,7 @@ public enum SummaryFormatter {
     /// ```
     /// ios: 1000 seeds, 1 failing, 1234567 events, exemptions: force-quit=3 mute-switch=1
     /// android: 1000 seeds, 0 failing, 1200000 events, exemptions: none
-    /// FAIL ios seed 17: never-silent — <message>
+    /// FAIL ios seed 17: never-silent at 2026-03-03 06:15:12 America/New_York — <message>
     ///   repro: alarmsim replay --platform ios --seed 17
     /// violations: 1
     /// ```
@@ -30,7 +30,10 @@ public enum SummaryFormatter {
             lines.append("interrupted: the campaign was stopped (Ctrl-C or SIGTERM) before its end; only the seeds run above count")
         }
         for failing in summary.failing {
-            lines.append("FAIL \(failing.platform.rawValue) seed \(failing.seed): \(failing.violation.invariant) — \(failing.violation.message)")
+            // When: local wall time in the zone recorded with the violation (none for a crash, or in
+            // a summary written before zones were kept).
+            let when = failing.signal == nil && failing.violation.zone != nil ? " at \(failing.violation.localTime(fallbackZone: "UTC"))" : ""
+            lines.append("FAIL \(failing.platform.rawValue) seed \(failing.seed): \(failing.violation.invariant)\(when) — \(failing.violation.message)")
             lines.append("  repro: \(failing.repro)")
         }
         lines.append("violations: \(summary.violationCount)")
