@@ -34,12 +34,12 @@ extension Timeline {
             let name = actionName(action)
             guard name.hasPrefix("user"), name.count > 4, !faultActionNames.contains(name) else { return nil }
             let label = kebabCase(String(name.dropFirst(4)))
-            return Mark(kind: .userAction, atMs: event.trueMs, title: "the user: \(label) — \(action)\n\(title)",
+            return Mark(kind: .userAction, atMs: event.trueMs, title: "the user: \(label) — \(TraceExplainer.readable(action, full: false))\n\(title)",
                         eventIndex: event.index, row: 0, label: label)
         case ("bridge", "input"):
             let input = event.field("input") ?? ""
             guard let label = appCallLabels[actionName(input)] else { return nil }
-            return Mark(kind: .appCall, atMs: event.trueMs, title: "the app (JS) calls \(input)\n\(title)",
+            return Mark(kind: .appCall, atMs: event.trueMs, title: "the app (JS) calls \(TraceExplainer.readable(input, full: false))\n\(title)",
                         eventIndex: event.index, row: 1, label: label)
         default:
             return nil

@@ -283,18 +283,21 @@ public enum TimelinePage {
         guard !events.isEmpty else { return "" }
         let what = run.violation == nil ? "the end of the run" : "the violation"
         var table = "<section>\n<h2>The last \(events.count) events up to \(what)</h2>\n<table class=\"events\">\n"
-        table += "<thead><tr><th>#</th><th>local time</th><th>component</th><th>event</th><th>details</th></tr></thead>\n<tbody>\n"
-        for event in events {
-            let isViolation = event.index == run.violation?.eventIndex
+        table += "<thead><tr><th>#</th><th>local time</th><th>who</th><th>event</th><th>what happened</th></tr></thead>\n<tbody>\n"
+        // In words, as `explain` says them (no Swift descriptions, instants in local time); the
+        // trace's own text is one hover away and whole in trace.jsonl.
+        let shown = Set(events.map(\.index))
+        let raw = Dictionary(uniqueKeysWithValues: events.map { ($0.index, $0) })  // lookup only
+        for line in TraceExplainer.descriptions(run, all: true, include: { shown.contains($0.index) }) {
+            let isViolation = line.index == run.violation?.eventIndex
             table += isViolation ? "<tr class=\"violation-row\">" : "<tr>"
-            table += "<td>\(event.index)</td><td>\(HTMLText.escaped(time.dateTime(event.wallMs)))</td>"
-            table += "<td>\(HTMLText.escaped(event.component))</td><td>\(HTMLText.escaped(event.name))</td><td>"
-            table += event.fields.map { field in
-                let value = field.value.count > valueLengthMax ? String(field.value.prefix(valueLengthMax)) + "…" : field.value
-                let full = value == field.value ? "" : " title=\"\(HTMLText.escaped(field.value))\""
-                return "<span class=\"k\">\(HTMLText.escaped(field.key))</span>=<span\(full)>\(HTMLText.escaped(value))</span>"
-            }.joined(separator: " ")
-            table += "</td></tr>\n"
+            table += "<td>\(line.index)</td><td>\(HTMLText.escaped(line.stamp))</td>"
+            let event = raw[line.index]
+            let name = event.map { "\($0.component) \($0.name)" } ?? ""
+            let fields = event?.fields.map { "\($0.key)=\($0.value)" }.joined(separator: " ") ?? ""
+            let hover = String(fields.prefix(valueLengthMax * 4))
+            table += "<td>\(HTMLText.escaped(line.who))</td><td>\(HTMLText.escaped(name))</td>"
+            table += "<td title=\"\(HTMLText.escaped(hover))\">\(HTMLText.escaped(line.what))</td></tr>\n"
         }
         table += "</tbody>\n</table>\n</section>\n"
         return table

@@ -49,7 +49,17 @@ public enum TraceExplainer {
     /// noise): local wall time in the zone then in force, `#index`, who acted, what happened.
     /// Every event is walked, so a ring's root and kind are known from its schedule however far back.
     public static func lines(_ run: FailureRun, all: Bool, full: Bool = false, include: (TraceEvent) -> Bool) -> [String] {
-        var lines: [String] = []
+        descriptions(run, all: all, full: full, include: include).map { line in
+            // Control characters (an ESC in a journal's alarm title) never reach the terminal.
+            MarkdownText.codeLine(line.stamp.padded(31) + " " + ("#\(line.index)").padded(7) + " " + line.who.padded(9) + " " + line.what)
+        }
+    }
+
+    /// The events of `run` that `include` accepts (and, unless `all`, that are not routine), each
+    /// as local wall time (the zone then in force), trace index, who acted and what happened.
+    public static func descriptions(_ run: FailureRun, all: Bool, full: Bool = false,
+                                    include: (TraceEvent) -> Bool) -> [(stamp: String, index: Int, who: String, what: String)] {
+        var lines: [(stamp: String, index: Int, who: String, what: String)] = []
         var zone = run.startZone
         var time = LocalTimeFormat(zoneIdentifier: zone)
         var ringRoot: [String: String] = [:]  // lookup only
@@ -71,9 +81,7 @@ public enum TraceExplainer {
             }
             if include(event), all || (persistChanged && !isNoise(event)) {
                 let (who, what) = describe(event, ringRoot: ringRoot, ringKind: ringKind, time: time, full: full)
-                let stamp = time.dateTime(event.wallMs)
-                // Control characters (an ESC in a journal's alarm title) never reach the terminal.
-                lines.append(MarkdownText.codeLine(stamp.padded(31) + " " + ("#\(event.index)").padded(7) + " " + who.padded(9) + " " + what))
+                lines.append((time.dateTime(event.wallMs), event.index, who, full ? what : localizingInstants(what, time: time)))
             }
             if event.component == "device", event.name == "time-zone" { time = LocalTimeFormat(zoneIdentifier: zone) }
         }
@@ -148,6 +156,26 @@ public enum TraceExplainer {
             plain.removeSubrange(range)
         }
         return plain
+    }
+
+    /// Every Unix-epoch millisecond count in `text` (13 digits, 2001–2100) as local wall time:
+    /// `once at 1770553860000` → `once at 2026-02-08 07:31:00 +01:00`.
+    public static func localizingInstants(_ text: String, time: LocalTimeFormat) -> String {
+        var out = ""
+        var digits = ""
+        func flush() {
+            if digits.count == 13, let ms = Int64(digits), ms > 978_307_200_000, ms < 4_102_444_800_000 {
+                out += time.dateTime(ms, milliseconds: false)
+            } else {
+                out += digits
+            }
+            digits = ""
+        }
+        for character in text {
+            if character.isASCII, character.isNumber { digits.append(character) } else { flush(); out.append(character) }
+        }
+        flush()
+        return out
     }
 
     /// `Optional(x)` → `x` at every depth (Swift's description of an optional).

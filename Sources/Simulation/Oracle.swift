@@ -80,6 +80,9 @@ struct Oracle {
     var bindings: [AlarmUUID: Int] = [:]
     /// A dismissal reached a bridge that was not ready: credited when the gate releases.
     var pendingCredit: Int?
+    /// The root whose occurrence-opening ring that pending dismissal was of, while the occurrence
+    /// is tied: credited at the release, it is one of the tie's credits a settlement reverts.
+    var pendingCreditRoot: String?
     /// (root, ring time) pairs that were due while another occurrence was live (OCC-3).
     var passedOver: [(rootID: String, fireWallMs: Int64)] = []
     /// Roots whose primary failed to register by an injected fault or the capacity limit.
@@ -823,6 +826,7 @@ extension World {
             enqueue(.oracleDeadline(occurrence: occurrence.id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
         } else {
             oracle.pendingCredit = occurrence.id
+            oracle.pendingCreditRoot = metadata?.kind.opensOccurrence == true ? metadata?.rootID : nil
         }
     }
 
@@ -835,10 +839,18 @@ extension World {
             }
         }
         guard let credited = oracle.pendingCredit else { return }
+        let root = oracle.pendingCreditRoot
         oracle.pendingCredit = nil
+        oracle.pendingCreditRoot = nil
         // Only the occurrence the dismissal was for (ios seed 712: a journalled Stop of an earlier
         // occurrence credits nothing to the one live at the gate's release).
         guard let index = oracle.liveIndex, oracle.occurrences[index].id == credited else { return }
+        if oracle.occurrences[index].tiedRoots.count > 1, let root {
+            // A Stop of a tied root's ring, credited late: a settlement on another root reverts it
+            // like one credited at once (ios uniform seed 9632: the Stop of a3.mon, queued behind a
+            // held gate, moved a1.mon's deadline after a1.mon won the tie at the release).
+            oracle.occurrences[index].tiedCredits.append((root, wallMs, oracle.occurrences[index].lastActivityMs))
+        }
         oracle.occurrences[index].lastActivityMs = wallMs
         enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
     }
