@@ -203,6 +203,9 @@ struct InvariantSuiteTests {
         // armRetry armed nothing (249; found once arm-failed-no-predecessor ended at the retry's due
         // time). Its shrink drifts to a legacy-install world with no launch, so the seed is kept whole.
         (.ios, 249),
+        // Oracle (OCC-2, OCC-3, INACT-4): a tied root's Stop queued behind a held gate was credited
+        // at the release to the occurrence the other root won, and the settlement did not revert it (9632).
+        (.ios, 9632),
         // Oracle: a late-delivered alert a reboot ended unobserved was not exempt (886, 1112, 1731).
         (.ios, 886), (.ios, 1112), (.ios, 1731),
         // Bridge: the clock-correction re-arm re-registered a successor whose delivery the jump set off (2143).
