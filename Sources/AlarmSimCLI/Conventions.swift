@@ -19,7 +19,7 @@ enum VersionInfo {
 enum CompletionScript {
     static let shells = ["bash", "zsh", "fish"]
 
-    /// The option names (`--seeds`, …) that `command`'s help lists, in help order.
+    /// The option names (`--seeds`, …) that `command`'s help lists, in help order, `--help` once.
     static func optionNames(_ command: any Command.Type) -> [String] {
         var names: [String] = []
         for line in command.options {
@@ -29,6 +29,7 @@ enum CompletionScript {
                 if name.hasPrefix("--"), name.count > 2, !names.contains(name) { names.append(name) }
             }
         }
+        if !names.contains("--help") { names.append("--help") }
         return names
     }
 
@@ -54,7 +55,7 @@ enum CompletionScript {
             "    case \"${COMP_WORDS[1]}\" in",
         ]
         for command in commands {
-            lines.append("        \(command.name)) COMPREPLY=($(compgen -W \"\((optionNames(command) + ["--help"]).joined(separator: " "))\" -- \"$cur\")) ;;")
+            lines.append("        \(command.name)) COMPREPLY=($(compgen -W \"\((optionNames(command)).joined(separator: " "))\" -- \"$cur\")) ;;")
         }
         lines += ["    esac", "    if [ ${#COMPREPLY[@]} -eq 0 ]; then COMPREPLY=($(compgen -f -- \"$cur\")); fi", "}",
                   "complete -F _alarmsim alarmsim", ""]
@@ -69,7 +70,7 @@ enum CompletionScript {
         }
         lines += ["        )", "        _describe 'subcommand' subcommands", "        return", "    fi", "    case $words[2] in"]
         for command in commands {
-            lines.append("        \(command.name)) _arguments '*:file:_files' \((optionNames(command) + ["--help"]).map { "'\($0)[]'" }.joined(separator: " ")) ;;")
+            lines.append("        \(command.name)) _arguments '*:file:_files' \((optionNames(command)).map { "'\($0)[]'" }.joined(separator: " ")) ;;")
         }
         lines += ["    esac", "}", "_alarmsim \"$@\"", ""]
         return lines.joined(separator: "\n")
@@ -82,7 +83,7 @@ enum CompletionScript {
         for command in commands {
             let abstract = command.abstract.replacingOccurrences(of: "'", with: "\\'")
             lines.append("complete -c alarmsim -f -n 'not __fish_seen_subcommand_from \(names)' -a \(command.name) -d '\(abstract)'")
-            for option in optionNames(command) + ["--help"] {
+            for option in optionNames(command) {
                 lines.append("complete -c alarmsim -n '__fish_seen_subcommand_from \(command.name)' -l \(option.dropFirst(2))")
             }
         }

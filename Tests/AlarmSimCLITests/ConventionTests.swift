@@ -48,6 +48,13 @@ struct ConventionTests {
         }
     }
 
+    @Test("each subcommand's options are listed once")
+    func completionOnce() {
+        let bash = cli("--generate-completion-script", "bash").output
+        #expect(!bash.contains("--help --help"))
+        #expect(bash.contains("fuzz) COMPREPLY=($(compgen -W \"--platform --seeds"))
+    }
+
     @Test("the bash script is valid bash")
     func bashSyntax() throws {
         let path = try temporaryFile(cli("--generate-completion-script", "bash").output)
