@@ -18,6 +18,14 @@ public enum HumanText {
         return pair(minutes / 1_440, "d", (minutes % 1_440) / 60, "h")
     }
 
+    /// A wall instant as a user reads it: local date, time with seconds and the zone, e.g.
+    /// `2026-10-03 08:36:12 Australia/Sydney` (violation messages, summaries, FAIL lines).
+    public static func localTime(_ wallMs: Int64, _ calendar: WallCalendar) -> String {
+        let local = calendar.local(wallMs)
+        let seconds = (local.second < 10 ? ":0" : ":") + String(local.second)
+        return "\(calendar.localDate(wallMs)) \(clockTime(hour: local.hour, minute: local.minute))\(seconds) \(calendar.zoneIdentifier)"
+    }
+
     /// A rough duration for an ETA: whole seconds (`55 s`, `3 min 9 s`, `2 h 5 min`).
     public static func rough(_ ms: Int64) -> String {
         let seconds = max(ms, 0) / 1_000

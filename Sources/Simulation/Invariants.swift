@@ -378,8 +378,6 @@ extension World {
     /// A wall instant (virtual ms) as a user reads it: local date, time with seconds and the zone,
     /// e.g. `2026-10-03 08:36:12 Australia/Sydney` (violation messages).
     func localTimeText(_ wallMs: Int64) -> String {
-        let local = calendar.local(wallMs)
-        let seconds = (local.second < 10 ? ":0" : ":") + String(local.second)
-        return "\(calendar.localDate(wallMs)) \(clockTime(hour: local.hour, minute: local.minute))\(seconds) \(calendar.zoneIdentifier)"
+        HumanText.localTime(wallMs, calendar)
     }
 }

@@ -316,9 +316,7 @@ public struct Violation: Sendable, Equatable, Codable {
     public func localTime(fallbackZone: String) -> String {
         let zone = self.zone ?? fallbackZone
         guard let calendar = WallCalendar(zoneIdentifier: zone) else { return "device time \(wallMs) ms" }
-        let local = calendar.local(wallMs)
-        let seconds = (local.second < 10 ? ":0" : ":") + String(local.second)
-        return "\(calendar.localDate(wallMs)) \(clockTime(hour: local.hour, minute: local.minute))\(seconds) \(zone)"
+        return HumanText.localTime(wallMs, calendar)
     }
 }
 
