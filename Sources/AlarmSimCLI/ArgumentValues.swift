@@ -1,13 +1,15 @@
 import AlarmBridge
 import Campaign
 import Simulation
+import SimKernel
 
 /// Parsers for option values; each error says what was wrong and what to write instead.
 enum ArgumentValues {
     /// `ios` or `android`.
     static func platform(_ text: String) throws(UsageError) -> PlatformFlavor {
         guard let platform = PlatformFlavor(rawValue: text) else {
-            let what = text == "both" ? "one seed runs on one platform" : "unknown platform '\(text)'"
+            let what = text == "both" ? "one seed runs on one platform"
+                : "unknown platform '\(text)'\(Suggestion.hint(for: text, among: ["ios", "android"]))"
             throw UsageError("\(what); use --platform ios or --platform android")
         }
         return platform
@@ -17,7 +19,7 @@ enum ArgumentValues {
     static func platforms(_ text: String?) throws(UsageError) -> [PlatformFlavor] {
         guard let text, text != "both" else { return [.ios, .android] }
         guard let platform = PlatformFlavor(rawValue: text) else {
-            throw UsageError("unknown platform '\(text)'; use --platform ios, android or both")
+            throw UsageError("unknown platform '\(text)'\(Suggestion.hint(for: text, among: ["ios", "android", "both"])); use --platform ios, android or both")
         }
         return [platform]
     }
@@ -62,7 +64,7 @@ enum ArgumentValues {
     static func defect(_ text: String) throws(UsageError) -> KnownDefect {
         guard let defect = KnownDefect(rawValue: text) else {
             let names = KnownDefect.listed.map(\.rawValue).joined(separator: ", ")
-            throw UsageError("unknown defect '\(text)'; the known defects are \(names) (see 'alarmsim list defects')")
+            throw UsageError("unknown defect '\(text)'\(Suggestion.hint(for: text, among: KnownDefect.listed.map { $0.rawValue })); the known defects are \(names) (see 'alarmsim list defects')")
         }
         return defect
     }

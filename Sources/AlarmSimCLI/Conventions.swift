@@ -1,6 +1,8 @@
 import AlarmBridge
+import Campaign
 import Reporting
 import SimKernel
+import Simulation
 
 /// `alarmsim --version`: the tool, the trace format it writes and the zone data it runs on —
 /// the three things a repro depends on besides the seed (a run is a pure function of its seed,
@@ -33,6 +35,27 @@ enum CompletionScript {
         return names
     }
 
+    /// The words an option's value can be, for options whose values are a closed set (platforms,
+    /// profiles, defect, fault and exemption names); nil for free values (paths, seeds, numbers).
+    static func values(for option: String) -> [String]? {
+        switch option {
+        case "--platform": return ["ios", "android", "both"]
+        case "--profile", "--profiles": return FaultProfile.allCases.map { $0.rawValue }
+        case "--defect", "--vs-defect": return KnownDefect.listed.map { $0.rawValue }
+        case "--faults": return FaultCatalog.all.map { $0.name }
+        case "--exemption": return ExemptionScoreboard.exemptionFaults().map { $0.exemption }
+        default: return nil
+        }
+    }
+
+    /// The words `list` takes as its one argument.
+    static let listSubjects = ListCommand.Subject.allCases.map { $0.rawValue }
+
+    /// Every option with a closed set of values, once, in a fixed order.
+    static var valuedOptions: [String] {
+        ["--platform", "--profile", "--profiles", "--defect", "--vs-defect", "--faults", "--exemption"]
+    }
+
     /// The script for `shell`, or nil when the shell is not one of ``shells``.
     static func script(for shell: String, commands: [any Command.Type]) -> String? {
         switch shell {
@@ -52,6 +75,17 @@ enum CompletionScript {
             "        COMPREPLY=($(compgen -W \"\(commands.map { $0.name }.joined(separator: " ")) help --help --version\" -- \"$cur\"))",
             "        return",
             "    fi",
+            "    local prev=\"${COMP_WORDS[COMP_CWORD-1]}\"",
+            "    case \"$prev\" in",
+        ]
+        for option in valuedOptions {
+            lines.append("        \(option)) COMPREPLY=($(compgen -W \"\(values(for: option)!.joined(separator: " "))\" -- \"$cur\")); return ;;")
+        }
+        lines += [
+            "    esac",
+            "    if [ \"${COMP_WORDS[1]}\" = list ] && [ \"$COMP_CWORD\" -eq 2 ]; then",
+            "        COMPREPLY=($(compgen -W \"\(listSubjects.joined(separator: " "))\" -- \"$cur\")); return",
+            "    fi",
             "    case \"${COMP_WORDS[1]}\" in",
         ]
         for command in commands {
@@ -70,7 +104,11 @@ enum CompletionScript {
         }
         lines += ["        )", "        _describe 'subcommand' subcommands", "        return", "    fi", "    case $words[2] in"]
         for command in commands {
-            lines.append("        \(command.name)) _arguments '*:file:_files' \((optionNames(command)).map { "'\($0)[]'" }.joined(separator: " ")) ;;")
+            let positional = command.name == "list" ? "'1:what:(\(listSubjects.joined(separator: " ")))'" : "'*:file:_files'"
+            let options = optionNames(command).map { option in
+                values(for: option).map { "'\(option)[]:value:(\($0.joined(separator: " ")))'" } ?? "'\(option)[]'"
+            }
+            lines.append("        \(command.name)) _arguments \(positional) \(options.joined(separator: " ")) ;;")
         }
         lines += ["    esac", "}", "_alarmsim \"$@\"", ""]
         return lines.joined(separator: "\n")
@@ -84,7 +122,11 @@ enum CompletionScript {
             let abstract = command.abstract.replacingOccurrences(of: "'", with: "\\'")
             lines.append("complete -c alarmsim -f -n 'not __fish_seen_subcommand_from \(names)' -a \(command.name) -d '\(abstract)'")
             for option in optionNames(command) {
-                lines.append("complete -c alarmsim -n '__fish_seen_subcommand_from \(command.name)' -l \(option.dropFirst(2))")
+                let choices = values(for: option).map { " -x -a '\($0.joined(separator: " "))'" } ?? ""
+                lines.append("complete -c alarmsim -n '__fish_seen_subcommand_from \(command.name)' -l \(option.dropFirst(2))\(choices)")
+            }
+            if command.name == "list" {
+                lines.append("complete -c alarmsim -f -n '__fish_seen_subcommand_from list' -a '\(listSubjects.joined(separator: " "))'")
             }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -2,6 +2,7 @@ import AlarmBridge
 import Campaign
 import Reporting
 import Simulation
+import SimKernel
 
 /// `alarmsim defects`: the known-defect scoreboard (issue 7). Hunts every known defect on each
 /// platform it applies to under each fault profile, shrinks the first profile's failing seed to
@@ -66,7 +67,7 @@ struct DefectsCommand: Command {
         var profiles: [FaultProfile] = []
         for word in (try parsed.single("profiles") ?? "swarm,uniform").split(separator: ",", omittingEmptySubsequences: false) {
             guard let profile = FaultProfile(rawValue: String(word)) else {
-                throw UsageError("unknown profile '\(word)' in --profiles; use a comma-separated list of \(FaultProfile.allCases.map(\.rawValue).joined(separator: ", ")), e.g. --profiles swarm,uniform")
+                throw UsageError("unknown profile '\(word)' in --profiles\(Suggestion.hint(for: String(word), among: FaultProfile.allCases.map { $0.rawValue })); use a comma-separated list of \(FaultProfile.allCases.map(\.rawValue).joined(separator: ", ")), e.g. --profiles swarm,uniform")
             }
             guard !profiles.contains(profile) else { throw UsageError("profile '\(word)' is listed twice in --profiles") }
             profiles.append(profile)

@@ -1,5 +1,6 @@
 import AlarmBridge
 import Campaign
+import Reporting
 import Scenario
 import SimKernel
 import Simulation
@@ -122,7 +123,8 @@ struct DiffCommand: Command {
         var lines: [String] = ["< A: \(a.label)", "> B: \(b.label)"]
         if let index = TraceDiff.firstDivergence(eventsA, eventsB) {
             let at = index < eventsA.count ? eventsA[index] : eventsB[index]
-            lines.append("first divergence at trace event \(index), \(LocalTimeText.format(at.wallMs, zone: zone)) (true \(at.trueMs) ms):")
+            let trueTime = at.trueMs == at.wallMs ? "" : " (true time \(LocalTimeText.format(at.trueMs, zone: zone)): the device clock is off)"
+            lines.append("first divergence at trace event \(index), \(LocalTimeText.format(at.wallMs, zone: zone))\(trueTime):")
             for shared in eventsA[max(0, index - context)..<index] {
                 lines.append("  " + line(shared, zone: zone))
             }
@@ -136,10 +138,12 @@ struct DiffCommand: Command {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// `INDEX HH:MM:SS.mmm component event key=value …` (the time: local wall time in `zone`).
+    /// `INDEX HH:MM:SS.mmm component event key=value …` (the time: local wall time in `zone`;
+    /// instants inside values too, with their milliseconds, and no Swift type names).
     static func line(_ event: TraceEvent, zone: String) -> String {
         let time = LocalTimeText.format(event.wallMs, zone: zone).split(separator: " ")[1]
-        let fields = event.fields.map { " \($0.key)=\($0.value)" }.joined()
+        let format = LocalTimeFormat(zoneIdentifier: zone)
+        let fields = event.fields.map { " \($0.key)=\(TraceExplainer.exactValue($0.value, time: format))" }.joined()
         return "\(event.index) \(time) \(event.component) \(event.name)\(fields)"
     }
 

@@ -2,6 +2,7 @@ import AlarmBridge
 import Foundation
 import Campaign
 import Simulation
+import SimKernel
 
 /// `alarmsim exemptions`: the exemption scoreboard (issue 16). For every exemption kind the fault
 /// catalog names, forces its faults on and reports how many seeds it applied to on the correct
@@ -46,7 +47,7 @@ struct ExemptionsCommand: Command {
         let known = ExemptionScoreboard.exemptionFaults().map(\.exemption)
         let named = parsed.all("exemption")
         if let unknown = named.first(where: { !known.contains($0) }) {
-            throw UsageError("unknown exemption '\(unknown)'; the catalog names \(known.joined(separator: ", "))")
+            throw UsageError("unknown exemption '\(unknown)'\(Suggestion.hint(for: unknown, among: known)); the catalog names \(known.joined(separator: ", "))")
         }
         exemptions = named.isEmpty ? nil : named
         let namedDefects = try ArgumentValues.defects(parsed.all("defect"))

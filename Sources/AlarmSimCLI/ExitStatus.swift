@@ -1,3 +1,5 @@
+import SimKernel
+
 /// The process exit status of `alarmsim` (STYLE.md, "CLI"; the 6x codes are BSD `sysexits.h`).
 public enum ExitStatus: Int32, Sendable, Equatable, CaseIterable {
     /// The command did what was asked and found no violation.
@@ -25,8 +27,10 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// One sentence naming the offending argument and how to fix it.
     public var message: String
 
+    /// - Parameter message: Control characters quoted from an argument are made visible
+    ///   (``TerminalText/visible(_:)``), so the message is safe to print.
     public init(_ message: String) {
-        self.message = message
+        self.message = TerminalText.visible(message)
     }
 
     public var description: String { message }

@@ -1,6 +1,7 @@
 import Foundation
 import Reporting
 import Scenario
+import SimKernel
 
 /// `alarmsim import`: turns a device's bridge journal (JSON Lines) into a scenario prefix.
 struct ImportCommand: Command {
@@ -40,7 +41,7 @@ struct ImportCommand: Command {
         outPath = try parsed.single("out")
         if let text = try parsed.single("platform") {
             guard let value = ScenarioPlatform(rawValue: text) else {
-                throw UsageError("unknown platform '\(text)'; use --platform ios or --platform android")
+                throw UsageError("unknown platform '\(text)'\(Suggestion.hint(for: text, among: ["ios", "android"])); use --platform ios or --platform android")
             }
             platform = value
         }

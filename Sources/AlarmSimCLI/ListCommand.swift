@@ -1,4 +1,5 @@
 import Simulation
+import SimKernel
 
 /// `alarmsim list`: the known defects, the invariants, the fault kinds or the exemptions, one per line.
 struct ListCommand: Command {
@@ -27,7 +28,7 @@ struct ListCommand: Command {
             throw UsageError("missing what to list: say 'alarmsim list defects', 'alarmsim list invariants', 'alarmsim list faults' or 'alarmsim list exemptions'")
         }
         guard let subject = Subject(rawValue: word) else {
-            throw UsageError("cannot list '\(word)': say 'alarmsim list defects', 'alarmsim list invariants', 'alarmsim list faults' or 'alarmsim list exemptions'")
+            throw UsageError("cannot list '\(word)'\(Suggestion.hint(for: word, among: Subject.allCases.map { $0.rawValue })): say 'alarmsim list defects', 'alarmsim list invariants', 'alarmsim list faults' or 'alarmsim list exemptions'")
         }
         guard parsed.positionals.count == 1 else {
             throw UsageError("unexpected argument '\(parsed.positionals[1])': list one thing at a time, defects, invariants, faults or exemptions")

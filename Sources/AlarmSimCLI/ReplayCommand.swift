@@ -82,7 +82,11 @@ struct ReplayCommand: Command {
             "seed: \(result.seed)",
             "defects: " + (result.defects.isEmpty ? "none" : result.defects.map(\.rawValue).joined(separator: " ")),
         ]
-        lines += result.parameters.map { "\($0.name): \($0.value)" }
+        // Values for people (issue 17): instants as local wall time in the run's start zone,
+        // durations of a second or more in words with their milliseconds; the keys stay the
+        // `param` names a scenario file uses.
+        let time = LocalTimeFormat(zoneIdentifier: result.parameters.first { $0.name == "zone" }?.value ?? "UTC")
+        lines += result.parameters.map { "\($0.name): \(FailureReport.readable($0, time: time))" }
         if result.violations.isEmpty {
             lines.append("no violations")
         }
@@ -97,7 +101,7 @@ struct ReplayCommand: Command {
         lines.append("exemptions: " + SummaryFormatter.exemptionList(result.exemptions))
         lines.append("events: \(result.eventCount)")
         lines.append("trace-events: \(result.trace.count)")
-        lines.append("virtual-duration-ms: \(result.virtualDurationMs)")
+        lines.append("virtual-duration-ms: " + FailureReport.readable(RunParameter("virtual-duration-ms", String(result.virtualDurationMs)), time: time))
         lines.append("trace-hash: \(result.traceHashHex)")
         return lines.joined(separator: "\n") + "\n"
     }

@@ -30,7 +30,7 @@ extension CampaignReport {
         }
         lines += ["", "What the names mean: `alarmsim list exemptions` (each exemption: the platform limit it names and what the bridge must still do), `alarmsim list invariants`, and the rule IDs in the rulebook (`Docs/rules.md`)."]
         lines += ["", "## Failing seeds", ""]
-        if summary.failing.isEmpty { lines.append("None: violations: 0.") }
+        if summary.failing.isEmpty { lines.append("None: every seed ran without a violation.") }
         for (index, failing) in summary.failing.enumerated() {
             let violation = failing.violation
             lines.append("### \(failing.platform.rawValue) seed \(failing.seed): \(violation.invariant)")

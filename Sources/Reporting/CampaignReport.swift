@@ -358,6 +358,12 @@ extension SummaryDocument.Failure {
         guard SummaryDocument.isName(invariant) else {
             throw DocumentError(message: "\(path).invariant: '\(SummaryDocument.shown(invariant))' is not an invariant name (alarmsim list invariants)")
         }
+        // A failure names a catalog invariant or the campaign's crash (a trapped seed); any other
+        // name comes from another alarmsim version or a hand edit, and its report could not
+        // explain it.
+        guard invariant == Campaign.crashInvariant || InvariantCatalog.info(invariant) != nil else {
+            throw DocumentError(message: "\(path).invariant: unknown invariant '\(invariant)' (a summary from another alarmsim version? see alarmsim list invariants)")
+        }
         for (field, text) in [("message", message), ("repro", repro)] + rules.map({ ("rules", $0) }) where !SummaryDocument.isPrintable(text) {
             throw DocumentError(message: "\(path).\(field): contains a control character ('\(SummaryDocument.shown(text))')")
         }

@@ -121,7 +121,7 @@ public enum FailureReport {
 
     /// A run parameter's value for people: a `…-wall-ms` instant as local wall time, a `…-ms`
     /// duration in the largest fitting units with its exact value; any other value as it is.
-    static func readable(_ parameter: RunParameter, time: LocalTimeFormat) -> String {
+    public static func readable(_ parameter: RunParameter, time: LocalTimeFormat) -> String {
         guard let ms = Int64(parameter.value) else { return TraceExplainer.localizingInstants(parameter.value, time: time) }
         if parameter.name.hasSuffix("-wall-ms") { return time.dateTime(ms, milliseconds: false) }
         if parameter.name.hasSuffix("-ms"), ms >= 1_000 { return "\(HumanText.duration(ms)) (\(ms) ms)" }

@@ -58,7 +58,7 @@ public enum TimelinePage {
 
         page += legend
         page += "<section>\n<h2>Whole run · \(HTMLText.escaped(time.short(timeline.startMs))) – \(HTMLText.escaped(time.short(timeline.endMs))) (\(HTMLText.escaped(run.startZone)), true virtual time)</h2>\n"
-        page += scrolling(svg(timeline, fromMs: timeline.startMs, toMs: timeline.endMs, time: time, id: "overview"))
+        page += scrolling(svg(timeline, fromMs: timeline.startMs, toMs: timeline.endMs, time: time, id: "overview"), labels: laneLabels(timeline))
         page += "</section>\n"
         page += detailSection(timeline, time: time)
         page += eventTable(run, time: time)
@@ -77,14 +77,46 @@ public enum TimelinePage {
         let why = window.openingCause.map { " title=\"opens at: \(HTMLText.escaped($0))\"" } ?? ""
         var section = "<section>\n<h2>Detail · <span class=\"span\"\(why)>the \(Timeline.durationWords(window.beforeMs)) before \(what)</span>"
         section += " (from \(HTMLText.escaped(time.clock(window.openingMs, seconds: true))))\(timeline.violation == nil ? "" : " and \(after) after")</h2>\n"
-        section += scrolling(svg(timeline, fromMs: window.fromMs, toMs: window.toMs, time: time, id: "detail"))
+        section += scrolling(svg(timeline, fromMs: window.fromMs, toMs: window.toMs, time: time, id: "detail"), labels: laneLabels(timeline))
         section += "</section>\n"
         return section
     }
 
-    /// `svg` in a horizontally scrolling box, so a narrow window never scales its text down.
-    static func scrolling(_ svg: String) -> String {
-        "<div class=\"scroll\">\n\(svg)</div>\n"
+    /// `svg` in a horizontally scrolling box, so a narrow window never scales its text down,
+    /// with `labels` (``laneLabels(_:)``) pinned over its left edge (`position: sticky`), so the
+    /// lane names stay in view while the plot scrolls under them.
+    static func scrolling(_ svg: String, labels: String) -> String {
+        "<div class=\"scroll\">\n<div class=\"track\">\n\(labels)\(svg)</div>\n</div>\n"
+    }
+
+    /// The lane-label column alone (``labelWidth`` wide, the lanes' heights and backgrounds):
+    /// a decorative copy of the labels the timeline SVG draws (hidden from screen readers), which
+    /// stays at the left of a scrolled box.
+    static func laneLabels(_ timeline: Timeline) -> String {
+        let heights = timeline.lanes.map(laneHeight(of:))
+        let violated = Set(timeline.violationRoots)
+        let height = axisHeight + heights.reduce(0, +) + 24
+        var svg = "<svg class=\"lane-labels\" viewBox=\"0 0 \(labelWidth) \(height)\" width=\"\(labelWidth)\" height=\"\(height)\" aria-hidden=\"true\">\n"
+        svg += "<rect class=\"label-column\" x=\"0\" y=\"0\" width=\"\(labelWidth)\" height=\"\(height)\"/>\n"
+        var y = axisHeight
+        for (lane, laneHeight) in zip(timeline.lanes, heights) {
+            let isViolated = lane.category == .root && violated.contains(lane.label)
+            svg += "<g class=\"label-lane lane-\(lane.category.rawValue)\"\(isViolated ? " data-violated=\"true\"" : "")>"
+            svg += "<rect class=\"lane-bg\" x=\"0\" y=\"\(y)\" width=\"\(labelWidth)\" height=\"\(laneHeight)\"/>"
+            svg += "<text class=\"lane-label\" x=\"8\" y=\"\(y + laneHeight / 2 + 4)\">\(HTMLText.escaped(laneLabelText(lane, violated: isViolated)))</text></g>\n"
+            y += laneHeight
+        }
+        return svg + "</svg>\n"
+    }
+
+    /// A lane's height in pixels.
+    static func laneHeight(of lane: Timeline.Lane) -> Int {
+        lane.category == .faults ? faultLaneHeight : (lane.category == .actions ? actionLaneHeight : laneHeight)
+    }
+
+    /// The label a lane shows: `⚠ root a1.mon` for a violated root.
+    static func laneLabelText(_ lane: Timeline.Lane, violated: Bool) -> String {
+        lane.category == .root ? "\(violated ? "⚠ " : "")root \(lane.label)" : lane.label
     }
 
     // MARK: - SVG
@@ -104,7 +136,7 @@ public enum TimelinePage {
         func x(_ ms: Int64) -> Double {
             min(max(plotLeft + Double(ms - fromMs) / span * plotWidth, plotLeft - 1), plotLeft + plotWidth + 1)
         }
-        let heights = timeline.lanes.map { $0.category == .faults ? faultLaneHeight : ($0.category == .actions ? actionLaneHeight : laneHeight) }
+        let heights = timeline.lanes.map(laneHeight(of:))
         let violated = Set(timeline.violationRoots)
         let height = axisHeight + heights.reduce(0, +) + 24
         var svg = "<svg class=\"timeline\" id=\"\(id)\" viewBox=\"0 0 \(width) \(height)\" width=\"\(width)\" height=\"\(height)\" role=\"img\">\n"
@@ -129,7 +161,7 @@ public enum TimelinePage {
             let isViolated = lane.category == .root && violated.contains(lane.label)
             svg += "<g class=\"lane lane-\(lane.category.rawValue)\" data-lane=\"\(HTMLText.escaped(lane.label))\"\(isViolated ? " data-violated=\"true\"" : "")>\n"
             svg += "<rect class=\"lane-bg\" x=\"0\" y=\"\(y)\" width=\"\(width)\" height=\"\(laneHeight)\"/>"
-            let labelText = lane.category == .root ? "\(isViolated ? "⚠ " : "")root \(lane.label)" : lane.label
+            let labelText = laneLabelText(lane, violated: isViolated)
             svg += "<text class=\"lane-label\" x=\"8\" y=\"\(y + laneHeight / 2 + 4)\">\(HTMLText.escaped(labelText))<title>\(HTMLText.escaped(laneDescription(lane)))</title></text>\n"
             for bar in lane.bars where bar.endMs >= fromMs && bar.startMs <= toMs {
                 let x0 = x(bar.startMs), x1 = max(x(bar.endMs), x0 + 2)
@@ -338,6 +370,9 @@ public enum TimelinePage {
     .legend { background: #fff; padding: 6px 10px; margin: 10px 0; border-radius: 4px; box-shadow: 0 1px 2px rgba(0,0,0,.08); }
     .legend .key { display: inline-flex; align-items: center; gap: 5px; margin: 2px 14px 2px 0; }
     .scroll { overflow-x: auto; overflow-y: hidden; max-width: 100%; }
+    .track { display: flex; width: max-content; }
+    svg.lane-labels { position: sticky; left: 0; flex: none; margin-right: -\(labelWidth)px; z-index: 1; }
+    .label-column { fill: #fff; }
     svg.timeline { background: #fff; border-radius: 4px; box-shadow: 0 1px 2px rgba(0,0,0,.08); display: block; max-width: none; min-width: \(width)px; }
     .lane-bg { fill: #fff; stroke: #e6e8ee; stroke-width: 1; }
     .lane-lifecycle .lane-bg { fill: #fafbfd; }

@@ -81,7 +81,9 @@ public enum TraceExplainer {
             }
             if include(event), all || (persistChanged && !isNoise(event)) {
                 let (who, what) = describe(event, ringRoot: ringRoot, ringKind: ringKind, time: time, full: full)
-                lines.append((time.dateTime(event.wallMs), event.index, who, full ? what : localizingInstants(what, time: time)))
+                // Instants as local wall time even in --all (whole text otherwise): to the
+                // millisecond there, where `fire=` and the event's own time must compare.
+                lines.append((time.dateTime(event.wallMs), event.index, who, localizingInstants(what, time: time, milliseconds: full)))
             }
             if event.component == "device", event.name == "time-zone" { time = LocalTimeFormat(zoneIdentifier: zone) }
         }
@@ -160,12 +162,12 @@ public enum TraceExplainer {
 
     /// Every Unix-epoch millisecond count in `text` (13 digits, 2001–2100) as local wall time:
     /// `once at 1770553860000` → `once at 2026-02-08 07:31:00 +01:00`.
-    public static func localizingInstants(_ text: String, time: LocalTimeFormat) -> String {
+    public static func localizingInstants(_ text: String, time: LocalTimeFormat, milliseconds: Bool = false) -> String {
         var out = ""
         var digits = ""
         func flush() {
             if digits.count == 13, let ms = Int64(digits), ms > 978_307_200_000, ms < 4_102_444_800_000 {
-                out += time.dateTime(ms, milliseconds: false)
+                out += time.dateTime(ms, milliseconds: milliseconds)
             } else {
                 out += digits
             }
@@ -199,6 +201,13 @@ public enum TraceExplainer {
             characters.removeSubrange(index..<(index + marker.count))
         }
         return String(characters)
+    }
+
+    /// A field's value for `alarmsim diff`, where one millisecond can be the difference: whole,
+    /// without Swift's type names and `Optional(…)`, every instant as local wall time with its
+    /// milliseconds (`fire=2026-02-08 07:31:00.000 +01:00`).
+    public static func exactValue(_ value: String, time: LocalTimeFormat) -> String {
+        localizingInstants(unwrappingOptionals(withoutTypeNames(value)), time: time, milliseconds: true)
     }
 
     /// A field's value for people: an instant (`…-ms`/`…Ms` key, a Unix-epoch ms value after
@@ -266,7 +275,7 @@ public enum TraceExplainer {
         case ("bridge", "launch-gate"):
             return ("bridge", "launch gate \(event.field("state") ?? "?")")
         case ("store", "persist"):
-            return ("bridge", "saves its document (\(event.field("rings") ?? "?") rings, \(event.field("occurrences") ?? "?") occurrences)")
+            return ("bridge", "saves its document (\(HumanText.counted(event.field("rings"), "ring")), \(HumanText.counted(event.field("occurrences"), "occurrence")))")
         case ("store", "persist-failed"):
             return ("FAULT", "save of the document failed (protected data unavailable)")
         case ("ios", "alerting"), ("android", "ringing"):

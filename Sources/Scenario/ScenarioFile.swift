@@ -9,6 +9,8 @@
 // parsed from; a hand-built value uses 0 for "no position". Use `withoutSourcePositions()` to
 // compare two scenarios by meaning only.
 
+import SimKernel  // TerminalText only: error messages echo the file's bytes safely.
+
 /// The platform a scenario runs on.
 public enum ScenarioPlatform: String, Sendable, Equatable, CaseIterable {
     case ios
@@ -305,15 +307,17 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
     public var column: Int
     public var message: String
 
+    /// - Parameter message: Control characters quoted from the file (a NUL, an ESC) are made
+    ///   visible (``TerminalText/visible(_:)``), so the message is safe to print.
     public init(file: String, line: Int, column: Int, message: String) {
         self.file = file
         self.line = line
         self.column = column
-        self.message = message
+        self.message = TerminalText.visible(message)
     }
 
     /// `file:line:col: message`, the shape compilers use, so editors can jump to it.
     public var description: String {
-        "\(file):\(line):\(column): \(message)"
+        "\(TerminalText.visible(file)):\(line):\(column): \(message)"
     }
 }

@@ -548,7 +548,7 @@ public enum ScenarioRunner {
     /// Applies one `param` line; returns what is wrong with it, if anything.
     static func apply(_ parameter: ScenarioParameter, to setup: inout DeviceSetup) -> String? {
         guard parameterKeys.contains(parameter.key) else {
-            return "unknown parameter '\(parameter.key)' (known: \(parameterKeys.joined(separator: ", ")))"
+            return "unknown parameter '\(parameter.key)'\(Suggestion.hint(for: parameter.key, among: parameterKeys)) (known: \(parameterKeys.joined(separator: ", ")))"
         }
         let platformOf = parameter.key.hasPrefix("ios.") ? PlatformFlavor.ios : (parameter.key.hasPrefix("android.") ? .android : nil)
         if let platformOf, platformOf != setup.platform {

@@ -407,7 +407,7 @@ public struct FaultSelection: Sendable, Equatable, CustomStringConvertible {
         var selection = FaultSelection.swarm
         if let profile {
             guard let parsed = FaultProfile(rawValue: profile) else {
-                throw FaultSelectionError(message: "unknown fault profile '\(profile)'; use --profile swarm, uniform or none")
+                throw FaultSelectionError(message: "unknown fault profile '\(profile)'\(Suggestion.hint(for: profile, among: FaultProfile.allCases.map { $0.rawValue })); use --profile swarm, uniform or none")
             }
             selection.profile = parsed
         }
@@ -422,7 +422,7 @@ public struct FaultSelection: Sendable, Equatable, CustomStringConvertible {
                 }
                 guard FaultCatalog.kind(named: name) != nil else {
                     let names = FaultCatalog.all.map(\.name).joined(separator: ", ")
-                    throw FaultSelectionError(message: "unknown fault '\(name)'; the fault kinds are \(names) (see 'alarmsim list faults')")
+                    throw FaultSelectionError(message: "unknown fault '\(name)'\(Suggestion.hint(for: name, among: FaultCatalog.all.map { $0.name })); the fault kinds are \(names) (see 'alarmsim list faults')")
                 }
                 if forcedOff { off.append(name) } else { on.append(name) }
             }

@@ -26,6 +26,13 @@ public enum HumanText {
         return "\(calendar.localDate(wallMs)) \(clockTime(hour: local.hour, minute: local.minute))\(seconds) \(calendar.zoneIdentifier)"
     }
 
+    /// `1 ring`, `3 rings`, `? rings` (a count read from a trace field, nil when absent): English
+    /// plurals for the product's nouns, which all take a plain `s`.
+    public static func counted(_ count: String?, _ noun: String) -> String {
+        guard let count else { return "? \(noun)s" }
+        return count == "1" ? "1 \(noun)" : "\(count) \(noun)s"
+    }
+
     /// A rough duration for an ETA: whole seconds (`55 s`, `3 min 9 s`, `2 h 5 min`).
     public static func rough(_ ms: Int64) -> String {
         let seconds = max(ms, 0) / 1_000

@@ -394,7 +394,8 @@ public struct RunResult: Sendable {
     /// Whether the run had a liveness phase (issue 7).
     public var liveness = false
     /// IDs of the alarms the app saved during the run (the bridge accepted a save at least once)
-    /// or that a legacy install's older version had saved, sorted. An alarm a scenario declares
+    /// or that a legacy install's older version had saved, once a process of this version ran at
+    /// or before the first violation, sorted. An alarm a scenario declares
     /// but the app never saved is not here: the shrinker never keeps a candidate whose violation
     /// names one (a shrunk file must still show the bridge's bug, not an alarm nobody set).
     public var savedAlarmIDs: [String] = []

@@ -37,7 +37,13 @@ public enum Simulator {
         result.faults = options.faults
         result.reactiveActions = world.reactiveActions
         result.liveness = setup.liveness.enabled
-        result.savedAlarmIDs = Set(world.jsSaves.accepted + (setup.legacyInstall?.document.alarms.map(\.id) ?? [])).sorted()
+        // A legacy install's alarms were saved by the older version: they are this bridge's only
+        // once a process of it ran, at or before the first violation. A world where it never ran
+        // shows no bug of this bridge (issue 16 part 5: iOS uniform 249 shrank to a file with no
+        // launch, which fails on the correct bridge too).
+        let bridgeRan = world.firstLaunchMs.map { launch in world.violations.first.map { launch <= $0.trueMs } ?? true } ?? false
+        let legacy = bridgeRan ? (setup.legacyInstall?.document.alarms.map(\.id) ?? []) : []
+        result.savedAlarmIDs = Set(world.jsSaves.accepted + legacy).sorted()
         return result
     }
 }

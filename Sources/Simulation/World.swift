@@ -295,6 +295,9 @@ final class World {
     var burstRNG: Xoshiro256StarStar
     /// JS's direct saves (World+Save.swift) and the save checkers' truth (Invariants+Save.swift).
     var jsSaves = JSSaveState()
+    /// The true instant of the first process launch of the run, nil before it: until a process
+    /// of this version ran, a legacy install's alarms are the older version's alone.
+    var firstLaunchMs: Int64?
     var saveTruth = SaveTruth()
     /// JS's retry timing after a failed save (own stream: other draws keep their values).
     var appRNGSave: Xoshiro256StarStar
@@ -692,6 +695,7 @@ final class World {
 
     func launch(_ reason: LaunchReason) {
         process.incarnation += 1
+        if firstLaunchMs == nil { firstLaunchMs = nowMs }
         process.running = true
         process.upSinceMs = nowMs
         process.active = false

@@ -48,6 +48,28 @@ struct ConventionTests {
         }
     }
 
+    @Test("errors quoting a file's NUL or ESC, or an argument's, print them as visible pictures")
+    func controlCharactersInErrors() throws {
+        let path = try temporaryFile("platform ios\nstart 2026-03-02 06:55 UTC\nalarm wa\u{0}ke 07:00 once\n")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = cli("run", path)
+        #expect(run.status == .dataError)
+        #expect(run.errors.contains("wa\u{2400}ke"), "\(run.errors)")
+        let argument = cli("fuzz", "--platform", "\u{1B}[31mios")
+        #expect(argument.status == .usage)
+        for text in [run.errors, argument.errors] {
+            #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" }, "\(text)")
+        }
+    }
+
+    @Test("completion offers option values and list kinds", arguments: ["bash", "zsh", "fish"])
+    func completionValues(shell: String) {
+        let script = cli("--generate-completion-script", shell).output
+        for word in ["ios android both", "swarm uniform none", "destructive-peek", "reboot", "defects invariants faults exemptions"] {
+            #expect(script.contains(word), "\(shell) script lacks \(word)")
+        }
+    }
+
     @Test("each subcommand's options are listed once")
     func completionOnce() {
         let bash = cli("--generate-completion-script", "bash").output

@@ -27,6 +27,7 @@ struct ExplainAndReportTests {
         let allEvents = all.output.split(separator: "\n").filter { $0.hasPrefix("2026-") }
         #expect(allEvents.count > eventLines.count, "--all lists the routine events too")
         #expect(all.output.contains("8f2a2db3-ee64-5179-8c00-8eb211f25098"), "--all prints ring IDs whole")
+        #expect(all.output.range(of: #"\b1[0-9]{12}\b"#, options: .regularExpression) == nil, "--all shows instants as local time, never epoch ms")
     }
 
     @Test("explain FILE.scenario explains the scenario's run; its repro line is 'alarmsim run FILE'")

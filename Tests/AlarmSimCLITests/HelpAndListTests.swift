@@ -1,4 +1,5 @@
 @testable import AlarmSimCLI
+import Foundation
 import Simulation
 import Testing
 
@@ -119,6 +120,9 @@ struct HelpAndListTests {
                     "liveness.audible-bound-ms: ", "liveness.first-unlock-ms: "] {
             #expect(on.output.contains(key), "\(key)")
         }
+        // Values for people: instants in local time, never epoch milliseconds.
+        #expect(on.output.range(of: #"\b1[0-9]{12}\b"#, options: .regularExpression) == nil, "\(on.output)")
+        #expect(on.output.contains("start-wall-ms: 20"))
         let off = cli("replay", "--platform", "android", "--seed", "3", "--no-liveness")
         #expect(off.output.contains("sim.liveness: off"))
         #expect(!off.output.contains("liveness.registration-bound-ms"))

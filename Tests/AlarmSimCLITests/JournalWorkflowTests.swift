@@ -196,6 +196,9 @@ struct JournalWorkflowTests {
         #expect(lines[at + 3].hasPrefix("< ") && lines[at + 4].hasPrefix("> ") && lines[at + 1].hasPrefix("  "))
         #expect(lines[at + 3] != lines[at + 4])
         #expect(run.output.contains("A: violation stable-ids") && run.output.contains("B: clean"))
+        // Text for people: no epoch milliseconds, no Swift type names in the field values.
+        #expect(run.output.range(of: #"\b1[0-9]{12}\b"#, options: .regularExpression) == nil, "\(run.output)")
+        #expect(!run.output.contains("Optional(") && !run.output.contains("AlarmBridge."))
         // The index is the first event that differs: the runs agree on every event before it.
         let index = try #require(Int(lines[at].split(separator: " ")[5].dropLast()))
         let a = Simulator.run(RunOptions(platform: .ios, seed: 1, defects: [.titleInRingID], keepFullTrace: true)).trace.events

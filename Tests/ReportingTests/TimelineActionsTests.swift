@@ -118,11 +118,22 @@ struct TimelineActionsTests {
             #expect(tag.contains(" width=\"\(viewBoxWidth)\""), "\(id): width differs from the viewBox's \(viewBoxWidth)")
             widths.append(String(viewBoxWidth))
             let before = html[html.startIndex..<open.lowerBound]
-            #expect(before.hasSuffix("<div class=\"scroll\">\n"), "\(id) is not in a scroll container")
+            let container = try #require(before.range(of: "<div class=\"scroll\">\n<div class=\"track\">\n<svg class=\"lane-labels\"", options: .backwards))
+            #expect(!before[container.upperBound...].contains("<div"), "\(id) is not in a scroll container right after its lane labels")
+            #expect(before[container.upperBound...].contains("</svg>\n"), "\(id): its lane-label column ends before it")
         }
         let css = try #require(html.range(of: "<style>")).upperBound..<(try #require(html.range(of: "</style>"))).lowerBound
         let style = String(html[css])
         #expect(style.contains(".scroll { overflow-x: auto;"))
+        // The lane names stay in view while the plot scrolls: a sticky column at the left.
+        #expect(style.contains("svg.lane-labels { position: sticky; left: 0;"))
+        let labelsColumn = try #require(html.range(of: "<svg class=\"lane-labels\"")).lowerBound
+        let labelsEnd = try #require(html.range(of: "</svg>", range: labelsColumn..<html.endIndex)).lowerBound
+        let column = String(html[labelsColumn..<labelsEnd])
+        #expect(column.contains("aria-hidden=\"true\"") && column.contains("class=\"lane-label\""))
+        for label in ["app lifecycle", "user &amp; app actions", "root "] {
+            #expect(column.contains(">\(label)") || (label == "root " && column.contains(">⚠ root ")), "the sticky column lacks \(label)")
+        }
         let svgRule = try #require(style.split(separator: "\n").first { $0.hasPrefix("svg.timeline {") })
         #expect(!svgRule.contains("max-width: 100%") && !svgRule.contains("width: 100%"), "an SVG scaled to the window shrinks its text")
         #expect(widths.count == 2 && svgRule.contains("min-width: \(widths[0])px"), "the SVG never narrower than its natural width")

@@ -404,6 +404,19 @@ struct ScenarioRunnerSemanticsTests {
 }
 
 struct ScenarioValidationLocationTests {
+    @Test("a mistyped parameter key suggests the nearest known key")
+    func parameterSuggestion() throws {
+        let text = "platform ios\nstart 2026-03-02 06:55 UTC\nparam ios.capacty 5\nalarm wake 07:00 once\n"
+        let scenario = try FieldBugScenarioTests.parse(text, "p.scenario")
+        do {
+            try ScenarioRunner.validate(scenario, source: text)
+            Issue.record("expected a validation error")
+        } catch {
+            #expect(error.line == 3)
+            #expect(error.message.contains("unknown parameter 'ios.capacty' (did you mean 'ios.capacity'?)"), "\(error.message)")
+        }
+    }
+
     @Test("a defect for the other platform is a malformed file pointing at the defect's name")
     func wrongPlatformDefect() throws {
         let text = "platform android\nstart 2026-03-02 06:55 UTC\ndefect unavailable-read-as-empty\nalarm wake 07:00 once\n"

@@ -83,6 +83,25 @@ struct ShrinkerTests {
         #expect(target.alarmNames.allSatisfy(replay.result.savedAlarmIDs.contains))
     }
 
+    @Test("a legacy install's alarm is not this bridge's saved alarm until a process of it ran (iOS uniform 249's shrink)")
+    func legacyAlarmNeedsALaunch() throws {
+        // The world iOS uniform 249 shrank to before the guard: the updated app never launches,
+        // so whatever the older version left in AlarmKit is all that can ring.
+        let base = """
+            platform ios
+            start 2026-12-27 21:35:58 America/New_York
+            seed 249
+            param sim.first-launch scripted
+            param app.legacy-install swarm
+            alarm a1 09:21 once policy legacy
+
+            """
+        let never = ScenarioRunner.run(try Self.parse(base + "at +1d 09:21 user leave-app\n"))
+        #expect(never.result.savedAlarmIDs.isEmpty, "no process ran: the legacy alarm is not the bridge's")
+        let opened = ScenarioRunner.run(try Self.parse(base + "at 21:40 user open-app\nat 21:41 user leave-app\n"))
+        #expect(opened.result.savedAlarmIDs == ["a1"], "a launch makes the migrated alarm the bridge's")
+    }
+
     @Test("a shrink target keeps the invariant, the roots and the clause, and ignores IDs, numbers, quoted text and call lists")
     func shrinkTargetShape() {
         func target(_ invariant: String, _ message: String) -> ShrinkTarget {

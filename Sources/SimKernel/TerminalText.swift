@@ -1,0 +1,29 @@
+/// Text echoed back to a terminal (an error message quoting a file's bytes or an argument) with
+/// its control characters made visible: a NUL or an ESC from a malformed scenario or a pasted
+/// argument must not reach the terminal as a control sequence. C0 controls become their Unicode
+/// control pictures (NUL → ␀, ESC → ␛), DEL → ␡, C1 controls → U+FFFD; a tab stays a tab
+/// and line breaks stay line breaks (a message may span lines).
+public enum TerminalText {
+    /// `text` with every control character other than tab and line feed made visible.
+    public static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            guard isControl(scalar) else { out.append(scalar); continue }
+            switch scalar.value {
+            case 0x00..<0x20: out.append(Unicode.Scalar(0x2400 + scalar.value)!)
+            case 0x7F: out.append("\u{2421}")
+            default: out.append("\u{FFFD}")
+            }
+        }
+        return String(out)
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A: return false
+        case 0x00..<0x20, 0x7F, 0x80...0x9F: return true
+        default: return false
+        }
+    }
+}
