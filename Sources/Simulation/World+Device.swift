@@ -355,6 +355,10 @@ extension World {
             oracleClose(index, reason: "unobservable")
         }
         onDaemon { $0.systemRemove(victim.id, nowWallMs: wallMs) }
+        // idempotent-sync (SCH-20): a removal after the sync read the daemon is an intervening
+        // daemon change; the next sync rightly re-arms the ring (ios uniform seed 23481: the
+        // removal landed while the sync's last schedule call was in flight).
+        lastPlatformChangeMs = nowMs
     }
 }
 
