@@ -334,7 +334,13 @@ extension BridgeCore {
             }
             // An unconfirmed row may be a request of an earlier process still landing: the next
             // sync retires it once the daemon holds it.
-            if alerting.contains(row.id) || row.delivered || row.fireWallMs <= now.wallMs || !row.confirmed { continue }
+            if alerting.contains(row.id) || !row.confirmed { continue }
+            if !row.repeatsInDaemon || document.liveOccurrence?.rootID == row.metadata.rootID,
+               row.delivered || row.fireWallMs <= now.wallMs { continue }
+            // A delivered weekly `.relative` primary of the old time is still armed for its next
+            // week: it goes (ios swarm seed 21374: a zone change made the old 06:45 ring again the
+            // same morning, after the edit to 08:36, and its Stop opened an occurrence). SCH-21
+            // binds non-repeating fire times only (`isPast`); an alerting ring stays (above).
             out.append(.cancel(row.id, origin: .directSave))
             mutate { $0.removeRow(row.id) }
         }
