@@ -224,7 +224,8 @@ extension BridgeCore {
     mutating func saveVerificationRead(_ alarmID: String, result: Result<[PlatformAlarm], PlatformError>,
                                        now: BridgeInstants, into out: inout [BridgeCommand]) {
         if case .success(let inventory) = result {
-            observe(inventory: inventory, now: now, into: &out)
+            // SCH-9: a verification read may not list a just-scheduled ring yet (read-after-write lag).
+            observe(inventory: inventory, mayPredateLandings: true, now: now, into: &out)
             silenceWhileForeground(now: now, into: &out)
         }
         guard let index = saves.pending.firstIndex(where: { $0.alarmID == alarmID && $0.phase == .verifying && $0.readOutstanding }) else { return }
