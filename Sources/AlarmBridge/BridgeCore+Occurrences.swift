@@ -613,6 +613,15 @@ extension BridgeCore {
                 }
                 return
             }
+            if case .success = result, let previous = saves.pending.lazy.compactMap({ $0.previousRows.first { $0.id == id } }).first {
+                // SCH-10, arm before retire: a primary of the schedule a pending save replaces (a
+                // request of an earlier process) landed after its row was dropped: it is the
+                // previous schedule's ring, kept until the save resolves, which retires it or
+                // keeps it (ios swarm seed 29845: an old 08:38 primary cancelled mid-save).
+                out.append(.note("ring \(id) of the previous schedule landed while a save verifies: kept (SCH-10)"))
+                mutate { $0.upsert(with(previous) { $0.confirmed = true }) }
+                return
+            }
             if case .success = result {
                 // Cancelled while its schedule was in flight: the cancel found nothing and the
                 // schedule landed afterwards. Retire the orphan now (OCC-25).
