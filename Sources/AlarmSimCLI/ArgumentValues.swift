@@ -1,4 +1,6 @@
 import AlarmBridge
+import Foundation
+import Reporting
 import Campaign
 import Simulation
 import SimKernel
@@ -58,6 +60,19 @@ enum ArgumentValues {
         default:
             throw UsageError("invalid --seeds '\(text)': \(hint)")
         }
+    }
+
+    /// True when the paths name one file: the same device and inode when both exist (hard and
+    /// symbolic links included), else the same absolute path after resolving symbolic links.
+    /// `-` (standard output) is no file.
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        guard a != AtomicFile.standardOutputPath, b != AtomicFile.standardOutputPath else { return false }
+        var statA = stat(), statB = stat()
+        if stat(a, &statA) == 0, stat(b, &statB) == 0 {
+            return statA.st_dev == statB.st_dev && statA.st_ino == statB.st_ino
+        }
+        func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path }
+        return resolved(a) == resolved(b)
     }
 
     /// A known defect's name, as `alarmsim list defects` prints it.

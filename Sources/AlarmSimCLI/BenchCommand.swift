@@ -29,7 +29,7 @@ struct BenchCommand: Command {
         "real time; --jobs 2 ≥ 1.8×; peak RSS ≤ 64 MiB) as MET or MISSED, with the reason for each miss.",
         "Timings are wall-clock: run a release build on an otherwise idle machine. The default memory",
         "campaign (100,000 runs) takes most of an hour on 2 cores.",
-        "Exit status: 0 report written, 64 usage error, 74 the report cannot be written.",
+        "Exit status: 0 report written, 64 usage error, 73 the report cannot be written, 74 a write failed.",
     ]
     static let examples = [
         "alarmsim bench --out Reports/benchmarks.md                      # everything; regenerates the committed report",

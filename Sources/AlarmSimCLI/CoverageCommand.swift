@@ -19,7 +19,7 @@ struct CoverageCommand: Command {
         "coverage table on stdout (progress on stderr). A mark is a reachability probe of",
         "Sources/Simulation/CoverageMarks.swift; 'listed' marks must be reached on each of their platforms.",
         "Exit status: 0 every listed mark reached and no violation, 1 a listed mark unreached or a violation,",
-        "64 usage error, 74 the report cannot be written.",
+        "64 usage error, 73 the report cannot be written, 74 a write failed.",
     ]
     static let examples = [
         "alarmsim coverage                                              # both platforms, seeds 1..1000",

@@ -26,7 +26,7 @@ struct DefectsCommand: Command {
         "One line per (defect, platform) goes to stdout as it finishes. A defect is found when one of its",
         "platforms finds it. Exit status: 0 every defect found within the budget under the first profile,",
         "1 one was not found (or a failing seed does not replay),",
-        "64 usage error, 74 a report file cannot be written.",
+        "64 usage error, 73 a report file cannot be written, 74 a write failed.",
     ]
     static let examples = [
         "alarmsim defects --out Reports/defects.md --shrink-dir Scenarios/defects   # regenerates the committed scoreboard and files",

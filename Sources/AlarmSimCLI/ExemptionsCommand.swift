@@ -21,7 +21,7 @@ struct ExemptionsCommand: Command {
         "",
         "A row's faults (the catalog kinds that can cause its exemption) are forced on for every seed.",
         "The witness is the known defect that does nothing in the exemption's situation. Exit status:",
-        "0 every row's witness was found, 1 one was not, 64 usage error, 74 the report cannot be written.",
+        "0 every row's witness was found, 1 one was not, 64 usage error, 73 the report cannot be written, 74 a write failed.",
     ]
     static let examples = [
         "alarmsim exemptions --out Reports/exemptions.md              # regenerates the committed scoreboard",

@@ -30,7 +30,7 @@ public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// - Parameter message: Control characters quoted from an argument are made visible
     ///   (``TerminalText/visible(_:)``), so the message is safe to print.
     public init(_ message: String) {
-        self.message = TerminalText.visible(message)
+        self.message = TerminalText.bounded(TerminalText.visible(message))
     }
 
     public var description: String { message }

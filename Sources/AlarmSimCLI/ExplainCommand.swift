@@ -25,7 +25,7 @@ struct ExplainCommand: Command {
         "happened; ring IDs are shortened to 8 hex digits (--all prints them whole). The violation, the",
         "invariant it breaks and the repro line come last.",
         "Exit status: 0 no violation, 1 the run broke an invariant, 64 usage error, 65 malformed scenario",
-        "file, 74 unreadable scenario file or unwritable report directory.",
+        "file, 73 unwritable report directory, 74 unreadable scenario file.",
     ]
     static let examples = [
         "alarmsim explain --platform ios --seed 1 --defect title-in-ring-id   # as a fuzz repro line names it",

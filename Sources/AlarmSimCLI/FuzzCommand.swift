@@ -230,13 +230,22 @@ struct FuzzCommand: Command {
         return artifacts
     }
 
-    /// Removes `DIR/failures` (an earlier campaign's per-failure artifacts); false (after saying
-    /// why) when it cannot.
+    /// Removes an earlier campaign's per-failure artifacts from `DIR/failures`: only what alarmsim
+    /// writes there — `PLATFORM-SEED` directories holding nothing but ``FailureArtifacts/fileNames``
+    /// — then `failures` itself once empty. Anything else (a user's own files) is left alone.
+    /// False (after saying why) when a removal fails.
     func removeEarlierArtifacts(in directory: String, errors: inout some TextOutputStream) -> Bool {
         let failures = directory + "/" + CampaignReport.failuresDirectoryName
-        guard FileManager.default.fileExists(atPath: failures) else { return true }
+        let files = FileManager.default
+        guard let entries = try? files.contentsOfDirectory(atPath: failures) else { return true }
         do {
-            try FileManager.default.removeItem(atPath: failures)
+            for entry in entries.sorted() where Self.isArtifactsDirectoryName(entry) {
+                let path = failures + "/" + entry
+                guard let inside = try? files.contentsOfDirectory(atPath: path),
+                      inside.allSatisfy(FailureArtifacts.fileNames.contains) else { continue }
+                try files.removeItem(atPath: path)
+            }
+            if (try? files.contentsOfDirectory(atPath: failures))?.isEmpty == true { try files.removeItem(atPath: failures) }
             return true
         } catch {
             let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
@@ -244,6 +253,15 @@ struct FuzzCommand: Command {
             errors.write("error: cannot remove the earlier artifacts in \(failures): \(reason)\n")
             return false
         }
+    }
+
+    /// True for `ios-17`, `android-4711`: the name of a failing seed's artifacts directory.
+    static func isArtifactsDirectoryName(_ name: String) -> Bool {
+        for platform in PlatformFlavor.allCases {
+            let prefix = platform.rawValue + "-"
+            if name.hasPrefix(prefix), let _ = UInt64(name.dropFirst(prefix.count)) { return true }
+        }
+        return false
     }
 
     /// Shrinks the first failing seed of each distinct (platform, invariant), in summary order.

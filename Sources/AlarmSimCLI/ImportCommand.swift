@@ -17,7 +17,7 @@ struct ImportCommand: Command {
         "and scheduled-times answers, each with \"t\" in Unix-epoch ms) is documented in Scenarios/README.md,",
         "\"Bridge journals\". Alerts, save results and scheduled-times answers become timed expectations that",
         "'alarmsim run' checks; a failed schedule call becomes a 'fault schedule-failure' line; other calls are comments.",
-        "Exit status: 0 written, 64 usage error, 65 malformed journal ('file:line:col: message'), 74 unreadable or unwritable file.",
+        "Exit status: 0 written, 64 usage error, 65 malformed journal ('file:line:col: message'), 73 unwritable output, 74 unreadable journal.",
     ]
     static let examples = [
         "alarmsim import Scenarios/journals/001-resume-sync.jsonl   # print the scenario",

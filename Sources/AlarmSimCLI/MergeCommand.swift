@@ -18,7 +18,7 @@ struct MergeCommand: Command {
         "time budget, split by one --shard I/N, and no two may have run the same seed. The merged text (stdout)",
         "is exactly what the unsharded campaign prints; it ends with 'violations: N'.",
         "Exit status: 0 no violation, 1 violations found, 64 usage error, 65 a malformed or incompatible",
-        "summary (the message names the file), 74 a file not readable or the report not writable.",
+        "summary (the message names the file), 73 the report not writable, 74 a file not readable.",
     ]
     static let examples = [
         "alarmsim merge shard-1/summary.json shard-2/summary.json shard-3/summary.json shard-4/summary.json --report Reports/latest",

@@ -20,7 +20,7 @@ struct ReplayCommand: Command {
         "                          trace.jsonl, report.md and timeline.html (a self-contained timeline page)",
         "  -h, --help              show this help",
         "",
-        "Exit status: 0 no violation, 1 violation found, 64 usage error, 74 trace file or report directory not writable.",
+        "Exit status: 0 no violation, 1 violation found, 64 usage error, 73 trace file or report directory not writable.",
     ]
     static let examples = [
         "alarmsim replay --platform ios --seed 4711 --defect title-in-ring-id   # as a fuzz repro line prints it",

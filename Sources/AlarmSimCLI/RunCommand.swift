@@ -51,6 +51,13 @@ struct RunCommand: Command {
         if tracePath != nil && paths.count > 1 {
             throw UsageError("--trace writes one run's trace: name exactly one scenario file")
         }
+        for (option, output) in [("trace", tracePath), ("junit", junitPath)] {
+            guard let output, let input = paths.first(where: { ArgumentValues.sameFile($0, output) }) else { continue }
+            throw UsageError("--\(option) \(output) would overwrite the scenario file \(input); write it to another path")
+        }
+        if let tracePath, let junitPath, tracePath != AtomicFile.standardOutputPath, ArgumentValues.sameFile(tracePath, junitPath) {
+            throw UsageError("--trace and --junit name the same file \(tracePath); give each its own path")
+        }
         if checkOnly && (tracePath != nil || junitPath != nil || parsed.all("continue-seeds").count > 0) {
             throw UsageError("--check only parses the files: give it without --trace, --junit and --continue-seeds")
         }

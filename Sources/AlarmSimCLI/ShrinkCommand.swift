@@ -27,7 +27,7 @@ struct ShrinkCommand: Command {
         "and replays with 'alarmsim run FILE'. Same input, same file, byte for byte.",
         "Prints: 'shrunk ios seed 1 (title-in-ring-id): 52 → 1 events, 1 → 1 alarms, 78 runs, 1.0 s, invariant stable-ids → FILE'.",
         "Exit status: 0 written, 64 usage error, 65 the seed does not fail (or its export does not",
-        "reproduce the failure), 74 the file is not writable.",
+        "reproduce the failure), 73 the file is not writable.",
     ]
     static let examples = [
         "alarmsim shrink --platform ios --seed 1 --defect title-in-ring-id",

@@ -1,6 +1,7 @@
 import AlarmBridge
 import Campaign
 import Foundation
+import SimKernel
 import Simulation
 
 /// The campaign report files `alarmsim fuzz` and `alarmsim merge` write under `--report DIR`:
@@ -87,6 +88,21 @@ public enum CampaignReport {
         }
     }
 
+    /// A Swift type as the JSON value a person would write: `an object`, `a whole number`, ….
+    static func jsonKind(_ type: Any.Type) -> String {
+        switch type {
+        case is Int.Type, is Int64.Type, is UInt64.Type, is Int32.Type: return "a whole number"
+        case is Double.Type, is Float.Type: return "a number"
+        case is String.Type: return "a string"
+        case is Bool.Type: return "true or false"
+        default:
+            let name = String(describing: type)
+            if name.hasPrefix("Dictionary") || name.hasPrefix("[String") { return "an object" }
+            if name.hasPrefix("Array") || name.hasPrefix("[") { return "an array" }
+            return "an object"
+        }
+    }
+
     private static func describe(_ error: DecodingError) -> String {
         func path(_ context: DecodingError.Context) -> String {
             let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
@@ -102,9 +118,9 @@ public enum CampaignReport {
         case .keyNotFound(let key, let context):
             return "missing field '\(key.stringValue)' in \(path(context))"
         case .typeMismatch(let type, let context):
-            return "\(path(context)) is not a \(type)"
+            return "\(path(context)) is not \(jsonKind(type))"
         case .valueNotFound(let type, let context):
-            return "\(path(context)) is null, expected a \(type)"
+            return "\(path(context)) is null, expected \(jsonKind(type))"
         @unknown default:
             return "\(error)"
         }
@@ -118,6 +134,11 @@ private struct VersionProbe: Decodable {
 /// A stored error while turning a decoded document into a summary.
 struct DocumentError: Error {
     var message: String
+
+    /// - Parameter message: Control characters quoted from the file are made visible.
+    init(message: String) {
+        self.message = TerminalText.visible(message)
+    }
 }
 
 /// The `summary.json` schema (Reports/README.md, "Campaign summary"). Field names are the

@@ -167,11 +167,11 @@ public enum TimelinePage {
                 let x0 = x(bar.startMs), x1 = max(x(bar.endMs), x0 + 2)
                 let (top, barHeight) = rowBox(bar.row, laneTop: y, laneHeight: laneHeight, lifecycle: lane.category == .lifecycle, kind: bar.kind)
                 svg += "<rect class=\"bar \(bar.kind.rawValue)\" x=\"\(f(x0))\" y=\"\(top)\" width=\"\(f(x1 - x0))\" height=\"\(barHeight)\" rx=\"2\">"
-                svg += "<title>\(HTMLText.escaped(bar.title))</title></rect>\n"
+                svg += "<title>\(HTMLText.escaped(TraceExplainer.exactValue(bar.title, time: time)))</title></rect>\n"
             }
             let shown = lane.marks.filter { $0.atMs >= fromMs && $0.atMs <= toMs }
             for mark in shown {
-                svg += markShape(mark, x: x(mark.atMs), y: Double(markY(mark, lane: lane.category, laneTop: y, laneHeight: laneHeight)))
+                svg += markShape(mark, x: x(mark.atMs), y: Double(markY(mark, lane: lane.category, laneTop: y, laneHeight: laneHeight)), time: time)
             }
             if lane.category == .actions {
                 svg += markLabels(shown, x: x, plotRight: plotLeft + plotWidth + 18) { markY($0, lane: .actions, laneTop: y, laneHeight: laneHeight) }
@@ -183,8 +183,8 @@ public enum TimelinePage {
             let vx = x(violation.atMs)
             let labelX = vx > plotLeft + plotWidth - 200 ? vx - 6 : vx + 6
             let anchor = vx > plotLeft + plotWidth - 200 ? "end" : "start"
-            svg += "<g class=\"violation\">\n<line x1=\"\(f(vx))\" y1=\"\(axisHeight - 4)\" x2=\"\(f(vx))\" y2=\"\(y + 4)\"><title>\(HTMLText.escaped(violation.title))</title></line>\n"
-            svg += "<text x=\"\(f(labelX))\" y=\"\(y + 18)\" text-anchor=\"\(anchor)\">⚠ \(HTMLText.escaped(violation.label)) · \(HTMLText.escaped(time.clock(violation.atMs, seconds: true)))<title>\(HTMLText.escaped(violation.title))</title></text>\n</g>\n"
+            svg += "<g class=\"violation\">\n<line x1=\"\(f(vx))\" y1=\"\(axisHeight - 4)\" x2=\"\(f(vx))\" y2=\"\(y + 4)\"><title>\(HTMLText.escaped(TraceExplainer.exactValue(violation.title, time: time)))</title></line>\n"
+            svg += "<text x=\"\(f(labelX))\" y=\"\(y + 18)\" text-anchor=\"\(anchor)\">⚠ \(HTMLText.escaped(violation.label)) · \(HTMLText.escaped(time.clock(violation.atMs, seconds: true)))<title>\(HTMLText.escaped(TraceExplainer.exactValue(violation.title, time: time)))</title></text>\n</g>\n"
         }
         svg += "</svg>\n"
         return svg
@@ -263,8 +263,11 @@ public enum TimelinePage {
         }
     }
 
-    static func markShape(_ mark: Timeline.Mark, x: Double, y: Double) -> String {
-        let title = "<title>\(HTMLText.escaped(mark.title))</title>"
+    /// A mark's shape with its hover text (for people when `time` is given: no Swift type names,
+    /// instants in local time).
+    static func markShape(_ mark: Timeline.Mark, x: Double, y: Double, time: LocalTimeFormat? = nil) -> String {
+        let text = time.map { TraceExplainer.exactValue(mark.title, time: $0) } ?? mark.title
+        let title = "<title>\(HTMLText.escaped(text))</title>"
         let cls = "mark \(mark.kind.rawValue)"
         switch mark.kind {
         case .launch:
@@ -326,7 +329,7 @@ public enum TimelinePage {
             table += "<td>\(line.index)</td><td>\(HTMLText.escaped(line.stamp))</td>"
             let event = raw[line.index]
             let name = event.map { "\($0.component) \($0.name)" } ?? ""
-            let fields = event?.fields.map { "\($0.key)=\($0.value)" }.joined(separator: " ") ?? ""
+            let fields = event?.fields.map { "\($0.key)=\(TraceExplainer.exactValue($0.value, time: time))" }.joined(separator: " ") ?? ""
             let hover = String(fields.prefix(valueLengthMax * 4))
             table += "<td>\(HTMLText.escaped(line.who))</td><td>\(HTMLText.escaped(name))</td>"
             table += "<td title=\"\(HTMLText.escaped(hover))\">\(HTMLText.escaped(line.what))</td></tr>\n"

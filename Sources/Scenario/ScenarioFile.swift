@@ -313,7 +313,7 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
         self.file = file
         self.line = line
         self.column = column
-        self.message = TerminalText.visible(message)
+        self.message = TerminalText.bounded(TerminalText.visible(message))
     }
 
     /// `file:line:col: message`, the shape compilers use, so editors can jump to it.

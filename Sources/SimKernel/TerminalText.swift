@@ -19,6 +19,13 @@ public enum TerminalText {
         return String(out)
     }
 
+    /// At most `limit` characters of `text`: a message that quotes a 3 MB token shows its start
+    /// and says it was cut, instead of echoing the whole input back.
+    public static func bounded(_ text: String, limit: Int = 2_000) -> String {
+        guard text.utf8.count > limit, text.count > limit else { return text }
+        return String(text.prefix(limit)) + "… (cut at \(limit) characters)"
+    }
+
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x09, 0x0A: return false

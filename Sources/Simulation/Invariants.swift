@@ -5,6 +5,9 @@ import SimKernel
 /// bridge's own books; per-command checks run as the platform receives each request.
 extension World {
     func violate(_ invariant: String, _ rules: [String], _ message: String) {
+        // A message quotes user text (an alarm title): its control characters made visible, so
+        // `run`, `explain` and `diff` never send an ESC to the terminal.
+        let message = TerminalText.visible(message)
         let rulesOfCatalog = InvariantCatalog.info(invariant)?.rules ?? rules
         violations.append(Violation(invariant: invariant, rules: rulesOfCatalog, message: message, trueMs: nowMs,
                                     wallMs: wallMs, eventIndex: trace.count, zone: calendar.zoneIdentifier))

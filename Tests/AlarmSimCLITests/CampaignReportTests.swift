@@ -114,6 +114,23 @@ struct CampaignReportTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["junit.xml", "summary.json", "summary.md"])
     }
 
+    @Test("a campaign removes only the artifacts alarmsim wrote: a user's own files under failures/ stay")
+    func userFilesUnderFailuresSurvive() throws {
+        let root = try makeTemporaryDirectory("user-failures")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let failures = root.appendingPathComponent("failures")
+        try FileManager.default.createDirectory(at: failures.appendingPathComponent("ios-7"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: failures.appendingPathComponent("ios-8"), withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: failures.appendingPathComponent("notes.txt"))
+        try Data("mine".utf8).write(to: failures.appendingPathComponent("ios-7/notes.txt"))
+        try Data("old".utf8).write(to: failures.appendingPathComponent("ios-8/report.md"))
+        let run = cli("fuzz", "--platform", "ios", "--seeds", "1..2", "--no-shrink", "--report", root.path)
+        #expect(run.status == .success)
+        #expect(FileManager.default.fileExists(atPath: failures.appendingPathComponent("notes.txt").path))
+        #expect(FileManager.default.fileExists(atPath: failures.appendingPathComponent("ios-7/notes.txt").path))
+        #expect(!FileManager.default.fileExists(atPath: failures.appendingPathComponent("ios-8").path), "an earlier campaign's artifacts go")
+    }
+
     @Test("the merge of every shard prints and writes exactly what the unsharded campaign does")
     func shardUnionIsWhole() throws {
         let root = try makeTemporaryDirectory("shards")

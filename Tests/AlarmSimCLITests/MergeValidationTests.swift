@@ -37,6 +37,8 @@ struct MergeValidationTests {
                    mentions: ["failures is 7, outside 0...3"]),
         Corruption(name: "an empty invariant name", edit: { json in failure(&json) { $0["invariant"] = "" } },
                    mentions: ["failing[0].invariant", "not an invariant name"]),
+        Corruption(name: "a count that is not a number", edit: { json in json["violations"] = "many" },
+                   mentions: ["violations is not a whole number"]),
         Corruption(name: "an invariant no catalog names", edit: { json in failure(&json) { $0["invariant"] = "never-loud" } },
                    mentions: ["failing[0].invariant", "unknown invariant 'never-loud'"]),
         Corruption(name: "a NUL in the invariant name", edit: { json in failure(&json) { $0["invariant"] = "stable\u{0}ids" } },

@@ -25,6 +25,8 @@ struct UsageErrorTests {
         UsageCase(arguments: ["fuzz", "--profile", "unifrom"], mentions: ["unknown fault profile 'unifrom'", "did you mean 'uniform'?"]),
         UsageCase(arguments: ["defects", "--profiles", "swarn"], mentions: ["unknown profile 'swarn'", "did you mean 'swarm'?"]),
         UsageCase(arguments: ["fmt"], mentions: ["missing scenario file"]),
+        UsageCase(arguments: ["run", "a.scenario", "--trace", "./a.scenario"], mentions: ["--trace ./a.scenario would overwrite the scenario file a.scenario"]),
+        UsageCase(arguments: ["run", "a.scenario", "b.scenario", "--junit", "b.scenario"], mentions: ["--junit b.scenario would overwrite the scenario file b.scenario"]),
         UsageCase(arguments: ["fuzz", "--report", "-"], mentions: ["--report names a directory", "--report Reports/latest"]),
         UsageCase(arguments: ["explain", "--platform", "ios", "--seed", "1", "--report", "-"], mentions: ["--report names a directory"]),
         UsageCase(arguments: ["fmt", "a.scenario", "b.scenario"], mentions: ["exactly one", "--in-place", "--check"]),

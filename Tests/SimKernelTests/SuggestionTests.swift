@@ -58,4 +58,11 @@ struct TerminalTextTests {
         #expect(TerminalText.visible("tab\there\nnext é ⏰") == "tab\there\nnext é ⏰")
         #expect(TerminalText.visible("\r") == "\u{240D}")
     }
+
+    @Test("a long message is cut, with a note, and a short one kept")
+    func bounded() {
+        #expect(TerminalText.bounded("short") == "short")
+        let long = TerminalText.bounded(String(repeating: "x", count: 3_000_000))
+        #expect(long.count < 2_100 && long.hasSuffix("… (cut at 2000 characters)"))
+    }
 }
