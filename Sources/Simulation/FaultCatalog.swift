@@ -22,6 +22,8 @@ public enum RateUnit: String, Sendable, CaseIterable {
     case perWalk = "per walk"
     /// Each snooze the bridge accepts (SNZ-1) draws once, in the run.
     case perSnooze = "per accepted snooze"
+    /// Each occurrence whose successor or walk fuse a trigger arms draws once, at its first arm.
+    case perPressureArm = "per occurrence's first successor or walk-fuse arm"
 }
 
 /// One kind of fault the simulator can inject, with the rate it has when switched on
@@ -191,6 +193,16 @@ public enum FaultCatalog {
         "while an accepted snooze runs, the wall clock is set forward or back by 90 s, 10 min or 1 h (in-run stream faults.snooze-clock)",
         platforms: both, rules: ["SNZ-20", "SNZ-21", "REC-9"],
         rate: Ratio(1, 2), unit: .perSnooze, exemptions: ["snooze-clock-change-unseen", "snooze-rearm-refused", "clock-jump-ambiguous-start"])
+    /// SNZ-22, REC-9, OCC-5: a set-back while a trigger's successor (or a walk fuse) is pending
+    /// pushes it beyond its bound; on iOS no process may see the change (`clock-change-unseen`)
+    /// until the next ready step, which must rebase it. A jump drawn over the whole run almost
+    /// never lands in a 10 s successor window (ios swarm seed 10378 was one in 10,000), so this one
+    /// is timed from the arm: 1–9 s after the occurrence's first successor or fuse request.
+    public static let clockSetBackAfterTrigger = FaultKind(
+        "clock-set-back-after-trigger",
+        "1–9 s after the occurrence's first successor or walk-fuse arm, the user sets the wall clock back by 90 s, 10 min or 1 h (in-run stream faults.trigger-clock)",
+        platforms: [.ios], rules: ["SNZ-22", "REC-8", "REC-9", "OCC-5"],
+        rate: Ratio(1, 10), unit: .perPressureArm, exemptions: ["clock-change-unseen", "clock-jump-ambiguous-start"])
     public static let timeZoneChange = FaultKind(
         "time-zone-change",
         "the device lands in another time zone (iOS: the traveller opens the app when skip dates need re-planning)",
@@ -348,7 +360,7 @@ public enum FaultCatalog {
     /// Every kind, in catalog order.
     public static let all: [FaultKind] = [
         processDeathInterleaving, processDeath, forceQuit, walkForceQuit, appUpdate, reinstall, appStateWriteFailure,
-        legacyInstall, reboot, lateReboot, lockedBootLength, clockJumpForward, clockJumpBack, clockChangeDuringSnooze, timeZoneChange, dstNightStart, doze,
+        legacyInstall, reboot, lateReboot, lockedBootLength, clockJumpForward, clockJumpBack, clockChangeDuringSnooze, clockSetBackAfterTrigger, timeZoneChange, dstNightStart, doze,
         charging, silentMode, exactPermissionRevoke, forceStop, oemKiller, oemDeliveryDelay, scheduleFailure,
         scheduleRequestFailure, scheduleAlwaysFails, capacitySqueeze, coalesceUpdates, heldUpdatesWhileLocked,
         denseLateDelivery, lateDelivery, osRemovesAlarm, inventoryReadFailure, readAfterWriteLag, damagedStore,

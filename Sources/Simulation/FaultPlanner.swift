@@ -63,6 +63,7 @@ struct FaultPlanner {
         setup.workoutLossRate = faults.rate(FaultCatalog.workoutLoss)  // WALK-23
         setup.walkForceQuitRate = faults.rate(FaultCatalog.walkForceQuit)  // WALK-25
         setup.snoozeClockChangeRate = faults.rate(FaultCatalog.clockChangeDuringSnooze)  // SNZ-20
+        setup.triggerClockSetBackRate = faults.rate(FaultCatalog.clockSetBackAfterTrigger)  // SNZ-22
         switch setup.platform {
         case .ios:
             setup.ios.coalesceUpdates = seedHit(FaultCatalog.coalesceUpdates) != nil  // IOS-5

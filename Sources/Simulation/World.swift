@@ -118,6 +118,10 @@ final class World {
     var requestFaultRNG: Xoshiro256StarStar
     /// Fault kind `clock-change-during-snooze` (its own stream: other draws keep their values).
     var snoozeClockRNG: Xoshiro256StarStar
+    /// Fault kind `clock-set-back-after-trigger` (its own stream), and the occurrence tokens that
+    /// have drawn (one draw per occurrence).
+    var triggerClockRNG: Xoshiro256StarStar
+    var triggerClockTokens: [String] = []
     /// JS timing: heartbeats, stalls (its own stream, so other draws do not reshuffle).
     var jsRNG: Xoshiro256StarStar
     /// The last context JS sent that said the challenge is rendered: (process incarnation, true ms).
@@ -320,6 +324,7 @@ final class World {
         self.snoozeRNG = streams.stream("user.snooze")
         self.requestFaultRNG = streams.stream("faults.requests")
         self.snoozeClockRNG = streams.stream("faults.snooze-clock")
+        self.triggerClockRNG = streams.stream("faults.trigger-clock")
         self.jsRNG = streams.stream("app.js-heartbeat")
         self.androidSide = AndroidSide(streams: streams, reportLatencyMs: setup.stepReportLatencyMs)
         self.burstRNG = streams.stream("app.bursts")
@@ -944,6 +949,7 @@ final class World {
             }
             noteForegroundRepair(request.id)  // AND-5 (fault foreground-repair-failure)
             onDaemon { $0.schedule(request) }
+            setClockBackAfterTrigger(request)  // fault clock-set-back-after-trigger
             if request.precision == .allowWhileIdle {
                 if android?.canScheduleExactAlarms == false, !inexactWhileRefused.contains(request.id) {
                     inexactWhileRefused.append(request.id)
