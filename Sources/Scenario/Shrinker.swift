@@ -146,7 +146,7 @@ public enum Shrinker {
     /// The keys of the fuzz-only switches, tried first by the parameter pass.
     static let switchKeys = ["sim.reactive-user", "sim.interleaving-death-rate", "sim.request-failure-rate",
                              "sim.workout-loss-rate", "sim.walk-force-quit-rate", "sim.snooze-clock-change-rate",
-                             "sim.trigger-clock-set-back-rate"]
+                             "sim.trigger-clock-set-back-rate", "sim.death-mid-close-rate"]
 
     /// One shrink search: the target invariant, the budget, and the last accepted violation.
     struct Search {

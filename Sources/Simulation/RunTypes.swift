@@ -195,6 +195,15 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
         }
     }
 
+    /// Forced-only fault kinds a hunt for this defect forces on (`alarmsim defects`): the kind
+    /// that makes the defect's situation, where the default profiles leave it off.
+    public var huntFaults: [String] {
+        switch self {
+        case .successorNotRebased: return ["clock-set-back-after-trigger"]  // SNZ-22: a set-back while a successor is pending
+        default: return []
+        }
+    }
+
     /// Platforms where the defect's code path exists.
     public var platforms: [PlatformFlavor] {
         switch self {

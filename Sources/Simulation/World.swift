@@ -122,6 +122,8 @@ final class World {
     /// have drawn (one draw per occurrence).
     var triggerClockRNG: Xoshiro256StarStar
     var triggerClockTokens: [String] = []
+    /// Fault kind `death-mid-close` (its own stream).
+    var deathMidCloseRNG: Xoshiro256StarStar
     /// JS timing: heartbeats, stalls (its own stream, so other draws do not reshuffle).
     var jsRNG: Xoshiro256StarStar
     /// The last context JS sent that said the challenge is rendered: (process incarnation, true ms).
@@ -325,6 +327,7 @@ final class World {
         self.requestFaultRNG = streams.stream("faults.requests")
         self.snoozeClockRNG = streams.stream("faults.snooze-clock")
         self.triggerClockRNG = streams.stream("faults.trigger-clock")
+        self.deathMidCloseRNG = streams.stream("faults.death-mid-close")
         self.jsRNG = streams.stream("app.js-heartbeat")
         self.androidSide = AndroidSide(streams: streams, reportLatencyMs: setup.stepReportLatencyMs)
         self.burstRNG = streams.stream("app.bursts")
@@ -802,8 +805,13 @@ final class World {
             && !bridge.needsMigration && bridge.document != nil
         defer { migrationWatch.migrationStep = false }
         noteSaveInput(input)  // invariant 30
-        for command in commands {
+        let cut = deathMidCloseCut(before: documentBefore, after: bridge.document, commands: commands)
+        for (index, command) in commands.enumerated() {
             guard process.running, process.bridge != nil else { break }
+            if index == cut {
+                dieMidClose(after: index, of: commands.count)
+                return  // the step's decisions died with its process; nothing after them ran
+            }
             execute(command)
         }
         checkRowsKept(before: documentBefore, after: bridge.document, commands: commands)  // invariant 41
@@ -1035,6 +1043,32 @@ final class World {
         case .setMainActivityShowWhenLocked(let on):
             onAlarmManager { $0.setMainActivityShowWhenLocked(on) }
         }
+    }
+
+    /// Fault kind `death-mid-close` (issue 16 part 4 item 1): for a step that closes the live
+    /// occurrence (completion, expiry, abandonment) or hands it on (a successor arm, a snooze
+    /// skip), with two or more commands, the index of the command before which the process dies
+    /// (1...n-1: at least one command ran, at least one did not); nil for no death.
+    func deathMidCloseCut(before: BridgeDocument?, after: BridgeDocument?, commands: [BridgeCommand]) -> Int? {
+        guard let rate = setup.deathMidCloseRate, !liveness.healed, randomBehaviourActs, commands.count >= 2,
+              let live = before?.liveOccurrence else { return nil }
+        let closes = after?.liveOccurrence?.token != live.token
+        let handsOn = commands.contains { command in
+            switch command {
+            case .schedule(let request, .lifecycle): return request.metadata.kind == .successor && request.metadata.token == live.token
+            case .reply(.snoozeSkipped): return true
+            default: return false
+            }
+        }
+        guard closes || handsOn, deathMidCloseRNG.chance(rate) else { return nil }
+        return Int(deathMidCloseRNG.int(in: 1...Int64(commands.count - 1)))
+    }
+
+    func dieMidClose(after done: Int, of total: Int) {
+        cover(.deathMidClose)
+        record("fault", "death-mid-close", [TraceField("after", String(done)), TraceField("of", String(total))])
+        kill("process-death")
+        noteFault("process-death")
     }
 
     /// Process death between a request and its completion (fault kind `process-death-interleaving`).
