@@ -810,6 +810,7 @@ final class World {
             guard process.running, process.bridge != nil else { break }
             if index == cut {
                 dieMidClose(after: index, of: commands.count)
+                closeDurably(input, executed: commands.prefix(index))
                 return  // the step's decisions died with its process; nothing after them ran
             }
             execute(command)
@@ -1050,12 +1051,15 @@ final class World {
     /// skip), with two or more commands, the index of the command before which the process dies
     /// (1...n-1: at least one command ran, at least one did not); nil for no death.
     func deathMidCloseCut(before: BridgeDocument?, after: BridgeDocument?, commands: [BridgeCommand]) -> Int? {
-        guard let rate = setup.deathMidCloseRate, !liveness.healed, randomBehaviourActs, commands.count >= 2,
-              let live = before?.liveOccurrence else { return nil }
-        let closes = after?.liveOccurrence?.token != live.token
+        guard let rate = setup.deathMidCloseRate, !liveness.healed, randomBehaviourActs, commands.count >= 2 else { return nil }
+        // iOS acts on a Stop in the step of its look-first read, which may also open the
+        // occurrence (its alert seen first there): a successor of the occurrence live after the
+        // step hands it on too.
+        let tokens = [before?.liveOccurrence?.token, after?.liveOccurrence?.token].compactMap { $0 }
+        let closes = before?.liveOccurrence.map { after?.liveOccurrence?.token != $0.token } ?? false
         let handsOn = commands.contains { command in
             switch command {
-            case .schedule(let request, .lifecycle): return request.metadata.kind == .successor && request.metadata.token == live.token
+            case .schedule(let request, .lifecycle): return request.metadata.kind == .successor && tokens.contains(request.metadata.token ?? "")
             case .reply(.snoozeSkipped): return true
             default: return false
             }
@@ -1069,6 +1073,27 @@ final class World {
         record("fault", "death-mid-close", [TraceField("after", String(done)), TraceField("of", String(total))])
         kill("process-death")
         noteFault("process-death")
+    }
+
+    /// OCC-12, OCC-18, IOS-9: a completion or abandonment that the dying step had already
+    /// persisted is durable — the next launch reads it and retires the occurrence's receipt — even
+    /// though JS never got the reply the oracle closes on (fault death-mid-close, ios seed 13:
+    /// the completion persisted, the process died before its reply, and the next launch's receipt
+    /// delete was judged as one of an unfinished occurrence).
+    func closeDurably(_ input: BridgeInput, executed: ArraySlice<BridgeCommand>) {
+        guard setup.platform == .android || protectedDataAvailable, let index = oracle.liveIndex,
+              let persisted = executed.reversed().lazy.compactMap({ command -> BridgeDocument? in
+                  if case .persist(let document) = command { return document }
+                  return nil
+              }).first else { return }
+        switch input {
+        case .api(.completeChallenge(let rootID, let token)) where persisted.occurrence(token: token)?.state == .completed:
+            oracleCompleted(rootID: rootID)
+        case .api(.abandonWakeOccurrence) where persisted.liveOccurrence == nil:
+            oracleClose(index, reason: "abandoned")
+        default:
+            break
+        }
     }
 
     /// Process death between a request and its completion (fault kind `process-death-interleaving`).
