@@ -124,6 +124,10 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     /// AND-3, BOOT-9: the process MY_PACKAGE_REPLACED starts takes no launch restore, so alarms
     /// an update cleared (some OEMs) or a ring the update's kill ended stay lost until the user opens the app.
     public var packageReplacedRestoresNothing = false
+    /// REC-9, SNZ-22, OCC-5: a wall-clock correction leaves the live occurrence's pending
+    /// successor and walk fuse at their old wall-clock instants (not rebased), so a set-back no
+    /// process saw keeps them pushed out after the first ready step that sees it.
+    public var successorNotRebased = false
 
     public init() {}
 

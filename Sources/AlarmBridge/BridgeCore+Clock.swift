@@ -56,7 +56,8 @@ extension BridgeCore {
         // unseen yet); re-registering its ID would recreate it (ios seed 2101).
         for row in document?.rings ?? [] where row.metadata.kind.isOccurrenceBound && row.metadata.token == live.token
             && !row.delivered && row.fireWallMs > now.wallMs - delta && !deliveredByJump(row, now: now)
-            && !(defects.snoozeNotRebased && row.metadata.kind == .snooze) {
+            && !(defects.snoozeNotRebased && row.metadata.kind == .snooze)
+            && !(defects.successorNotRebased && (row.metadata.kind == .successor || row.metadata.kind == .walkFuse)) {
             let fire = max(now.wallMs, row.fireWallMs + delta)
             // SNZ-21: a refused same-ID replacement leaves the existing ring in place, so its row
             // stands (as a refused re-sound's does) instead of being taken for a lost arm that
@@ -141,7 +142,7 @@ extension BridgeCore {
               !inFlight.contains(wanted.id), let live = document?.liveOccurrence, current.metadata.token == live.token else { return }
         if current.confirmed, !resounded.contains(where: { $0.id == current.id }) { resounded.append(current) }
         let fire = max(now.wallMs, wanted.fireWallMs)
-        out.append(.note("snooze rebase refused before: asked again (SNZ-20, SNZ-21)"))
+        out.append(.note("\(current.metadata.kind.rawValue) rebase refused before: asked again (SNZ-20, SNZ-21)"))
         publishAndSchedule([RingRequest(id: current.id, schedule: .fixed(wallMs: fire), fireWallMs: fire, metadata: current.metadata,
                                         soundName: current.soundName)], origin: .lifecycle, now: now, into: &out)
     }
@@ -171,7 +172,12 @@ extension BridgeCore {
         snoozeRebaseIfUnrung = []
         guard delta < 0, !(flavor == .android && datedByBroadcast), let live = document?.liveOccurrence else { return }
         let lastReading = previousReadingWallMs ?? .min
-        for row in document?.rings ?? [] where row.metadata.kind == .snooze && row.metadata.token == live.token
+        // REC-9, SNZ-22, OCC-5: a pending successor is in the same doubt (ios swarm seed 991 of
+        // `clock-set-back-after-trigger`: a 90 s set-back 5 s before the successor was due, with
+        // the process dead; the next launch took it as rung, and the Stop it then handled reused
+        // it, 40 s away).
+        for row in document?.rings ?? [] where (row.metadata.kind == .snooze
+            || (row.metadata.kind == .successor && !defects.successorNotRebased)) && row.metadata.token == live.token
             && !row.delivered && row.fireWallMs <= now.wallMs - delta && row.fireWallMs > lastReading {
             snoozeRebaseIfUnrung.append((row.id, max(now.wallMs, row.fireWallMs + delta)))
         }
@@ -203,7 +209,7 @@ extension BridgeCore {
                                        metadata: row.metadata, soundName: row.soundName))
         }
         guard !rebased.isEmpty else { return }
-        out.append(.note("snooze ring unrung after an unseen clock set-back: rebased (SNZ-20)"))
+        out.append(.note("snooze ring or successor unrung after an unseen clock set-back: rebased (SNZ-20, REC-9)"))
         publishAndSchedule(rebased, origin: .lifecycle, now: now, into: &out)
     }
 }

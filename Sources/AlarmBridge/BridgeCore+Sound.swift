@@ -95,13 +95,16 @@ extension BridgeCore {
             if case .failure(let error) = result, degradeRefusedReRegistration(previous, row: row, error: error, now: now, into: &out) { return }
             out.append(.note("re-registration of \(row.id) refused: the platform keeps the previous ring (SND-6, SNZ-21)"))
             mutate { $0.upsert(previous) }
-            if previous.metadata.kind == .snooze, previous.fireWallMs != row.fireWallMs, armRetries < configuration.armRetryMax {
+            if previous.metadata.kind == .snooze || previous.metadata.kind == .successor, previous.fireWallMs != row.fireWallMs,
+               armRetries < configuration.armRetryMax {
                 // SNZ-20: a refused rebase leaves the snooze ring at its old time — late after a
                 // set-back — so it is asked again while the process lives (android seed 1115 of
                 // `--faults clock-change-during-snooze`: two refused writes left it 69 min away).
+                // A successor's likewise (REC-9, OCC-5; ios swarm seed 1834: a refused rebase
+                // after a seen 90 s set-back left it 90 s out, and nothing asked again).
                 armRetries += 1
                 snoozeRebaseRetry = row
-                if flavor == .android { mutate { $0.snoozeRebaseOwed = row } }  // outlives the process (9523)
+                if flavor == .android, row.metadata.kind == .snooze { mutate { $0.snoozeRebaseOwed = row } }  // outlives the process (9523)
                 out.append(.setTimer(.armRetry, delayMs: configuration.armRetryDelayMs))
             }
             return

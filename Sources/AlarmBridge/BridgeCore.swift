@@ -227,6 +227,7 @@ public struct BridgeCore: Sendable {
                 // IOS-2: look at the daemon before acting on a Stop or a background wake; alerts
                 // the bridge never saw (updates held while locked) are observed first, in due
                 // order (OCC-2), and expired ones are retired (INACT-21).
+                journalStopBeforeLooking(input, now: now, into: &out)
                 enqueue(input)
                 awaitingObservation = .observe
                 out.append(.readInventory(.observe))
@@ -389,6 +390,19 @@ public struct BridgeCore: Sendable {
     }
 
     /// Inputs that make the iOS bridge read the daemon before acting.
+    /// ACT-1, IOS-11: a Stop the bridge will act on only after its look-first read is journalled
+    /// durably first, as before the launch gate, so that a process death before that read's step
+    /// has persisted its effects leaves it to the next launch (fault death-mid-close: the step
+    /// that opened the occurrence and armed its successor died before its first write, and the
+    /// next launch knew nothing of the occurrence). The journal is cleared once the read's step
+    /// has handled it (`handleObservation`).
+    mutating func journalStopBeforeLooking(_ input: BridgeInput, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard case .stopIntent(let id) = input, !journal.contains(where: { $0.ringID == id && $0.action == "stop" }) else { return }
+        let entry = JournalEntry(ringID: id, action: "stop", occurredAtMs: stopTriggerWallMs(id, now: now) ?? now.wallMs)
+        journal.append(entry)
+        out.append(.appendJournal(entry))
+    }
+
     static func looksFirst(_ input: BridgeInput) -> Bool {
         switch input {
         case .stopIntent, .timerFired(.expiryCheck): return true

@@ -12,7 +12,7 @@ enum DefectShrinks {
     static func shrink(platform: PlatformFlavor, seed: UInt64, defect: KnownDefect, profile: FaultProfile,
                        budget: Int, directory: String) -> (ShrinkSize?, String?) {
         var options = RunOptions(platform: platform, seed: seed, defects: [defect])
-        options.faults = FaultSelection(profile: profile)
+        options.faults = FaultSelection(profile: profile, forcedOn: defect.huntFaults)
         let (setup, parameters) = Simulator.runSetup(options)
         let origin = "alarmsim defects: \(platform.rawValue) seed \(seed) --profile \(profile.rawValue) --defect \(defect.rawValue)"
         guard let result = Shrinker.shrink(setup: setup, parameters: parameters, defects: [defect], budget: budget,

@@ -188,7 +188,7 @@ public enum DefectScoreboard {
     public static func runOptions(platform: PlatformFlavor, seed: UInt64, defect: KnownDefect,
                                   profile: FaultProfileName) -> RunOptions {
         var options = RunOptions(platform: platform, seed: seed, defects: [defect])
-        options.faults = FaultSelection(profile: profile)
+        options.faults = FaultSelection(profile: profile, forcedOn: defect.huntFaults)
         return options
     }
 }

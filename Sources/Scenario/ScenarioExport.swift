@@ -13,7 +13,7 @@ import Simulation
 /// - `param sim.first-launch scripted` turns off the runner's synthesized first launch: the
 ///   plan's own first launch (open the app, save each alarm, leave) is written as timed lines.
 /// - Every setup field whose value differs from the runner's default becomes a `param` line,
-///   including the fuzz-only switches `sim.reactive-user`, `sim.interleaving-death-rate`, `sim.workout-loss-rate`, `sim.walk-force-quit-rate`, `sim.snooze-clock-change-rate` and
+///   including the fuzz-only switches `sim.reactive-user`, `sim.interleaving-death-rate`, `sim.workout-loss-rate`, `sim.walk-force-quit-rate`, `sim.snooze-clock-change-rate`, `sim.trigger-clock-set-back-rate`, `sim.death-mid-close-rate` and
 ///   `sim.request-failure-rate`, and `sim.duration-ms` always (virtual ms).
 /// - A legacy install becomes `param app.legacy-install swarm` with the alarms the generator
 ///   was given (`LegacyInstall.configuredAlarms`): the runner regenerates the same state from
@@ -292,6 +292,8 @@ public enum ScenarioExport {
         case "sim.workout-loss-rate": return rate(setup.workoutLossRate)
         case "sim.walk-force-quit-rate": return rate(setup.walkForceQuitRate)
         case "sim.snooze-clock-change-rate": return rate(setup.snoozeClockChangeRate)
+        case "sim.trigger-clock-set-back-rate": return rate(setup.triggerClockSetBackRate)
+        case "sim.death-mid-close-rate": return rate(setup.deathMidCloseRate)
         default:
             // android.manifest (the fuzz generator keeps the usual one), app.legacy-install,
             // sim.duration-ms, sim.first-launch, sim.start-ms: written by `scenario(from:)`.

@@ -45,6 +45,7 @@ public enum ScenarioRunner {
                                        "net.kill-switch-failure-rate", "net.kill-switch-timeout-ms", "js.stall-one-in",
                                        "sim.reactive-user", "sim.interleaving-death-rate", "sim.request-failure-rate", "sim.foreground-repair-failures",
                                        "sim.workout-loss-rate", "sim.walk-force-quit-rate", "sim.snooze-clock-change-rate",
+                                       "sim.trigger-clock-set-back-rate", "sim.death-mid-close-rate",
                                        "sim.first-launch", "sim.start-ms", "sim.liveness", "sim.max-events", "sim.max-virtual-days",
                                        "liveness.registration-bound-ms", "liveness.audible-bound-ms", "liveness.user-return-ms",
                                        "liveness.user-stay-ms", "liveness.first-unlock-ms"]
@@ -711,12 +712,14 @@ public enum ScenarioRunner {
             guard let number, number <= 1_000 else { return bad + " (0...1000, 0: never)" }
             setup.jsStallOneIn = Int(number)
         case "sim.request-failure-rate", "sim.interleaving-death-rate", "sim.workout-loss-rate", "sim.walk-force-quit-rate",
-             "sim.snooze-clock-change-rate":
+             "sim.snooze-clock-change-rate", "sim.trigger-clock-set-back-rate", "sim.death-mid-close-rate":
             // The in-run fault rates of a fuzz run (fault catalog kinds), each a chance per event.
             let fields: [String: WritableKeyPath<DeviceSetup, Ratio?>] = [
                 "sim.request-failure-rate": \.requestFailureRate, "sim.interleaving-death-rate": \.interleavingDeathRate,
                 "sim.workout-loss-rate": \.workoutLossRate, "sim.walk-force-quit-rate": \.walkForceQuitRate,
                 "sim.snooze-clock-change-rate": \.snoozeClockChangeRate,
+                "sim.trigger-clock-set-back-rate": \.triggerClockSetBackRate,
+                "sim.death-mid-close-rate": \.deathMidCloseRate,
             ]
             guard let rate = ratio(parameter.value) else { return bad + " (never or N/D, e.g. 1/25)" }
             setup[keyPath: fields[parameter.key]!] = rate

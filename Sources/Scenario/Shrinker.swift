@@ -136,6 +136,7 @@ public enum Shrinker {
         explicit.workoutLossRate = nil
         explicit.walkForceQuitRate = nil
         explicit.snoozeClockChangeRate = nil
+        explicit.triggerClockSetBackRate = nil
         let merged = setup.plan.enumerated().map { ($0.element, 0, $0.offset) }
             + expressible.enumerated().map { ($0.element, 1, $0.offset) }
         explicit.plan = merged.sorted { ($0.0.wallMs, $0.1, $0.2) < ($1.0.wallMs, $1.1, $1.2) }.map(\.0)
@@ -144,7 +145,8 @@ public enum Shrinker {
 
     /// The keys of the fuzz-only switches, tried first by the parameter pass.
     static let switchKeys = ["sim.reactive-user", "sim.interleaving-death-rate", "sim.request-failure-rate",
-                             "sim.workout-loss-rate", "sim.walk-force-quit-rate", "sim.snooze-clock-change-rate"]
+                             "sim.workout-loss-rate", "sim.walk-force-quit-rate", "sim.snooze-clock-change-rate",
+                             "sim.trigger-clock-set-back-rate", "sim.death-mid-close-rate"]
 
     /// One shrink search: the target invariant, the budget, and the last accepted violation.
     struct Search {

@@ -74,6 +74,8 @@ public enum Continuation {
         setup.workoutLossRate = faults.rate(FaultCatalog.workoutLoss)  // WALK-23
         setup.walkForceQuitRate = faults.rate(FaultCatalog.walkForceQuit)  // WALK-25
         setup.snoozeClockChangeRate = faults.rate(FaultCatalog.clockChangeDuringSnooze)  // SNZ-20
+        setup.triggerClockSetBackRate = faults.rate(FaultCatalog.clockSetBackAfterTrigger)  // SNZ-22
+        setup.deathMidCloseRate = faults.rate(FaultCatalog.deathMidClose)  // OCC-5..7, IOS-11
         let parameters = [
             RunParameter("continue-seed", String(seed)),
             RunParameter("continue-from-wall-ms", String(fromWallMs)),

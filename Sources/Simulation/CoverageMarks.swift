@@ -85,6 +85,7 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
     case readAfterWriteLag
     case damagedStoreWithDaemonAlarms
     case scheduledTimesRepairAfterFailedSync
+    case deathMidClose
 
     public static func < (lhs: CoverageMark, rhs: CoverageMark) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -112,6 +113,8 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
         switch self {
         case .damagedStoreWithDaemonAlarms:
             return "fault damaged-store is forced-only (--faults damaged-store): with it on by default ios uniform seed 9815 fails one-successor-per-occurrence"
+        case .deathMidClose:
+            return "fault death-mid-close is forced-only (--faults death-mid-close) until the correct bridge is clean under it (Reports/clean-bridge.md)"
         default: return nil
         }
     }
@@ -313,6 +316,9 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
         case .scheduledTimesRepairAfterFailedSync:
             return Info(name: "scheduled-times-repair-after-failed-sync", summary: "getScheduledAlarmTimes's repair requested a ring whose write the foreground sync before it had failed",
                         rules: ["AND-5", "AND-6"], platforms: [.android])
+        case .deathMidClose:
+            return Info(name: "death-mid-close", summary: "the process died between the commands of a step that closed an occurrence or handed it on (fault death-mid-close)",
+                        rules: ["OCC-5", "OCC-6", "OCC-7", "SNZ-15", "IOS-11"], platforms: both)
         }
     }
 }

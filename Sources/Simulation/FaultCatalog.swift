@@ -22,6 +22,11 @@ public enum RateUnit: String, Sendable, CaseIterable {
     case perWalk = "per walk"
     /// Each snooze the bridge accepts (SNZ-1) draws once, in the run.
     case perSnooze = "per accepted snooze"
+    /// Each occurrence whose successor or walk fuse a trigger arms draws once, at its first arm.
+    case perPressureArm = "per occurrence's first successor or walk-fuse arm"
+    /// Each bridge step that closes an occurrence or hands it on (a successor arm, a snooze skip)
+    /// draws once, in the run.
+    case perClosingStep = "per step that closes or hands on an occurrence"
 }
 
 /// One kind of fault the simulator can inject, with the rate it has when switched on
@@ -191,6 +196,19 @@ public enum FaultCatalog {
         "while an accepted snooze runs, the wall clock is set forward or back by 90 s, 10 min or 1 h (in-run stream faults.snooze-clock)",
         platforms: both, rules: ["SNZ-20", "SNZ-21", "REC-9"],
         rate: Ratio(1, 2), unit: .perSnooze, exemptions: ["snooze-clock-change-unseen", "snooze-rearm-refused", "clock-jump-ambiguous-start"])
+    /// SNZ-22, REC-9, OCC-5: a set-back while a trigger's successor (or a walk fuse) is pending
+    /// pushes it beyond its bound; on iOS no process may see the change (`clock-change-unseen`)
+    /// until the next ready step, which must rebase it. A jump drawn over the whole run almost
+    /// never lands in a 10 s successor window (ios swarm seed 10378 was one in 10,000), so this one
+    /// is timed from the arm: 1–9 s after the occurrence's first successor or fuse request.
+    /// Forced-only: on by default it found two bridge bugs (ios swarm 991, 1834, fixed), left
+    /// swarm 1..3000 clean and turned ios uniform 621, 1610, 1865, 2265, 2817 red (open).
+    public static let clockSetBackAfterTrigger = FaultKind(
+        "clock-set-back-after-trigger",
+        "1–9 s after the occurrence's first successor or walk-fuse arm, the user sets the wall clock back by 90 s, 10 min or 1 h (in-run stream faults.trigger-clock; forced-only)",
+        platforms: [.ios], rules: ["SNZ-22", "REC-8", "REC-9", "OCC-5"],
+        rate: Ratio(1, 10), unit: .perPressureArm, exemptions: ["clock-change-unseen", "clock-jump-ambiguous-start"],
+        forcedOnly: true)
     public static let timeZoneChange = FaultKind(
         "time-zone-change",
         "the device lands in another time zone (iOS: the traveller opens the app when skip dates need re-planning)",
@@ -308,6 +326,16 @@ public enum FaultCatalog {
         "the saved alarm domain is damaged: the next launch's read of it, and every read for 2–60 s after, fails although protected data is available (forced-only)",
         platforms: [.ios], rules: ["BOOT-5", "BOOT-2", "BOOT-7", "seed 004"],
         rate: Ratio(1, 2), unit: .perSeed, forcedOnly: true)
+    /// Issue 16 part 4 item 1: a process death between the commands of the step that closes an
+    /// occurrence or hands it on. The next launch must recover from what was persisted and what
+    /// the platform holds: the successor armed exactly once, no closed occurrence resurrected
+    /// (OCC-5..7, SNZ-15, IOS-11, INACT-13). Forced-only until the correct bridge is clean under
+    /// it (an earlier attempt on by default turned ~11 CI seeds red).
+    public static let deathMidClose = FaultKind(
+        "death-mid-close",
+        "the process dies after k of the n commands of a step that closes an occurrence or hands it on (a Stop or dismissal with its successor arm, an expiry, an abandonment, a completion, a snooze skip; in-run stream faults.death-mid-close; forced-only)",
+        platforms: both, rules: ["OCC-5", "OCC-6", "OCC-7", "SNZ-15", "IOS-11", "INACT-13"],
+        rate: Ratio(1, 4), unit: .perClosingStep, exemptions: ["process-death"], forcedOnly: true)
     /// Issue 16 part 4: `getScheduledAlarmTimes`'s repair (AND-5) matters when the foreground
     /// sync's repair writes failed. On by default (android uniform seed 3844, red when it was
     /// first switched on, was a bridge bug of the exact-alarm grant, AND-3).
@@ -348,11 +376,11 @@ public enum FaultCatalog {
     /// Every kind, in catalog order.
     public static let all: [FaultKind] = [
         processDeathInterleaving, processDeath, forceQuit, walkForceQuit, appUpdate, reinstall, appStateWriteFailure,
-        legacyInstall, reboot, lateReboot, lockedBootLength, clockJumpForward, clockJumpBack, clockChangeDuringSnooze, timeZoneChange, dstNightStart, doze,
+        legacyInstall, reboot, lateReboot, lockedBootLength, clockJumpForward, clockJumpBack, clockChangeDuringSnooze, clockSetBackAfterTrigger, timeZoneChange, dstNightStart, doze,
         charging, silentMode, exactPermissionRevoke, forceStop, oemKiller, oemDeliveryDelay, scheduleFailure,
         scheduleRequestFailure, scheduleAlwaysFails, capacitySqueeze, coalesceUpdates, heldUpdatesWhileLocked,
         denseLateDelivery, lateDelivery, osRemovesAlarm, inventoryReadFailure, readAfterWriteLag, damagedStore,
-        foregroundRepairFailure, audioFocusLoss, playbackFailure,
+        deathMidClose, foregroundRepairFailure, audioFocusLoss, playbackFailure,
         workoutLoss, healthAccessRevoked, killSwitchNetworkFailure,
     ]
 

@@ -206,6 +206,12 @@ public struct DeviceSetup: Sendable {
     /// Fault kind `clock-change-during-snooze` (SNZ-20, SNZ-21): the chance per accepted snooze
     /// that the wall clock is corrected before its ring (nil: never).
     public var snoozeClockChangeRate: Ratio?
+    /// Fault kind `clock-set-back-after-trigger` (SNZ-22, REC-9): the chance per occurrence that
+    /// the wall clock is set back 1–9 s after its first successor or walk-fuse arm (nil: never).
+    public var triggerClockSetBackRate: Ratio?
+    /// Fault kind `death-mid-close` (OCC-5..7, SNZ-15, IOS-11): the chance per step that closes
+    /// or hands on an occurrence that the process dies between its commands (nil: never).
+    public var deathMidCloseRate: Ratio?
     /// Fault kind `schedule-request-failure`, BUGGIFY-style: each schedule request fails with this
     /// chance (nil: never), so failures also land on the requests that matter (a snooze ring, a
     /// rotation), not only at random times.

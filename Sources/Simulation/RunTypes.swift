@@ -62,6 +62,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     // Issue 16 part 2: witnesses for exemptions that had none.
     case givesUpOnFailedSuccessor = "gives-up-on-failed-successor"
     case packageReplacedRestoresNothing = "package-replaced-restores-nothing"
+    case successorNotRebased = "successor-not-rebased"
     // Issue 8, test only: not a field bug but a deliberate trap, so the campaign's crash
     // isolation (worker subprocesses) can be tested. Hidden from every list (``listed``).
     case testTrap = "test-trap"
@@ -187,8 +188,19 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "a first draft's retry: a successor arm the platform refused is never asked again while the process lives, so the occurrence goes without pressure until its next trigger (OCC-5, [derived] WALK-18)"
         case .packageReplacedRestoresNothing:
             return "Android: the receiver of MY_PACKAGE_REPLACED restores nothing, so the alarms an update cleared (some OEMs do) and the ring its kill ended stay lost until the user opens the app (AND-3, BOOT-9)"
+        case .successorNotRebased:
+            return "a wall-clock correction leaves the live occurrence's pending successor and walk fuse at their old wall-clock instants, so after a clock set back by 10 min the occurrence waits 10 min without pressure, past the first step that saw the change (REC-9, SNZ-22, OCC-5)"
         case .testTrap:
             return "test only: the simulator traps (preconditionFailure) midway through every seed ≡ 3 mod 5, to test crash isolation"
+        }
+    }
+
+    /// Forced-only fault kinds a hunt for this defect forces on (`alarmsim defects`): the kind
+    /// that makes the defect's situation, where the default profiles leave it off.
+    public var huntFaults: [String] {
+        switch self {
+        case .successorNotRebased: return ["clock-set-back-after-trigger"]  // SNZ-22: a set-back while a successor is pending
+        default: return []
         }
     }
 
@@ -210,7 +222,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
         case .passOverLeftAlerting: return [.ios]  // Android's receiver never starts a pass-over's ring
         case .successorTimedFromObservation: return [.ios]  // Android has no Stop intent: its dismissal is acted on at once
         case .givesUpOnFailedPrimary, .suppressionProofSurvivesClockChange, .missedOccurrenceNotRecorded,
-             .syncTrustsRegistry, .givesUpOnFailedSuccessor: return [.ios, .android]
+             .syncTrustsRegistry, .givesUpOnFailedSuccessor, .successorNotRebased: return [.ios, .android]
         case .idsChangeOnEdit, .dstShiftsWeeklyTime, .reconcileOnEmptyRead: return [.ios, .android]
         // Android's AlarmManager forgets an alarm once it fires, and has no countdown: only iOS
         // holds a ring past its fire time (a late delivery) for a sync to cancel.
@@ -276,6 +288,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .syncTrustsRegistry: switches.syncTrustsRegistry = true
             case .givesUpOnFailedSuccessor: switches.givesUpOnFailedSuccessor = true
             case .packageReplacedRestoresNothing: switches.packageReplacedRestoresNothing = true
+            case .successorNotRebased: switches.successorNotRebased = true
             case .testTrap: break  // the simulator traps, not the bridge (Simulator.run)
             }
         }

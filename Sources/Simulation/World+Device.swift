@@ -38,6 +38,23 @@ extension World {
         announceClockChange()
     }
 
+    /// Fault kind `clock-set-back-after-trigger` (SNZ-22, REC-9, OCC-5): with
+    /// `setup.triggerClockSetBackRate`, at the first successor or walk-fuse request of an
+    /// occurrence the user sets the wall clock back by 90 s, 10 min or 1 h 1–9 s later, while the
+    /// ring is still pending, so its rebase (and, on iOS, `clock-change-unseen`) is exercised.
+    /// One draw per occurrence token: the rebase's own re-request never draws again. A reactive
+    /// action: the shrinker writes it as a line.
+    func setClockBackAfterTrigger(_ request: RingRequest) {
+        guard let rate = setup.triggerClockSetBackRate, !liveness.healed, randomBehaviourActs,
+              request.metadata.kind == .successor || request.metadata.kind == .walkFuse,
+              let token = request.metadata.token, !triggerClockTokens.contains(token) else { return }
+        triggerClockTokens.append(token)
+        if triggerClockTokens.count > 64 { triggerClockTokens.removeFirst() }
+        guard triggerClockRNG.chance(rate) else { return }
+        let deltaMs = -triggerClockRNG.pick([Int64(90_000), 600_000, 3_600_000])
+        enqueueReactive(.deviceSetClock(deltaMs: deltaMs), afterMs: triggerClockRNG.int(in: 1_000...9_000))
+    }
+
     /// Fault kind `clock-change-during-snooze` (SNZ-20, SNZ-21): with `setup.snoozeClockChangeRate`,
     /// the user sets the wall clock forward or back by 90 s, 10 min or 1 h at a uniform instant
     /// between 1 s after the acceptance and 1 s before the snooze ring is due (`untilMs`, wall

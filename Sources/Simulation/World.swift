@@ -118,6 +118,12 @@ final class World {
     var requestFaultRNG: Xoshiro256StarStar
     /// Fault kind `clock-change-during-snooze` (its own stream: other draws keep their values).
     var snoozeClockRNG: Xoshiro256StarStar
+    /// Fault kind `clock-set-back-after-trigger` (its own stream), and the occurrence tokens that
+    /// have drawn (one draw per occurrence).
+    var triggerClockRNG: Xoshiro256StarStar
+    var triggerClockTokens: [String] = []
+    /// Fault kind `death-mid-close` (its own stream).
+    var deathMidCloseRNG: Xoshiro256StarStar
     /// JS timing: heartbeats, stalls (its own stream, so other draws do not reshuffle).
     var jsRNG: Xoshiro256StarStar
     /// The last context JS sent that said the challenge is rendered: (process incarnation, true ms).
@@ -323,6 +329,8 @@ final class World {
         self.snoozeRNG = streams.stream("user.snooze")
         self.requestFaultRNG = streams.stream("faults.requests")
         self.snoozeClockRNG = streams.stream("faults.snooze-clock")
+        self.triggerClockRNG = streams.stream("faults.trigger-clock")
+        self.deathMidCloseRNG = streams.stream("faults.death-mid-close")
         self.jsRNG = streams.stream("app.js-heartbeat")
         self.androidSide = AndroidSide(streams: streams, reportLatencyMs: setup.stepReportLatencyMs)
         self.burstRNG = streams.stream("app.bursts")
@@ -801,8 +809,14 @@ final class World {
             && !bridge.needsMigration && bridge.document != nil
         defer { migrationWatch.migrationStep = false }
         noteSaveInput(input)  // invariant 30
-        for command in commands {
+        let cut = deathMidCloseCut(before: documentBefore, after: bridge.document, commands: commands)
+        for (index, command) in commands.enumerated() {
             guard process.running, process.bridge != nil else { break }
+            if index == cut {
+                dieMidClose(after: index, of: commands.count)
+                closeDurably(input, executed: commands.prefix(index))
+                return  // the step's decisions died with its process; nothing after them ran
+            }
             execute(command)
         }
         checkRowsKept(before: documentBefore, after: bridge.document, commands: commands)  // invariant 41
@@ -948,6 +962,7 @@ final class World {
             }
             noteForegroundRepair(request.id)  // AND-5 (fault foreground-repair-failure)
             onDaemon { $0.schedule(request) }
+            setClockBackAfterTrigger(request)  // fault clock-set-back-after-trigger
             if request.precision == .allowWhileIdle {
                 if android?.canScheduleExactAlarms == false, !inexactWhileRefused.contains(request.id) {
                     inexactWhileRefused.append(request.id)
@@ -1032,6 +1047,56 @@ final class World {
             onAlarmManager { $0.startRingingSuppressionExempt(id, metadata: row.metadata, soundName: row.soundName) }  // SND-5
         case .setMainActivityShowWhenLocked(let on):
             onAlarmManager { $0.setMainActivityShowWhenLocked(on) }
+        }
+    }
+
+    /// Fault kind `death-mid-close` (issue 16 part 4 item 1): for a step that closes the live
+    /// occurrence (completion, expiry, abandonment) or hands it on (a successor arm, a snooze
+    /// skip), with two or more commands, the index of the command before which the process dies
+    /// (1...n-1: at least one command ran, at least one did not); nil for no death.
+    func deathMidCloseCut(before: BridgeDocument?, after: BridgeDocument?, commands: [BridgeCommand]) -> Int? {
+        guard let rate = setup.deathMidCloseRate, !liveness.healed, randomBehaviourActs, commands.count >= 2 else { return nil }
+        // iOS acts on a Stop in the step of its look-first read, which may also open the
+        // occurrence (its alert seen first there): a successor of the occurrence live after the
+        // step hands it on too.
+        let tokens = [before?.liveOccurrence?.token, after?.liveOccurrence?.token].compactMap { $0 }
+        let closes = before?.liveOccurrence.map { after?.liveOccurrence?.token != $0.token } ?? false
+        let handsOn = commands.contains { command in
+            switch command {
+            case .schedule(let request, .lifecycle): return request.metadata.kind == .successor && tokens.contains(request.metadata.token ?? "")
+            case .reply(.snoozeSkipped): return true
+            default: return false
+            }
+        }
+        guard closes || handsOn, deathMidCloseRNG.chance(rate) else { return nil }
+        return Int(deathMidCloseRNG.int(in: 1...Int64(commands.count - 1)))
+    }
+
+    func dieMidClose(after done: Int, of total: Int) {
+        cover(.deathMidClose)
+        record("fault", "death-mid-close", [TraceField("after", String(done)), TraceField("of", String(total))])
+        kill("process-death")
+        noteFault("process-death")
+    }
+
+    /// OCC-12, OCC-18, IOS-9: a completion or abandonment that the dying step had already
+    /// persisted is durable — the next launch reads it and retires the occurrence's receipt — even
+    /// though JS never got the reply the oracle closes on (fault death-mid-close, ios seed 13:
+    /// the completion persisted, the process died before its reply, and the next launch's receipt
+    /// delete was judged as one of an unfinished occurrence).
+    func closeDurably(_ input: BridgeInput, executed: ArraySlice<BridgeCommand>) {
+        guard setup.platform == .android || protectedDataAvailable, let index = oracle.liveIndex,
+              let persisted = executed.reversed().lazy.compactMap({ command -> BridgeDocument? in
+                  if case .persist(let document) = command { return document }
+                  return nil
+              }).first else { return }
+        switch input {
+        case .api(.completeChallenge(let rootID, let token)) where persisted.occurrence(token: token)?.state == .completed:
+            oracleCompleted(rootID: rootID)
+        case .api(.abandonWakeOccurrence) where persisted.liveOccurrence == nil:
+            oracleClose(index, reason: "abandoned")
+        default:
+            break
         }
     }
 

@@ -152,3 +152,29 @@ struct CoverageTallyTests {
         #expect(unreached.allSatisfy { $0.platform == .ios })
     }
 }
+
+@Suite("Exemption scoreboard: every exemption has a witness")
+struct ExemptionWitnessTests {
+    @Test("every exemption the fault catalog names has a witness defect on each platform it applies to, unless witnessOff says why not")
+    func everyExemptionHasAWitness() {
+        for entry in ExemptionScoreboard.exemptionFaults() {
+            for platform in entry.platforms where !ExemptionScoreboard.witnessOff(entry.exemption, platform) {
+                let witness = ExemptionScoreboard.witnesses[entry.exemption]?.first { $0.platforms.contains(platform) }
+                #expect(witness != nil, "\(entry.exemption) on \(platform) has no witness")
+            }
+        }
+    }
+
+    /// clock-change-unseen (SNZ-22, REC-8, REC-9): a bridge that never rebases the pushed-out
+    /// successor is found with the exemption's faults forced on (ios seed 87 of
+    /// `--faults clock-jump-back,clock-set-back-after-trigger`).
+    @Test("the fuzzer finds successor-not-rebased with clock-change-unseen's faults forced on")
+    func clockChangeUnseenWitnessFound() throws {
+        let entry = try #require(ExemptionScoreboard.exemptionFaults().first { $0.exemption == "clock-change-unseen" })
+        #expect(entry.platforms == [.ios])
+        #expect(entry.faults.contains("clock-set-back-after-trigger"))
+        let row = ExemptionScoreboard.score("clock-change-unseen", faults: entry.faults, on: .ios, seeds: 85...88, defects: [])
+        #expect(row.witness == .successorNotRebased)
+        #expect(row.witnessSeed == 87)
+    }
+}

@@ -47,6 +47,7 @@ struct CoverageMarkTests {
               ("walk-steady-fuse-follows-steps", ["walk-check-started", "walk-fuse-armed", "walk-fuse-rotated"]),
               ("capacity-exhaustion-dropped-count", ["capacity-limit-hit", "dropped-count-raised"]),
               ("save-failure-keeps-previous-schedule", ["save-failed-rolled-back"]),
+              ("ios-death-mid-stop-step-recovers-at-next-launch", ["death-mid-close"]),
           ])
     func scenarioReachesMarks(_ name: String, _ markNames: [String]) throws {
         let text = try String(contentsOf: Self.rulesDirectory.appendingPathComponent(name + ".scenario"), encoding: .utf8)
