@@ -55,7 +55,10 @@ public enum AlarmSimCLI {
         if let status = topLevelOption(word, rest, output: &output, errors: &errors) { return status }
         // The hidden worker subcommand of `fuzz` (WorkerCommand.swift): runnable, never listed.
         guard let command = commands.first(where: { $0.name == word }) ?? (word == WorkerCommand.name ? WorkerCommand.self : nil) else {
-            let hint = word.hasPrefix("-") ? " (options go after the subcommand)" : Suggestion.hint(for: word, among: commandNames)
+            let topLevel = ["--help", "--version", "--generate-completion-script"]
+            let hint = word.hasPrefix("-")
+                ? (Suggestion.closest(to: word, among: topLevel).map { " (did you mean '\($0)'?)" } ?? " (options go after the subcommand)")
+                : Suggestion.hint(for: word, among: commandNames)
             errors.write("error: unknown subcommand '\(word)'\(hint); use one of \(commandNames.joined(separator: ", "))\n")
             errors.write("usage: \(usage)\n")
             return .usage

@@ -29,6 +29,9 @@ enum ArgumentValues {
     /// A root seed: a decimal integer 0…2^64−1.
     static func seed(_ text: String, option: String = "--seed") throws(UsageError) -> UInt64 {
         guard let seed = decimal(text) else {
+            if !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+                throw UsageError("'\(text)' is not a seed: it is larger than the largest seed, \(UInt64.max)")
+            }
             throw UsageError("'\(text)' is not a seed; \(option) takes a non-negative integer, e.g. \(option) 4711")
         }
         return seed

@@ -47,6 +47,9 @@ struct ExemptionsCommand: Command {
         let known = ExemptionScoreboard.exemptionFaults().map(\.exemption)
         let named = parsed.all("exemption")
         if let unknown = named.first(where: { !known.contains($0) }) {
+            if ExemptionCatalog.info(unknown) != nil {
+                throw UsageError("exemption '\(unknown)' has no fault kind that forces it (it comes from the run's own configuration), so the scoreboard cannot hunt under it; the hunted exemptions are \(known.joined(separator: ", "))")
+            }
             throw UsageError("unknown exemption '\(unknown)'\(Suggestion.hint(for: unknown, among: known)); the catalog names \(known.joined(separator: ", "))")
         }
         exemptions = named.isEmpty ? nil : named

@@ -52,13 +52,17 @@ struct FmtCommand: Command {
     func run(output: inout some TextOutputStream, errors: inout some TextOutputStream,
              environment: CLIEnvironment) -> ExitStatus {
         var formatted: [(path: String, source: String, canonical: String)] = []
+        var failed: ExitStatus?  // --check reports every file; the other modes stop at the first error
         for path in paths {
             switch Self.format(path) {
             case .success(let pair): formatted.append((path, pair.source, pair.canonical))
             case .failure(let error):
-                return error.report(to: &errors)
+                let status = error.report(to: &errors)
+                guard mode == .check else { return status }
+                failed = failed.map { max($0.rawValue, status.rawValue) == $0.rawValue ? $0 : status } ?? status
             }
         }
+        if let failed, formatted.isEmpty { return failed }
         switch mode {
         case .print:
             output.write(formatted[0].canonical)
@@ -66,7 +70,10 @@ struct FmtCommand: Command {
         case .check:
             let changed = formatted.filter { $0.source != $0.canonical }
             for file in changed { output.write("not canonical: \(file.path)\n") }
-            output.write("fmt: \(formatted.count - changed.count) canonical, \(changed.count) not (alarmsim fmt --in-place FILE rewrites one)\n")
+            let unreadable = paths.count - formatted.count
+            output.write("fmt: \(formatted.count - changed.count) canonical, \(changed.count) not (alarmsim fmt --in-place FILE rewrites one)"
+                         + (unreadable > 0 ? ", \(unreadable) could not be formatted (above)" : "") + "\n")
+            if let failed { return failed }
             return changed.isEmpty ? .success : .violations
         case .inPlace:
             var rewritten = 0

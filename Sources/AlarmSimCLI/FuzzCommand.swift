@@ -208,9 +208,10 @@ struct FuzzCommand: Command {
         guard removeEarlierArtifacts(in: directory, errors: &errors) else { return nil }
         var artifacts: [Int: String] = [:]
         var written = 0
-        for (index, failing) in summary.failing.enumerated() where failing.signal == nil {
+        for index in Self.artifactOrder(summary.failing) {
+            let failing = summary.failing[index]
             guard written < Self.artifactsMax else {
-                errors.write("report: artifacts for the first \(Self.artifactsMax) failing seeds only; replay others with 'alarmsim replay … --report DIR'\n")
+                errors.write("report: artifacts for \(Self.artifactsMax) failing seeds only (the first of each platform and invariant first); replay others with 'alarmsim replay … --report DIR'\n")
                 break
             }
             let relative = CampaignReport.artifactsDirectory(for: failing)
@@ -255,6 +256,26 @@ struct FuzzCommand: Command {
         }
     }
 
+    /// The failing seeds whose artifacts are written, in the order they get them: the first seed
+    /// of each distinct (platform, invariant) first, so ``artifactsMax`` never spends itself on
+    /// one platform's 20 copies of a bug while another invariant gets none; then the rest, in
+    /// summary order. A `crash` is never replayed here (it would trap this process).
+    static func artifactOrder(_ failing: [FailingSeed]) -> [Int] {
+        var seen: [String] = []
+        var firsts: [Int] = [], rest: [Int] = []
+        for (index, seed) in failing.enumerated() where seed.signal == nil {
+            let key = "\(seed.platform.rawValue) \(seed.violation.invariant)"
+            if seen.contains(key) { rest.append(index) } else { seen.append(key); firsts.append(index) }
+        }
+        return firsts + rest
+    }
+
+    /// The command a shrunk file says it came from: the seed's `alarmsim shrink …` line (what a
+    /// user runs to redo it), made from its `alarmsim replay …` repro line.
+    static func shrinkOrigin(_ repro: String) -> String {
+        repro.hasPrefix("alarmsim replay ") ? "alarmsim shrink " + repro.dropFirst("alarmsim replay ".count) : repro
+    }
+
     /// True for `ios-17`, `android-4711`: the name of a failing seed's artifacts directory.
     static func isArtifactsDirectoryName(_ name: String) -> Bool {
         for platform in PlatformFlavor.allCases {
@@ -280,7 +301,8 @@ struct FuzzCommand: Command {
             let startMs = environment.elapsedMs()
             let (setup, parameters) = Simulator.runSetup(RunOptions(platform: failing.platform, seed: failing.seed, defects: defects,
                                                                     faults: summary.options.faults, liveness: summary.options.liveness))
-            guard let result = Shrinker.shrink(setup: setup, parameters: parameters, defects: defects, origin: failing.repro) else {
+            guard let result = Shrinker.shrink(setup: setup, parameters: parameters, defects: defects,
+                                                origin: Self.shrinkOrigin(failing.repro)) else {
                 errors.write("shrink: \(failing.platform.rawValue) seed \(failing.seed): the exported scenario does not reproduce \(failing.violation.invariant); not shrunk\n")
                 continue
             }

@@ -128,15 +128,17 @@ public enum FailureReport {
         return parameter.value
     }
 
-    /// The last `count` events up to and including the violation's (or the last event).
+    /// The last `count` events up to and including the violation's (or the last event), and
+    /// then the rest of the violation's instant (at most 5 events): a check that runs as the
+    /// platform receives a request records its violation before the request's own event, so the
+    /// cancel or schedule the message names follows it at the same instant.
     public static func lastEvents(_ run: FailureRun, count: Int) -> [TraceEvent] {
-        let cut: [TraceEvent]
-        if let index = run.violation?.eventIndex, let position = run.events.firstIndex(where: { $0.index == index }) {
-            cut = Array(run.events[...position])
-        } else {
-            cut = run.events
+        guard let index = run.violation?.eventIndex, let position = run.events.firstIndex(where: { $0.index == index }) else {
+            return Array(run.events.suffix(count))
         }
-        return Array(cut.suffix(count))
+        let at = run.events[position].trueMs
+        let after = run.events[(position + 1)...].prefix { $0.trueMs == at }.prefix(5)
+        return Array(run.events[...position].suffix(count)) + after
     }
 
     /// A table cell: pipes escaped, line breaks as spaces.

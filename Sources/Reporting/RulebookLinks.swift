@@ -39,9 +39,13 @@ public enum RulebookLinks {
 
     /// The path of `Docs/rules.md` relative to `directory`, found by walking up from the
     /// directory (made absolute against the current directory, `..` resolved lexically) to the
-    /// first ancestor that holds the file; ``repositoryPath`` when none does.
-    public static func path(fromDirectory directory: String) -> String {
-        let start = directory.hasPrefix("/") ? directory : FileManager.default.currentDirectoryPath + "/" + directory
+    /// first ancestor that holds the file. A report outside any checkout (`--report /tmp/out`)
+    /// links to the absolute path of the checkout alarmsim runs in (`currentDirectory` holds
+    /// `Docs/rules.md`), which a file browser or an editor still opens; ``repositoryPath`` when
+    /// neither holds it.
+    public static func path(fromDirectory directory: String,
+                            currentDirectory: String = FileManager.default.currentDirectoryPath) -> String {
+        let start = directory.hasPrefix("/") ? directory : currentDirectory + "/" + directory
         var components: [String] = []
         for part in start.split(separator: "/") where part != "." && !part.isEmpty {
             if part == ".." { _ = components.popLast() } else { components.append(String(part)) }
@@ -53,6 +57,7 @@ public enum RulebookLinks {
                 return String(repeating: "../", count: up) + repositoryPath
             }
         }
-        return repositoryPath
+        let here = (currentDirectory.hasSuffix("/") ? currentDirectory : currentDirectory + "/") + repositoryPath
+        return currentDirectory.hasPrefix("/") && FileManager.default.fileExists(atPath: here) ? here : repositoryPath
     }
 }

@@ -436,7 +436,7 @@ final class World {
         let span = "\((days * 10).rounded() / 10) days of virtual time"
         let which = eventsProcessed > limits.maxEvents
             ? "the run reached its limit of \(limits.maxEvents) events at \(localTimeText(wallMs)), after \(span)"
-            : "the run reached its limit of \(limits.maxVirtualTimeMs / 86_400_000) days of virtual time at \(localTimeText(wallMs)) (\(eventsProcessed) events)"
+            : "the run passed its limit of \(limits.maxVirtualTimeMs / 86_400_000) days of virtual time (\(localTimeText(setup.startWallMs + limits.maxVirtualTimeMs))) with its next event, at \(localTimeText(wallMs)) (\(eventsProcessed) events)"
         violate("run-limit", [], which + "; " + limits.raiseHint)
     }
 

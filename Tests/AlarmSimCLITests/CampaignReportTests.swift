@@ -1,4 +1,7 @@
-import AlarmSimCLI
+@testable import AlarmSimCLI
+import AlarmBridge
+import Campaign
+import Simulation
 import Foundation
 import Testing
 #if canImport(FoundationXML)
@@ -112,6 +115,18 @@ struct CampaignReportTests {
         #expect(run.status == .success)
         #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("failures").path))
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.path).sorted() == ["junit.xml", "summary.json", "summary.md"])
+    }
+
+    @Test("artifacts go first to the first seed of each platform and invariant, then in summary order")
+    func artifactOrder() {
+        func seed(_ platform: PlatformFlavor, _ number: UInt64, _ invariant: String) -> FailingSeed {
+            FailingSeed(platform: platform, seed: number,
+                        violation: Violation(invariant: invariant, rules: [], message: "m", trueMs: 0, wallMs: 0, eventIndex: 0),
+                        repro: "alarmsim replay --platform \(platform.rawValue) --seed \(number)")
+        }
+        let failing = [seed(.ios, 1, "stable-ids"), seed(.ios, 2, "stable-ids"), seed(.ios, 3, "never-silent"),
+                       seed(.ios, 4, "stable-ids"), seed(.android, 1, "stable-ids"), seed(.android, 2, "legacy-migration")]
+        #expect(FuzzCommand.artifactOrder(failing) == [0, 2, 4, 5, 1, 3])
     }
 
     @Test("a campaign removes only the artifacts alarmsim wrote: a user's own files under failures/ stay")

@@ -89,6 +89,17 @@ struct ConventionTests {
         #expect(process.terminationStatus == 0)
     }
 
+    @Test("fmt --check reports every file: one it cannot format does not hide the rest")
+    func fmtCheckContinues() throws {
+        let commented = try temporaryFile("platform ios\nstart 2026-03-02 06:00 Europe/Berlin\nalarm a1 07:00 once  # wake\nat 06:10 user open-app\n")
+        let loose = try temporaryFile(Self.loose)
+        defer { for path in [commented, loose] { try? FileManager.default.removeItem(atPath: path) } }
+        let run = cli("fmt", "--check", commented, loose)
+        #expect(run.status == .dataError)
+        #expect(run.errors.contains(commented + ":3:"), "\(run.errors)")
+        #expect(run.output.contains("not canonical: \(loose)") && run.output.contains("1 could not be formatted"), "\(run.output)")
+    }
+
     @Test("fmt prints the canonical form, which parses to the same scenario and is a fixed point")
     func fmtPrints() throws {
         let path = try temporaryFile(Self.loose)

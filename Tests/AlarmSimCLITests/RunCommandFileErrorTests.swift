@@ -94,12 +94,12 @@ struct ScenarioRunLimitTests {
         let run = cli("run", path)
         #expect(clock.now - start < .seconds(60), "bounded (it took minutes before)")
         #expect(run.status == .violations)
-        #expect(run.output.contains("unexpected violation run-limit: the run reached its limit of 31 days of virtual time at 2026-04-0"))
+        #expect(run.output.contains("unexpected violation run-limit: the run passed its limit of 31 days of virtual time (2026-04-02 07:55:00 Europe/Berlin) with its next event, at 2026-04-0"))
         #expect(run.output.contains("'param sim.max-virtual-days D'"))
         // Raised by the file itself, the same run covers 40 days and then stops at the new limit.
         try "platform android\nstart 2026-03-02 06:55 Europe/Berlin\nparam sim.max-virtual-days 40\nalarm a1 07:00 weekly mon\nat +1000d 07:30 user leave-app\n"
             .write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(cli("run", path).output.contains("the run reached its limit of 40 days of virtual time at 2026-04-1"))
+        #expect(cli("run", path).output.contains("the run passed its limit of 40 days of virtual time (2026-04-11 07:55:00 Europe/Berlin) with its next event, at 2026-04-1"))
         try "platform android\nstart 2026-03-02 06:55 Europe/Berlin\nparam sim.max-events 5\nalarm a1 07:00 weekly mon\nat +2d 07:30 user open-app\n"
             .write(toFile: path, atomically: true, encoding: .utf8)
         #expect(cli("run", path).output.contains("the run reached its limit of 5 events at 2026-03-"))

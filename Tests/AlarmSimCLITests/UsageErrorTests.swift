@@ -14,6 +14,7 @@ struct UsageCase: Codable, Sendable, CustomTestStringConvertible {
 struct UsageErrorTests {
     static let cases: [UsageCase] = [
         UsageCase(arguments: ["fuz"], mentions: ["unknown subcommand 'fuz'", "did you mean 'fuzz'?"]),
+        UsageCase(arguments: ["--versio"], mentions: ["did you mean '--version'?"]),
         UsageCase(arguments: ["fuzz", "--sed", "1"], mentions: ["unknown option '--sed'", "did you mean '--seeds'?"]),
         UsageCase(arguments: ["--generate-completion-script", "bsh"], mentions: ["'bsh'", "did you mean 'bash'?", "bash|zsh|fish"]),
         // did you mean, for option values and list kinds too
@@ -57,7 +58,7 @@ struct UsageErrorTests {
         UsageCase(arguments: ["replay", "--platform", "both", "--seed", "7"], mentions: ["one platform", "--platform ios"]),
         UsageCase(arguments: ["replay", "--platform", "ios", "--seed", "seven"], mentions: ["'seven' is not a seed"]),
         UsageCase(arguments: ["replay", "--platform", "ios", "--seed", "18446744073709551616"],
-                  mentions: ["'18446744073709551616' is not a seed"]),
+                  mentions: ["'18446744073709551616' is not a seed", "larger than the largest seed, 18446744073709551615"]),
         UsageCase(arguments: ["replay", "--platform", "ios", "--seed", "7", "--defect", "nope"], mentions: ["unknown defect 'nope'"]),
         UsageCase(arguments: ["replay", "--platform", "android", "--seed", "7", "--defect", "unavailable-read-as-empty"],
                   mentions: ["does not apply to android"]),

@@ -32,7 +32,9 @@ struct RulebookLinksTests {
         #expect(RulebookLinks.path(fromDirectory: Self.root + "/Reports/latest/failures/ios-17") == "../../../../Docs/rules.md")
         #expect(RulebookLinks.path(fromDirectory: Self.root + "/Reports/examples/x/../ios-1") == "../../../Docs/rules.md")
         #expect(RulebookLinks.path(fromDirectory: Self.root) == "Docs/rules.md")
-        #expect(RulebookLinks.path(fromDirectory: "/nonexistent-alarmsim-dir/out") == "Docs/rules.md")
+        #expect(RulebookLinks.path(fromDirectory: "/nonexistent-alarmsim-dir/out", currentDirectory: "/nonexistent-alarmsim-dir") == "Docs/rules.md")
+        // Outside any checkout, run from one: the checkout's rulebook by its absolute path.
+        #expect(RulebookLinks.path(fromDirectory: "/nonexistent-alarmsim-dir/out", currentDirectory: Self.root) == Self.root + "/Docs/rules.md")
     }
 
     @Test("summary.md links each rule ID of a failing seed; the text summary and JUnit keep bare IDs")
