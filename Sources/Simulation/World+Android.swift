@@ -176,6 +176,9 @@ extension World {
     /// primaries, a2.tue 09:04 and a1 08:50, re-registered exactly at the grant (AND-3) and
     /// delivered a2.tue first at 09:12:40; the bridge is told a2.tue first and owns with it,
     /// OCC-2). The first delivered root still owns then: a1's delivery is a pass-over (OCC-3).
+    /// So does an equal-time tie whose roots come in one inexact delivery batch: the second root's
+    /// ring time is released with its own delivery, after the first's (android uniform seeds 25520,
+    /// 27831: the bridge owned with the first delivered and armed its successor).
     func oracleAndroidDelivery(_ id: AlarmUUID) {
         guard android != nil, let index = oracle.liveIndex, let metadata = requestMetadata[id], metadata.kind == .primary,
               oracle.occurrences[index].tiedRoots.contains(metadata.rootID) else { return }
