@@ -295,6 +295,7 @@ extension World {
             return
         }
         let owners = oracle.liveIndex.map { oracle.occurrences[$0].tiedRoots } ?? []
+        let alertingFamilies = alertingRings().map(\.metadata.alarmID)
         for (rootID, fireWallMs) in expectedPrimaries() where !primaryConverged(rootID: rootID, fireWallMs: fireWallMs) {
             // A root whose configured time arrived within B_REG, or that owns the live
             // occurrence, is in its delivery's transition window: the delivery consumed its
@@ -302,6 +303,13 @@ extension World {
             // left the alerting state (SCH-22, REC-6); an OEM battery killer may end that process
             // (PLATFORMS.md field) with nothing to relaunch it. Its audibility is judged instead.
             if owners.contains(rootID) { continue }
+            // SCH-22: while any ring of a family is alerting, no sync touches any root of that
+            // family; the deferred work runs once the alert has left the alerting state (at the
+            // user's return the app comes forward and silences it, FG-2, and that return's check
+            // judges the family). Android swarm seed 26263: a zone change at 08:36 with a1.mon's
+            // successor alerting left a1.tue registered in the old frame (REC-8), rightly.
+            if let family = alarms.first(where: { $0.roots.contains { $0.id == rootID } })?.id,
+               alertingFamilies.contains(family) { continue }
             if let due = liveness.lastDueMs[rootID], nowMs - due < setup.liveness.registrationBoundMs { continue }
             // The same window while the platform still holds that delivery back (fault
             // late-delivery): the alert, and with it the next registration, is still to come; a

@@ -22,6 +22,10 @@ struct OracleOccurrence {
     /// `lastActivityMs` before it). Once the tie settles on another root, that root's Stop was a
     /// passed-over ring's, which credits nothing (OCC-3, INACT-4; `resolveTie`).
     var tiedCredits: [(root: String, wallMs: Int64, previous: Int64?)] = []
+    /// Android: the root whose primary AlarmManager delivered first for this occurrence (AOSP
+    /// dispatch order is the order the app is told, OCC-2); a tie formed after that delivery
+    /// settles on it (``World/oracleAndroidDelivery(_:)``).
+    var firstDeliveredRoot: String?
     var alarmID: String
     /// The owner's configured ring time (wall ms); a tie settled on a root of `tiedStarts` moves it.
     var startWallMs: Int64

@@ -171,11 +171,21 @@ extension World {
     /// Android delivers only one of several simultaneously due roots first, and that one owns
     /// the occurrence whether it then rings or recent steps postpone it (AND-17): the tie is
     /// settled at the platform's delivery, not at the first alert (android seed 5915).
+    /// A tie can form only after the first delivery: a root earlier by its ring time, delivered
+    /// late in the same batch, after the owner's primary (android swarm seed 11453: two inexact
+    /// primaries, a2.tue 09:04 and a1 08:50, re-registered exactly at the grant (AND-3) and
+    /// delivered a2.tue first at 09:12:40; the bridge is told a2.tue first and owns with it,
+    /// OCC-2). The first delivered root still owns then: a1's delivery is a pass-over (OCC-3).
+    /// So does an equal-time tie whose roots come in one inexact delivery batch: the second root's
+    /// ring time is released with its own delivery, after the first's (android uniform seeds 25520,
+    /// 27831: the bridge owned with the first delivered and armed its successor).
     func oracleAndroidDelivery(_ id: AlarmUUID) {
-        guard android != nil, let index = oracle.liveIndex, oracle.occurrences[index].tiedRoots.count > 1,
-              let metadata = requestMetadata[id], metadata.kind == .primary,
+        guard android != nil, let index = oracle.liveIndex, let metadata = requestMetadata[id], metadata.kind == .primary,
               oracle.occurrences[index].tiedRoots.contains(metadata.rootID) else { return }
-        resolveTie(index, owner: metadata.rootID)
+        let first = oracle.occurrences[index].firstDeliveredRoot ?? metadata.rootID
+        oracle.occurrences[index].firstDeliveredRoot = first
+        guard oracle.occurrences[index].tiedRoots.count > 1 else { return }
+        resolveTie(index, owner: oracle.occurrences[index].tiedRoots.contains(first) ? first : metadata.rootID)
     }
 
     /// INACT-6 as truth: a volume dismissal counts only for a ring that is really ringing.
