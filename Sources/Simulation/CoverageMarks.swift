@@ -110,8 +110,6 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
     /// so Android counts `doze-idle-with-alarms-pending` and `android-delivered-late` instead.
     public var unlistedReason: String? {
         switch self {
-        case .damagedStoreWithDaemonAlarms:
-            return "fault damaged-store is forced-only (--faults damaged-store): with it on by default ios uniform seed 9815 fails one-successor-per-occurrence"
         default: return nil
         }
     }
