@@ -55,8 +55,9 @@ extension BridgeCore {
         // SCH-9: a primary a save is still verifying may be missing from a read only because
         // AlarmKit lists a new alarm a moment after its schedule call returned (read-after-write
         // lag): its absence is no evidence that it rang (ios uniform seed 207). The same holds
-        // for any ring whose schedule returned less than `listingLagMs` ago (ios uniform seed
-        // 9815: a successor missing 40 ms after it landed was taken as removed by the OS and
+        // for any ring whose schedule returned less than `listingLagMs` ago, in a read or in an
+        // `alarmUpdates` set taken just before the ring was added (ios uniform seeds 9815, 29671:
+        // a successor missing 1–40 ms after it landed was taken as removed by the OS and
         // requested again; the retry was refused and a second successor armed beside it).
         let present = inventory.map(\.id) + saves.pending.filter { $0.phase == .verifying }.flatMap(\.expected)
             + recentlyListedIDs(now: now)
