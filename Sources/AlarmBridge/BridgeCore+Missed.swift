@@ -55,8 +55,12 @@ extension BridgeCore {
         // judged below) and nothing in AlarmKit.
         // Its fire instant decides, a weekly `.relative` one's too: nothing was registered to re-arm
         // (ios uniform seed 1992).
+        // A weekly `.relative` row is never judged below (`isPast`), so it does not speak for a
+        // refused one: a failed direct save rolls back to the previous, unconfirmed row of the
+        // same ring and day (SCH-10), which AlarmKit would still hold had it landed (ios swarm
+        // seed 21236: a1.thu refused by a failed save, its previous request's answer lost).
         let refused = (document.refusedRows ?? []).filter { refusedRow in
-            !document.rings.contains { $0.id == refusedRow.id && $0.fireWallMs == refusedRow.fireWallMs }
+            !document.rings.contains { $0.id == refusedRow.id && $0.fireWallMs == refusedRow.fireWallMs && $0.isPast(at: $0.fireWallMs) }
         }
         // A refused row was never registered, so no clock jump can have delivered it: the
         // `deliveredByJump` guard (an iOS `.fixed` ring already due has rung, unseen) is for rows

@@ -6,9 +6,16 @@ extension BridgeCore {
     /// inside one coalesced update (IOS-5, SCH-5).
     /// - Parameter queuedDeliveries: rings whose delivery queued-up launch inputs report (a Stop
     ///   intent for an alert that has already ended); they are ordered with the alerts by due time.
-    mutating func observe(inventory: [PlatformAlarm], queuedDeliveries: [AlarmUUID] = [], now: BridgeInstants,
-                          into out: inout [BridgeCommand]) {
+    /// - Parameter mayPredateLandings: the set may be older than a schedule completion this
+    ///   process saw (an `alarmUpdates` set, a lagged verification read): a ring confirmed since
+    ///   and not listed counts as present (`confirmedUnlisted`).
+    mutating func observe(inventory: [PlatformAlarm], queuedDeliveries: [AlarmUUID] = [], mayPredateLandings: Bool = false,
+                          now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard let document else { return }
+        // Only a set that lists such a ring takes it off the list: a fresh read does not, since a
+        // set taken before the landing may still be on its way (ios swarm seed 26570).
+        let unlisted = mayPredateLandings ? confirmedUnlisted.filter { id in !inventory.contains { $0.id == id } } : []
+        if mayPredateLandings { confirmedUnlisted = unlisted }
         lastObservedRingIDs = inventory.map(\.id)
         if flavor == .android { noteHeldInProcess(inventory) }
         // A row whose ring the platform holds is confirmed, even if the completion was lost to a
@@ -58,8 +65,9 @@ extension BridgeCore {
         // for any ring whose schedule returned less than `listingLagMs` ago, in a read or in an
         // `alarmUpdates` set taken just before the ring was added (ios uniform seeds 9815, 29671:
         // a successor missing 1–40 ms after it landed was taken as removed by the OS and
-        // requested again; the retry was refused and a second successor armed beside it).
-        let present = inventory.map(\.id) + saves.pending.filter { $0.phase == .verifying }.flatMap(\.expected)
+        // requested again; the retry was refused and a second successor armed beside it), and
+        // for a ring no set has listed since it landed (`confirmedUnlisted`, ios swarm seed 26570).
+        let present = inventory.map(\.id) + saves.pending.filter { $0.phase == .verifying }.flatMap(\.expected) + unlisted
             + recentlyListedIDs(now: now)
         // Only since the current boot: a one-shot due before it may have been dropped while the
         // phone was off, and a clock-only guess may never open an occurrence (FG-10).
@@ -78,6 +86,10 @@ extension BridgeCore {
             alertEnded(row.id, now: now, into: &out)
         }
         restoreRemovedPressure(present: present, now: now, into: &out)
+        if !unlisted.isEmpty, awaitingObservation == nil,
+           document.rings.contains(where: { unlisted.contains($0.id) && ($0.metadata.kind == .snooze || $0.metadata.kind == .successor) }) {
+            out.append(.readInventory(.observe))  // IOS-5, FG-6: a fresh read decides whether the OS removed it
+        }
     }
 
     /// IOS-5, IOS-14, FG-6: a pending snooze ring or successor of the live occurrence that a
@@ -624,6 +636,15 @@ extension BridgeCore {
                 }
                 return
             }
+            if case .success = result, let previous = saves.pending.lazy.compactMap({ $0.previousRows.first { $0.id == id } }).first {
+                // SCH-10, arm before retire: a primary of the schedule a pending save replaces (a
+                // request of an earlier process) landed after its row was dropped: it is the
+                // previous schedule's ring, kept until the save resolves, which retires it or
+                // keeps it (ios swarm seed 29845: an old 08:38 primary cancelled mid-save).
+                out.append(.note("ring \(id) of the previous schedule landed while a save verifies: kept (SCH-10)"))
+                mutate { $0.upsert(with(previous) { $0.confirmed = true }) }
+                return
+            }
             if case .success = result {
                 // Cancelled while its schedule was in flight: the cancel found nothing and the
                 // schedule landed afterwards. Retire the orphan now (OCC-25).
@@ -640,6 +661,8 @@ extension BridgeCore {
         case .success:
             if !confirmedInProcess.contains(id) { confirmedInProcess.append(id) }
             if confirmedInProcess.count > 64 { confirmedInProcess.removeFirst() }
+            if flavor == .ios, !confirmedUnlisted.contains(id) { confirmedUnlisted.append(id) }
+            if confirmedUnlisted.count > 64 { confirmedUnlisted.removeFirst() }
             mutate { $0.upsert(with(row) { row in
                 row.confirmed = true
                 row.replacesHeldRing = nil

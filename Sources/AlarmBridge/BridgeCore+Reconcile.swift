@@ -79,10 +79,12 @@ extension BridgeCore {
             row.adoptedLegacyID == true && row.metadata.kind == .primary && row.metadata.rootID == root.id
                 && row.schedule == schedule && (root.weekday != nil && flavor == .ios || row.fireWallMs == fire)
         }) else { return request }
-        // SND-6 keeps the adopted ring's sound only while it is still a sound of the alarm: a
-        // sound edit is a configuration change, so the fingerprints differ and the current ID
-        // (with the newly chosen sound) replaces the legacy ring (BOOT-9, SND-1).
-        if let sound = adopted.soundName, soundSettings(alarmID: alarmID)?.allSounds.contains(sound) != true { return request }
+        // SND-6 keeps the adopted ring's sound only while a primary may still play it: a sound
+        // edit is a configuration change, so the fingerprints differ and the current ID (with the
+        // newly chosen sound) replaces the legacy ring (BOOT-9, SND-1). A primary sounds at
+        // position 0 (SND-2): a sound the edit moved to a later progressive group no longer
+        // qualifies (ios swarm seed 26790: the legacy a3.wed ring kept sound-5, now in group 1).
+        if let sound = adopted.soundName, soundSettings(alarmID: alarmID)?.mayPlay(sound, atPosition: 0) != true { return request }
         var legacy = request
         legacy.id = adopted.id
         legacy.soundName = adopted.soundName  // SND-6

@@ -233,7 +233,8 @@ extension BridgeCore {
     mutating func saveVerificationRead(_ alarmID: String, result: Result<[PlatformAlarm], PlatformError>,
                                        now: BridgeInstants, into out: inout [BridgeCommand]) {
         if case .success(let inventory) = result {
-            observe(inventory: inventory, now: now, into: &out)
+            // SCH-9: a verification read may not list a just-scheduled ring yet (read-after-write lag).
+            observe(inventory: inventory, mayPredateLandings: true, now: now, into: &out)
             silenceWhileForeground(now: now, into: &out)
         }
         guard let index = saves.pending.firstIndex(where: { $0.alarmID == alarmID && $0.phase == .verifying && $0.readOutstanding }) else { return }
@@ -341,16 +342,26 @@ extension BridgeCore {
                 if !saves.retireOnLanding.contains(row.id) { saves.retireOnLanding.append(row.id) }
                 continue
             }
+            if alerting.contains(row.id) { continue }
             // An unconfirmed row may be a request of an earlier process still landing: it is
             // retired once the daemon holds it (its completion or the read that shows it), not
             // left to the next sync, which may come only after its ring time (ios uniform seed
             // 27758: an edit's 08:11 primary in flight at a death landed after the next process's
             // verified 08:22 save, no sync ran, and it rang at 08:11 with no occurrence to own).
-            if alerting.contains(row.id) || row.delivered || row.fireWallMs <= now.wallMs { continue }
             if !row.confirmed {
-                if !saves.retireOnLanding.contains(row.id) { saves.retireOnLanding.append(row.id) }
+                if !row.delivered, row.fireWallMs > now.wallMs, !saves.retireOnLanding.contains(row.id) {
+                    saves.retireOnLanding.append(row.id)
+                }
                 continue
             }
+            // Past its fire time and no delivery seen: it may be delivering late (SCH-21; ios
+            // swarm seed 583: a held 05:45 delivery of a weekly ring, then a1 disabled).
+            if !row.delivered && row.fireWallMs <= now.wallMs { continue }
+            // A delivered weekly `.relative` primary of the old time is still armed for its next
+            // week: it goes, unless its root's occurrence is live (ios swarm seed 21374: a zone
+            // change made the old 06:45 ring again the same morning, after the edit to 08:36, and
+            // its Stop opened an occurrence). A delivered non-repeating one has ended.
+            if row.delivered && (!row.repeatsInDaemon || document.liveOccurrence?.rootID == row.metadata.rootID) { continue }
             out.append(.cancel(row.id, origin: .directSave))
             mutate { $0.removeRow(row.id) }
         }

@@ -454,13 +454,21 @@ extension BridgeCore {
 
     /// WALK-16, WALK-19: a rotation whose process died before AlarmKit answered: if the daemon
     /// holds the replacement (the launch read confirmed its row) it commits now, retiring the
-    /// predecessor; otherwise it never happened and the predecessor stays.
+    /// predecessor; otherwise it is abandoned and the predecessor stays. The dead process's request
+    /// may still be on its way to the daemon (IOS-11), so the replacement is cancelled with its
+    /// row: should it land after all, it is a ring the registry does not know, which the next
+    /// sync retires (ios swarm seed 24146: it landed 1.2 s after the read, and the next process
+    /// kept it beside the predecessor and armed a third fuse).
     mutating func settleInterruptedRotation(now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard let live = document?.liveOccurrence, let walk = walkRecord(for: live), let rotation = walk.rotationID,
               !inFlight.contains(rotation) else { return }
         if let row = document?.row(rotation), row.confirmed {
             walkFuseConfirmed(row, now: now, into: &out)
         } else {
+            if let row = document?.row(rotation), !row.delivered {
+                out.append(.cancel(rotation, origin: .lifecycle))
+                mutate { $0.removeRow(rotation) }
+            }
             updateWalk { walk in
                 walk.rotationID = nil
                 walk.rotationGeneration = nil

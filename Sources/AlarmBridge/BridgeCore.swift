@@ -40,6 +40,12 @@ public struct BridgeCore: Sendable {
     /// pending alarm only to a reboot, a force-stop or a permission revoke, all of which end the
     /// process, so one of these gone after its fire time was delivered (OCC-7, `desiredRings`).
     var confirmedInProcess: [AlarmUUID] = []
+    /// iOS: rings whose schedule this process saw succeed that no `alarmUpdates` set has listed
+    /// since (bounded). A set is delivered a moment after it was taken, so one that arrives after
+    /// a schedule's completion may predate the landing: it is no evidence that the OS removed
+    /// such a ring (IOS-5; ios swarm seed 26570). A set (or a verification read) that lists the
+    /// ring takes it off; a fresh inventory read judges it as usual.
+    var confirmedUnlisted: [AlarmUUID] = []
     /// Android: rings an inventory read of this process showed AlarmManager holding (bounded,
     /// oldest dropped first). Gone after their fire time, they were delivered, as for
     /// `confirmedInProcess` (OCC-7; android uniform seeds 844, 1455: a process that only read
@@ -580,7 +586,7 @@ public struct BridgeCore: Sendable {
                 out.append(.readInventory(purpose))
             }
         case .alarmUpdates(let snapshot):
-            observe(inventory: snapshot, now: now, into: &out)
+            observe(inventory: snapshot, mayPredateLandings: true, now: now, into: &out)
             silenceWhileForeground(now: now, into: &out)  // FG-1: a delivery while Ember is active
             runDeferredSyncIfClear(into: &out)
             // IOS-5: a set without a wanted primary says the OS removed it; a process running in

@@ -225,8 +225,15 @@ public struct RingRow: Codable, Sendable, Equatable {
 
     /// True when the ring's fire time has passed: it is left to the observer (SCH-5).
     public func isPast(at wallMs: Int64) -> Bool {
-        if case .relative(_, _, .some) = schedule { return false }  // repeating: re-armed by the daemon
+        if repeatsInDaemon { return false }
         return fireWallMs <= wallMs
+    }
+
+    /// True for a repeating AlarmKit schedule (`.relative` weekly): the daemon re-arms it after
+    /// every ring, so neither a delivery nor a passed `fireWallMs` ends it (SCH-2, REC-1).
+    public var repeatsInDaemon: Bool {
+        if case .relative(_, _, .some) = schedule { return true }
+        return false
     }
 }
 

@@ -54,6 +54,20 @@ public struct SoundSettings: Codable, Sendable, Equatable {
         effectiveGroups.firstIndex { $0.contains(name) }
     }
 
+    /// True when `choose(position:salt:)` may pick `name` for a ring at `position`: in progressive
+    /// mode a member of that position's group, in random mode a member of the drawn set (SND-2,
+    /// SND-3).
+    public func mayPlay(_ name: String, atPosition position: Int) -> Bool {
+        precondition(position >= 0, "sequence position is a count")
+        switch effectiveMode {
+        case .progressive:
+            let groups = effectiveGroups
+            return !groups.isEmpty && groups[min(position, groups.count - 1)].contains(name)
+        case .random:
+            return (pool.isEmpty ? allSounds : pool).contains(name)
+        }
+    }
+
     /// The sound for one distinct ring.
     /// - Parameters:
     ///   - position: the occurrence's sequence position: how many distinct audible rings it has

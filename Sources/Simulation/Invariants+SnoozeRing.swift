@@ -12,6 +12,9 @@ struct SnoozeWatch {
     var bootCount: Int
     /// True ms of a wall-clock change no ready bridge step has run since (nil: none, or seen).
     var unseenCorrectionAtMs: Int64?
+    /// The boot that correction happened in: a bridge of a later boot can never see it (the
+    /// monotonic anchor restarts with the boot, REC-9), so it stays unseen for good.
+    var unseenCorrectionBootCount: Int?
     /// True ms until which a late ring is excused because the ring came due before any ready
     /// bridge step saw the correction: the first step that sees it gets T_OP to rebase (SNZ-20).
     var unseenExcuseUntilMs: Int64?
@@ -41,12 +44,17 @@ extension World {
     func noteSnoozeClockChange() {
         guard snoozeWatch != nil, snoozeWatch?.unseenCorrectionAtMs == nil else { return }
         snoozeWatch?.unseenCorrectionAtMs = nowMs
+        snoozeWatch?.unseenCorrectionBootCount = bootCount
     }
 
     /// After a bridge step: a ready, running bridge has seen every correction so far (REC-8:
-    /// it compares wall and monotonic clocks at every step).
+    /// it compares wall and monotonic clocks at every step) — of its own boot only: one a restart
+    /// hid before any ready step ran stays unseen, and the snooze ring keeps its wall time, the
+    /// bridge's reading (ios swarm seed 29610: a 1 h set-back during a 20 min snooze, then a
+    /// reboot; the launch after it held the 07:22 ring, 37 min ahead of the set-back clock).
     func noteSnoozeCorrectionSeen(_ bridge: BridgeCore) {
-        guard snoozeWatch?.unseenCorrectionAtMs != nil, bridge.phase == .ready, !process.suspended else { return }
+        guard snoozeWatch?.unseenCorrectionAtMs != nil, snoozeWatch?.unseenCorrectionBootCount == bootCount,
+              bridge.phase == .ready, !process.suspended else { return }
         snoozeWatch?.unseenCorrectionAtMs = nil
         if let due = snoozeWatch?.dueAtMs, nowMs > due { snoozeWatch?.unseenExcuseUntilMs = nowMs + setup.transitionBoundMs }
         cover(.snoozeClockCorrected)  // SNZ-20: this step had to rebase the snooze ring

@@ -106,7 +106,13 @@ extension World {
         if let activity = oracle.occurrences[index].lastActivityMs { oracle.occurrences[index].lastActivityMs = activity - shift.deltaMs }
         if let snooze = oracle.occurrences[index].snoozeUntilMs { oracle.occurrences[index].snoozeUntilMs = snooze - shift.deltaMs }
         if !oracle.occurrences[index].live {
-            guard oracle.occurrences[index].deadlineMs > wallMs else {
+            // Only the bridge's reading reopens it: a bridge whose stored document never held it
+            // live (it rang while the app was suspended, and the restart ended the alert) has no
+            // reading of it at all, and its ring time may still be ahead in the new frame (ios
+            // swarm seed 29610: 07:00 rang unseen, a 1 h set-back at 07:13, a reboot at 06:40).
+            let rootID = oracle.occurrences[index].rootID
+            let heldLive = storedDocument?.occurrences.contains { $0.state == .live && $0.rootID == rootID } == true
+            guard heldLive, oracle.occurrences[index].deadlineMs > wallMs else {
                 // Reverted, the deadline is still behind the clock: the occurrence stays expired.
                 oracle.occurrences[index].clockOffsetMs += shift.deltaMs
                 if let activity = oracle.occurrences[index].lastActivityMs { oracle.occurrences[index].lastActivityMs = activity + shift.deltaMs }

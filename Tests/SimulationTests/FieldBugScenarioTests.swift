@@ -194,6 +194,10 @@ struct InvariantSuiteTests {
         // Oracle: a deadline event queued before an unnoticeable set-back arrived early and was
         // dropped, so the occurrence never expired (3694, INACT-2, INACT-22).
         (.ios, 3694),
+        // Bridge: a previous-schedule primary requested by a dead process landed while a save of
+        // its alarm verified, after its row was dropped; it was cancelled as an orphan, mid-save
+        // (29845, SCH-10, no-collateral-damage; its exported scenario does not reproduce).
+        (.ios, 29845),
     ]
 
     /// Seeds of the uniform fault profile the fuzzer once failed on.
