@@ -221,6 +221,10 @@ public struct BridgeConfiguration: Sendable {
     public var saveVerificationReadsMax: Int = 3
     /// …spaced this many virtual ms apart (SCH-9: 100 ms).
     public var saveVerificationSpacingMs: Int64 = 100
+    /// SCH-9: how long after a schedule call returned AlarmKit may still leave the new alarm out
+    /// of a read — the span SCH-9's verification reads cover ((reads − 1) × spacing, 200 ms).
+    /// A ring missing from a read within it was not removed (ios uniform seed 9815). Virtual ms.
+    public var listingLagMs: Int64 { Int64(max(1, saveVerificationReadsMax - 1)) * saveVerificationSpacingMs }
     /// SCH-26: AlarmKit exists on this device (iOS 26 and later; the adapter's `#available`).
     /// When false every direct save rejects with `.notAuthorized` (the app offers its Settings
     /// path); JS never branches on the OS version itself. Always true on Android.

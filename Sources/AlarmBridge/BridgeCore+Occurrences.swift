@@ -35,6 +35,7 @@ extension BridgeCore {
             landed.append(row)
         }
         for row in landed where row.metadata.kind == .snooze { adoptLandedSnooze(row, now: now, into: &out) }  // SNZ-7
+        for row in landed where row.metadata.kind == .primary { retireLandedLeftover(row.id, now: now, into: &out) }  // SCH-10
         rebaseUnrungSnoozeRows(inventory, now: now, into: &out)  // SNZ-20
         guard flavor == .ios else { return }
         replanMovedRelativeRows(inventory, delivered: queuedDeliveries, now: now)  // REC-8, IOS-2
@@ -60,8 +61,14 @@ extension BridgeCore {
         }
         // SCH-9: a primary a save is still verifying may be missing from a read only because
         // AlarmKit lists a new alarm a moment after its schedule call returned (read-after-write
-        // lag): its absence is no evidence that it rang (ios uniform seed 207).
+        // lag): its absence is no evidence that it rang (ios uniform seed 207). The same holds
+        // for any ring whose schedule returned less than `listingLagMs` ago, in a read or in an
+        // `alarmUpdates` set taken just before the ring was added (ios uniform seeds 9815, 29671:
+        // a successor missing 1–40 ms after it landed was taken as removed by the OS and
+        // requested again; the retry was refused and a second successor armed beside it), and
+        // for a ring no set has listed since it landed (`confirmedUnlisted`, ios swarm seed 26570).
         let present = inventory.map(\.id) + saves.pending.filter { $0.phase == .verifying }.flatMap(\.expected) + unlisted
+            + recentlyListedIDs(now: now)
         // Only since the current boot: a one-shot due before it may have been dropped while the
         // phone was off, and a clock-only guess may never open an occurrence (FG-10).
         let bootWallMs = now.wallMs - now.monotonicMs
@@ -590,9 +597,25 @@ extension BridgeCore {
         return String(SHA1.hexDigest(text).prefix(16))
     }
 
+    /// SCH-9: rings whose schedule call returned ok less than `listingLagMs` ago: AlarmKit may
+    /// not list them yet, so a read's lack of them proves nothing (iOS only).
+    mutating func recentlyListedIDs(now: BridgeInstants) -> [AlarmUUID] {
+        recentlyConfirmed.removeAll { now.monotonicMs - $0.monotonicMs >= configuration.listingLagMs || $0.monotonicMs > now.monotonicMs }
+        return recentlyConfirmed.map(\.id)
+    }
+
+    /// Records an iOS ring whose schedule call returned ok now (``recentlyConfirmed``).
+    mutating func noteRecentlyConfirmed(_ id: AlarmUUID, now: BridgeInstants) {
+        guard flavor == .ios else { return }
+        recentlyConfirmed.removeAll { $0.id == id }
+        recentlyConfirmed.append((id, now.monotonicMs))
+        if recentlyConfirmed.count > Self.recentlyConfirmedMax { recentlyConfirmed.removeFirst() }
+    }
+
     mutating func scheduleCompleted(_ id: AlarmUUID, result: Result<Int64, PlatformError>, now: BridgeInstants,
                                     into out: inout [BridgeCommand]) {
         inFlight.removeAll { $0 == id }
+        if case .success = result { noteRecentlyConfirmed(id, now: now) }  // SCH-9
         if case .success = result { degradedRetries.removeAll { $0 == id } }
         if inFlight.isEmpty, let purpose = followUpSync {
             followUpSync = nil

@@ -148,18 +148,27 @@ extension BridgeCore {
         if save.awaiting.isEmpty { startVerification(alarmID, now: now, into: &out) }
     }
 
+    /// A primary a verified save left to retire once it landed (``SaveLedger/retireOnLanding``)
+    /// is now held by the daemon: it is cancelled unless the definition wants it after all.
+    mutating func retireLandedLeftover(_ id: AlarmUUID, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard let landing = saves.retireOnLanding.firstIndex(of: id) else { return }
+        saves.retireOnLanding.remove(at: landing)
+        if let row = document?.row(id), row.metadata.kind == .primary, !alerting.contains(id),
+           document?.alarm(row.metadata.alarmID).map({ alarm in !alarm.enabled || !alarm.roots.contains { primaryRequest(for: $0, alarmID: alarm.id, now: now)?.id == id } }) ?? true {
+            out.append(.cancel(id, origin: .directSave))  // arm before retire: the verified save no longer wants it
+            mutate { $0.removeRow(id) }
+            flush(into: &out)
+        }
+    }
+
     /// A schedule call completed: a save waiting for it records the outcome (after the ordinary
     /// bookkeeping of ``scheduleCompleted(_:result:now:into:)``).
     mutating func saveScheduleCompleted(_ id: AlarmUUID, result: Result<Int64, PlatformError>, now: BridgeInstants,
                                         into out: inout [BridgeCommand]) {
-        if let landing = saves.retireOnLanding.firstIndex(of: id) {
-            saves.retireOnLanding.remove(at: landing)
-            if case .success = result, let row = document?.row(id), row.metadata.kind == .primary, !alerting.contains(id),
-               document?.alarm(row.metadata.alarmID).map({ alarm in !alarm.enabled || !alarm.roots.contains { primaryRequest(for: $0, alarmID: alarm.id, now: now)?.id == id } }) ?? true {
-                out.append(.cancel(id, origin: .directSave))  // arm before retire: the verified save no longer wants it
-                mutate { $0.removeRow(id) }
-                flush(into: &out)
-            }
+        if case .success = result {
+            retireLandedLeftover(id, now: now, into: &out)
+        } else {
+            saves.retireOnLanding.removeAll { $0 == id }
         }
         if case .success = result {
             // SCH-10: a superseded save's primary that was still in flight when the newer save
@@ -333,9 +342,18 @@ extension BridgeCore {
                 if !saves.retireOnLanding.contains(row.id) { saves.retireOnLanding.append(row.id) }
                 continue
             }
-            // An unconfirmed row may be a request of an earlier process still landing: the next
-            // sync retires it once the daemon holds it.
-            if alerting.contains(row.id) || !row.confirmed { continue }
+            if alerting.contains(row.id) { continue }
+            // An unconfirmed row may be a request of an earlier process still landing: it is
+            // retired once the daemon holds it (its completion or the read that shows it), not
+            // left to the next sync, which may come only after its ring time (ios uniform seed
+            // 27758: an edit's 08:11 primary in flight at a death landed after the next process's
+            // verified 08:22 save, no sync ran, and it rang at 08:11 with no occurrence to own).
+            if !row.confirmed {
+                if !row.delivered, row.fireWallMs > now.wallMs, !saves.retireOnLanding.contains(row.id) {
+                    saves.retireOnLanding.append(row.id)
+                }
+                continue
+            }
             // Past its fire time and no delivery seen: it may be delivering late (SCH-21; ios
             // swarm seed 583: a held 05:45 delivery of a weekly ring, then a1 disabled).
             if !row.delivered && row.fireWallMs <= now.wallMs { continue }
@@ -502,7 +520,8 @@ public struct SaveLedger: Sendable, Equatable {
     var seenHeld: [AlarmUUID] = []
     /// SCH-12: the imminent sweep was held back by a verification and runs once it resolves.
     var sweepWaiting = false
-    /// Primaries a verified save no longer wants whose schedule was still in flight.
+    /// Primaries a verified save no longer wants whose schedule was still in flight, in this
+    /// process or (an unconfirmed row) in an earlier one: retired once the daemon holds them.
     var retireOnLanding: [AlarmUUID] = []
 
     public init() {}

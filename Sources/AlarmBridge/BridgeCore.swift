@@ -52,6 +52,12 @@ public struct BridgeCore: Sendable {
     /// the inexact primary re-added it while its delivery was on the way).
     var heldInProcess: [AlarmUUID] = []
     static let heldInProcessMax = 128
+    /// iOS, SCH-9: rings whose schedule call this process saw return ok, with that instant
+    /// (monotonic ms), for ``listingLagMs`` (bounded). AlarmKit may list a new alarm a moment
+    /// after its schedule call returned, so a read in that moment that lacks it is no evidence
+    /// that it was removed or rang (ios uniform seed 9815).
+    var recentlyConfirmed: [(id: AlarmUUID, monotonicMs: Int64)] = []
+    static let recentlyConfirmedMax = 64
     var armRetries = 0
     /// The last (wall, monotonic) reading: a later step whose wall clock moved by more than
     /// Δ_CLOCK against the monotonic clock saw a clock correction (REC-8, REC-9).

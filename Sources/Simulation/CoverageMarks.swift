@@ -111,8 +111,6 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
     /// so Android counts `doze-idle-with-alarms-pending` and `android-delivered-late` instead.
     public var unlistedReason: String? {
         switch self {
-        case .damagedStoreWithDaemonAlarms:
-            return "fault damaged-store is forced-only (--faults damaged-store): with it on by default ios uniform seed 9815 fails one-successor-per-occurrence"
         case .deathMidClose:
             return "fault death-mid-close is forced-only (--faults death-mid-close) until the correct bridge is clean under it (Reports/clean-bridge.md)"
         default: return nil

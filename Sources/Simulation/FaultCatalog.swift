@@ -319,13 +319,15 @@ public enum FaultCatalog {
     /// Seed 004's "the saved domain cannot be read yet" after the unlock (BOOT-5): the gate holds
     /// waiting for the saved domain. Activity the user makes meanwhile (steps) is queued and
     /// credited when the bridge is ready to validate it, as the oracle now judges it (candidate
-    /// invariant 16; ios uniform seed 3345 was the oracle crediting it before). Still forced-only:
-    /// with it on by default ios uniform seed 9815 fails one-successor-per-occurrence (open).
+    /// invariant 16; ios uniform seed 3345 was the oracle crediting it before). On by default at
+    /// a rare fault's rate (1/10 per seed): ios uniform seed 9815, red when it was switched on at
+    /// 1/2, was a bridge bug (SCH-9, OCC-5: a ring missing from a read within AlarmKit's listing
+    /// lag was taken as removed by the OS).
     public static let damagedStore = FaultKind(
         "damaged-store",
-        "the saved alarm domain is damaged: the next launch's read of it, and every read for 2–60 s after, fails although protected data is available (forced-only)",
+        "the saved alarm domain is damaged: the next launch's read of it, and every read for 2–60 s after, fails although protected data is available",
         platforms: [.ios], rules: ["BOOT-5", "BOOT-2", "BOOT-7", "seed 004"],
-        rate: Ratio(1, 2), unit: .perSeed, forcedOnly: true)
+        rate: Ratio(1, 10), unit: .perSeed)
     /// Issue 16 part 4 item 1: a process death between the commands of the step that closes an
     /// occurrence or hands it on. The next launch must recover from what was persisted and what
     /// the platform holds: the successor armed exactly once, no closed occurrence resurrected

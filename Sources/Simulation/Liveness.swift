@@ -321,11 +321,12 @@ extension World {
                 continue
             }
             if unobservedOneShotMove(rootID: rootID, fireWallMs: fireWallMs) != nil {
-                // [limit] zone-change-unobserved, the one-shot it touches (REC-8): no ready step
-                // saw the zone change before the old-frame instant, and the bridge dates the
-                // one-shot there (passed, recorded missed), as at the ring time itself
-                // (`oracleFireTime`; ios uniform seeds 17881 and 29523: the moved 09:16 UTC was
-                // owed a registration after the heal although the bridge could not know of it).
+                // [limit] zone-change-unobserved, the one-shot it touches (REC-8): the bridge first
+                // saw the change after the old-frame instant came, with no ring held to show which
+                // came first, so it keeps (and here recorded missed) the old-frame one-shot; the
+                // moved time is owed no registration, as `oracleFireTime` owes it no ring (ios
+                // uniform seed 29523: 09:16 refused at a death, the zone changed from Sydney to
+                // UTC, the next launch came 2 min after 09:16 Sydney).
                 countExemption("zone-change-unobserved")
                 continue
             }

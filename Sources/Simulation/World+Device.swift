@@ -370,6 +370,9 @@ extension World {
         noteFault("os-removed-alarm")
         cover(.osRemovedAlarm)  // IOS-2, IOS-14
         saveTruth.osRemoved.append(victim.id)  // invariant 30: not the bridge's doing
+        // SCH-20: a daemon change no sync saw; the next sync legitimately re-requests the ring
+        // (IOS-14; ios uniform seed 23481: removed between a resume sync's read and its probe).
+        lastPlatformChangeMs = nowMs
         if victim.state == .alerting, let index = oracle.liveIndex, oracle.bindings[victim.id] == oracle.occurrences[index].id,
            victim.metadata.kind.opensOccurrence, noProcessObservedOpening(oracle.occurrences[index]) {
             // [limit] As with a reboot: the OS ended an alert no bridge process ever observed, and
@@ -378,10 +381,6 @@ extension World {
             oracleClose(index, reason: "unobservable")
         }
         onDaemon { $0.systemRemove(victim.id, nowWallMs: wallMs) }
-        // idempotent-sync (SCH-20): a removal after the sync read the daemon is an intervening
-        // daemon change; the next sync rightly re-arms the ring (ios uniform seed 23481: the
-        // removal landed while the sync's last schedule call was in flight).
-        lastPlatformChangeMs = nowMs
     }
 }
 

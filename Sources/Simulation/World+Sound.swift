@@ -140,8 +140,14 @@ extension World {
         case .custom(let name):
             // The saved definition, one JS is saving now, or the bridge's persisted one (a save
             // that a process death left unanswered): a ring registered for any of them may sound.
+            // So may a ring of a definition an interrupted save replaced, while its rings stay
+            // (SCH-10, `keptPrevious`; ios uniform seed 21411: a save refused for capacity kept
+            // the previous 07:25 rings, JS's retry published the new definition, without sounds,
+            // and the process died; the old ring rang with the old definition's sound).
+            let previous = (jsSaves.keptPrevious + jsSaves.interruptedPrevious).filter { $0.id == metadata.alarmID }
             let candidates = [soundSettings(alarmID: metadata.alarmID), jsSaves.pending.first { $0.id == metadata.alarmID }?.sounds,
                               (process.bridge?.document ?? storedDocument)?.alarm(metadata.alarmID)?.sounds]
+                + previous.map(\.sounds)
             guard candidates.contains(where: { $0?.allSounds.contains(name) == true }) else {
                 violate("never-silent-by-sound-choice", [], "ring \(id) of \(metadata.rootID) plays \(name), which is not a sound of its alarm")
                 return false
