@@ -139,7 +139,7 @@ public enum TraceExplainer {
     /// A bridge input or reply as the trace keeps it (Swift's description, which the trace hash
     /// covers) made shorter for people: module prefixes dropped, cut at 200 characters unless `full`.
     static func readable(_ text: String, full: Bool) -> String {
-        let plain = unwrappingOptionals(withoutTypeNames(text))
+        let plain = CaseWords.words(unwrappingOptionals(withoutTypeNames(text)))
         guard !full else { return plain }
         guard plain.count > 200 else { return plain }
         return String(plain.prefix(200)) + "… (explain --all shows it whole)"

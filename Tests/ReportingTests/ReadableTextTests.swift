@@ -91,10 +91,10 @@ struct ReadableTextTests {
                                  traceEventCount: trace.count, traceHashHex: trace.hashHex)
         let run = FailureRun(header: header, violations: [], reproLine: "alarmsim replay --platform ios --seed 1", events: trace.events)
         let lines = TraceExplainer.lines(run, all: true) { _ in true }
-        #expect(lines[1].hasSuffix("user      userEditAlarm(alarmID: \"a1\", edit: sounds(SoundSettings(pool: [], groups: nil, mode: progressive)))"))
+        #expect(lines[1].hasSuffix("user      edit alarm (alarm ID \"a1\", edit sounds (sound settings (pool [], groups none, mode progressive)))"), "\(lines[1])")
         #expect(lines[2].hasSuffix("heal end-ms=2026-03-02 07:40:00 +01:00"))
         let whole = TraceExplainer.lines(run, all: true, full: true) { _ in true }[1]
-        #expect(whole.hasSuffix("edit: sounds(SoundSettings(pool: [], groups: nil, mode: progressive)))"), "--all keeps the text whole, in people's terms")
+        #expect(whole.hasSuffix("edit sounds (sound settings (pool [], groups none, mode progressive)))"), "--all keeps the text whole, in people's terms")
         #expect(!whole.contains("Optional(") && !whole.contains("AlarmBridge."))
     }
 }

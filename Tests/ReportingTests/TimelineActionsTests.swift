@@ -93,7 +93,7 @@ struct TimelineActionsTests {
         #expect(stop.title.contains(time.dateTime(stop.atMs)), "hover text in local time")
         #expect(stop.title.contains("+01:00"))
         let edit = try #require(user.first { $0.label == "edit-title" })
-        #expect(edit.title.contains("userEditTitle(alarmID: \"a1\", title: \"Wake\")"))
+        #expect(edit.title.contains("edit title (alarm ID \"a1\", title \"Wake\")"), "\(edit.title)")
         for noise in ["appContextHeartbeat", "getScheduledAlarmTimes", "appPeekAction", "peekLastAlarmAction", "setForegroundAlarmContext", "didBecomeActive"] {
             #expect(!lane.marks.contains { $0.title.contains(noise) }, "routine \(noise) in the actions lane")
         }
@@ -157,7 +157,7 @@ struct TimelineActionsTests {
         #expect(window.beforeMs == 3 * Self.minute + 20_000)
         #expect(window.fromMs < window.openingMs && window.fromMs >= timeline.startMs, "a margin before the opening cause")
         #expect(window.toMs == violationMs + Timeline.detailAfterMs, "it ends after the violation")
-        #expect(window.openingCause?.contains("userOpenApp") == true)
+        #expect(window.openingCause?.contains("open-app") == true, "\(window.openingCause ?? "")")
         let html = TimelinePage.html(Self.craftedRun())
         #expect(html.contains("the 3 min 20 s before the violation</span> (from 08:10:00) and 1 min after"))
         // Three steps at most: a story with no long pause opens at its third-latest step.

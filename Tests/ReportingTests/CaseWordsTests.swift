@@ -1,0 +1,25 @@
+@testable import Reporting
+import Testing
+
+/// Event lines in people's words (issue 17): a case description becomes words, quoted user text
+/// stays exactly as it was.
+@Suite("CaseWords")
+struct CaseWordsTests {
+    @Test("case names and labels split at capitals; the who-word, nil and colons go; quotes untouched")
+    func words() {
+        #expect(CaseWords.words(#"userEditTitle(alarmID: "a1", title: "Alarm 1 edit 1")"#) == #"edit title (alarm ID "a1", title "Alarm 1 edit 1")"#)
+        #expect(CaseWords.words(#"saved(alarmID: "a1")"#) == #"saved (alarm ID "a1")"#)
+        #expect(CaseWords.words("lastAlarmAction(nil)") == "last alarm action (none)")
+        #expect(CaseWords.words("faultAppStateWriteFailure(count: 2)") == "app state write failure (count 2)")
+        #expect(CaseWords.words("didBecomeActive") == "did become active")
+        #expect(CaseWords.words(#"userEditTitle(alarmID: "a1", title: "nil: userStop(x)")"#) == #"edit title (alarm ID "a1", title "nil: userStop(x)")"#)
+        #expect(CaseWords.words("cancelCompleted(673e57e2-c2b2-5118-b156-438e63d9c81e, notFound)") == "cancel completed (673e57e2-c2b2-5118-b156-438e63d9c81e, notFound)")
+    }
+
+    @Test("acronyms stay whole")
+    func acronyms() {
+        #expect(CaseWords.split("alarmID") == ["alarm", "ID"])
+        #expect(CaseWords.split("UUIDString") == ["UUID", "string"])
+        #expect(CaseWords.split("userEditTitle") == ["user", "edit", "title"])
+    }
+}
