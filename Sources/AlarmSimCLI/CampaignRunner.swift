@@ -69,7 +69,12 @@ struct CampaignRunner {
         }
         if let pool {
             pool.shutDown(forcibly: false)
-            Interrupt.uninstall()
+            // A stopped campaign keeps the handler while it writes its partial report: `timeout`
+            // signals the child and then its whole process group, so the same SIGTERM can come
+            // twice, and the default action would kill the process mid-write (no summary.json,
+            // a stray temporary file). The report is short and written once; then the process
+            // exits with 130/143. A campaign that ran to its end gives Ctrl-C back at once.
+            if !interrupted { Interrupt.uninstall() }
         }
         return tally.summary(interrupted: interrupted)
     }

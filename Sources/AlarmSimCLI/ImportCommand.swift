@@ -39,6 +39,9 @@ struct ImportCommand: Command {
         }
         path = parsed.positionals[0]
         outPath = try parsed.single("out")
+        if let outPath, ArgumentValues.sameFile(path, outPath) {
+            throw UsageError("--out \(outPath) would overwrite the journal \(path); write the scenario to another path")
+        }
         if let text = try parsed.single("platform") {
             guard let value = ScenarioPlatform(rawValue: text) else {
                 throw UsageError("unknown platform '\(text)'\(Suggestion.hint(for: text, among: ["ios", "android"])); use --platform ios or --platform android")

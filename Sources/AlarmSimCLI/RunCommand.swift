@@ -19,7 +19,7 @@ struct RunCommand: Command {
         "",
         "Every file is parsed before any runs; the first malformed file stops the command with",
         "'file:line:col: message' on stderr. Then each prints 'PASS FILE' or 'FAIL FILE' and its failures.",
-        "Exit status: 0 all pass, 1 some failed, 64 usage error, 65 malformed file, 74 unreadable file.",
+        "Exit status: 0 all pass, 1 some failed, 64 usage error, 65 malformed file, 73 --trace or --junit file not writable, 74 unreadable file.",
     ]
     static let examples = [
         "alarmsim run Scenarios/field-bugs/*.scenario Scenarios/regressions/*.scenario",

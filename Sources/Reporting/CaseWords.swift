@@ -32,7 +32,14 @@ enum CaseWords {
             if word == "nil" {
                 out += "none"
             } else if labelled {
-                out += split(word).joined(separator: " ")
+                var parts = split(word)
+                // `occurredAtMs: 1797438432609` is an instant, shown later as local time: the
+                // unit words go (`occurred at 2026-…`); a duration (`delayMs: 600000`) keeps them.
+                if parts.last == "ms", isInstant(characters, from: end + 2) {
+                    parts.removeLast()
+                    if parts.count > 1, parts.last == "wall" { parts.removeLast() }
+                }
+                out += parts.joined(separator: " ")
                 end += 1  // the colon goes; the space stays
             } else if next == "(" || (index == 0 && end == characters.count) {
                 var parts = split(word)
@@ -44,6 +51,13 @@ enum CaseWords {
             index = end
         }
         return out
+    }
+
+    /// True when 13 digits (a Unix-epoch millisecond count) start at `start` and end there.
+    static func isInstant(_ characters: [Character], from start: Int) -> Bool {
+        var end = start
+        while end < characters.count, characters[end].isASCII, characters[end].isNumber { end += 1 }
+        return end - start == 13 && (end == characters.count || !isWordCharacter(characters[end]))
     }
 
     static func isWordCharacter(_ character: Character) -> Bool {

@@ -207,7 +207,7 @@ public enum TraceExplainer {
     /// without Swift's type names and `Optional(…)`, every instant as local wall time with its
     /// milliseconds (`fire=2026-02-08 07:31:00.000 +01:00`).
     public static func exactValue(_ value: String, time: LocalTimeFormat) -> String {
-        localizingInstants(unwrappingOptionals(withoutTypeNames(value)), time: time, milliseconds: true)
+        localizingInstants(CaseWords.words(unwrappingOptionals(withoutTypeNames(value)), dropping: []), time: time, milliseconds: true)
     }
 
     /// A field's value for people: an instant (`…-ms`/`…Ms` key, a Unix-epoch ms value after

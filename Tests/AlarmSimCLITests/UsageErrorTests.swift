@@ -26,6 +26,7 @@ struct UsageErrorTests {
         UsageCase(arguments: ["fuzz", "--profile", "unifrom"], mentions: ["unknown fault profile 'unifrom'", "did you mean 'uniform'?"]),
         UsageCase(arguments: ["defects", "--profiles", "swarn"], mentions: ["unknown profile 'swarn'", "did you mean 'swarm'?"]),
         UsageCase(arguments: ["fmt"], mentions: ["missing scenario file"]),
+        UsageCase(arguments: ["import", "j.jsonl", "--out", "j.jsonl"], mentions: ["--out j.jsonl would overwrite the journal j.jsonl"]),
         UsageCase(arguments: ["run", "a.scenario", "--trace", "./a.scenario"], mentions: ["--trace ./a.scenario would overwrite the scenario file a.scenario"]),
         UsageCase(arguments: ["run", "a.scenario", "b.scenario", "--junit", "b.scenario"], mentions: ["--junit b.scenario would overwrite the scenario file b.scenario"]),
         UsageCase(arguments: ["fuzz", "--report", "-"], mentions: ["--report names a directory", "--report Reports/latest"]),

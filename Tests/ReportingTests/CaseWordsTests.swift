@@ -16,6 +16,13 @@ struct CaseWordsTests {
         #expect(CaseWords.words("cancelCompleted(673e57e2-c2b2-5118-b156-438e63d9c81e, notFound)") == "cancel completed (673e57e2-c2b2-5118-b156-438e63d9c81e, notFound)")
     }
 
+    @Test("an instant's label loses its unit words, a duration's keeps them")
+    func units() {
+        #expect(CaseWords.words("ack(occurredAtMs: 1797438432609)") == "ack (occurred at 1797438432609)")
+        #expect(CaseWords.words("row(nextFireWallMs: 1797438432609)") == "row (next fire 1797438432609)")
+        #expect(CaseWords.words("userSnooze(delayMs: 600000)") == "snooze (delay ms 600000)")
+    }
+
     @Test("acronyms stay whole")
     func acronyms() {
         #expect(CaseWords.split("alarmID") == ["alarm", "ID"])
