@@ -74,7 +74,9 @@ public enum FailureReport {
         let events = lastEvents(run, count: lastEventsCount)
         lines.append("")
         let what = run.violation == nil ? "the end of the run" : "the violation"
-        lines.append("## The last \(events.count) events up to \(what)")
+        let after = run.violation.map { violation in events.filter { $0.index > violation.eventIndex }.count } ?? 0
+        lines.append("## The last \(events.count - after) events up to \(what)"
+                     + (after > 0 ? ", and the \(after) after it at the same instant" : ""))
         lines.append("")
         lines.append("Local wall time in \(run.startZone); `#` is the trace index (`trace.jsonl`).")
         lines.append("")

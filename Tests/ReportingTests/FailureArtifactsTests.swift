@@ -70,15 +70,19 @@ struct FailureArtifactsTests {
         let markdown = try String(contentsOfFile: paths[1], encoding: .utf8)
         for section in ["# stable-ids — ios seed 1", "## Violation", "## Repro", "## Run", "## Shrunk scenario",
                         "## The last 30 events up to the violation", "## Files"] {
-            #expect(markdown.contains("\n\(section)\n") || markdown.hasPrefix(section + "\n"), "missing \(section)")
+            #expect(markdown.contains("\n\(section)") || markdown.hasPrefix(section + "\n"), "missing \(section)")
         }
         #expect(markdown.contains("`ID-2`"))
         #expect(markdown.contains("alarmsim replay --platform ios --seed 1 --defect title-in-ring-id"))
         #expect(markdown.contains("```\nplatform ios\nalarm a1 05:09 once\n```"))
         #expect(markdown.contains("| zone | Europe/Berlin |"))
         let violation = try #require(result.firstViolation)
-        #expect(markdown.contains("#\(violation.eventIndex) "), "the event list ends at the violation")
-        #expect(!markdown.contains("#\(violation.eventIndex + 1) "))
+        #expect(markdown.contains("#\(violation.eventIndex) "), "the event list reaches the violation")
+        // After it, only the rest of its instant (the request a per-command check names).
+        let violationTrueMs = try #require(result.trace.events.first { $0.index == violation.eventIndex }?.trueMs)
+        for event in result.trace.events where event.index > violation.eventIndex && markdown.contains("#\(event.index) ") {
+            #expect(event.trueMs == violationTrueMs, "#\(event.index) is after the violation's instant")
+        }
 
         let trace = try String(contentsOfFile: paths[0], encoding: .utf8)
         #expect(trace == TraceWriter.jsonLines(result), "the full trace of the replayed run")
