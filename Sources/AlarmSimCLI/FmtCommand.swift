@@ -59,7 +59,7 @@ struct FmtCommand: Command {
             case .failure(let error):
                 let status = error.report(to: &errors)
                 guard mode == .check else { return status }
-                failed = failed.map { max($0.rawValue, status.rawValue) == $0.rawValue ? $0 : status } ?? status
+                if status.rawValue > (failed?.rawValue ?? 0) { failed = status }  // the most serious
             }
         }
         if let failed, formatted.isEmpty { return failed }

@@ -1,3 +1,5 @@
+import SimKernel
+
 /// Text from a run (alarm titles, messages, trace fields) made safe for a Markdown report.
 ///
 /// A title is user input: `"><img src=x onerror=…>` must show as text, not become HTML, and a
@@ -34,13 +36,13 @@ public enum MarkdownText {
         return out
     }
 
-    /// A control character as its Unicode control picture (U+2400 block; DEL → ␡, C1 → �).
+    /// A control character as its Unicode control picture (``TerminalText/picture(_:)``; a tab
+    /// as a space), and the noncharacters U+FFFE, U+FFFF as U+FFFD.
     static func visible(_ scalar: Unicode.Scalar) -> String {
         switch scalar.value {
         case 0x09: return " "
-        case 0x00..<0x20: return String(Unicode.Scalar(0x2400 + scalar.value)!)
-        case 0x7F: return "\u{2421}"
-        case 0x80...0x9F, 0xFFFE, 0xFFFF: return "\u{FFFD}"
+        case 0x00..<0x20, 0x7F, 0x80...0x9F: return String(TerminalText.picture(scalar))
+        case 0xFFFE, 0xFFFF: return "\u{FFFD}"
         default: return String(scalar)
         }
     }

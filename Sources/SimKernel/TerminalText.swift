@@ -9,14 +9,20 @@ public enum TerminalText {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var out = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
-            guard isControl(scalar) else { out.append(scalar); continue }
-            switch scalar.value {
-            case 0x00..<0x20: out.append(Unicode.Scalar(0x2400 + scalar.value)!)
-            case 0x7F: out.append("\u{2421}")
-            default: out.append("\u{FFFD}")
-            }
+            out.append(isControl(scalar) ? picture(scalar) : scalar)
         }
         return String(out)
+    }
+
+    /// A control character's visible stand-in: its Unicode control picture for C0 (U+2400
+    /// block), ␡ for DEL, U+FFFD for C1 (which has no pictures). Shared with the Markdown
+    /// escaper (`MarkdownText`), so a report and a terminal show the same symbol.
+    public static func picture(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        switch scalar.value {
+        case 0x00..<0x20: return Unicode.Scalar(0x2400 + scalar.value)!
+        case 0x7F: return "\u{2421}"
+        default: return "\u{FFFD}"
+        }
     }
 
     /// At most `limit` characters of `text`: a message that quotes a 3 MB token shows its start
