@@ -103,6 +103,7 @@ extension BridgeCore {
 
     mutating func ring(_ id: AlarmUUID, token: String, exempt: Bool, into out: inout [BridgeCommand]) {
         android.stepHoldToken = nil
+        refreshSoundAtDelivery(id, into: &out)
         insertAlerting(id)
         android.captures.removeAll { $0.ringID == id }
         android.captures.append(RingCapture(ringID: id, token: token))
@@ -111,6 +112,24 @@ extension BridgeCore {
         // SND-7, SND-13: audible only once the ringing service starts it — not when FG-1 or
         // recent steps (AND-17) held the delivery back.
         if let row = document?.row(id) { noteAudibleRing(row) }
+    }
+
+    /// SND-1, SND-9 on Android: the app's ringing service reads a ring's sound from its row when a
+    /// delivery starts it, so a ring not yet heard plays a sound of the alarm's settings as they
+    /// are now. A ring whose stored sound the user's edit since removed (or moved to another
+    /// progressive group) gets a fresh draw at the occurrence's current sequence position (SND-2,
+    /// SND-3), or the system sound when the alarm has no custom sounds left (SND-4). A ring heard
+    /// before keeps its sound (SND-6). Android seed 32581: a held (late) delivery of a2's primary
+    /// rang with sound-12 after the user cleared a2's sounds. iOS differs: AlarmKit fixed the sound
+    /// in the alert configuration at `schedule(id:configuration:)` (ios seed 21411, PLATFORMS.md).
+    mutating func refreshSoundAtDelivery(_ id: AlarmUUID, into out: inout [BridgeCommand]) {
+        guard flavor == .android, var row = document?.row(id), let sound = row.soundName,
+              let live = document?.liveOccurrence, !(live.audibleRingIDs ?? []).contains(id) else { return }
+        let position = sequencePosition(of: live)
+        if soundSettings(alarmID: row.metadata.alarmID)?.mayPlay(sound, atPosition: position) == true { return }
+        row.soundName = chooseSound(alarmID: row.metadata.alarmID, ringID: id, position: position)
+        out.append(.note("SND-9: \(id) rings with \(row.soundName ?? "the system sound"): \(sound) is no longer a sound of \(row.metadata.alarmID)"))
+        mutate { $0.upsert(row) }
     }
 
     /// Known defect `step-suppression-drops-retry`: a step-suppressed occurrence gets no retry

@@ -495,6 +495,19 @@ extension World {
             return
         }
         if deliveredLate, let index = oracle.liveIndex, fireWallMs < oracle.occurrences[index].startWallMs,
+           expiredAtDelivery(rootID: rootID, alarmID: alarmID, fireWallMs: fireWallMs) {
+            // INACT-21, INACT-22: the late root's own occurrence was past its deadline when the
+            // platform delivered it, so it opens nothing and contends for no tie: the delivery
+            // checks expiry first and rings nothing, and the live occurrence keeps its owner
+            // (android swarm seed 31161: a2.sun 05:43 (v2) held inexact until 06:18, delivered in
+            // one batch with a1.sun's 06:18; the tie went to a2.sun, which then expired at once
+            // and left a1.sun, live in the bridge, with no occurrence in the oracle).
+            record("oracle", "expired-at-delivery", [TraceField("root", rootID), TraceField("owner", oracle.occurrences[index].rootID)])
+            oracle.passedOver.append((rootID, fireWallMs))
+            if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
+            return
+        }
+        if deliveredLate, let index = oracle.liveIndex, fireWallMs < oracle.occurrences[index].startWallMs,
            !oracle.occurrences[index].tiedRoots.contains(rootID), !bridgeObservedOccurrence(oracle.occurrences[index]) {
             // OCC-2: this root was due first by its ring time, the other first by delivery; no
             // bridge process saw either delivery happen (suspended or dead), so the order the app
@@ -566,6 +579,13 @@ extension World {
             return
         }
         oracleOpen(rootID: rootID, alarmID: alarmID, startWallMs: fireWallMs, clockOffsetMs: clockOffsetMs)
+    }
+
+    /// INACT-22: whether an occurrence of `rootID` starting at `fireWallMs` (wall ms) with no
+    /// activity is already past its deadline now.
+    func expiredAtDelivery(rootID: String, alarmID: String, fireWallMs: Int64) -> Bool {
+        let policy = alarms.first { $0.id == alarmID }?.roots.first { $0.id == rootID }?.policy ?? .v3
+        return OracleOccurrence(id: 0, rootID: rootID, alarmID: alarmID, startWallMs: fireWallMs, policy: policy).deadlineMs <= wallMs
     }
 
     /// Opens the live occurrence of `rootID` whose ring time is `startWallMs` (wall ms), binds the
