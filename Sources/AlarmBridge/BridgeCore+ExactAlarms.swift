@@ -70,6 +70,12 @@ extension BridgeCore {
         }
         guard !degraded.isEmpty else { return }
         out.append(.note("exact alarms granted: \(degraded.count) inexact ring(s) registered exactly again (AND-3)"))
+        // SCH-10 for a same-ID replacement: a failed exact write leaves the inexact alarm the
+        // platform holds (the AlarmManager model, like AOSP's `setImpl`, refuses a request before
+        // it replaces the PendingIntent's old alarm), so its row stays and still guards its occurrence (android swarm seed
+        // 36599: the upgrade of a pending snooze ring failed and the bridge armed a successor
+        // beside the snooze the platform still held, SNZ-7, SNZ-10).
+        for row in degraded where row.confirmed && !resounded.contains(where: { $0.id == row.id }) { resounded.append(row) }
         let requests = degraded.map { row in
             RingRequest(id: row.id, schedule: row.schedule, fireWallMs: row.fireWallMs, metadata: row.metadata,
                         countdown: nil, soundName: row.soundName)
