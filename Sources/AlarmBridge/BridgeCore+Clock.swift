@@ -31,6 +31,7 @@ extension BridgeCore {
         lastBackwardJumpDated = delta < 0 && datedByBroadcast
         correctionLiveToken = document?.liveOccurrence?.token
         recordDatedSetBack(delta, now: now)
+        recordForwardJump()
         replanConcreteOccurrences(reason: "significant clock change", into: &out)  // REC-8
         guard let live = document?.liveOccurrence else { return }
         mutate { document in
@@ -94,6 +95,16 @@ extension BridgeCore {
         mutate { $0.datedSetBack = record }
     }
 
+    /// Android, REC-9: the forward correction is persisted with this step's write, so that a
+    /// process that starts after this one died still dates a held delivery of a ring time the
+    /// clock jumped past (``BridgeDocument/forwardJump``); a later correction replaces it.
+    mutating func recordForwardJump() {
+        guard flavor == .android, document != nil else { return }
+        let record = lastForwardJump.map { ForwardJump(fromWallMs: $0.fromWallMs, toWallMs: $0.toWallMs,
+                                                       lastReadingWallMs: lastForwardJumpReadingWallMs) }
+        if document?.forwardJump != record { mutate { $0.forwardJump = record } }
+    }
+
     /// Android: a later process takes the persisted dated set-back back into memory (see
     /// ``recordDatedSetBack(_:now:)``).
     mutating func restoreDatedSetBack(_ loaded: BridgeDocument) {
@@ -102,6 +113,14 @@ extension BridgeCore {
         lastBackwardJumpDated = true
         correctionLiveToken = back.liveToken
         reLivedRingIDs = back.reLivedRingIDs
+    }
+
+    /// Android: a later process takes the persisted forward correction back into memory (see
+    /// ``recordForwardJump()``), unless this process noticed one of its own already.
+    mutating func restoreForwardJump(_ loaded: BridgeDocument) {
+        guard flavor == .android, let jump = loaded.forwardJump, lastForwardJump == nil, lastBackwardJump == nil else { return }
+        lastForwardJump = (jump.fromWallMs, jump.toWallMs)
+        lastForwardJumpReadingWallMs = jump.lastReadingWallMs
     }
 
     /// OCC-7: on Android, AlarmManager recomputes RTC alarms from their wall time at a jump and

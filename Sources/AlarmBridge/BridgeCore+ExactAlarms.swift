@@ -147,4 +147,21 @@ extension BridgeCore {
         out.append(.note("primary \(row.id) added back after its ring time was delivered: any pending copy is cancelled"))
         out.append(.cancel(row.id, origin: .lifecycle))
     }
+
+    /// A delivery of a ring whose row is due later than now: the delivery is an earlier
+    /// registration's, which AlarmManager had already released when the bridge re-registered the
+    /// same ID at a new time (a snooze or successor rebased at a clock correction, SNZ-20, REC-9;
+    /// AlarmManager never delivers an alarm before its trigger). The later copy is still pending
+    /// and would ring the occurrence again, or outlive its close (android uniform seed 35241: the
+    /// 09:08 snooze was delivered at the +10 min TIME_SET, the rebase to 09:18 landed first, and
+    /// the completion at 09:15 left the 09:18 copy pending, AND-13). It is cancelled; only
+    /// AlarmManager's pending list is touched, the ring's alert goes on; it is sent after the
+    /// delivery rang, so the alert is the pressure before the copy goes (OCC-8). A copy whose
+    /// row the delivery's step retired is cancelled there already.
+    mutating func retireRebasedCopy(_ row: RingRow, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard flavor == .android, row.metadata.kind != .primary, row.fireWallMs > now.wallMs,
+              document?.row(row.id) != nil else { return }
+        out.append(.note("\(row.metadata.kind.rawValue) \(row.id) delivered from its earlier registration: the pending copy due later is cancelled"))
+        out.append(.cancel(row.id, origin: .lifecycle))
+    }
 }

@@ -366,6 +366,7 @@ public struct BridgeCore: Sendable {
             out.append(.note("defect stale-challenge-visible-survives-restart: challenge taken as visible"))
         }
         restoreDatedSetBack(loaded)  // REC-9: before a correction this launch notices replaces it
+        restoreForwardJump(loaded)  // REC-9, likewise
         restoreOwedSnoozeRebase(loaded, into: &out)  // SNZ-20, SNZ-21
         previousProcessReadingWallMs = loaded.clockReferenceWallMs
         if let wall = loaded.clockReferenceWallMs, let mono = loaded.clockReferenceMonotonicMs,
@@ -616,9 +617,11 @@ public struct BridgeCore: Sendable {
             alertEnded(id, now: now, into: &out)
             runDeferredSyncIfClear(into: &out)
         case .alarmDelivered(let id):
+            let rebased = document?.row(id).flatMap { $0.delivered ? nil : $0 }
             if observeDelivery(id, now: now, into: &out) {
                 deliverAndroidRing(id, now: now, into: &out)  // FG-1, AND-16, AND-17, SNZ-18
             }
+            if let rebased { retireRebasedCopy(rebased, now: now, into: &out) }  // after the alert: arm before retire
             out.append(.readInventory(.launchSync))  // roll the root's next primary (REC-6)
         case .ringDismissed(let id):
             journal(id, action: "dismiss", now: now)

@@ -69,6 +69,12 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// set-back and a held delivery: android uniform seed 12330). nil when the last correction was
     /// not a dated set-back, and in older documents.
     public var datedSetBack: DatedSetBack?
+    /// Android: the last forward clock correction a process noticed (REC-9, INACT-19), as (the
+    /// old frame's "now" projected, the wall clock after it; wall ms), so that a later process
+    /// still dates a ring time reached before it and delivered after it (android uniform seed
+    /// 36742: a held 05:33 delivery, a +10 min TIME_SET at 05:34, a force-quit, the delivery at
+    /// 05:45 to a new process). nil when the last correction was not forward, and in older documents.
+    public var forwardJump: ForwardJump?
     /// Android, SNZ-20, SNZ-21: the rebased snooze row whose re-registration the platform refused,
     /// still owed (`BridgeCore.snoozeRebaseRetry`), so that a process death before the retry does
     /// not leave the snooze ring at its stale time (android uniform seed 9523). nil otherwise.
@@ -156,6 +162,21 @@ public struct DatedSetBack: Codable, Sendable, Equatable {
         self.lastReadingWallMs = lastReadingWallMs
         self.liveToken = liveToken
         self.reLivedRingIDs = reLivedRingIDs
+    }
+}
+
+/// Android, REC-9: a forward clock correction a process noticed (`BridgeCore.lastForwardJump`).
+public struct ForwardJump: Codable, Sendable, Equatable {
+    /// The old frame's "now" at the correction, projected (wall ms, new frame minus the jump).
+    public var fromWallMs: Int64
+    /// The wall clock just after the correction (wall ms, new frame).
+    public var toWallMs: Int64
+    /// The last clock reading before the correction (wall ms, old frame), when one was seen.
+    public var lastReadingWallMs: Int64?
+    public init(fromWallMs: Int64, toWallMs: Int64, lastReadingWallMs: Int64?) {
+        self.fromWallMs = fromWallMs
+        self.toWallMs = toWallMs
+        self.lastReadingWallMs = lastReadingWallMs
     }
 }
 

@@ -32,6 +32,10 @@ extension World {
             if isCancel && groundTruthMetadata(id)?.kind == .walkFuse { return }  // WALK-9: back in front
             if !isCancel && isAudible(id) { return }
         }
+        // Android: `AlarmManager.cancel(PendingIntent)` removes only the pending alarm; an alert
+        // of the same ring, started by the app's ringing service, sounds on and is the pressure
+        // (android uniform seed 35241: a rebased snooze's later copy cancelled at its delivery).
+        if isCancel, android != nil, isAudible(id) { return }
         // The user's dismissal or Stop ends this alert: the transition window of invariant 1.
         switch stepInput {
         case .ringDismissed(id)?, .stopIntent(id)?, .volumeDismissal(id, _)?: return  // INACT-6 dismissals too

@@ -160,6 +160,17 @@ extension World {
         oracle.occurrences[index].firstExecutionAfterCloseMs = nil
         oracle.occurrences[index].gapStartMs = nil
         record("oracle", "occurrence-reopened", [TraceField("occurrence", String(oracle.occurrences[index].id))])
+        // An alert of the root that started while the oracle held the occurrence closed is its
+        // alert, as at the opening (`oracleOpen`): bound now, its sound counted (android uniform
+        // seed 39123: the held 06:31 delivery rang at a set-back no process saw, the oracle
+        // expired it, the bridge's reading reopened it, and its sounding ring was bound to nothing).
+        let rootID = oracle.occurrences[index].rootID
+        let audible = audibleRings().map(\.id)
+        for ring in alertingRings() where ring.metadata.kind.opensOccurrence && ring.metadata.rootID == rootID
+            && oracle.bindings[ring.id] == nil {
+            oracleAlertStarted(ring.id, ring.metadata)
+            if audible.contains(ring.id) { soundAlertStarted(ring.id, ring.metadata) }
+        }
         enqueue(.gapCheck, afterMs: 0)
     }
 
