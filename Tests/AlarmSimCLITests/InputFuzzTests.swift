@@ -14,6 +14,8 @@ struct InputFuzzTests {
     static let invariants = InvariantCatalog.all.map(\.id)
     /// A single parse (and validation) that takes longer than this is a hang.
     static let perFileLimitMs: Int64 = 2_000
+    /// A hang guard for one brief scenario run of a mutant (wall ms), not a speed check.
+    static let runHangLimitMs: Int64 = 120_000
 
     /// The package root: three levels up from this file.
     static var packageRoot: URL {
@@ -152,7 +154,13 @@ struct InputFuzzTests {
                     let outcome = ScenarioRunner.run(scenario)
                     ran += 1
                     let runMs = Self.elapsedMs(runStart)
-                    #expect(runMs < 10_000, "running mutant \(number) of \(path) took \(runMs) ms, \(outcome.result.eventCount) events:\n\(text)")
+                    // The runner's own limits bound the work (a deterministic check); the wall
+                    // clock is only a hang guard, loose enough for a loaded 2-core machine that
+                    // runs the suite in parallel (a 10 s bound failed there at 24 s, for a run
+                    // well inside its event limit).
+                    #expect(outcome.result.eventCount <= ScenarioRunner.defaultMaxEvents,
+                            "running mutant \(number) of \(path) passed the event limit: \(outcome.result.eventCount) events")
+                    #expect(runMs < Self.runHangLimitMs, "running mutant \(number) of \(path) took \(runMs) ms, \(outcome.result.eventCount) events:\n\(text)")
                 }
                 continue
             } catch {
