@@ -9,6 +9,40 @@ extension BridgeCore {
         return abs(delta) > configuration.clockChangeThresholdMs ? delta : nil
     }
 
+    /// REC-9, at the launch gate's release: a correction made while no process ran is measured
+    /// against the reference the last process saved (same boot: the monotonic clock went on).
+    /// One this process noticed itself while held at its gate (`correctionBeforeReady`) counts
+    /// too: dated by its own readings when the saved reference measures the same shift, applied
+    /// as noticed when no reference of this boot can measure it (a reboot since the last save).
+    /// Forgetting it left the ring time of the Stop that launched the process "reached in either
+    /// frame", and the Stop older than the occurrence (ios swarm and uniform seed 33491: a Stop's
+    /// intent launched a process held for unlock; a 1 h set-back came while it waited; released in
+    /// the new frame, it refused the Stop and left the deadline 30 min after the ring time).
+    mutating func applyCorrectionAtRelease(_ loaded: BridgeDocument, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        defer { correctionBeforeReady = nil }
+        if let wall = loaded.clockReferenceWallMs, let mono = loaded.clockReferenceMonotonicMs,
+           let boot = loaded.clockReferenceBootCount, boot == now.bootCount {
+            let saved = clockAnchor
+            clockAnchor = (wall, mono, boot)
+            if let delta = clockCorrection(now: now) {
+                applyClockCorrection(delta, now: now, previousReadingWallMs: readingBefore(delta, savedWallMs: wall), into: &out)
+            }
+            clockAnchor = saved ?? (now.wallMs, now.monotonicMs, now.bootCount)
+        } else if let seen = correctionBeforeReady {
+            applyClockCorrection(seen.deltaMs, now: now, previousReadingWallMs: seen.previousReadingWallMs, into: &out)
+        }
+    }
+
+    /// REC-9: the last reading before a correction the launch measures against the saved
+    /// reference (`savedWallMs`). When this process, held at its launch gate, read the clock after
+    /// that reference and noticed the same correction (`correctionBeforeReady`), the clock moved
+    /// after its own latest reading: ring times up to it were reached in the old frame.
+    func readingBefore(_ delta: Int64, savedWallMs: Int64) -> Int64 {
+        guard let seen = correctionBeforeReady, abs(seen.deltaMs - delta) <= configuration.clockChangeThresholdMs,
+              seen.previousReadingWallMs > savedWallMs else { return savedWallMs }
+        return seen.previousReadingWallMs
+    }
+
     /// REC-9: the live occurrence's activity and snooze baseline move with the clock and its
     /// offset grows by the same shift (its ring time and token stay). SNZ-20, SNZ-22: its pending
     /// successor and snooze ring keep their remaining time — re-registered under the same ID,

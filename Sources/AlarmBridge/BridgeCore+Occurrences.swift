@@ -156,6 +156,7 @@ extension BridgeCore {
             guard plannedInOldZone || jumpedOver else { continue }
             let next = configuration.calendar.nextFire(hour: hour, minute: minute, weekday: weekday, after: now.wallMs)
             guard next != row.fireWallMs else { continue }
+            noteReplannedRelativeRow(row)
             mutate { document in
                 document.upsert(with(row) { $0.fireWallMs = next; $0.publishedAtMs = now.wallMs })
                 guard weekday == nil, row.metadata.kind == .primary,
@@ -365,6 +366,16 @@ extension BridgeCore {
             }
             let adopted = document?.zoneAdoptedAtMs ?? .min
             let rowInForce = row.publishedAtMs >= adopted || row.fireWallMs <= adopted
+            if row.fireWallMs > now.wallMs, let planned = replannedRelativeRows.last(where: { $0.id == row.id })?.fromWallMs,
+               planned <= now.wallMs, planned > latest {
+                // REC-8, IOS-5: re-planned as moved by the zone change on a set AlarmKit took before
+                // the ring fired (updates held while suspended arrive in a burst), the ring alerts
+                // now: AlarmKit never moves an alerting alarm, so it rang at its planned instant,
+                // not at a match in the new zone hours before (ios swarm seed 39636: 09:56 Tokyo
+                // rang, the zone became São Paulo 28 s later; read at 21:57 as 09:56 São Paulo,
+                // the occurrence expired at its opening).
+                return planned
+            }
             return row.fireWallMs <= reached && rowInForce ? max(latest, row.fireWallMs) : latest
         }
     }
@@ -390,6 +401,14 @@ extension BridgeCore {
         let next = configuration.calendar.nextFire(hour: hour, minute: minute, weekday: weekday, after: reading)
         guard next > now.wallMs, next - now.wallMs < 20 * 3_600_000 else { return nil }
         return next
+    }
+
+    /// REC-8: remembers the instant a `.relative` row was planned for before
+    /// ``replanMovedRelativeRows(_:delivered:now:)`` moved it to the new zone (bounded).
+    mutating func noteReplannedRelativeRow(_ row: RingRow) {
+        replannedRelativeRows.removeAll { $0.id == row.id }
+        replannedRelativeRows.append((row.id, row.fireWallMs))
+        if replannedRelativeRows.count > Self.replannedRelativeRowsMax { replannedRelativeRows.removeFirst() }
     }
 
     /// True when `row` is pressure of the live occurrence `live`.

@@ -200,10 +200,17 @@ extension BridgeCore {
     /// CAP-9: recomputes the dropped list (never a running total): the concrete occurrences the
     /// N_SKIP bound cuts now, plus wanted primaries and seeds whose registration the capacity
     /// limit refused and that are still wanted and still missing.
+    /// SCH-10: a ring of the definition a direct save in progress would replace is still wanted
+    /// until that save verifies — a failed save leaves it in force — so its entry stays (ios swarm
+    /// seed 37807: a2's 06:42 primary, refused, left the list during a save of 09:50 that the
+    /// capacity limit then failed; the sync that re-asked for 06:42 died before the refusal came
+    /// back, and a damaged store kept every later process from surfacing it before 06:42).
     mutating func recomputeDropped(desired: [RingRequest], present: [PlatformAlarm], now: BridgeInstants) {
         guard let document else { return }
+        let replaced = saves.pending.compactMap(\.previous).flatMap(\.roots).map(\.id)
         var dropped = (document.dropped ?? []).filter { entry in
-            entry.reason == .capacity && desired.contains { $0.id == entry.id } && !present.contains { $0.id == entry.id }
+            entry.reason == .capacity && !present.contains { $0.id == entry.id }
+                && (desired.contains { $0.id == entry.id } || replaced.contains(entry.rootID))
         }
         dropped += recurrencePlan(now: now).boundDropped.map {
             DroppedRing(id: $0.id, rootID: $0.metadata.rootID, kind: $0.metadata.kind, fireWallMs: $0.fireWallMs, reason: .skipBound)

@@ -62,6 +62,15 @@ public struct BridgeCore: Sendable {
     /// The last (wall, monotonic) reading: a later step whose wall clock moved by more than
     /// Δ_CLOCK against the monotonic clock saw a clock correction (REC-8, REC-9).
     var clockAnchor: (wallMs: Int64, monotonicMs: Int64, bootCount: Int)?
+    /// A correction this process noticed before it was ready (a held launch gate, BOOT-5/BOOT-7):
+    /// its size (ms) and the last reading before it (old frame). The launch measures the
+    /// correction against the saved reference, which predates this process's own readings; the
+    /// clock moved after this reading, not after the saved one (REC-9, `becomeReady`).
+    var correctionBeforeReady: (deltaMs: Int64, previousReadingWallMs: Int64)?
+    /// `.relative` rows this process re-planned as moved by a zone change, with the instant each
+    /// was planned for before (bounded, oldest dropped first; `occurrenceStart`, REC-8).
+    var replannedRelativeRows: [(id: AlarmUUID, fromWallMs: Int64)] = []
+    static let replannedRelativeRowsMax = 64
     /// The last forward correction, as (pre-correction projected wall, wall after): ring times
     /// in between were jumped over.
     var lastForwardJump: (fromWallMs: Int64, toWallMs: Int64)?
@@ -216,6 +225,9 @@ public struct BridgeCore: Sendable {
             previousReading = max(previousReading ?? .min, now.wallMs)
             datedByBroadcast = true
         }
+        if phase != .ready, let correction, let previousReading {
+            correctionBeforeReady = (correction, previousReading)  // REC-9: dated by this process's readings
+        }
         clockAnchor = (now.wallMs, now.monotonicMs, now.bootCount)
         switch phase {
         case .loading, .gated:
@@ -369,14 +381,7 @@ public struct BridgeCore: Sendable {
         restoreForwardJump(loaded)  // REC-9, likewise
         restoreOwedSnoozeRebase(loaded, into: &out)  // SNZ-20, SNZ-21
         previousProcessReadingWallMs = loaded.clockReferenceWallMs
-        if let wall = loaded.clockReferenceWallMs, let mono = loaded.clockReferenceMonotonicMs,
-           let boot = loaded.clockReferenceBootCount {
-            // A correction made while no process ran (same boot: the monotonic clock went on).
-            let saved = clockAnchor
-            clockAnchor = (wall, mono, boot)
-            if let delta = clockCorrection(now: now) { applyClockCorrection(delta, now: now, previousReadingWallMs: wall, into: &out) }
-            clockAnchor = saved ?? (now.wallMs, now.monotonicMs, now.bootCount)
-        }
+        applyCorrectionAtRelease(loaded, now: now, into: &out)  // REC-9
         adoptDeviceZone(now: now, into: &out)  // REC-8: the zone may have changed while no process ran
         housekeeping(now: now)
         expireIfDue(now: now, into: &out)

@@ -106,7 +106,10 @@ extension World {
         let due = request.fireWallMs
         if due == resign + 60_000 { return }
         for step in [walkWorld.latestAcceptedStepMs, walkWorld.lookBackStepMs].compactMap({ $0 })
-        where due - step >= 30_000 && due - step <= 35_000 { return }
+        where due - step >= 30_000 && due - step <= 35_000 {
+            walkWorld.rotationRequestedForStepMs = step
+            return
+        }
         violate("fuse-timing", [], "walk fuse of \(request.metadata.rootID) due \(wallText(due)) is neither 60 s after resign-active at \(wallText(resign)) nor 30–35 s after an accepted step (latest \(walkWorld.latestAcceptedStepMs.map { wallText($0) } ?? "none"))")
     }
 

@@ -100,7 +100,9 @@ struct Oracle {
     /// (root, planned instant) of every occurrence-opening ring the OS removed while it was still
     /// pending (IOS-5): the bridge that next runs after that instant reads the vanished ring as
     /// delivered and stopped, and may open its occurrence (it errs toward ringing, ios seed 764).
-    var osRemovedFires: [(rootID: String, fireWallMs: Int64)] = []
+    /// `removedAtMs`: true time of the removal (no bridge view of the daemon since: the bridge
+    /// never saw the ring missing before its instant, ``World/tieInferredRemovedFire(rootID:fireWallMs:)``).
+    var osRemovedFires: [(rootID: String, fireWallMs: Int64, removedAtMs: Int64)] = []
     /// Roots whose primary or seed the capacity limit refused, with the refused ring and the
     /// true time (CAP-9). A refusal speaks only for the fire time its ring was requested for
     /// (`capacityRefusal(rootID:fireWallMs:)`), never for the root's other times.
@@ -556,6 +558,7 @@ extension World {
             record("oracle", "pass-over", [TraceField("root", rootID), TraceField("owner", oracle.occurrences[index].rootID)])
             oracle.passedOver.append((rootID, fireWallMs))
             if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
+            unbindPassedOverAlert(rootID: rootID, fireWallMs: fireWallMs)
             return
         }
         if let incumbent = unobservedIncumbent(rootID: rootID, fireWallMs: fireWallMs) {
@@ -579,6 +582,36 @@ extension World {
             return
         }
         oracleOpen(rootID: rootID, alarmID: alarmID, startWallMs: fireWallMs, clockOffsetMs: clockOffsetMs)
+        tieInferredRemovedFire(rootID: rootID, fireWallMs: fireWallMs)
+    }
+
+    /// OCC-2, OCC-3, IOS-5: an earlier ring time of another root whose pending ring the OS removed
+    /// with no bridge view of the daemon since (the bridge never saw it missing before its
+    /// instant) vanished exactly like a ring that rang and was stopped inside one coalesced
+    /// update; the bridge that next looks reads it as delivered, first by ring time (ios uniform
+    /// seed 9623). The occurrence just opened at `fireWallMs` may then equally belong to that root,
+    /// if the inferred occurrence would still be live now: the two are tied, and the bridge's books
+    /// settle the tie (`adoptBridgeTieOwner`, `oracleTiedPassOver`; ios swarm seed 35394: a3's
+    /// 07:46 one-shot removed at 06:33 while the app was suspended, a2.tue rang at 08:06; the app,
+    /// opened at 08:12, took a3 as the owner and a2.tue as its pass-over). Counted as
+    /// `os-removed-alarm`; only roots whose removed ring time is configured and not yet opened.
+    func tieInferredRemovedFire(rootID: String, fireWallMs: Int64) {
+        guard setup.platform == .ios, let index = oracle.liveIndex, oracle.occurrences[index].rootID == rootID,
+              oracle.occurrences[index].startWallMs == fireWallMs else { return }
+        for removed in oracle.osRemovedFires where removed.rootID != rootID && removed.fireWallMs < fireWallMs
+            && removed.removedAtMs > lastDaemonViewMs && !oracle.occurrences[index].tiedRoots.contains(removed.rootID) {
+            guard let alarm = alarms.first(where: { $0.enabled && $0.roots.contains { $0.id == removed.rootID } }),
+                  let root = alarm.roots.first(where: { $0.id == removed.rootID }), isConfiguredFire(removed.fireWallMs, of: root),
+                  !oracle.occurrences.contains(where: { $0.startWallMs == removed.fireWallMs && $0.tiedRoots.contains(root.id) }),
+                  OracleOccurrence(id: 0, rootID: root.id, alarmID: alarm.id, startWallMs: removed.fireWallMs,
+                                   policy: root.policy).deadlineMs > wallMs else { continue }
+            oracle.occurrences[index].tiedRoots.append(root.id)
+            oracle.occurrences[index].tiedStarts.append((root.id, removed.fireWallMs))
+            oracle.occurrences[index].tiedPolicies.append((root.id, root.policy))
+            record("oracle", "tied-root", [TraceField("root", root.id), TraceField("with", rootID), TraceField("inferred", "true")])
+            countExemption("os-removed-alarm")
+            enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+        }
     }
 
     /// INACT-22: whether an occurrence of `rootID` starting at `fireWallMs` (wall ms) with no
@@ -716,9 +749,30 @@ extension World {
         }
     }
 
+    /// OCC-3: a ring time of the owner's own root (another time of an edited alarm, an
+    /// interrupted save's leftover) that came while its occurrence was live is a pass-over: its
+    /// alert is no pressure of that occurrence, and silencing it retires none (ios swarm seed
+    /// 35570: a1.sun's 06:45 primary of an interrupted edit rang during the 06:35 occurrence; the
+    /// bridge stopped it as a pass-over before re-arming the successor the user's Stop ended).
+    /// The alert may start before or after the oracle's fire-time event of the same instant.
+    func unbindPassedOverAlert(rootID: String, fireWallMs: Int64) {
+        guard let daemon = ios, let index = oracle.liveIndex else { return }
+        let occurrenceID = oracle.occurrences[index].id
+        for alarm in daemon.alarms where alarm.metadata.rootID == rootID && alarm.metadata.kind.opensOccurrence
+            && alarm.state == .alerting && alarm.nextFireWallMs == fireWallMs && oracle.bindings[alarm.id] == occurrenceID {
+            oracle.bindings[alarm.id] = nil
+        }
+    }
+
+    /// True when `id` is an iOS alert of a ring time the oracle passed over (`unbindPassedOverAlert`).
+    func isPassedOverAlert(_ id: AlarmUUID, _ metadata: RingMetadata) -> Bool {
+        guard let fire = ios?.alarm(id)?.nextFireWallMs else { return false }
+        return oracle.passedOver.contains { $0.rootID == metadata.rootID && $0.fireWallMs == fire }
+    }
+
     func oracleAlertStarted(_ id: AlarmUUID, _ metadata: RingMetadata) {
         guard metadata.kind.opensOccurrence, let index = oracle.liveIndex,
-              oracle.occurrences[index].tiedRoots.contains(metadata.rootID) else { return }
+              oracle.occurrences[index].tiedRoots.contains(metadata.rootID), !isPassedOverAlert(id, metadata) else { return }
         oracle.bindings[id] = oracle.occurrences[index].id
         if setup.platform == .android && oracle.occurrences[index].tiedRoots.count > 1 {
             // Android rings only the owner: the first tied root to ring is the platform's choice.

@@ -216,7 +216,11 @@ extension World {
         if ios != nil {
             lateOracleFires = lateOracleFires.map { ($0.ringID, $0.rootID, $0.alarmID, $0.fireWallMs, $0.clockOffsetMs + deltaMs) }
         }
-        if oracle.liveIndex != nil, process.lastReadyStepMs < lastBootMs {
+        // A process of this boot still held at its launch gate has read the clock: it notices the
+        // correction when it next steps and applies it at the release (BridgeCore
+        // `correctionBeforeReady`; ios seed 33491), unless it dies first (`kill`).
+        let gatedReading = process.running && process.lastReadyStepMs < lastBootMs
+        if oracle.liveIndex != nil, process.lastReadyStepMs < lastBootMs, !gatedReading {
             // [limit] clock-jump-ambiguous-start: a correction after a boot, before any bridge
             // process of this boot ran, is one no bridge can notice (the monotonic clock restarted:
             // BridgeCore.clockCorrection compares within one boot), so the live occurrence keeps
@@ -233,6 +237,7 @@ extension World {
             if let snooze = oracle.occurrences[index].snoozeUntilMs { oracle.occurrences[index].snoozeUntilMs = snooze + deltaMs }  // SNZ-20
             enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
             noteUnseenLiveShift(occurrenceID: oracle.occurrences[index].id, deltaMs: deltaMs)
+            if gatedReading { unseenShiftHeldByGatedProcess = true }
         }
         var jumpedOver: [(rootID: String, alarmID: String)] = []
         if deltaMs > 0 {
@@ -372,7 +377,7 @@ extension World {
             oracle.osRemovedRoots.append(victim.metadata.rootID)
         }
         if victim.metadata.kind.opensOccurrence, victim.state == .scheduled {
-            oracle.osRemovedFires.append((victim.metadata.rootID, victim.nextFireWallMs))
+            oracle.osRemovedFires.append((victim.metadata.rootID, victim.nextFireWallMs, nowMs))
             if oracle.osRemovedFires.count > 64 { oracle.osRemovedFires.removeFirst() }
         }
         if victim.metadata.kind == .primary, !oracle.primaryFaultRoots.contains(victim.metadata.rootID) {

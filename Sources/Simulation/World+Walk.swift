@@ -65,6 +65,9 @@ struct WalkWorld {
     /// Latest post-handoff step the bridge observed live, and the latest one a look-back returned.
     var latestAcceptedStepMs: Int64?
     var lookBackStepMs: Int64?
+    /// The accepted step (wall ms) a walk-fuse request was last timed from (30–35 s after it):
+    /// its rotation reached AlarmKit (``World/forgetStepRotationCutByForceQuit()``).
+    var rotationRequestedForStepMs: Int64?
     /// Walk-fuse schedule requests whose completion has not been delivered.
     var fuseRequestsInFlight: [AlarmUUID] = []
     /// Roots holding two pending fuses, since when (true ms of the first ready execution).
@@ -115,6 +118,7 @@ extension World {
         guard ios != nil, walkWorld.attachedIncarnation == process.incarnation else { return }
         walkWorld.attachedIncarnation = nil
         walkWorld.pedometer.stopUpdates()
+        if reason == "force-quit" { forgetStepRotationCutByForceQuit() }
         guard walkWorld.workoutAlive else { return }
         if reason == "process-death" && walkWorld.workout.parameters.recoverySupported {
             enqueue(.walk(.recover), afterMs: walkWorld.rng.int(in: 500...3_000))
@@ -124,6 +128,21 @@ extension World {
         walkWorld.lossUnreported = true
         if reason == "force-quit" { walkWorld.endedByForceQuit = true }
         record("healthkit", "workout-ended", [TraceField("reason", reason)])
+    }
+
+    /// WALK-17, WALK-25, WALK-26 [limit]: a force-quit inside the rotation window of the latest
+    /// accepted step, before the bridge could ask AlarmKit for that rotation — WALK-17 has it
+    /// finish the arm already in flight first — ends the execution that owed it. No process is left
+    /// to move the fuse, which fires loudly at its committed deadline (the provisional resign +
+    /// 60 s), so that step bounds the fuse no more than a step after the force-quit would (ios
+    /// swarm seed 34419: a step 1.2 s after resign-active, while the provisional arm was in
+    /// flight, then a force-quit 139 ms later). Only that step, only within T_OP of it, and only
+    /// when no request timed from it was issued (one issued still lands). Counted as `force-quit`.
+    func forgetStepRotationCutByForceQuit() {
+        guard let step = walkWorld.latestAcceptedStepMs, walkWorld.rotationRequestedForStepMs != step,
+              wallMs - step <= setup.transitionBoundMs else { return }
+        walkWorld.latestAcceptedStepMs = nil
+        countExemption("force-quit")
     }
 
     /// Before a step's commands run: the walk truth the checkers need from the inputs.

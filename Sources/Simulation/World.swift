@@ -173,6 +173,9 @@ final class World {
     /// Last instant the platform changed on its own (a ring fired or was delivered) or refused a
     /// request: a later sync may then legitimately make calls (idempotent-sync probe).
     var lastPlatformChangeMs: Int64 = .min
+    /// True time of the latest ready bridge step that saw the daemon's inventory: an
+    /// `alarmUpdates` set or a successful read (``inputShowsDaemon(_:)``).
+    var lastDaemonViewMs: Int64 = .min
     var syncReadMs: Int64 = .min
     /// The wall clock (ms) at `syncReadMs` (idempotent-sync: a ring time reached since changes the wanted set).
     var syncReadWallMs: Int64 = .min
@@ -193,6 +196,10 @@ final class World {
     /// The live occurrence's deadline shift (ms) by corrections no ready bridge step has seen
     /// since `sinceMs` (true ms). See ``revertUnseenLiveShift()``.
     var unseenLiveShift: (occurrenceID: Int, deltaMs: Int64, sinceMs: Int64)?
+    /// That shift is known only to a process of this boot held at its launch gate (no ready step
+    /// this boot, so no saved reference of this boot measures it): if that process dies before it
+    /// is ready, no bridge can notice the correction any more (clock-jump-ambiguous-start).
+    var unseenShiftHeldByGatedProcess = false
     /// A forward wall-clock change made after a boot before any bridge process of that boot ran:
     /// (wall before, wall after, true time). The monotonic clock restarted at the boot, so no later
     /// process can tell that the clock moved at all (BridgeCore.clockCorrection compares within
@@ -749,6 +756,10 @@ final class World {
                 liveness.restoreFault.roots.append(rootID)
             }
         }
+        if unseenShiftHeldByGatedProcess, process.lastReadyStepMs < lastBootMs, reason != "reboot" {
+            revertUnseenLiveShift()  // the correction dies with the gated process's readings (REC-9)
+        }
+        unseenShiftHeldByGatedProcess = false
         walkProcessDied(reason)  // WALK-7, WALK-25
         walkWorld.stepCreditPending = nil  // the queued step event died with the process
         jsSavesProcessDied(reason)  // API-19: the persisted definition stands
@@ -786,6 +797,8 @@ final class World {
             if zoneChangeObservedMs == nil { zoneChangeObservedMs = nowMs }
             if clockJumpObservedMs == nil { clockJumpObservedMs = nowMs }
             if let exemption = faultExemption, exemption.sinceMs <= nowMs, stepCouldObserveFault(input) { faultExemption = nil }
+            if inputShowsDaemon(input) { lastDaemonViewMs = nowMs }
+            unseenShiftHeldByGatedProcess = false
             oracleNoteExecution()
         }
         if case .scheduleCompleted(let id, .failure(.maximumLimitReached)) = input, wasReady,
@@ -1320,6 +1333,11 @@ final class World {
     /// ready step, as before.
     func stepCouldObserveFault(_ input: BridgeInput) -> Bool {
         guard faultExemption?.name == "os-removed-alarm" else { return true }
+        return inputShowsDaemon(input)
+    }
+
+    /// IOS-5, IOS-14: the inputs that show the bridge the daemon's inventory.
+    func inputShowsDaemon(_ input: BridgeInput) -> Bool {
         switch input {
         case .alarmUpdates: return true
         case .inventoryRead(_, .success): return true
