@@ -365,7 +365,16 @@ extension BridgeCore {
             }
             let adopted = document?.zoneAdoptedAtMs ?? .min
             let rowInForce = row.publishedAtMs >= adopted || row.fireWallMs <= adopted
-            return row.fireWallMs <= reached && rowInForce ? max(latest, row.fireWallMs) : latest
+            guard row.fireWallMs <= reached && rowInForce else { return latest }
+            // REC-8, OCC-21, INACT-22: a one-shot `.relative` ring (`repeats: .never`) rings once, at
+            // the first match after its registration — its row's instant — unless a clock jump
+            // passed over it (AlarmKit may then wait for the next match); a process that saw it
+            // pending after such a jump re-planned the row (`replanMovedRelativeRows`). With no
+            // forward correction known, an alert still sounding a day later is that one ring, not
+            // today's match (ios uniform seeds 34717, 39356: a legacy one-shot alerting for 25 h
+            // with no process was dated at the second morning and kept live past its 20 h bound).
+            if weekday == nil && lastForwardJump == nil { return row.fireWallMs }
+            return max(latest, row.fireWallMs)
         }
     }
 

@@ -88,6 +88,16 @@ extension World {
         }
         guard let snooze else { snoozeRingSeen = nil; return }
         if snoozeRingSeen?.id != snooze { snoozeRingSeen = (snooze, nowMs) }
+        // SNZ-7: the silencing that follows the snooze ring's confirmation is the bridge's work, so
+        // its T_OP runs from the bridge's first ready step after the ring landed (a window is judged
+        // T_OP after the bridge's first execution following its trigger). A ring that landed after
+        // the process died waits for the next launch (ios uniform seed 37666: a snooze in flight at
+        // resign-active, which armed FG-3's successor, then the process died; the ring landed with
+        // no process to retire the successor).
+        if process.lastReadyStepMs < snoozeRingSeen?.sinceMs ?? nowMs {
+            snoozeRingSeen = (snooze, nowMs)
+            return
+        }
         // A skip's handoff that a process death interrupted (successor armed, snooze ring not yet
         // retired) resumes only when a process runs again: its T_OP restarts then (SNZ-16).
         if !process.running && nowMs - lastSkipRequestMs <= setup.transitionBoundMs { skipHandoffInterrupted = true }
