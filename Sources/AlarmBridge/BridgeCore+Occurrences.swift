@@ -74,9 +74,14 @@ extension BridgeCore {
         let bootWallMs = now.wallMs - now.monotonicMs
         // SNZ-13: a spent snooze ring whose delivery and stop arrived in one coalesced update is
         // retired here like any other ring (its row is delivered, its latch stays spent).
+        // A ring time already recorded missed (`missedRingIDs`: no ring was delivered, API-20) was
+        // judged: a set-back seen since moves the boot estimate back over it, but never makes it
+        // delivered (OCC-20; ios uniform seed 34717: a held 06:36 dropped by a boot, recorded
+        // missed, then a 1 h set-back opened an occurrence for it 12 h later).
+        let judgedMissed = document.missedRingIDs ?? []
         for row in document.rings
         where row.confirmed && !row.delivered && row.isPast(at: now.wallMs) && row.fireWallMs >= bootWallMs
-            && !present.contains(row.id) {
+            && !present.contains(row.id) && !judgedMissed.contains(row.id) {
             // SND-7, SND-13: a delivery only inferred from a vanished ring was never seen alerting
             // (the OS may have removed it unheard): it neither advances the sound sequence nor
             // enters the audible record.
@@ -368,12 +373,16 @@ extension BridgeCore {
             guard row.fireWallMs <= reached && rowInForce else { return latest }
             // REC-8, OCC-21, INACT-22: a one-shot `.relative` ring (`repeats: .never`) rings once, at
             // the first match after its registration — its row's instant — unless a clock jump
-            // passed over it (AlarmKit may then wait for the next match); a process that saw it
-            // pending after such a jump re-planned the row (`replanMovedRelativeRows`). With no
-            // forward correction known, an alert still sounding a day later is that one ring, not
-            // today's match (ios uniform seeds 34717, 39356: a legacy one-shot alerting for 25 h
-            // with no process was dated at the second morning and kept live past its 20 h bound).
-            if weekday == nil && lastForwardJump == nil { return row.fireWallMs }
+            // passed over it (AlarmKit may then wait for the next match; a process that saw it
+            // pending after such a jump re-planned the row, `replanMovedRelativeRows`) or a zone
+            // change moved it (the instant is then no match of the current zone: ios seed 6612).
+            // With neither, an alert still sounding a day later is that one ring, not today's match
+            // (ios uniform seeds 34717, 39356: a legacy one-shot alerting for 25 h with no process
+            // was dated at the second morning and kept live past its 20 h bound).
+            if weekday == nil && lastForwardJump == nil
+                && configuration.calendar.latestFire(hour: hour, minute: minute, weekday: nil, atOrBefore: row.fireWallMs) == row.fireWallMs {
+                return row.fireWallMs
+            }
             return max(latest, row.fireWallMs)
         }
     }

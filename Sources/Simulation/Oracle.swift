@@ -97,6 +97,12 @@ struct Oracle {
     /// fire time like one delivered inside one coalesced update (IOS-5), even after the bridge
     /// registered the root's next one (ios seed 217 with skip dates).
     var osRemovedRoots: [String] = []
+    /// (root, configured ring time) of every held delivery a boot dropped (iOS; bounded, oldest
+    /// first out): the ring vanished past its fire time like one delivered and stopped inside one
+    /// coalesced update (IOS-5). A set-back the bridge could not see (after the boot, before any
+    /// process of it) moves its boot estimate back over that time, so it may read the ring as
+    /// delivered since the boot (ios uniform seeds 34717, 39356).
+    var bootDroppedFires: [(rootID: String, fireWallMs: Int64)] = []
     /// (root, planned instant) of every occurrence-opening ring the OS removed while it was still
     /// pending (IOS-5): the bridge that next runs after that instant reads the vanished ring as
     /// delivered and stopped, and may open its occurrence (it errs toward ringing, ios seed 764).

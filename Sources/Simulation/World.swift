@@ -1408,6 +1408,10 @@ final class World {
     func dropLateDeliveriesLostByBoot(_ held: [AlarmUUID]) {
         guard let daemon = ios else { return }
         for id in held where daemon.alarm(id) == nil {
+            if let fire = lateOracleFires.first(where: { $0.ringID == id }) {
+                oracle.bootDroppedFires.append((fire.rootID, fire.fireWallMs))
+                if oracle.bootDroppedFires.count > 64 { oracle.bootDroppedFires.removeFirst() }
+            }
             lateHeld.removeAll { $0 == id }
             lateOracleFires.removeAll { $0.ringID == id }
             record("oracle", "late-delivery-dropped-by-boot", [TraceField("id", id.description)])
