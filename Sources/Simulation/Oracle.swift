@@ -585,6 +585,35 @@ extension World {
             return
         }
         oracleOpen(rootID: rootID, alarmID: alarmID, startWallMs: fireWallMs, clockOffsetMs: clockOffsetMs)
+        tieInferableRemovedFire(rootID: rootID, fireWallMs: fireWallMs)
+    }
+
+    /// [limit] `os-removed-alarm`, for ownership (IOS-5, OCC-2, OCC-3): an earlier ring time of
+    /// another root whose ring the OS removed unheard before that time, with no ready bridge step
+    /// since the ring time, within the life that root's occurrence would have had. The next bridge
+    /// step reads the vanished ring exactly like one delivered and stopped inside one coalesced
+    /// update, and may take that root as the first due (ios uniform seed 34999: a3's 07:02 removed
+    /// at 05:43, a1.thu rang at 07:09; the bridge, resumed at 07:15, owned a3 and passed a1.thu
+    /// over). Either may own: a tie the bridge's books settle (`adoptBridgeTieOwner`). Once a
+    /// bridge step has run after the ring time, `inferredIncumbent` decides instead.
+    func tieInferableRemovedFire(rootID: String, fireWallMs: Int64) {
+        guard setup.platform == .ios, let index = oracle.liveIndex, oracle.occurrences[index].rootID == rootID,
+              oracle.occurrences[index].startWallMs == fireWallMs else { return }
+        for removed in oracle.osRemovedFires where removed.rootID != rootID && removed.fireWallMs < fireWallMs
+            && !oracle.occurrences[index].tiedRoots.contains(removed.rootID) {
+            guard process.lastReadyStepMs < nowMs - (wallMs - removed.fireWallMs),
+                  !oracle.occurrences.contains(where: { $0.startWallMs == removed.fireWallMs && $0.tiedRoots.contains(removed.rootID) }),
+                  let alarm = alarms.first(where: { $0.roots.contains { $0.id == removed.rootID } }),
+                  let root = alarm.roots.first(where: { $0.id == removed.rootID }),
+                  OracleOccurrence(id: 0, rootID: removed.rootID, alarmID: alarm.id, startWallMs: removed.fireWallMs,
+                                   policy: root.policy).deadlineMs > fireWallMs else { continue }
+            oracle.occurrences[index].tiedRoots.append(removed.rootID)
+            oracle.occurrences[index].tiedStarts.append((removed.rootID, removed.fireWallMs))
+            oracle.occurrences[index].tiedPolicies.append((removed.rootID, root.policy))
+            record("oracle", "tied-root", [TraceField("root", removed.rootID), TraceField("with", rootID), TraceField("os-removed", "true")])
+            countExemption("os-removed-alarm")
+            enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+        }
     }
 
     /// INACT-22: whether an occurrence of `rootID` starting at `fireWallMs` (wall ms) with no
