@@ -210,7 +210,8 @@ extension World {
         }
         let index: Int
         var reopened = false
-        if let current = oracle.liveIndex {
+        let demoted = ambiguousLaterOwner(live, jump: jump, matches: matches)
+        if let current = oracle.liveIndex, current != demoted {
             guard matches(oracle.occurrences[current]) else { return }
             index = current
         } else {
@@ -218,12 +219,13 @@ extension World {
             // (ios uniform 4418: a 06:19 ring expired at 06:49 while the app was suspended, then a
             // 1 h set-back; the resumed bridge may read 06:19 as reached in the new frame) and
             // before the first ready bridge step after it.
-            guard let last = oracle.occurrences.indices.last, matches(oracle.occurrences[last]),
+            guard let last = oracle.occurrences.indices.last(where: { $0 != demoted }), matches(oracle.occurrences[last]),
                   oracle.occurrences[last].closeReason == "expired", let closedAt = oracle.occurrences[last].closedAtMs,
                   closedAt > jump.readingMs, closedAt < (clockJumpObservedMs ?? .max) else {
-                adoptAmbiguousOwner(live, jump: jump)
+                if demoted == nil { adoptAmbiguousOwner(live, jump: jump) }
                 return
             }
+            if let demoted { demoteToAmbiguousPassOver(demoted) }
             index = last
             reopened = true
             reopenOracleOccurrence(index)
@@ -233,6 +235,38 @@ extension World {
         oracle.occurrences[index].startWallMs = live.startedAtMs
         oracle.occurrences[index].clockOffsetMs = live.inactivityClockOffsetMs
         enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+        countExemption("clock-jump-ambiguous-start")
+    }
+
+    /// [limit] `clock-jump-ambiguous-start`, two ring times in one window: the oracle's live
+    /// occurrence, of another root whose ring time lies inside the ambiguous interval after the
+    /// bridge's owner's, opened after the bridge's last reading and seen open by no bridge step.
+    /// By the bridge's reading both ring times were jumped over and began at the landing, where the
+    /// earlier configured root owns (OCC-2) and this one is a pass-over (OCC-3) (ios uniform seed
+    /// 37763: an unseen +1 h jump; a1's 06:52 rang and expired at 07:22 by the oracle's reading, a3's
+    /// 07:30 rang; the bridge, resumed at 07:32, dated both at the landing, owned a1, passed a3
+    /// over). Its index, or nil. The caller demotes it only when it reopens the bridge's owner.
+    func ambiguousLaterOwner(_ live: OccurrenceRecord, jump: UnobservedClockJump,
+                             matches: (OracleOccurrence) -> Bool) -> Int? {
+        guard let current = oracle.liveIndex else { return nil }
+        let occurrence = oracle.occurrences[current]
+        guard !matches(occurrence), occurrence.rootID != live.rootID, occurrence.tiedRoots.count == 1,
+              occurrence.startWallMs > live.startedAtMs, occurrence.startWallMs >= jump.fromWallMs,
+              occurrence.startWallMs <= max(wallMs, jump.untilWallMs), occurrence.openedAtMs > jump.readingMs,
+              !bridgeObservedOccurrence(occurrence) else { return nil }
+        return current
+    }
+
+    /// Closes the occurrence at `index` as the pass-over the bridge's reading makes of it
+    /// (``ambiguousLaterOwner(_:jump:matches:)``): its rings are bound to nothing, its ring time is
+    /// passed over (OCC-3), and the exemption is counted.
+    func demoteToAmbiguousPassOver(_ index: Int) {
+        let occurrence = oracle.occurrences[index]
+        oracle.bindings = oracle.bindings.filter { $0.value != occurrence.id }
+        oracleClose(index, reason: "passed-over")
+        oracle.passedOver.append((occurrence.rootID, occurrence.startWallMs))
+        if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
+        record("oracle", "ambiguous-pass-over", [TraceField("root", occurrence.rootID)])
         countExemption("clock-jump-ambiguous-start")
     }
 
