@@ -17,6 +17,10 @@ extension BridgeCore {
         let unlisted = mayPredateLandings ? confirmedUnlisted.filter { id in !inventory.contains { $0.id == id } } : []
         if mayPredateLandings { confirmedUnlisted = unlisted }
         lastObservedRingIDs = inventory.map(\.id)
+        if (lastObservationWallMs ?? .min) < now.wallMs {  // views of one instant (a burst, a re-read) are one view
+            observedBeforeWallMs = lastObservationWallMs ?? previousProcessReadingWallMs
+            lastObservationWallMs = now.wallMs
+        }
         if flavor == .android { noteHeldInProcess(inventory) }
         // A row whose ring the platform holds is confirmed, even if the completion was lost to a
         // process death (the daemon finished the request; SCH-6 published the row first).
@@ -376,10 +380,13 @@ extension BridgeCore {
             // passed over it (AlarmKit may then wait for the next match; a process that saw it
             // pending after such a jump re-planned the row, `replanMovedRelativeRows`) or a zone
             // change moved it (the instant is then no match of the current zone: ios seed 6612).
-            // With neither, an alert still sounding a day later is that one ring, not today's match
-            // (ios uniform seeds 34717, 39356: a legacy one-shot alerting for 25 h with no process
-            // was dated at the second morning and kept live past its 20 h bound).
-            if weekday == nil && lastForwardJump == nil
+            // With neither, and no view of the platform since that instant (a process that saw the
+            // ring still pending after it knows it was held or jumped over, unseen: ios uniform seed
+            // 7538, a boot-hidden forward jump over a waiting one-shot that rang the next morning),
+            // an alert still sounding a day later is that one ring, not today's match (ios uniform
+            // seeds 34717, 39356: a legacy one-shot alerting for 25 h with no process was dated at
+            // the second morning and kept live past its 20 h bound).
+            if weekday == nil && lastForwardJump == nil && (observedBeforeWallMs ?? .min) < row.fireWallMs
                 && configuration.calendar.latestFire(hour: hour, minute: minute, weekday: nil, atOrBefore: row.fireWallMs) == row.fireWallMs {
                 return row.fireWallMs
             }

@@ -106,7 +106,7 @@ struct Oracle {
     /// (root, planned instant) of every occurrence-opening ring the OS removed while it was still
     /// pending (IOS-5): the bridge that next runs after that instant reads the vanished ring as
     /// delivered and stopped, and may open its occurrence (it errs toward ringing, ios seed 764).
-    var osRemovedFires: [(rootID: String, fireWallMs: Int64)] = []
+    var osRemovedFires: [(rootID: String, fireWallMs: Int64, removedMs: Int64)] = []
     /// Roots whose primary or seed the capacity limit refused, with the refused ring and the
     /// true time (CAP-9). A refusal speaks only for the fire time its ring was requested for
     /// (`capacityRefusal(rootID:fireWallMs:)`), never for the root's other times.
@@ -635,7 +635,9 @@ extension World {
               oracle.occurrences[index].startWallMs == fireWallMs else { return }
         for removed in oracle.osRemovedFires where removed.rootID != rootID && removed.fireWallMs < fireWallMs
             && !oracle.occurrences[index].tiedRoots.contains(removed.rootID) {
-            guard process.lastReadyStepMs < nowMs - (wallMs - removed.fireWallMs),
+            // No ready bridge step since the removal: one that ran in between saw the ring gone
+            // before its time and knows it never rang (ios uniform seed 4992).
+            guard process.lastReadyStepMs < removed.removedMs,
                   !oracle.occurrences.contains(where: { $0.startWallMs == removed.fireWallMs && $0.tiedRoots.contains(removed.rootID) }),
                   let alarm = alarms.first(where: { $0.roots.contains { $0.id == removed.rootID } }),
                   let root = alarm.roots.first(where: { $0.id == removed.rootID }),
@@ -708,7 +710,13 @@ extension World {
         let occurrence = oracle.occurrences[index]
         lateOracleFires.append((id, metadata.rootID, metadata.alarmID, occurrence.startWallMs, occurrence.clockOffsetMs))
         record("oracle", "due-when-delivered-late", [TraceField("root", metadata.rootID)])
-        let remaining = occurrence.tiedRoots.filter { $0 != metadata.rootID }
+        // A root tied only because the OS removed its earlier ring unheard (`tieInferableRemovedFire`)
+        // ties with this delivery, not in its place: it goes with it (ios uniform seed 4992).
+        let remaining = occurrence.tiedRoots.filter { root in
+            root != metadata.rootID && !occurrence.tiedStarts.contains { tie in
+                tie.root == root && oracle.osRemovedFires.contains { $0.rootID == root && $0.fireWallMs == tie.startWallMs }
+            }
+        }
         if remaining.isEmpty {
             oracle.occurrences.remove(at: index)
         } else {

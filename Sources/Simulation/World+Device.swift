@@ -372,7 +372,7 @@ extension World {
             oracle.osRemovedRoots.append(victim.metadata.rootID)
         }
         if victim.metadata.kind.opensOccurrence, victim.state == .scheduled {
-            oracle.osRemovedFires.append((victim.metadata.rootID, victim.nextFireWallMs))
+            oracle.osRemovedFires.append((victim.metadata.rootID, victim.nextFireWallMs, nowMs))
             if oracle.osRemovedFires.count > 64 { oracle.osRemovedFires.removeFirst() }
         }
         if victim.metadata.kind == .primary, !oracle.primaryFaultRoots.contains(victim.metadata.rootID) {
