@@ -17,6 +17,10 @@ extension BridgeCore {
         let unlisted = mayPredateLandings ? confirmedUnlisted.filter { id in !inventory.contains { $0.id == id } } : []
         if mayPredateLandings { confirmedUnlisted = unlisted }
         lastObservedRingIDs = inventory.map(\.id)
+        if (lastObservationWallMs ?? .min) < now.wallMs {  // views of one instant (a burst, a re-read) are one view
+            observedBeforeWallMs = lastObservationWallMs ?? previousProcessReadingWallMs
+            lastObservationWallMs = now.wallMs
+        }
         if flavor == .android { noteHeldInProcess(inventory) }
         // A row whose ring the platform holds is confirmed, even if the completion was lost to a
         // process death (the daemon finished the request; SCH-6 published the row first).
@@ -74,9 +78,14 @@ extension BridgeCore {
         let bootWallMs = now.wallMs - now.monotonicMs
         // SNZ-13: a spent snooze ring whose delivery and stop arrived in one coalesced update is
         // retired here like any other ring (its row is delivered, its latch stays spent).
+        // A ring time already recorded missed (`missedRingIDs`: no ring was delivered, API-20) was
+        // judged: a set-back seen since moves the boot estimate back over it, but never makes it
+        // delivered (OCC-20; ios uniform seed 34717: a held 06:36 dropped by a boot, recorded
+        // missed, then a 1 h set-back opened an occurrence for it 12 h later).
+        let judgedMissed = document.missedRingIDs ?? []
         for row in document.rings
         where row.confirmed && !row.delivered && row.isPast(at: now.wallMs) && row.fireWallMs >= bootWallMs
-            && !present.contains(row.id) {
+            && !present.contains(row.id) && !judgedMissed.contains(row.id) {
             // SND-7, SND-13: a delivery only inferred from a vanished ring was never seen alerting
             // (the OS may have removed it unheard): it neither advances the sound sequence nor
             // enters the audible record.
@@ -376,7 +385,23 @@ extension BridgeCore {
                 // the occurrence expired at its opening).
                 return planned
             }
-            return row.fireWallMs <= reached && rowInForce ? max(latest, row.fireWallMs) : latest
+            guard row.fireWallMs <= reached && rowInForce else { return latest }
+            // REC-8, OCC-21, INACT-22: a one-shot `.relative` ring (`repeats: .never`) rings once, at
+            // the first match after its registration — its row's instant — unless a clock jump
+            // passed over it (AlarmKit may then wait for the next match; a process that saw it
+            // pending after such a jump re-planned the row, `replanMovedRelativeRows`) or a zone
+            // change moved it (the instant is then no match of the current zone: ios seed 6612).
+            // With neither, and no view of the platform since that instant (a process that saw the
+            // ring still pending after it knows it was held or jumped over, unseen: ios uniform seed
+            // 7538, a boot-hidden forward jump over a waiting one-shot that rang the next morning),
+            // an alert still sounding a day later is that one ring, not today's match (ios uniform
+            // seeds 34717, 39356: a legacy one-shot alerting for 25 h with no process was dated at
+            // the second morning and kept live past its 20 h bound).
+            if weekday == nil && lastForwardJump == nil && (observedBeforeWallMs ?? .min) < row.fireWallMs
+                && configuration.calendar.latestFire(hour: hour, minute: minute, weekday: nil, atOrBefore: row.fireWallMs) == row.fireWallMs {
+                return row.fireWallMs
+            }
+            return max(latest, row.fireWallMs)
         }
     }
 

@@ -36,6 +36,11 @@ public struct BridgeCore: Sendable {
     /// (IOS-5: an absent ring was removed); nil before the first. SCH-24: a wanted primary missing
     /// from it is repaired at the background edge (`repairSyncOnBackground`).
     var lastObservedRingIDs: [AlarmUUID]?
+    /// Wall ms of this process's latest platform view before the one being observed (the previous
+    /// process's last reading before its first): a one-shot `.relative` alert seen now that began at
+    /// its row's instant can only have done so if no view came after that instant (REC-8, OCC-21).
+    var observedBeforeWallMs: Int64?
+    var lastObservationWallMs: Int64?
     /// Android: rings whose schedule this process saw succeed (bounded). AlarmManager loses a
     /// pending alarm only to a reboot, a force-stop or a permission revoke, all of which end the
     /// process, so one of these gone after its fire time was delivered (OCC-7, `desiredRings`).

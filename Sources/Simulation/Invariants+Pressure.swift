@@ -68,6 +68,17 @@ extension World {
             // ended its alert), but the unprotected action journal did record its Stop (ACT-1),
             // and the bridge acts on it (ios seed 1571).
             if oracle.occurrences.last(where: { $0.tiedRoots.contains(request.metadata.rootID) })?.closeReason == "unobservable" { return }
+            // The same for a held delivery a boot dropped, read as delivered at exactly its ring
+            // time: only the occurrence the bridge opened for that ring time (IOS-5; a set-back no
+            // process of the boot saw made the ring time look later than the boot: ios uniform
+            // seeds 34717, 39356), and only while the bridge has not itself judged that ring time
+            // missed (then it knew: `missedRingIDs`).
+            if let token = request.metadata.token, let document = process.bridge?.document,
+               let start = document.occurrence(token: token)?.startedAtMs,
+               oracle.bootDroppedFires.contains(where: { $0.rootID == request.metadata.rootID && $0.fireWallMs == start }),
+               !document.rings.contains(where: { row in
+                   row.metadata.rootID == request.metadata.rootID && row.fireWallMs == start && (document.missedRingIDs ?? []).contains(row.id)
+               }) { return }
             violate("pressure-belongs-to-owner", [], "\(request.metadata.kind.rawValue) \(request.id) armed for \(request.metadata.rootID) while no occurrence is live")
             return
         }
@@ -88,6 +99,16 @@ extension World {
         }
         guard let snooze else { snoozeRingSeen = nil; return }
         if snoozeRingSeen?.id != snooze { snoozeRingSeen = (snooze, nowMs) }
+        // SNZ-7: the silencing that follows the snooze ring's confirmation is the bridge's work, so
+        // its T_OP runs from the bridge's first ready step after the ring landed (a window is judged
+        // T_OP after the bridge's first execution following its trigger). A ring that landed after
+        // the process died waits for the next launch (ios uniform seed 37666: a snooze in flight at
+        // resign-active, which armed FG-3's successor, then the process died; the ring landed with
+        // no process to retire the successor).
+        if process.lastReadyStepMs < snoozeRingSeen?.sinceMs ?? nowMs {
+            snoozeRingSeen = (snooze, nowMs)
+            return
+        }
         // A skip's handoff that a process death interrupted (successor armed, snooze ring not yet
         // retired) resumes only when a process runs again: its T_OP restarts then (SNZ-16).
         if !process.running && nowMs - lastSkipRequestMs <= setup.transitionBoundMs { skipHandoffInterrupted = true }

@@ -97,12 +97,18 @@ struct Oracle {
     /// fire time like one delivered inside one coalesced update (IOS-5), even after the bridge
     /// registered the root's next one (ios seed 217 with skip dates).
     var osRemovedRoots: [String] = []
+    /// (root, configured ring time) of every held delivery a boot dropped (iOS; bounded, oldest
+    /// first out): the ring vanished past its fire time like one delivered and stopped inside one
+    /// coalesced update (IOS-5). A set-back the bridge could not see (after the boot, before any
+    /// process of it) moves its boot estimate back over that time, so it may read the ring as
+    /// delivered since the boot (ios uniform seeds 34717, 39356).
+    var bootDroppedFires: [(rootID: String, fireWallMs: Int64)] = []
     /// (root, planned instant) of every occurrence-opening ring the OS removed while it was still
     /// pending (IOS-5): the bridge that next runs after that instant reads the vanished ring as
     /// delivered and stopped, and may open its occurrence (it errs toward ringing, ios seed 764).
-    /// `removedAtMs`: true time of the removal (no bridge view of the daemon since: the bridge
-    /// never saw the ring missing before its instant, ``World/tieInferredRemovedFire(rootID:fireWallMs:)``).
-    var osRemovedFires: [(rootID: String, fireWallMs: Int64, removedAtMs: Int64)] = []
+    /// `removedMs`: true time of the removal (a ready bridge step since then saw the ring gone
+    /// before its instant, ``World/tieInferableRemovedFire(rootID:fireWallMs:)``).
+    var osRemovedFires: [(rootID: String, fireWallMs: Int64, removedMs: Int64)] = []
     /// Roots whose primary or seed the capacity limit refused, with the refused ring and the
     /// true time (CAP-9). A refusal speaks only for the fire time its ring was requested for
     /// (`capacityRefusal(rootID:fireWallMs:)`), never for the root's other times.
@@ -206,7 +212,8 @@ extension World {
         }
         let index: Int
         var reopened = false
-        if let current = oracle.liveIndex {
+        let demoted = ambiguousLaterOwner(live, jump: jump, matches: matches)
+        if let current = oracle.liveIndex, current != demoted {
             guard matches(oracle.occurrences[current]) else { return }
             index = current
         } else {
@@ -214,12 +221,13 @@ extension World {
             // (ios uniform 4418: a 06:19 ring expired at 06:49 while the app was suspended, then a
             // 1 h set-back; the resumed bridge may read 06:19 as reached in the new frame) and
             // before the first ready bridge step after it.
-            guard let last = oracle.occurrences.indices.last, matches(oracle.occurrences[last]),
+            guard let last = oracle.occurrences.indices.last(where: { $0 != demoted }), matches(oracle.occurrences[last]),
                   oracle.occurrences[last].closeReason == "expired", let closedAt = oracle.occurrences[last].closedAtMs,
                   closedAt > jump.readingMs, closedAt < (clockJumpObservedMs ?? .max) else {
-                adoptAmbiguousOwner(live, jump: jump)
+                if demoted == nil { adoptAmbiguousOwner(live, jump: jump) }
                 return
             }
+            if let demoted { demoteToAmbiguousPassOver(demoted) }
             index = last
             reopened = true
             reopenOracleOccurrence(index)
@@ -229,6 +237,38 @@ extension World {
         oracle.occurrences[index].startWallMs = live.startedAtMs
         oracle.occurrences[index].clockOffsetMs = live.inactivityClockOffsetMs
         enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+        countExemption("clock-jump-ambiguous-start")
+    }
+
+    /// [limit] `clock-jump-ambiguous-start`, two ring times in one window: the oracle's live
+    /// occurrence, of another root whose ring time lies inside the ambiguous interval after the
+    /// bridge's owner's, opened after the bridge's last reading and seen open by no bridge step.
+    /// By the bridge's reading both ring times were jumped over and began at the landing, where the
+    /// earlier configured root owns (OCC-2) and this one is a pass-over (OCC-3) (ios uniform seed
+    /// 37763: an unseen +1 h jump; a1's 06:52 rang and expired at 07:22 by the oracle's reading, a3's
+    /// 07:30 rang; the bridge, resumed at 07:32, dated both at the landing, owned a1, passed a3
+    /// over). Its index, or nil. The caller demotes it only when it reopens the bridge's owner.
+    func ambiguousLaterOwner(_ live: OccurrenceRecord, jump: UnobservedClockJump,
+                             matches: (OracleOccurrence) -> Bool) -> Int? {
+        guard let current = oracle.liveIndex else { return nil }
+        let occurrence = oracle.occurrences[current]
+        guard !matches(occurrence), occurrence.rootID != live.rootID, occurrence.tiedRoots.count == 1,
+              occurrence.startWallMs > live.startedAtMs, occurrence.startWallMs >= jump.fromWallMs,
+              occurrence.startWallMs <= max(wallMs, jump.untilWallMs), occurrence.openedAtMs > jump.readingMs,
+              !bridgeObservedOccurrence(occurrence) else { return nil }
+        return current
+    }
+
+    /// Closes the occurrence at `index` as the pass-over the bridge's reading makes of it
+    /// (``ambiguousLaterOwner(_:jump:matches:)``): its rings are bound to nothing, its ring time is
+    /// passed over (OCC-3), and the exemption is counted.
+    func demoteToAmbiguousPassOver(_ index: Int) {
+        let occurrence = oracle.occurrences[index]
+        oracle.bindings = oracle.bindings.filter { $0.value != occurrence.id }
+        oracleClose(index, reason: "passed-over")
+        oracle.passedOver.append((occurrence.rootID, occurrence.startWallMs))
+        if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
+        record("oracle", "ambiguous-pass-over", [TraceField("root", occurrence.rootID)])
         countExemption("clock-jump-ambiguous-start")
     }
 
@@ -582,33 +622,34 @@ extension World {
             return
         }
         oracleOpen(rootID: rootID, alarmID: alarmID, startWallMs: fireWallMs, clockOffsetMs: clockOffsetMs)
-        tieInferredRemovedFire(rootID: rootID, fireWallMs: fireWallMs)
+        tieInferableRemovedFire(rootID: rootID, fireWallMs: fireWallMs)
     }
 
-    /// OCC-2, OCC-3, IOS-5: an earlier ring time of another root whose pending ring the OS removed
-    /// with no bridge view of the daemon since (the bridge never saw it missing before its
-    /// instant) vanished exactly like a ring that rang and was stopped inside one coalesced
-    /// update; the bridge that next looks reads it as delivered, first by ring time (ios uniform
-    /// seed 9623). The occurrence just opened at `fireWallMs` may then equally belong to that root,
-    /// if the inferred occurrence would still be live now: the two are tied, and the bridge's books
-    /// settle the tie (`adoptBridgeTieOwner`, `oracleTiedPassOver`; ios swarm seed 35394: a3's
-    /// 07:46 one-shot removed at 06:33 while the app was suspended, a2.tue rang at 08:06; the app,
-    /// opened at 08:12, took a3 as the owner and a2.tue as its pass-over). Counted as
-    /// `os-removed-alarm`; only roots whose removed ring time is configured and not yet opened.
-    func tieInferredRemovedFire(rootID: String, fireWallMs: Int64) {
+    /// [limit] `os-removed-alarm`, for ownership (IOS-5, OCC-2, OCC-3): an earlier ring time of
+    /// another root whose ring the OS removed unheard before that time, with no ready bridge step
+    /// since the ring time, within the life that root's occurrence would have had. The next bridge
+    /// step reads the vanished ring exactly like one delivered and stopped inside one coalesced
+    /// update, and may take that root as the first due (ios uniform seed 34999: a3's 07:02 removed
+    /// at 05:43, a1.thu rang at 07:09; the bridge, resumed at 07:15, owned a3 and passed a1.thu
+    /// over). Either may own: a tie the bridge's books settle (`adoptBridgeTieOwner`). Once a
+    /// bridge step has run after the ring time, `inferredIncumbent` decides instead.
+    func tieInferableRemovedFire(rootID: String, fireWallMs: Int64) {
         guard setup.platform == .ios, let index = oracle.liveIndex, oracle.occurrences[index].rootID == rootID,
               oracle.occurrences[index].startWallMs == fireWallMs else { return }
         for removed in oracle.osRemovedFires where removed.rootID != rootID && removed.fireWallMs < fireWallMs
-            && removed.removedAtMs > lastDaemonViewMs && !oracle.occurrences[index].tiedRoots.contains(removed.rootID) {
-            guard let alarm = alarms.first(where: { $0.enabled && $0.roots.contains { $0.id == removed.rootID } }),
-                  let root = alarm.roots.first(where: { $0.id == removed.rootID }), isConfiguredFire(removed.fireWallMs, of: root),
-                  !oracle.occurrences.contains(where: { $0.startWallMs == removed.fireWallMs && $0.tiedRoots.contains(root.id) }),
-                  OracleOccurrence(id: 0, rootID: root.id, alarmID: alarm.id, startWallMs: removed.fireWallMs,
-                                   policy: root.policy).deadlineMs > wallMs else { continue }
-            oracle.occurrences[index].tiedRoots.append(root.id)
-            oracle.occurrences[index].tiedStarts.append((root.id, removed.fireWallMs))
-            oracle.occurrences[index].tiedPolicies.append((root.id, root.policy))
-            record("oracle", "tied-root", [TraceField("root", root.id), TraceField("with", rootID), TraceField("inferred", "true")])
+            && !oracle.occurrences[index].tiedRoots.contains(removed.rootID) {
+            // No ready bridge step since the removal: one that ran in between saw the ring gone
+            // before its time and knows it never rang (ios uniform seed 4992).
+            guard process.lastReadyStepMs < removed.removedMs,
+                  !oracle.occurrences.contains(where: { $0.startWallMs == removed.fireWallMs && $0.tiedRoots.contains(removed.rootID) }),
+                  let alarm = alarms.first(where: { $0.roots.contains { $0.id == removed.rootID } }),
+                  let root = alarm.roots.first(where: { $0.id == removed.rootID }),
+                  OracleOccurrence(id: 0, rootID: removed.rootID, alarmID: alarm.id, startWallMs: removed.fireWallMs,
+                                   policy: root.policy).deadlineMs > fireWallMs else { continue }
+            oracle.occurrences[index].tiedRoots.append(removed.rootID)
+            oracle.occurrences[index].tiedStarts.append((removed.rootID, removed.fireWallMs))
+            oracle.occurrences[index].tiedPolicies.append((removed.rootID, root.policy))
+            record("oracle", "tied-root", [TraceField("root", removed.rootID), TraceField("with", rootID), TraceField("os-removed", "true")])
             countExemption("os-removed-alarm")
             enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
         }
@@ -672,7 +713,13 @@ extension World {
         let occurrence = oracle.occurrences[index]
         lateOracleFires.append((id, metadata.rootID, metadata.alarmID, occurrence.startWallMs, occurrence.clockOffsetMs))
         record("oracle", "due-when-delivered-late", [TraceField("root", metadata.rootID)])
-        let remaining = occurrence.tiedRoots.filter { $0 != metadata.rootID }
+        // A root tied only because the OS removed its earlier ring unheard (`tieInferableRemovedFire`)
+        // ties with this delivery, not in its place: it goes with it (ios uniform seed 4992).
+        let remaining = occurrence.tiedRoots.filter { root in
+            root != metadata.rootID && !occurrence.tiedStarts.contains { tie in
+                tie.root == root && oracle.osRemovedFires.contains { $0.rootID == root && $0.fireWallMs == tie.startWallMs }
+            }
+        }
         if remaining.isEmpty {
             oracle.occurrences.remove(at: index)
         } else {

@@ -173,9 +173,6 @@ final class World {
     /// Last instant the platform changed on its own (a ring fired or was delivered) or refused a
     /// request: a later sync may then legitimately make calls (idempotent-sync probe).
     var lastPlatformChangeMs: Int64 = .min
-    /// True time of the latest ready bridge step that saw the daemon's inventory: an
-    /// `alarmUpdates` set or a successful read (``inputShowsDaemon(_:)``).
-    var lastDaemonViewMs: Int64 = .min
     var syncReadMs: Int64 = .min
     /// The wall clock (ms) at `syncReadMs` (idempotent-sync: a ring time reached since changes the wanted set).
     var syncReadWallMs: Int64 = .min
@@ -797,7 +794,6 @@ final class World {
             if zoneChangeObservedMs == nil { zoneChangeObservedMs = nowMs }
             if clockJumpObservedMs == nil { clockJumpObservedMs = nowMs }
             if let exemption = faultExemption, exemption.sinceMs <= nowMs, stepCouldObserveFault(input) { faultExemption = nil }
-            if inputShowsDaemon(input) { lastDaemonViewMs = nowMs }
             unseenShiftHeldByGatedProcess = false
             oracleNoteExecution()
         }
@@ -1426,6 +1422,10 @@ final class World {
     func dropLateDeliveriesLostByBoot(_ held: [AlarmUUID]) {
         guard let daemon = ios else { return }
         for id in held where daemon.alarm(id) == nil {
+            if let fire = lateOracleFires.first(where: { $0.ringID == id }) {
+                oracle.bootDroppedFires.append((fire.rootID, fire.fireWallMs))
+                if oracle.bootDroppedFires.count > 64 { oracle.bootDroppedFires.removeFirst() }
+            }
             lateHeld.removeAll { $0 == id }
             lateOracleFires.removeAll { $0.ringID == id }
             record("oracle", "late-delivery-dropped-by-boot", [TraceField("id", id.description)])
