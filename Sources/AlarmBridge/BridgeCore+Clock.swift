@@ -52,10 +52,17 @@ extension BridgeCore {
             }
         }
         var rebased: [RingRequest] = []
+        // WALK-5, WALK-9: no walk fuse is kept while Ember is natively active — the activation
+        // (already seen, or queued behind the launch read) cancels it — so it is not re-armed at
+        // its rebased time (ios uniform seeds 621, 1865 of `clock-set-back-after-trigger`: a
+        // process death after the resign edge, a set-back, and the user's launch rebased the fuse
+        // in the foreground). As in `resoundPendingRings`.
+        let foreground = appActive || queued.contains(.didBecomeActive)
         // Only rings still ahead of the uncorrected clock: one already due has rung (or is ringing,
         // unseen yet); re-registering its ID would recreate it (ios seed 2101).
         for row in document?.rings ?? [] where row.metadata.kind.isOccurrenceBound && row.metadata.token == live.token
             && !row.delivered && row.fireWallMs > now.wallMs - delta && !deliveredByJump(row, now: now)
+            && !(foreground && row.metadata.kind == .walkFuse)
             && !(defects.snoozeNotRebased && row.metadata.kind == .snooze)
             && !(defects.successorNotRebased && (row.metadata.kind == .successor || row.metadata.kind == .walkFuse)) {
             let fire = max(now.wallMs, row.fireWallMs + delta)
