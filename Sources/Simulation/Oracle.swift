@@ -410,6 +410,7 @@ extension World {
         }
         if !deliveredLate, deferInexactOracleFire(rootID: rootID, alarmID: alarmID, fireWallMs: fireWallMs) { return }
         if !platformHoldsPrimary(rootID: rootID, fireWallMs: fireWallMs) {
+            if liveOccurrenceRelived(rootID: rootID, fireWallMs: fireWallMs) { return }
             if android != nil, process.lastReadyStepMs < lastBootMs {
                 // AND-3: the reboot cleared AlarmManager, and no bridge process has run since the
                 // boot to re-arm it (the boot broadcast comes after a platform delay): the restart
@@ -579,6 +580,19 @@ extension World {
             return
         }
         oracleOpen(rootID: rootID, alarmID: alarmID, startWallMs: fireWallMs, clockOffsetMs: clockOffsetMs)
+    }
+
+    /// SCH-1, ID-8, REC-9: the wall clock was set back over the ring time that opened the live
+    /// occurrence (`fireWallMs`, wall ms, of one of its tied roots): the same configured time
+    /// again is that occurrence, whose primary already fired, not a new fire that owes a
+    /// registered primary (ios uniform seed 1610 of `clock-set-back-after-trigger`: a one-shot
+    /// live since 05:45, a 10 min set-back, and 05:45 judged as a dropped primary). Only while
+    /// it is live and before its deadline; a closed one is `alreadyOpened`'s.
+    func liveOccurrenceRelived(rootID: String, fireWallMs: Int64) -> Bool {
+        guard let index = oracle.liveIndex, oracle.occurrences[index].startWallMs == fireWallMs,
+              oracle.occurrences[index].tiedRoots.contains(rootID), oracle.occurrences[index].deadlineMs > wallMs else { return false }
+        record("oracle", "live-occurrence-time-relived", [TraceField("root", rootID)])
+        return true
     }
 
     /// INACT-22: whether an occurrence of `rootID` starting at `fireWallMs` (wall ms) with no
