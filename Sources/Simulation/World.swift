@@ -768,6 +768,7 @@ final class World {
         guard var bridge = process.bridge else { return }
         let wasReady = bridge.isAcceptingInputs
         let documentBefore = bridge.document
+        let unexecutedClosures = oracle.occurrences.filter { $0.firstExecutionAfterCloseMs == nil }.map(\.id)
         stepInput = input
         defer { stepInput = nil; checkHonestAudibleRecord() }
         noteStopArrival(input)  // OCC-6: the Stop's instant, before the bridge looks first
@@ -815,6 +816,7 @@ final class World {
             if index == cut {
                 dieMidClose(after: index, of: commands.count)
                 closeDurably(input, executed: commands.prefix(index))
+                forgetDyingExecution(unexecutedClosures)
                 return  // the step's decisions died with its process; nothing after them ran
             }
             execute(command)
@@ -1097,6 +1099,18 @@ final class World {
             oracleClose(index, reason: "abandoned")
         default:
             break
+        }
+    }
+
+    /// IOS-9, OCC-24, IOS-11: a step the process died in is no execution after a closure: the
+    /// commands that would retire the closed occurrence's receipt and rings died with it, and the
+    /// next process is the first to run after the closure (fault death-mid-close, ios seed 500:
+    /// the completion step died before its receipt delete, and the receipt was judged still in
+    /// the Keychain 5 s after a bridge that no longer ran). `ids`: occurrences (by oracle id) with
+    /// no execution after closure when the step began.
+    func forgetDyingExecution(_ ids: [Int]) {
+        for index in oracle.occurrences.indices where ids.contains(oracle.occurrences[index].id) {
+            oracle.occurrences[index].firstExecutionAfterCloseMs = nil
         }
     }
 
