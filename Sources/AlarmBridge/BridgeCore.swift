@@ -404,7 +404,8 @@ public struct BridgeCore: Sendable {
     /// has handled it (`handleObservation`).
     mutating func journalStopBeforeLooking(_ input: BridgeInput, now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard case .stopIntent(let id) = input, !journal.contains(where: { $0.ringID == id && $0.action == "stop" }) else { return }
-        let entry = JournalEntry(ringID: id, action: "stop", occurredAtMs: stopTriggerWallMs(id, now: now) ?? now.wallMs)
+        let entry = JournalEntry(ringID: id, action: "stop", occurredAtMs: stopTriggerWallMs(id, now: now) ?? now.wallMs,
+                                 journalledReady: true)
         journal.append(entry)
         out.append(.appendJournal(entry))
     }
@@ -475,6 +476,10 @@ public struct BridgeCore: Sendable {
             handleReady(input, now: now, into: &out)
         }
         if !journal.isEmpty {
+            // ACT-5, ACT-1: the journal is cleared only after the document holding the replay's
+            // effects is written; cleared first, a death between the two lost the Stop and its
+            // credit for good (ios seed 162 of `--faults death-mid-close`: INACT-4).
+            flush(into: &out)
             journal = []
             out.append(.persistJournal([]))  // handled: the journal has done its work
         }

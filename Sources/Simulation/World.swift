@@ -781,6 +781,8 @@ final class World {
         process.bridge = bridge
         lastBridgeReadingWallMs = wallMs  // the bridge read the clock (clockAnchor)
         record("bridge", "input", [TraceField("input", describe(input))])
+        let releaseCredit = (id: oracle.pendingCredit, root: oracle.pendingCreditRoot,
+                             previous: oracle.liveIndex.flatMap { oracle.occurrences[$0].lastActivityMs })
         if !wasReady && bridge.isAcceptingInputs { oracleGateReleased() }
         if bridge.phase == .ready {
             process.lastReadyStepMs = nowMs
@@ -817,6 +819,7 @@ final class World {
                 dieMidClose(after: index, of: commands.count)
                 closeDurably(input, executed: commands.prefix(index))
                 forgetDyingExecution(unexecutedClosures)
+                if !wasReady { keepUnwrittenReleaseCredit(releaseCredit, executed: commands.prefix(index)) }
                 return  // the step's decisions died with its process; nothing after them ran
             }
             execute(command)
@@ -1112,6 +1115,29 @@ final class World {
         for index in oracle.occurrences.indices where ids.contains(oracle.occurrences[index].id) {
             oracle.occurrences[index].firstExecutionAfterCloseMs = nil
         }
+    }
+
+    /// INACT-4, INACT-13: a queued dismissal is credited when the bridge can validate it, at the
+    /// gate's release (``oracleGateReleased()``); a release step that died before it wrote the
+    /// credit validated nothing durable, so the credit waits for the next release (fault
+    /// death-mid-close, ios seed 161: the Stop that launched the process was credited at a release
+    /// whose process died, and the next launch, which replays the journalled Stop, credited it 5 s
+    /// later). `credit`: the pending credit and the live occurrence's activity before the release.
+    func keepUnwrittenReleaseCredit(_ credit: (id: Int?, root: String?, previous: Int64?),
+                                    executed: ArraySlice<BridgeCommand>) {
+        guard let id = credit.id, oracle.pendingCredit == nil, let index = oracle.liveIndex,
+              oracle.occurrences[index].id == id, oracle.occurrences[index].lastActivityMs == wallMs else { return }
+        let written = executed.contains { command in
+            if case .persist(let document) = command, let live = document.liveOccurrence, (live.lastActivityMs ?? .min) >= wallMs { return true }
+            return false
+        }
+        guard !written else { return }
+        oracle.occurrences[index].lastActivityMs = credit.previous
+        if let root = credit.root { oracle.occurrences[index].tiedCredits.removeAll { $0.root == root && $0.wallMs == wallMs } }
+        oracle.pendingCredit = id
+        oracle.pendingCreditRoot = credit.root
+        enqueue(.oracleDeadline(occurrence: id), afterMs: max(0, oracle.occurrences[index].deadlineMs - wallMs))
+        record("oracle", "credit-unwritten", [TraceField("occurrence", String(id))])
     }
 
     /// Process death between a request and its completion (fault kind `process-death-interleaving`).
