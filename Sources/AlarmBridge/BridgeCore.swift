@@ -627,8 +627,13 @@ public struct BridgeCore: Sendable {
             out.append(.readInventory(.launchSync))  // roll the root's next primary (REC-6)
         case .ringDismissed(let id):
             journal(id, action: "dismiss", now: now)
+            var credited: [BridgeCommand] = []
+            credit(id, now: now, into: &credited)  // INACT-6: validated against the live occurrence
+            // ACT-1: the action and its credit are written first, before the ring is acted on, so
+            // a process death in this step loses neither (fault death-mid-close, android seed 103).
+            flush(into: &out)
+            out += credited
             if alerting.contains(id) { out.append(.stop(id, origin: .lifecycle)) }
-            credit(id, now: now, into: &out)  // INACT-6: validated against the live occurrence
             alertEnded(id, now: now, into: &out)
             runDeferredSyncIfClear(into: &out)
         case .exactAlarmPermissionGranted:
