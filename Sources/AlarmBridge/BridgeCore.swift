@@ -378,6 +378,13 @@ public struct BridgeCore: Sendable {
         }
         adoptDeviceZone(now: now, into: &out)  // REC-8: the zone may have changed while no process ran
         housekeeping(now: now)
+        // INACT-21 with INACT-3, ACT-1: a Stop a ready process journalled before it died is genuine
+        // activity at its own instant; it is credited before the expiry check, which must not
+        // expire an occurrence whose activity the journal holds (fault death-mid-close, ios seed
+        // 236: the launch expired it and deleted its receipt, the Stop 8 min before unapplied).
+        for entry in journal where entry.action == "stop" && entry.journalledReady == true {
+            credit(entry.ringID, now: now, into: &out)
+        }
         expireIfDue(now: now, into: &out)
         armExpiryTimer(now: now, into: &out)
         if android.restoreWaitsForUnlockedBoot || android.restoreSkippedAfterUpdate {
