@@ -274,9 +274,11 @@ extension BridgeCore {
     mutating func volumeDismissal(_ id: AlarmUUID, kind: VolumeDismissal, now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard flavor == .android else { return }
         journal(id, action: "dismiss", now: now)
-        out.append(.note("dismissal by \(kind.rawValue) of \(id)"))
+        var credited: [BridgeCommand] = [.note("dismissal by \(kind.rawValue) of \(id)")]
+        credit(id, now: now, into: &credited)
+        flush(into: &out)  // ACT-1: written first, before the ring is acted on (as `ringDismissed`)
+        out += credited
         if alerting.contains(id) { out.append(.stop(id, origin: .lifecycle)) }
-        credit(id, now: now, into: &out)
         alertEnded(id, now: now, into: &out)
         runDeferredSyncIfClear(into: &out)
     }

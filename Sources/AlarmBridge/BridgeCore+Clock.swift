@@ -87,10 +87,22 @@ extension BridgeCore {
             }
         }
         var rebased: [RingRequest] = []
+        // WALK-5, WALK-9: no walk fuse is kept while Ember is natively active — the activation
+        // (already seen, or queued behind the launch read) cancels it — so it is not re-armed at
+        // its rebased time (ios uniform seeds 621, 1865 of `clock-set-back-after-trigger`: a
+        // process death after the resign edge, a set-back, and the user's launch rebased the fuse
+        // in the foreground). As in `resoundPendingRings`.
+        let foreground = appActive || queued.contains(.didBecomeActive)
+        // WALK-15, WALK-16: with a rotation recorded, only its replacement moves; re-arming both
+        // would arm a fuse pair in one step (ios swarm seed 2204 of `clock-set-back-after-trigger`:
+        // a death with a rotation in flight, a set-back, and the recovering launch rebased both).
+        // The predecessor is retired when the replacement is accepted (`walkFuseConfirmed`).
+        let rotatedAway = walkRecord(for: live).flatMap { walk in walk.rotationID == nil ? nil : walk.fuseID }
         // Only rings still ahead of the uncorrected clock: one already due has rung (or is ringing,
         // unseen yet); re-registering its ID would recreate it (ios seed 2101).
         for row in document?.rings ?? [] where row.metadata.kind.isOccurrenceBound && row.metadata.token == live.token
             && !row.delivered && row.fireWallMs > now.wallMs - delta && !deliveredByJump(row, now: now)
+            && !(foreground && row.metadata.kind == .walkFuse) && row.id != rotatedAway
             && !(defects.snoozeNotRebased && row.metadata.kind == .snooze)
             && !(defects.successorNotRebased && (row.metadata.kind == .successor || row.metadata.kind == .walkFuse)) {
             let fire = max(now.wallMs, row.fireWallMs + delta)

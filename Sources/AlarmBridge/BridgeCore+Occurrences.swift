@@ -478,8 +478,33 @@ extension BridgeCore {
             out.append(.note("INACT-6: dismissal of \(id) not credited (captured occurrence or lifecycle invalid)"))
             return
         }
-        mutate { $0.update(with(live) { $0.lastActivityMs = now.wallMs }) }
+        if let arrival = stopArrivals.first(where: { $0.ringID == id }), arrival.monotonicMs == nil,
+           (live.lastActivityMs ?? .min) >= arrival.wallMs {
+            // ACT-6: a Stop replayed from the journal whose credit an earlier process already wrote
+            // (it died before it cleared the journal) credits nothing twice (fault death-mid-close,
+            // ios seed 161: the replay credited it again, 5 s after the launch that had).
+            out.append(.note("INACT-4: journalled Stop of \(id) already credited: not again (ACT-6)"))
+            return
+        }
+        if let at = journalledReadyStopWallMs(id, now: now) {
+            // INACT-3, INACT-13, ACT-1: a Stop a ready process journalled and then died before its
+            // credit was written is activity at its own instant, never at this recovery (fault
+            // death-mid-close, ios seeds 113, 479: the next launch credited it at the launch).
+            mutate { $0.update(with(live) { $0.lastActivityMs = max($0.lastActivityMs ?? .min, at) }) }
+        } else {
+            mutate { $0.update(with(live) { $0.lastActivityMs = now.wallMs }) }
+        }
         armExpiryTimer(now: now, into: &out)
+    }
+
+    /// The wall instant of a Stop of `id` replayed from the native journal that a ready bridge of
+    /// an earlier process wrote (`journalStopBeforeLooking`); nil for any other Stop (one that
+    /// reached this process, or one journalled behind the launch gate, credited as validated now).
+    func journalledReadyStopWallMs(_ id: AlarmUUID, now: BridgeInstants) -> Int64? {
+        guard let arrival = stopArrivals.first(where: { $0.ringID == id }), arrival.monotonicMs == nil,
+              journal.contains(where: { $0.ringID == id && $0.action == "stop" && $0.occurredAtMs == arrival.wallMs
+                                        && $0.journalledReady == true }) else { return nil }
+        return min(arrival.wallMs, now.wallMs)
     }
 
     /// OCC-5, IOS-7, SND-12: the owner's alert left alerting without Ember open → one successor.
@@ -488,9 +513,27 @@ extension BridgeCore {
         guard let live = document?.liveOccurrence, let row = document?.row(id), isBound(row, to: live) else { return }
         // FG-6: retries are held back while the app is active or the challenge is rendered.
         if appActive || challengeVisible { return }
+        if replayedStopHandedOn(id, live: live) {
+            out.append(.note("journalled Stop of \(id) already handed on to a successor by an earlier process (ACT-6, OCC-7)"))
+            return
+        }
         // OCC-6: a Stop's successor is due 10 s after the Stop reached the app, also when the
         // bridge sees the alert end only in the read it made before acting on it (IOS-2).
         armSuccessor(for: live, now: now, triggerWallMs: stopTriggerWallMs(id, now: now), into: &out)
+    }
+
+    /// ACT-6, OCC-6, OCC-7: a Stop of `id` replayed from the native journal (an earlier process
+    /// died before it cleared the journal) whose successor that process already armed — a
+    /// successor row of `live` due no earlier than 10 s after the Stop — has no second effect: a
+    /// new successor timed from its old instant would be due at once, and a newer Stop would reuse
+    /// it (fault death-mid-close, ios seed 13: the Stop of the successor that rang was handed a
+    /// successor due at once). Later alert ends have triggers of their own.
+    func replayedStopHandedOn(_ id: AlarmUUID, live: OccurrenceRecord) -> Bool {
+        guard let arrival = stopArrivals.first(where: { $0.ringID == id }), arrival.monotonicMs == nil else { return false }
+        return document?.rings.contains { row in
+            row.metadata.kind == .successor && row.metadata.token == live.token && row.id != id
+                && row.fireWallMs >= arrival.wallMs + configuration.successorDelayMs
+        } == true
     }
 
     /// True when the live occurrence has a ring alerting, pending or in flight. A ring this bridge

@@ -389,6 +389,13 @@ public struct BridgeCore: Sendable {
         applyCorrectionAtRelease(loaded, now: now, into: &out)  // REC-9
         adoptDeviceZone(now: now, into: &out)  // REC-8: the zone may have changed while no process ran
         housekeeping(now: now)
+        // INACT-21 with INACT-3, ACT-1: a Stop a ready process journalled before it died is genuine
+        // activity at its own instant; it is credited before the expiry check, which must not
+        // expire an occurrence whose activity the journal holds (fault death-mid-close, ios seed
+        // 236: the launch expired it and deleted its receipt, the Stop 8 min before unapplied).
+        for entry in journal where entry.action == "stop" && entry.journalledReady == true {
+            credit(entry.ringID, now: now, into: &out)
+        }
         expireIfDue(now: now, into: &out)
         armExpiryTimer(now: now, into: &out)
         if android.restoreWaitsForUnlockedBoot || android.restoreSkippedAfterUpdate {
@@ -415,7 +422,8 @@ public struct BridgeCore: Sendable {
     /// has handled it (`handleObservation`).
     mutating func journalStopBeforeLooking(_ input: BridgeInput, now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard case .stopIntent(let id) = input, !journal.contains(where: { $0.ringID == id && $0.action == "stop" }) else { return }
-        let entry = JournalEntry(ringID: id, action: "stop", occurredAtMs: stopTriggerWallMs(id, now: now) ?? now.wallMs)
+        let entry = JournalEntry(ringID: id, action: "stop", occurredAtMs: stopTriggerWallMs(id, now: now) ?? now.wallMs,
+                                 journalledReady: true)
         journal.append(entry)
         out.append(.appendJournal(entry))
     }
@@ -486,6 +494,10 @@ public struct BridgeCore: Sendable {
             handleReady(input, now: now, into: &out)
         }
         if !journal.isEmpty {
+            // ACT-5, ACT-1: the journal is cleared only after the document holding the replay's
+            // effects is written; cleared first, a death between the two lost the Stop and its
+            // credit for good (ios seed 162 of `--faults death-mid-close`: INACT-4).
+            flush(into: &out)
             journal = []
             out.append(.persistJournal([]))  // handled: the journal has done its work
         }
@@ -635,8 +647,13 @@ public struct BridgeCore: Sendable {
             out.append(.readInventory(.launchSync))  // roll the root's next primary (REC-6)
         case .ringDismissed(let id):
             journal(id, action: "dismiss", now: now)
+            var credited: [BridgeCommand] = []
+            credit(id, now: now, into: &credited)  // INACT-6: validated against the live occurrence
+            // ACT-1: the action and its credit are written first, before the ring is acted on, so
+            // a process death in this step loses neither (fault death-mid-close, android seed 103).
+            flush(into: &out)
+            out += credited
             if alerting.contains(id) { out.append(.stop(id, origin: .lifecycle)) }
-            credit(id, now: now, into: &out)  // INACT-6: validated against the live occurrence
             alertEnded(id, now: now, into: &out)
             runDeferredSyncIfClear(into: &out)
         case .exactAlarmPermissionGranted:

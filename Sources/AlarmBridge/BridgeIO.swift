@@ -424,10 +424,14 @@ public struct JournalEntry: Sendable, Equatable, Codable {
     public var ringID: AlarmUUID
     public var action: String
     public var occurredAtMs: Int64
-    public init(ringID: AlarmUUID, action: String, occurredAtMs: Int64) {
+    /// True when a ready bridge journalled it before its look-first read (it could validate the
+    /// Stop at `occurredAtMs`); nil for one journalled behind the launch gate, and in older journals.
+    public var journalledReady: Bool?
+    public init(ringID: AlarmUUID, action: String, occurredAtMs: Int64, journalledReady: Bool? = nil) {
         self.ringID = ringID
         self.action = action
         self.occurredAtMs = occurredAtMs
+        self.journalledReady = journalledReady
     }
 }
 

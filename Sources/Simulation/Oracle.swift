@@ -452,6 +452,7 @@ extension World {
         }
         if !deliveredLate, deferInexactOracleFire(rootID: rootID, alarmID: alarmID, fireWallMs: fireWallMs) { return }
         if !platformHoldsPrimary(rootID: rootID, fireWallMs: fireWallMs) {
+            if liveOccurrenceRelived(rootID: rootID, alarmID: alarmID, fireWallMs: fireWallMs) { return }
             if android != nil, process.lastReadyStepMs < lastBootMs {
                 // AND-3: the reboot cleared AlarmManager, and no bridge process has run since the
                 // boot to re-arm it (the boot broadcast comes after a platform delay): the restart
@@ -575,6 +576,7 @@ extension World {
             if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
             return
         }
+        if !deliveredLate, liveOccurrenceRelived(rootID: rootID, alarmID: alarmID, fireWallMs: fireWallMs) { return }
         if let index = oracle.liveIndex {
             if oracle.occurrences[index].startWallMs == fireWallMs {
                 if oracle.occurrences[index].tiedRoots.contains(rootID) { return }  // re-planned, same instant
@@ -653,6 +655,32 @@ extension World {
             countExemption("os-removed-alarm")
             enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
         }
+    }
+
+    /// SCH-1, ID-8, REC-9: the wall clock was set back over the ring time that opened the live
+    /// occurrence (`fireWallMs`, wall ms, of one of its tied roots): the same configured time
+    /// again is that occurrence, whose primary already fired, not a new fire that owes a
+    /// registered primary (ios uniform seed 1610 of `clock-set-back-after-trigger`: a one-shot
+    /// live since 05:45, a 10 min set-back, and 05:45 judged as a dropped primary). Only while
+    /// it is live and before its deadline; a closed one is `alreadyOpened`'s.
+    ///
+    /// A forward jump that then passes over that time again makes it due at the landing
+    /// (`fireWallMs` later than the start): the same configured hour and minute of the same local
+    /// day is still that occurrence (REC-1: once per configured day), not another root's pass-over
+    /// (OCC-3; ios uniform seed 2265: a1.thu live since 08:31, a 10 min set-back, a 10 min jump
+    /// forward over 08:31, and its AlarmKit-recomputed ring judged a pass-over of itself).
+    func liveOccurrenceRelived(rootID: String, alarmID: String, fireWallMs: Int64) -> Bool {
+        guard let index = oracle.liveIndex, oracle.occurrences[index].tiedRoots.contains(rootID),
+              oracle.occurrences[index].deadlineMs > wallMs else { return false }
+        let start = oracle.occurrences[index].startWallMs
+        if start != fireWallMs {
+            guard start < fireWallMs, calendar.localDate(start) == calendar.localDate(fireWallMs),
+                  let alarm = alarms.first(where: { $0.id == alarmID }) else { return false }
+            let local = calendar.local(start)
+            guard local.hour == alarm.hour && local.minute == alarm.minute else { return false }
+        }
+        record("oracle", "live-occurrence-time-relived", [TraceField("root", rootID)])
+        return true
     }
 
     /// INACT-22: whether an occurrence of `rootID` starting at `fireWallMs` (wall ms) with no

@@ -776,6 +776,7 @@ final class World {
         guard var bridge = process.bridge else { return }
         let wasReady = bridge.isAcceptingInputs
         let documentBefore = bridge.document
+        let unexecutedClosures = oracle.occurrences.filter { $0.firstExecutionAfterCloseMs == nil }.map(\.id)
         stepInput = input
         defer { stepInput = nil; checkHonestAudibleRecord() }
         noteStopArrival(input)  // OCC-6: the Stop's instant, before the bridge looks first
@@ -788,6 +789,8 @@ final class World {
         process.bridge = bridge
         lastBridgeReadingWallMs = wallMs  // the bridge read the clock (clockAnchor)
         record("bridge", "input", [TraceField("input", describe(input))])
+        let releaseCredit = (id: oracle.pendingCredit, root: oracle.pendingCreditRoot,
+                             previous: oracle.liveIndex.flatMap { oracle.occurrences[$0].lastActivityMs })
         if !wasReady && bridge.isAcceptingInputs { oracleGateReleased() }
         if bridge.phase == .ready {
             process.lastReadyStepMs = nowMs
@@ -824,6 +827,8 @@ final class World {
             if index == cut {
                 dieMidClose(after: index, of: commands.count)
                 closeDurably(input, executed: commands.prefix(index))
+                forgetDyingExecution(unexecutedClosures)
+                if !wasReady { keepUnwrittenReleaseCredit(releaseCredit, executed: commands.prefix(index)) }
                 return  // the step's decisions died with its process; nothing after them ran
             }
             execute(command)
@@ -1107,6 +1112,41 @@ final class World {
         default:
             break
         }
+    }
+
+    /// IOS-9, OCC-24, IOS-11: a step the process died in is no execution after a closure: the
+    /// commands that would retire the closed occurrence's receipt and rings died with it, and the
+    /// next process is the first to run after the closure (fault death-mid-close, ios seed 500:
+    /// the completion step died before its receipt delete, and the receipt was judged still in
+    /// the Keychain 5 s after a bridge that no longer ran). `ids`: occurrences (by oracle id) with
+    /// no execution after closure when the step began.
+    func forgetDyingExecution(_ ids: [Int]) {
+        for index in oracle.occurrences.indices where ids.contains(oracle.occurrences[index].id) {
+            oracle.occurrences[index].firstExecutionAfterCloseMs = nil
+        }
+    }
+
+    /// INACT-4, INACT-13: a queued dismissal is credited when the bridge can validate it, at the
+    /// gate's release (``oracleGateReleased()``); a release step that died before it wrote the
+    /// credit validated nothing durable, so the credit waits for the next release (fault
+    /// death-mid-close, ios seed 161: the Stop that launched the process was credited at a release
+    /// whose process died, and the next launch, which replays the journalled Stop, credited it 5 s
+    /// later). `credit`: the pending credit and the live occurrence's activity before the release.
+    func keepUnwrittenReleaseCredit(_ credit: (id: Int?, root: String?, previous: Int64?),
+                                    executed: ArraySlice<BridgeCommand>) {
+        guard let id = credit.id, oracle.pendingCredit == nil, let index = oracle.liveIndex,
+              oracle.occurrences[index].id == id, oracle.occurrences[index].lastActivityMs == wallMs else { return }
+        let written = executed.contains { command in
+            if case .persist(let document) = command, let live = document.liveOccurrence, (live.lastActivityMs ?? .min) >= wallMs { return true }
+            return false
+        }
+        guard !written else { return }
+        oracle.occurrences[index].lastActivityMs = credit.previous
+        if let root = credit.root { oracle.occurrences[index].tiedCredits.removeAll { $0.root == root && $0.wallMs == wallMs } }
+        oracle.pendingCredit = id
+        oracle.pendingCreditRoot = credit.root
+        enqueue(.oracleDeadline(occurrence: id), afterMs: max(0, oracle.occurrences[index].deadlineMs - wallMs))
+        record("oracle", "credit-unwritten", [TraceField("occurrence", String(id))])
     }
 
     /// Process death between a request and its completion (fault kind `process-death-interleaving`).
