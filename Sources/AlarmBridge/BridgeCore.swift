@@ -640,7 +640,16 @@ public struct BridgeCore: Sendable {
             runDeferredSyncIfClear(into: &out)
         case .alarmDelivered(let id):
             let rebased = document?.row(id).flatMap { $0.delivered ? nil : $0 }
-            if observeDelivery(id, now: now, into: &out) {
+            var observed: [BridgeCommand] = []
+            let owner = observeDelivery(id, now: now, into: &observed)
+            // INACT-13, OCC-5: the occurrence the delivery opened is written before anything is
+            // rung or armed for it, so a process death in this step leaves it to the next launch
+            // to restore with its pressure (fault death-mid-close, android seed 479: the process
+            // died after the delivery's first command, before its durable retry and its write,
+            // and the next launch recorded a delivered ring time as missed).
+            flush(into: &out)
+            out += observed
+            if owner {
                 deliverAndroidRing(id, now: now, into: &out)  // FG-1, AND-16, AND-17, SNZ-18
             }
             if let rebased { retireRebasedCopy(rebased, now: now, into: &out) }  // after the alert: arm before retire

@@ -267,8 +267,28 @@ extension World {
                 return copy
             }
         }
+        if deltaMs < 0, ios != nil { moveOneShotsSetBack(before: before) }
         replanOracleFireTimes(jumpedOver: jumpedOver)
         announceClockChange()
+    }
+
+    /// REC-8, SCH-2 on iOS: a one-shot is registered `.relative(… repeats: .never)`, which the
+    /// daemon measures again against a clock set back (`AlarmKitDaemon.wallClockChanged`): a
+    /// pending one-shot whose hh:mm the set-back clock shows again sooner than its planned
+    /// instant rings then. The user's one-shot means "the next time the clock shows hh:mm", so
+    /// that sooner time is its occurrence (ios uniform seed 2817 of `clock-set-back-after-trigger`:
+    /// a one-shot re-planned to tomorrow's 09:58 by a zone change at 10:25, a 1 h set-back at
+    /// 10:27, and today's 09:58 ring judged as pressure of no occurrence). A one-shot whose time
+    /// had passed before the change (`before`, wall ms) rang or was missed: it stays spent.
+    func moveOneShotsSetBack(before: Int64) {
+        alarms = alarms.map { alarm in
+            guard case .once(let fire) = alarm.repeats, fire > before else { return alarm }
+            let sooner = calendar.nextFire(hour: alarm.hour, minute: alarm.minute, weekday: nil, after: wallMs)
+            guard sooner < fire else { return alarm }
+            var copy = alarm
+            copy.repeats = .once(fireWallMs: sooner)
+            return copy
+        }
     }
 
     /// Tells the app on iOS: a running process gets the significant-time-change notification
