@@ -62,11 +62,18 @@ extension BridgeCore {
     /// delivers it at once, instead of at the end of its inexact window — possibly past the
     /// occurrence's deadline, never audible (android uniform seed 3844: an 08:15 primary held
     /// inexact, the grant at 08:27, delivered at 08:48 after its 08:45 deadline).
+    /// A primary or seed planned before the zone now in force is not re-registered at its stale
+    /// time: the sync re-plans it in the local frame (REC-8).
     mutating func upgradeInexactRings(now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard let document else { return }
         let dueNow = undeliveredInexactPrimaries(now: now).map(\.id)
         let degraded = document.rings.filter { row in
             row.inexact == true && !row.delivered && !alerting.contains(row.id) && (!row.isPast(at: now.wallMs) || dueNow.contains(row.id))
+                // REC-8: a ring time planned before the zone now in force is stale; the sync that
+                // follows re-plans it in the local frame (android uniform seed 43852: a zone change
+                // while a1's family was alerting deferred the re-plan, SCH-22, and the grant
+                // registered Sydney's 07:48 as Tokyo's 06:48).
+                && !(row.metadata.kind.opensOccurrence && isPlannedInEarlierZone(row))
         }
         guard !degraded.isEmpty else { return }
         out.append(.note("exact alarms granted: \(degraded.count) inexact ring(s) registered exactly again (AND-3)"))
