@@ -71,7 +71,7 @@ extension BridgeCore {
         // (already seen, or queued behind the launch read) cancels it — so it is not re-registered
         // for a sound it will never play (ios uniform seed 6060: a fuse a force-quit left beside its
         // rotation's replacement was re-registered at a foreground launch).
-        let foreground = appActive || queued.contains(.didBecomeActive)
+        let foreground = activeOrActivating
         var requests: [RingRequest] = []
         for row in rings where row.metadata.kind.isOccurrenceBound && row.metadata.token == live.token
             && row.confirmed && !row.delivered && row.fireWallMs > now.wallMs && !inFlight.contains(row.id)
