@@ -771,6 +771,7 @@ extension BridgeCore {
             if row.metadata.kind == .successor { skipHandoffConfirmed(row, now: now, into: &out) }
             if row.metadata.kind == .successor { walkTakeoverConfirmed(row, now: now, into: &out) }  // WALK-21
             if row.metadata.kind == .walkFuse { walkFuseConfirmed(row, now: now, into: &out) }  // WALK-15
+            resoundLandedRing(id, now: now, into: &out)  // SND-2, SND-7
         case .failure(let error):
             if degradeRefusedExact(row, error: error, now: now, into: &out) { return }  // AND-1, AND-3
             if handleLimitFailure(row, error: error, now: now, into: &out) { return }  // CAP-4: one retry
