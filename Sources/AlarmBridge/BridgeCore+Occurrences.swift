@@ -39,6 +39,7 @@ extension BridgeCore {
             landed.append(row)
         }
         for row in landed where row.metadata.kind == .snooze { adoptLandedSnooze(row, now: now, into: &out) }  // SNZ-7
+        for row in landed where row.metadata.kind == .successor { adoptLandedSkipSuccessor(row.id, now: now, into: &out) }  // SNZ-15
         for row in landed where row.metadata.kind == .primary { retireLandedLeftover(row.id, now: now, into: &out) }  // SCH-10
         rebaseUnrungSnoozeRows(inventory, now: now, into: &out)  // SNZ-20
         guard flavor == .ios else { return }
