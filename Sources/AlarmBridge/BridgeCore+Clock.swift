@@ -92,7 +92,7 @@ extension BridgeCore {
         // its rebased time (ios uniform seeds 621, 1865 of `clock-set-back-after-trigger`: a
         // process death after the resign edge, a set-back, and the user's launch rebased the fuse
         // in the foreground). As in `resoundPendingRings`.
-        let foreground = appActive || queued.contains(.didBecomeActive)
+        let foreground = activeOrActivating
         // WALK-15, WALK-16: with a rotation recorded, only its replacement moves; re-arming both
         // would arm a fuse pair in one step (ios swarm seed 2204 of `clock-set-back-after-trigger`:
         // a death with a rotation in flight, a set-back, and the recovering launch rebased both).

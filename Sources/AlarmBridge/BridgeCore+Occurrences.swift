@@ -39,6 +39,7 @@ extension BridgeCore {
             landed.append(row)
         }
         for row in landed where row.metadata.kind == .snooze { adoptLandedSnooze(row, now: now, into: &out) }  // SNZ-7
+        for row in landed where row.metadata.kind == .successor { adoptLandedSkipSuccessor(row.id, now: now, into: &out) }  // SNZ-15
         for row in landed where row.metadata.kind == .primary { retireLandedLeftover(row.id, now: now, into: &out) }  // SCH-10
         rebaseUnrungSnoozeRows(inventory, now: now, into: &out)  // SNZ-20
         guard flavor == .ios else { return }
@@ -771,6 +772,7 @@ extension BridgeCore {
             if row.metadata.kind == .successor { skipHandoffConfirmed(row, now: now, into: &out) }
             if row.metadata.kind == .successor { walkTakeoverConfirmed(row, now: now, into: &out) }  // WALK-21
             if row.metadata.kind == .walkFuse { walkFuseConfirmed(row, now: now, into: &out) }  // WALK-15
+            resoundLandedRing(id, now: now, into: &out)  // SND-2, SND-7
         case .failure(let error):
             if degradeRefusedExact(row, error: error, now: now, into: &out) { return }  // AND-1, AND-3
             if handleLimitFailure(row, error: error, now: now, into: &out) { return }  // CAP-4: one retry

@@ -84,11 +84,28 @@ extension BridgeCore {
         // newly chosen sound) replaces the legacy ring (BOOT-9, SND-1). A primary sounds at
         // position 0 (SND-2): a sound the edit moved to a later progressive group no longer
         // qualifies (ios swarm seed 26790: the legacy a3.wed ring kept sound-5, now in group 1).
-        if let sound = adopted.soundName, soundSettings(alarmID: alarmID)?.mayPlay(sound, atPosition: 0) != true { return request }
+        // An adopted ring without a sound plays the system default (SND-4): it qualifies only while
+        // the settings hold no sound or the system default is in the first group (ios swarm seed
+        // 44027, uniform 44573: a legacy a1 ring registered before any sound was chosen kept the
+        // system default after the user chose progressive groups that do not hold it).
+        if !adoptedSoundMayPlay(adopted.soundName, alarmID: alarmID) { return request }
         var legacy = request
         legacy.id = adopted.id
         legacy.soundName = adopted.soundName  // SND-6
         return fingerprint(legacy, now: now) == adopted.fingerprint ? legacy : request
+    }
+
+    /// SND-2, SND-4, SND-6, BOOT-9: true when an adopted legacy primary that plays `soundName`
+    /// (nil: the system default) may keep it as the first ring of an occurrence under the alarm's
+    /// current settings: a member of the first progressive group (or of the random pool), or the
+    /// system default when the settings hold no sound at all.
+    func adoptedSoundMayPlay(_ soundName: String?, alarmID: String) -> Bool {
+        let settings = soundSettings(alarmID: alarmID)
+        guard let sound = soundName else {
+            guard let settings, settings.choose(position: 0, salt: "") != nil else { return true }
+            return settings.mayPlay(SoundSettings.systemDefaultSoundName, atPosition: 0)
+        }
+        return settings?.mayPlay(sound, atPosition: 0) == true
     }
 
     /// The latest ring time of `root` that already came (wall ms; `.min` when none is known).

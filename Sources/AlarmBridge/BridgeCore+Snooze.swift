@@ -108,6 +108,24 @@ extension BridgeCore {
         snoozeConfirmed(with(row) { $0.confirmed = true }, now: now, into: &out)
     }
 
+    /// SNZ-15, SNZ-10: a successor an earlier process armed beside a confirmed snooze ring — a
+    /// skip's handoff (`armSuccessor` arms none beside a confirmed snooze) whose confirmation died
+    /// with that process — is held by the platform: the skip's arm landed, so the skip stands, as
+    /// `adoptLandedSnooze` lets a landed snooze stand. Its handoff completes now: the snooze ring is
+    /// retired (arm before retire: the successor is accepted) and the reply the dead process owed
+    /// says so. Left alone, the successor sat beside the pending snooze ring for good (ios swarm
+    /// seed 41589: a process death 125 ms after a skip; the successor landed while no process ran).
+    /// iOS only, like `adoptLandedSnooze` (Android's retries are repaired by `repairPendingRetries`).
+    mutating func adoptLandedSkipSuccessor(_ id: AlarmUUID, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard flavor == .ios, pendingSkip == nil, let row = document?.row(id), row.metadata.kind == .successor, !row.delivered,
+              let live = document?.liveOccurrence, live.token == row.metadata.token,
+              let snooze = pendingSnooze(of: live), snooze.confirmed, !snoozeRequestsInFlight.contains(snooze.id),
+              !inFlight.contains(snooze.id) else { return }
+        out.append(.note("SNZ-15: successor \(id) of an earlier process's skip is held: the skip stands"))
+        retire(snooze, reason: "snooze skipped (SNZ-15)", into: &out)
+        out.append(.reply(.snoozeSkipped(token: live.token)))
+    }
+
     /// SNZ-19: rendering the challenge stops a snooze ring that is sounding.
     mutating func stopSoundingSnooze(of live: OccurrenceRecord, into out: inout [BridgeCommand]) {
         for id in alerting {

@@ -63,17 +63,19 @@ extension BridgeCore {
     /// would sound one group too low (ios seed 4900: a walk fuse armed while a successor was
     /// pending). Each such ring is re-registered under the same ID and fire time with the sound
     /// of the new position (a replacement: refused, the old ring stays, see `resoundCompleted`).
-    /// A ring already heard keeps its sound (SND-6); a ring in flight is left to its answer.
-    mutating func resoundPendingRings(now: BridgeInstants, into out: inout [BridgeCommand]) {
+    /// A ring already heard keeps its sound (SND-6); a ring in flight is left to its answer
+    /// (``resoundLandedRing(_:now:into:)``).
+    /// - Parameter only: restricts the pass to one ring (nil: every pending ring of the occurrence).
+    mutating func resoundPendingRings(only: AlarmUUID? = nil, now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard flavor == .ios, let live = document?.liveOccurrence, let rings = document?.rings else { return }
         let position = sequencePosition(of: live)
         // WALK-5, WALK-9: no walk fuse is kept while Ember is natively active — the activation
         // (already seen, or queued behind the launch read) cancels it — so it is not re-registered
         // for a sound it will never play (ios uniform seed 6060: a fuse a force-quit left beside its
         // rotation's replacement was re-registered at a foreground launch).
-        let foreground = appActive || queued.contains(.didBecomeActive)
+        let foreground = activeOrActivating
         var requests: [RingRequest] = []
-        for row in rings where row.metadata.kind.isOccurrenceBound && row.metadata.token == live.token
+        for row in rings where (only == nil || row.id == only) && row.metadata.kind.isOccurrenceBound && row.metadata.token == live.token
             && row.confirmed && !row.delivered && row.fireWallMs > now.wallMs && !inFlight.contains(row.id)
             && !(live.audibleRingIDs ?? []).contains(row.id) && !(foreground && row.metadata.kind == .walkFuse) {
             let sound = chooseSound(alarmID: row.metadata.alarmID, ringID: row.id, position: position)
@@ -84,6 +86,21 @@ extension BridgeCore {
                                         metadata: row.metadata, soundName: sound))
         }
         publishAndSchedule(requests, origin: .lifecycle, now: now, into: &out)
+    }
+
+    /// SND-2, SND-7 on iOS: a ring of the live occurrence landed. If another ring of the
+    /// occurrence was heard while its request was in flight, it chose the sound of a position that
+    /// has passed, and `resoundPendingRings` skipped it then (in flight): it is re-registered now
+    /// (ios uniform seed 41169: a walk fuse armed for a step 0.5 s after the previous fuse began
+    /// alerting, before the bridge saw that alert, sounded one group too low). A walk fuse that a
+    /// follow-up rotation already in flight replaces is left to it (WALK-16, WALK-17: one fuse
+    /// request per root per step; the replacement draws the sound of the current position).
+    mutating func resoundLandedRing(_ id: AlarmUUID, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard flavor == .ios, let row = document?.row(id), row.metadata.kind.isOccurrenceBound else { return }
+        if row.metadata.kind == .walkFuse, inFlight.contains(where: { other in
+            other != id && document?.row(other).map { $0.metadata.kind == .walkFuse && $0.metadata.rootID == row.metadata.rootID } == true
+        }) { return }
+        resoundPendingRings(only: id, now: now, into: &out)
     }
 
     /// The daemon's answer to a re-registration of `resoundPendingRings`: accepted, the ring plays

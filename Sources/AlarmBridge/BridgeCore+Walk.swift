@@ -303,6 +303,12 @@ extension BridgeCore {
     /// one is in flight owes a follow-up rotation to the newest deadline.
     mutating func rotateFuse(to dueMs: Int64, for live: OccurrenceRecord, now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard let walk = walkRecord(for: live) else { return }
+        if activeOrActivating {
+            // WALK-5, WALK-9, WALK-13: the activation handled later in this step cancels every
+            // fuse; none is armed for it to cancel (a foreground maintenance alarm).
+            out.append(.note("walk fuse not armed: Ember is becoming active in this step (WALK-5)"))
+            return
+        }
         if walk.rotationID != nil {
             walkSession.followUpOwed = true
             out.append(.note("fuse rotation in flight: follow-up owed (WALK-17)"))

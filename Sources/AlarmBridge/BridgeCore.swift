@@ -24,6 +24,9 @@ public struct BridgeCore: Sendable {
     public private(set) var document: BridgeDocument?
     /// Inputs that arrived before the bridge was ready, replayed in order once it is. Bounded.
     var queued: [BridgeInput] = []
+    /// While `handleObservation` replays what queued behind a read: the inputs still to come in
+    /// this same step (empty otherwise). Process-local, never persisted.
+    var replayAhead: [BridgeInput] = []
     /// Native lifecycle: authoritative foreground state (FG-8).
     public internal(set) var appActive = false
     var challengeVisible = false
@@ -365,6 +368,16 @@ public struct BridgeCore: Sendable {
         out.append(.setTimer(.gateRecheck, delayMs: configuration.gateRecheckMs))
     }
 
+    /// FG-2, WALK-5, WALK-9: Ember is natively active, or its activation is already known and
+    /// waits to be handled — queued behind a read, or later in the replay of this very step (an
+    /// open foreground stint: `droppingEndedForegroundStints` removed the ended ones). A walk fuse
+    /// armed now would be cancelled by that activation in the same step: a foreground maintenance
+    /// alarm (WALK-13; ios swarm seed 42837: steps queued behind a damaged-store launch gate,
+    /// then the user's open, replayed in that order at the release).
+    var activeOrActivating: Bool {
+        appActive || queued.contains(.didBecomeActive) || replayAhead.contains(.didBecomeActive)
+    }
+
     mutating func enqueue(_ input: BridgeInput) {
         if queued.count >= Self.queuedInputsMax { queued.removeFirst() }
         queued.append(input)
@@ -490,9 +503,11 @@ public struct BridgeCore: Sendable {
             replay = Self.supersedingQueuedSnapshots(replay, with: inventory)
         }
         queued = []
-        for input in replay {
+        for (index, input) in replay.enumerated() {
+            replayAhead = Array(replay[(index + 1)...])  // `activeOrActivating` looks ahead
             handleReady(input, now: now, into: &out)
         }
+        replayAhead = []
         if !journal.isEmpty {
             // ACT-5, ACT-1: the journal is cleared only after the document holding the replay's
             // effects is written; cleared first, a death between the two lost the Stop and its
