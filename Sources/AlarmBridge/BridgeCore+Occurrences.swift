@@ -462,7 +462,10 @@ extension BridgeCore {
             armExpiryTimer(now: now, into: &out)
             return
         }
-        guard let live = document?.liveOccurrence, let row = document?.row(id), isBound(row, to: live) else { return }
+        // INACT-4, OCC-6: a tied root's primary rang the live occurrence's own ring time; its Stop
+        // is activity of the occurrence (ios uniform seed 51401).
+        guard let live = document?.liveOccurrence, let row = document?.row(id),
+              isBound(row, to: live) || isTiedPrimary(id, of: live, now: now) else { return }
         // INACT-4, OCC-11: a primary row is bound by its root alone, so a Stop that reached the app
         // before the live occurrence began is the Stop of an earlier occurrence of that root (a
         // locked-boot launch replays it only after that occurrence expired and a newer one, from
@@ -952,12 +955,25 @@ extension BridgeCore {
                 out.append(.note("defect retry-survives-closure: retry \(row.id) left ringing"))
                 continue
             }
+            if opensLaterOccurrence(row, than: occurrence, as: state, now: now) { continue }
             if alerting.contains(row.id) || (flavor == .ios && (row.metadata.kind == .primary || row.delivered)) {
                 out.append(.stop(row.id, origin: origin))
                 removeAlerting(row.id)
             }
         }
         runDeferredSyncIfClear(into: &out)
+    }
+
+    /// OCC-25, INACT-22, INACT-24: an expiry noticed late stops the alerts *of* the occurrence; a
+    /// primary of its root whose ring time came after the deadline is the root's next occurrence,
+    /// which opens on its own delivery, and is left sounding (ios uniform seed 57537: the 09:23
+    /// occurrence expired at 09:38 while the process was suspended; the alarm, edited to 09:41,
+    /// rang; the resume's expiry stopped that alert and no occurrence ever opened for it).
+    func opensLaterOccurrence(_ row: RingRow, than occurrence: OccurrenceRecord, as state: OccurrenceState,
+                              now: BridgeInstants) -> Bool {
+        guard state == .expired, row.metadata.kind.opensOccurrence else { return false }
+        let ringTime = occurrenceStart(of: row, now: now)
+        return ringTime > occurrence.startedAtMs && ringTime >= occurrence.deadlineMs
     }
 
     mutating func armExpiryTimer(now: BridgeInstants, into out: inout [BridgeCommand]) {

@@ -65,6 +65,11 @@ extension BridgeCore {
     /// of the new position (a replacement: refused, the old ring stays, see `resoundCompleted`).
     /// A ring already heard keeps its sound (SND-6); a ring in flight is left to its answer
     /// (``resoundLandedRing(_:now:into:)``).
+    /// SND-6, SCH-23: a ring due within G_PUB (the bound the bridge allows a request in flight,
+    /// SCH-4) keeps its sound: the same-ID replacement could land after the ring began alerting,
+    /// and AlarmKit would end that alert and deliver the ring again with the other sound (ios
+    /// uniform seed 53265: a fuse resounded 201 ms before its fire time alerted with sound-8,
+    /// then again with sound-10 when the replacement landed 83 ms later).
     /// - Parameter only: restricts the pass to one ring (nil: every pending ring of the occurrence).
     mutating func resoundPendingRings(only: AlarmUUID? = nil, now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard flavor == .ios, let live = document?.liveOccurrence, let rings = document?.rings else { return }
@@ -76,7 +81,7 @@ extension BridgeCore {
         let foreground = activeOrActivating
         var requests: [RingRequest] = []
         for row in rings where (only == nil || row.id == only) && row.metadata.kind.isOccurrenceBound && row.metadata.token == live.token
-            && row.confirmed && !row.delivered && row.fireWallMs > now.wallMs && !inFlight.contains(row.id)
+            && row.confirmed && !row.delivered && row.fireWallMs - now.wallMs >= configuration.publicationGraceMs && !inFlight.contains(row.id)
             && !(live.audibleRingIDs ?? []).contains(row.id) && !(foreground && row.metadata.kind == .walkFuse) {
             let sound = chooseSound(alarmID: row.metadata.alarmID, ringID: row.id, position: position)
             guard sound != row.soundName else { continue }

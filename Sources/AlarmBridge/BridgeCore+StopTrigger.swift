@@ -31,12 +31,23 @@ extension BridgeCore {
     /// ``stopTriggerWallMs(_:now:)`` reads it; nil when none waits.
     /// A ring cancelled while its schedule was in flight (`cancelledInFlight`) that then landed
     /// and sounded is still that occurrence's: its Stop counts (ios swarm seed 11765).
+    /// A tied root's primary (another root due at the same ring time, settled for `live`'s root)
+    /// that alerted and was stopped is that ring time's alert too: its Stop is the trigger
+    /// (OCC-5, OCC-6; ios uniform seed 51401: a2 and a1.wed tied at 08:11, the user stopped a2's
+    /// alert, and the successor of a1.wed's occurrence was timed from the late launch instead).
     func pendingStopTriggerWallMs(for live: OccurrenceRecord, now: BridgeInstants) -> Int64? {
         stopArrivals.filter { arrival in
             document?.row(arrival.ringID)?.metadata.rootID == live.rootID
                 || document?.cancelledInFlight?.contains { $0.id == arrival.ringID && $0.metadata.token == live.token } == true
+                || isTiedPrimary(arrival.ringID, of: live, now: now)
         }
         .map { triggerWallMs($0, now: now) }.min()
+    }
+
+    /// OCC-3, OCC-6: whether `id` is the primary of another root due at `live`'s own ring time.
+    func isTiedPrimary(_ id: AlarmUUID, of live: OccurrenceRecord, now: BridgeInstants) -> Bool {
+        guard let row = document?.row(id), row.metadata.kind.opensOccurrence, row.metadata.rootID != live.rootID else { return false }
+        return occurrenceStart(of: row, now: now) == live.startedAtMs
     }
 
     func triggerWallMs(_ arrival: StopArrival, now: BridgeInstants) -> Int64 {
