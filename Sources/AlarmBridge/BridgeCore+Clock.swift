@@ -114,6 +114,11 @@ extension BridgeCore {
             rebased.append(RingRequest(id: row.id, schedule: .fixed(wallMs: fire), fireWallMs: fire, metadata: row.metadata,
                                        soundName: row.soundName))  // SND-6: the same ring keeps its sound
         }
+        // SNZ-21, SNZ-22: the rebase starts a retry series of its own: a refusal is asked again
+        // `armRetryMax` times, whatever an earlier failed arm spent of the budget (ios uniform
+        // seed 58071: a skip's successor refused for capacity at 05:43 left two retries for the
+        // snooze rebase of a 1 h set-back; refused three times, the snooze ring stayed 79 min out).
+        if !rebased.isEmpty { armRetries = 0 }
         publishAndSchedule(rebased, origin: .lifecycle, now: now, into: &out)
         if !defects.snoozeNotRebased {
             noteAmbiguousSnoozeRows(delta, now: now, previousReadingWallMs: previousReadingWallMs, datedByBroadcast: datedByBroadcast)
