@@ -462,10 +462,7 @@ extension BridgeCore {
             armExpiryTimer(now: now, into: &out)
             return
         }
-        // INACT-4, OCC-6: a tied root's primary rang the live occurrence's own ring time; its Stop
-        // is activity of the occurrence (ios uniform seed 51401).
-        guard let live = document?.liveOccurrence, let row = document?.row(id),
-              isBound(row, to: live) || isTiedPrimary(id, of: live, now: now) else { return }
+        guard let live = document?.liveOccurrence, let row = document?.row(id), isBound(row, to: live) else { return }
         // INACT-4, OCC-11: a primary row is bound by its root alone, so a Stop that reached the app
         // before the live occurrence began is the Stop of an earlier occurrence of that root (a
         // locked-boot launch replays it only after that occurrence expired and a newer one, from

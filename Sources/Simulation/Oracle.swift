@@ -998,6 +998,11 @@ extension World {
         // Only the occurrence the dismissal was for (ios seed 712: a journalled Stop of an earlier
         // occurrence credits nothing to the one live at the gate's release).
         guard let index = oracle.liveIndex, oracle.occurrences[index].id == credited else { return }
+        // OCC-3, INACT-4: the tie settled on another root while the credit waited (a release that
+        // wrote nothing re-pends it, `keepUnwrittenReleaseCredit`): that root's Stop was a
+        // passed-over ring's and credits nothing, as a reverted tied credit (ios uniform seed
+        // 51401: a2's late 08:09 primary stopped at 08:12, a1.wed won the tie at the launch read).
+        if let root, !oracle.occurrences[index].tiedRoots.contains(root) { return }
         if oracle.occurrences[index].tiedRoots.count > 1, let root {
             // A Stop of a tied root's ring, credited late: a settlement on another root reverts it
             // like one credited at once (ios uniform seed 9632: the Stop of a3.mon, queued behind a
