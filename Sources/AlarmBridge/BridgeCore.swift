@@ -101,8 +101,9 @@ public struct BridgeCore: Sendable {
     var previousProcessReadingWallMs: Int64?
     static let publishedSinceBackwardJumpMax = 128
     /// iOS, REC-9: rings this process saw listed still scheduled, undelivered, at or after their
-    /// fire time (a delivery the phone held late; bounded, oldest first out). Such a ring began alerting only after that view, so across a later
-    /// set-back it may have begun in either frame (ios uniform seed 42696).
+    /// fire time (a delivery the phone held late; bounded, oldest first out). Such a ring began
+    /// alerting only after that view, so across a later set-back it may have begun in either
+    /// frame (ios uniform seed 42696). Process-local, never persisted.
     var heldPastFireSeen: [AlarmUUID] = []
     /// `heldPastFireSeen` as it stood, in the old frame, when `lastBackwardJump` was taken.
     var heldAtBackwardJump: [AlarmUUID] = []
