@@ -43,6 +43,7 @@ extension BridgeCore {
         for row in landed where row.metadata.kind == .primary { retireLandedLeftover(row.id, now: now, into: &out) }  // SCH-10
         rebaseUnrungSnoozeRows(inventory, now: now, into: &out)  // SNZ-20
         guard flavor == .ios else { return }
+        noteHeldPastFire(inventory, now: now)  // REC-9
         replanMovedRelativeRows(inventory, delivered: queuedDeliveries, now: now)  // REC-8, IOS-2
         let nowAlerting = inventory.filter { $0.state == .alerting }.map(\.id).sorted()
         // OCC-2: the first root to become *due* owns the occurrence, whatever order a late
@@ -164,7 +165,17 @@ extension BridgeCore {
                 return (narrow || late) && row.fireWallMs <= now.wallMs
             } ?? false
             guard plannedInOldZone || jumpedOver else { continue }
-            let next = configuration.calendar.nextFire(hour: hour, minute: minute, weekday: weekday, after: now.wallMs)
+            var next = configuration.calendar.nextFire(hour: hour, minute: minute, weekday: weekday, after: now.wallMs)
+            // SCH-21: AlarmKit moved the ring at the change, before this step, to the change's next
+            // match: a match since the row was planned and less than `lateDeliverySlackMs` ago may be
+            // that instant, its delivery held late; the ring is past its fire time, not a future
+            // one to re-plan (ios uniform seed 49799: a one-shot 08:33 planned in Berlin, the zone
+            // became Sydney at 08:30, the launch at 08:33:53 re-planned it for the next day and its
+            // sync cancelled the ring AlarmKit was about to deliver).
+            let latest = configuration.calendar.latestFire(hour: hour, minute: minute, weekday: weekday, atOrBefore: now.wallMs)
+            if plannedInOldZone, !jumpedOver, latest > row.publishedAtMs, now.wallMs - latest < Self.lateDeliverySlackMs {
+                next = latest
+            }
             guard next != row.fireWallMs else { continue }
             noteReplannedRelativeRow(row)
             mutate { document in
@@ -237,6 +248,12 @@ extension BridgeCore {
     ///   `publishedSinceBackwardJump`) exists only in the new frame: no offset (ios uniform seed
     ///   11530: an edit 27 min after a seen 1 h set-back armed a concrete 05:51, dated an hour
     ///   early at its Stop and expired at once).
+    ///   A ring a view before the set-back listed still scheduled past its fire time (a delivery
+    ///   held late, `heldAtBackwardJump`) began alerting after that view, which may be after the
+    ///   correction: AlarmKit re-arms a held `.fixed` ring the set-back moved back into the future,
+    ///   and it rings at its time in the new frame. No offset, the later deadline (ios uniform seed
+    ///   42696: a held 05:31 seen pending at 05:31:23, a 1 h set-back, the ring alerting at 05:31
+    ///   in the new frame was dated in the old one and expired at its opening).
     func clockOffset(forStart startedAt: Int64, ringID: AlarmUUID? = nil, now: BridgeInstants) -> Int64 {
         if let jump = lastForwardJump, startedAt > jump.fromWallMs, startedAt <= jump.toWallMs {
             return jump.toWallMs - startedAt
@@ -245,8 +262,11 @@ extension BridgeCore {
             return jump.toWallMs - jump.fromWallMs
         }
         let reachedBefore = lastBackwardJumpDated ? lastBackwardJump?.toWallMs : lastBackwardJump?.lastReadingWallMs
+        // A ring seen held past its fire time before the set-back began alerting after that view,
+        // before or after the correction: either frame, unless the new frame has not reached it.
+        let seenHeld = ringID.map(heldAtBackwardJump.contains) ?? false
         if let back = lastBackwardJump, let reachedBefore, !(ringID.map(publishedSinceBackwardJump.contains) ?? false),
-           startedAt <= reachedBefore || startedAt > now.wallMs,
+           (startedAt <= reachedBefore && !seenHeld) || startedAt > now.wallMs,
            startedAt <= back.fromWallMs, back.toWallMs - startedAt < 20 * 3_600_000 {  // OCC-21
             return back.toWallMs - back.fromWallMs
         }
@@ -427,6 +447,19 @@ extension BridgeCore {
         let next = configuration.calendar.nextFire(hour: hour, minute: minute, weekday: weekday, after: reading)
         guard next > now.wallMs, next - now.wallMs < 20 * 3_600_000 else { return nil }
         return next
+    }
+
+    /// REC-9: remembers the rings `inventory` lists still scheduled and undelivered at or after
+    /// their fire time (`heldPastFireSeen`; a delivery the phone holds late, PLATFORMS.md).
+    mutating func noteHeldPastFire(_ inventory: [PlatformAlarm], now: BridgeInstants) {
+        for alarm in inventory where alarm.state == .scheduled {
+            guard let row = document?.row(alarm.id), !row.delivered, row.fireWallMs <= now.wallMs else { continue }
+            heldPastFireSeen.removeAll { $0 == alarm.id }
+            heldPastFireSeen.append(alarm.id)
+        }
+        if heldPastFireSeen.count > Self.heldPastFireSeenMax {
+            heldPastFireSeen.removeFirst(heldPastFireSeen.count - Self.heldPastFireSeenMax)
+        }
     }
 
     /// REC-8: remembers the instant a `.relative` row was planned for before

@@ -809,7 +809,7 @@ final class World {
             if clockJumpObservedMs == nil { clockJumpObservedMs = nowMs }
             if let exemption = faultExemption, exemption.sinceMs <= nowMs, stepCouldObserveFault(input) { faultExemption = nil }
             unseenShiftHeldByGatedProcess = false
-            oracleNoteExecution()
+            oracleNoteExecution(showsDaemon: inputShowsDaemon(input))
         }
         if case .scheduleCompleted(let id, .failure(.maximumLimitReached)) = input, wasReady,
            let metadata = requestMetadata[id], metadata.kind.opensOccurrence {
