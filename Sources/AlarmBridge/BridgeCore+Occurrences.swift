@@ -194,6 +194,10 @@ extension BridgeCore {
     @discardableResult
     mutating func observeDelivery(_ id: AlarmUUID, now: BridgeInstants, into out: inout [BridgeCommand]) -> Bool {
         guard let row = document?.row(id) else {
+            if let cancelled = document?.cancelledInFlight?.first(where: { $0.id == id }) {
+                silenceLandedAfterCancel(cancelled, into: &out)
+                return false
+            }
             out.append(.note("delivery of unknown ring \(id): left alone"))
             return false
         }
@@ -225,6 +229,27 @@ extension BridgeCore {
             retire(row, reason: "successor of a closed occurrence", into: &out)  // OCC-20, AND-14
             return false
         }
+    }
+
+    /// IOS-11, FG-1, FG-2, OCC-24: a ring this bridge cancelled while its schedule call was in
+    /// flight (`cancelledInFlight`), whose schedule landed after the cancel and which now alerts,
+    /// seen by a later process (the one that cancelled died before the schedule's answer, which
+    /// would have cancelled it again). It is still this bridge's ring, of the kind and occurrence
+    /// its row names, not a stranger's (SCH-3): while Ember is active it is silenced like any
+    /// ordinary wake ring (FG-1, FG-2), and once its occurrence has closed it is retired (OCC-24).
+    /// Otherwise it sounds for its live occurrence, whose pressure it is, and its Stop counts
+    /// (``pendingStopTriggerWallMs(for:now:)``; ios swarm seed 11765). Ios swarm seed 55069: a
+    /// snooze confirmed at the background edge cancelled the successor armed there, still in
+    /// flight; the process died, the successor landed and rang, and the next launch, in the
+    /// foreground, left it alerting as an unknown ring.
+    mutating func silenceLandedAfterCancel(_ row: RingRow, into out: inout [BridgeCommand]) {
+        let live = row.metadata.token.flatMap { document?.occurrence(token: $0) }?.state == .live
+        guard appActive || !live else {
+            out.append(.note("ring \(row.id) cancelled in flight by an earlier process sounds for its live occurrence"))
+            return
+        }
+        out.append(.note("ring \(row.id) landed after an earlier process's cancel: stopped (\(appActive ? "FG-2" : "OCC-24"))"))
+        out.append(.stop(row.id, origin: appActive ? .foreground : .retire))
     }
 
     /// REC-9: how far (ms) a ring time that began ringing around the last clock correction lies
@@ -985,12 +1010,33 @@ extension BridgeCore {
                 out.append(.note("defect retry-survives-closure: retry \(row.id) left ringing"))
                 continue
             }
+            if !alerting.contains(row.id) && mayAlertForLaterRingTime(row, than: occurrence, now: now) {
+                // INACT-17, OCC-16: not stopped blind; the read below tells (an alert of its own
+                // occurrence is then retired as a closed one's, OCC-24).
+                out.append(.note("primary \(row.id) of \(row.metadata.rootID) may be alerting for a later ring time: read first"))
+                if awaitingObservation == nil { out.append(.readInventory(.observe)) }
+                continue
+            }
             if alerting.contains(row.id) || (flavor == .ios && (row.metadata.kind == .primary || row.delivered)) {
                 out.append(.stop(row.id, origin: origin))
                 removeAlerting(row.id)
             }
         }
         runDeferredSyncIfClear(into: &out)
+    }
+
+    /// INACT-17, OCC-16, REC-8: a repeating `.relative` primary (AlarmKit re-arms it after each
+    /// ring) whose schedule has matched again since `occurrence` began — in the zone in force now,
+    /// a zone change can bring the same weekday's hour and minute round again hours later — may
+    /// be alerting for that later ring time, a fresh occurrence, not for the closing one. Closure
+    /// must not stop it blind: the expiry a launch notices first (INACT-21) would silence the new
+    /// morning before any read showed it (ios swarm seed 54747: a1.thu 05:07 São Paulo expired
+    /// unseen; the zone became New York and 05:07 New York rang; the launch's expiry stopped it).
+    func mayAlertForLaterRingTime(_ row: RingRow, than occurrence: OccurrenceRecord, now: BridgeInstants) -> Bool {
+        guard flavor == .ios, row.metadata.kind == .primary, row.repeatsInDaemon,
+              case .relative(let hour, let minute, let weekday) = row.schedule else { return false }
+        let latest = configuration.calendar.latestFire(hour: hour, minute: minute, weekday: weekday, atOrBefore: now.wallMs)
+        return latest > occurrence.startedAtMs && latest <= now.wallMs
     }
 
     mutating func armExpiryTimer(now: BridgeInstants, into out: inout [BridgeCommand]) {

@@ -735,7 +735,8 @@ extension World {
         let audible = audibleRings().map(\.id)
         for ring in alertingRings() where ring.metadata.kind.opensOccurrence && ring.metadata.rootID == rootID {
             oracleAlertStarted(ring.id, ring.metadata)
-            if audible.contains(ring.id) { soundAlertStarted(ring.id, ring.metadata) }  // its sound counts (invariant 34)
+            // Its sound counts (invariant 34); an iOS muted one is recorded unheard (`noteMutedRing`).
+            if audible.contains(ring.id) || ios != nil { soundAlertStarted(ring.id, ring.metadata) }
         }
         enqueue(.oracleDeadline(occurrence: occurrence.id), afterMs: occurrence.deadlineMs - wallMs)
         enqueue(.gapCheck, afterMs: setup.transitionBoundMs + 1)

@@ -186,7 +186,7 @@ extension World {
         for ring in alertingRings() where ring.metadata.kind.opensOccurrence && ring.metadata.rootID == rootID
             && oracle.bindings[ring.id] == nil {
             oracleAlertStarted(ring.id, ring.metadata)
-            if audible.contains(ring.id) { soundAlertStarted(ring.id, ring.metadata) }
+            if audible.contains(ring.id) || ios != nil { soundAlertStarted(ring.id, ring.metadata) }  // iOS muted: `noteMutedRing`
         }
         enqueue(.gapCheck, afterMs: 0)
     }
