@@ -49,11 +49,8 @@ extension BridgeCore {
     /// which the platform treats as a replacement, so a failed re-arm leaves the old ring (SNZ-21).
     /// - Parameter previousReadingWallMs: the wall reading (old frame) the correction was measured
     ///   against: the clock moved at some instant after it, unknown when no process saw it.
-    /// - Parameter seenAtChange: the process noticed the correction at the clock-change
-    ///   notification itself, running as it happened: held rings it saw keep the old frame.
     mutating func applyClockCorrection(_ delta: Int64, now: BridgeInstants, previousReadingWallMs: Int64?,
-                                       datedByBroadcast: Bool = false, seenAtChange: Bool = false,
-                                       into out: inout [BridgeCommand]) {
+                                       datedByBroadcast: Bool = false, into out: inout [BridgeCommand]) {
         out.append(.note("clock corrected by \(delta) ms (REC-9)"))
         clearForegroundSuppressedOnClockChange(into: &out)  // SCH-18: clock change
         // REC-9: the corrected frame is the new clock reference, persisted with this step, so that a
@@ -65,11 +62,7 @@ extension BridgeCore {
         // Set back: times up to the old frame's "now" were reached before it (occurrenceStart).
         lastBackwardJump = delta < 0 ? (now.wallMs - delta, now.wallMs, previousReadingWallMs ?? .min) : nil
         publishedSinceBackwardJump = []
-        // REC-9: a set-back noticed later, not at its notification, may have come before or after
-        // a held ring began alerting (`clockOffset`). One seen as it happened found the held ring
-        // still held: the occurrence its ring time opened was live across it, in the old frame
-        // (ios uniform seed 47810: a held 09:51, a 90 s set-back seen at 09:51:55).
-        heldAtBackwardJump = delta < 0 && !seenAtChange ? heldPastFireSeen : []
+        heldAtBackwardJump = delta < 0 ? heldPastFireSeen : []
         heldPastFireSeen = []  // later views are in the new frame
         lastBackwardJumpDated = delta < 0 && datedByBroadcast
         correctionLiveToken = document?.liveOccurrence?.token

@@ -249,13 +249,7 @@ public struct BridgeCore: Sendable {
         case .loading, .gated:
             handleBeforeReady(input, now: now, into: &out)
         case .ready:
-            if let correction {
-                // iOS: noticed at `NSSystemClockDidChange` itself, the change was seen as it happened.
-                var seenAtChange = false
-                if case .clockChanged = input { seenAtChange = true }
-                applyClockCorrection(correction, now: now, previousReadingWallMs: previousReading, datedByBroadcast: datedByBroadcast,
-                                     seenAtChange: seenAtChange, into: &out)  // before expiry
-            }
+            if let correction { applyClockCorrection(correction, now: now, previousReadingWallMs: previousReading, datedByBroadcast: datedByBroadcast, into: &out) }  // before expiry
             expireIfDue(now: now, into: &out)  // INACT-21: every path checks expiry first
             if let awaited = awaitingObservation {
                 if case .inventoryRead(awaited, let result) = input {
