@@ -62,6 +62,8 @@ extension BridgeCore {
         // Set back: times up to the old frame's "now" were reached before it (occurrenceStart).
         lastBackwardJump = delta < 0 ? (now.wallMs - delta, now.wallMs, previousReadingWallMs ?? .min) : nil
         publishedSinceBackwardJump = []
+        heldAtBackwardJump = delta < 0 ? heldPastFireSeen : []
+        heldPastFireSeen = []  // later views are in the new frame
         lastBackwardJumpDated = delta < 0 && datedByBroadcast
         correctionLiveToken = document?.liveOccurrence?.token
         recordDatedSetBack(delta, now: now)

@@ -43,6 +43,7 @@ extension BridgeCore {
         for row in landed where row.metadata.kind == .primary { retireLandedLeftover(row.id, now: now, into: &out) }  // SCH-10
         rebaseUnrungSnoozeRows(inventory, now: now, into: &out)  // SNZ-20
         guard flavor == .ios else { return }
+        noteHeldPastFire(inventory, now: now)  // REC-9
         replanMovedRelativeRows(inventory, delivered: queuedDeliveries, now: now)  // REC-8, IOS-2
         let nowAlerting = inventory.filter { $0.state == .alerting }.map(\.id).sorted()
         // OCC-2: the first root to become *due* owns the occurrence, whatever order a late
@@ -164,7 +165,17 @@ extension BridgeCore {
                 return (narrow || late) && row.fireWallMs <= now.wallMs
             } ?? false
             guard plannedInOldZone || jumpedOver else { continue }
-            let next = configuration.calendar.nextFire(hour: hour, minute: minute, weekday: weekday, after: now.wallMs)
+            var next = configuration.calendar.nextFire(hour: hour, minute: minute, weekday: weekday, after: now.wallMs)
+            // SCH-21: AlarmKit moved the ring at the change, before this step, to the change's next
+            // match: a match since the row was planned and less than `lateDeliverySlackMs` ago may be
+            // that instant, its delivery held late; the ring is past its fire time, not a future
+            // one to re-plan (ios uniform seed 49799: a one-shot 08:33 planned in Berlin, the zone
+            // became Sydney at 08:30, the launch at 08:33:53 re-planned it for the next day and its
+            // sync cancelled the ring AlarmKit was about to deliver).
+            let latest = configuration.calendar.latestFire(hour: hour, minute: minute, weekday: weekday, atOrBefore: now.wallMs)
+            if plannedInOldZone, !jumpedOver, latest > row.publishedAtMs, now.wallMs - latest < Self.lateDeliverySlackMs {
+                next = latest
+            }
             guard next != row.fireWallMs else { continue }
             noteReplannedRelativeRow(row)
             mutate { document in
@@ -183,6 +194,10 @@ extension BridgeCore {
     @discardableResult
     mutating func observeDelivery(_ id: AlarmUUID, now: BridgeInstants, into out: inout [BridgeCommand]) -> Bool {
         guard let row = document?.row(id) else {
+            if let cancelled = document?.cancelledInFlight?.first(where: { $0.id == id }) {
+                silenceLandedAfterCancel(cancelled, into: &out)
+                return false
+            }
             out.append(.note("delivery of unknown ring \(id): left alone"))
             return false
         }
@@ -216,6 +231,27 @@ extension BridgeCore {
         }
     }
 
+    /// IOS-11, FG-1, FG-2, OCC-24: a ring this bridge cancelled while its schedule call was in
+    /// flight (`cancelledInFlight`), whose schedule landed after the cancel and which now alerts,
+    /// seen by a later process (the one that cancelled died before the schedule's answer, which
+    /// would have cancelled it again). It is still this bridge's ring, of the kind and occurrence
+    /// its row names, not a stranger's (SCH-3): while Ember is active it is silenced like any
+    /// ordinary wake ring (FG-1, FG-2), and once its occurrence has closed it is retired (OCC-24).
+    /// Otherwise it sounds for its live occurrence, whose pressure it is, and its Stop counts
+    /// (``pendingStopTriggerWallMs(for:now:)``; ios swarm seed 11765). Ios swarm seed 55069: a
+    /// snooze confirmed at the background edge cancelled the successor armed there, still in
+    /// flight; the process died, the successor landed and rang, and the next launch, in the
+    /// foreground, left it alerting as an unknown ring.
+    mutating func silenceLandedAfterCancel(_ row: RingRow, into out: inout [BridgeCommand]) {
+        let live = row.metadata.token.flatMap { document?.occurrence(token: $0) }?.state == .live
+        guard appActive || !live else {
+            out.append(.note("ring \(row.id) cancelled in flight by an earlier process sounds for its live occurrence"))
+            return
+        }
+        out.append(.note("ring \(row.id) landed after an earlier process's cancel: stopped (\(appActive ? "FG-2" : "OCC-24"))"))
+        out.append(.stop(row.id, origin: appActive ? .foreground : .retire))
+    }
+
     /// REC-9: how far (ms) a ring time that began ringing around the last clock correction lies
     /// from the instant it was reached, in the corrected frame the records are kept in: 0 when no
     /// correction touched it.
@@ -237,6 +273,12 @@ extension BridgeCore {
     ///   `publishedSinceBackwardJump`) exists only in the new frame: no offset (ios uniform seed
     ///   11530: an edit 27 min after a seen 1 h set-back armed a concrete 05:51, dated an hour
     ///   early at its Stop and expired at once).
+    ///   A ring a view before the set-back listed still scheduled past its fire time (a delivery
+    ///   held late, `heldAtBackwardJump`) began alerting after that view, which may be after the
+    ///   correction: AlarmKit re-arms a held `.fixed` ring the set-back moved back into the future,
+    ///   and it rings at its time in the new frame. No offset, the later deadline (ios uniform seed
+    ///   42696: a held 05:31 seen pending at 05:31:23, a 1 h set-back, the ring alerting at 05:31
+    ///   in the new frame was dated in the old one and expired at its opening).
     func clockOffset(forStart startedAt: Int64, ringID: AlarmUUID? = nil, now: BridgeInstants) -> Int64 {
         if let jump = lastForwardJump, startedAt > jump.fromWallMs, startedAt <= jump.toWallMs {
             return jump.toWallMs - startedAt
@@ -245,8 +287,11 @@ extension BridgeCore {
             return jump.toWallMs - jump.fromWallMs
         }
         let reachedBefore = lastBackwardJumpDated ? lastBackwardJump?.toWallMs : lastBackwardJump?.lastReadingWallMs
+        // A ring seen held past its fire time before the set-back began alerting after that view,
+        // before or after the correction: either frame, unless the new frame has not reached it.
+        let seenHeld = ringID.map(heldAtBackwardJump.contains) ?? false
         if let back = lastBackwardJump, let reachedBefore, !(ringID.map(publishedSinceBackwardJump.contains) ?? false),
-           startedAt <= reachedBefore || startedAt > now.wallMs,
+           (startedAt <= reachedBefore && !seenHeld) || startedAt > now.wallMs,
            startedAt <= back.fromWallMs, back.toWallMs - startedAt < 20 * 3_600_000 {  // OCC-21
             return back.toWallMs - back.fromWallMs
         }
@@ -427,6 +472,19 @@ extension BridgeCore {
         let next = configuration.calendar.nextFire(hour: hour, minute: minute, weekday: weekday, after: reading)
         guard next > now.wallMs, next - now.wallMs < 20 * 3_600_000 else { return nil }
         return next
+    }
+
+    /// REC-9: remembers the rings `inventory` lists still scheduled and undelivered at or after
+    /// their fire time (`heldPastFireSeen`; a delivery the phone holds late, PLATFORMS.md).
+    mutating func noteHeldPastFire(_ inventory: [PlatformAlarm], now: BridgeInstants) {
+        for alarm in inventory where alarm.state == .scheduled {
+            guard let row = document?.row(alarm.id), !row.delivered, row.fireWallMs <= now.wallMs else { continue }
+            heldPastFireSeen.removeAll { $0 == alarm.id }
+            heldPastFireSeen.append(alarm.id)
+        }
+        if heldPastFireSeen.count > Self.heldPastFireSeenMax {
+            heldPastFireSeen.removeFirst(heldPastFireSeen.count - Self.heldPastFireSeenMax)
+        }
     }
 
     /// REC-8: remembers the instant a `.relative` row was planned for before
@@ -952,6 +1010,13 @@ extension BridgeCore {
                 out.append(.note("defect retry-survives-closure: retry \(row.id) left ringing"))
                 continue
             }
+            if !alerting.contains(row.id) && mayAlertForLaterRingTime(row, than: occurrence, now: now) {
+                // INACT-17, OCC-16: not stopped blind; the read below tells (an alert of its own
+                // occurrence is then retired as a closed one's, OCC-24).
+                out.append(.note("primary \(row.id) of \(row.metadata.rootID) may be alerting for a later ring time: read first"))
+                if awaitingObservation == nil { out.append(.readInventory(.observe)) }
+                continue
+            }
             if opensLaterOccurrence(row, than: occurrence, as: state, now: now) { continue }
             if alerting.contains(row.id) || (flavor == .ios && (row.metadata.kind == .primary || row.delivered)) {
                 out.append(.stop(row.id, origin: origin))
@@ -971,6 +1036,20 @@ extension BridgeCore {
         guard state == .expired, row.metadata.kind.opensOccurrence else { return false }
         let ringTime = occurrenceStart(of: row, now: now)
         return ringTime > occurrence.startedAtMs && ringTime >= occurrence.deadlineMs
+    }
+
+    /// INACT-17, OCC-16, REC-8: a repeating `.relative` primary (AlarmKit re-arms it after each
+    /// ring) whose schedule has matched again since `occurrence` began — in the zone in force now,
+    /// a zone change can bring the same weekday's hour and minute round again hours later — may
+    /// be alerting for that later ring time, a fresh occurrence, not for the closing one. Closure
+    /// must not stop it blind: the expiry a launch notices first (INACT-21) would silence the new
+    /// morning before any read showed it (ios swarm seed 54747: a1.thu 05:07 São Paulo expired
+    /// unseen; the zone became New York and 05:07 New York rang; the launch's expiry stopped it).
+    func mayAlertForLaterRingTime(_ row: RingRow, than occurrence: OccurrenceRecord, now: BridgeInstants) -> Bool {
+        guard flavor == .ios, row.metadata.kind == .primary, row.repeatsInDaemon,
+              case .relative(let hour, let minute, let weekday) = row.schedule else { return false }
+        let latest = configuration.calendar.latestFire(hour: hour, minute: minute, weekday: weekday, atOrBefore: now.wallMs)
+        return latest > occurrence.startedAtMs && latest <= now.wallMs
     }
 
     mutating func armExpiryTimer(now: BridgeInstants, into out: inout [BridgeCommand]) {

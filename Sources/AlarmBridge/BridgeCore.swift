@@ -103,6 +103,14 @@ public struct BridgeCore: Sendable {
     /// not begun alerting by then (REC-9, `occurrenceStart`; ios uniform seed 10296).
     var previousProcessReadingWallMs: Int64?
     static let publishedSinceBackwardJumpMax = 128
+    /// iOS, REC-9: rings this process saw listed still scheduled, undelivered, at or after their
+    /// fire time (a delivery the phone held late; bounded, oldest first out). Such a ring began
+    /// alerting only after that view, so across a later set-back it may have begun in either
+    /// frame (ios uniform seed 42696). Process-local, never persisted.
+    var heldPastFireSeen: [AlarmUUID] = []
+    /// `heldPastFireSeen` as it stood, in the old frame, when `lastBackwardJump` was taken.
+    var heldAtBackwardJump: [AlarmUUID] = []
+    static let heldPastFireSeenMax = 64
     /// Android: the last set-back was dated by its TIME_SET broadcast (seen at its instant), so a
     /// ring time in the re-lived interval was due in the old frame (OCC-3).
     var lastBackwardJumpDated = false

@@ -237,5 +237,9 @@ public enum ExemptionCatalog {
               "An earlier ring of the occurrence sounded while no bridge process could see it, so the bridge cannot know to advance the sound sequence; the group check is suspended for that occurrence.",
               mustStill: "play the chosen sound or the system fallback on every ring (never silent)",
               rules: ["SND-2", "SND-7", "SND-9"], source: "RULES.md sound-sequence invariant (the seed does not say how such a ring moves the position)"),
+        entry("sound-sequence-muted-ring", [.ios],
+              "An earlier ring of the occurrence alerted inaudible under the ring/silent switch and was never heard; AlarmKit does not report the switch, so the bridge counted it as audible; the group check is suspended for that occurrence.",
+              mustStill: "play the chosen sound or the system fallback on every ring (never silent)",
+              rules: ["SND-7", "IOS-6", "SND-2"], source: "IOS-6 [limit]; RULES.md sound-sequence invariant"),
     ]
 }

@@ -202,8 +202,9 @@ extension World {
     func adoptAmbiguousStart(_ bridge: BridgeCore) {
         guard let jump = unobservedClockJump else { return }
         if nowMs - jump.sinceMs > 20 * 3_600_000 { unobservedClockJump = nil; return }
-        guard bridge.isAcceptingInputs, let live = bridge.document?.liveOccurrence,
-              live.startedAtMs >= jump.fromWallMs, live.startedAtMs <= max(wallMs, jump.untilWallMs) else { return }
+        guard bridge.isAcceptingInputs else { return }
+        guard let live = bridge.document?.liveOccurrence else { return demotePassedOverByBridge(bridge, jump: jump) }
+        guard live.startedAtMs >= jump.fromWallMs, live.startedAtMs <= max(wallMs, jump.untilWallMs) else { return }
         // The same ring time — or, for a ring time the change jumped over (the oracle starts it at
         // the landing), the bridge's reading of it as reached before the change (ios uniform 6187).
         let matches: (OracleOccurrence) -> Bool = { occurrence in
@@ -257,6 +258,30 @@ extension World {
               occurrence.startWallMs <= max(wallMs, jump.untilWallMs), occurrence.openedAtMs > jump.readingMs,
               !bridgeObservedOccurrence(occurrence) else { return nil }
         return current
+    }
+
+    /// [limit] `clock-jump-ambiguous-start`, two ring times in one window, the owner already
+    /// closed: the bridge's reading of the unseen change dated its earlier root's occurrence so
+    /// that it was live at the oracle's live occurrence's ring time, passed that ring time over
+    /// (OCC-2, OCC-3, REC-9) and then closed its owner, so it holds nothing live. The oracle's
+    /// occurrence — a later root, its ring time inside the ambiguous window, opened after the
+    /// bridge's reading and seen open by no bridge step — becomes that pass-over, as
+    /// ``ambiguousLaterOwner(_:jump:matches:)`` makes it when the owner is still live (ios uniform
+    /// seed 43850: an unseen +90 s jump; a1 07:55 rang and, by the oracle's reading, expired at
+    /// 08:10; a2.sat 08:11 rang; the bridge, resumed at 08:15, dated the jump at its own step, so
+    /// a1 expired at 08:11:30 with a2.sat passed over).
+    func demotePassedOverByBridge(_ bridge: BridgeCore, jump: UnobservedClockJump) {
+        guard let current = oracle.liveIndex, let document = bridge.document else { return }
+        let occurrence = oracle.occurrences[current]
+        let passedOver = PassedOverRingTime(rootID: occurrence.rootID, ringTimeMs: occurrence.startWallMs)
+        guard occurrence.tiedRoots.count == 1, occurrence.startWallMs >= jump.fromWallMs,
+              occurrence.startWallMs <= max(wallMs, jump.untilWallMs), occurrence.openedAtMs > jump.readingMs,
+              !bridgeObservedOccurrence(occurrence), document.passedOverRingTimes?.contains(passedOver) == true,
+              document.occurrences.contains(where: { owner in
+                  owner.rootID != occurrence.rootID && owner.startedAtMs >= jump.fromWallMs
+                      && owner.startedAtMs < occurrence.startWallMs && owner.wasLive(at: occurrence.startWallMs)
+              }) else { return }
+        demoteToAmbiguousPassOver(current)
     }
 
     /// Closes the occurrence at `index` as the pass-over the bridge's reading makes of it
@@ -710,7 +735,8 @@ extension World {
         let audible = audibleRings().map(\.id)
         for ring in alertingRings() where ring.metadata.kind.opensOccurrence && ring.metadata.rootID == rootID {
             oracleAlertStarted(ring.id, ring.metadata)
-            if audible.contains(ring.id) { soundAlertStarted(ring.id, ring.metadata) }  // its sound counts (invariant 34)
+            // Its sound counts (invariant 34); an iOS muted one is recorded unheard (`noteMutedRing`).
+            if audible.contains(ring.id) || ios != nil { soundAlertStarted(ring.id, ring.metadata) }
         }
         enqueue(.oracleDeadline(occurrence: occurrence.id), afterMs: occurrence.deadlineMs - wallMs)
         enqueue(.gapCheck, afterMs: setup.transitionBoundMs + 1)
@@ -816,10 +842,18 @@ extension World {
         oracle.occurrences[index].firstExecutionAfterCloseMs = nowMs
     }
 
-    func oracleNoteExecution() {
+    /// OCC-20, OCC-24, IOS-5: the first ready bridge step after an occurrence closed starts its
+    /// no-resurrection and receipt windows. On iOS, for an occurrence no bridge step ever recorded
+    /// (its alert began and expired unseen), only a step that shows the daemon's inventory
+    /// (`showsDaemon`: a read, an `alarmUpdates` set) can learn that its ring sounds: a step
+    /// for another input, with AlarmKit holding its updates while the phone is locked, knows of
+    /// no occurrence to retire (ios uniform seed 40043: a2.tue alerted at 08:58 and expired at
+    /// 09:13 with updates held; a health-access step at 09:55 saw nothing of it).
+    func oracleNoteExecution(showsDaemon: Bool = true) {
         for index in oracle.occurrences.indices.reversed() {
             if oracle.occurrences[index].live { continue }
             if oracle.occurrences[index].firstExecutionAfterCloseMs != nil { break }
+            if ios != nil && !showsDaemon && !bridgeObservedOccurrence(oracle.occurrences[index]) { continue }
             oracle.occurrences[index].firstExecutionAfterCloseMs = nowMs
         }
     }
@@ -997,7 +1031,9 @@ extension World {
         oracle.pendingCreditRoot = nil
         // Only the occurrence the dismissal was for (ios seed 712: a journalled Stop of an earlier
         // occurrence credits nothing to the one live at the gate's release).
-        guard let index = oracle.liveIndex, oracle.occurrences[index].id == credited else { return }
+        guard let index = oracle.liveIndex, oracle.occurrences[index].id == credited else {
+            return creditUnobservedIncumbent(credited)
+        }
         // OCC-3, INACT-4: the tie settled on another root while the credit waited (a release that
         // wrote nothing re-pends it, `keepUnwrittenReleaseCredit`): that root's Stop was a
         // passed-over ring's and credits nothing, as a reverted tied credit (ios uniform seed
@@ -1011,6 +1047,21 @@ extension World {
         }
         oracle.occurrences[index].lastActivityMs = wallMs
         enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+    }
+
+    /// INACT-4, INACT-13, OCC-2: a Stop that reached a process held at its gate is journalled
+    /// (ACT-1); when a reboot then ended the alert before any ready process saw the occurrence, the
+    /// oracle closed it as `unobservable`, yet the release that replays the journal learns of it
+    /// and credits the Stop there, as for a live one. That credit moves the deadline
+    /// ``unobservedIncumbent(rootID:fireWallMs:)`` judges ownership by, so a later root due before
+    /// it is the pass-over the bridge makes of it (ios uniform seed 47712: a1.sun 07:25 stopped at
+    /// 07:29 behind the locked gate, a reboot at 07:39, the 07:46 release credited the Stop and
+    /// held a1.sun until 08:16, passing a3.sun's 08:11 over).
+    func creditUnobservedIncumbent(_ credited: Int) {
+        guard oracle.liveIndex == nil, let index = oracle.occurrences.indices.last,
+              oracle.occurrences[index].id == credited, oracle.occurrences[index].closeReason == "unobservable" else { return }
+        oracle.occurrences[index].lastActivityMs = wallMs
+        record("oracle", "credit-unobservable-incumbent", [TraceField("occurrence", String(credited))])
     }
 
     /// `primary-unregistered-by-fault` names only the interval in which the bridge could not yet

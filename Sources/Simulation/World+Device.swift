@@ -93,6 +93,23 @@ extension World {
         return wall
     }
 
+    /// [limit] `clock-jump-ambiguous-start`, iOS: the earliest ring time whose alert began after
+    /// the bridge's last ready step, or whose delivery the phone still holds late, `.max` when
+    /// none. A bridge that saw that ring pending past its fire time cannot tell whether it began
+    /// alerting before an unseen change or after it (AlarmKit re-arms a held `.fixed` ring that a
+    /// set-back moved back into the future; it then rings at its time in the new frame), so that
+    /// ring time is ambiguous too, though it lies before the bridge's reading (ios uniform seed
+    /// 42696: a 05:31 held past the 05:31:23 reading, then a 1 h set-back, rang in the new frame;
+    /// ios seed 6387: a 07:22 held past the 07:22:27 reading rang in the old frame at 07:23).
+    func heldPastReadingWallMs() -> Int64 {
+        guard let daemon = ios else { return .max }
+        var earliest = lateHeld.compactMap { daemon.alarm($0)?.nextFireWallMs }.min() ?? .max
+        if let index = oracle.liveIndex, oracle.occurrences[index].openedAtMs > process.lastReadyStepMs {
+            earliest = min(earliest, oracle.occurrences[index].startWallMs)
+        }
+        return earliest
+    }
+
     /// A shift of the live occurrence's deadline that no ready bridge step has seen yet: a reboot
     /// before one runs makes it unobservable for good (``revertUnseenLiveShift()``).
     func noteUnseenLiveShift(occurrenceID: Int, deltaMs: Int64) {
@@ -169,7 +186,7 @@ extension World {
         for ring in alertingRings() where ring.metadata.kind.opensOccurrence && ring.metadata.rootID == rootID
             && oracle.bindings[ring.id] == nil {
             oracleAlertStarted(ring.id, ring.metadata)
-            if audible.contains(ring.id) { soundAlertStarted(ring.id, ring.metadata) }
+            if audible.contains(ring.id) || ios != nil { soundAlertStarted(ring.id, ring.metadata) }  // iOS muted: `noteMutedRing`
         }
         enqueue(.gapCheck, afterMs: 0)
     }
@@ -191,7 +208,7 @@ extension World {
             // time after that reading may have been reached before the change or after it, so
             // the ambiguous interval starts at the reading (ios uniform seeds 3834, 9041: a ring
             // reached 2 min before an unseen 90 s set-back, read as rung in the new frame).
-            let reading = min(before - abs(deltaMs), bridgeClockReadingWallMs)
+            let reading = min(before - abs(deltaMs), bridgeClockReadingWallMs, heldPastReadingWallMs())
             let from = min(reading, unobservedClockJump?.fromWallMs ?? reading)
             let until = max(before, unobservedClockJump?.untilWallMs ?? before)
             let readingMs = min(process.lastReadyStepMs, unobservedClockJump?.readingMs ?? process.lastReadyStepMs)

@@ -39,6 +39,9 @@ struct SoundTruth {
     var ringsByOccurrence: [Int: [(id: AlarmUUID, sound: PlayedSound)]] = [:]
     /// Occurrences in which a system fallback sounded: the group check is suspended there (RULES 34).
     var fallbackOccurrences: [Int] = []
+    /// iOS: rings that began alerting inaudible under the ring/silent switch ([limit] IOS-6), with
+    /// their occurrence, until heard (bounded, most recent last).
+    var mutedRings: [(id: AlarmUUID, occurrenceID: Int)] = []
     /// Rings some bridge process believed alerting at some point (bounded, most recent last).
     var believedRings: [AlarmUUID] = []
     /// Root IDs of rings that reached alerting unsuppressed (SND-13), in order.
@@ -84,6 +87,7 @@ extension World {
         guard let played = playedSound(id) else { return }
         if !checkNeverSilentBySoundChoice(id, metadata, played) { return }
         guard let occurrenceID, let occurrence = oracle.occurrences.first(where: { $0.id == occurrenceID }) else { return }
+        if noteMutedRing(id, occurrenceID: occurrenceID) { return }
         var rings = sound.ringsByOccurrence[occurrenceID] ?? []
         defer { sound.ringsByOccurrence[occurrenceID] = rings }
         if let earlier = rings.first(where: { $0.id == id }) {
@@ -103,6 +107,7 @@ extension World {
         }
         let k = counted.count
         rings.append((id, played))
+        if mutedRingBelieved(occurrenceID: occurrenceID, heard: rings.map(\.id)) { return }
         if counted.contains(where: { !sound.believedRings.contains($0.id) }) {
             // An earlier ring sounded while no bridge process could see it (updates held while
             // locked, a suspended or dead process, a fuse rotated away unobserved): the bridge
@@ -192,6 +197,38 @@ extension World {
 }
 
 extension World {
+    /// SND-7, invariant 34: an iOS alert that begins inaudible under the ring/silent switch is an
+    /// unheard ring: it neither advances the position nor is judged, until the switch goes back
+    /// while it still alerts (``setSilentMode(_:)`` judges it then, ios seed 8390). Before, such a
+    /// ring counted when the alert's event bound it and not when the opening did (ios swarm seed
+    /// 58938: a muted successor judged as audible ring 1, the muted primary before it uncounted).
+    /// - Returns: true when the ring is muted now (recorded in `mutedRings`).
+    func noteMutedRing(_ id: AlarmUUID, occurrenceID: Int) -> Bool {
+        guard let daemon = ios, daemon.alarm(id)?.state == .alerting, !daemon.isAudible(id) else { return false }
+        if !sound.mutedRings.contains(where: { $0.id == id }) {
+            sound.mutedRings.append((id, occurrenceID))
+            if sound.mutedRings.count > 64 { sound.mutedRings.removeFirst() }
+        }
+        return true
+    }
+
+    /// [limit] `sound-sequence-muted-ring` (IOS-6): an earlier ring of the occurrence alerted
+    /// muted and was never heard, yet a bridge process saw it alerting. AlarmKit does not report
+    /// the switch, so the bridge rightly counted it as audible (SND-7 cannot be honoured): the
+    /// group check is suspended for the occurrence, as after a fallback. A muted ring no bridge
+    /// saw suspends nothing: the bridge did not advance for it either (ios swarm seed 58938).
+    /// - Parameter heard: the occurrence's rings already heard (a ring unmuted later is heard).
+    func mutedRingBelieved(occurrenceID: Int, heard: [AlarmUUID]) -> Bool {
+        guard sound.mutedRings.contains(where: { muted in
+            muted.occurrenceID == occurrenceID && !heard.contains(muted.id) && sound.believedRings.contains(muted.id)
+        }) else { return false }
+        if !sound.fallbackOccurrences.contains(occurrenceID) {
+            sound.fallbackOccurrences.append(occurrenceID)
+            countExemption("sound-sequence-muted-ring")
+        }
+        return true
+    }
+
     /// Keeps the rings a bridge process has seen alerting (sound-sequence's observability).
     func noteBelievedAlerting() {
         guard let believed = process.bridge?.believedAlerting else { return }

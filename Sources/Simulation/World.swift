@@ -51,6 +51,9 @@ struct AppProcess {
     var storeReadFailed = false
     /// Last instant the bridge executed a step while ready.
     var lastReadyStepMs: Int64 = .min
+    /// iOS: last instant a ready step showed the bridge the daemon's inventory (an
+    /// `alarmUpdates` set or a successful read, IOS-5): only such a step can see an alert begin.
+    var lastDaemonViewStepMs: Int64 = .min
     /// JS has rendered the challenge in this process.
     var challengeShown = false
     /// JS stalled in this foreground stint: it sends no more context heartbeats (FG-11).
@@ -805,11 +808,12 @@ final class World {
         if !wasReady && bridge.isAcceptingInputs { oracleGateReleased() }
         if bridge.phase == .ready {
             process.lastReadyStepMs = nowMs
+            if inputShowsDaemon(input) { process.lastDaemonViewStepMs = nowMs }
             if zoneChangeObservedMs == nil { zoneChangeObservedMs = nowMs }
             if clockJumpObservedMs == nil { clockJumpObservedMs = nowMs }
             if let exemption = faultExemption, exemption.sinceMs <= nowMs, stepCouldObserveFault(input) { faultExemption = nil }
             unseenShiftHeldByGatedProcess = false
-            oracleNoteExecution()
+            oracleNoteExecution(showsDaemon: inputShowsDaemon(input))
         }
         if case .scheduleCompleted(let id, .failure(.maximumLimitReached)) = input, wasReady,
            let metadata = requestMetadata[id], metadata.kind.opensOccurrence {
@@ -1407,10 +1411,17 @@ final class World {
     /// times are re-framed by every correction, and an unseen one reverted at a reboot
     /// (``revertUnseenLiveShift()``) leaves the offset in no frame at all (ios seed 8805: after the
     /// revert, a second reboot found the seen occurrence "unobservable").
+    ///
+    /// iOS: a ready step since the opening saw the alert only if it showed the daemon's inventory
+    /// (IOS-5) or the bridge recorded the occurrence (a Stop or action of its ring): a step for
+    /// another input, with AlarmKit holding its updates while the phone is locked, learns nothing
+    /// of it (ios swarm seed 57843: a1.thu 07:16 alerted with updates held; a health-access step
+    /// at 08:58 saw nothing of it; a reboot at 09:16 ended it and left the weekly ring re-armed).
     func noProcessObservedOpening(_ occurrence: OracleOccurrence) -> Bool {
         let openedAtMs = occurrence.openedAtMs != .min ? occurrence.openedAtMs
             : at(wallMs: occurrence.startWallMs + occurrence.clockOffsetMs)
-        return process.lastReadyStepMs < openedAtMs
+        if process.lastReadyStepMs < openedAtMs { return true }
+        return ios != nil && process.lastDaemonViewStepMs < openedAtMs && !bridgeObservedOccurrence(occurrence)
     }
 
     func groundTruthMetadata(_ id: AlarmUUID) -> RingMetadata? {
