@@ -1017,7 +1017,6 @@ extension BridgeCore {
                 if awaitingObservation == nil { out.append(.readInventory(.observe)) }
                 continue
             }
-            if opensLaterOccurrence(row, than: occurrence, as: state, now: now) { continue }
             if alerting.contains(row.id) || (flavor == .ios && (row.metadata.kind == .primary || row.delivered)) {
                 out.append(.stop(row.id, origin: origin))
                 removeAlerting(row.id)
@@ -1026,25 +1025,14 @@ extension BridgeCore {
         runDeferredSyncIfClear(into: &out)
     }
 
-    /// OCC-25, INACT-22, INACT-24: an expiry noticed late stops the alerts *of* the occurrence; a
-    /// primary of its root whose ring time came after the deadline is the root's next occurrence,
-    /// which opens on its own delivery, and is left sounding (ios uniform seed 57537: the 09:23
-    /// occurrence expired at 09:38 while the process was suspended; the alarm, edited to 09:41,
-    /// rang; the resume's expiry stopped that alert and no occurrence ever opened for it).
-    func opensLaterOccurrence(_ row: RingRow, than occurrence: OccurrenceRecord, as state: OccurrenceState,
-                              now: BridgeInstants) -> Bool {
-        guard state == .expired, row.metadata.kind.opensOccurrence else { return false }
-        let ringTime = occurrenceStart(of: row, now: now)
-        return ringTime > occurrence.startedAtMs && ringTime >= occurrence.deadlineMs
-    }
-
     /// INACT-17, OCC-16, REC-8: a repeating `.relative` primary (AlarmKit re-arms it after each
     /// ring) whose schedule has matched again since `occurrence` began — in the zone in force now,
     /// a zone change can bring the same weekday's hour and minute round again hours later — may
     /// be alerting for that later ring time, a fresh occurrence, not for the closing one. Closure
     /// must not stop it blind: the expiry a launch notices first (INACT-21) would silence the new
     /// morning before any read showed it (ios swarm seed 54747: a1.thu 05:07 São Paulo expired
-    /// unseen; the zone became New York and 05:07 New York rang; the launch's expiry stopped it).
+    /// unseen; the zone became New York and 05:07 New York rang; the launch's expiry stopped it;
+    /// ios uniform seed 57537: the 09:23 occurrence expired unseen, the alarm edited to 09:41 rang).
     func mayAlertForLaterRingTime(_ row: RingRow, than occurrence: OccurrenceRecord, now: BridgeInstants) -> Bool {
         guard flavor == .ios, row.metadata.kind == .primary, row.repeatsInDaemon,
               case .relative(let hour, let minute, let weekday) = row.schedule else { return false }
