@@ -206,6 +206,9 @@ final class World {
     /// bridge compares the clock with (BridgeCore.clockCorrection). A change no running bridge saw
     /// is placed by the bridge only after this reading (``unobservedClockJump``).
     var lastBridgeReadingWallMs: Int64?
+    /// True time (ms) of the latest bridge step whose input showed it the daemon's inventory
+    /// (`inputShowsDaemon`: an update or a successful read); `.min` before any.
+    var lastDaemonViewStepMs: Int64 = .min
     /// True time of the first ready bridge step after the latest unobserved wall-clock change
     /// (nil: none yet): until then no bridge could know the clock had moved.
     var clockJumpObservedMs: Int64?
@@ -768,6 +771,7 @@ final class World {
             revertUnseenLiveShift()  // the correction dies with the gated process's readings (REC-9)
         }
         unseenShiftHeldByGatedProcess = false
+        widenUnobservedJumpAtDeath()  // clock-jump-ambiguous-start (REC-9)
         walkProcessDied(reason)  // WALK-7, WALK-25
         walkWorld.stepCreditPending = nil  // the queued step event died with the process
         jsSavesProcessDied(reason)  // API-19: the persisted definition stands
@@ -795,6 +799,7 @@ final class World {
             refusedSchedules.append(id)
             if refusedSchedules.count > 64 { refusedSchedules.removeFirst() }
         }
+        let alertingBefore = ios?.alarms.filter { $0.state == .alerting }.map(\.id) ?? []  // adoptStaleZoneReading
         let commands = bridge.handle(input, at: BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs,
                                                                 zoneIdentifier: calendar.zoneIdentifier, bootCount: bootCount))
         process.bridge = bridge
@@ -803,13 +808,14 @@ final class World {
         let releaseCredit = (id: oracle.pendingCredit, root: oracle.pendingCreditRoot,
                              previous: oracle.liveIndex.flatMap { oracle.occurrences[$0].lastActivityMs })
         if !wasReady && bridge.isAcceptingInputs { oracleGateReleased() }
+        if inputShowsDaemon(input) { lastDaemonViewStepMs = nowMs }  // IOS-5 (`noProcessObservedOpening`)
         if bridge.phase == .ready {
             process.lastReadyStepMs = nowMs
             if zoneChangeObservedMs == nil { zoneChangeObservedMs = nowMs }
             if clockJumpObservedMs == nil { clockJumpObservedMs = nowMs }
             if let exemption = faultExemption, exemption.sinceMs <= nowMs, stepCouldObserveFault(input) { faultExemption = nil }
             unseenShiftHeldByGatedProcess = false
-            oracleNoteExecution()
+            oracleNoteExecution(input)
         }
         if case .scheduleCompleted(let id, .failure(.maximumLimitReached)) = input, wasReady,
            let metadata = requestMetadata[id], metadata.kind.opensOccurrence {
@@ -853,6 +859,7 @@ final class World {
         adoptBridgeTieOwner(bridge)  // OCC-2: a tie no audible silencing settled (first: the owner is matched next)
         adoptAmbiguousStart(bridge)
         adoptBootHiddenJumpStart(bridge)
+        adoptStaleZoneReading(bridge, alertingBefore: alertingBefore)
         launchState.completionRequested = nil
         switch input {
         case .inventoryRead(let purpose, .success):
@@ -1407,10 +1414,19 @@ final class World {
     /// times are re-framed by every correction, and an unseen one reverted at a reboot
     /// (``revertUnseenLiveShift()``) leaves the offset in no frame at all (ios seed 8805: after the
     /// revert, a second reboot found the seen occurrence "unobservable").
+    ///
+    /// iOS, IOS-5: AlarmKit shows an alert to the app only through `alarmUpdates` or a read of its
+    /// inventory, and holds updates while the phone is locked (PLATFORMS.md, updates;
+    /// `held-updates-while-locked`): a ready step since the opening that showed the bridge no
+    /// view of the daemon, for an occurrence its books never held, observed nothing either (ios
+    /// uniform seed 51051: a held 05:26 delivery alerted at 05:26:33 on a locked phone, a kill-switch
+    /// reply ran the background process at 05:27, a reboot at 05:33 ended the alert, and the
+    /// occurrence was kept live although no process could have seen it).
     func noProcessObservedOpening(_ occurrence: OracleOccurrence) -> Bool {
         let openedAtMs = occurrence.openedAtMs != .min ? occurrence.openedAtMs
             : at(wallMs: occurrence.startWallMs + occurrence.clockOffsetMs)
-        return process.lastReadyStepMs < openedAtMs
+        if process.lastReadyStepMs < openedAtMs { return true }
+        return ios != nil && lastDaemonViewStepMs < openedAtMs && !bridgeObservedOccurrence(occurrence)
     }
 
     func groundTruthMetadata(_ id: AlarmUUID) -> RingMetadata? {
