@@ -771,6 +771,7 @@ final class World {
             revertUnseenLiveShift()  // the correction dies with the gated process's readings (REC-9)
         }
         unseenShiftHeldByGatedProcess = false
+        widenUnobservedJumpAtDeath()  // clock-jump-ambiguous-start (REC-9)
         walkProcessDied(reason)  // WALK-7, WALK-25
         walkWorld.stepCreditPending = nil  // the queued step event died with the process
         jsSavesProcessDied(reason)  // API-19: the persisted definition stands
@@ -798,6 +799,7 @@ final class World {
             refusedSchedules.append(id)
             if refusedSchedules.count > 64 { refusedSchedules.removeFirst() }
         }
+        let alertingBefore = ios?.alarms.filter { $0.state == .alerting }.map(\.id) ?? []  // adoptStaleZoneReading
         let commands = bridge.handle(input, at: BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs,
                                                                 zoneIdentifier: calendar.zoneIdentifier, bootCount: bootCount))
         process.bridge = bridge
@@ -857,6 +859,7 @@ final class World {
         adoptBridgeTieOwner(bridge)  // OCC-2: a tie no audible silencing settled (first: the owner is matched next)
         adoptAmbiguousStart(bridge)
         adoptBootHiddenJumpStart(bridge)
+        adoptStaleZoneReading(bridge, alertingBefore: alertingBefore)
         launchState.completionRequested = nil
         switch input {
         case .inventoryRead(let purpose, .success):
