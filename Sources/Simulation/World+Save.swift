@@ -147,10 +147,16 @@ extension World {
     /// local time now, as `changeTimeZone` re-plans the configured one-shots (ios uniform seed
     /// 15018: a retry after Berlin → UTC kept Berlin's 05:32 instant, 03:32 UTC, while AlarmKit's
     /// `.relative` ring, rightly, rang at 05:32 UTC).
+    ///
+    /// The same for a kept instant that has passed: the user tapping Save again on a one-shot
+    /// saves its next hh:mm, not the instant the first, failed save computed (ios swarm seed
+    /// 65753: a2's 07:22 save failed at 07:19, its held delivery was dropped when a +90 s
+    /// correction re-armed the `.relative` ring for the next morning; the retry at 07:27 sent
+    /// the past 07:22, so the oracle expected nothing while AlarmKit held tomorrow's 07:22).
     func replannedOneShot(_ definition: LogicalAlarm) -> LogicalAlarm {
-        guard case .once(let fire) = definition.repeats, fire > wallMs else { return definition }
+        guard case .once(let fire) = definition.repeats else { return definition }
         let local = calendar.local(fire)
-        guard local.hour != definition.hour || local.minute != definition.minute else { return definition }
+        guard fire <= wallMs || local.hour != definition.hour || local.minute != definition.minute else { return definition }
         var copy = definition
         copy.repeats = .once(fireWallMs: calendar.nextFire(hour: definition.hour, minute: definition.minute, weekday: nil, after: wallMs))
         return copy
