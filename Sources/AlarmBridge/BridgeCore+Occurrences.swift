@@ -164,7 +164,15 @@ extension BridgeCore {
                 } == true
                 return (narrow || late) && row.fireWallMs <= now.wallMs
             } ?? false
-            guard plannedInOldZone || jumpedOver else { continue }
+            // IOS-2, REC-8: a one-shot still listed pending longer past its instant than any held
+            // delivery (`lateDeliverySlackMs`) was passed over by a forward jump no process could
+            // measure (a reboot since: the monotonic clock restarted) and waits for its next
+            // match; the daemon's inventory is the evidence (ios uniform seed 54100: a +1 h jump
+            // at 06:18 over a 07:10 one-shot, then a reboot; the launch at 08:00 kept the ring as
+            // past, an edit to 08:04 never retired it, and it rang at 07:10 the next morning).
+            let waitingUnmeasured = weekday == nil && row.metadata.kind == .primary
+                && row.fireWallMs <= now.wallMs - Self.lateDeliverySlackMs
+            guard plannedInOldZone || jumpedOver || waitingUnmeasured else { continue }
             var next = configuration.calendar.nextFire(hour: hour, minute: minute, weekday: weekday, after: now.wallMs)
             // SCH-21: AlarmKit moved the ring at the change, before this step, to the change's next
             // match: a match since the row was planned and less than `lateDeliverySlackMs` ago may be

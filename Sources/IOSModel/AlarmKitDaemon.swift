@@ -534,7 +534,13 @@ public struct AlarmKitDaemon: Sendable {
                 break  // the same instant; `armEvent` measures it against the new clock
             case .relative:
                 let jumpedOver = entry.nextFireWallMs > beforeWallMs && entry.nextFireWallMs <= nowWallMs
-                if jumpedOver && parameters.jumpedOverRelativeFires {
+                // A fire due at the very instant a forward jump came is still scheduled only because
+                // its timed event was queued behind the change: it came due before the jump, so it
+                // alerts now, whatever the daemon does with times the jump went over (ios seed
+                // 65753, shrunk: a +90 s jump at a one-shot's own 07:22 re-armed it for the next
+                // morning while that morning's occurrence had begun).
+                let dueAtChange = deltaMs > 0 && entry.nextFireWallMs == beforeWallMs
+                if dueAtChange || (jumpedOver && parameters.jumpedOverRelativeFires) {
                     // Treated as due now; a weekly alarm re-arms for its next time after the alert.
                     entry.nextFireWallMs = nowWallMs
                 } else {

@@ -171,6 +171,10 @@ public enum ExemptionCatalog {
     // MARK: - Failed or refused scheduling
 
     static let scheduling: [ExemptionInfo] = [
+        entry("ios-schedule-latency", [.ios],
+              "AlarmKit's schedule call is async: a snooze ring rebased just before its deadline alerts when the request lands, up to the daemon's schedule latency late.",
+              mustStill: "rebase the snooze at the first step that sees the correction, before its deadline; nothing later than the request's latency is excused",
+              rules: ["SNZ-20", "SNZ-21"], source: "PLATFORMS.md, schedule (async throws)"),
         entry("arm-failed-no-predecessor", both,
               "Arming a pressure ring failed after the alert it was to follow had already ended, so nothing was left to keep.",
               mustStill: "keep any predecessor until a replacement is confirmed (arm before retire), and retry the arm",

@@ -382,6 +382,40 @@ extension World {
         oracleOpen(rootID: root.id, alarmID: metadata.alarmID, startWallMs: fire)
     }
 
+    /// [limit] `zone-change-unobserved`, a `.relative` ring's alert (REC-8, IOS-4): AlarmKit moves
+    /// a `.relative` ring to the new zone at the change, so an alert of it that the first ready
+    /// step after a change no process saw finds sounding began either at the new zone's match (the
+    /// change came first) or at the instant planned in the old zone (the change came after that
+    /// ring). AlarmKit reports no alert time, and the bridge dates it at the old zone's instant once
+    /// that has passed (BridgeCore `occurrenceStart`: erring toward a live occurrence). The
+    /// oracle's occurrence of that very alert, opened at the new zone's match and expired before
+    /// any bridge could see the change, is then reopened at the bridge's reading (ios uniform seed
+    /// 56841: a1.sat's 08:09 rang in Berlin 4 min after an unseen move from São Paulo and expired
+    /// at 08:39; at 12:09:14 the bridge dated the still-sounding alert at 08:09 São Paulo, 12:09
+    /// Berlin, and armed a successor at the resign edge). Only the root's latest occurrence, only
+    /// an alert of that root (bound to no other occurrence) sounding when the step began, only a bridge start that is the root's match
+    /// in the old zone, after the oracle's opening and reached before the change was observed.
+    func adoptStaleZoneReading(_ bridge: BridgeCore, alertingBefore: [AlarmUUID]) {
+        guard ios != nil, oracle.liveIndex == nil, let before = calendarBeforeZoneChange, bridge.isAcceptingInputs,
+              let live = bridge.document?.liveOccurrence, let index = oracle.occurrences.indices.last else { return }
+        let occurrence = oracle.occurrences[index]
+        guard occurrence.rootID == live.rootID, occurrence.closeReason == "expired", occurrence.tiedRoots.count <= 1,
+              let closedAt = occurrence.closedAtMs, lastZoneChangeMs <= occurrence.openedAtMs,
+              live.startedAtMs > occurrence.startWallMs, live.startedAtMs <= wallMs,
+              closedAt < (zoneChangeObservedMs ?? nowMs), at(wallMs: live.startedAtMs) <= (zoneChangeObservedMs ?? nowMs),
+              alertingBefore.contains(where: { id in (oracle.bindings[id] ?? occurrence.id) == occurrence.id
+                  && groundTruthMetadata(id).map { $0.rootID == live.rootID && $0.kind.opensOccurrence } == true }),
+              let root = alarms.flatMap(\.roots).first(where: { $0.id == live.rootID }),
+              isScheduledOccurrence(live.startedAtMs, of: root, in: before).0 else { return }
+        reopenOracleOccurrence(index)
+        oracle.occurrences[index].startWallMs = live.startedAtMs
+        oracle.occurrences[index].clockOffsetMs = live.inactivityClockOffsetMs
+        oracle.occurrences[index].lastActivityMs = nil  // no credit before the reading's start (INACT-3)
+        enqueue(.oracleDeadline(occurrence: occurrence.id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+        record("oracle", "stale-zone-alert-reopened", [TraceField("root", live.rootID)])
+        countExemption("zone-change-unobserved")
+    }
+
     /// The latest occurrence, when the oracle closed it as `unobservable` (a reboot or an OS
     /// removal ended its alert before any process saw it open) and yet the bridge learned of it:
     /// its Stop is in the unprotected action journal (ACT-1), or the bridge's books hold it live.

@@ -82,6 +82,25 @@ extension World {
         }
     }
 
+    /// [limit] `clock-jump-ambiguous-start`, REC-9, INACT-19: the ambiguous interval of an
+    /// unobserved change starts at the reading the bridge compares with (`bridgeClockReadingWallMs`).
+    /// While the process that last stepped lives, that is its latest step; when it dies before any
+    /// ready step saw the change, its in-memory reading dies with it and the next process compares
+    /// with the reference the stored document persisted in this boot, which may be older (a step
+    /// that changes nothing persists nothing). Ring times after that persisted reading may then
+    /// have been reached in either frame: the interval starts there (ios uniform seed 57239: a held
+    /// 08:40 delivery rang at 08:42, unseen by a process suspended after its 08:40:24 step whose
+    /// last save was at 08:39:55; a 90 s set-back, then the process died; the next launch read
+    /// 08:40 as reached in the new frame, with no offset). Only a reference of this boot widens it:
+    /// without one no later process can measure the change at all.
+    func widenUnobservedJumpAtDeath() {
+        guard var jump = unobservedClockJump, clockJumpObservedMs == nil, let document = storedDocument,
+              let persisted = document.clockReferenceWallMs, document.clockReferenceBootCount == bootCount,
+              persisted < jump.fromWallMs else { return }
+        jump.fromWallMs = persisted
+        unobservedClockJump = jump
+    }
+
     /// The wall reading (ms) a bridge compares the clock with at its next step
     /// (BridgeCore.clockCorrection): the running process's latest step, else the reference the
     /// stored document persisted in this boot; `.min` when there is none (the bridge cannot place

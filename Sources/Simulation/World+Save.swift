@@ -147,8 +147,25 @@ extension World {
     /// local time now, as `changeTimeZone` re-plans the configured one-shots (ios uniform seed
     /// 15018: a retry after Berlin → UTC kept Berlin's 05:32 instant, 03:32 UTC, while AlarmKit's
     /// `.relative` ring, rightly, rang at 05:32 UTC).
+    ///
+    /// A kept instant that has passed follows the configured one-shot when the platform moved it
+    /// to its next hh:mm and the oracle re-planned it (`replanHeldOneShot`: the held delivery was
+    /// dropped, it never rang): the user tapping Save again means that next time, not the
+    /// instant the first, failed save computed (ios swarm seed 65753: a2's 07:22 save failed at
+    /// 07:19, a +90 s correction re-armed the held `.relative` ring for the next morning; the
+    /// retry at 07:27 sent the past 07:22, so the oracle expected nothing while AlarmKit held
+    /// tomorrow's 07:22). A passed instant whose delivery may still come stays as saved (ios
+    /// swarm seed 1475: a retry 11 s after a held 08:18).
     func replannedOneShot(_ definition: LogicalAlarm) -> LogicalAlarm {
-        guard case .once(let fire) = definition.repeats, fire > wallMs else { return definition }
+        guard case .once(let fire) = definition.repeats else { return definition }
+        if fire <= wallMs, let configured = alarms.first(where: { $0.id == definition.id }),
+           case .once(let next) = configured.repeats, next > wallMs,
+           configured.hour == definition.hour, configured.minute == definition.minute {
+            var copy = definition
+            copy.repeats = .once(fireWallMs: next)
+            return copy
+        }
+        guard fire > wallMs else { return definition }
         let local = calendar.local(fire)
         guard local.hour != definition.hour || local.minute != definition.minute else { return definition }
         var copy = definition

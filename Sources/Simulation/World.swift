@@ -561,13 +561,17 @@ final class World {
     func holdBackDelivery(_ id: AlarmUUID, _ event: WorldEvent) -> Bool {
         if let held = lateHeld.firstIndex(of: id) {
             lateHeld.remove(at: held)
-            if case .daemon(.fire(_, let generation)) = event, let heldGeneration = lateHeldGenerations[id], generation != heldGeneration {
+            if case .daemon(.fire(_, let generation)) = event, let heldGeneration = lateHeldGenerations[id], generation != heldGeneration,
+               lateOracleFires.contains(where: { $0.ringID == id && $0.fireWallMs == wallMs }) {
                 // The platform re-armed the held ring (a clock set back moved its `.relative`
                 // time) and this is the re-armed fire, on time in the new frame: the held delivery
                 // is dropped, as when it comes back after the re-arm (`isDeliveryToHold`, ios seed
                 // 5370), and the occurrence begins at this fire — no correction inside it (REC-9;
                 // ios uniform seed 57292: a3.tue's 09:29 held, a 90 s set-back at 09:30:29, the
-                // alert at 09:29:00 again, and the expiry judged 90 s early).
+                // alert at 09:29:00 again, and the expiry judged 90 s early). Only a fire at the
+                // held ring time itself, which the set-back clock reached again (its oracle fire
+                // time opens the occurrence there): a forward jump's re-armed fire at the landing
+                // is the held delivery, delivered at the jump (ios uniform seed 2143).
                 lateOracleFires.removeAll { $0.ringID == id }
                 record("oracle", "late-delivery-dropped-by-rearm", [TraceField("id", id.description)])
                 return false
@@ -771,6 +775,7 @@ final class World {
             revertUnseenLiveShift()  // the correction dies with the gated process's readings (REC-9)
         }
         unseenShiftHeldByGatedProcess = false
+        widenUnobservedJumpAtDeath()  // clock-jump-ambiguous-start (REC-9)
         walkProcessDied(reason)  // WALK-7, WALK-25
         walkWorld.stepCreditPending = nil  // the queued step event died with the process
         jsSavesProcessDied(reason)  // API-19: the persisted definition stands
@@ -798,6 +803,7 @@ final class World {
             refusedSchedules.append(id)
             if refusedSchedules.count > 64 { refusedSchedules.removeFirst() }
         }
+        let alertingBefore = ios?.alarms.filter { $0.state == .alerting }.map(\.id) ?? []  // adoptStaleZoneReading
         let commands = bridge.handle(input, at: BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs,
                                                                 zoneIdentifier: calendar.zoneIdentifier, bootCount: bootCount))
         process.bridge = bridge
@@ -857,6 +863,7 @@ final class World {
         adoptBridgeTieOwner(bridge)  // OCC-2: a tie no audible silencing settled (first: the owner is matched next)
         adoptAmbiguousStart(bridge)
         adoptBootHiddenJumpStart(bridge)
+        adoptStaleZoneReading(bridge, alertingBefore: alertingBefore)
         launchState.completionRequested = nil
         switch input {
         case .inventoryRead(let purpose, .success):
