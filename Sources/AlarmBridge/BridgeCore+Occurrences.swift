@@ -170,7 +170,9 @@ extension BridgeCore {
             // match; the daemon's inventory is the evidence (ios uniform seed 54100: a +1 h jump
             // at 06:18 over a 07:10 one-shot, then a reboot; the launch at 08:00 kept the ring as
             // past, an edit to 08:04 never retired it, and it rang at 07:10 the next morning).
-            let waitingUnmeasured = weekday == nil && row.metadata.kind == .primary
+            // A jump this bridge measured decides alone (`jumpedOver`): a ring time before it is
+            // a delivery AlarmKit holds late, not a passed-over one (ios uniform seed 20087).
+            let waitingUnmeasured = jump == nil && weekday == nil && row.metadata.kind == .primary
                 && row.fireWallMs <= now.wallMs - Self.lateDeliverySlackMs
             guard plannedInOldZone || jumpedOver || waitingUnmeasured else { continue }
             var next = configuration.calendar.nextFire(hour: hour, minute: minute, weekday: weekday, after: now.wallMs)
