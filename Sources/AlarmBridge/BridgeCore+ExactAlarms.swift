@@ -149,13 +149,9 @@ extension BridgeCore {
     /// successor was armed (OCC-1, SND-2; android uniform seed 306). It is cancelled; when the
     /// delivery is the copy's own, the cancel finds nothing. Only AlarmManager's pending list is
     /// touched: the ring's alert, if any, goes on.
-    /// The same for every kind: a successor the launch sync of a process the delivery itself
-    /// started added back at its due time, just before that delivery reached the bridge (android
-    /// uniform seed 55749: the copy, held by the allow-while-idle quota, outlived the occurrence's
-    /// expiry, AND-13, AND-14).
     mutating func retireReAddedCopy(_ row: RingRow, into out: inout [BridgeCommand]) {
-        guard flavor == .android, row.publishedAtMs >= row.fireWallMs else { return }
-        out.append(.note("\(row.metadata.kind.rawValue) \(row.id) added back after its ring time was delivered: any pending copy is cancelled"))
+        guard flavor == .android, row.metadata.kind == .primary, row.publishedAtMs >= row.fireWallMs else { return }
+        out.append(.note("primary \(row.id) added back after its ring time was delivered: any pending copy is cancelled"))
         out.append(.cancel(row.id, origin: .lifecycle))
     }
 
