@@ -155,58 +155,24 @@ public enum ScenarioRunner {
         return nil
     }
 
+    /// Runs one parsed (and validated) scenario: the synthesized first launch, the file's timed
+    /// lines, its `param` and `defect` lines, then judges its `expect` lines.
+    /// - Parameters:
+    ///   - keepFullTrace: keep every trace event (reports, `explain`) instead of the fuzz ring.
+    ///   - continuationSeed: `run --continue-seeds`: after the file's last line, the seed's random
+    ///     world carries on (``Continuation``); its `expect violation` / `expect no violations`
+    ///     verdict is not judged (the continuation is the fuzz campaign's).
+    /// - Returns: whether it passed, its failures as `file:line: message`, notes (exemptions
+    ///   applied, expectations after a violation the file asks for) and the run's result.
     public static func run(_ scenario: ScenarioFile, keepFullTrace: Bool = false, continuationSeed: UInt64? = nil) -> ScenarioOutcome {
         var failures: [String] = []
         let platform: PlatformFlavor = scenario.platform == .ios ? .ios : .android
-        guard let calendar = WallCalendar(zoneIdentifier: scenario.start.zoneIdentifier),
-              let startSecondMs = calendar.instant(year: scenario.start.date.year, month: scenario.start.date.month,
-                                                 day: scenario.start.date.day, hour: scenario.start.hour,
-                                                 minute: scenario.start.minute, second: scenario.start.second) else {
-            preconditionFailure("the parser validated the zone and date")
-        }
-        // `param sim.start-ms N`: the start's milliseconds (a fuzz seed starts at any ms; Shrinker).
-        let startWallMs = startSecondMs + (Int64(scenario.parameters.last { $0.key == "sim.start-ms" }?.value ?? "0") ?? 0)
+        let (calendar, startWallMs) = startInstant(scenario)
         var alarms = scenario.alarms.map { logicalAlarm($0, calendar: calendar, after: startWallMs) }
-        // `param app.legacy-install`: the run starts right after an update from an older version
-        // (BOOT-9..11, AND-4): its document and rings, generated from the declared alarms with
-        // every legacy kind, are in place, and the first launch migrates instead of saving.
-        let legacyStore = scenario.parameters.last { $0.key == "app.legacy-install" }?.value ?? "off"
-        var legacy: LegacyInstall?
-        if legacyStore != "off" {
-            var rng = RandomStreams(seed: scenario.seed).stream("setup.legacy-install")
-            // `swarm`: drawn exactly as the fuzz generator draws it for this seed (the same stream,
-            // only some legacy kinds), so an exported fuzz seed keeps its legacy state.
-            let swarm = legacyStore == "swarm"
-            var generated = LegacyInstall.generate(alarms: alarms, platform: platform, calendar: calendar, nowWallMs: startWallMs,
-                                                   everyKind: !swarm, rng: &rng)
-            if !swarm { generated.credentialProtected = platform == .android && legacyStore == "credential-protected" }
-            alarms = generated.alarms
-            legacy = generated
-        }
-        var plan: [TimedAction] = []
-        // `param sim.first-launch scripted`: no synthesized prefix; the file's own lines are the whole plan.
-        let scripted = scenario.parameters.last { $0.key == "sim.first-launch" }?.value == "scripted"
-        if legacy == nil && !scripted {  // after an update the alarms are saved already; the file says when the app first runs
-            plan.append(TimedAction(wallMs: startWallMs, action: .userOpenApp))
-            for (index, alarm) in alarms.enumerated() {
-                plan.append(TimedAction(wallMs: startWallMs + 500 + Int64(index) * 500,
-                                        action: .userEditTitle(alarmID: alarm.id, title: alarm.title)))
-            }
-            plan.append(TimedAction(wallMs: startWallMs + 3_000, action: .userLeaveApp))
-        }
-        var lastWallMs = startWallMs
-        for event in scenario.events {
-            let wallMs = instant(of: event.time, start: scenario.start, calendar: calendar)
-            lastWallMs = max(lastWallMs, wallMs)
-            if (event.actor, event.verb) == ("user", "lock") || (event.actor, event.verb) == ("device", "boot-complete") {
-                continue  // accepted, no effect yet: boot broadcasts come from the model; lock state is not modelled
-            }
-            if let action = action(for: event, calendar: calendar) {
-                plan.append(TimedAction(wallMs: wallMs, action: action))
-            } else {
-                failures.append("\(scenario.path):\(event.line): \(event.actor) \(event.verb) is not modelled yet")
-            }
-        }
+        let legacy = legacyInstall(scenario, alarms: alarms, platform: platform, calendar: calendar, startWallMs: startWallMs)
+        if let legacy { alarms = legacy.alarms }
+        let (plan, lastWallMs) = timedPlan(scenario, alarms: alarms, afterUpdate: legacy != nil, calendar: calendar,
+                                           startWallMs: startWallMs, failures: &failures)
         var setup = DeviceSetup(platform: platform, zoneIdentifier: scenario.start.zoneIdentifier, startWallMs: startWallMs,
                                 durationMs: lastWallMs - startWallMs + 600_000, alarms: alarms, plan: plan, seed: scenario.seed)
         applyParameters(scenario, to: &setup, failures: &failures)
@@ -228,10 +194,76 @@ public enum ScenarioRunner {
         let result = Simulator.run(setup: setup, parameters: parameters, options: options)
         failures += result.scenarioFailures.map { "\(scenario.path):\($0)" }  // "line: message"
         if continuationSeed == nil { failures += judge(scenario, result) }
-        // Timed expectations after the run's end were never checked: that is expected after the
-        // violation a file asks for, and a failure otherwise (say, a too short sim.duration-ms).
+        var notes = uncheckedExpectations(scenario, plan: plan, endWallMs: startWallMs + result.virtualDurationMs,
+                                          result: result, failures: &failures)
+        notes += result.exemptions.map { "exemption \($0.name): \($0.value)" }
+        return ScenarioOutcome(passed: failures.isEmpty, failures: failures, notes: notes, result: result)
+    }
+
+    /// The file's calendar and its start instant (virtual ms), with `param sim.start-ms N`'s
+    /// milliseconds (a fuzz seed starts at any ms; Shrinker).
+    static func startInstant(_ scenario: ScenarioFile) -> (WallCalendar, Int64) {
+        guard let calendar = WallCalendar(zoneIdentifier: scenario.start.zoneIdentifier),
+              let startSecondMs = calendar.instant(year: scenario.start.date.year, month: scenario.start.date.month,
+                                                 day: scenario.start.date.day, hour: scenario.start.hour,
+                                                 minute: scenario.start.minute, second: scenario.start.second) else {
+            preconditionFailure("the parser validated the zone and date")
+        }
+        return (calendar, startSecondMs + (Int64(scenario.parameters.last { $0.key == "sim.start-ms" }?.value ?? "0") ?? 0))
+    }
+
+    /// `param app.legacy-install`: the run starts right after an update from an older version
+    /// (BOOT-9..11, AND-4): its document and rings, generated from the declared alarms with
+    /// every legacy kind, are in place, and the first launch migrates instead of saving.
+    static func legacyInstall(_ scenario: ScenarioFile, alarms: [LogicalAlarm], platform: PlatformFlavor,
+                              calendar: WallCalendar, startWallMs: Int64) -> LegacyInstall? {
+        let legacyStore = scenario.parameters.last { $0.key == "app.legacy-install" }?.value ?? "off"
+        guard legacyStore != "off" else { return nil }
+        var rng = RandomStreams(seed: scenario.seed).stream("setup.legacy-install")
+        // `swarm`: drawn exactly as the fuzz generator draws it for this seed (the same stream,
+        // only some legacy kinds), so an exported fuzz seed keeps its legacy state.
+        let swarm = legacyStore == "swarm"
+        var generated = LegacyInstall.generate(alarms: alarms, platform: platform, calendar: calendar, nowWallMs: startWallMs,
+                                               everyKind: !swarm, rng: &rng)
+        if !swarm { generated.credentialProtected = platform == .android && legacyStore == "credential-protected" }
+        return generated
+    }
+
+    /// The run's plan: the synthesized first launch (unless `sim.first-launch scripted`, or the
+    /// run starts after an update), then the file's timed lines; and the last line's instant.
+    static func timedPlan(_ scenario: ScenarioFile, alarms: [LogicalAlarm], afterUpdate: Bool, calendar: WallCalendar,
+                          startWallMs: Int64, failures: inout [String]) -> ([TimedAction], Int64) {
+        var plan: [TimedAction] = []
+        let scripted = scenario.parameters.last { $0.key == "sim.first-launch" }?.value == "scripted"
+        if !afterUpdate && !scripted {  // after an update the alarms are saved already; the file says when the app first runs
+            plan.append(TimedAction(wallMs: startWallMs, action: .userOpenApp))
+            for (index, alarm) in alarms.enumerated() {
+                plan.append(TimedAction(wallMs: startWallMs + 500 + Int64(index) * 500,
+                                        action: .userEditTitle(alarmID: alarm.id, title: alarm.title)))
+            }
+            plan.append(TimedAction(wallMs: startWallMs + 3_000, action: .userLeaveApp))
+        }
+        var lastWallMs = startWallMs
+        for event in scenario.events {
+            let wallMs = instant(of: event.time, start: scenario.start, calendar: calendar)
+            lastWallMs = max(lastWallMs, wallMs)
+            if (event.actor, event.verb) == ("user", "lock") || (event.actor, event.verb) == ("device", "boot-complete") {
+                continue  // accepted, no effect yet: boot broadcasts come from the model; lock state is not modelled
+            }
+            if let action = action(for: event, calendar: calendar) {
+                plan.append(TimedAction(wallMs: wallMs, action: action))
+            } else {
+                failures.append("\(scenario.path):\(event.line): \(event.actor) \(event.verb) is not modelled yet")
+            }
+        }
+        return (plan, lastWallMs)
+    }
+
+    /// Timed expectations after the run's end were never checked: that is expected after the
+    /// violation a file asks for (a note), and a failure otherwise (say, a too short sim.duration-ms).
+    static func uncheckedExpectations(_ scenario: ScenarioFile, plan: [TimedAction], endWallMs: Int64, result: RunResult,
+                                      failures: inout [String]) -> [String] {
         var notes: [String] = []
-        let endWallMs = startWallMs + result.virtualDurationMs
         for timed in plan where timed.wallMs > endWallMs {
             let line: Int
             switch timed.action {
@@ -242,8 +274,7 @@ public enum ScenarioRunner {
             if let first = result.firstViolation { notes.append(text + " (stopped at the violation \(first.invariant))") }
             else { failures.append(text) }
         }
-        notes += result.exemptions.map { "exemption \($0.name): \($0.value)" }
-        return ScenarioOutcome(passed: failures.isEmpty, failures: failures, notes: notes, result: result)
+        return notes
     }
 
     /// The events a run of a scenario may process unless `param sim.max-events` says otherwise:
