@@ -845,10 +845,11 @@ extension BridgeCore {
             if degradeRefusedExact(row, error: error, now: now, into: &out) { return }  // AND-1, AND-3
             if handleLimitFailure(row, error: error, now: now, into: &out) { return }  // CAP-4: one retry
             let reAddRecorded = recordFailedReAdd(row, now: now, into: &out)  // a day added back that cannot ring is recorded
-            if let previous = saves.pending.lazy.compactMap({ $0.previousRows.first { $0.id == id } }).first, previous.confirmed {
+            if let previous = saves.pending.lazy.compactMap({ $0.heldRow(id) }).first, previous.confirmed {
                 // SCH-10: a direct save's same-ID replacement failed: the daemon still holds the
-                // previous ring, so its previous row stands — even if the process dies before the
-                // save resolves (a lost row would leave an alerting ring unknown, FG-2).
+                // ring as last registered (the previous row, or a superseded save's write that
+                // landed), so that row stands — even if the process dies before the save resolves
+                // (a lost row would leave an alerting ring unknown, FG-2).
                 mutate { $0.upsert(previous) }
             } else if reAddRecorded {
                 // OCC-2, [derived] AND-1, AND-3: the original inexact alarm may still be on its way

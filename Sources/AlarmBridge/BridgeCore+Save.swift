@@ -45,6 +45,7 @@ extension BridgeCore {
             save.previous = earlier.previous
             save.previousRows = earlier.previousRows
             save.touched = earlier.touched
+            save.landed = earlier.landed
             out.append(.note("save of \(alarm.id) superseded by a newer save"))
             out.append(.reply(.saveFailed(alarmID: alarm.id, reason: .superseded)))
             retireSupersededRings(&save, newDefinition: alarm, now: now, into: &out)
@@ -95,8 +96,8 @@ extension BridgeCore {
         for row in save.previousRows where save.touched.contains(row.id) && document?.row(row.id) == nil
             && inventory.contains(where: { $0.id == row.id }) {
             // A superseded save's same-ID replacement failed and took its row: the daemon still
-            // holds the previous ring, so the previous row describes it (never a BOOT-9 adoption).
-            mutate { $0.upsert(row) }
+            // holds the ring as last registered, so that row describes it (never a BOOT-9 adoption).
+            mutate { $0.upsert(save.heldRow(row.id) ?? row) }
         }
         var toSchedule: [RingRequest] = []
         var expected: [AlarmUUID] = []
@@ -167,6 +168,7 @@ extension BridgeCore {
                                         into out: inout [BridgeCommand]) {
         if case .success = result {
             retireLandedLeftover(id, now: now, into: &out)
+            noteSaveWriteLanded(id)
         } else {
             saves.retireOnLanding.removeAll { $0 == id }
         }
@@ -299,6 +301,19 @@ extension BridgeCore {
         runDeferredSyncIfClear(into: &out)
     }
 
+    /// SCH-10, ID-4, SND-5: a same-ID write of a previous schedule's ring by this save (or a save
+    /// it superseded) that the platform accepted: the row as registered then is what the daemon
+    /// holds under that ID until a later write lands, so a later failed write leaves that row —
+    /// not the previous schedule's — describing the ring.
+    mutating func noteSaveWriteLanded(_ id: AlarmUUID) {
+        guard let row = document?.row(id), row.confirmed else { return }
+        for index in saves.pending.indices where saves.pending[index].touched.contains(id)
+            && saves.pending[index].previousRows.contains(where: { $0.id == id }) {
+            saves.pending[index].landed.removeAll { $0.id == id }
+            saves.pending[index].landed.append(row)
+        }
+    }
+
     /// SCH-10: the failed save's rings go; the previous schedule's rings and rows stay untouched.
     mutating func rollBack(_ save: PendingSave, now: BridgeInstants, into out: inout [BridgeCommand]) {
         for id in save.touched {
@@ -307,6 +322,17 @@ extension BridgeCore {
                     // A same-ID replacement the platform accepted: the daemon now holds the new
                     // configuration (its sound and title, SND-5), so the written row stays (it
                     // describes the ring) and a sync re-registers the previous one (ID-4, SCH-10).
+                    deferredSync = deferredSync ?? .launchSync
+                    continue
+                }
+                if let held = save.heldRow(id), held.fingerprint != row.fingerprint {
+                    // The last write failed, but an earlier one of the chain (a superseded save's)
+                    // landed: the daemon holds that configuration, so its row stays and a sync
+                    // re-registers the previous one (ID-4, SCH-10, SND-5; ios uniform seed 64733:
+                    // a sound edit's write landed with the system default, the newer title save's
+                    // write failed, the previous row with its group-0 sound was restored, and the
+                    // ring rang with the system default).
+                    mutate { $0.upsert(held) }
                     deferredSync = deferredSync ?? .launchSync
                     continue
                 }
@@ -482,6 +508,9 @@ struct PendingSave: Sendable, Equatable {
     var phase = Phase.reconciling
     /// Every ring this save and the saves it superseded published (SCH-10: what a failure undoes).
     var touched: [AlarmUUID] = []
+    /// The rows of same-ID writes of `previousRows` rings that this save or a save it superseded
+    /// had accepted by the platform, the latest per ID: what the daemon holds there now (SND-5).
+    var landed: [RingRow] = []
     /// Primaries this save published and asked the daemon for (new, or same-ID replacements).
     var prepared: [AlarmUUID] = []
     /// Every exact primary UUID the verification must see (SCH-9).
@@ -502,6 +531,12 @@ struct PendingSave: Sendable, Equatable {
         self.alarmID = alarmID
         self.previous = previous
         self.previousRows = previousRows
+    }
+
+    /// SCH-10: the row describing what the daemon holds under `id`, a ring of the previous
+    /// schedule: the latest write of this save chain the platform accepted, else the previous row.
+    func heldRow(_ id: AlarmUUID) -> RingRow? {
+        landed.last { $0.id == id } ?? previousRows.first { $0.id == id }
     }
 }
 

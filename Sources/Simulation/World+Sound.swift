@@ -123,15 +123,39 @@ extension World {
             if !sound.fallbackOccurrences.contains(occurrenceID) { sound.fallbackOccurrences.append(occurrenceID) }
             return
         }
-        guard let settings = soundSettings(alarmID: metadata.alarmID), settings.effectiveMode == .progressive,
-              !sound.fallbackOccurrences.contains(occurrenceID), let name = played.chosenName else { return }
+        guard !sound.fallbackOccurrences.contains(occurrenceID), let name = played.chosenName else { return }
+        // The configured definition judges the ring, unless a definition it was registered under
+        // still stands for it (an interrupted save's previous one) and that one's order holds.
+        let standing = [soundSettings(alarmID: metadata.alarmID)] + previousSoundSettings(of: id, alarmID: metadata.alarmID)
+        let misplaced = standing.map { progressiveMisplacement(name, position: k, settings: $0) }
+        guard !misplaced.contains(where: { $0 == nil }), let wrong = misplaced.first ?? nil else { return }
+        violate("sound-sequence", [], "\(metadata.kind.rawValue) ring \(id) of \(metadata.rootID) plays \(name) from group \(wrong.actual.map(String.init) ?? "none") as audible ring \(k + 1) of its occurrence; progressive order wants group \(wrong.expected) (SND-2, SND-7)")
+    }
+
+    /// SND-2: nil when `name`, as audible ring `position` + 1 (0-based) of its occurrence, keeps the
+    /// progressive order of `settings` (or no order applies: no settings, random mode, no groups);
+    /// else the group it came from (nil: none) and the group the order wants.
+    func progressiveMisplacement(_ name: String, position: Int, settings: SoundSettings?) -> (actual: Int?, expected: Int)? {
+        guard let settings, settings.effectiveMode == .progressive else { return nil }
         let groups = settings.effectiveGroups
-        guard !groups.isEmpty else { return }
-        let expected = min(k, groups.count - 1)
+        guard !groups.isEmpty else { return nil }
+        let expected = min(position, groups.count - 1)
         let actual = settings.groupIndex(of: name)
-        if actual != expected {
-            violate("sound-sequence", [], "\(metadata.kind.rawValue) ring \(id) of \(metadata.rootID) plays \(name) from group \(actual.map(String.init) ?? "none") as audible ring \(k + 1) of its occurrence; progressive order wants group \(expected) (SND-2, SND-7)")
-        }
+        return actual == expected ? nil : (actual, expected)
+    }
+
+    /// SCH-10, SND-5, SND-6: the sound settings of the definitions a save that a process death
+    /// interrupted replaced (`jsSaves.interruptedPrevious`, `keptPrevious`), for a primary the
+    /// platform held when that save was requested (`saveTruth.before`). Until a later process's
+    /// sync runs, such a ring stays as it was registered — the previous definition's sound — when
+    /// the save's replacement never landed (ios swarm seed 57525: a sound edit's same-ID
+    /// re-registration failed after the process died; ios uniform seed 65580: an adopted legacy
+    /// primary with the system default stayed beside the edit's new primary). The oracle follows
+    /// the persisted definition, so it judged that ring against sounds it was never given.
+    func previousSoundSettings(of id: AlarmUUID, alarmID: String) -> [SoundSettings?] {
+        guard jsSaves.interrupted.contains(alarmID),
+              saveTruth.before.contains(where: { $0.alarmID == alarmID && $0.rings.contains(id) }) else { return [] }
+        return (jsSaves.interruptedPrevious + jsSaves.keptPrevious).filter { $0.id == alarmID }.map(\.sounds)
     }
 
     /// Invariant 33 at the start of an alert: the ring plays a sound of its alarm's pool or the
