@@ -155,6 +155,26 @@ extension BridgeCore {
         out.append(.cancel(row.id, origin: .lifecycle))
     }
 
+    /// AND-13, AND-14, OCC-25: at the close of its occurrence, a delivered occurrence-bound ring
+    /// (successor, snooze, walk fuse) a sync added back at or after its ring time (its row was
+    /// published at or after its fire time) may still have that copy pending: the delivery the
+    /// bridge saw may have been the original registration's, already on its way when the process
+    /// that re-added it started. While the occurrence is live the copy is harmless pressure (its
+    /// delivery rings for the live owner), so it is not cancelled at the delivery, which may be
+    /// the copy's own and the occurrence's last pressure (android swarm seed 7155,
+    /// `arm-before-retire`); once the occurrence closes nothing may stay bound to it, and the copy
+    /// is cancelled in the closing step. When there is no copy the cancel finds nothing; only
+    /// AlarmManager's pending list is touched, any alert goes on (the close stops it). Android
+    /// uniform seed 55749: a successor delivered at 06:54:05 as Ember opened, added back by the
+    /// launch sync an instant before the delivery reached the bridge, held by the allow-while-idle
+    /// quota, outlived the occurrence's expiry at 07:23.
+    mutating func retireReAddedCopyAtClose(_ row: RingRow, origin: CommandOrigin, into out: inout [BridgeCommand]) {
+        guard flavor == .android, row.delivered, row.metadata.kind.isOccurrenceBound,
+              row.publishedAtMs >= row.fireWallMs else { return }
+        out.append(.note("\(row.metadata.kind.rawValue) \(row.id) was added back after its ring time: any pending copy is cancelled at the close"))
+        out.append(.cancel(row.id, origin: origin))
+    }
+
     /// A delivery of a ring whose row is due later than now: the delivery is an earlier
     /// registration's, which AlarmManager had already released when the bridge re-registered the
     /// same ID at a new time (a snooze or successor rebased at a clock correction, SNZ-20, REC-9;

@@ -1030,6 +1030,7 @@ extension BridgeCore {
                 mutate { $0.removeRow(row.id) }
                 continue
             }
+            retireReAddedCopyAtClose(row, origin: origin, into: &out)  // AND-13, OCC-25
             // iOS: what the bridge believes is only as fresh as the last `alarmUpdates`, which the
             // phone may hold while locked (forums 825427). So every ring of the occurrence that
             // could be sounding gets a stop; one that is not throws harmlessly (stop(id:) docs).

@@ -110,7 +110,8 @@ extension BridgeCore {
 
     /// SNZ-15, SNZ-10: a successor an earlier process armed beside a confirmed snooze ring — a
     /// skip's handoff (`armSuccessor` arms none beside a confirmed snooze) whose confirmation died
-    /// with that process — is held by the platform: the skip's arm landed, so the skip stands, as
+    /// with that process — is held by the platform (found in an inventory, or accepted when a sync
+    /// sent its row again: `skipHandoffConfirmed`): the skip's arm landed, so the skip stands, as
     /// `adoptLandedSnooze` lets a landed snooze stand. Its handoff completes now: the snooze ring is
     /// retired (arm before retire: the successor is accepted) and the reply the dead process owed
     /// says so. Left alone, the successor sat beside the pending snooze ring for good (ios swarm
@@ -161,8 +162,18 @@ extension BridgeCore {
     }
 
     /// The skip's successor is confirmed: retire the snooze ring (SNZ-15); the latch stays spent.
+    /// A successor accepted with no skip of this process waiting for it, beside a confirmed snooze
+    /// ring, is an earlier process's skip that a sync sent again (SCH-19: its row was published,
+    /// its ring missing): the skip's arm is accepted, so its handoff completes as when the earlier
+    /// process's own arm is found held (`adoptLandedSkipSuccessor`). Whether the daemon held the
+    /// ring at the launch read or only accepted it after is a race, not a different skip (ios
+    /// swarm seed 65370: the process died 288 ms after a skip, the launch read came before the arm
+    /// landed, the launch sync re-sent the successor and it sat beside the snooze ring).
     mutating func skipHandoffConfirmed(_ row: RingRow, now: BridgeInstants, into out: inout [BridgeCommand]) {
-        guard let skip = pendingSkip, skip.successorID == row.id else { return }
+        guard let skip = pendingSkip, skip.successorID == row.id else {
+            adoptLandedSkipSuccessor(row.id, now: now, into: &out)  // SNZ-15, SNZ-10
+            return
+        }
         pendingSkip = nil
         if let snooze = document?.row(skip.snoozeID) {
             retire(snooze, reason: "snooze skipped (SNZ-15)", into: &out)

@@ -150,6 +150,12 @@ struct BenchReport {
 
     /// The whole report.
     func markdown() -> String {
+        let lines = targetLines() + detailLines() + parallelLines() + memoryLines()
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The title, the machine facts and the targets table with its misses explained.
+    func targetLines() -> [String] {
         var lines = [
             "# Benchmarks",
             "",
@@ -179,6 +185,12 @@ struct BenchReport {
                 }
             }
         }
+        return lines
+    }
+
+    /// The bare event queue and the full simulation figures.
+    func detailLines() -> [String] {
+        var lines: [String] = []
         lines += ["", "## Details", "", "### Bare event queue", ""]
         lines += [
             "`EventQueue<Int>` (binary min-heap ordered by `(dueMs, sequence)`), \(queue.pending) pending events,",
@@ -203,6 +215,12 @@ struct BenchReport {
                          + "\(Self.grouped(figure.nsPerEvent)) | \(Self.fixed(ratioTenths(figure), scale: 10)) | "
                          + "\(Self.fixed(figure.milliSeedsPerSecond, scale: 1_000)) | \(Self.grouped(figure.timesRealTime)) |")
         }
+        return lines
+    }
+
+    /// The `--jobs 1` against `--jobs 2` campaign.
+    func parallelLines() -> [String] {
+        var lines: [String] = []
         lines += ["", "### Parallel campaign", ""]
         switch jobs {
         case .measured(let seeds, let one, let two):
@@ -217,6 +235,12 @@ struct BenchReport {
         case .notMeasured(let reason):
             lines.append("Not measured: \(reason).")
         }
+        return lines
+    }
+
+    /// The campaign memory at two sizes, and the growth between them.
+    func memoryLines() -> [String] {
+        var lines: [String] = []
         lines += [
             "",
             "### Memory",
@@ -249,7 +273,7 @@ struct BenchReport {
             lines += ["", "Growth from \(Self.grouped(Int64(smallRuns))) to \(Self.grouped(Int64(largeRuns))) runs: "
                       + "\(growth) KiB (\(perThousand) KiB per 1,000 runs)."]
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines
     }
 
     // MARK: - Reasons for misses

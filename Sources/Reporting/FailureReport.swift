@@ -13,7 +13,6 @@ public enum FailureReport {
     /// - Parameter rulebook: Where rule IDs link to (``RulebookLinks``): the path of
     ///   `Docs/rules.md` relative to the report's directory; the repository-root path by default.
     public static func markdown(_ run: FailureRun, rulebook: String = RulebookLinks.repositoryPath) -> String {
-        let time = LocalTimeFormat(zoneIdentifier: run.startZone)
         let header = run.header
         var lines: [String] = []
         if let violation = run.violation {
@@ -21,35 +20,47 @@ public enum FailureReport {
         } else {
             lines.append("# No violation — \(header.platform) seed \(header.seed)")
         }
-        lines.append("")
-        lines.append("## Violation")
-        lines.append("")
-        if let violation = run.violation {
-            lines.append("- **Invariant:** `\(violation.invariant)`")
-            if let info = InvariantCatalog.info(violation.invariant) {
-                lines.append("- **Statement:** \(oneLine(info.statement))")
-            }
-            lines.append("- **Rules:** " + (violation.rules.isEmpty ? "none" : violation.rules.map { RulebookLinks.markdown($0, rulebook: rulebook, code: true) }.joined(separator: ", ")))
-            lines.append("- **Message:** \(oneLine(violation.message))")
-            lines.append("- **When:** \(violation.localTime(fallbackZone: run.startZone))")
-            lines.append("- **Trace event:** \(violation.eventIndex)")
-            for other in run.violations.dropFirst() {
-                lines.append("- **Also:** `\(other.invariant)` at trace event \(other.eventIndex): \(oneLine(other.message))")
-            }
-        } else {
-            lines.append("The run broke no invariant.")
+        lines += violationSection(run, rulebook: rulebook)
+        lines += ["", "## Repro", "", "```sh", run.reproLine, "```"]
+        lines += runSection(run)
+        if let scenario = run.shrunkScenario {
+            let fence = fenceFor(scenario)
+            lines += ["", "## Shrunk scenario", "", fence, scenario.hasSuffix("\n") ? String(scenario.dropLast()) : scenario, fence]
         }
-        lines.append("")
-        lines.append("## Repro")
-        lines.append("")
-        lines.append("```sh")
-        lines.append(run.reproLine)
-        lines.append("```")
-        lines.append("")
-        lines.append("## Run")
-        lines.append("")
-        lines.append("| parameter | value |")
-        lines.append("|---|---|")
+        lines += lastEventsSection(run)
+        lines += [
+            "", "## Files", "",
+            "- `trace.jsonl` — the full trace as JSON Lines (a header line, then one event per line)",
+            "- `timeline.html` — the timeline page (one self-contained HTML file)",
+        ]
+        lines += ["", "## What next", ""] + whatNext(run)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// "## Violation": the first violation's invariant, statement, rules, message, local time and
+    /// trace index, then any later ones.
+    static func violationSection(_ run: FailureRun, rulebook: String) -> [String] {
+        var lines = ["", "## Violation", ""]
+        guard let violation = run.violation else { return lines + ["The run broke no invariant."] }
+        lines.append("- **Invariant:** `\(violation.invariant)`")
+        if let info = InvariantCatalog.info(violation.invariant) {
+            lines.append("- **Statement:** \(oneLine(info.statement))")
+        }
+        lines.append("- **Rules:** " + (violation.rules.isEmpty ? "none" : violation.rules.map { RulebookLinks.markdown($0, rulebook: rulebook, code: true) }.joined(separator: ", ")))
+        lines.append("- **Message:** \(oneLine(violation.message))")
+        lines.append("- **When:** \(violation.localTime(fallbackZone: run.startZone))")
+        lines.append("- **Trace event:** \(violation.eventIndex)")
+        for other in run.violations.dropFirst() {
+            lines.append("- **Also:** `\(other.invariant)` at trace event \(other.eventIndex): \(oneLine(other.message))")
+        }
+        return lines
+    }
+
+    /// "## Run": the seed's parameters in readable form, its exemptions and trace facts.
+    static func runSection(_ run: FailureRun) -> [String] {
+        let time = LocalTimeFormat(zoneIdentifier: run.startZone)
+        let header = run.header
+        var lines = ["", "## Run", "", "| parameter | value |", "|---|---|"]
         lines.append("| platform | \(cell(header.platform)) |")
         lines.append("| seed | \(header.seed) |")
         lines.append("| defects | \(cell(header.defects.isEmpty ? "none" : header.defects.joined(separator: ", "))) |")
@@ -62,37 +73,26 @@ public enum FailureReport {
         lines.append("| trace records | \(header.traceEventCount) |")
         lines.append("| virtual duration | \(HumanText.duration(run.virtualDurationMs)) |")
         lines.append("| trace hash | `\(header.traceHashHex)` |")
-        if let scenario = run.shrunkScenario {
-            lines.append("")
-            lines.append("## Shrunk scenario")
-            lines.append("")
-            let fence = fenceFor(scenario)
-            lines.append(fence)
-            lines.append(scenario.hasSuffix("\n") ? String(scenario.dropLast()) : scenario)
-            lines.append(fence)
-        }
+        return lines
+    }
+
+    /// The last ``lastEventsCount`` events up to the violation (or the run's end), as the
+    /// explainer prints them, and those after it at the same instant.
+    static func lastEventsSection(_ run: FailureRun) -> [String] {
         let events = lastEvents(run, count: lastEventsCount)
-        lines.append("")
         let what = run.violation == nil ? "the end of the run" : "the violation"
         let after = run.violation.map { violation in events.filter { $0.index > violation.eventIndex }.count } ?? 0
-        lines.append("## The last \(events.count - after) events up to \(what)"
-                     + (after > 0 ? ", and the \(after) after it at the same instant" : ""))
-        lines.append("")
-        lines.append("Local wall time in \(run.startZone); `#` is the trace index (`trace.jsonl`).")
-        lines.append("")
         let shown = Set(events.map(\.index))
         let block = TraceExplainer.lines(run, all: true) { shown.contains($0.index) }.map(MarkdownText.codeLine).joined(separator: "\n")
         let fence = fenceFor(block)
-        lines.append(fence)
-        lines.append(block)
-        lines.append(fence)
-        lines.append("")
-        lines.append("## Files")
-        lines.append("")
-        lines.append("- `trace.jsonl` — the full trace as JSON Lines (a header line, then one event per line)")
-        lines.append("- `timeline.html` — the timeline page (one self-contained HTML file)")
-        lines += ["", "## What next", ""] + whatNext(run)
-        return lines.joined(separator: "\n") + "\n"
+        return [
+            "",
+            "## The last \(events.count - after) events up to \(what)" + (after > 0 ? ", and the \(after) after it at the same instant" : ""),
+            "",
+            "Local wall time in \(run.startZone); `#` is the trace index (`trace.jsonl`).",
+            "",
+            fence, block, fence,
+        ]
     }
 
     /// The commands a person runs next for this failure, as Markdown list items: `explain` (the

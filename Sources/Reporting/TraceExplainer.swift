@@ -236,26 +236,12 @@ public enum TraceExplainer {
         return "scheduled alarm times: " + (described.isEmpty ? "none" : described.joined(separator: "; "))
     }
 
-    /// Who acted and what happened, in words.
-    static func describe(_ event: TraceEvent, ringRoot: [String: String], ringKind: [String: String],
-                         time: LocalTimeFormat, full: Bool) -> (String, String) {
-        func ring(_ id: String?) -> String {
-            guard let id else { return "a ring" }
-            let short = full ? id : String(id.prefix(8))
-            let kind = ringKind[id].map { "\($0) " } ?? ""
-            if let root = ringRoot[id] { return "\(root) \(kind)ring \(short)" }
-            return "ring \(short)"
-        }
-        func rest(except keys: Set<String>) -> String {
-            let fields = event.fields.filter { !keys.contains($0.key) }.map { "\($0.key)=\(fieldValue($0.key, $0.value, time: time, full: full))" }
-            return fields.isEmpty ? "" : " " + fields.joined(separator: " ")
-        }
+    /// The bridge's own events (`bridge *`, `store *`) in words; nil for any other event.
+    /// - Parameter ring: names a ring by its root and kind (``describe(_:ringRoot:ringKind:time:full:)``).
+    static func describeBridgeEvent(_ event: TraceEvent, ring: (String?) -> String, time: LocalTimeFormat,
+                                    full: Bool) -> (String, String)? {
         let id = event.field("id")
         switch (event.component, event.name) {
-        case ("sim", "start"):
-            return ("sim", "run starts: \(event.field("platform") ?? "?") seed \(event.field("seed") ?? "?") in \(event.field("zone") ?? "?")")
-        case ("sim", "end"):
-            return ("sim", "run ends after \(event.field("events") ?? "?") events")
         case ("bridge", "schedule"):
             var due = event.field("schedule") ?? "?"
             if due.hasPrefix("fixed("), let ms = Int64(due.dropFirst(6).dropLast()) { due = "due " + time.short(ms) }
@@ -278,6 +264,32 @@ public enum TraceExplainer {
             return ("bridge", "saves its document (\(HumanText.counted(event.field("rings"), "ring")), \(HumanText.counted(event.field("occurrences"), "occurrence")))")
         case ("store", "persist-failed"):
             return ("FAULT", "save of the document failed (protected data unavailable)")
+        default:
+            return nil
+        }
+    }
+
+    /// Who acted and what happened, in words.
+    static func describe(_ event: TraceEvent, ringRoot: [String: String], ringKind: [String: String],
+                         time: LocalTimeFormat, full: Bool) -> (String, String) {
+        func ring(_ id: String?) -> String {
+            guard let id else { return "a ring" }
+            let short = full ? id : String(id.prefix(8))
+            let kind = ringKind[id].map { "\($0) " } ?? ""
+            if let root = ringRoot[id] { return "\(root) \(kind)ring \(short)" }
+            return "ring \(short)"
+        }
+        func rest(except keys: Set<String>) -> String {
+            let fields = event.fields.filter { !keys.contains($0.key) }.map { "\($0.key)=\(fieldValue($0.key, $0.value, time: time, full: full))" }
+            return fields.isEmpty ? "" : " " + fields.joined(separator: " ")
+        }
+        let id = event.field("id")
+        if let described = describeBridgeEvent(event, ring: ring, time: time, full: full) { return described }
+        switch (event.component, event.name) {
+        case ("sim", "start"):
+            return ("sim", "run starts: \(event.field("platform") ?? "?") seed \(event.field("seed") ?? "?") in \(event.field("zone") ?? "?")")
+        case ("sim", "end"):
+            return ("sim", "run ends after \(event.field("events") ?? "?") events")
         case ("ios", "alerting"), ("android", "ringing"):
             return ("RINGS", "\(ring(id)) alerting" + (event.field("late") == "true" ? " (late)" : ""))
         case ("ios", "alert-ended"), ("android", "ringing-stopped"):

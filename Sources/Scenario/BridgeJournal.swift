@@ -235,19 +235,7 @@ private struct Importer {
         guard try integerValue(versionMember, line: line) == BridgeJournal.version else {
             throw error(line, versionMember.value.column, "unsupported journal version; this alarmsim reads version \(BridgeJournal.version)")
         }
-        if let platformMember = member(members, "platform") {
-            let (name, column) = try stringValue(platformMember, line: line)
-            guard let named = ScenarioPlatform(rawValue: name) else { throw error(line, column, "unknown platform \"\(name)\"; expected ios or android") }
-            if let requestedPlatform, requestedPlatform != named {
-                throw error(line, column, "the journal was written on \(named.rawValue), but --platform says \(requestedPlatform.rawValue)")
-            }
-            platform = named
-        } else {
-            guard let requestedPlatform else {
-                throw error(line, value.column, "the journal header names no \"platform\": give --platform ios or --platform android")
-            }
-            platform = requestedPlatform
-        }
+        platform = try headerPlatform(members, line: line, header: value)
         let (zone, zoneColumn) = try requiredString(members, "zone", line: line, object: value, what: "the journal header")
         guard ScenarioClock.isIANAZone(zone), let calendar = WallCalendar(zoneIdentifier: zone) else {
             throw error(line, zoneColumn, "unknown time zone \"\(zone)\"; expected an IANA identifier such as Europe/Berlin")
@@ -284,31 +272,51 @@ private struct Importer {
         if milliseconds != 0 {
             header.append(OutputLine(text: "param sim.start-ms \(milliseconds)", journalLine: line, journalColumn: timeMember.value.column))
         }
-        if let params = member(members, "params") {
-            guard case .object(let entries) = params.value.kind else {
-                throw error(line, params.value.column, "\"params\" must be an object of scenario parameters, e.g. {\"ios.capacity\": 64}")
+        if let params = member(members, "params") { try addHeaderParameters(params, line: line) }
+    }
+
+    /// The header's `platform`, which `--platform` may give instead and must not contradict.
+    func headerPlatform(_ members: [JSONMember], line: Int, header value: JSONValue) throws(ScenarioError) -> ScenarioPlatform {
+        if let platformMember = member(members, "platform") {
+            let (name, column) = try stringValue(platformMember, line: line)
+            guard let named = ScenarioPlatform(rawValue: name) else { throw error(line, column, "unknown platform \"\(name)\"; expected ios or android") }
+            if let requestedPlatform, requestedPlatform != named {
+                throw error(line, column, "the journal was written on \(named.rawValue), but --platform says \(requestedPlatform.rawValue)")
             }
-            for entry in entries {
-                guard !entry.key.isEmpty, entry.key.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "-" }) else {
-                    throw error(line, entry.keyColumn, "bad parameter key \"\(entry.key)\"; keys are lowercase letters, digits, '.' and '-', as `param` lines take them")
-                }
-                let text: String
-                switch entry.value.kind {
-                case .string(let string):
-                    guard !string.isEmpty, string.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && $0 != "\"" && $0 != "#" }) else {
-                        throw error(line, entry.value.column, "bad value for \(entry.key): a parameter value is one printable ASCII word")
-                    }
-                    text = string
-                case .number:
-                    guard let number = entry.value.integer else { throw error(line, entry.value.column, "bad value for \(entry.key): write an integer") }
-                    text = String(number)
-                case .bool(let flag):
-                    text = flag ? "on" : "off"
-                default:
-                    throw error(line, entry.value.column, "bad value for \(entry.key): a string, an integer or a boolean, found \(entry.value.kindName)")
-                }
-                header.append(OutputLine(text: "param \(entry.key) \(text)", journalLine: line, journalColumn: entry.value.column))
+            return named
+        } else {
+            guard let requestedPlatform else {
+                throw error(line, value.column, "the journal header names no \"platform\": give --platform ios or --platform android")
             }
+            return requestedPlatform
+        }
+    }
+
+    /// The header's `params` object: one `param KEY VALUE` line per entry (booleans as on/off).
+    mutating func addHeaderParameters(_ params: JSONMember, line: Int) throws(ScenarioError) {
+        guard case .object(let entries) = params.value.kind else {
+            throw error(line, params.value.column, "\"params\" must be an object of scenario parameters, e.g. {\"ios.capacity\": 64}")
+        }
+        for entry in entries {
+            guard !entry.key.isEmpty, entry.key.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "-" }) else {
+                throw error(line, entry.keyColumn, "bad parameter key \"\(entry.key)\"; keys are lowercase letters, digits, '.' and '-', as `param` lines take them")
+            }
+            let text: String
+            switch entry.value.kind {
+            case .string(let string):
+                guard !string.isEmpty, string.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && $0 != "\"" && $0 != "#" }) else {
+                    throw error(line, entry.value.column, "bad value for \(entry.key): a parameter value is one printable ASCII word")
+                }
+                text = string
+            case .number:
+                guard let number = entry.value.integer else { throw error(line, entry.value.column, "bad value for \(entry.key): write an integer") }
+                text = String(number)
+            case .bool(let flag):
+                text = flag ? "on" : "off"
+            default:
+                throw error(line, entry.value.column, "bad value for \(entry.key): a string, an integer or a boolean, found \(entry.value.kindName)")
+            }
+            header.append(OutputLine(text: "param \(entry.key) \(text)", journalLine: line, journalColumn: entry.value.column))
         }
     }
 

@@ -153,23 +153,7 @@ public enum ScenarioExport {
         case .userEditTitle(let alarmID, let title): return ("user", "edit-title", [.alarm(alarmID), .text(title)])
         case .userEditTime(let alarmID, let hour, let minute): return ("user", "edit-time", [.alarm(alarmID), .timeOfDay(hour: hour, minute: minute)])
         case .userDeleteAlarm(let alarmID): return ("user", "delete-alarm", [.alarm(alarmID)])
-        case .userEditAlarm(let alarmID, let edit):
-            switch edit {
-            case .time(let hour, let minute): return ("user", "edit-alarm-time", [.alarm(alarmID), .timeOfDay(hour: hour, minute: minute)])
-            case .weekdays(let days):
-                guard !days.isEmpty else { return nil }
-                return ("user", "edit-weekdays", [.alarm(alarmID), .text(days.map(\.description).joined(separator: ","))])
-            case .sounds(let sounds):
-                return ("user", "edit-sounds", [.alarm(alarmID), .text(sounds.map { scenarioSounds($0).spec } ?? "none")])
-            case .policy(let policy):
-                return ("user", "edit-policy", [.alarm(alarmID), .text(policy == .v3 ? "3" : (policy == .v2 ? "2" : "legacy"))])
-            case .challenge(let challenge): return ("user", "edit-challenge", [.alarm(alarmID), .text(scenarioChallenge(challenge).rawValue)])
-            case .countdown(let countdown):
-                guard let countdown else { return ("user", "edit-countdown", [.alarm(alarmID), .text("off")]) }
-                guard countdown.preAlertMs == nil, let post = countdown.postAlertMs, post > 0 else { return nil }
-                return ("user", "edit-countdown", [.alarm(alarmID), .text(ScenarioPrinter.formatDuration(post))])
-            case .enabled(let on): return ("user", on ? "enable-alarm" : "disable-alarm", [.alarm(alarmID)])
-            }
+        case .userEditAlarm(let alarmID, let edit): return editEvent(alarmID, edit)
         case .userSnooze(let delayMs, let doubleTap):
             guard !doubleTap, delayMs >= 0 else { return nil }
             return ("user", "snooze", [.durationMs(delayMs)])
@@ -197,22 +181,9 @@ public enum ScenarioExport {
         case .deviceCharging(let on): return ("device", "charging", [.onOff(on)])
         case .userAppUpdate: return ("user", "app-update", [])
         case .faultForceStop: return ("fault", "force-stop", [])
-        case .faultAudioFocus(let change):
-            switch change {
-            case .loss: return ("fault", "audio-focus-loss", [])
-            case .callStarted: return ("fault", "phone-call", [])
-            case .gain: return ("fault", "audio-focus-regained", [])
-            case .lossTransient, .lossTransientCanDuck: return nil
-            }
+        case .faultAudioFocus(let change): return audioFocusEvent(change)
         case .faultPlaybackFailure: return ("fault", "playback-failure", [])
-        case .faultKillSwitch(let response):
-            switch response {
-            case .ok: return ("fault", "kill-switch-ok", [])
-            case .disabled: return ("fault", "kill-switch-disabled", [])
-            case .timeout: return ("fault", "kill-switch-timeout", [])
-            case .networkFailure: return ("fault", "kill-switch-network-failure", [])
-            case .unreadable: return ("fault", "kill-switch-unreadable", [])
-            }
+        case .faultKillSwitch(let response): return ("fault", killSwitchVerb(response), [])
         case .faultAppStateWriteFailure(let count): return ("fault", "app-state-write-failure", [.count(count)])
         case .appCancelSystemAlarms(let alarmID): return ("app", "cancel-system-alarms", [.alarm(alarmID)])
         case .userStartWalk: return ("user", "start-walk", [])
@@ -234,6 +205,47 @@ public enum ScenarioExport {
              .expectAlerting, .expectSilent, .expectSaveOutcome, .expectLockScreenGrant, .expectSound,
              .expectAudibleCount, .expectRegistered, .expectScheduledTimesRejected, .expectDroppedCount, .expectBurst:
             return nil  // scheduled by the World itself, or checks: no plan of a setup needs them as lines
+        }
+    }
+
+    /// The `user edit-…` line of an alarm-editor edit (API-19), or nil when no line expresses it.
+    static func editEvent(_ alarmID: String, _ edit: AlarmEdit) -> (String, String, [ScenarioArgument])? {
+        switch edit {
+        case .time(let hour, let minute): return ("user", "edit-alarm-time", [.alarm(alarmID), .timeOfDay(hour: hour, minute: minute)])
+        case .weekdays(let days):
+            guard !days.isEmpty else { return nil }
+            return ("user", "edit-weekdays", [.alarm(alarmID), .text(days.map(\.description).joined(separator: ","))])
+        case .sounds(let sounds):
+            return ("user", "edit-sounds", [.alarm(alarmID), .text(sounds.map { scenarioSounds($0).spec } ?? "none")])
+        case .policy(let policy):
+            return ("user", "edit-policy", [.alarm(alarmID), .text(policy == .v3 ? "3" : (policy == .v2 ? "2" : "legacy"))])
+        case .challenge(let challenge): return ("user", "edit-challenge", [.alarm(alarmID), .text(scenarioChallenge(challenge).rawValue)])
+        case .countdown(let countdown):
+            guard let countdown else { return ("user", "edit-countdown", [.alarm(alarmID), .text("off")]) }
+            guard countdown.preAlertMs == nil, let post = countdown.postAlertMs, post > 0 else { return nil }
+            return ("user", "edit-countdown", [.alarm(alarmID), .text(ScenarioPrinter.formatDuration(post))])
+        case .enabled(let on): return ("user", on ? "enable-alarm" : "disable-alarm", [.alarm(alarmID)])
+        }
+    }
+
+    /// The `fault …` line of an audio-focus change; transient losses have none.
+    static func audioFocusEvent(_ change: AudioFocusChange) -> (String, String, [ScenarioArgument])? {
+        switch change {
+        case .loss: return ("fault", "audio-focus-loss", [])
+        case .callStarted: return ("fault", "phone-call", [])
+        case .gain: return ("fault", "audio-focus-regained", [])
+        case .lossTransient, .lossTransientCanDuck: return nil
+        }
+    }
+
+    /// The `fault kill-switch-…` verb of a kill-switch response (BOOT-12).
+    static func killSwitchVerb(_ response: KillSwitchResponse) -> String {
+        switch response {
+        case .ok: "kill-switch-ok"
+        case .disabled: "kill-switch-disabled"
+        case .timeout: "kill-switch-timeout"
+        case .networkFailure: "kill-switch-network-failure"
+        case .unreadable: "kill-switch-unreadable"
         }
     }
 

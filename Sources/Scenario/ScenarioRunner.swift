@@ -155,58 +155,24 @@ public enum ScenarioRunner {
         return nil
     }
 
+    /// Runs one parsed (and validated) scenario: the synthesized first launch, the file's timed
+    /// lines, its `param` and `defect` lines, then judges its `expect` lines.
+    /// - Parameters:
+    ///   - keepFullTrace: keep every trace event (reports, `explain`) instead of the fuzz ring.
+    ///   - continuationSeed: `run --continue-seeds`: after the file's last line, the seed's random
+    ///     world carries on (``Continuation``); its `expect violation` / `expect no violations`
+    ///     verdict is not judged (the continuation is the fuzz campaign's).
+    /// - Returns: whether it passed, its failures as `file:line: message`, notes (exemptions
+    ///   applied, expectations after a violation the file asks for) and the run's result.
     public static func run(_ scenario: ScenarioFile, keepFullTrace: Bool = false, continuationSeed: UInt64? = nil) -> ScenarioOutcome {
         var failures: [String] = []
         let platform: PlatformFlavor = scenario.platform == .ios ? .ios : .android
-        guard let calendar = WallCalendar(zoneIdentifier: scenario.start.zoneIdentifier),
-              let startSecondMs = calendar.instant(year: scenario.start.date.year, month: scenario.start.date.month,
-                                                 day: scenario.start.date.day, hour: scenario.start.hour,
-                                                 minute: scenario.start.minute, second: scenario.start.second) else {
-            preconditionFailure("the parser validated the zone and date")
-        }
-        // `param sim.start-ms N`: the start's milliseconds (a fuzz seed starts at any ms; Shrinker).
-        let startWallMs = startSecondMs + (Int64(scenario.parameters.last { $0.key == "sim.start-ms" }?.value ?? "0") ?? 0)
+        let (calendar, startWallMs) = startInstant(scenario)
         var alarms = scenario.alarms.map { logicalAlarm($0, calendar: calendar, after: startWallMs) }
-        // `param app.legacy-install`: the run starts right after an update from an older version
-        // (BOOT-9..11, AND-4): its document and rings, generated from the declared alarms with
-        // every legacy kind, are in place, and the first launch migrates instead of saving.
-        let legacyStore = scenario.parameters.last { $0.key == "app.legacy-install" }?.value ?? "off"
-        var legacy: LegacyInstall?
-        if legacyStore != "off" {
-            var rng = RandomStreams(seed: scenario.seed).stream("setup.legacy-install")
-            // `swarm`: drawn exactly as the fuzz generator draws it for this seed (the same stream,
-            // only some legacy kinds), so an exported fuzz seed keeps its legacy state.
-            let swarm = legacyStore == "swarm"
-            var generated = LegacyInstall.generate(alarms: alarms, platform: platform, calendar: calendar, nowWallMs: startWallMs,
-                                                   everyKind: !swarm, rng: &rng)
-            if !swarm { generated.credentialProtected = platform == .android && legacyStore == "credential-protected" }
-            alarms = generated.alarms
-            legacy = generated
-        }
-        var plan: [TimedAction] = []
-        // `param sim.first-launch scripted`: no synthesized prefix; the file's own lines are the whole plan.
-        let scripted = scenario.parameters.last { $0.key == "sim.first-launch" }?.value == "scripted"
-        if legacy == nil && !scripted {  // after an update the alarms are saved already; the file says when the app first runs
-            plan.append(TimedAction(wallMs: startWallMs, action: .userOpenApp))
-            for (index, alarm) in alarms.enumerated() {
-                plan.append(TimedAction(wallMs: startWallMs + 500 + Int64(index) * 500,
-                                        action: .userEditTitle(alarmID: alarm.id, title: alarm.title)))
-            }
-            plan.append(TimedAction(wallMs: startWallMs + 3_000, action: .userLeaveApp))
-        }
-        var lastWallMs = startWallMs
-        for event in scenario.events {
-            let wallMs = instant(of: event.time, start: scenario.start, calendar: calendar)
-            lastWallMs = max(lastWallMs, wallMs)
-            if (event.actor, event.verb) == ("user", "lock") || (event.actor, event.verb) == ("device", "boot-complete") {
-                continue  // accepted, no effect yet: boot broadcasts come from the model; lock state is not modelled
-            }
-            if let action = action(for: event, calendar: calendar) {
-                plan.append(TimedAction(wallMs: wallMs, action: action))
-            } else {
-                failures.append("\(scenario.path):\(event.line): \(event.actor) \(event.verb) is not modelled yet")
-            }
-        }
+        let legacy = legacyInstall(scenario, alarms: alarms, platform: platform, calendar: calendar, startWallMs: startWallMs)
+        if let legacy { alarms = legacy.alarms }
+        let (plan, lastWallMs) = timedPlan(scenario, alarms: alarms, afterUpdate: legacy != nil, calendar: calendar,
+                                           startWallMs: startWallMs, failures: &failures)
         var setup = DeviceSetup(platform: platform, zoneIdentifier: scenario.start.zoneIdentifier, startWallMs: startWallMs,
                                 durationMs: lastWallMs - startWallMs + 600_000, alarms: alarms, plan: plan, seed: scenario.seed)
         applyParameters(scenario, to: &setup, failures: &failures)
@@ -228,10 +194,76 @@ public enum ScenarioRunner {
         let result = Simulator.run(setup: setup, parameters: parameters, options: options)
         failures += result.scenarioFailures.map { "\(scenario.path):\($0)" }  // "line: message"
         if continuationSeed == nil { failures += judge(scenario, result) }
-        // Timed expectations after the run's end were never checked: that is expected after the
-        // violation a file asks for, and a failure otherwise (say, a too short sim.duration-ms).
+        var notes = uncheckedExpectations(scenario, plan: plan, endWallMs: startWallMs + result.virtualDurationMs,
+                                          result: result, failures: &failures)
+        notes += result.exemptions.map { "exemption \($0.name): \($0.value)" }
+        return ScenarioOutcome(passed: failures.isEmpty, failures: failures, notes: notes, result: result)
+    }
+
+    /// The file's calendar and its start instant (virtual ms), with `param sim.start-ms N`'s
+    /// milliseconds (a fuzz seed starts at any ms; Shrinker).
+    static func startInstant(_ scenario: ScenarioFile) -> (WallCalendar, Int64) {
+        guard let calendar = WallCalendar(zoneIdentifier: scenario.start.zoneIdentifier),
+              let startSecondMs = calendar.instant(year: scenario.start.date.year, month: scenario.start.date.month,
+                                                 day: scenario.start.date.day, hour: scenario.start.hour,
+                                                 minute: scenario.start.minute, second: scenario.start.second) else {
+            preconditionFailure("the parser validated the zone and date")
+        }
+        return (calendar, startSecondMs + (Int64(scenario.parameters.last { $0.key == "sim.start-ms" }?.value ?? "0") ?? 0))
+    }
+
+    /// `param app.legacy-install`: the run starts right after an update from an older version
+    /// (BOOT-9..11, AND-4): its document and rings, generated from the declared alarms with
+    /// every legacy kind, are in place, and the first launch migrates instead of saving.
+    static func legacyInstall(_ scenario: ScenarioFile, alarms: [LogicalAlarm], platform: PlatformFlavor,
+                              calendar: WallCalendar, startWallMs: Int64) -> LegacyInstall? {
+        let legacyStore = scenario.parameters.last { $0.key == "app.legacy-install" }?.value ?? "off"
+        guard legacyStore != "off" else { return nil }
+        var rng = RandomStreams(seed: scenario.seed).stream("setup.legacy-install")
+        // `swarm`: drawn exactly as the fuzz generator draws it for this seed (the same stream,
+        // only some legacy kinds), so an exported fuzz seed keeps its legacy state.
+        let swarm = legacyStore == "swarm"
+        var generated = LegacyInstall.generate(alarms: alarms, platform: platform, calendar: calendar, nowWallMs: startWallMs,
+                                               everyKind: !swarm, rng: &rng)
+        if !swarm { generated.credentialProtected = platform == .android && legacyStore == "credential-protected" }
+        return generated
+    }
+
+    /// The run's plan: the synthesized first launch (unless `sim.first-launch scripted`, or the
+    /// run starts after an update), then the file's timed lines; and the last line's instant.
+    static func timedPlan(_ scenario: ScenarioFile, alarms: [LogicalAlarm], afterUpdate: Bool, calendar: WallCalendar,
+                          startWallMs: Int64, failures: inout [String]) -> ([TimedAction], Int64) {
+        var plan: [TimedAction] = []
+        let scripted = scenario.parameters.last { $0.key == "sim.first-launch" }?.value == "scripted"
+        if !afterUpdate && !scripted {  // after an update the alarms are saved already; the file says when the app first runs
+            plan.append(TimedAction(wallMs: startWallMs, action: .userOpenApp))
+            for (index, alarm) in alarms.enumerated() {
+                plan.append(TimedAction(wallMs: startWallMs + 500 + Int64(index) * 500,
+                                        action: .userEditTitle(alarmID: alarm.id, title: alarm.title)))
+            }
+            plan.append(TimedAction(wallMs: startWallMs + 3_000, action: .userLeaveApp))
+        }
+        var lastWallMs = startWallMs
+        for event in scenario.events {
+            let wallMs = instant(of: event.time, start: scenario.start, calendar: calendar)
+            lastWallMs = max(lastWallMs, wallMs)
+            if (event.actor, event.verb) == ("user", "lock") || (event.actor, event.verb) == ("device", "boot-complete") {
+                continue  // accepted, no effect yet: boot broadcasts come from the model; lock state is not modelled
+            }
+            if let action = action(for: event, calendar: calendar) {
+                plan.append(TimedAction(wallMs: wallMs, action: action))
+            } else {
+                failures.append("\(scenario.path):\(event.line): \(event.actor) \(event.verb) is not modelled yet")
+            }
+        }
+        return (plan, lastWallMs)
+    }
+
+    /// Timed expectations after the run's end were never checked: that is expected after the
+    /// violation a file asks for (a note), and a failure otherwise (say, a too short sim.duration-ms).
+    static func uncheckedExpectations(_ scenario: ScenarioFile, plan: [TimedAction], endWallMs: Int64, result: RunResult,
+                                      failures: inout [String]) -> [String] {
         var notes: [String] = []
-        let endWallMs = startWallMs + result.virtualDurationMs
         for timed in plan where timed.wallMs > endWallMs {
             let line: Int
             switch timed.action {
@@ -242,8 +274,7 @@ public enum ScenarioRunner {
             if let first = result.firstViolation { notes.append(text + " (stopped at the violation \(first.invariant))") }
             else { failures.append(text) }
         }
-        notes += result.exemptions.map { "exemption \($0.name): \($0.value)" }
-        return ScenarioOutcome(passed: failures.isEmpty, failures: failures, notes: notes, result: result)
+        return notes
     }
 
     /// The events a run of a scenario may process unless `param sim.max-events` says otherwise:
@@ -342,129 +373,180 @@ public enum ScenarioRunner {
         return base + Int64(time.millisecond)
     }
 
+    /// The plan action of a timed line, or nil when its arguments do not fit the verb (the parser
+    /// checks them against ``ScenarioVocabulary`` first, so nil here is an internal mismatch).
     static func action(for event: ScenarioEvent, calendar: WallCalendar) -> PlanAction? {
-        let arguments = event.arguments
-        func alarmArgument(_ index: Int) -> String? {
-            guard index < arguments.count, case .alarm(let name) = arguments[index] else { return nil }
+        let arguments = EventArguments(values: event.arguments)
+        switch event.actor {
+        case "user": return userAction(event.verb, arguments) ?? userEditAction(event.verb, arguments)
+        case "device": return deviceAction(event.verb, arguments)
+        case "fault": return faultAction(event.verb, arguments)
+        case "app": return appAction(event.verb, arguments)
+        case "expect": return expectation(event.verb, arguments, line: event.line)
+        default: return nil
+        }
+    }
+
+    /// Typed access to a timed line's arguments by position; nil when absent or of another kind.
+    struct EventArguments {
+        var values: [ScenarioArgument]
+        func alarm(_ index: Int) -> String? {
+            guard index < values.count, case .alarm(let name) = values[index] else { return nil }
             return name
         }
-        func onOffArgument(_ index: Int) -> Bool? {
-            guard index < arguments.count, case .onOff(let on) = arguments[index] else { return nil }
+        func onOff(_ index: Int) -> Bool? {
+            guard index < values.count, case .onOff(let on) = values[index] else { return nil }
             return on
         }
-        func countArgument(_ index: Int) -> Int {
-            guard index < arguments.count, case .count(let count) = arguments[index] else { return 1 }
+        /// A count argument; 1 when absent (`fault schedule-failure` alone fails one call).
+        func count(_ index: Int) -> Int {
+            guard index < values.count, case .count(let count) = values[index] else { return 1 }
             return count
         }
-        switch (event.actor, event.verb) {
-        case ("user", "stop"): return .userStop(alarmID: alarmArgument(0))
-        case ("user", "open-app"): return .userOpenApp
-        case ("user", "leave-app"): return .userLeaveApp
-        case ("user", "complete-challenge"): return .userCompleteChallenge
-        case ("user", "unlock"): return .userUnlock
-        case ("user", "snooze"):
-            guard let first = arguments.first, case .durationMs(let ms) = first else { return nil }
-            return .userSnooze(delayMs: ms, doubleTap: false)
-        case ("user", "skip-snooze"): return .userSkipSnooze
-        case ("user", "abandon"): return .userAbandon(wrongAlarm: false)
-        case ("user", "force-quit"): return .userForceQuit
-        case ("user", "edit-title"):
-            guard let alarm = alarmArgument(0), arguments.count > 1, case .text(let title) = arguments[1] else { return nil }
-            return .userEditTitle(alarmID: alarm, title: title)
-        case ("user", "edit-time"):
-            guard let alarm = alarmArgument(0), arguments.count > 1, case .timeOfDay(let hour, let minute) = arguments[1] else { return nil }
-            return .userEditTime(alarmID: alarm, hour: hour, minute: minute)
-        case ("user", "delete-alarm"):
-            return alarmArgument(0).map { .userDeleteAlarm(alarmID: $0) }
-        case ("user", "control-center"): return .userControlCenter
-        case ("user", "reinstall"): return .userReinstall
-        case ("user", "app-update"): return .userAppUpdate
-        case ("device", "doze"): return onOffArgument(0).map { .deviceDoze($0) }
-        case ("device", "charging"): return onOffArgument(0).map { .deviceCharging($0) }
-        case ("fault", "force-stop"): return .faultForceStop
-        case ("fault", "audio-focus-loss"): return .faultAudioFocus(.loss)
-        case ("fault", "phone-call"): return .faultAudioFocus(.callStarted)
-        case ("fault", "audio-focus-regained"): return .faultAudioFocus(.gain)
-        case ("fault", "playback-failure"): return .faultPlaybackFailure
-        case ("device", "time-zone"):
-            guard let first = arguments.first, case .zone(let zone) = first else { return nil }
-            return .deviceTimeZone(zone)
-        case ("device", "set-clock"):
-            guard let first = arguments.first, case .signedDurationMs(let delta) = first else { return nil }
-            return .deviceSetClock(deltaMs: delta)
-        case ("device", "silent-mode"): return onOffArgument(0).map { .deviceSilentMode($0) }
-        case ("fault", "os-removes-alarm"): return .faultOSRemovesAlarm(alarmID: alarmArgument(0))
-        case ("fault", "late-delivery"):
-            guard let first = arguments.first, case .durationMs(let ms) = first else { return nil }
-            return .faultLateDelivery(ms: ms)
-        case ("fault", "damaged-store"):
-            guard let first = arguments.first, case .durationMs(let ms) = first else { return nil }
-            return .faultDamagedStore(ms: ms)
-        case ("app", "sync-enabled-alarms"): return .appSyncEnabledAlarms
-        case ("app", "launch"): return .appLaunch
-        case ("device", "reboot"): return .deviceReboot
-        case ("fault", "process-death"): return .faultProcessDeath
-        case ("fault", "schedule-failure"): return .faultScheduleFailure(count: countArgument(0))
-        case ("fault", "inventory-read-failure"): return .faultInventoryReadFailure(count: countArgument(0))
-        case ("fault", "capacity"): return .faultCapacity(countArgument(0))
-        case ("fault", "revoke-exact-permission"): return .faultRevokeExactPermission
-        case ("fault", "grant-exact-permission"): return .faultGrantExactPermission
-        case ("fault", "coalesce-updates"): return onOffArgument(0).map { .faultCoalesceUpdates($0) }
-        case ("user", "start-walk"): return .userStartWalk
-        case ("user", "walk"): return .userWalk(steps: countArgument(0))
-        case ("user", "app-switcher"):
-            guard let first = arguments.first, case .durationMs(let ms) = first else { return nil }
-            return .userAppSwitcher(backgroundAfterMs: ms)
-        case ("user", "health-access"): return onOffArgument(0).map { .userSetHealthAccess($0) }
-        case ("fault", "workout-lost"): return .faultWorkoutLost
-        case ("app", "challenge-interaction"): return .appChallengeInteraction
-        case ("app", "start-burst"): return .appStartBurst(alarmID: alarmArgument(0))
-        case ("user", "mute-burst"): return .userMuteBurst
-        case ("app", "record-audible"): return .appRecordAudible(alarmID: alarmArgument(0))
-        case ("app", "reset-audible-count"): return .appResetAudibleCount
-        case ("app", "get-scheduled-times"): return .appGetScheduledAlarmTimes
-        case ("expect", "registered"):
-            guard let alarm = alarmArgument(0), arguments.count > 1, case .onOff(let on) = arguments[1] else { return nil }
-            return .expectRegistered(alarmID: alarm, registered: on, line: event.line)
-        case ("expect", "scheduled-times-rejected"): return onOffArgument(0).map { .expectScheduledTimesRejected($0, line: event.line) }
-        case ("expect", "sound"):
-            guard let alarm = alarmArgument(0), arguments.count > 1, case .text(let name) = arguments[1] else { return nil }
-            return .expectSound(alarmID: alarm, sound: name, line: event.line)
-        case ("expect", "dropped-count"):
-            return .expectDroppedCount(countArgument(0), line: event.line)
-        case ("expect", "audible-count"):
-            return .expectAudibleCount(countArgument(0), line: event.line)
-        case ("expect", "burst"): return onOffArgument(0).map { .expectBurst(playing: $0, line: event.line) }
-        case ("expect", "alerting"): return alarmArgument(0).map { .expectAlerting(alarmID: $0, line: event.line) }
-        case ("expect", "silent"): return alarmArgument(0).map { .expectSilent(alarmID: $0, line: event.line) }
-        case ("expect", "save"):
-            guard let alarm = alarmArgument(0), arguments.count > 1, case .text(let outcome) = arguments[1] else { return nil }
-            return .expectSaveOutcome(alarmID: alarm, outcome: outcome, line: event.line)
-        case ("user", "edit-weekdays"):
-            guard let alarm = alarmArgument(0), arguments.count > 1, case .text(let text) = arguments[1] else { return nil }
+        func durationMs(_ index: Int) -> Int64? {
+            guard index < values.count, case .durationMs(let ms) = values[index] else { return nil }
+            return ms
+        }
+        func text(_ index: Int) -> String? {
+            guard index < values.count, case .text(let text) = values[index] else { return nil }
+            return text
+        }
+        func timeOfDay(_ index: Int) -> (hour: Int, minute: Int)? {
+            guard index < values.count, case .timeOfDay(let hour, let minute) = values[index] else { return nil }
+            return (hour, minute)
+        }
+    }
+
+    /// `user …` lines other than the alarm editor's.
+    static func userAction(_ verb: String, _ arguments: EventArguments) -> PlanAction? {
+        switch verb {
+        case "stop": return .userStop(alarmID: arguments.alarm(0))
+        case "open-app": return .userOpenApp
+        case "leave-app": return .userLeaveApp
+        case "complete-challenge": return .userCompleteChallenge
+        case "unlock": return .userUnlock
+        case "snooze": return arguments.durationMs(0).map { .userSnooze(delayMs: $0, doubleTap: false) }
+        case "skip-snooze": return .userSkipSnooze
+        case "abandon": return .userAbandon(wrongAlarm: false)
+        case "force-quit": return .userForceQuit
+        case "control-center": return .userControlCenter
+        case "reinstall": return .userReinstall
+        case "app-update": return .userAppUpdate
+        case "start-walk": return .userStartWalk
+        case "walk": return .userWalk(steps: arguments.count(0))
+        case "app-switcher": return arguments.durationMs(0).map { .userAppSwitcher(backgroundAfterMs: $0) }
+        case "health-access": return arguments.onOff(0).map { .userSetHealthAccess($0) }
+        case "mute-burst": return .userMuteBurst
+        case "volume-key": return .userVolumeKey
+        case "lower-alarm-volume": return .userLowerAlarmVolume
+        case "start-wake-up-check": return .userStartWakeUpCheck
+        default: return nil
+        }
+    }
+
+    /// `user …` lines that edit an alarm (API-19), by its name in the first argument.
+    static func userEditAction(_ verb: String, _ arguments: EventArguments) -> PlanAction? {
+        guard let alarm = arguments.alarm(0) else { return nil }
+        switch verb {
+        case "edit-title": return arguments.text(1).map { .userEditTitle(alarmID: alarm, title: $0) }
+        case "edit-time": return arguments.timeOfDay(1).map { .userEditTime(alarmID: alarm, hour: $0.hour, minute: $0.minute) }
+        case "delete-alarm": return .userDeleteAlarm(alarmID: alarm)
+        case "edit-weekdays":
+            guard let text = arguments.text(1) else { return nil }
             let days = text.split(separator: ",").compactMap { name in Weekday.allCases.first { $0.description == name } }
             return days.isEmpty ? nil : .userEditAlarm(alarmID: alarm, edit: .weekdays(days))
-        case ("user", "edit-alarm-time"):
-            guard let alarm = alarmArgument(0), arguments.count > 1, case .timeOfDay(let hour, let minute) = arguments[1] else { return nil }
-            return .userEditAlarm(alarmID: alarm, edit: .time(hour: hour, minute: minute))
-        case ("user", "edit-sounds"), ("user", "edit-policy"), ("user", "edit-challenge"), ("user", "edit-countdown"):
-            guard let alarm = alarmArgument(0), arguments.count > 1, case .text(let text) = arguments[1],
-                  let edit = editorEdit(event.verb, text) else { return nil }
+        case "edit-alarm-time":
+            return arguments.timeOfDay(1).map { .userEditAlarm(alarmID: alarm, edit: .time(hour: $0.hour, minute: $0.minute)) }
+        case "edit-sounds", "edit-policy", "edit-challenge", "edit-countdown":
+            guard let text = arguments.text(1), let edit = editorEdit(verb, text) else { return nil }
             return .userEditAlarm(alarmID: alarm, edit: edit)
-        case ("user", "disable-alarm"): return alarmArgument(0).map { .userEditAlarm(alarmID: $0, edit: .enabled(false)) }
-        case ("user", "enable-alarm"): return alarmArgument(0).map { .userEditAlarm(alarmID: $0, edit: .enabled(true)) }
-        case ("fault", "kill-switch-ok"): return .faultKillSwitch(.ok)
-        case ("fault", "kill-switch-disabled"): return .faultKillSwitch(.disabled)
-        case ("fault", "kill-switch-timeout"): return .faultKillSwitch(.timeout)
-        case ("fault", "kill-switch-network-failure"): return .faultKillSwitch(.networkFailure)
-        case ("fault", "kill-switch-unreadable"): return .faultKillSwitch(.unreadable)
-        case ("fault", "app-state-write-failure"): return .faultAppStateWriteFailure(count: countArgument(0))
-        case ("app", "cancel-system-alarms"): return alarmArgument(0).map { .appCancelSystemAlarms(alarmID: $0) }
-        case ("user", "volume-key"): return .userVolumeKey
-        case ("user", "lower-alarm-volume"): return .userLowerAlarmVolume
-        case ("user", "start-wake-up-check"): return .userStartWakeUpCheck
-        case ("app", "reconcile-step-tracking"): return .appReconcileStepTracking
-        case ("expect", "lock-screen-grant"): return onOffArgument(0).map { .expectLockScreenGrant($0, line: event.line) }
+        case "disable-alarm": return .userEditAlarm(alarmID: alarm, edit: .enabled(false))
+        case "enable-alarm": return .userEditAlarm(alarmID: alarm, edit: .enabled(true))
+        default: return nil
+        }
+    }
+
+    /// `device …` lines.
+    static func deviceAction(_ verb: String, _ arguments: EventArguments) -> PlanAction? {
+        switch verb {
+        case "doze": return arguments.onOff(0).map { .deviceDoze($0) }
+        case "charging": return arguments.onOff(0).map { .deviceCharging($0) }
+        case "time-zone":
+            guard let first = arguments.values.first, case .zone(let zone) = first else { return nil }
+            return .deviceTimeZone(zone)
+        case "set-clock":
+            guard let first = arguments.values.first, case .signedDurationMs(let delta) = first else { return nil }
+            return .deviceSetClock(deltaMs: delta)
+        case "silent-mode": return arguments.onOff(0).map { .deviceSilentMode($0) }
+        case "reboot": return .deviceReboot
+        default: return nil
+        }
+    }
+
+    /// `fault …` lines.
+    static func faultAction(_ verb: String, _ arguments: EventArguments) -> PlanAction? {
+        switch verb {
+        case "force-stop": return .faultForceStop
+        case "audio-focus-loss": return .faultAudioFocus(.loss)
+        case "phone-call": return .faultAudioFocus(.callStarted)
+        case "audio-focus-regained": return .faultAudioFocus(.gain)
+        case "playback-failure": return .faultPlaybackFailure
+        case "os-removes-alarm": return .faultOSRemovesAlarm(alarmID: arguments.alarm(0))
+        case "late-delivery": return arguments.durationMs(0).map { .faultLateDelivery(ms: $0) }
+        case "damaged-store": return arguments.durationMs(0).map { .faultDamagedStore(ms: $0) }
+        case "process-death": return .faultProcessDeath
+        case "schedule-failure": return .faultScheduleFailure(count: arguments.count(0))
+        case "inventory-read-failure": return .faultInventoryReadFailure(count: arguments.count(0))
+        case "capacity": return .faultCapacity(arguments.count(0))
+        case "revoke-exact-permission": return .faultRevokeExactPermission
+        case "grant-exact-permission": return .faultGrantExactPermission
+        case "coalesce-updates": return arguments.onOff(0).map { .faultCoalesceUpdates($0) }
+        case "workout-lost": return .faultWorkoutLost
+        case "kill-switch-ok": return .faultKillSwitch(.ok)
+        case "kill-switch-disabled": return .faultKillSwitch(.disabled)
+        case "kill-switch-timeout": return .faultKillSwitch(.timeout)
+        case "kill-switch-network-failure": return .faultKillSwitch(.networkFailure)
+        case "kill-switch-unreadable": return .faultKillSwitch(.unreadable)
+        case "app-state-write-failure": return .faultAppStateWriteFailure(count: arguments.count(0))
+        default: return nil
+        }
+    }
+
+    /// `app …` lines: what the app's JS or its own process does.
+    static func appAction(_ verb: String, _ arguments: EventArguments) -> PlanAction? {
+        switch verb {
+        case "sync-enabled-alarms": return .appSyncEnabledAlarms
+        case "launch": return .appLaunch
+        case "challenge-interaction": return .appChallengeInteraction
+        case "start-burst": return .appStartBurst(alarmID: arguments.alarm(0))
+        case "record-audible": return .appRecordAudible(alarmID: arguments.alarm(0))
+        case "reset-audible-count": return .appResetAudibleCount
+        case "get-scheduled-times": return .appGetScheduledAlarmTimes
+        case "cancel-system-alarms": return arguments.alarm(0).map { .appCancelSystemAlarms(alarmID: $0) }
+        case "reconcile-step-tracking": return .appReconcileStepTracking
+        default: return nil
+        }
+    }
+
+    /// `expect …` lines, checked at their instant (`line` names the file line in a failure).
+    static func expectation(_ verb: String, _ arguments: EventArguments, line: Int) -> PlanAction? {
+        switch verb {
+        case "registered":
+            guard let alarm = arguments.alarm(0), let on = arguments.onOff(1) else { return nil }
+            return .expectRegistered(alarmID: alarm, registered: on, line: line)
+        case "scheduled-times-rejected": return arguments.onOff(0).map { .expectScheduledTimesRejected($0, line: line) }
+        case "sound":
+            guard let alarm = arguments.alarm(0), let name = arguments.text(1) else { return nil }
+            return .expectSound(alarmID: alarm, sound: name, line: line)
+        case "dropped-count": return .expectDroppedCount(arguments.count(0), line: line)
+        case "audible-count": return .expectAudibleCount(arguments.count(0), line: line)
+        case "burst": return arguments.onOff(0).map { .expectBurst(playing: $0, line: line) }
+        case "alerting": return arguments.alarm(0).map { .expectAlerting(alarmID: $0, line: line) }
+        case "silent": return arguments.alarm(0).map { .expectSilent(alarmID: $0, line: line) }
+        case "save":
+            guard let alarm = arguments.alarm(0), let outcome = arguments.text(1) else { return nil }
+            return .expectSaveOutcome(alarmID: alarm, outcome: outcome, line: line)
+        case "lock-screen-grant": return arguments.onOff(0).map { .expectLockScreenGrant($0, line: line) }
         default: return nil
         }
     }
@@ -546,6 +628,70 @@ public enum ScenarioRunner {
         return .some(Ratio(numerator, denominator))
     }
 
+    /// A `param` that sets one whole-number field of the setup: its key, its accepted range
+    /// (virtual ms for keys ending `-ms`) and, when the range alone does not explain the value,
+    /// a note for the error.
+    struct NumberParameter {
+        var key: String
+        var range: ClosedRange<Int64>
+        var field: WritableKeyPath<DeviceSetup, Int64>
+    }
+
+    /// The whole-number `param` keys whose value lands in an `Int64` field unchanged.
+    static var numberParameters: [NumberParameter] {
+        [
+            .init(key: "ios.dense-late-delay-max-ms", range: 0...600_000, field: \.ios.denseLateDelayMaxMs),
+            .init(key: "ios.schedule-latency-max-ms", range: 20...600_000, field: \.ios.scheduleLatencyMaxMs),
+            .init(key: "ios.workout-session-latency-ms", range: 0...600_000, field: \.walk.workout.sessionStartLatencyMs),
+            .init(key: "ios.workout-collection-latency-ms", range: 0...600_000, field: \.walk.workout.collectionStartLatencyMs),
+            .init(key: "ios.pedometer-history-lag-ms", range: 0...600_000, field: \.walk.workout.historyLagMs),
+            .init(key: "android.doze-maintenance-ms", range: 1_000...3_600_000, field: \.android.dozeMaintenanceWindowMs),
+            .init(key: "android.step-report-latency-ms", range: 0...60_000, field: \.stepReportLatencyMs),
+            .init(key: "android.locked-boot-broadcast-delay-ms", range: 0...600_000, field: \.android.lockedBootBroadcastDelayMs),
+            .init(key: "android.oem-delivery-delay-max-ms", range: 0...3_600_000, field: \.android.oemDeliveryDelayMaxMs),
+            .init(key: "android.fgs-window-ms", range: 1...600_000, field: \.android.exactAlarmForegroundServiceWindowMs),
+            .init(key: "bridge.min-snooze-lead-ms", range: 0...600_000, field: \.minSnoozeLeadMs),
+            .init(key: "bridge.clock-threshold-ms", range: 1...3_600_000, field: \.clockChangeThresholdMs),
+            .init(key: "bridge.imminent-ms", range: 0...3_600_000, field: \.imminentHorizonMs),
+            .init(key: "bridge.h-ctx-ms", range: 1...3_600_000, field: \.contextHeartbeatLifetimeMs),
+            .init(key: "bridge.d-session-ms", range: 1...86_400_000, field: \.wakeSessionDeadlineMs),
+            .init(key: "bridge.w-step-ms", range: 1_000...3_600_000, field: \.recentStepWindowMs),
+            .init(key: "bridge.g-pub-ms", range: 0...3_600_000, field: \.publicationGraceMs),
+            .init(key: "bridge.h-skip-ms", range: 60_000...(60 * 86_400_000), field: \.skipHorizonMs),
+            .init(key: "js.heartbeat-ms", range: 100...3_600_000, field: \.contextHeartbeatIntervalMs),
+            .init(key: "net.kill-switch-timeout-ms", range: 1...600_000, field: \.killSwitchTimeoutMs),
+            .init(key: "sim.t-op-ms", range: 1...3_600_000, field: \.transitionBoundMs),
+            // Issue 7: the liveness phase's bounds (B_REG, B_AUD) and the healed user's timing.
+            .init(key: "liveness.registration-bound-ms", range: 1...86_400_000, field: \.liveness.registrationBoundMs),
+            .init(key: "liveness.audible-bound-ms", range: 1...86_400_000, field: \.liveness.audibleBoundMs),
+            .init(key: "liveness.user-return-ms", range: 1...86_400_000, field: \.liveness.userReturnDelayMs),
+            .init(key: "liveness.user-stay-ms", range: 1...86_400_000, field: \.liveness.userStayMs),
+            .init(key: "liveness.first-unlock-ms", range: 1...86_400_000, field: \.liveness.firstUnlockDelayMs),
+        ]
+    }
+
+    /// The whole-number `param` keys whose value is a count (`Int` field), with a note for the error.
+    static var countParameters: [(key: String, range: ClosedRange<Int64>, note: String, field: WritableKeyPath<DeviceSetup, Int>)] {
+        [
+            ("ios.capacity", 0...10_000, "", \.ios.capacity),
+            ("android.api-level", 26...40, "", \.android.apiLevel),
+            ("bridge.n-skip", 0...1_000, "", \.skipOccurrenceMax),
+            ("js.stall-one-in", 0...1_000, ", 0: never", \.jsStallOneIn),
+            ("sim.foreground-repair-failures", 0...10, "", \.foregroundRepairFailures),
+        ]
+    }
+
+    /// The in-run fault rates of a fuzz run (fault catalog kinds), each a chance per event.
+    static var rateParameters: [(key: String, field: WritableKeyPath<DeviceSetup, Ratio?>)] {
+        [
+            ("sim.request-failure-rate", \.requestFailureRate), ("sim.interleaving-death-rate", \.interleavingDeathRate),
+            ("sim.workout-loss-rate", \.workoutLossRate), ("sim.walk-force-quit-rate", \.walkForceQuitRate),
+            ("sim.snooze-clock-change-rate", \.snoozeClockChangeRate),
+            ("sim.trigger-clock-set-back-rate", \.triggerClockSetBackRate),
+            ("sim.death-mid-close-rate", \.deathMidCloseRate),
+        ]
+    }
+
     /// Applies one `param` line; returns what is wrong with it, if anything.
     static func apply(_ parameter: ScenarioParameter, to setup: inout DeviceSetup) -> String? {
         guard parameterKeys.contains(parameter.key) else {
@@ -565,6 +711,30 @@ public enum ScenarioRunner {
             setup[keyPath: entry.field] = parameter.value == entry.yes
             return nil
         }
+        if let entry = numberParameters.first(where: { $0.key == parameter.key }) {
+            guard let number, entry.range.contains(number) else { return bad + " (\(entry.range.lowerBound)...\(entry.range.upperBound))" }
+            setup[keyPath: entry.field] = number
+            return nil
+        }
+        if let entry = countParameters.first(where: { $0.key == parameter.key }) {
+            guard let number, entry.range.contains(number) else {
+                return bad + " (\(entry.range.lowerBound)...\(entry.range.upperBound)\(entry.note))"
+            }
+            setup[keyPath: entry.field] = Int(number)
+            return nil
+        }
+        if let entry = rateParameters.first(where: { $0.key == parameter.key }) {
+            guard let rate = ratio(parameter.value) else { return bad + " (never or N/D, e.g. 1/25)" }
+            setup[keyPath: entry.field] = rate
+            return nil
+        }
+        if parameter.key.hasPrefix("ios.") { return applyIOS(parameter, number: number, bad: bad, to: &setup) }
+        if parameter.key.hasPrefix("android.") { return applyAndroid(parameter, number: number, bad: bad, to: &setup) }
+        return applyRun(parameter, number: number, bad: bad, to: &setup)
+    }
+
+    /// The `ios.*` parameters no table covers.
+    static func applyIOS(_ parameter: ScenarioParameter, number: Int64?, bad: String, to setup: inout DeviceSetup) -> String? {
         switch parameter.key {
         case "ios.authorization":
             guard let value = AlarmKitAuthorization(rawValue: parameter.value) else { return bad + " (authorized, not-determined or denied)" }
@@ -573,24 +743,22 @@ public enum ScenarioRunner {
             if parameter.value == "unlimited" { setup.backgroundExecutionMs = nil; break }
             guard let number, (1...3_600_000).contains(number) else { return bad + " (1...3600000 or unlimited)" }
             setup.backgroundExecutionMs = number
-        case "ios.dense-late-delay-max-ms":
-            guard let number, number <= 600_000 else { return bad + " (0...600000)" }
-            setup.ios.denseLateDelayMaxMs = number
         case "ios.read-lag-max-ms":
             guard let number, number <= 190 else { return bad + " (0...190: the third SCH-9 read, 200 ms after the first, must see the alarm)" }
             setup.ios.readLagMaxMs = number
         case "ios.dst-gap":
             guard let value = WallCalendar.DSTPolicy.Gap(rawValue: parameter.value) else { return bad + " (next-hour, preserve-minute or skip)" }
             setup.ios.dstPolicy.gap = value
-        case "ios.dst-overlap":
+        default:  // ios.dst-overlap
             guard let value = WallCalendar.DSTPolicy.Overlap(rawValue: parameter.value) else { return bad + " (both, first or last)" }
             setup.ios.dstPolicy.overlap = value
-        case "ios.capacity":
-            guard let number, number <= 10_000 else { return bad + " (0...10000)" }
-            setup.ios.capacity = Int(number)
-        case "ios.schedule-latency-max-ms":
-            guard let number, (20...600_000).contains(number) else { return bad + " (20...600000)" }
-            setup.ios.scheduleLatencyMaxMs = number
+        }
+        return nil
+    }
+
+    /// The `android.*` parameters no table covers.
+    static func applyAndroid(_ parameter: ScenarioParameter, number: Int64?, bad: String, to setup: inout DeviceSetup) -> String? {
+        switch parameter.key {
         case "android.oem-kills-ringing-ms":
             if parameter.value == "off" { setup.android.oemKillsRingingAfterMs = nil; break }
             guard let number, (1_000...3_600_000).contains(number) else { return bad + " (1000...3600000 or off)" }
@@ -600,98 +768,15 @@ public enum ScenarioRunner {
                 return bad + " (" + StandbyBucket.allCases.map(\.rawValue).joined(separator: ", ") + ")"
             }
             setup.androidStandbyBucket = bucket
-        case "android.doze-maintenance-ms":
-            guard let number, (1_000...3_600_000).contains(number) else { return bad + " (1000...3600000)" }
-            setup.android.dozeMaintenanceWindowMs = number
         case "android.manifest":
-            // AND-1: the bridge's required manifest, or it with one entry missing.
-            var declared = BridgeCore.requiredAndroidManifest
-            func dropReceiver(_ actions: String...) { declared.receivers.removeAll { actions.contains($0.action) } }
-            switch parameter.value {
-            case "usual": break
-            case "schedule-exact-only":
-                var manifest = AndroidManifestDeclarations()
-                manifest.declaresScheduleExactAlarm = true
-                manifest.declaresUseExactAlarm = false
-                setup.android.manifest = manifest
-                return nil
-            case "no-exact-permission":
-                declared.permissions.removeAll { [AndroidAppManifest.scheduleExactAlarm, AndroidAppManifest.useExactAlarm].contains($0.name) }
-            case "no-boot-receiver": dropReceiver(AndroidAppManifest.bootCompleted, AndroidAppManifest.lockedBootCompleted)
-            case "not-direct-boot-aware":
-                declared.receivers = declared.receivers.map { AndroidAppManifest.Receiver($0.action, directBootAware: false) }
-            case "no-package-replaced-receiver": dropReceiver(AndroidAppManifest.myPackageReplaced)
-            case "no-time-receivers": dropReceiver(AndroidAppManifest.timeSet, AndroidAppManifest.timezoneChanged)
-            case "no-exact-permission-receiver": dropReceiver(AndroidAppManifest.exactAlarmPermissionChanged)
-            case "low-importance-channel": declared.alarmChannelImportance = .default
-            case "allow-backup": declared.allowBackup = true
-            default:
-                return bad + " (usual, schedule-exact-only, no-exact-permission, no-boot-receiver, not-direct-boot-aware, no-package-replaced-receiver, no-time-receivers, no-exact-permission-receiver, low-importance-channel or allow-backup)"
-            }
-            setup.android.manifest = AndroidManifestDeclarations(declared: declared)
-        case "app.legacy-install":
-            guard ["off", "on", "credential-protected", "swarm"].contains(parameter.value) else { return bad + " (off, on, credential-protected or swarm)" }
-            if parameter.value == "credential-protected" && setup.platform != .android {
-                return "parameter app.legacy-install credential-protected exists on android only"
-            }
-        case "android.api-level":
-            guard let number, (26...40).contains(number) else { return bad + " (26...40)" }
-            setup.android.apiLevel = Int(number)
-        case "bridge.min-snooze-lead-ms":
-            guard let number, (0...600_000).contains(number) else { return bad + " (0...600000)" }
-            setup.minSnoozeLeadMs = number
-        case "bridge.clock-threshold-ms":
-            guard let number, (1...3_600_000).contains(number) else { return bad + " (1...3600000)" }
-            setup.clockChangeThresholdMs = number
-        case "bridge.imminent-ms":
-            guard let number, (0...3_600_000).contains(number) else { return bad + " (0...3600000)" }
-            setup.imminentHorizonMs = number
-        case "bridge.h-ctx-ms":
-            guard let number, (1...3_600_000).contains(number) else { return bad + " (1...3600000)" }
-            setup.contextHeartbeatLifetimeMs = number
-        case "bridge.d-session-ms":
-            guard let number, (1...86_400_000).contains(number) else { return bad + " (1...86400000)" }
-            setup.wakeSessionDeadlineMs = number
-        case "js.heartbeat-ms":
-            guard let number, (100...3_600_000).contains(number) else { return bad + " (100...3600000)" }
-            setup.contextHeartbeatIntervalMs = number
-        case "bridge.w-step-ms":
-            guard let number, (1_000...3_600_000).contains(number) else { return bad + " (1000...3600000)" }
-            setup.recentStepWindowMs = number
-        case "android.step-report-latency-ms":
-            guard let number, (0...60_000).contains(number) else { return bad + " (0...60000)" }
-            setup.stepReportLatencyMs = number
-        case "bridge.g-pub-ms":
-            guard let number, number <= 3_600_000 else { return bad + " (0...3600000)" }
-            setup.publicationGraceMs = number
-        case "bridge.h-skip-ms":
-            guard let number, (60_000...(60 * 86_400_000)).contains(number) else { return bad + " (60000...5184000000)" }
-            setup.skipHorizonMs = number
-        case "bridge.n-skip":
-            guard let number, (0...1_000).contains(number) else { return bad + " (0...1000)" }
-            setup.skipOccurrenceMax = Int(number)
-        case "ios.workout-session-latency-ms":
-            guard let number, number <= 600_000 else { return bad + " (0...600000)" }
-            setup.walk.workout.sessionStartLatencyMs = number
-        case "ios.workout-collection-latency-ms":
-            guard let number, number <= 600_000 else { return bad + " (0...600000)" }
-            setup.walk.workout.collectionStartLatencyMs = number
-        case "ios.pedometer-history-lag-ms":
-            guard let number, number <= 600_000 else { return bad + " (0...600000)" }
-            setup.walk.workout.historyLagMs = number
-        case "android.locked-boot-broadcast-delay-ms":
-            guard let number, number <= 600_000 else { return bad + " (0...600000)" }
-            setup.android.lockedBootBroadcastDelayMs = number
+            return applyManifest(parameter.value, bad: bad, to: &setup)
         case "android.doze-idle-periods-ms":
             let periods = parameter.value.split(separator: ",", omittingEmptySubsequences: false).map { Int64($0) }
             guard !periods.isEmpty, periods.allSatisfy({ $0 != nil && (60_000...86_400_000).contains($0!) }) else {
                 return bad + " (comma-separated idle periods, each 60000...86400000)"
             }
             setup.android.dozeIdlePeriodsMs = periods.map { $0! }
-        case "android.oem-delivery-delay-max-ms":
-            guard let number, number <= 3_600_000 else { return bad + " (0...3600000)" }
-            setup.android.oemDeliveryDelayMaxMs = number
-        case "android.alarm-volume":
+        default:  // android.alarm-volume
             let parts = parameter.value.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
             guard parts.count == 2, let index = parts[0], let maximum = parts[1], (1...100).contains(maximum),
                   (setup.android.alarmVolumeMinIndex...maximum).contains(index) else {
@@ -699,59 +784,59 @@ public enum ScenarioRunner {
             }
             setup.android.alarmVolumeIndex = index
             setup.android.alarmVolumeMaxIndex = maximum
-        case "android.fgs-window-ms":
-            guard let number, (1...600_000).contains(number) else { return bad + " (1...600000)" }
-            setup.android.exactAlarmForegroundServiceWindowMs = number
+        }
+        return nil
+    }
+
+    /// `android.manifest` (AND-1): the bridge's required manifest, or it with one entry missing.
+    static func applyManifest(_ value: String, bad: String, to setup: inout DeviceSetup) -> String? {
+        var declared = BridgeCore.requiredAndroidManifest
+        func dropReceiver(_ actions: String...) { declared.receivers.removeAll { actions.contains($0.action) } }
+        switch value {
+        case "usual": break
+        case "schedule-exact-only":
+            var manifest = AndroidManifestDeclarations()
+            manifest.declaresScheduleExactAlarm = true
+            manifest.declaresUseExactAlarm = false
+            setup.android.manifest = manifest
+            return nil
+        case "no-exact-permission":
+            declared.permissions.removeAll { [AndroidAppManifest.scheduleExactAlarm, AndroidAppManifest.useExactAlarm].contains($0.name) }
+        case "no-boot-receiver": dropReceiver(AndroidAppManifest.bootCompleted, AndroidAppManifest.lockedBootCompleted)
+        case "not-direct-boot-aware":
+            declared.receivers = declared.receivers.map { AndroidAppManifest.Receiver($0.action, directBootAware: false) }
+        case "no-package-replaced-receiver": dropReceiver(AndroidAppManifest.myPackageReplaced)
+        case "no-time-receivers": dropReceiver(AndroidAppManifest.timeSet, AndroidAppManifest.timezoneChanged)
+        case "no-exact-permission-receiver": dropReceiver(AndroidAppManifest.exactAlarmPermissionChanged)
+        case "low-importance-channel": declared.alarmChannelImportance = .default
+        case "allow-backup": declared.allowBackup = true
+        default:
+            return bad + " (usual, schedule-exact-only, no-exact-permission, no-boot-receiver, not-direct-boot-aware, no-package-replaced-receiver, no-time-receivers, no-exact-permission-receiver, low-importance-channel or allow-backup)"
+        }
+        setup.android.manifest = AndroidManifestDeclarations(declared: declared)
+        return nil
+    }
+
+    /// The `app.*`, `net.*` and `sim.*` parameters no table covers; some are only checked here
+    /// and read by `run` itself (``runLimits(_:setup:)``, the first-launch prefix, the start).
+    static func applyRun(_ parameter: ScenarioParameter, number: Int64?, bad: String, to setup: inout DeviceSetup) -> String? {
+        switch parameter.key {
+        case "app.legacy-install":
+            guard ["off", "on", "credential-protected", "swarm"].contains(parameter.value) else { return bad + " (off, on, credential-protected or swarm)" }
+            if parameter.value == "credential-protected" && setup.platform != .android {
+                return "parameter app.legacy-install credential-protected exists on android only"
+            }
         case "net.kill-switch-failure-rate":
             guard let rate = ratio(parameter.value) else { return bad + " (never or N/D, e.g. 1/4)" }
             setup.killSwitchFailureRate = rate
-        case "net.kill-switch-timeout-ms":
-            guard let number, (1...600_000).contains(number) else { return bad + " (1...600000)" }
-            setup.killSwitchTimeoutMs = number
-        case "js.stall-one-in":
-            guard let number, number <= 1_000 else { return bad + " (0...1000, 0: never)" }
-            setup.jsStallOneIn = Int(number)
-        case "sim.request-failure-rate", "sim.interleaving-death-rate", "sim.workout-loss-rate", "sim.walk-force-quit-rate",
-             "sim.snooze-clock-change-rate", "sim.trigger-clock-set-back-rate", "sim.death-mid-close-rate":
-            // The in-run fault rates of a fuzz run (fault catalog kinds), each a chance per event.
-            let fields: [String: WritableKeyPath<DeviceSetup, Ratio?>] = [
-                "sim.request-failure-rate": \.requestFailureRate, "sim.interleaving-death-rate": \.interleavingDeathRate,
-                "sim.workout-loss-rate": \.workoutLossRate, "sim.walk-force-quit-rate": \.walkForceQuitRate,
-                "sim.snooze-clock-change-rate": \.snoozeClockChangeRate,
-                "sim.trigger-clock-set-back-rate": \.triggerClockSetBackRate,
-                "sim.death-mid-close-rate": \.deathMidCloseRate,
-            ]
-            guard let rate = ratio(parameter.value) else { return bad + " (never or N/D, e.g. 1/25)" }
-            setup[keyPath: fields[parameter.key]!] = rate
         case "sim.max-events":
-            // Read by `run` for the run's limits (``runLimits(_:setup:)``).
             guard let number, (1...Int64(Self.maxEventsCeiling)).contains(number) else { return bad + " (1...\(Self.maxEventsCeiling))" }
         case "sim.max-virtual-days":
-            // Read by `run` for the run's limits (``runLimits(_:setup:)``).
             guard let number, (1...Int64(Self.maxVirtualDaysCeiling)).contains(number) else { return bad + " (1...\(Self.maxVirtualDaysCeiling))" }
         case "sim.first-launch":
-            // Read by `run` before the plan is built (the synthesized first-launch prefix).
             guard ["synthesized", "scripted"].contains(parameter.value) else { return bad + " (synthesized or scripted)" }
         case "sim.start-ms":
-            // Read by `run` before the start instant is computed.
             guard let number, number <= 999 else { return bad + " (0...999)" }
-        case "sim.t-op-ms":
-            guard let number, (1...3_600_000).contains(number) else { return bad + " (1...3600000)" }
-            setup.transitionBoundMs = number
-        case "sim.foreground-repair-failures":
-            guard let number, number <= 10 else { return bad + " (0...10)" }
-            setup.foregroundRepairFailures = Int(number)
-        case "liveness.registration-bound-ms", "liveness.audible-bound-ms", "liveness.user-return-ms",
-             "liveness.user-stay-ms", "liveness.first-unlock-ms":
-            // Issue 7: the liveness phase's bounds (B_REG, B_AUD) and the healed user's timing, virtual ms.
-            guard let number, (1...86_400_000).contains(number) else { return bad + " (1...86400000)" }
-            switch parameter.key {
-            case "liveness.registration-bound-ms": setup.liveness.registrationBoundMs = number
-            case "liveness.audible-bound-ms": setup.liveness.audibleBoundMs = number
-            case "liveness.user-return-ms": setup.liveness.userReturnDelayMs = number
-            case "liveness.user-stay-ms": setup.liveness.userStayMs = number
-            default: setup.liveness.firstUnlockDelayMs = number
-            }
         default:  // sim.duration-ms
             guard let number, (1...30 * 86_400_000).contains(number) else { return bad + " (1...2592000000, 30 days)" }
             setup.durationMs = number

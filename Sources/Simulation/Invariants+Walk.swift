@@ -23,6 +23,15 @@ extension World {
                 return
             }
             guard count == 2 else { continue }
+            if let since = walkWorld.twoFusesSince.first(where: { $0.rootID == root })?.sinceMs,
+               !executing, process.lastReadyStepMs < since {
+                // The window runs from the bridge's first execution after the pair appeared (RULES.md,
+                // "Asynchrony"; WALK-15): a process that stopped executing before any step of it
+                // followed (it died in the instant the replacement landed, its completion lost) never
+                // had one, so the window starts when a process executes again (ios uniform seed 62556).
+                walkWorld.twoFusesSince.removeAll { $0.rootID == root }
+                continue
+            }
             if let since = walkWorld.twoFusesSince.first(where: { $0.rootID == root })?.sinceMs {
                 if nowMs - since > setup.transitionBoundMs {
                     violate("one-steady-fuse", [], "root \(root) has held two pending walk fuses for \(HumanText.duration(nowMs - since)): a rotation did not end within T_OP")

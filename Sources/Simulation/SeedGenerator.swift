@@ -30,13 +30,67 @@ public enum SeedGenerator {
 
     static func generate(platform: PlatformFlavor, seed: UInt64, selection: FaultSelection) -> Generated {
         let streams = RandomStreams(seed: seed)
+        let start = drawStart(platform: platform, selection: selection, streams: streams)
+        let calendar = start.calendar
+        let alarms = drawAlarms(platform: platform, calendar: calendar, startWallMs: start.wallMs, streams: streams)
+        var setup = DeviceSetup(platform: platform, zoneIdentifier: start.zone, startWallMs: start.wallMs,
+                                durationMs: 36 * 3_600_000, alarms: alarms, plan: [], seed: seed)
+        setup.walk = drawWalkSetup(platform: platform, streams: streams)
+        drawDevice(&setup, streams: streams)
+        drawAndroidDevice(&setup, streams: streams)
+        drawBridgeConstants(&setup, streams: streams)
+
+        // The seed's faults: every kind's switch and rate from its own stream (FaultCatalog.swift).
+        let apiLevel = setup.android.apiLevel
+        let faults = SeedFaults.draw(selection: selection, platform: platform, streams: streams) { kind in
+            switch kind.name {
+            case FaultCatalog.exactPermissionRevoke.name: return apiLevel <= 32  // AND-1: USE_EXACT_ALARM from 33
+            case FaultCatalog.healthAccessRevoked.name, FaultCatalog.workoutLoss.name, FaultCatalog.walkForceQuit.name:
+                return alarms.contains(where: \.challenge.isWalk)
+            default: return true
+            }
+        }
+        assert(faults.isOn(FaultCatalog.dstNightStart) == start.dstOn, "dst-night-start decided twice alike")
+        let planner = FaultPlanner(faults: faults, streams: streams, setup: setup, calendar: calendar)
+        planner.applyParameters(to: &setup)
+        // BOOT-9..11, AND-4 (fault kind legacy-install): the run starts right after an update from
+        // an older version, from the state it left.
+        if planner.seedHit(FaultCatalog.legacyInstall) != nil {
+            // The state itself from its own stream, apart from the hit draw, so a scenario
+            // (`param app.legacy-install swarm`) rebuilds it exactly without knowing the rate.
+            var legacyRNG = streams.stream("setup.legacy-install")
+            let legacy = LegacyInstall.generate(alarms: alarms, platform: platform, calendar: calendar, nowWallMs: start.wallMs,
+                                                everyKind: false, rng: &legacyRNG)
+            setup.legacyInstall = legacy
+            setup.alarms = legacy.alarms  // INACT-25: unmarked schedules keep the legacy lifetime
+        }
+        let taggedPlan = AmbientPlan.generate(setup: setup, faults: faults, calendar: calendar, streams: streams)
+        setup.plan = taggedPlan.map(\.action)
+        // Issue 7: the liveness phase's bounds (own stream; `Simulator` switches the phase on).
+        var livenessRNG = streams.stream("setup.liveness")
+        setup.liveness = LivenessSetup.draw(&livenessRNG)
+        let walkAlarms = alarms.filter(\.challenge.isWalk).map(\.id)
+        let parameters = describeParameters(setup, walkAlarms: walkAlarms, selection: selection, faults: faults)
+        return Generated(setup: setup, parameters: parameters, faults: faults, taggedPlan: taggedPlan)
+    }
+
+    /// The seed's zone, calendar and start instant (virtual ms), and whether the dst-night-start
+    /// kind is on for it.
+    struct Start {
+        var zone: String
+        var calendar: WallCalendar
+        var wallMs: Int64
+        var dstOn: Bool
+    }
+
+    /// The local evening the run starts (21:00–23:00 on a day of 2026), from `setup.world`.
+    static func drawStart(platform: PlatformFlavor, selection: FaultSelection, streams: RandomStreams) -> Start {
         var world = streams.stream("setup.world")
         var zone = world.pick(zones)
         var calendar = WallCalendar(zoneIdentifier: zone)!
         let dayOfYear = Int(world.int(in: 0...364))
         let base = calendar.instant(year: 2026, month: 1, day: 1, hour: 21, minute: 0)! + Int64(dayOfYear) * 86_400_000
         var startWallMs = base + world.int(in: 0...7_200_000)
-        let durationMs: Int64 = 36 * 3_600_000
         // REC-1, REC-2 (fault kind dst-night-start): a share of seeds starts shortly before a DST
         // transition in a DST zone, so weekly occurrences are planned across DST nights. Decided
         // before the rest of the world, which it moves; its own streams keep other draws stable.
@@ -57,7 +111,13 @@ public enum SeedGenerator {
                     + dstRNG.int(in: 0...7_200_000)
             }
         }
+        return Start(zone: zone, calendar: calendar, wallMs: startWallMs, dstOn: dstRate != nil)
+    }
 
+    /// One to three alarms (`setup.alarms`), with their walk challenge, skip dates, sounds and
+    /// countdown each from its own stream, so one part's draws never move another's.
+    static func drawAlarms(platform: PlatformFlavor, calendar: WallCalendar, startWallMs: Int64,
+                           streams: RandomStreams) -> [LogicalAlarm] {
         var alarmRNG = streams.stream("setup.alarms")
         var alarms: [LogicalAlarm] = []
         for number in 1...Int(alarmRNG.int(in: 1...3)) {
@@ -76,23 +136,27 @@ public enum SeedGenerator {
             alarms.append(LogicalAlarm(id: "a\(number)", hour: hour, minute: minute, repeats: repeats,
                                        title: "Alarm \(number)", policy: policy))
         }
-
-        // iOS walk alarms (WALK-*): own streams, so the draws above keep their values; walk is
-        // iOS-only, so Android seeds draw nothing here.
-        var walkSetup = WalkSetup()
+        // iOS walk alarms (WALK-*): walk is iOS-only, so Android seeds draw nothing here.
         if platform == .ios {
             var challengeRNG = streams.stream("setup.challenge")
             for index in alarms.indices where challengeRNG.chance(Ratio(2, 5)) { alarms[index].challenge = .walk }
-            var healthRNG = streams.stream("setup.walk")
-            walkSetup.workout.sessionStartLatencyMs = healthRNG.int(in: 100...1_500)
-            walkSetup.workout.collectionStartLatencyMs = healthRNG.int(in: 100...1_500)
-            walkSetup.workout.recoverySupported = healthRNG.chance(Ratio(2, 3))
-            walkSetup.workout.motionAuthorized = healthRNG.chance(Ratio(9, 10))
-            walkSetup.workout.historyLagMs = healthRNG.pick([Int64(500), 2_000, 5_000])
-            walkSetup.collectionNeverConfirms = healthRNG.chance(Ratio(1, 10))
         }
-        // REC-4: skip dates on a share of weekly alarms (own stream: the draws above keep their
-        // values): dates of the alarm's own weekdays within the next two weeks, so they matter.
+        drawSkipDates(&alarms, platform: platform, calendar: calendar, startWallMs: startWallMs, streams: streams)
+        // SND-1, SND-8: sound settings from their own stream, so the other draws keep their values.
+        var soundRNG = streams.stream("setup.sounds")
+        for index in alarms.indices { alarms[index].sounds = Self.soundSettings(&soundRNG) }
+        // ID-4, ID-5: a third of the alarms carry an alert countdown (AlarmKit postAlert), its own stream.
+        var countdownRNG = streams.stream("setup.countdown")
+        for index in alarms.indices where countdownRNG.chance(Ratio(1, 3)) {
+            alarms[index].countdown = CountdownDuration(preAlertMs: nil, postAlertMs: countdownRNG.pick([Int64(300_000), 540_000, 600_000]))
+        }
+        return alarms
+    }
+
+    /// REC-4: skip dates on a share of weekly alarms (`setup.skip-dates`): dates of the alarm's
+    /// own weekdays within the next two weeks, so they matter.
+    static func drawSkipDates(_ alarms: inout [LogicalAlarm], platform: PlatformFlavor, calendar: WallCalendar,
+                              startWallMs: Int64, streams: RandomStreams) {
         var skipRNG = streams.stream("setup.skip-dates")
         let skipShare = platform == .ios ? Ratio(1, 2) : Ratio(1, 3)
         for index in alarms.indices where skipRNG.chance(skipShare) {
@@ -107,23 +171,32 @@ public enum SeedGenerator {
             let count = Int(skipRNG.int(in: 1...3))
             alarms[index].skipDates = Array(Set((0..<count).map { _ in skipRNG.pick(candidates) })).sorted()
         }
-        // SND-1, SND-8: sound settings from their own stream, so the other draws keep their values.
-        var soundRNG = streams.stream("setup.sounds")
-        for index in alarms.indices { alarms[index].sounds = Self.soundSettings(&soundRNG) }
-        // ID-4, ID-5: a third of the alarms carry an alert countdown (AlarmKit postAlert), its own stream.
-        var countdownRNG = streams.stream("setup.countdown")
-        for index in alarms.indices where countdownRNG.chance(Ratio(1, 3)) {
-            alarms[index].countdown = CountdownDuration(preAlertMs: nil, postAlertMs: countdownRNG.pick([Int64(300_000), 540_000, 600_000]))
-        }
+    }
 
-        var setup = DeviceSetup(platform: platform, zoneIdentifier: zone, startWallMs: startWallMs, durationMs: durationMs,
-                                alarms: alarms, plan: [], seed: seed)
-        setup.walk = walkSetup
+    /// The HealthKit workout and pedometer behaviour of an iOS seed (`setup.walk`); Android seeds
+    /// draw nothing.
+    static func drawWalkSetup(platform: PlatformFlavor, streams: RandomStreams) -> WalkSetup {
+        var walkSetup = WalkSetup()
+        guard platform == .ios else { return walkSetup }
+        var healthRNG = streams.stream("setup.walk")
+        walkSetup.workout.sessionStartLatencyMs = healthRNG.int(in: 100...1_500)
+        walkSetup.workout.collectionStartLatencyMs = healthRNG.int(in: 100...1_500)
+        walkSetup.workout.recoverySupported = healthRNG.chance(Ratio(2, 3))
+        walkSetup.workout.motionAuthorized = healthRNG.chance(Ratio(9, 10))
+        walkSetup.workout.historyLagMs = healthRNG.pick([Int64(500), 2_000, 5_000])
+        walkSetup.collectionNeverConfirms = healthRNG.chance(Ratio(1, 10))
+        return walkSetup
+    }
+
+    /// Platform facts both flavours carry (`setup.platform`, `setup.authorization`,
+    /// `setup.ios-lifecycle`, `setup.ios-device`, `setup.ios-version`).
+    static func drawDevice(_ setup: inout DeviceSetup, streams: RandomStreams) {
         var platformRNG = streams.stream("setup.platform")
         setup.ios.scheduleLatencyMaxMs = platformRNG.pick([100, 300, 800, 2_000])
         setup.ios.capacity = platformRNG.chance(Ratio(3, 10)) ? Int(platformRNG.int(in: 2...12)) : 64
         setup.android.apiLevel = platformRNG.pick([31, 32, 33, 34, 35])
         setup.android.lockedBootBroadcastDelayMs = platformRNG.int(in: 1_000...8_000)
+        setup.publicationGraceMs = platformRNG.int(in: 1_000...10_000)
         var authorizationRNG = streams.stream("setup.authorization")
         let authorizationRoll = authorizationRNG.uniform(below: 100)
         setup.ios.authorization = authorizationRoll < 90 ? .authorized : .notDetermined
@@ -141,6 +214,11 @@ public enum SeedGenerator {
         // SCH-26: now and then an iPhone below iOS 26 (no AlarmKit). Own stream.
         var versionRNG = streams.stream("setup.ios-version")
         setup.ios.alarmKitAvailable = !versionRNG.chance(Ratio(1, 100))
+    }
+
+    /// The AlarmManager-side device (`setup.android-device`): install, doze periods, OEM habits,
+    /// alarm volume, standby bucket, full-screen-intent permission.
+    static func drawAndroidDevice(_ setup: inout DeviceSetup, streams: RandomStreams) {
         var androidRNG = streams.stream("setup.android-device")
         setup.android.manifest = .usual  // AND-1: SCHEDULE_EXACT_ALARM ≤ 32 + USE_EXACT_ALARM
         setup.android.freshInstall = androidRNG.chance(Ratio(1, 2))
@@ -157,8 +235,11 @@ public enum SeedGenerator {
         let bucketRoll = androidRNG.uniform(below: 20)
         setup.androidStandbyBucket = bucketRoll < 12 ? .active : bucketRoll < 16 ? .workingSet : bucketRoll < 18 ? .frequent : bucketRoll < 19 ? .rare : .restricted
         setup.androidFullScreenIntent = androidRNG.chance(Ratio(3, 4))
+    }
+
+    /// The bridge's and the JS side's tunable constants, each group from its own stream.
+    static func drawBridgeConstants(_ setup: inout DeviceSetup, streams: RandomStreams) {
         setup.transitionBoundMs = 5_000
-        setup.publicationGraceMs = platformRNG.int(in: 1_000...10_000)
         var constants = streams.stream("setup.bridge-constants")
         setup.minSnoozeLeadMs = constants.int(in: 2_000...10_000)
         setup.clockChangeThresholdMs = constants.pick([Int64(1_000), 5_000, 30_000, 60_000])
@@ -183,42 +264,16 @@ public enum SeedGenerator {
         var stepConstants = streams.stream("setup.android-steps")  // its own stream: other draws keep their values
         setup.recentStepWindowMs = stepConstants.int(in: 15_000...180_000)
         setup.stepReportLatencyMs = stepConstants.int(in: 0...10_000)
+    }
 
-        // The seed's faults: every kind's switch and rate from its own stream (FaultCatalog.swift).
-        let faults = SeedFaults.draw(selection: selection, platform: platform, streams: streams) { kind in
-            switch kind.name {
-            case FaultCatalog.exactPermissionRevoke.name: return setup.android.apiLevel <= 32  // AND-1: USE_EXACT_ALARM from 33
-            case FaultCatalog.healthAccessRevoked.name, FaultCatalog.workoutLoss.name, FaultCatalog.walkForceQuit.name:
-                return alarms.contains(where: \.challenge.isWalk)
-            default: return true
-            }
-        }
-        assert(faults.isOn(FaultCatalog.dstNightStart) == (dstRate != nil), "dst-night-start decided twice alike")
-        let planner = FaultPlanner(faults: faults, streams: streams, setup: setup, calendar: calendar)
-        planner.applyParameters(to: &setup)
-        // BOOT-9..11, AND-4 (fault kind legacy-install): the run starts right after an update from
-        // an older version, from the state it left.
-        if planner.seedHit(FaultCatalog.legacyInstall) != nil {
-            // The state itself from its own stream, apart from the hit draw, so a scenario
-            // (`param app.legacy-install swarm`) rebuilds it exactly without knowing the rate.
-            var legacyRNG = streams.stream("setup.legacy-install")
-            let legacy = LegacyInstall.generate(alarms: alarms, platform: platform, calendar: calendar, nowWallMs: startWallMs,
-                                                everyKind: false, rng: &legacyRNG)
-            setup.legacyInstall = legacy
-            setup.alarms = legacy.alarms  // INACT-25: unmarked schedules keep the legacy lifetime
-        }
-        let taggedPlan = AmbientPlan.generate(setup: setup, faults: faults, calendar: calendar, streams: streams)
-        setup.plan = taggedPlan.map(\.action)
-        // Issue 7: the liveness phase's bounds (own stream; `Simulator` switches the phase on).
-        var livenessRNG = streams.stream("setup.liveness")
-        setup.liveness = LivenessSetup.draw(&livenessRNG)
-
-
+    /// The seed's printed parameters (`replay`, reports), in a fixed order.
+    static func describeParameters(_ setup: DeviceSetup, walkAlarms: [String], selection: FaultSelection,
+                                   faults: SeedFaults) -> [RunParameter] {
         var parameters: [RunParameter] = [
-            RunParameter("zone", zone),
+            RunParameter("zone", setup.zoneIdentifier),
             RunParameter("zone-data", WallCalendar.zoneDataVersion),
-            RunParameter("start-wall-ms", String(startWallMs)),
-            RunParameter("duration-ms", String(durationMs)),
+            RunParameter("start-wall-ms", String(setup.startWallMs)),
+            RunParameter("duration-ms", String(setup.durationMs)),
         ]
         if let legacy = setup.legacyInstall {
             parameters.append(RunParameter("legacy-install", "\(legacy.rings.count) rings, \(legacy.document.rings.count) rows"
@@ -234,70 +289,85 @@ public enum SeedGenerator {
             parameters.append(RunParameter("alarm.\(alarm.id)", "\(clockTime(hour: alarm.hour, minute: alarm.minute)) \(repeats)\(skips) policy \(alarm.policy.rawValue)"))
             parameters.append(RunParameter("sounds.\(alarm.id)", Self.describe(alarm.sounds)))
         }
-        switch platform {
-        case .ios:
-            parameters.append(RunParameter("ios.schedule-latency-max-ms", String(setup.ios.scheduleLatencyMaxMs)))
-            parameters.append(RunParameter("ios.capacity", String(setup.ios.capacity)))
-            parameters.append(RunParameter("ios.coalesce-updates", String(setup.ios.coalesceUpdates)))
-            parameters.append(RunParameter("ios.authorization", setup.ios.authorization.rawValue
-                + (setup.ios.authorization == .notDetermined ? (setup.ios.promptGrants ? " (prompt: grant)" : " (prompt: deny)") : "")))
-            parameters.append(RunParameter("ios.stale-not-determined", String(setup.ios.staleNotDetermined)))
-            parameters.append(RunParameter("ios.dense-late-delay-max-ms", String(setup.ios.denseLateDelayMaxMs)))
-            parameters.append(RunParameter("ios.read-lag-max-ms", String(setup.ios.readLagMaxMs)))
-            parameters.append(RunParameter("ios.hold-updates-while-locked", String(setup.ios.holdUpdatesWhileLocked)))
-            parameters.append(RunParameter("ios.background-execution-ms", setup.backgroundExecutionMs.map(String.init) ?? "unlimited"))
-            parameters.append(RunParameter("ios.intents-after-force-quit", String(setup.intentsAfterForceQuit)))
-            parameters.append(RunParameter("ios.dst-policy", setup.ios.dstPolicy.description))
-            parameters.append(RunParameter("ios.custom-sound-fails", String(setup.ios.customSoundFails)))
-            parameters.append(RunParameter("ios.silent-mode-silences", String(setup.ios.silentModeSilencesAlerts)))
-            parameters.append(RunParameter("ios.jumped-over-relative", setup.ios.jumpedOverRelativeFires ? "fires" : "waits"))
-            parameters.append(RunParameter("ios.schedule-always-fails", String(setup.ios.scheduleAlwaysFails)))
-            parameters.append(RunParameter("ios.alarmkit", setup.ios.alarmKitAvailable ? "available" : "unavailable"))
-            let walkAlarms = alarms.filter(\.challenge.isWalk).map(\.id)
-            parameters.append(RunParameter("ios.walk-alarms", walkAlarms.isEmpty ? "none" : walkAlarms.joined(separator: ",")))
-            parameters.append(RunParameter("ios.workout-latency-ms", "\(setup.walk.workout.sessionStartLatencyMs)+\(setup.walk.workout.collectionStartLatencyMs)"))
-            parameters.append(RunParameter("ios.workout-recovery", String(setup.walk.workout.recoverySupported)))
-            parameters.append(RunParameter("ios.motion-authorized", String(setup.walk.workout.motionAuthorized)))
-            parameters.append(RunParameter("ios.pedometer-history-lag-ms", String(setup.walk.workout.historyLagMs)))
-            parameters.append(RunParameter("ios.walk-collection-confirms", String(!setup.walk.collectionNeverConfirms)))
-        case .android:
-            parameters.append(RunParameter("android.api-level", String(setup.android.apiLevel)))
-            parameters.append(RunParameter("android.locked-boot-broadcast-delay-ms", String(setup.android.lockedBootBroadcastDelayMs)))
-            parameters.append(RunParameter("android.fresh-install", String(setup.android.freshInstall)))
-            parameters.append(RunParameter("android.doze-idle-periods-ms", setup.android.dozeIdlePeriodsMs.map(String.init).joined(separator: ",")))
-            parameters.append(RunParameter("android.doze-maintenance-ms", String(setup.android.dozeMaintenanceWindowMs)))
-            parameters.append(RunParameter("android.seeded-tie-order", String(setup.android.seededEqualTimeOrder)))
-            parameters.append(RunParameter("android.swipe-force-stops", String(setup.android.swipeFromRecentsForceStops)))
-            parameters.append(RunParameter("android.update-clears-alarms", String(setup.android.updateClearsAlarms)))
-            parameters.append(RunParameter("android.oem-kills-ringing-ms", setup.android.oemKillsRingingAfterMs.map(String.init) ?? "off"))
-            parameters.append(RunParameter("android.oem-delivery-delay-max-ms", String(setup.android.oemDeliveryDelayMaxMs)))
-            parameters.append(RunParameter("sim.foreground-repair-failures", String(setup.foregroundRepairFailures)))
-            parameters.append(RunParameter("android.alarm-volume", "\(setup.android.alarmVolumeIndex)/\(setup.android.alarmVolumeMaxIndex)"))
-            parameters.append(RunParameter("android.focus-loss-silences", String(setup.android.focusLossSilencesAlarm)))
-            parameters.append(RunParameter("android.fgs-window-ms", String(setup.android.exactAlarmForegroundServiceWindowMs)))
-            parameters.append(RunParameter("android.standby-bucket", setup.androidStandbyBucket.rawValue))
-            parameters.append(RunParameter("android.full-screen-intent", setup.androidFullScreenIntent ? "granted" : "denied"))
-            parameters.append(RunParameter("android.step-report-latency-ms", String(setup.stepReportLatencyMs)))
-            parameters.append(RunParameter("bridge.w-step-ms", String(setup.recentStepWindowMs)))
+        switch setup.platform {
+        case .ios: parameters += iosParameters(setup, walkAlarms: walkAlarms)
+        case .android: parameters += androidParameters(setup)
         }
-        parameters.append(RunParameter("bridge.g-pub-ms", String(setup.publicationGraceMs)))
-        parameters.append(RunParameter("bridge.h-skip-ms", String(setup.skipHorizonMs)))
-        parameters.append(RunParameter("bridge.n-skip", String(setup.skipOccurrenceMax)))
-        parameters.append(RunParameter("bridge.min-snooze-lead-ms", String(setup.minSnoozeLeadMs)))
-        parameters.append(RunParameter("bridge.clock-threshold-ms", String(setup.clockChangeThresholdMs)))
-        parameters.append(RunParameter("bridge.imminent-ms", String(setup.imminentHorizonMs)))
-        parameters.append(RunParameter("bridge.h-ctx-ms", String(setup.contextHeartbeatLifetimeMs)))
-        parameters.append(RunParameter("bridge.d-session-ms", String(setup.wakeSessionDeadlineMs)))
-        parameters.append(RunParameter("js.heartbeat-ms", String(setup.contextHeartbeatIntervalMs)))
-        parameters.append(RunParameter("js.stall-one-in", String(setup.jsStallOneIn)))
-        parameters.append(RunParameter("sim.t-op-ms", String(setup.transitionBoundMs)))
-        parameters.append(RunParameter("net.kill-switch-failure-rate", setup.killSwitchFailureRate.map { "\($0)" } ?? "never"))
-        parameters.append(RunParameter("net.kill-switch-timeout-ms", String(setup.killSwitchTimeoutMs)))
-        parameters.append(RunParameter("app.js-cache-stale", String(setup.jsCacheStale)))
-        parameters.append(RunParameter("fault-profile", selection.description))
-        parameters.append(RunParameter("faults", faults.description))
-        parameters.append(RunParameter("plan-actions", String(setup.plan.count)))
-        return Generated(setup: setup, parameters: parameters, faults: faults, taggedPlan: taggedPlan)
+        parameters += [
+            RunParameter("bridge.g-pub-ms", String(setup.publicationGraceMs)),
+            RunParameter("bridge.h-skip-ms", String(setup.skipHorizonMs)),
+            RunParameter("bridge.n-skip", String(setup.skipOccurrenceMax)),
+            RunParameter("bridge.min-snooze-lead-ms", String(setup.minSnoozeLeadMs)),
+            RunParameter("bridge.clock-threshold-ms", String(setup.clockChangeThresholdMs)),
+            RunParameter("bridge.imminent-ms", String(setup.imminentHorizonMs)),
+            RunParameter("bridge.h-ctx-ms", String(setup.contextHeartbeatLifetimeMs)),
+            RunParameter("bridge.d-session-ms", String(setup.wakeSessionDeadlineMs)),
+            RunParameter("js.heartbeat-ms", String(setup.contextHeartbeatIntervalMs)),
+            RunParameter("js.stall-one-in", String(setup.jsStallOneIn)),
+            RunParameter("sim.t-op-ms", String(setup.transitionBoundMs)),
+            RunParameter("net.kill-switch-failure-rate", setup.killSwitchFailureRate.map { "\($0)" } ?? "never"),
+            RunParameter("net.kill-switch-timeout-ms", String(setup.killSwitchTimeoutMs)),
+            RunParameter("app.js-cache-stale", String(setup.jsCacheStale)),
+            RunParameter("fault-profile", selection.description),
+            RunParameter("faults", faults.description),
+            RunParameter("plan-actions", String(setup.plan.count)),
+        ]
+        return parameters
+    }
+
+    /// The AlarmKit-side parameters of an iOS seed, in print order.
+    static func iosParameters(_ setup: DeviceSetup, walkAlarms: [String]) -> [RunParameter] {
+        let ios = setup.ios, workout = setup.walk.workout
+        let prompt = ios.authorization == .notDetermined ? (ios.promptGrants ? " (prompt: grant)" : " (prompt: deny)") : ""
+        return [
+            RunParameter("ios.schedule-latency-max-ms", String(ios.scheduleLatencyMaxMs)),
+            RunParameter("ios.capacity", String(ios.capacity)),
+            RunParameter("ios.coalesce-updates", String(ios.coalesceUpdates)),
+            RunParameter("ios.authorization", ios.authorization.rawValue + prompt),
+            RunParameter("ios.stale-not-determined", String(ios.staleNotDetermined)),
+            RunParameter("ios.dense-late-delay-max-ms", String(ios.denseLateDelayMaxMs)),
+            RunParameter("ios.read-lag-max-ms", String(ios.readLagMaxMs)),
+            RunParameter("ios.hold-updates-while-locked", String(ios.holdUpdatesWhileLocked)),
+            RunParameter("ios.background-execution-ms", setup.backgroundExecutionMs.map(String.init) ?? "unlimited"),
+            RunParameter("ios.intents-after-force-quit", String(setup.intentsAfterForceQuit)),
+            RunParameter("ios.dst-policy", ios.dstPolicy.description),
+            RunParameter("ios.custom-sound-fails", String(ios.customSoundFails)),
+            RunParameter("ios.silent-mode-silences", String(ios.silentModeSilencesAlerts)),
+            RunParameter("ios.jumped-over-relative", ios.jumpedOverRelativeFires ? "fires" : "waits"),
+            RunParameter("ios.schedule-always-fails", String(ios.scheduleAlwaysFails)),
+            RunParameter("ios.alarmkit", ios.alarmKitAvailable ? "available" : "unavailable"),
+            RunParameter("ios.walk-alarms", walkAlarms.isEmpty ? "none" : walkAlarms.joined(separator: ",")),
+            RunParameter("ios.workout-latency-ms", "\(workout.sessionStartLatencyMs)+\(workout.collectionStartLatencyMs)"),
+            RunParameter("ios.workout-recovery", String(workout.recoverySupported)),
+            RunParameter("ios.motion-authorized", String(workout.motionAuthorized)),
+            RunParameter("ios.pedometer-history-lag-ms", String(workout.historyLagMs)),
+            RunParameter("ios.walk-collection-confirms", String(!setup.walk.collectionNeverConfirms)),
+        ]
+    }
+
+    /// The AlarmManager-side parameters of an Android seed, in print order.
+    static func androidParameters(_ setup: DeviceSetup) -> [RunParameter] {
+        let android = setup.android
+        return [
+            RunParameter("android.api-level", String(android.apiLevel)),
+            RunParameter("android.locked-boot-broadcast-delay-ms", String(android.lockedBootBroadcastDelayMs)),
+            RunParameter("android.fresh-install", String(android.freshInstall)),
+            RunParameter("android.doze-idle-periods-ms", android.dozeIdlePeriodsMs.map(String.init).joined(separator: ",")),
+            RunParameter("android.doze-maintenance-ms", String(android.dozeMaintenanceWindowMs)),
+            RunParameter("android.seeded-tie-order", String(android.seededEqualTimeOrder)),
+            RunParameter("android.swipe-force-stops", String(android.swipeFromRecentsForceStops)),
+            RunParameter("android.update-clears-alarms", String(android.updateClearsAlarms)),
+            RunParameter("android.oem-kills-ringing-ms", android.oemKillsRingingAfterMs.map(String.init) ?? "off"),
+            RunParameter("android.oem-delivery-delay-max-ms", String(android.oemDeliveryDelayMaxMs)),
+            RunParameter("sim.foreground-repair-failures", String(setup.foregroundRepairFailures)),
+            RunParameter("android.alarm-volume", "\(android.alarmVolumeIndex)/\(android.alarmVolumeMaxIndex)"),
+            RunParameter("android.focus-loss-silences", String(android.focusLossSilencesAlarm)),
+            RunParameter("android.fgs-window-ms", String(android.exactAlarmForegroundServiceWindowMs)),
+            RunParameter("android.standby-bucket", setup.androidStandbyBucket.rawValue),
+            RunParameter("android.full-screen-intent", setup.androidFullScreenIntent ? "granted" : "denied"),
+            RunParameter("android.step-report-latency-ms", String(setup.stepReportLatencyMs)),
+            RunParameter("bridge.w-step-ms", String(setup.recentStepWindowMs)),
+        ]
     }
 }
 

@@ -6,6 +6,41 @@ extension World {
     func perform(_ action: PlanAction) {
         record("plan", "action", [TraceField("action", PlanActionText.text(action))])
         switch action {
+        case .userStop, .userOpenApp, .userLeaveApp, .userCompleteChallenge, .userSnooze, .userSkipSnooze, .userAbandon,
+             .userUnlock, .userForceQuit:
+            performUserAction(action)
+        case .userEditTitle, .userEditTime, .userEditAlarm, .userDeleteAlarm, .userControlCenter, .userReinstall, .userAppUpdate:
+            performUserEdit(action)
+        case .appShowChallenge, .appContextHeartbeat, .appPeekAction, .appGetScheduledAlarmTimes, .appActionWork, .appRetrySave,
+             .appSyncEnabledAlarms, .appLaunch:
+            performAppAction(action)
+        case .faultProcessDeath, .faultScheduleFailure, .faultInventoryReadFailure, .faultCapacity, .faultRevokeExactPermission,
+             .faultGrantExactPermission, .faultCoalesceUpdates, .faultOSRemovesAlarm, .faultLateDelivery, .faultDamagedStore,
+             .faultForceStop, .faultAudioFocus, .faultPlaybackFailure:
+            performFault(action)
+        case .deviceReboot, .deviceTimeZone, .deviceSetClock, .deviceSilentMode, .deviceDoze, .deviceCharging:
+            performDeviceAction(action)
+        case .expectRegistered, .expectScheduledTimesRejected, .expectDroppedCount, .expectAlerting, .expectSaveOutcome,
+             .expectSilent:
+            performExpectation(action)
+        case .userWalk:
+            if android != nil { performAndroid(action) } else { performWalk(action) }
+        case .userStartWalk, .userAppSwitcher, .faultWorkoutLost, .userSetHealthAccess:
+            performWalk(action)
+        case .appChallengeInteraction, .appStartBurst, .userMuteBurst, .appRecordAudible, .appResetAudibleCount,
+             .expectSound, .expectAudibleCount, .expectBurst:
+            performSoundAction(action)
+        case .faultKillSwitch, .faultAppStateWriteFailure, .appCancelSystemAlarms:
+            performLaunch(action)
+        case .userVolumeKey, .userLowerAlarmVolume, .userStartWakeUpCheck, .appReconcileStepTracking,
+             .expectLockScreenGrant:
+            performAndroid(action)
+        }
+    }
+
+    /// The user at the phone: stop, snooze, skip, abandon, open, leave, unlock, force-quit.
+    func performUserAction(_ action: PlanAction) {
+        switch action {
         case .userStop(let alarmID):
             guard deviceUp else { return }
             let audible = audibleRings().filter { alarmID == nil || $0.metadata.alarmID == alarmID }
@@ -22,15 +57,6 @@ extension World {
         case .userCompleteChallenge:
             guard process.running, process.active, let live = process.bridge?.document?.liveOccurrence else { return }
             step(.api(.completeChallenge(rootID: live.rootID, occurrenceToken: live.token)))
-        case .appShowChallenge:
-            guard process.running, process.active, process.bridge?.document?.liveOccurrence != nil else { return }
-            process.challengeShown = true
-            process.jsStalled = setup.jsStallOneIn > 0 && jsRNG.uniform(below: UInt64(setup.jsStallOneIn)) == 0
-            sendForegroundContext()
-            jsChallengeShown()
-        case .appContextHeartbeat(let stint):
-            guard process.running, process.stint == stint, process.challengeShown else { return }
-            sendForegroundContext()
         case .userSnooze(let delayMs, let doubleTap):
             guard process.running, process.active, process.bridge?.document?.liveOccurrence != nil else {
                 record("plan", "ignored", [TraceField("why", "snooze needs the app in the foreground with a live occurrence")])
@@ -56,22 +82,6 @@ extension World {
             }
             let named = wrongAlarm ? (alarms.map(\.id).first { $0 != alarmID } ?? "\(alarmID)-other") : alarmID
             step(.api(.abandonWakeOccurrence(alarmIDs: [named])))
-        case .appPeekAction:
-            guard process.running, process.active, process.bridge?.isAcceptingInputs == true else { return }
-            step(.api(.peekLastAlarmAction))
-        case .appGetScheduledAlarmTimes:
-            guard process.running, process.active else { return }
-            step(.api(.getScheduledAlarmTimes))
-        case .appActionWork(let action, let succeeds, let incarnation):
-            guard process.running, process.incarnation == incarnation else { return }  // interrupted
-            guard succeeds else {
-                record("app", "action-work-failed", [TraceField("alarm", action.alarmID), TraceField("action", action.action)])
-                return
-            }
-            actionsWorked.append(action)
-            if !defects.contains(.ackBeforeWork) {
-                step(.api(.acknowledgeLastAlarmAction(alarmID: action.alarmID, action: action.action, occurredAtMs: action.occurredAtMs)))
-            }
         case .userUnlock:
             unlock()
         case .userForceQuit:
@@ -90,6 +100,14 @@ extension World {
             kill("force-quit")
             noteFault("force-quit")
             if setup.platform == .ios && !setup.intentsAfterForceQuit { forceQuitHoldsIntents = true }
+        default:
+            break  // perform(_:) routes only this family here
+        }
+    }
+
+    /// The user editing, deleting or reinstalling: what JS saves or the OS does to the app.
+    func performUserEdit(_ action: PlanAction) {
+        switch action {
         case .userEditTitle(let alarmID, let title):
             editAlarm(alarmID) { $0.title = title }
         case .userEditTime(let alarmID, let hour, let minute):
@@ -103,21 +121,66 @@ extension World {
             // The oracle moves to the new time only once the save succeeded (World+Save.swift).
         case .userEditAlarm(let alarmID, let edit):
             performEdit(alarmID, edit)
-        case .appRetrySave(let definition, let generation):
-            retrySave(definition, generation: generation)
         case .userDeleteAlarm(let alarmID):
             alarms.removeAll { $0.id == alarmID }
             jsSaves.pending.removeAll { $0.id == alarmID }
             unscheduleOracleFireTimes(alarmID: alarmID)
             openApp()
             step(.api(.deleteAlarm(id: alarmID)))
+        case .userControlCenter:
+            controlCenterGlance()
+        case .userReinstall:
+            reinstall()
+        case .userAppUpdate:
+            appUpdate()
+        default:
+            break  // perform(_:) routes only this family here
+        }
+    }
+
+    /// The app's own JS and background work.
+    func performAppAction(_ action: PlanAction) {
+        switch action {
+        case .appShowChallenge:
+            guard process.running, process.active, process.bridge?.document?.liveOccurrence != nil else { return }
+            process.challengeShown = true
+            process.jsStalled = setup.jsStallOneIn > 0 && jsRNG.uniform(below: UInt64(setup.jsStallOneIn)) == 0
+            sendForegroundContext()
+            jsChallengeShown()
+        case .appContextHeartbeat(let stint):
+            guard process.running, process.stint == stint, process.challengeShown else { return }
+            sendForegroundContext()
+        case .appPeekAction:
+            guard process.running, process.active, process.bridge?.isAcceptingInputs == true else { return }
+            step(.api(.peekLastAlarmAction))
+        case .appGetScheduledAlarmTimes:
+            guard process.running, process.active else { return }
+            step(.api(.getScheduledAlarmTimes))
+        case .appActionWork(let action, let succeeds, let incarnation):
+            guard process.running, process.incarnation == incarnation else { return }  // interrupted
+            guard succeeds else {
+                record("app", "action-work-failed", [TraceField("alarm", action.alarmID), TraceField("action", action.action)])
+                return
+            }
+            actionsWorked.append(action)
+            if !defects.contains(.ackBeforeWork) {
+                step(.api(.acknowledgeLastAlarmAction(alarmID: action.alarmID, action: action.action, occurredAtMs: action.occurredAtMs)))
+            }
+        case .appRetrySave(let definition, let generation):
+            retrySave(definition, generation: generation)
         case .appSyncEnabledAlarms:
             guard process.running, !process.suspended else { return }  // suspended JS runs nothing
             step(.api(.syncEnabledAlarms))
         case .appLaunch:
             if deviceUp && !process.running { launch(.user) }
-        case .deviceReboot:
-            reboot(lockedForMs: -1)
+        default:
+            break  // perform(_:) routes only this family here
+        }
+    }
+
+    /// An injected fault: process death, refused calls, capacity, permission, OS removal, audio.
+    func performFault(_ action: PlanAction) {
+        switch action {
         case .faultProcessDeath:
             if process.running {
                 kill("process-death")
@@ -140,41 +203,46 @@ extension World {
             onAlarmManager { $0.grantExactAlarmPermission() }
         case .faultCoalesceUpdates(let on):
             ios?.parameters.coalesceUpdates = on
-        case .deviceTimeZone(let zone):
-            changeTimeZone(to: zone)
-        case .deviceSetClock(let deltaMs):
-            setWallClock(byMs: deltaMs)
-        case .deviceSilentMode(let on):
-            setSilentMode(on)
-        case .userControlCenter:
-            controlCenterGlance()
-        case .userReinstall:
-            reinstall()
         case .faultOSRemovesAlarm(let alarmID):
             osRemovesAlarm(alarmID: alarmID)
         case .faultLateDelivery(let ms):
             lateDeliveryMs = ms
         case .faultDamagedStore(let ms):
             if ios != nil { storeDamage = StoreDamage(pendingMs: ms) }  // BOOT-5
-        case .deviceDoze(let on):
-            setDoze(on)
-        case .deviceCharging(let on):
-            setCharging(on)
-        case .userAppUpdate:
-            appUpdate()
         case .faultForceStop:
             forceStop()
         case .faultAudioFocus(let change):
             audioFocus(change)
         case .faultPlaybackFailure:
             playbackFailure()
-        case .userWalk:
-            if android != nil { performAndroid(action) } else { performWalk(action) }
-        case .userStartWalk, .userAppSwitcher, .faultWorkoutLost, .userSetHealthAccess:
-            performWalk(action)
-        case .appChallengeInteraction, .appStartBurst, .userMuteBurst, .appRecordAudible, .appResetAudibleCount,
-             .expectSound, .expectAudibleCount, .expectBurst:
-            performSoundAction(action)
+        default:
+            break  // perform(_:) routes only this family here
+        }
+    }
+
+    /// The device: reboot, time zone, wall clock, silent mode, doze, charging.
+    func performDeviceAction(_ action: PlanAction) {
+        switch action {
+        case .deviceReboot:
+            reboot(lockedForMs: -1)
+        case .deviceTimeZone(let zone):
+            changeTimeZone(to: zone)
+        case .deviceSetClock(let deltaMs):
+            setWallClock(byMs: deltaMs)
+        case .deviceSilentMode(let on):
+            setSilentMode(on)
+        case .deviceDoze(let on):
+            setDoze(on)
+        case .deviceCharging(let on):
+            setCharging(on)
+        default:
+            break  // perform(_:) routes only this family here
+        }
+    }
+
+    /// A scenario's `expect` line, checked at its instant; a mismatch is a scenario failure.
+    func performExpectation(_ action: PlanAction) {
+        switch action {
         case .expectRegistered(let alarmID, let registered, let line):
             guard case .answered(let times)? = lastScheduledTimes else {
                 scenarioFailures.append("\(line): expected a getScheduledAlarmTimes answer, but \(lastScheduledTimes == nil ? "none came" : "the call was rejected")")
@@ -199,8 +267,6 @@ extension World {
             if !audibleRings().contains(where: { $0.metadata.alarmID == alarmID }) {
                 scenarioFailures.append("\(line): expected \(alarmID) alerting, but it is silent")
             }
-        case .faultKillSwitch, .faultAppStateWriteFailure, .appCancelSystemAlarms:
-            performLaunch(action)
         case .expectSaveOutcome(let alarmID, let outcome, let line):
             let latest = jsSaves.outcomes.last { $0.alarmID == alarmID }?.outcome ?? "none"
             if latest != outcome { scenarioFailures.append("\(line): expected save of \(alarmID) \(outcome), but it is \(latest)") }
@@ -208,9 +274,8 @@ extension World {
             if audibleRings().contains(where: { $0.metadata.alarmID == alarmID }) {
                 scenarioFailures.append("\(line): expected \(alarmID) silent, but it is alerting")
             }
-        case .userVolumeKey, .userLowerAlarmVolume, .userStartWakeUpCheck, .appReconcileStepTracking,
-             .expectLockScreenGrant:
-            performAndroid(action)
+        default:
+            break  // perform(_:) routes only this family here
         }
     }
 
