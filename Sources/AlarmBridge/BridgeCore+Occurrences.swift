@@ -124,10 +124,27 @@ extension BridgeCore {
                 mutate { $0.removeRow(row.id) }
                 continue
             }
-            requests.append(RingRequest(id: row.id, schedule: row.schedule, fireWallMs: max(row.fireWallMs, now.wallMs),
+            // SNZ-20, SNZ-21, SNZ-22: a ring the last set-back left at its old-frame time (it was
+            // due before the correction, so `applyClockCorrection` re-armed it not) reads up to the
+            // set-back's size ahead, yet its time came before the correction: it is requested again
+            // at once, never at that stale reading (ios uniform seed 63635: a snooze ring due 08:09
+            // removed by the OS at 07:45; a 1 h set-back at 07:57; the launch at 07:34 of the new
+            // frame asked for it again at 08:09, 35 min out, after the snooze had ended).
+            let stale = dueBeforeLastSetBack(row)
+            let fire = stale ? now.wallMs : max(row.fireWallMs, now.wallMs)
+            requests.append(RingRequest(id: row.id, schedule: stale ? .fixed(wallMs: fire) : row.schedule, fireWallMs: fire,
                                         metadata: row.metadata, soundName: row.soundName))  // SND-6: same ring, same sound
         }
         publishAndSchedule(requests, origin: .lifecycle, now: now, into: &out)
+    }
+
+    /// REC-9, SNZ-20: true when `row` still holds an instant of the frame before the last
+    /// backward correction this process noticed: its time was at or before that frame's "now"
+    /// (`lastBackwardJump.fromWallMs`), so the correction did not rebase it, and nothing has
+    /// requested it since in the corrected frame (`publishedSinceBackwardJump`).
+    func dueBeforeLastSetBack(_ row: RingRow) -> Bool {
+        guard let back = lastBackwardJump, !publishedSinceBackwardJump.contains(row.id), !row.repeatsInDaemon else { return false }
+        return row.fireWallMs <= back.fromWallMs && row.fireWallMs > back.toWallMs
     }
 
     /// REC-8, IOS-2, SCH-5: AlarmKit moves a `.relative` ring when the zone changes (at the change,

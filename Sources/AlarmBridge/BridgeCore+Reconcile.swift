@@ -112,10 +112,14 @@ extension BridgeCore {
     /// After the clock was set back, such a ring time comes round again: an occurrence it opened
     /// is closed (OCC-20), so the next primary is the one after it. So is a ring time that was
     /// passed over (OCC-3: it never becomes owner), which opened no occurrence: its delivered
-    /// fixed primary row remembers it (android seed 10378).
+    /// fixed primary row remembers it (android seed 10378); on iOS, whose `.relative` rows are no
+    /// such memory, `passedOverRingTimes` does (ios uniform seed 61669: a one-shot 06:31 that lost
+    /// a tie was re-armed for the 06:31 a 1 h set-back brought back, rang unattended, and was
+    /// silenced as "pass-over again").
     func latestRingTimeCome(of root: Root) -> Int64 {
         guard let document else { return .min }
-        let opened = document.occurrences.filter { $0.rootID == root.id }.map(\.startedAtMs).max() ?? .min
+        let passedOver = document.passedOverRingTimes?.filter { $0.rootID == root.id }.map(\.ringTimeMs).max() ?? .min
+        let opened = max(passedOver, document.occurrences.filter { $0.rootID == root.id }.map(\.startedAtMs).max() ?? .min)
         let delivered = document.rings.filter { row in
             guard row.delivered, row.metadata.kind == .primary, row.metadata.rootID == root.id else { return false }
             if case .fixed = row.schedule { return true }

@@ -482,6 +482,30 @@ extension World {
         return move
     }
 
+    /// [limit] `zone-change-unobserved`, the new zone's ring time it touches (REC-3, REC-4,
+    /// REC-8): a weekly root with skip dates is registered as concrete `.fixed` instants, which a
+    /// time-zone change does not move (PLATFORMS.md, `.fixed(Date)`); only a running process can
+    /// re-plan them, and iOS wakes no suspended or dead app for a zone change. When the root's
+    /// configured time of the new zone comes with no ready bridge step since the change, the
+    /// platform can hold no ring for it: it holds the root's plan of the old zone instead, which
+    /// still rings as the occurrence it was planned for (`oracleOpenStaleZoneRing`) unless a
+    /// bridge sees the change first and re-plans (REC-8). That one ring time is owed nothing (ios
+    /// uniform seed 63089: a1.sun 08:27 planned in Berlin; the zone became Tokyo at 08:26:37 Tokyo
+    /// with the app suspended, and 08:27 Tokyo came 23 s later, the ring still due 08:27 Berlin).
+    /// Only iOS, only while no ready step has seen the change, only a root whose pending `.fixed`
+    /// ring is one of its occurrences in the old zone and none in the new one. The ring, or nil.
+    func unobservedFixedZoneMove(rootID: String, fireWallMs: Int64) -> AlarmUUID? {
+        guard let daemon = ios, let before = calendarBeforeZoneChange, zoneChangeObservedMs == nil,
+              lastZoneChangeMs <= nowMs,
+              let root = alarms.flatMap(\.roots).first(where: { $0.id == rootID && $0.weekday != nil }),
+              isScheduledOccurrence(fireWallMs, of: root, in: calendar).0 else { return nil }
+        return daemon.alarms.first { alarm in
+            guard alarm.metadata.rootID == rootID, alarm.metadata.kind.opensOccurrence, alarm.state == .scheduled,
+                  case .fixed(let fire) = alarm.schedule, fire > wallMs else { return false }
+            return isScheduledOccurrence(fire, of: root, in: before).0 && !isScheduledOccurrence(fire, of: root, in: calendar).0
+        }?.id
+    }
+
     func countExemption(_ name: String) {
         exemptionCounts[name, default: 0] += 1
         record("oracle", "exemption", [TraceField("name", name)])
@@ -542,6 +566,13 @@ extension World {
                 // `unobservedOneShotMove`. The bridge read the one-shot in the old frame.
                 countExemption("zone-change-unobserved")
                 record("oracle", "one-shot-move-unobserved", [TraceField("root", rootID), TraceField("old", String(move.oldFireWallMs))])
+                return
+            }
+            if let stale = unobservedFixedZoneMove(rootID: rootID, fireWallMs: fireWallMs) {
+                // [limit] zone-change-unobserved, the new zone's ring time it touches (REC-3,
+                // REC-4, REC-8): see `unobservedFixedZoneMove`. The old-zone ring still rings.
+                countExemption("zone-change-unobserved")
+                record("oracle", "fixed-zone-move-unobserved", [TraceField("root", rootID), TraceField("ring", stale.description)])
                 return
             }
             if oracle.droppedFires.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }) {
@@ -957,9 +988,24 @@ extension World {
         }
     }
 
+    /// OCC-3, OCC-20: a tied root that lost the tie was passed over at its own ring time (its
+    /// late-delivered start, or the occurrence's), so that ring time, re-lived after a clock set
+    /// back, is no new occurrence (`alreadyOpened`), as for any other pass-over. Forgetting it
+    /// opened one (ios uniform seed 61669: a3's one-shot 06:31 tied with a1.sat's late 06:29 and
+    /// lost; after a 1 h set-back a3 rang at 06:31 again, the bridge silenced it as "pass-over
+    /// again", and the oracle held an occurrence of it live with no pressure).
+    func notePassedOverTiedRoot(_ index: Int, _ loser: String) {
+        let occurrence = oracle.occurrences[index]
+        let start = occurrence.tiedStarts.first { $0.root == loser }?.startWallMs ?? occurrence.startWallMs
+        guard !oracle.passedOver.contains(where: { $0.rootID == loser && $0.fireWallMs == start }) else { return }
+        oracle.passedOver.append((loser, start))
+        if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
+    }
+
     /// Settles which of several simultaneously due roots owns the occurrence.
     func resolveTie(_ index: Int, owner rootID: String) {
         guard let root = alarms.flatMap(\.roots).first(where: { $0.id == rootID }) else { return }
+        for loser in oracle.occurrences[index].tiedRoots where loser != rootID { notePassedOverTiedRoot(index, loser) }
         oracle.occurrences[index].rootID = rootID
         oracle.occurrences[index].alarmID = root.alarmID
         oracle.occurrences[index].policy = root.policy
@@ -1014,6 +1060,7 @@ extension World {
               let metadata = requestMetadata[id], metadata.kind.opensOccurrence,
               oracle.occurrences[index].tiedRoots.contains(metadata.rootID), isAudible(id) else { return }
         oracle.bindings[id] = nil
+        notePassedOverTiedRoot(index, metadata.rootID)
         let remaining = oracle.occurrences[index].tiedRoots.filter { $0 != metadata.rootID }
         if oracle.occurrences[index].rootID == metadata.rootID || remaining.count == 1 {
             resolveTie(index, owner: remaining[0])
