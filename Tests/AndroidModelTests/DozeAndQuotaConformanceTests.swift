@@ -143,6 +143,64 @@ struct DozeAndQuotaConformanceTests {
         #expect(driver.deliveries.count == 5)
     }
 
+    @Test("quota slots are counted per delivery batch: two alarms due together with one slot left are both delivered (AMS triggerAlarmsLocked fixes the batch; AppWakeupHistory.recordAlarmForPackage: one entry per elapsed ms)")
+    func quotaPerBatch() {
+        var driver = AndroidDriver()
+        driver.apply(driver.model.setStandbyBucket(.rare, now: driver.now))
+        let start = driver.elapsedMs
+        let one = driver.set("one", .setExact, inMs: Self.minute)
+        let two = driver.set("two", .setExact, inMs: Self.minute)
+        let three = driver.set("three", .setExact, inMs: 2 * Self.minute)
+        driver.advance(byMs: 2 * Self.hour)
+        #expect(driver.deliveryTimes(one) == [start + Self.minute])
+        #expect(driver.deliveryTimes(two) == [start + Self.minute], "the batch holds both")
+        #expect(driver.deliveryTimes(three) == [start + Self.minute + Self.hour], "the batch used the one slot")
+    }
+
+    @Test("non-wakeup alarms count for the standby bucket too (AMS DeliveryTracker.deliverLocked records every non-exempt delivery)")
+    func nonWakeupCountsForStandby() {
+        var driver = AndroidDriver()
+        driver.apply(driver.model.setStandbyBucket(.rare, now: driver.now))
+        driver.apply(driver.model.setScreen(on: true, now: driver.now))
+        let start = driver.elapsedMs
+        let rtc = driver.set("rtc", .setExact, inMs: Self.minute, type: .rtc)
+        let wakeup = driver.set("wakeup", .setExact, inMs: 2 * Self.minute)
+        driver.advance(byMs: 2 * Self.hour)
+        #expect(driver.deliveryTimes(rtc) == [start + Self.minute])
+        #expect(driver.deliveryTimes(wakeup) == [start + Self.minute + Self.hour])
+    }
+
+    @Test("force-stop clears the standby and allow-while-idle counts (AMS UninstallReceiver, ACTION_PACKAGE_RESTARTED)")
+    func forceStopClearsQuotas() {
+        var driver = AndroidDriver()
+        driver.apply(driver.model.setStandbyBucket(.rare, now: driver.now))
+        driver.set("first", .setExact, inMs: Self.minute)
+        driver.advance(byMs: Self.minute)
+        driver.apply(driver.model.forceStop(now: driver.now))
+        driver.apply(driver.model.appLaunchedByUser())
+        let start = driver.elapsedMs
+        let again = driver.set("again", .setExact, inMs: Self.minute)
+        driver.advance(byMs: 2 * Self.hour)
+        #expect(driver.deliveryTimes(again) == [start + Self.minute])
+    }
+
+    @Test("allow-while-idle deliveries count only while the device is in doze idle (AMS deliverLocked: mPendingIdleUntil != null)")
+    func allowWhileIdleCountsOnlyInDoze() {
+        var driver = AndroidDriver {
+            $0.allowWhileIdleQuota = 2
+            $0.dozeIdlePeriodsMs = [6 * 3_600_000]
+        }
+        driver.set("out1", .setExactAndAllowWhileIdle, inMs: Self.minute)
+        driver.set("out2", .setExactAndAllowWhileIdle, inMs: 2 * Self.minute)
+        driver.advance(byMs: 2 * Self.minute)
+        #expect(driver.deliveries.count == 2)
+        driver.apply(driver.model.enterDoze(now: driver.now))
+        let start = driver.elapsedMs
+        let inDoze = driver.set("in", .setExactAndAllowWhileIdle, inMs: Self.minute)
+        driver.advance(byMs: Self.hour)
+        #expect(driver.deliveryTimes(inDoze) == [start + Self.minute], "the two deliveries before doze did not count")
+    }
+
     @Test("doze ends on screen-on and on charging; it cannot start with the screen on (doze docs: screen off, unplugged)")
     func dozeExit() {
         var driver = AndroidDriver()
