@@ -123,6 +123,7 @@ public enum ExemptionScoreboard {
         "kill-switch-disabled": [.killSwitchFailsClosed],
         // SCH-26, SCH-9: a save succeeds only when a read finds its exact primary; where nothing
         // can be scheduled, no other ring of the alarm may stand in for it.
+        "alarmkit-unavailable": [.savesWithoutAlarmKit],
         "alarmkit-usage-description-missing": [.verifyAnyRing],
         "alarmkit-authorization-denied": [.verifyAnyRing],
         // SND-9, SND-7: every ring plays its sound or the system fallback; a ring nobody heard
@@ -160,13 +161,10 @@ public enum ExemptionScoreboard {
     /// the app that does nothing there is the setup itself (``ExemptionSetup/isAppDefect``), and
     /// `android-manifest` catches it on the correct bridge at the first boot broadcast no receiver
     /// takes, before any convergence check could excuse a root (the row's red seeds count it).
-    ///
-    /// `alarmkit-unavailable` (SCH-26; open): the correct bridge rejects the save before any read,
-    /// so `verify-any-ring` cannot act there; a defect that reports such a save as saved (a silent
-    /// fallback) is still to be added.
+
     static func witnessOff(_ exemption: String, _ platform: PlatformFlavor) -> Bool {
         (exemption == "primary-unregistered-by-fault" && platform == .ios)
-            || ["skip-bound-dropped-surfaced", "alarmkit-unavailable", "manifest-missing-boot-receiver",
+            || ["skip-bound-dropped-surfaced", "manifest-missing-boot-receiver",
                 "manifest-not-direct-boot-aware"].contains(exemption)
     }
 
