@@ -103,7 +103,7 @@ struct ExemptionsCommand: Command {
         if let witness = row.witness {
             text += ", witness \(witness.rawValue) " + (row.witnessSeed.map { "found at seed \($0)" } ?? "NOT found")
         }
-        if row.seedsRed > 0 { text += ", correct bridge red in \(row.seedsRed)" }
+        if row.seedsRed > 0 { text += ", correct bridge red in \(row.seedsRed)" + (row.firstRed.map { " (first: seed \($0.seed), \($0.invariant))" } ?? "") }
         if row.seedsApplied == 0 { text += " (it never applied on the correct bridge: raise --seeds)" }
         return text
     }

@@ -18,6 +18,8 @@ public struct ExemptionRow: Sendable, Equatable {
     /// Correct-bridge seeds that violated an invariant under the row's faults and setup (a
     /// setup that is itself a defect of the app, like a manifest missing a receiver, is caught so).
     public var seedsRed: Int = 0
+    /// The first of those seeds, with its first violation's invariant (to replay under the setup).
+    public var firstRed: (seed: UInt64, invariant: String)?
     /// Seeds run per defect hunt (and for the correct bridge).
     public var seedsRun: Int
     /// Correct-bridge seeds in which the exemption applied at least once.
@@ -35,6 +37,7 @@ public struct ExemptionRow: Sendable, Equatable {
     public static func == (lhs: ExemptionRow, rhs: ExemptionRow) -> Bool {
         lhs.exemption == rhs.exemption && lhs.platform == rhs.platform && lhs.faults == rhs.faults
             && lhs.setup == rhs.setup && lhs.situation == rhs.situation && lhs.seedsRed == rhs.seedsRed
+            && lhs.firstRed?.seed == rhs.firstRed?.seed && lhs.firstRed?.invariant == rhs.firstRed?.invariant
             && lhs.seedsRun == rhs.seedsRun && lhs.seedsApplied == rhs.seedsApplied
             && lhs.found.map(\.defect) == rhs.found.map(\.defect) && lhs.found.map(\.seed) == rhs.found.map(\.seed)
             && lhs.found.map(\.exemptionApplied) == rhs.found.map(\.exemptionApplied) && lhs.hunted == rhs.hunted
@@ -248,10 +251,14 @@ public enum ExemptionScoreboard {
         let selection = FaultSelection(profile: .swarm, forcedOn: faults.filter { FaultCatalog.kind(named: $0)?.platforms.contains(platform) ?? false })
         var applied = 0
         var red = 0
+        var firstRed: (seed: UInt64, invariant: String)?
         for seed in seeds {
             let result = run(options(platform, seed, [], selection), setup)
             if applies(exemption, result) { applied += 1 }
-            if result.firstViolation != nil { red += 1 }
+            if let violation = result.firstViolation {
+                red += 1
+                if firstRed == nil { firstRed = (seed, violation.invariant) }
+            }
         }
         let witness = witnessOff(exemption, platform) ? nil : witnesses[exemption]?.first { $0.platforms.contains(platform) }
         var hunted = defects.filter { $0.platforms.contains(platform) }
@@ -263,7 +270,7 @@ public enum ExemptionScoreboard {
             }
         }
         return ExemptionRow(exemption: exemption, platform: platform, faults: selection.forcedOn, setup: setup, situation: nil,
-                            seedsRed: red, seedsRun: seeds.count, seedsApplied: applied, found: found, hunted: hunted.count,
+                            seedsRed: red, firstRed: firstRed, seedsRun: seeds.count, seedsApplied: applied, found: found, hunted: hunted.count,
                             witness: witness, witnessSeed: found.first { $0.defect == witness }?.seed)
     }
 
