@@ -506,11 +506,24 @@ extension BridgeCore {
     /// A delivery merely held late dates itself in the frame (its next match is a day or more away),
     /// and so does a ring gone unseen (IOS-5 reads it as rung and stopped): only an alert now
     /// sounding is evidence of the set-back (ios uniform seed 5189: an OS-removed one-shot).
-    /// Only the alert being observed counts: the bridge's `alerting` holds it during its delivery.
+    /// Only the alert being observed counts: the bridge's `alerting` holds it during its delivery,
+    /// and a Stop intent that reached this process in this boot (`stopArrivals`) was tapped on
+    /// the alert while it sounded (INACT-4, OCC-5): the same evidence (ios uniform seed 70486: a
+    /// 07:05 one-shot rang after a reboot with no process, the clock was set back 10 min, and the
+    /// Stop at 06:55:39 launched the app; read as the day before's 07:05, the occurrence expired
+    /// at its Stop and no successor was armed). A Stop journalled by an earlier process is not:
+    /// its alert may have ended long ago.
+    /// A ring rings at a match after its registration (`publishedAtMs`), never before: that
+    /// instant bounds it the same way, also for a row whose answer was lost with its process (not
+    /// confirmed: the reading then proves nothing, the registration still does; the same seed
+    /// with the only earlier process dead 0.4 s after registering the ring).
     func matchAfterUnseenSetBack(_ row: RingRow, hour: Int, minute: Int, weekday: Weekday?, latest: Int64,
                                  now: BridgeInstants) -> Int64? {
-        guard let reading = previousProcessReadingWallMs, alerting.contains(row.id), !row.delivered, row.confirmed,
-              row.publishedAtMs <= reading, latest < reading - Self.lateDeliverySlackMs else { return nil }
+        let stoppedNow = stopArrivals.contains { $0.ringID == row.id && $0.bootCount == now.bootCount && $0.monotonicMs != nil }
+        guard previousProcessReadingWallMs != nil, alerting.contains(row.id) || stoppedNow, !row.delivered else { return nil }
+        let heldAtReading = row.confirmed ? previousProcessReadingWallMs ?? .min : .min
+        let reading = max(heldAtReading, row.publishedAtMs)
+        guard latest < reading - Self.lateDeliverySlackMs else { return nil }
         // Its planned instant (in the zone it was planned in) explains the alert, held late past the
         // reading (ios uniform seed 20482: a late 06:16 Sydney alert seen after a move to São Paulo).
         if row.fireWallMs > reading - Self.lateDeliverySlackMs && row.fireWallMs <= now.wallMs { return nil }
@@ -861,6 +874,7 @@ extension BridgeCore {
         }
         if let index = resounded.firstIndex(where: { $0.id == id }) {
             resoundCompleted(resounded.remove(at: index), row: row, result: result, now: now, into: &out)
+            settleResoundedRotation(id, now: now, into: &out)  // WALK-15, WALK-16
             return
         }
         switch result {

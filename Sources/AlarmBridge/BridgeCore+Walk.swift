@@ -479,7 +479,35 @@ extension BridgeCore {
                 walk.rotationID = nil
                 walk.rotationGeneration = nil
             }
+            rearmAbandonedFirstFuse(live, now: now, into: &out)
         }
+    }
+
+    /// WALK-8, WALK-18, WALK-19: an abandoned rotation leaves its predecessor as the pressure —
+    /// but the first fuse of a walk (the provisional one of WALK-8) has none. The recovering
+    /// process then arms that fuse again itself, at the walk's deadline (or now, if it has
+    /// passed), arming before the dead process's request, should it land, is retired (ios swarm
+    /// seed 73327: the provisional fuse's answer was lost with its process, the recovery launch
+    /// cancelled it unlisted and, walk-owned (WALK-20), left the occurrence with no ring at all).
+    mutating func rearmAbandonedFirstFuse(_ live: OccurrenceRecord, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard let walk = walkRecord(for: live), walk.phase == .started, walk.rotationID == nil,
+              walk.fuseID.flatMap({ document?.row($0) }) == nil, let target = fuseTarget(for: walk) else { return }
+        out.append(.note("interrupted first walk fuse abandoned: armed again (WALK-8, WALK-19)"))
+        rotateFuse(to: max(target, now.wallMs), for: live, now: now, into: &out)
+    }
+
+    /// WALK-15, WALK-16, WALK-19: the daemon answered a re-registration (`resoundPendingRings`,
+    /// SND-2) of the replacement fuse of a rotation whose own answer was lost with the process that
+    /// asked for it. Either way the daemon holds that replacement (accepted with the new sound, or
+    /// refused and kept as it was, its row confirmed by the launch read): the rotation commits now,
+    /// as ``settleInterruptedRotation(now:into:)`` commits it when nothing is in flight — it skips
+    /// a replacement in flight, so without this the rotation stayed open for good and every later
+    /// step only owed a follow-up (ios swarm seed 71760: the fuse never moved with the steps, rang,
+    /// and its Stop armed nothing, the "rotation" still owning the pressure, WALK-20).
+    mutating func settleResoundedRotation(_ id: AlarmUUID, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard let live = document?.liveOccurrence, let walk = walkRecord(for: live), walk.rotationID == id,
+              !inFlight.contains(id), let row = document?.row(id), row.confirmed else { return }
+        walkFuseConfirmed(row, now: now, into: &out)
     }
 
     /// WALK-26, WALK-22: counts only a step inside the post-handoff part of the last 30 s,

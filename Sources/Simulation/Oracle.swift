@@ -476,6 +476,29 @@ extension World {
         return previous.contains { $0.roots.contains { $0.id == rootID && isConfiguredFire(fireWallMs, of: $0) } }
     }
 
+    /// SCH-6, SCH-10 with the glossary's "an occurrence begins at its configured ring time once
+    /// delivered": a ring time that only the definition an interrupted save persisted has (not one
+    /// of the definition it replaced, `keptPrevious`, `interruptedPrevious`), for which no
+    /// occurrence-opening ring of the root was ever requested at that instant, while no sync has
+    /// run since the interruption (`jsSaves.interrupted`: that sync re-plans the definition). The
+    /// process died after writing the definition and before the save's schedule call, and the
+    /// platform still held only the replaced definition's rings: nothing could ring this time, so
+    /// no occurrence begins and no later launch can restore one (ios uniform and swarm seed 96574:
+    /// a legacy a1 edited from 08:50 to 07:19 at 04:17, the process died 1 ms later; the oracle
+    /// opened a1.wed at 07:19 and, its life 20 h, wanted pressure from the launch at 08:14).
+    /// A fault-silenced day like `primary-unregistered-by-fault`'s; on iOS nothing is owed for it
+    /// but where a refusal was seen (`noteMissedOccurrence`). RULES.md is silent on a save cut by
+    /// a death; decided from the glossary and SCH-10 (the previous schedule stays untouched).
+    func unregisteredByInterruptedSave(rootID: String, alarmID: String, fireWallMs: Int64) -> Bool {
+        guard jsSaves.interrupted.contains(alarmID) else { return false }
+        let previous = (jsSaves.keptPrevious + jsSaves.interruptedPrevious).filter { $0.id == alarmID }
+        guard !previous.isEmpty,
+              !previous.contains(where: { $0.roots.contains { $0.id == rootID && isConfiguredFire(fireWallMs, of: $0) } }) else { return false }
+        return !requestFires.contains { id, fire in
+            fire == fireWallMs && requestMetadata[id].map { $0.rootID == rootID && $0.kind.opensOccurrence } == true
+        }
+    }
+
     /// True when `fireWallMs` is one of `root`'s configured ring times in the calendar now in force.
     func isConfiguredFire(_ fireWallMs: Int64, of root: Root) -> Bool {
         if let once = root.onceFireWallMs { return once == fireWallMs }
@@ -610,6 +633,12 @@ extension World {
             if oracle.primaryFaultRoots.contains(rootID), !primaryRetryWasDue(rootID) {
                 countExemption("primary-unregistered-by-fault")
                 noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "its registration failed")
+                return
+            }
+            if unregisteredByInterruptedSave(rootID: rootID, alarmID: alarmID, fireWallMs: fireWallMs) {
+                countExemption("process-death")
+                record("oracle", "interrupted-save-time-unheld", [TraceField("root", rootID)])
+                noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "a process death interrupted the save that set it")
                 return
             }
             // BOOT-12: an explicit "disabled" from the kill switch held the sync back (operator's choice).
