@@ -128,6 +128,10 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     /// successor and walk fuse at their old wall-clock instants (not rebased), so a set-back no
     /// process saw keeps them pushed out after the first ready step that sees it.
     public var successorNotRebased = false
+    /// SCH-26: on an iPhone without AlarmKit (below iOS 26) a direct save persists the alarm and
+    /// replies saved with nothing scheduled (a silent fallback), instead of rejecting with the
+    /// Settings path, so JS shows an alarm that will never ring.
+    public var savesWithoutAlarmKit = false
 
     public init() {}
 

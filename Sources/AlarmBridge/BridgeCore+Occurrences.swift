@@ -41,6 +41,9 @@ extension BridgeCore {
         for row in landed where row.metadata.kind == .snooze { adoptLandedSnooze(row, now: now, into: &out) }  // SNZ-7
         for row in landed where row.metadata.kind == .successor { adoptLandedSkipSuccessor(row.id, now: now, into: &out) }  // SNZ-15
         for row in landed where row.metadata.kind == .primary { retireLandedLeftover(row.id, now: now, into: &out) }  // SCH-10
+        if landed.contains(where: { $0.metadata.kind == .successor || $0.metadata.kind == .snooze }) {
+            retireSpentSnoozeCopy(now: now, into: &out)  // SNZ-13
+        }
         rebaseUnrungSnoozeRows(inventory, now: now, into: &out)  // SNZ-20
         guard flavor == .ios else { return }
         noteHeldPastFire(inventory, now: now)  // REC-9
@@ -341,12 +344,27 @@ extension BridgeCore {
         // A ring seen held past its fire time before the set-back began alerting after that view,
         // before or after the correction: either frame, unless the new frame has not reached it.
         let seenHeld = ringID.map(heldAtBackwardJump.contains) ?? false
+        let unregistered = registeredPastRingTime(ringID, startedAt: startedAt)
         if let back = lastBackwardJump, let reachedBefore, !(ringID.map(publishedSinceBackwardJump.contains) ?? false),
-           (startedAt <= reachedBefore && !seenHeld) || startedAt > now.wallMs,
+           (startedAt <= reachedBefore && !seenHeld && !unregistered) || startedAt > now.wallMs,
            startedAt <= back.fromWallMs, back.toWallMs - startedAt < 20 * 3_600_000 {  // OCC-21
             return back.toWallMs - back.fromWallMs
         }
         return 0
+    }
+
+    /// REC-9, SCH-2, INACT-3: whether the ring `ringID` was registered after `startedAt` for a
+    /// later instant (its row's publication and planned fire both after that ring time). AlarmKit
+    /// rings a `.relative` schedule at the first match after its registration and a `.fixed` one
+    /// at its instant, so that registration was never due at `startedAt` before a set-back, even
+    /// when the bridge read the clock past that ring time in the old frame: an alert of it at that
+    /// ring time began in the new frame, with no offset (ios uniform seed 72224: a1.wed's primary,
+    /// refused for capacity, was registered again 2 ms after its 08:13 ring time, for next week; a
+    /// 1 h set-back at 08:47 re-armed it for 08:13 in the new frame, and its alert was dated in the
+    /// old one: the legacy occurrence's deadline an hour early).
+    func registeredPastRingTime(_ ringID: AlarmUUID?, startedAt: Int64) -> Bool {
+        guard let row = ringID.flatMap({ document?.row($0) }) else { return false }
+        return row.publishedAtMs > startedAt && row.fireWallMs > startedAt
     }
 
     mutating func deliverPrimary(_ row: RingRow, now: BridgeInstants, into out: inout [BridgeCommand]) -> Bool {
@@ -571,7 +589,8 @@ extension BridgeCore {
             armExpiryTimer(now: now, into: &out)
             return
         }
-        guard let live = document?.liveOccurrence, let row = document?.row(id), isBound(row, to: live) else { return }
+        guard let live = document?.liveOccurrence, let row = document?.row(id) ?? landedAfterCancel(id, of: live),
+              isBound(row, to: live) else { return }
         // INACT-4, OCC-11: a primary row is bound by its root alone, so a Stop that reached the app
         // before the live occurrence began is the Stop of an earlier occurrence of that root (a
         // locked-boot launch replays it only after that occurrence expired and a newer one, from
@@ -607,6 +626,19 @@ extension BridgeCore {
         armExpiryTimer(now: now, into: &out)
     }
 
+    /// INACT-4, IOS-11: the row of `id` when it is a ring this bridge cancelled while its schedule
+    /// was in flight (`cancelledInFlight`), bound to `live` by its token: it landed after the
+    /// cancel and sounded for the live occurrence, whose pressure it is
+    /// (``silenceLandedAfterCancel(_:into:)``), so its Stop is an explicit dismissal of that
+    /// occurrence's ring — genuine activity, as its Stop is that occurrence's successor trigger
+    /// (``pendingStopTriggerWallMs(for:now:)``). Ios uniform seed 84019: the successor armed at a
+    /// locked-boot release was cancelled in flight when the challenge rendered; the process died,
+    /// the successor landed and rang, and the Stop that launched the next process armed a new
+    /// successor but credited nothing: the deadline stayed 5.7 s short.
+    func landedAfterCancel(_ id: AlarmUUID, of live: OccurrenceRecord) -> RingRow? {
+        document?.cancelledInFlight?.first { $0.id == id && $0.metadata.token == live.token }
+    }
+
     /// The wall instant of a Stop of `id` replayed from the native journal that a ready bridge of
     /// an earlier process wrote (`journalStopBeforeLooking`); nil for any other Stop (one that
     /// reached this process, or one journalled behind the launch gate, credited as validated now).
@@ -630,6 +662,7 @@ extension BridgeCore {
         // OCC-6: a Stop's successor is due 10 s after the Stop reached the app, also when the
         // bridge sees the alert end only in the read it made before acting on it (IOS-2).
         armSuccessor(for: live, now: now, triggerWallMs: stopTriggerWallMs(id, now: now), into: &out)
+        retireSpentSnoozeCopy(now: now, into: &out)  // SNZ-13: a reused successor is accepted already
     }
 
     /// ACT-6, OCC-6, OCC-7: a Stop of `id` replayed from the native journal (an earlier process
@@ -881,6 +914,7 @@ extension BridgeCore {
             if row.metadata.kind == .successor { skipHandoffConfirmed(row, now: now, into: &out) }
             if row.metadata.kind == .successor { walkTakeoverConfirmed(row, now: now, into: &out) }  // WALK-21
             if row.metadata.kind == .walkFuse { walkFuseConfirmed(row, now: now, into: &out) }  // WALK-15
+            if row.metadata.kind == .successor || row.metadata.kind == .snooze { retireSpentSnoozeCopy(now: now, into: &out) }  // SNZ-13
             resoundLandedRing(id, now: now, into: &out)  // SND-2, SND-7
         case .failure(let error):
             if degradeRefusedExact(row, error: error, now: now, into: &out) { return }  // AND-1, AND-3

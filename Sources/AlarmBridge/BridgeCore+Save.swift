@@ -30,6 +30,17 @@ extension BridgeCore {
     /// API-19: the editor's direct save of one logical alarm.
     mutating func saveAlarm(_ alarm: LogicalAlarm, now: BridgeInstants, into out: inout [BridgeCommand]) {
         if rejectWalkSaveWithoutHealth(alarm, into: &out) { return }  // WALK-4
+        if flavor == .ios && !configuration.alarmKitAvailable && defects.savesWithoutAlarmKit && document != nil {
+            out.append(.note("defect saves-without-alarmkit: save of \(alarm.id) accepted with nothing scheduled"))
+            mutate { document in
+                document.alarms.removeAll { $0.id == alarm.id }
+                document.alarms.append(alarm)
+                document.alarms.sort { $0.id < $1.id }
+            }
+            flush(into: &out)
+            out.append(.reply(.saved(alarmID: alarm.id)))
+            return
+        }
         if flavor == .ios && !configuration.alarmKitAvailable {
             // SCH-26: no AlarmKit on this device: the save never claims the alarm will ring.
             out.append(.note("SCH-26: AlarmKit unavailable: save of \(alarm.id) rejected (Settings path)"))

@@ -127,6 +127,28 @@ extension BridgeCore {
         out.append(.reply(.snoozeSkipped(token: live.token)))
     }
 
+    /// SNZ-12, SNZ-13, SNZ-10, SNZ-21: a snooze ring whose earlier registration rang before the
+    /// rebase of a clock correction landed (a same-ID replacement: AlarmKit then holds the ring
+    /// pending again, at the rebased deadline) was consumed by that alert: the ordinary rearm rules
+    /// armed a successor at its end, and the pending copy is a spent snooze ring, retired once that
+    /// successor is accepted (arm before retire) — as the Android bridge cancels the pending copy
+    /// of a snooze ring that rang from its earlier registration (android uniform seed 35241). Left
+    /// alone, the copy stood beside the successor until it rang a second time. Ios uniform seed
+    /// 75493: a 5 min snooze, a +90 s jump landing 615 ms before its fire time; the old
+    /// registration rang, the rebase landed 150 ms later and replaced it, and the successor armed
+    /// at the alert's end sat beside the pending copy.
+    mutating func retireSpentSnoozeCopy(now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard flavor == .ios, let live = document?.liveOccurrence, let successor = pendingSuccessor(of: live), successor.confirmed,
+              let copy = document?.rings.first(where: { row in
+                  row.metadata.kind == .snooze && row.metadata.token == live.token && row.delivered && row.confirmed
+                      && row.fireWallMs > now.wallMs && !alerting.contains(row.id) && !inFlight.contains(row.id)
+                      && (lastObservedRingIDs ?? []).contains(row.id)  // the platform lists it again, after its alert
+              }) else { return }
+        out.append(.note("SNZ-13: snooze ring \(copy.id) rang before its rebase landed: its pending copy is retired"))
+        out.append(.cancel(copy.id, origin: .lifecycle))  // SCH-21: spent-snooze retirement is a lifecycle path
+        mutate { $0.removeRow(copy.id) }
+    }
+
     /// SNZ-19: rendering the challenge stops a snooze ring that is sounding.
     mutating func stopSoundingSnooze(of live: OccurrenceRecord, into out: inout [BridgeCommand]) {
         for id in alerting {

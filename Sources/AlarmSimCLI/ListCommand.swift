@@ -1,3 +1,4 @@
+import Campaign
 import Simulation
 import SimKernel
 
@@ -67,11 +68,16 @@ struct ListCommand: Command {
     /// One exemption: what it excuses, then its platforms, what the bridge must still do, the
     /// fault kinds that cause it (if any), its rules and the source of the limit.
     static func exemptionRow(_ info: ExemptionInfo) -> (String, String) {
-        let faults = ExemptionCatalog.faults(causing: info.name)
+        let causes = ExemptionScoreboard.exemptionFaults().first { $0.exemption == info.name }
+        let faults = causes?.faults ?? ExemptionCatalog.faults(causing: info.name)
+        let witnesses = ExemptionScoreboard.witnesses[info.name] ?? []
         return (info.name, info.explanation
             + " [platforms: \(info.platforms.map(\.rawValue).joined(separator: ", "))]"
             + " [the bridge must still: \(info.bridgeMustStill)]"
             + (faults.isEmpty ? "" : " [faults: \(faults.joined(separator: ", "))]")
+            + (causes?.setup.map { " [scoreboard setup: \($0.rawValue)]" } ?? "")
+            + (causes?.situation.map { " [also: \($0)]" } ?? "")
+            + (witnesses.isEmpty ? "" : " [witness: \(witnesses.map(\.rawValue).joined(separator: ", "))]")
             + " [rules: \(info.rules.joined(separator: ", "))]"
             + " [source: \(info.source)]")
     }

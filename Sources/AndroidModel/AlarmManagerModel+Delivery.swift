@@ -29,9 +29,9 @@ extension AlarmManagerModel {
     func deviceIdleEarliest(_ alarm: PendingAlarm) -> Int64 {
         guard case .idle(let untilElapsedMs, _) = doze, alarm.method != .setAlarmClock else { return .min }
         let quota: Int, window: Int64, history: [Int64]
-        if alarm.allowWhileIdleExact {
+        if allowWhileIdleExact(alarm) {
             (quota, window, history) = (parameters.allowWhileIdleQuota, parameters.allowWhileIdleWindowMs, allowWhileIdleHistory)
-        } else if alarm.allowWhileIdleCompat {
+        } else if allowWhileIdleCompat(alarm) {
             (quota, window, history) = (parameters.allowWhileIdleCompatQuota, parameters.allowWhileIdleCompatWindowMs,
                                         allowWhileIdleCompatHistory)
         } else {
@@ -47,7 +47,7 @@ extension AlarmManagerModel {
     /// quota wait until the `quota`-th last wakeup leaves the window; quota 0 defers a year;
     /// restricted: 1 per 24 h; no limit while charging (`mAppStandbyParole`).
     func standbyEarliest(_ alarm: PendingAlarm) -> Int64 {
-        guard !alarm.exemptFromStandby, !charging else { return .min }
+        guard !exemptFromStandby(alarm), !charging else { return .min }
         let nowElapsed = now.elapsedRealtimeMs
         guard let quota = parameters.standbyQuotas.quota(standbyBucket) else {
             return Self.quotaFreesAt(standbyHistory, quota: parameters.restrictedQuota, windowMs: parameters.restrictedWindowMs,
@@ -173,7 +173,11 @@ extension AlarmManagerModel {
     /// `checkAllowNonWakeupDelayLocked`, `mPendingNonWakeupAlarms`).
     ///
     /// Order: by requested time, then the tie-break (set order, or a seeded draw: AMS leaves equal
-    /// times unspecified). Quotas are re-checked before each delivery, so a batch never exceeds one.
+    /// times unspecified). The batch is fixed before the first delivery (AMS `triggerAlarmsLocked`
+    /// removes every alarm whose policy time has come, then `deliverAlarmsLocked` sends them all):
+    /// two alarms due together with one quota slot left are both delivered, and the quota
+    /// histories count the batch once (AMS `AppWakeupHistory.recordAlarmForPackage` keeps one
+    /// entry per elapsed ms). Quotas apply again from the next batch.
     mutating func deliverDue(flushNonWakeup: Bool) -> [AlarmManagerEffect] {
         let nowElapsed = now.elapsedRealtimeMs
         var due = pending.filter { deliveryBounds($0).whenElapsedMs <= nowElapsed }
@@ -182,8 +186,7 @@ extension AlarmManagerModel {
         due.sort { ($0.whenElapsedMs, $0.tieBreak) < ($1.whenElapsedMs, $1.tieBreak) }
         var effects: [AlarmManagerEffect] = []
         for candidate in due {
-            guard let alarm = alarm(requestCode: candidate.requestCode), alarm.generation == candidate.generation,
-                  deliveryBounds(alarm).whenElapsedMs <= nowElapsed else { continue }
+            guard let alarm = alarm(requestCode: candidate.requestCode), alarm.generation == candidate.generation else { continue }
             effects += deliver(alarm)
         }
         return effects
@@ -227,13 +230,28 @@ extension AlarmManagerModel {
     }
 
     /// Counts a delivery against the quotas that govern it; histories keep 24 h.
+    ///
+    /// AMS `DeliveryTracker.deliverLocked`: every non-exempt delivery counts for the standby bucket,
+    /// wakeup or not (the history's name notwithstanding); allow-while-idle deliveries count only
+    /// while the device is in doze idle (`mPendingIdleUntil != null`; Battery Saver is not
+    /// modelled); `AppWakeupHistory.recordAlarmForPackage` adds an instant only if it is later than
+    /// the last one, so a batch delivered at one elapsed ms counts once.
     mutating func record(_ alarm: PendingAlarm, nowElapsed: Int64) {
-        if alarm.type.isWakeup && !alarm.exemptFromStandby { standbyHistory.append(nowElapsed) }
-        if alarm.allowWhileIdleExact { allowWhileIdleHistory.append(nowElapsed) }
-        if alarm.allowWhileIdleCompat { allowWhileIdleCompatHistory.append(nowElapsed) }
+        if !exemptFromStandby(alarm) { Self.recordOnce(&standbyHistory, nowElapsed) }
+        if case .idle = doze {
+            if allowWhileIdleExact(alarm) { Self.recordOnce(&allowWhileIdleHistory, nowElapsed) }
+            if allowWhileIdleCompat(alarm) { Self.recordOnce(&allowWhileIdleCompatHistory, nowElapsed) }
+        }
         let horizon = nowElapsed - max(parameters.restrictedWindowMs, parameters.standbyWindowMs)
         standbyHistory.removeAll { $0 <= horizon }
         allowWhileIdleHistory.removeAll { $0 <= nowElapsed - parameters.allowWhileIdleWindowMs }
         allowWhileIdleCompatHistory.removeAll { $0 <= nowElapsed - parameters.allowWhileIdleCompatWindowMs }
+    }
+
+    /// AMS `AppWakeupHistory.recordAlarmForPackage`: appends `nowElapsed` unless the last entry is
+    /// already at or after it (one entry per delivery batch).
+    static func recordOnce(_ history: inout [Int64], _ nowElapsed: Int64) {
+        if let last = history.last, last >= nowElapsed { return }
+        history.append(nowElapsed)
     }
 }

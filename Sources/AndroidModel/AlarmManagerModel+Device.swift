@@ -198,7 +198,7 @@ extension AlarmManagerModel {
     /// every exact alarm (setExact*, setAlarmClock) is removed and the process is killed, with no
     /// broadcast (AMS `removeExactAlarmsOnPermissionRevoked`).
     public mutating func revokeExactAlarmPermission() -> [AlarmManagerEffect] {
-        guard scheduleExactAlarmDeclared, !holdsUseExactAlarm else {
+        guard scheduleExactAlarmDeclared, !holdsUseExactAlarm, parameters.effectiveTargetSdk >= 31 else {
             return [.trace("exact-permission-revoke-ignored", [TraceField("useExactAlarm", String(holdsUseExactAlarm))])]
         }
         exactAlarmPermission = false
@@ -220,10 +220,16 @@ extension AlarmManagerModel {
 
     /// Settings → Force stop [limit]: every alarm of the app removed, the process killed, and the
     /// app put in the stopped state: no broadcast (boot included) until the user launches it (AMS
-    /// `removeLocked(uid)` on ACTION_PACKAGE_RESTARTED; PLATFORMS.md "force-stop").
+    /// `removeLocked(uid)` on ACTION_PACKAGE_RESTARTED; PLATFORMS.md "force-stop"). The same
+    /// receiver clears the app's standby and allow-while-idle histories (AMS `UninstallReceiver`:
+    /// `mAppWakeupHistory.removeForPackage`, `mAllowWhileIdleHistory.removeForPackage`), so the
+    /// quotas start afresh.
     public mutating func forceStop(now: AndroidInstant) -> [AlarmManagerEffect] {
         var effects = observe(now)
         let removed = removeAlarms { _ in true }
+        standbyHistory = []
+        allowWhileIdleHistory = []
+        allowWhileIdleCompatHistory = []
         forceStopped = true
         effects += processDied()
         effects += [.processKilled(.forceStop), .trace("force-stopped", [TraceField("removed", String(removed))])]
@@ -294,6 +300,7 @@ extension AlarmManagerModel {
         poweredOn = true
         userUnlocked = false
         clockAnchored = false
+        lastTimeChange = nil  // AMS restarts with mLastTimeChangeClockTime = 0
         now = AndroidInstant(elapsedRealtimeMs: 0, wallMs: now.wallMs)
         return [.later(.lockedBootBroadcast, afterMs: parameters.lockedBootBroadcastDelayMs)]
     }

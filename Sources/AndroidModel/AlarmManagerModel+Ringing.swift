@@ -85,6 +85,9 @@ extension AlarmManagerModel {
     /// `exactAlarmForegroundServiceWindowMs` of an exact alarm's delivery (FGS docs: background
     /// start restrictions, 12+; exemptions include exact alarms).
     public func mayStartForegroundService(for id: AlarmUUID, nowElapsedMs: Int64) -> Bool {
+        // The background-start restriction applies to apps targeting 31+ only (FGS docs); AOSP
+        // AlarmManagerServiceTest `inexactAllowWhileIdleBinderCallWhenChangeDisabled`.
+        if parameters.effectiveTargetSdk < 31 { return true }
         guard let delivery = deliveryLog.last(where: { $0.id == id }) else { return false }
         return delivery.method.isExact && nowElapsedMs - delivery.deliveredElapsedMs <= parameters.exactAlarmForegroundServiceWindowMs
     }

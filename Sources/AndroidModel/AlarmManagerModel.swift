@@ -109,6 +109,10 @@ public struct AlarmManagerModel: Sendable {
     public internal(set) var now = AndroidInstant(elapsedRealtimeMs: 0, wallMs: 0)
     /// Whether `now.wallMs - now.elapsedRealtimeMs` is known since the last boot.
     var clockAnchored = false
+    /// The clocks at the last accepted time change since boot (AMS `mLastTimeChangeClockTime`,
+    /// `mLastTimeChangeRealtime`); nil: none yet, so the next kernel clock change is accepted
+    /// whatever its size.
+    var lastTimeChange: AndroidInstant?
     /// Interactive (screen on).
     public internal(set) var screenOn = false
     public internal(set) var charging = false
@@ -170,7 +174,25 @@ public struct AlarmManagerModel: Sendable {
     /// `hasUseExactAlarmInternal`, `hasScheduleExactAlarmInternal`).
     public var canScheduleExactAlarms: Bool {
         // Before API 31 there is no exact-alarm permission at all (AMS: target < S is exempt).
-        parameters.apiLevel < 31 || holdsUseExactAlarm || (scheduleExactAlarmDeclared && exactAlarmPermission)
+        parameters.apiLevel < 31 || parameters.effectiveTargetSdk < 31 || holdsUseExactAlarm
+            || (scheduleExactAlarmDeclared && exactAlarmPermission)
+    }
+
+    /// FLAG_ALLOW_WHILE_IDLE (the exact quota): `setExactAndAllowWhileIdle` of an app targeting 31+;
+    /// below, AMS `set` gives it FLAG_ALLOW_WHILE_IDLE_COMPAT.
+    func allowWhileIdleExact(_ alarm: PendingAlarm) -> Bool {
+        alarm.allowWhileIdleExact && parameters.effectiveTargetSdk >= 31
+    }
+
+    /// FLAG_ALLOW_WHILE_IDLE_COMPAT (the compat quota): `setAndAllowWhileIdle`, and
+    /// `setExactAndAllowWhileIdle` of an app targeting below 31.
+    func allowWhileIdleCompat(_ alarm: PendingAlarm) -> Bool {
+        alarm.allowWhileIdleCompat || (alarm.allowWhileIdleExact && parameters.effectiveTargetSdk < 31)
+    }
+
+    /// AMS `isExemptFromAppStandby`: alarm clocks and FLAG_ALLOW_WHILE_IDLE alarms.
+    func exemptFromStandby(_ alarm: PendingAlarm) -> Bool {
+        alarm.method == .setAlarmClock || allowWhileIdleExact(alarm)
     }
 
     /// USE_EXACT_ALARM is declared and exists at this API level (33+).
@@ -184,10 +206,14 @@ public struct AlarmManagerModel: Sendable {
 
     // MARK: - Clock
 
-    /// Tells the model the host's clocks at this instant. A wall-clock jump of more than 1 s
-    /// against the elapsed clock since the last reading is a time change: RTC alarms are
-    /// recomputed from their wall time and TIME_SET is broadcast (AMS AlarmThread, TIME_CHANGED:
-    /// `nowRTC` outside `expectedClockTime ± 1000`; `reevaluateRtcAlarms`).
+    /// Tells the model the host's clocks at this instant. Any wall-clock jump against the elapsed
+    /// clock since the last reading is a kernel clock change (TIME_CHANGED_MASK). AMS AlarmThread
+    /// accepts it when it is the first since boot (`lastTimeChangeClockTime == 0`), or when the
+    /// wall clock is more than 1 s off the last accepted change carried forward by elapsed time
+    /// (`expectedClockTime ± 1000`), so small corrections add up until one crosses the second.
+    /// An accepted change recomputes RTC alarms from their wall time and broadcasts TIME_SET
+    /// (`reevaluateRtcAlarms`); a rejected one does nothing. AOSP AlarmManagerServiceTest
+    /// `timeChangeMovesRtcAlarm`.
     ///
     /// - Parameter now: The host's elapsedRealtime and wall clock; elapsed time never goes back
     ///   except across a reboot.
@@ -199,7 +225,12 @@ public struct AlarmManagerModel: Sendable {
         clockAnchored = true
         guard wasAnchored, poweredOn, now.elapsedRealtimeMs >= previous.elapsedRealtimeMs else { return [] }
         let expectedWallMs = previous.wallMs + (now.elapsedRealtimeMs - previous.elapsedRealtimeMs)
-        guard abs(now.wallMs - expectedWallMs) > 1_000 else { return [] }
+        guard now.wallMs != expectedWallMs else { return [] }
+        if let last = lastTimeChange {
+            let expectedSinceChange = last.wallMs + (now.elapsedRealtimeMs - last.elapsedRealtimeMs)
+            guard abs(now.wallMs - expectedSinceChange) > 1_000 else { return [] }
+        }
+        lastTimeChange = now
         return wallClockChanged(jumpMs: now.wallMs - expectedWallMs)
     }
 
@@ -296,6 +327,8 @@ public struct AlarmManagerModel: Sendable {
         switch request.method {
         case .setExact, .setExactAndAllowWhileIdle, .setAlarmClock:
             window = 0
+        case .setWindow where parameters.effectiveTargetSdk < 31:
+            window = min(request.windowLengthMs, 86_400_000)  // ENFORCE_MINIMUM_WINDOW_ON_INEXACT_ALARMS off
         case .setWindow:
             window = Self.clampedWindow(request.windowLengthMs, nowElapsedMs: nowElapsed, whenElapsedMs: whenElapsed,
                                         minWindowMs: parameters.minWindowMs)
@@ -337,13 +370,22 @@ public struct AlarmManagerModel: Sendable {
         return max(windowMs, minimum)
     }
 
-    /// `AlarmManager.cancel(PendingIntent)`.
+    /// `AlarmManager.cancel(PendingIntent)`. Cancelling an alarm clock in doze idle re-fuzzes the
+    /// idle end against the next one, or restores the requested end when none is left (AMS
+    /// `removeLocked` → `updateNextWakeFromIdleFuzzLocked` → `adjustIdleUntilTime`; AOSP
+    /// AlarmManagerServiceTest `idleUntilFuzzedBeforeWakeFromIdle`).
     public mutating func cancel(_ id: AlarmUUID) -> [AlarmManagerEffect] {
         let existed = pending.contains { $0.id == id }
+        let wasAlarmClock = pending.contains { $0.id == id && $0.method == .setAlarmClock }
         pending.removeAll { $0.id == id }
         if existed { changeCounter += 1 }
-        return [.toApp(.cancelCompleted(id, existed ? .success(0) : .failure(.notFound)), launch: nil),
-                .trace("cancelled", [TraceField("id", id.description), TraceField("existed", String(existed))])]
+        var effects: [AlarmManagerEffect] = []
+        if wasAlarmClock, case .idle = doze {
+            readjustIdleUntil()
+            effects += rearmKernelAlarm()
+        }
+        return effects + [.toApp(.cancelCompleted(id, existed ? .success(0) : .failure(.notFound)), launch: nil),
+                          .trace("cancelled", [TraceField("id", id.description), TraceField("existed", String(existed))])]
     }
 
     /// PendingIntent existence probes over the app's request codes.

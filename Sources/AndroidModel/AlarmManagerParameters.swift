@@ -26,6 +26,16 @@ public struct AlarmManagerParameters: Sendable, Equatable {
     /// below 34 the app-op defaults to allowed (AMS `hasScheduleExactAlarmInternal`). Default false:
     /// the first cut's always-granted start.
     public var freshInstall = false
+    /// The app's `targetSdkVersion`; nil: the device's `apiLevel` (the first cut's assumption).
+    /// Below 31 the compat change REQUIRE_EXACT_ALARM_PERMISSION is off: exact alarms need no
+    /// permission and a revocation removes nothing; `setExactAndAllowWhileIdle` gets
+    /// FLAG_ALLOW_WHILE_IDLE_COMPAT (the 7-per-hour quota); ENFORCE_MINIMUM_WINDOW_ON_INEXACT_ALARMS
+    /// is off, so `setWindow` windows are kept as asked (AMS `set`, `setImpl`; AOSP
+    /// AlarmManagerServiceTest `*WhenChangeDisabled`, `opChangedChangeDisabled`,
+    /// `minWindowChangeDisabled`). The swarm does not draw it yet.
+    public var targetSdk: Int?
+    /// `targetSdk`, or the device's API level when unset.
+    public var effectiveTargetSdk: Int { targetSdk ?? apiLevel }
 
     // MARK: Scheduler constants (AOSP AlarmManagerService.Constants; DeviceConfig-tunable)
 

@@ -92,7 +92,8 @@ public struct AlarmManagerRequest: Sendable, Equatable {
 /// Broadcasts and system callbacks with no `BridgeInput` of their own (the bridge's inputs cover
 /// alarm delivery, boot, USER_UNLOCKED and the permission grant).
 public enum AndroidBroadcast: Sendable, Equatable {
-    /// ACTION_TIME_CHANGED ("android.intent.action.TIME_SET"): the wall clock jumped by > 1 s.
+    /// ACTION_TIME_CHANGED ("android.intent.action.TIME_SET"): an accepted clock change (the first
+    /// since boot, or > 1 s off the last accepted one: ``AlarmManagerModel/observe(_:)``).
     case timeSet
     /// ACTION_TIMEZONE_CHANGED with the new zone id.
     case timezoneChanged(String)

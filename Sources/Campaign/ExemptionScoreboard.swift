@@ -9,6 +9,17 @@ public struct ExemptionRow: Sendable, Equatable {
     public var platform: PlatformFlavor
     /// The catalog fault kinds that can cause it, all forced on for every seed of the row.
     public var faults: [String]
+    /// The row-level setup override that forces a cause the fault catalog does not draw (the
+    /// app's configuration, an operator's answer), or nil.
+    public var setup: ExemptionSetup?
+    /// What else causes it that the swarm draws per seed (a device parameter, the run's own
+    /// history), for people; nil when the faults and the setup say it all.
+    public var situation: String?
+    /// Correct-bridge seeds that violated an invariant under the row's faults and setup (a
+    /// setup that is itself a defect of the app, like a manifest missing a receiver, is caught so).
+    public var seedsRed: Int = 0
+    /// The first of those seeds, with its first violation's invariant (to replay under the setup).
+    public var firstRed: (seed: UInt64, invariant: String)?
     /// Seeds run per defect hunt (and for the correct bridge).
     public var seedsRun: Int
     /// Correct-bridge seeds in which the exemption applied at least once.
@@ -25,6 +36,8 @@ public struct ExemptionRow: Sendable, Equatable {
 
     public static func == (lhs: ExemptionRow, rhs: ExemptionRow) -> Bool {
         lhs.exemption == rhs.exemption && lhs.platform == rhs.platform && lhs.faults == rhs.faults
+            && lhs.setup == rhs.setup && lhs.situation == rhs.situation && lhs.seedsRed == rhs.seedsRed
+            && lhs.firstRed?.seed == rhs.firstRed?.seed && lhs.firstRed?.invariant == rhs.firstRed?.invariant
             && lhs.seedsRun == rhs.seedsRun && lhs.seedsApplied == rhs.seedsApplied
             && lhs.found.map(\.defect) == rhs.found.map(\.defect) && lhs.found.map(\.seed) == rhs.found.map(\.seed)
             && lhs.found.map(\.exemptionApplied) == rhs.found.map(\.exemptionApplied) && lhs.hunted == rhs.hunted
@@ -96,6 +109,30 @@ public enum ExemptionScoreboard {
         // REC-9, SNZ-22, OCC-5: a set-back no process saw pushed the live occurrence's pending
         // successor or walk fuse out; the first ready step that sees it rebases them to their bound.
         "clock-change-unseen": [.successorNotRebased],
+        // AND-3, BOOT-9: the MY_PACKAGE_REPLACED process restores what the update took.
+        "package-update": [.packageReplacedRestoresNothing],
+        // SNZ-21: a pending snooze survives the restart: Android's restore re-arms it in locked
+        // boot (AND-2, AND-3), iOS never reads the locked store as empty (BOOT-2).
+        "snooze-across-reboot": [.restoreSkipsLockedBoot, .unavailableReadAsEmpty],
+        // SNZ-20: the platform's floor (AOSP MIN_FUTURITY, AlarmKit's async schedule) excuses a
+        // rebase made in time, never a snooze ring left at its old wall-clock time.
+        "android-min-futurity": [.snoozeNotRebased],
+        "ios-schedule-latency": [.snoozeNotRebased],
+        // AND-19, SNZ-20: the held delivery is the platform's; the ring's time is the bridge's.
+        "late-delivery": [.snoozeNotRebased],
+        // [derived] AND-1, AND-3: without exact alarms the bridge keeps inexact allow-while-idle rings.
+        "manifest-missing-exact-permission": [.keepsNothingWhenExactRefused],
+        // BOOT-12: only an explicit "disabled" holds scheduling back; a failed check fails open.
+        "kill-switch-disabled": [.killSwitchFailsClosed],
+        // SCH-26, SCH-9: a save succeeds only when a read finds its exact primary; where nothing
+        // can be scheduled, no other ring of the alarm may stand in for it.
+        "alarmkit-unavailable": [.savesWithoutAlarmKit],
+        "alarmkit-usage-description-missing": [.verifyAnyRing],
+        "alarmkit-authorization-denied": [.verifyAnyRing],
+        // SND-9, SND-7: every ring plays its sound or the system fallback; a ring nobody heard
+        // (or saw) never moves the sequence on.
+        "sound-sequence-unobserved-ring": [.noSystemSoundFallback, .unheardRingAdvancesSequence],
+        "sound-sequence-muted-ring": [.unheardRingAdvancesSequence],
     ]
 
     /// Exemptions that exist on one platform only, although kinds that cause them run on both.
@@ -118,26 +155,73 @@ public enum ExemptionScoreboard {
     /// (`primaryRetryWasDue`), longer than any background budget; so the defect passes there. A
     /// window of the bridge's own backoff (2 s doubling) + T_OP (5 s) still outlasts a 5 s budget;
     /// a tighter one needs the retry's sync (deferrals, failed reads) bounded first.
+    ///
+    /// `skip-bound-dropped-surfaced` (CAP-8, CAP-9): no known defect drops the soonest concrete
+    /// skip-date occurrences instead of the latest, or leaves the dropped count unsurfaced (open:
+    /// a new defect switch is needed).
+    ///
+    /// `manifest-missing-boot-receiver`, `manifest-not-direct-boot-aware` (AND-1, AND-2, AND-3):
+    /// the app that does nothing there is the setup itself (``ExemptionSetup/isAppDefect``), and
+    /// `android-manifest` catches it on the correct bridge at the first boot broadcast no receiver
+    /// takes, before any convergence check could excuse a root (the row's red seeds count it).
+
     static func witnessOff(_ exemption: String, _ platform: PlatformFlavor) -> Bool {
-        exemption == "primary-unregistered-by-fault" && platform == .ios
+        (exemption == "primary-unregistered-by-fault" && platform == .ios)
+            || ["skip-bound-dropped-surfaced", "manifest-missing-boot-receiver",
+                "manifest-not-direct-boot-aware"].contains(exemption)
     }
 
-    /// Every exemption the catalog names, with the kinds that cause it, in catalog order.
-    public static func exemptionFaults() -> [(exemption: String, faults: [String], platforms: [PlatformFlavor])] {
-        var rows: [(exemption: String, faults: [String], platforms: [PlatformFlavor])] = []
-        for kind in FaultCatalog.all {
-            for name in kind.exemptions {
-                if let index = rows.firstIndex(where: { $0.exemption == name }) {
-                    rows[index].faults.append(kind.name)
-                    for platform in kind.platforms where !rows[index].platforms.contains(platform) { rows[index].platforms.append(platform) }
-                } else {
-                    rows.append((name, [kind.name], kind.platforms))
-                }
-            }
-        }
-        return rows.map { row in
-            guard let only = platformOf[row.exemption] else { return row }
-            return (row.exemption, row.faults, row.platforms.filter { $0 == only })
+    /// One row's causes: what the scoreboard forces for it.
+    public typealias RowCauses = (exemption: String, faults: [String], platforms: [PlatformFlavor], setup: ExemptionSetup?,
+                                  situation: String?)
+
+    /// Causes the fault catalog's ``FaultKind/exemptions`` do not name: fault kinds that cause the
+    /// exemption through the oracle's own bookkeeping (a held delivery, a reboot under a snooze),
+    /// a row-level setup override where the cause is the app's configuration or an operator's
+    /// answer (``ExemptionSetup``), and the swarm-drawn situations left as they are drawn.
+    static let extraCauses: [String: (faults: [String], setup: ExemptionSetup?, situation: String?)] = [
+        // AND-3: the Android model's kill reason of an update (`processKilled(.packageUpdate)`).
+        "package-update": (["app-update"], nil, "World.appUpdate names the same kill app-update in the same step, so the oracle counts app-update"),
+        // SNZ-21: a restart resets the monotonic clock under a pending snooze.
+        "snooze-across-reboot": (["reboot", "late-reboot", "locked-boot-length"], nil, nil),
+        // SNZ-20 and the platform's floors: a rebase made just before the snooze deadline.
+        "android-min-futurity": (["clock-change-during-snooze", "clock-jump-forward", "clock-jump-back"], nil, nil),
+        "ios-schedule-latency": (["clock-change-during-snooze", "clock-jump-forward", "clock-jump-back"], nil,
+                                 "swarm-drawn AlarmKit schedule latency (setup.platform: 0.1–2 s)"),
+        // AND-1: canScheduleExactAlarms is false while the user's revocation lasts.
+        "manifest-missing-exact-permission": (["exact-permission-revoke"], nil, "also a manifest without an exact-alarm permission for the API level (scenarios)"),
+        "manifest-missing-boot-receiver": (["reboot"], .noBootReceiver, nil),
+        "manifest-not-direct-boot-aware": (["reboot", "late-reboot", "locked-boot-length"], .notDirectBootAware, nil),
+        // CAP-8: the N_SKIP bound is drawn per seed (setup.bridge-constants); skip dates come with the alarms.
+        "skip-bound-dropped-surfaced": ([], nil, "swarm-drawn N_SKIP bound and skip-date alarms"),
+        // BOOT-12: an explicit, readable "disabled" is the operator's answer, never a fault.
+        "kill-switch-disabled": (["kill-switch-network-failure"], .killSwitchDisabledMidRun, nil),
+        // SCH-26, IOS-1: the device's iOS version, the app's Info.plist, the user's answer.
+        "alarmkit-unavailable": ([], .alarmKitUnavailable, "swarm-drawn: 1 seed in 100 (setup.ios-version)"),
+        "alarmkit-usage-description-missing": ([], .usageDescriptionMissing, nil),
+        "alarmkit-authorization-denied": ([], .authorizationDenied, "swarm-drawn: a prompt the user denies (setup.authorization)"),
+        // AND-19, SNZ-20: a held delivery of the snooze ring.
+        "late-delivery": (["late-delivery", "dense-late-delivery"], nil, nil),
+        // SND-7: a ring no bridge process saw (dead, force-quit, restarting).
+        "sound-sequence-unobserved-ring": (["process-death", "force-quit", "reboot"], nil, "any ring while the app's process is not running"),
+        // IOS-6: the ring/silent switch.
+        "sound-sequence-muted-ring": (["silent-mode"], nil, nil),
+    ]
+
+    /// Every exemption the catalog names (``ExemptionCatalog/all``), in catalog order, with the
+    /// kinds that cause it (the fault catalog's, then ``extraCauses``), the setup override that
+    /// forces it, and the platforms it can apply on.
+    public static func exemptionFaults() -> [RowCauses] {
+        ExemptionCatalog.all.map { info in
+            let extra = extraCauses[info.name]
+            var faults = ExemptionCatalog.faults(causing: info.name)
+            for name in extra?.faults ?? [] where !faults.contains(name) { faults.append(name) }
+            let causing = faults.compactMap { FaultCatalog.kind(named: $0) }.flatMap(\.platforms)
+            var platforms = info.platforms
+            if extra?.setup == nil && extra?.situation == nil { platforms = platforms.filter { causing.contains($0) } }
+            if let only = platformOf[info.name] { platforms = platforms.filter { $0 == only } }
+            if let setup = extra?.setup { platforms = platforms.filter { setup.platforms.contains($0) } }
+            return (info.name, faults, platforms, extra?.setup, extra?.situation)
         }
     }
 
@@ -152,7 +236,8 @@ public enum ExemptionScoreboard {
         var rows: [ExemptionRow] = []
         for entry in exemptionFaults() where exemptions?.contains(entry.exemption) ?? true {
             for platform in [PlatformFlavor.ios, .android] where entry.platforms.contains(platform) {
-                let row = score(entry.exemption, faults: entry.faults, on: platform, seeds: seeds, defects: defects)
+                var row = score(entry.exemption, faults: entry.faults, on: platform, seeds: seeds, defects: defects, setup: entry.setup)
+                row.situation = entry.situation
                 progress(row)
                 rows.append(row)
             }
@@ -162,36 +247,55 @@ public enum ExemptionScoreboard {
 
     /// One row: the correct bridge's applications, then each applicable defect's hunt.
     public static func score(_ exemption: String, faults: [String], on platform: PlatformFlavor, seeds: ClosedRange<UInt64>,
-                             defects: [KnownDefect]) -> ExemptionRow {
-        let selection = FaultSelection(profile: .swarm, forcedOn: faults)
+                             defects: [KnownDefect], setup: ExemptionSetup? = nil) -> ExemptionRow {
+        let selection = FaultSelection(profile: .swarm, forcedOn: faults.filter { FaultCatalog.kind(named: $0)?.platforms.contains(platform) ?? false })
         var applied = 0
-        for seed in seeds where applies(exemption, Simulator.run(options(platform, seed, [], selection))) { applied += 1 }
+        var red = 0
+        var firstRed: (seed: UInt64, invariant: String)?
+        for seed in seeds {
+            let result = run(options(platform, seed, [], selection), setup)
+            if applies(exemption, result) { applied += 1 }
+            if let violation = result.firstViolation {
+                red += 1
+                if firstRed == nil { firstRed = (seed, violation.invariant) }
+            }
+        }
         let witness = witnessOff(exemption, platform) ? nil : witnesses[exemption]?.first { $0.platforms.contains(platform) }
         var hunted = defects.filter { $0.platforms.contains(platform) }
         if let witness, !hunted.contains(witness) { hunted.append(witness) }
         var found: [(defect: KnownDefect, seed: UInt64, exemptionApplied: Bool)] = []
         for defect in hunted.sorted() {
-            if let hit = firstFound(defect, platform: platform, seeds: seeds, selection: selection) {
+            if let hit = firstFound(defect, platform: platform, seeds: seeds, selection: selection, setup: setup) {
                 found.append((defect, hit.seed, applies(exemption, hit.result)))
             }
         }
-        return ExemptionRow(exemption: exemption, platform: platform, faults: faults, seedsRun: seeds.count, seedsApplied: applied,
-                            found: found, hunted: hunted.count, witness: witness,
-                            witnessSeed: found.first { $0.defect == witness }?.seed)
+        return ExemptionRow(exemption: exemption, platform: platform, faults: selection.forcedOn, setup: setup, situation: nil,
+                            seedsRed: red, firstRed: firstRed, seedsRun: seeds.count, seedsApplied: applied, found: found, hunted: hunted.count,
+                            witness: witness, witnessSeed: found.first { $0.defect == witness }?.seed)
     }
 
     /// The first seed whose run with `defect` violates an invariant that the correct bridge keeps
     /// on that seed (the defect's detection, as the defect scoreboard counts it), with its run.
     static func firstFound(_ defect: KnownDefect, platform: PlatformFlavor, seeds: ClosedRange<UInt64>,
-                           selection: FaultSelection) -> (seed: UInt64, result: RunResult)? {
+                           selection: FaultSelection, setup: ExemptionSetup? = nil) -> (seed: UInt64, result: RunResult)? {
         for seed in seeds {
-            let result = Simulator.run(options(platform, seed, [defect], selection))
+            let result = run(options(platform, seed, [defect], selection), setup)
             guard let violation = result.firstViolation else { continue }
-            let clean = Simulator.run(options(platform, seed, [], selection)).firstViolation
+            let clean = run(options(platform, seed, [], selection), setup).firstViolation
             if clean?.invariant == violation.invariant && clean?.message == violation.message { continue }
             return (seed, result)
         }
         return nil
+    }
+
+    /// The seed's run under the row's setup override: the seed's world as drawn, the override
+    /// applied to it (a pure function of seed, selection and override), then run as usual.
+    static func run(_ options: RunOptions, _ setup: ExemptionSetup?) -> RunResult {
+        guard let setup else { return Simulator.run(options) }
+        var (device, parameters) = Simulator.runSetup(options)
+        setup.apply(to: &device)
+        parameters.append(RunParameter("scoreboard.setup", setup.rawValue))
+        return Simulator.run(setup: device, parameters: parameters, options: options)
     }
 
     static func applies(_ exemption: String, _ result: RunResult) -> Bool {
@@ -202,5 +306,52 @@ public enum ExemptionScoreboard {
         var options = RunOptions(platform: platform, seed: seed, defects: defects)
         options.faults = selection
         return options
+    }
+}
+
+/// A row-level setup override (``ExemptionScoreboard/extraCauses``): forces a cause that no fault
+/// kind draws, because it is the app's configuration, the device's version or an operator's
+/// answer, on top of the seed's drawn world. The run stays a pure function of seed, fault
+/// selection and override; the override is named in the run's parameters (`scoreboard.setup`).
+public enum ExemptionSetup: String, Sendable, CaseIterable {
+    /// SCH-26: an iPhone below iOS 26, with no AlarmKit.
+    case alarmKitUnavailable = "ios.alarmkit=unavailable"
+    /// IOS-1, SCH-26: the Info.plist lacks NSAlarmKitUsageDescription.
+    case usageDescriptionMissing = "ios.usage-description=missing"
+    /// SCH-26: the user denied alarm authorization.
+    case authorizationDenied = "ios.authorization=denied"
+    /// AND-1, AND-3: the manifest declares no RECEIVE_BOOT_COMPLETED receiver.
+    case noBootReceiver = "android.manifest.boot-receiver=none"
+    /// AND-1, AND-2: the boot receiver is not direct-boot aware.
+    case notDirectBootAware = "android.manifest.direct-boot-aware=false"
+    /// BOOT-12: every kill-switch check from half the safety phase on answers an explicit
+    /// "disabled" (a scripted `fault kill-switch-disabled`); the liveness heal answers ok again.
+    case killSwitchDisabledMidRun = "kill-switch=disabled from mid-run"
+
+    /// True when the override is itself a defect of the app (its declared manifest), which the
+    /// correct bridge's run must catch (`android-manifest`, AND-1): the row's witness.
+    public var isAppDefect: Bool { self == .noBootReceiver || self == .notDirectBootAware }
+
+    /// Where the overridden setting exists.
+    public var platforms: [PlatformFlavor] {
+        switch self {
+        case .alarmKitUnavailable, .usageDescriptionMissing, .authorizationDenied: return [.ios]
+        case .noBootReceiver, .notDirectBootAware: return [.android]
+        case .killSwitchDisabledMidRun: return [.ios, .android]
+        }
+    }
+
+    public func apply(to setup: inout DeviceSetup) {
+        switch self {
+        case .alarmKitUnavailable: setup.ios.alarmKitAvailable = false
+        case .usageDescriptionMissing: setup.ios.usageDescriptionPresent = false
+        case .authorizationDenied: setup.ios.authorization = .denied
+        case .noBootReceiver: setup.android.manifest.receivesBootCompleted = false
+        case .notDirectBootAware: setup.android.manifest.directBootAware = false
+        case .killSwitchDisabledMidRun:
+            let at = setup.startWallMs + setup.durationMs / 2
+            let index = setup.plan.firstIndex { $0.wallMs > at } ?? setup.plan.endIndex
+            setup.plan.insert(TimedAction(wallMs: at, action: .faultKillSwitch(.disabled)), at: index)
+        }
     }
 }

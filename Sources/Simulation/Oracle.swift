@@ -241,6 +241,23 @@ extension World {
         countExemption("clock-jump-ambiguous-start")
     }
 
+    /// [limit] `clock-jump-ambiguous-start`: the oracle takes the bridge's reading at the end of
+    /// the step that made it (`adoptAmbiguousStart`, after the step's commands), but that step's
+    /// own commands act on the reading: pressure it arms for the occurrence the reading holds live
+    /// is judged with the reading adopted (OCC-6, REC-9, ID-9). Only a ring bound to the bridge's
+    /// live occurrence by its token, while the oracle holds nothing live; `adoptAmbiguousStart` at
+    /// the step's end then finds it adopted and counts nothing twice. (ios uniform seed 78776: a +1 h
+    /// jump while the process was dead; a1.thu rang at 05:34 and the Stop's launch waited at the
+    /// gate (damaged store) until 06:39, past the oracle's 06:04 expiry; the released bridge read
+    /// the jump as inside the occurrence, held it live and armed the Stop's successor in the same
+    /// step, which the oracle judged before it reopened the occurrence.)
+    func adoptAmbiguousStartBeforePressure(_ request: RingRequest) {
+        guard request.metadata.kind.isOccurrenceBound, oracle.liveIndex == nil, let bridge = process.bridge,
+              let live = bridge.document?.liveOccurrence, live.rootID == request.metadata.rootID,
+              request.metadata.token == live.token else { return }
+        adoptAmbiguousStart(bridge)
+    }
+
     /// [limit] `clock-jump-ambiguous-start`, two ring times in one window: the oracle's live
     /// occurrence, of another root whose ring time lies inside the ambiguous interval after the
     /// bridge's owner's, opened after the bridge's last reading and seen open by no bridge step.

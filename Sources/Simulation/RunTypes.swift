@@ -63,6 +63,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case givesUpOnFailedSuccessor = "gives-up-on-failed-successor"
     case packageReplacedRestoresNothing = "package-replaced-restores-nothing"
     case successorNotRebased = "successor-not-rebased"
+    case savesWithoutAlarmKit = "saves-without-alarmkit"
     // Issue 8, test only: not a field bug but a deliberate trap, so the campaign's crash
     // isolation (worker subprocesses) can be tested. Hidden from every list (``listed``).
     case testTrap = "test-trap"
@@ -190,6 +191,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "Android: the receiver of MY_PACKAGE_REPLACED restores nothing, so the alarms an update cleared (some OEMs do) and the ring its kill ended stay lost until the user opens the app (AND-3, BOOT-9)"
         case .successorNotRebased:
             return "a wall-clock correction leaves the live occurrence's pending successor and walk fuse at their old wall-clock instants, so after a clock set back by 10 min the occurrence waits 10 min without pressure, past the first step that saw the change (REC-9, SNZ-22, OCC-5)"
+        case .savesWithoutAlarmKit:
+            return "iOS below 26 (no AlarmKit): a direct save persists the alarm and replies saved with nothing scheduled, a silent fallback, instead of rejecting with the Settings path, so JS shows an alarm that never rings (SCH-26, SCH-9)"
         case .testTrap:
             return "test only: the simulator traps (preconditionFailure) midway through every seed ≡ 3 mod 5, to test crash isolation"
         }
@@ -227,6 +230,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
         // Android's AlarmManager forgets an alarm once it fires, and has no countdown: only iOS
         // holds a ring past its fire time (a late delivery) for a sync to cancel.
         case .cancelPastFireTime, .countdownLengthInFingerprint, .seedBeforePrimary, .verifyAnyRing, .verifySingleRead: return [.ios]
+        case .savesWithoutAlarmKit: return [.ios]  // SCH-26: Android has no AlarmKit
         case .legacyRingsSurviveUpdate, .legacyTombstonesKept, .testTrap: return [.ios, .android]
         }
     }
@@ -289,6 +293,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .givesUpOnFailedSuccessor: switches.givesUpOnFailedSuccessor = true
             case .packageReplacedRestoresNothing: switches.packageReplacedRestoresNothing = true
             case .successorNotRebased: switches.successorNotRebased = true
+            case .savesWithoutAlarmKit: switches.savesWithoutAlarmKit = true
             case .testTrap: break  // the simulator traps, not the bridge (Simulator.run)
             }
         }

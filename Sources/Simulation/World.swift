@@ -268,6 +268,9 @@ final class World {
     var inexactGapCheckAtMs: Int64?
     /// The daemon generation of each held iOS fire (lookup only, never iterated).
     var lateHeldGenerations: [AlarmUUID: UInt64] = [:]
+    /// The ring time (wall ms) of each held iOS fire (lookup only, never iterated):
+    /// `withdrawPassOverOfDroppedDelivery`.
+    var lateHeldFireWallMs: [AlarmUUID: Int64] = [:]
     /// Actions a ready bridge recorded (root, action, when), as the app model saw them go in,
     /// and the ones whose JS work succeeded (candidate invariant 31).
     var bridgeActions: [ActionRecord] = []
@@ -508,6 +511,7 @@ final class World {
             if case .fire(let id, let generation) = daemonEvent, isDeliveryToHold(id, generation: generation),
                holdBackDelivery(id, event) {
                 lateHeldGenerations[id] = generation
+                lateHeldFireWallMs[id] = ios?.alarm(id)?.nextFireWallMs ?? wallMs
                 return
             }
             if case .lateFire(let id, _) = daemonEvent {
@@ -574,8 +578,10 @@ final class World {
                 // is the held delivery, delivered at the jump (ios uniform seed 2143).
                 lateOracleFires.removeAll { $0.ringID == id }
                 record("oracle", "late-delivery-dropped-by-rearm", [TraceField("id", id.description)])
+                withdrawPassOverOfDroppedDelivery(id)
                 return false
             }
+            lateHeldFireWallMs[id] = nil
             releaseLateOracleFires(id)  // the held delivery is back: run it
             cover(.lateDelivery)
             return false
@@ -645,6 +651,7 @@ final class World {
             lateHeld.removeAll { $0 == id }
             lateOracleFires.removeAll { $0.ringID == id }
             record("oracle", "late-delivery-dropped-by-rearm", [TraceField("id", id.description)])
+            withdrawPassOverOfDroppedDelivery(id)
             replanHeldOneShot(entry.metadata)
             return false
         }
@@ -664,8 +671,31 @@ final class World {
             lateHeld.removeAll { $0 == id }
             lateOracleFires.removeAll { $0.ringID == id }
             record("oracle", "late-delivery-dropped-by-rearm", [TraceField("id", id.description)])
+            withdrawPassOverOfDroppedDelivery(id)
             replanHeldOneShot(entry.metadata)
         }
+    }
+
+    /// OCC-3 with the glossary's "an occurrence begins at its configured ring time once
+    /// delivered", REC-9: a held delivery the platform dropped by re-arming its ring (a set-back or
+    /// a zone change moved its `.relative` time) was never delivered, so no pass-over came of that
+    /// ring time. The oracle's fire-time event may have run at the ring time just before the hold
+    /// took the delivery and judged it passed over (a hold defers only an occurrence the oracle
+    /// opened or tied, `deferOracleFire`; when the hold runs first the fire waits in
+    /// `lateOracleFires` and the drop discards it): that judgement is withdrawn, and the re-armed
+    /// fire is judged afresh when it comes, as a dropped held fire that opened nothing is (ios
+    /// uniform seed 57292). Not when a bridge step saw the pass-over (`passedOverRingTimes`). (ios
+    /// uniform seed 68405: a3.sun's 08:28 held inside a1's occurrence; a 10 min set-back re-armed
+    /// it; a1 completed at the re-lived 08:27; a3.sun rang at 08:28 again with nothing live and the
+    /// bridge opened it, while the oracle read a closed occurrence redelivered.)
+    func withdrawPassOverOfDroppedDelivery(_ id: AlarmUUID) {
+        guard let fire = lateHeldFireWallMs.removeValue(forKey: id), let metadata = groundTruthMetadata(id),
+              metadata.kind.opensOccurrence,
+              let index = oracle.passedOver.lastIndex(where: { $0.rootID == metadata.rootID && $0.fireWallMs == fire }) else { return }
+        let seen = PassedOverRingTime(rootID: metadata.rootID, ringTimeMs: fire)
+        if (process.bridge?.document ?? storedDocument)?.passedOverRingTimes?.contains(seen) == true { return }
+        oracle.passedOver.remove(at: index)
+        record("oracle", "pass-over-withdrawn", [TraceField("root", metadata.rootID), TraceField("ring-time", String(fire))])
     }
 
     /// REC-8 as truth: a one-shot whose held delivery the platform dropped by re-arming its ring
@@ -970,6 +1000,7 @@ final class World {
         case .schedule(let request, let origin):
             checkPlatformCall(ringID: request.id, alarmID: request.metadata.alarmID, origin: origin, isCancel: false)
             checkStableID(request)
+            adoptAmbiguousStartBeforePressure(request)
             checkPressureBelongsToOwner(request)
             checkSuccessorFireTime(request, origin: origin)  // invariant 4: trigger + 10 s (OCC-6)
             checkRecurrenceRequest(request)  // invariant 44

@@ -77,14 +77,19 @@ struct DozeAndQuotaConformanceTests {
         quota(method: .setAndAllowWhileIdle, expected: 7)
     }
 
+    /// The quota counts delivery batches, not alarms: AMS fixes a batch before sending it and
+    /// `AppWakeupHistory.recordAlarmForPackage` keeps one entry per elapsed ms, so inexact
+    /// `setAndAllowWhileIdle` alarms sharing a window are one slot (AOSP AlarmManagerServiceTest
+    /// `allowWhileIdleCompatAlarmsWhileDeviceIdle` spaces its alarms 1 ms apart).
     func quota(method: AlarmSetMethod, expected: Int) {
         var driver = AndroidDriver { $0.dozeIdlePeriodsMs = [86_400_000] }
         driver.apply(driver.model.enterDoze(now: driver.now))
         let start = driver.elapsedMs
         for number in 0..<100 { driver.set("q\(number)", method, inMs: 10_000 + Int64(number) * 10_000) }
         driver.advance(byMs: 3 * Self.hour)
-        let times = driver.deliveries.map(\.elapsedMs)
-        #expect(times.filter { $0 < start + Self.hour }.count == expected, "the first hour delivers exactly the quota")
+        var times: [Int64] = []
+        for delivery in driver.deliveries where times.last != delivery.elapsedMs { times.append(delivery.elapsedMs) }
+        #expect(times.filter { $0 < start + Self.hour }.count == expected, "the first hour delivers exactly the quota of batches")
         for time in times {
             let inWindow = times.filter { $0 > time - Self.hour && $0 <= time }.count
             #expect(inWindow <= expected, "more than the quota in the rolling hour ending at \(time)")
@@ -136,6 +141,64 @@ struct DozeAndQuotaConformanceTests {
         for number in 0..<5 { driver.set("c\(number)", .setExact, inMs: 10_000 + Int64(number) * 60_000) }
         driver.advance(byMs: Self.hour)
         #expect(driver.deliveries.count == 5)
+    }
+
+    @Test("quota slots are counted per delivery batch: two alarms due together with one slot left are both delivered (AMS triggerAlarmsLocked fixes the batch; AppWakeupHistory.recordAlarmForPackage: one entry per elapsed ms)")
+    func quotaPerBatch() {
+        var driver = AndroidDriver()
+        driver.apply(driver.model.setStandbyBucket(.rare, now: driver.now))
+        let start = driver.elapsedMs
+        let one = driver.set("one", .setExact, inMs: Self.minute)
+        let two = driver.set("two", .setExact, inMs: Self.minute)
+        let three = driver.set("three", .setExact, inMs: 2 * Self.minute)
+        driver.advance(byMs: 2 * Self.hour)
+        #expect(driver.deliveryTimes(one) == [start + Self.minute])
+        #expect(driver.deliveryTimes(two) == [start + Self.minute], "the batch holds both")
+        #expect(driver.deliveryTimes(three) == [start + Self.minute + Self.hour], "the batch used the one slot")
+    }
+
+    @Test("non-wakeup alarms count for the standby bucket too (AMS DeliveryTracker.deliverLocked records every non-exempt delivery)")
+    func nonWakeupCountsForStandby() {
+        var driver = AndroidDriver()
+        driver.apply(driver.model.setStandbyBucket(.rare, now: driver.now))
+        driver.apply(driver.model.setScreen(on: true, now: driver.now))
+        let start = driver.elapsedMs
+        let rtc = driver.set("rtc", .setExact, inMs: Self.minute, type: .rtc)
+        let wakeup = driver.set("wakeup", .setExact, inMs: 2 * Self.minute)
+        driver.advance(byMs: 2 * Self.hour)
+        #expect(driver.deliveryTimes(rtc) == [start + Self.minute])
+        #expect(driver.deliveryTimes(wakeup) == [start + Self.minute + Self.hour])
+    }
+
+    @Test("force-stop clears the standby and allow-while-idle counts (AMS UninstallReceiver, ACTION_PACKAGE_RESTARTED)")
+    func forceStopClearsQuotas() {
+        var driver = AndroidDriver()
+        driver.apply(driver.model.setStandbyBucket(.rare, now: driver.now))
+        driver.set("first", .setExact, inMs: Self.minute)
+        driver.advance(byMs: Self.minute)
+        driver.apply(driver.model.forceStop(now: driver.now))
+        driver.apply(driver.model.appLaunchedByUser())
+        let start = driver.elapsedMs
+        let again = driver.set("again", .setExact, inMs: Self.minute)
+        driver.advance(byMs: 2 * Self.hour)
+        #expect(driver.deliveryTimes(again) == [start + Self.minute])
+    }
+
+    @Test("allow-while-idle deliveries count only while the device is in doze idle (AMS deliverLocked: mPendingIdleUntil != null)")
+    func allowWhileIdleCountsOnlyInDoze() {
+        var driver = AndroidDriver {
+            $0.allowWhileIdleQuota = 2
+            $0.dozeIdlePeriodsMs = [6 * 3_600_000]
+        }
+        driver.set("out1", .setExactAndAllowWhileIdle, inMs: Self.minute)
+        driver.set("out2", .setExactAndAllowWhileIdle, inMs: 2 * Self.minute)
+        driver.advance(byMs: 2 * Self.minute)
+        #expect(driver.deliveries.count == 2)
+        driver.apply(driver.model.enterDoze(now: driver.now))
+        let start = driver.elapsedMs
+        let inDoze = driver.set("in", .setExactAndAllowWhileIdle, inMs: Self.minute)
+        driver.advance(byMs: Self.hour)
+        #expect(driver.deliveryTimes(inDoze) == [start + Self.minute], "the two deliveries before doze did not count")
     }
 
     @Test("doze ends on screen-on and on charging; it cannot start with the screen on (doze docs: screen off, unplugged)")

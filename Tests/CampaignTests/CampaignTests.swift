@@ -155,6 +155,27 @@ struct CoverageTallyTests {
 
 @Suite("Exemption scoreboard: every exemption has a witness")
 struct ExemptionWitnessTests {
+    @Test("every exemption of the catalog has a scoreboard row on a platform, with a cause the row forces or the swarm draws")
+    func everyExemptionHasARow() {
+        let rows = ExemptionScoreboard.exemptionFaults()
+        #expect(rows.map(\.exemption) == ExemptionCatalog.all.map(\.name))
+        for row in rows {
+            #expect(!row.platforms.isEmpty, "\(row.exemption): no platform")
+            #expect(!row.faults.isEmpty || row.setup != nil || row.situation != nil, "\(row.exemption): no cause")
+            for name in row.faults { #expect(FaultCatalog.kind(named: name) != nil, "\(row.exemption): \(name)") }
+            if let setup = row.setup { #expect(row.platforms.allSatisfy { setup.platforms.contains($0) }, "\(row.exemption)") }
+        }
+    }
+
+    @Test("a row-level setup override is applied to the seed's drawn world and named in its parameters")
+    func setupOverrideApplied() {
+        let options = RunOptions(platform: .ios, seed: 3)
+        let result = ExemptionScoreboard.run(options, .alarmKitUnavailable)
+        #expect(result.parameters.contains(RunParameter("scoreboard.setup", "ios.alarmkit=unavailable")))
+        #expect(ExemptionScoreboard.run(options, .alarmKitUnavailable).traceHashHex == result.traceHashHex)
+        #expect(Simulator.run(options).traceHashHex != result.traceHashHex)
+    }
+
     @Test("every exemption the fault catalog names has a witness defect on each platform it applies to, unless witnessOff says why not")
     func everyExemptionHasAWitness() {
         for entry in ExemptionScoreboard.exemptionFaults() {
