@@ -58,13 +58,6 @@ extension World {
     /// every successor, snooze ring or walk fuse the bridge arms is for the live owner's root.
     func checkPressureBelongsToOwner(_ request: RingRequest) {
         guard request.metadata.kind.isOccurrenceBound, !stopped else { return }
-        // REC-9, `clock-jump-ambiguous-start`: the bridge's reading of an occurrence whose start
-        // an unseen correction made ambiguous is adopted from its document as the step left it,
-        // before the step's own requests are judged, not only after them (ios swarm seed 86051:
-        // a 1 h set-back no process saw, then a reboot; the launch restored a1.tue's 09:17
-        // occurrence that the oracle had expired, and its successor was judged before the
-        // oracle reopened that occurrence at the end of the same step).
-        if oracle.liveIndex == nil, let bridge = process.bridge { adoptAmbiguousStart(bridge) }
         guard let index = oracle.liveIndex else {
             // A primary the platform lost by an injected fault (the OS removed it) vanishes past
             // its fire time exactly like one delivered and stopped inside one coalesced update
