@@ -180,18 +180,18 @@ extension World {
         return local.hour == hour && local.minute == minute && (weekday == nil || weekday == local.weekday)
     }
 
-    /// CAP-9, CAP-4: a later request of the same root's ring of the same kind for the fire time a
-    /// refusal speaks for supersedes that refusal, whatever its ID (a re-plan in a new zone gives a
-    /// one-shot's primary a new one): the new answer decides, and one no process sees leaves the
-    /// root to `primary-unregistered-by-fault`, as for a direct save's retry of the same ring
-    /// (ios uniform seed 17881). Ios swarm seed 71402: a2's 05:20 one-shot refused in UTC (seen,
-    /// surfaced), then the zone became Berlin; the next launch re-planned it under a new ID, its
-    /// refusal came after that process died, and the old refusal was taken as one the dropped
-    /// count must still name. A retry refused and seen is recorded anew (CAP-4).
+    /// CAP-9: a later request of the same root's ring of the same kind for the fire time a refusal
+    /// speaks for, under another ID (a re-plan in a new zone gives a one-shot's primary a new one),
+    /// supersedes that refusal: the new answer decides, and one no process sees leaves the root to
+    /// `primary-unregistered-by-fault`, as for a direct save's retry of the same ring (ios uniform
+    /// seed 17881). A sync's or CAP-4's retry of the same ID keeps the refusal as evidence.
+    /// Ios swarm seed 71402: a2's 05:20 one-shot refused in UTC (seen, surfaced), then the zone
+    /// became Berlin; the next launch re-planned it under a new ID, its refusal came after that
+    /// process died, and the old refusal was taken as one the dropped count must still name.
     func supersedeCapacityRefusals(by request: RingRequest) {
         guard request.metadata.kind.opensOccurrence else { return }
         oracle.capacityRefused.removeAll { refusal in
-            refusal.rootID == request.metadata.rootID
+            refusal.rootID == request.metadata.rootID && refusal.ringID != request.id
                 && requestMetadata[refusal.ringID]?.kind == request.metadata.kind
                 && refusalSpeaks(for: request.fireWallMs, ringID: refusal.ringID)
         }
