@@ -113,16 +113,31 @@ extension BridgeCore {
     /// same ring is requested again, as the reconciliation repairs it: a snooze ring at its own
     /// deadline (SNZ-11), a successor at its own due time. While Ember is active a successor is
     /// held back (FG-6): its row goes, and the next trigger arms one afresh (FG-3).
+    ///
+    /// The started walk's committed fuse is the occurrence's pressure in the same way (FG-5,
+    /// WALK-15, WALK-18: the daemon-owned fuse is the loud OS-durable pressure): removed by the OS
+    /// before its deadline, it is requested again at that deadline, the same ID, so the rotation
+    /// bookkeeping is unchanged (ios swarm seed 81684: the fuse due 06:12:19 removed at 06:12:13
+    /// while the process ran in the background; the update that showed it gone re-armed nothing
+    /// and the occurrence had no pressure). While Ember is active no fuse is kept (WALK-5): its
+    /// row goes with it.
     mutating func restoreRemovedPressure(present: [AlarmUUID], now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard let live = document?.liveOccurrence, let rings = document?.rings else { return }
+        let fuseID = walkRecord(for: live)?.fuseID
         let removed = rings.filter { row in
-            (row.metadata.kind == .snooze || row.metadata.kind == .successor) && row.metadata.token == live.token
+            (row.metadata.kind == .snooze || row.metadata.kind == .successor || (row.metadata.kind == .walkFuse && row.id == fuseID))
+                && row.metadata.token == live.token
                 && row.confirmed && !row.delivered && !row.isPast(at: now.wallMs)
                 && !present.contains(row.id) && !inFlight.contains(row.id)
         }
         var requests: [RingRequest] = []
         for row in removed {
             out.append(.note("pressure ring \(row.id) removed by the OS: requested again (IOS-5, FG-6)"))
+            if appActive && row.metadata.kind == .walkFuse {
+                mutate { $0.removeRow(row.id) }
+                updateWalk { $0.fuseID = nil }
+                continue
+            }
             if appActive && row.metadata.kind == .successor {
                 mutate { $0.removeRow(row.id) }
                 continue
@@ -176,7 +191,16 @@ extension BridgeCore {
                   inventory.contains(where: { $0.id == row.id && $0.state == .scheduled }) else { continue }
             let plannedInOldZone = row.publishedAtMs < adopted
             let jumpedOver = jump.map { jump in
-                let narrow = row.fireWallMs > jump.fromWallMs && row.fireWallMs <= jump.toWallMs
+                // SCH-21, IOS-2: a one-shot the jump passed over is, on a device where AlarmKit
+                // fires jumped-over `.relative` rings, due at the landing, and its delivery may be
+                // held late (`lateDeliverySlackMs`) while the daemon still lists it pending: only
+                // once that slack has passed since the landing is it known to wait for its next
+                // match (ios swarm seed 95831: a 10 min jump at 09:36:54 over a 09:40 one-shot
+                // whose delivery was held 130 s; the clock-change sync at the landing re-planned it
+                // for the next day and cancelled the ring AlarmKit was about to deliver). A weekly
+                // ring keeps its ID when re-planned, so nothing is cancelled for it.
+                let landingSettled = weekday != nil || now.wallMs >= jump.toWallMs + Self.lateDeliverySlackMs
+                let narrow = row.fireWallMs > jump.fromWallMs && row.fireWallMs <= jump.toWallMs && landingSettled
                 // A late-measured jump's window reaches back to the last reading before it, short
                 // of the instants whose delivery AlarmKit may still hold (ios uniform seed 20087).
                 let late = weekday == nil && lastForwardJumpReadingWallMs.map { reading in

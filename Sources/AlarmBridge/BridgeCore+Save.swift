@@ -208,6 +208,7 @@ extension BridgeCore {
             guard let index = saves.pending.firstIndex(where: { $0.alarmID == alarmID }) else { continue }
             saves.pending[index].awaiting.removeAll { $0 == id }
             if case .failure = result { saves.pending[index].failedPrepared.append(id) }
+            if case .success = result { reRegisterStaleLanding(id, saveIndex: index, now: now, into: &out) }
             if case .failure(let error) = result, saves.pending[index].expected.contains(id), !defects.verifyAnyRing {
                 // (The known defect `verify-any-ring` trusts its verification alone: a failed
                 // schedule call goes on to a verification that any ring of the alarm satisfies.)
@@ -220,6 +221,41 @@ extension BridgeCore {
                 startVerification(alarmID, now: now, into: &out)
             }
         }
+    }
+
+    /// SND-5, SND-6, ID-4, SCH-19: a primary the save waited for because an earlier request of
+    /// the same ring was still in flight (a launch sync's) landed with that request's
+    /// configuration. When the saved definition wants it configured otherwise (a sound edit), the
+    /// save re-registers it now, a same-ID replacement, and waits for that too, as
+    /// ``directSaveRead(_:inventory:now:into:)`` does for a ring already held; the same guards
+    /// defer it to a later sync (SCH-21, SCH-23). Otherwise the ring kept the old sound until a
+    /// sync that may come only after its ring time (ios swarm seed 88637: a sound edit 1.5 s after
+    /// the launch sync's requests; four of them landed after the edit's read with the old sounds,
+    /// and a1.thu rang sound-9 at 06:17, a sound the alarm no longer had).
+    mutating func reRegisterStaleLanding(_ id: AlarmUUID, saveIndex index: Int, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        let save = saves.pending[index]
+        guard save.expected.contains(id), !save.prepared.contains(id), let row = document?.row(id), row.confirmed,
+              let alarm = document?.alarm(save.alarmID), alarm.enabled,
+              let request = stalePrimaryRequest(id, of: alarm, row: row, now: now) else { return }
+        if alerting.contains(id) || (!row.delivered && row.fireWallMs <= now.wallMs)
+            || request.fireWallMs - now.wallMs < configuration.reRegisterGuardMs {
+            deferredSync = deferredSync ?? .launchSync  // SCH-21, SCH-23: a later sync re-registers it
+            return
+        }
+        saves.pending[index].prepared.append(id)
+        if !saves.pending[index].touched.contains(id) { saves.pending[index].touched.append(id) }
+        saves.pending[index].awaiting.append(id)
+        publishAndSchedule([request], origin: .directSave, now: now, into: &out)  // ID-4: no cancel
+    }
+
+    /// The request the saved definition wants for primary `id` when the held `row` is configured
+    /// otherwise (its fingerprint differs); nil when it matches or no root wants `id`.
+    func stalePrimaryRequest(_ id: AlarmUUID, of alarm: LogicalAlarm, row: RingRow, now: BridgeInstants) -> RingRequest? {
+        for root in alarm.roots {
+            guard let request = primaryRequest(for: root, alarmID: alarm.id, now: now), request.id == id else { continue }
+            return row.fingerprint != fingerprint(request, now: now) ? request : nil
+        }
+        return nil
     }
 
     // MARK: - Verification (SCH-9)

@@ -167,11 +167,33 @@ extension World {
     /// 7825) says nothing about this one.
     func capacityRefusal(rootID: String, fireWallMs: Int64) -> (rootID: String, ringID: AlarmUUID, atMs: Int64)? {
         oracle.capacityRefused.last { refusal in
-            guard refusal.rootID == rootID else { return false }
-            if requestFires[refusal.ringID] == fireWallMs { return true }
-            guard case .relative(let hour, let minute, let weekday)? = saveTruth.requestedSchedules[refusal.ringID] else { return false }
-            let local = calendar.local(fireWallMs)
-            return local.hour == hour && local.minute == minute && (weekday == nil || weekday == local.weekday)
+            refusal.rootID == rootID && refusalSpeaks(for: fireWallMs, ringID: refusal.ringID)
+        }
+    }
+
+    /// Whether a refusal of `ringID` speaks for the fire time `fireWallMs`: a fixed ring requested
+    /// for that instant, or a relative one at that local time (and weekday).
+    func refusalSpeaks(for fireWallMs: Int64, ringID: AlarmUUID) -> Bool {
+        if requestFires[ringID] == fireWallMs { return true }
+        guard case .relative(let hour, let minute, let weekday)? = saveTruth.requestedSchedules[ringID] else { return false }
+        let local = calendar.local(fireWallMs)
+        return local.hour == hour && local.minute == minute && (weekday == nil || weekday == local.weekday)
+    }
+
+    /// CAP-9: a later request of the same root's ring of the same kind for the fire time a refusal
+    /// speaks for, under another ID (a re-plan in a new zone gives a one-shot's primary a new one),
+    /// supersedes that refusal: the new answer decides, and one no process sees leaves the root to
+    /// `primary-unregistered-by-fault`, as for a direct save's retry of the same ring (ios uniform
+    /// seed 17881). A sync's or CAP-4's retry of the same ID keeps the refusal as evidence.
+    /// Ios swarm seed 71402: a2's 05:20 one-shot refused in UTC (seen, surfaced), then the zone
+    /// became Berlin; the next launch re-planned it under a new ID, its refusal came after that
+    /// process died, and the old refusal was taken as one the dropped count must still name.
+    func supersedeCapacityRefusals(by request: RingRequest) {
+        guard request.metadata.kind.opensOccurrence else { return }
+        oracle.capacityRefused.removeAll { refusal in
+            refusal.rootID == request.metadata.rootID && refusal.ringID != request.id
+                && requestMetadata[refusal.ringID]?.kind == request.metadata.kind
+                && refusalSpeaks(for: request.fireWallMs, ringID: refusal.ringID)
         }
     }
 

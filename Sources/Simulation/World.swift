@@ -1015,6 +1015,7 @@ final class World {
             // one-shot's refusal came after its process died, and the refusal of the failed
             // save, rolled back and reported, was taken as one the dropped count must name).
             if origin == .directSave { oracle.capacityRefused.removeAll { $0.ringID == request.id } }
+            supersedeCapacityRefusals(by: request)
             oracleBind(request)
             checkWalkFuseRequest(request, origin: origin)
             checkNoLegacyRingCreated(request)  // BOOT-11, WALK-13
