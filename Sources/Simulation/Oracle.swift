@@ -1048,10 +1048,21 @@ extension World {
         if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
     }
 
+    /// Whether the platform holds a late delivery of a ring that opens `rootID`'s occurrence.
+    func deliveryHeld(_ rootID: String) -> Bool {
+        lateHeld.contains { groundTruthMetadata($0).map { $0.kind.opensOccurrence && $0.rootID == rootID } ?? false }
+    }
+
     /// Settles which of several simultaneously due roots owns the occurrence.
     func resolveTie(_ index: Int, owner rootID: String) {
         guard let root = alarms.flatMap(\.roots).first(where: { $0.id == rootID }) else { return }
-        for loser in oracle.occurrences[index].tiedRoots where loser != rootID { notePassedOverTiedRoot(index, loser) }
+        // A loser whose delivery the platform still holds (late delivery) has not rung: it begins
+        // at its ring time once delivered (glossary; OCC-2), so it is not passed over yet (ios
+        // uniform seed 10649: a1 tied with a3 at 09:39, a1's delivery held 115 s; recorded as
+        // passed over, its delivery after a3's completion read as a closed occurrence's).
+        for loser in oracle.occurrences[index].tiedRoots where loser != rootID && !deliveryHeld(loser) {
+            notePassedOverTiedRoot(index, loser)
+        }
         oracle.occurrences[index].rootID = rootID
         oracle.occurrences[index].alarmID = root.alarmID
         oracle.occurrences[index].policy = root.policy
