@@ -453,11 +453,17 @@ public struct AlarmKitDaemon: Sendable {
     }
 
     /// `countdown(id:)`: alerting → countdown for the postAlert duration (the snooze / repeat).
-    /// - Throws (as a value): `.notFound`; `.invalidState` outside alerting or without postAlert.
+    /// A nil postAlert falls back to the preAlert duration: "If the value is nil we will use the
+    /// preAlert duration for post-alarm countdowns" (developer.apple.com/documentation/alarmkit/
+    /// alarm/countdownduration-swift.struct/postalert).
+    /// - Throws (as a value): `.notFound`; `.invalidState` outside alerting, or with neither
+    ///   duration configured.
     public mutating func countdown(_ id: AlarmUUID, nowWallMs: Int64) -> Result<[DaemonEffect], PlatformError> {
         guard var entry = alarm(id) else { return .failure(.notFound) }
-        guard entry.state == .alerting, let postAlert = entry.countdown?.postAlertMs else { return .failure(.invalidState) }
-        return .success([.alertEnded(id, entry.metadata)] + enterCountdown(&entry, lengthMs: postAlert, nowWallMs: nowWallMs))
+        guard entry.state == .alerting, let length = entry.countdown?.postAlertMs ?? entry.countdown?.preAlertMs else {
+            return .failure(.invalidState)
+        }
+        return .success([.alertEnded(id, entry.metadata)] + enterCountdown(&entry, lengthMs: length, nowWallMs: nowWallMs))
     }
 
     /// `pause(id:)`: countdown → paused, keeping the time left.

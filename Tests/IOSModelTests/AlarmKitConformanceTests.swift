@@ -115,7 +115,7 @@ struct AlarmKitConformanceTests {
         #expect(cancel.contains { if case .toApp(.cancelCompleted(_, .failure(.notFound)), _) = $0 { return true }; return false })
     }
 
-    @Test("countdown(id:) without a postAlert duration throws (Alarm.CountdownDuration.postAlert)")
+    @Test("countdown(id:) of an alarm with no countdown duration at all throws (Alarm.CountdownDuration.postAlert: nil falls back to preAlert, and both are nil)")
     func countdownNeedsPostAlert() {
         var driver = Driver()
         let id = driver.schedule("a", .fixed(wallMs: driver.nowWallMs + 1_000))
