@@ -91,7 +91,7 @@ struct AppleAlarmKitDocConformanceTests {
             let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             guard cells.count >= 6, cells[3].hasPrefix("MATCH") else { continue }
             matchRows += 1
-            let names = cells[4].split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            let names = cells[4].split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
             #expect(!names.isEmpty, "MATCH row without a test: \(line)")
             for name in names where !name.contains("/") {
                 let function = name.split(separator: ".").last.map(String.init) ?? name
