@@ -156,10 +156,6 @@ public enum ExemptionScoreboard {
     /// window of the bridge's own backoff (2 s doubling) + T_OP (5 s) still outlasts a 5 s budget;
     /// a tighter one needs the retry's sync (deferrals, failed reads) bounded first.
     ///
-    /// `skip-bound-dropped-surfaced` (CAP-8, CAP-9): no known defect drops the soonest concrete
-    /// skip-date occurrences instead of the latest, or leaves the dropped count unsurfaced (open:
-    /// a new defect switch is needed).
-    ///
     /// `manifest-missing-boot-receiver`, `manifest-not-direct-boot-aware` (AND-1, AND-2, AND-3):
     /// the app that does nothing there is the setup itself (``ExemptionSetup/isAppDefect``), and
     /// `android-manifest` catches it on the correct bridge at the first boot broadcast no receiver
@@ -167,8 +163,7 @@ public enum ExemptionScoreboard {
 
     static func witnessOff(_ exemption: String, _ platform: PlatformFlavor) -> Bool {
         (exemption == "primary-unregistered-by-fault" && platform == .ios)
-            || ["skip-bound-dropped-surfaced", "manifest-missing-boot-receiver",
-                "manifest-not-direct-boot-aware"].contains(exemption)
+            || ["manifest-missing-boot-receiver", "manifest-not-direct-boot-aware"].contains(exemption)
     }
 
     /// One row's causes: what the scoreboard forces for it.
@@ -192,8 +187,6 @@ public enum ExemptionScoreboard {
         "manifest-missing-exact-permission": (["exact-permission-revoke"], nil, "also a manifest without an exact-alarm permission for the API level (scenarios)"),
         "manifest-missing-boot-receiver": (["reboot"], .noBootReceiver, nil),
         "manifest-not-direct-boot-aware": (["reboot", "late-reboot", "locked-boot-length"], .notDirectBootAware, nil),
-        // CAP-8: the N_SKIP bound is drawn per seed (setup.bridge-constants); skip dates come with the alarms.
-        "skip-bound-dropped-surfaced": ([], nil, "swarm-drawn N_SKIP bound and skip-date alarms"),
         // BOOT-12: an explicit, readable "disabled" is the operator's answer, never a fault.
         "kill-switch-disabled": (["kill-switch-network-failure"], .killSwitchDisabledMidRun, nil),
         // SCH-26, IOS-1: the device's iOS version, the app's Info.plist, the user's answer.

@@ -274,7 +274,7 @@ extension World {
         if let served = liveness.servedAtMs[occurrenceID], served >= fromMs { return }
         if !occurrence.live && occurrence.closeReason != "expired" { return }
         if let occurrenceClosed = occurrence.closedAtMs, occurrenceClosed < fromMs { return }
-        if let exemption = convergenceExemption(rootID: occurrence.rootID) {
+        if let exemption = convergenceExemption(rootID: occurrence.rootID, fireWallMs: occurrence.startWallMs) {
             countExemption(exemption)
             return
         }
@@ -330,7 +330,7 @@ extension World {
                 countExemption("zone-change-unobserved")
                 continue
             }
-            if let exemption = convergenceExemption(rootID: rootID) {
+            if let exemption = convergenceExemption(rootID: rootID, fireWallMs: fireWallMs) {
                 countExemption(exemption)
                 continue
             }
@@ -444,7 +444,15 @@ extension World {
         }
     }
 
-    func convergenceExemption(rootID: String) -> String? {
+    /// The named [limit] that excuses `rootID`'s ring for `fireWallMs` (the occurrence's ring time,
+    /// or the next configured primary's fire time) in the liveness phase, or nil.
+    /// CAP-9 is narrow: only a refusal the platform gave for this very ring time
+    /// (``capacityRefusal(rootID:fireWallMs:)``, the daemon's answer, never the bridge's books)
+    /// that the dropped count surfaces excuses it. The N_SKIP bound excuses nothing here: it cuts
+    /// only seeds, never a configured primary (CAP-8, CAP-5, CAP-7; `BridgeCore.recurrencePlan`),
+    /// and convergence judges primaries; before, any dropped entry of the root (a seed of another
+    /// week, an entry of the bridge's own making) excused its missing primary.
+    func convergenceExemption(rootID: String, fireWallMs: Int64) -> String? {
         if let name = authorizationExemption() { return name }  // iOS: denied, < 26, no usage text, SCH-26
         if let name = manifestExemption() { return name }  // AND-1: the app's declared manifest
         if setup.platform == .ios && !protectedDataAvailable { return "protected-data-unavailable" }  // BOOT-1, BOOT-4
@@ -456,9 +464,9 @@ extension World {
             return "locked-boot-restore-faulted"
         }
         let document = process.bridge?.document ?? storedDocument
-        if let dropped = document?.dropped?.first(where: { $0.rootID == rootID }), (document?.droppedCount ?? 0) > 0 {
-            // CAP-9: the capacity limit or the N_SKIP bound keeps it out, and the user is told.
-            return dropped.reason == .capacity ? "capacity-dropped-surfaced" : "skip-bound-dropped-surfaced"
+        if capacityRefusal(rootID: rootID, fireWallMs: fireWallMs) != nil, (document?.droppedCount ?? 0) > 0,
+           document?.dropped?.contains(where: { $0.rootID == rootID && $0.reason == .capacity }) == true {
+            return "capacity-dropped-surfaced"  // CAP-9: the platform refused this ring time, and the user is told
         }
         if launchState.killSwitchEverDisabled { return "kill-switch-disabled" }  // BOOT-12: the operator's explicit choice
         return nil
