@@ -64,7 +64,7 @@ extension BridgeCore {
     /// inexact, the grant at 08:27, delivered at 08:48 after its 08:45 deadline).
     /// A primary or seed planned before the zone now in force is not re-registered at its stale
     /// time: the sync re-plans it in the local frame (REC-8). Nor is one no configured root wants
-    /// any more (``isSupersededRing(_:now:)``).
+    /// any more (``isSupersededRing(_:wanted:)``).
     mutating func upgradeInexactRings(now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard let document else { return }
         let dueNow = undeliveredInexactPrimaries(now: now).map(\.id)
