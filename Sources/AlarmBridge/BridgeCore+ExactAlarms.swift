@@ -63,12 +63,15 @@ extension BridgeCore {
     /// occurrence's deadline, never audible (android uniform seed 3844: an 08:15 primary held
     /// inexact, the grant at 08:27, delivered at 08:48 after its 08:45 deadline).
     /// A primary or seed planned before the zone now in force is not re-registered at its stale
-    /// time: the sync re-plans it in the local frame (REC-8).
+    /// time: the sync re-plans it in the local frame (REC-8). Nor is one no configured root wants
+    /// any more (``isSupersededRing(_:wanted:)``).
     mutating func upgradeInexactRings(now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard let document else { return }
         let dueNow = undeliveredInexactPrimaries(now: now).map(\.id)
+        let wanted = desiredRings(now: now).map(\.id)
         let degraded = document.rings.filter { row in
             row.inexact == true && !row.delivered && !alerting.contains(row.id) && (!row.isPast(at: now.wallMs) || dueNow.contains(row.id))
+                && !isSupersededRing(row, wanted: wanted)
                 // REC-8: a ring time planned before the zone now in force is stale; the sync that
                 // follows re-plans it in the local frame (android uniform seed 43852: a zone change
                 // while a1's family was alerting deferred the re-plan, SCH-22, and the grant
@@ -88,6 +91,18 @@ extension BridgeCore {
                         countdown: nil, soundName: row.soundName)
         }
         publishAndSchedule(requests, origin: .lifecycle, now: now, into: &out)
+    }
+
+    /// REC-1, SCH-10, AND-3: true when `row` opens occurrences but is no ring time the bridge
+    /// wants now (`wanted`: ``desiredRings(now:)``) nor a ring of the previous schedule that a save
+    /// of this process still keeps (arm before retire): an older time of an edited alarm whose save
+    /// a process death cut after the new rings were armed, before the old ones were retired. The
+    /// sync that follows cancels it; re-registering it exactly first asks the platform for a time
+    /// the user changed away from (android uniform seeds 63585, 66709: a2 moved 07:43 -> 07:50, a1
+    /// 09:19 -> 09:31, both held inexact; the grant re-registered the old times exactly).
+    func isSupersededRing(_ row: RingRow, wanted: [AlarmUUID]) -> Bool {
+        guard row.metadata.kind.opensOccurrence, !wanted.contains(row.id) else { return false }
+        return !saves.pending.contains { save in save.previousRows.contains { $0.id == row.id } }
     }
 
     /// The longest AMS delays an inexact one-shot (`maxTriggerTime` caps the window at +1 h).

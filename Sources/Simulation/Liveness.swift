@@ -261,7 +261,26 @@ extension World {
     func livenessOccurrenceOpened(_ occurrence: OracleOccurrence) {
         guard liveness.healed, nowMs + setup.liveness.audibleBoundMs <= liveness.endMs,
               occurrence.deadlineMs > liveness.healedAtWallMs else { return }
+        if let floor = livenessFloorExemption(occurrence) {
+            countExemption(floor)
+            return
+        }
         enqueue(.liveness(.audibleDeadline(occurrence: occurrence.id, fromMs: nowMs)), afterMs: setup.liveness.audibleBoundMs)
+    }
+
+    /// [limit] AOSP AlarmManagerService MIN_FUTURITY (PLATFORMS.md, floors and limits): a trigger
+    /// set less than 5 s ahead is delivered 5 s after its set call, so nothing the healed app
+    /// registers sounds before the heal + 5 s. An occurrence opened already past its deadline
+    /// (INACT-22: never live from it on) whose deadline fell inside that floor had no instant after
+    /// the heal in which any bridge could make it audible: the rest of its life lay before the heal,
+    /// as for android swarm seed 4471 (not judged); counted by name. Android uniform seed 83695:
+    /// a1's 09:44 primary held inexact while exact alarms were refused ([limit] AND-1, AND-3); the
+    /// heal's grant at 10:13:58.7 made it exact at once (AND-3), and AlarmManager delivered it at
+    /// 10:14:03.7, after its 10:14 deadline.
+    func livenessFloorExemption(_ occurrence: OracleOccurrence) -> String? {
+        guard let manager = android, wallMs >= occurrence.deadlineMs,
+              occurrence.deadlineMs <= liveness.healedAtWallMs + manager.parameters.minFuturityMs else { return nil }
+        return "android-min-futurity"
     }
 
     // MARK: - convergence (candidate invariant 46)
