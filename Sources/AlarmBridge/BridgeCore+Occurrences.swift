@@ -592,7 +592,9 @@ extension BridgeCore {
 
     /// INACT-4, INACT-6: an explicit dismissal credits genuine activity, only after validating
     /// that the ring belongs to the live occurrence.
-    mutating func credit(_ id: AlarmUUID, now: BridgeInstants, into out: inout [BridgeCommand]) {
+    /// - Parameter known: the ring's row as it was when the Stop reached the app, for a row the
+    ///   bridge has dropped since (``creditStopOfRetiredRing(_:rows:now:into:)``).
+    mutating func credit(_ id: AlarmUUID, known: RingRow? = nil, now: BridgeInstants, into out: inout [BridgeCommand]) {
         if defects.dismissalRevivesExpired, document?.liveOccurrence == nil, let row = document?.row(id),
            let token = row.metadata.token ?? document?.occurrences.last(where: { $0.rootID == row.metadata.rootID })?.token,
            let closed = document?.occurrence(token: token), closed.state == .expired {
@@ -602,7 +604,7 @@ extension BridgeCore {
             armExpiryTimer(now: now, into: &out)
             return
         }
-        guard let live = document?.liveOccurrence, let row = document?.row(id) ?? landedAfterCancel(id, of: live),
+        guard let live = document?.liveOccurrence, let row = document?.row(id) ?? known ?? landedAfterCancel(id, of: live),
               isBound(row, to: live) else { return }
         // INACT-4, OCC-11: a primary row is bound by its root alone, so a Stop that reached the app
         // before the live occurrence began is the Stop of an earlier occurrence of that root (a
@@ -650,6 +652,27 @@ extension BridgeCore {
     /// successor but credited nothing: the deadline stayed 5.7 s short.
     func landedAfterCancel(_ id: AlarmUUID, of live: OccurrenceRecord) -> RingRow? {
         document?.cancelledInFlight?.first { $0.id == id && $0.metadata.token == live.token }
+    }
+
+    /// INACT-4, ACT-1, IOS-11: a Stop that reached the app before the observation it waited for
+    /// (a launch, a look-first read) is the user's explicit dismissal of the ring as it was then.
+    /// When that observation dropped the ring's row before the Stop is replayed — an earlier
+    /// process's skip completed on its behalf retires the snooze ring (SNZ-15,
+    /// `adoptLandedSkipSuccessor`), a landed snooze cancels the successors (SNZ-7) — the Stop still
+    /// came first, and the ring it dismissed sounded for the live occurrence whose token it carries:
+    /// genuine activity, credited with the row the Stop found. Only occurrence-bound rings, bound
+    /// by their token (a primary is bound by its root alone, OCC-11). Ios swarm seed 12648: a skip
+    /// at 05:21 whose process died before the snooze ring's retirement; the snooze ring rang at
+    /// 05:45 and was stopped at 05:49; the launch the Stop woke adopted the skip's landed successor,
+    /// retired the snooze ring's row, and then found the Stop's ring unknown: the deadline stayed at
+    /// the snooze baseline, 3 min 30 s short.
+    mutating func creditStopOfRetiredRing(_ input: BridgeInput, rows: [RingRow], now: BridgeInstants,
+                                          into out: inout [BridgeCommand]) {
+        guard flavor == .ios, case .stopIntent(let id) = input, document?.row(id) == nil,
+              let row = rows.first(where: { $0.id == id }), row.metadata.kind.isOccurrenceBound,
+              let live = document?.liveOccurrence, row.metadata.token == live.token else { return }
+        out.append(.note("INACT-4: Stop of \(id) reached the app before its ring was retired: credited"))
+        credit(id, known: row, now: now, into: &out)
     }
 
     /// The wall instant of a Stop of `id` replayed from the native journal that a ready bridge of

@@ -506,6 +506,7 @@ public struct BridgeCore: Sendable {
             }
         }
         var replay = Self.droppingEndedForegroundStints(queued)  // FG-2, WALK-8, WALK-9
+        let stoppedRows = queuedDeliveries.compactMap { document?.row($0) }  // INACT-4: as the Stops found them
         if case .success(let inventory) = result {
             observe(inventory: inventory, queuedDeliveries: queuedDeliveries, now: now, into: &out)
             replay = Self.supersedingQueuedSnapshots(replay, with: inventory)
@@ -513,6 +514,7 @@ public struct BridgeCore: Sendable {
         queued = []
         for (index, input) in replay.enumerated() {
             replayAhead = Array(replay[(index + 1)...])  // `activeOrActivating` looks ahead
+            creditStopOfRetiredRing(input, rows: stoppedRows, now: now, into: &out)  // INACT-4
             handleReady(input, now: now, into: &out)
         }
         replayAhead = []

@@ -103,6 +103,14 @@ enum ArgumentValues {
     }
 
     /// `--profile swarm|uniform|none` and the `--faults a,b,-c` values (repeatable).
+    /// An exemption row's name whose scoreboard row has a setup override, or the override's own
+    /// text (`kill-switch=disabled from mid-run`).
+    static func exemptionSetup(_ text: String) throws(UsageError) -> ExemptionSetup {
+        if let setup = ExemptionScoreboard.extraCauses[text]?.setup ?? ExemptionSetup(rawValue: text) { return setup }
+        let rows = ExemptionScoreboard.extraCauses.filter { $0.value.setup != nil }.map(\.key).sorted()
+        throw UsageError("unknown --setup '\(text)': name an exemption row with a setup override: \(rows.joined(separator: ", "))")
+    }
+
     static func faults(profile: String?, faults: [String]) throws(UsageError) -> FaultSelection {
         do {
             return try FaultSelection.parse(profile: profile, faults: faults)
@@ -150,7 +158,9 @@ enum ArgumentValues {
 /// words a fuzz repro line prints.
 struct SeedRunArguments {
     /// Valued option names (without dashes) the run takes; a command adds its own.
-    static let valuedOptions = ["platform", "seed", "defect", "profile", "faults"]
+    static let valuedOptions = ["platform", "seed", "defect", "profile", "faults", "setup"]
+    /// The help line of `--setup` (replay, explain, shrink).
+    static let setupHelp = "  --setup ROW             run under an exemption row's setup override, as `alarmsim exemptions` does (e.g. kill-switch-disabled)"
     static let flagOptions = ["no-liveness"]
 
     var platform: PlatformFlavor
@@ -159,6 +169,9 @@ struct SeedRunArguments {
     var faults: FaultSelection
     /// False with `--no-liveness`: the safety phase only (issue 7).
     var liveness: Bool
+    /// `--setup ROW`: the exemption scoreboard row whose setup override the run takes
+    /// (``ExemptionSetup``), so that one seed of a row replays alone with the row's `--faults`.
+    var setup: ExemptionSetup?
 
     /// - Parameter purpose: What the seed is for, in the missing-seed message ("to replay").
     /// - Throws: ``UsageError`` for a missing platform or seed, or a malformed value.
@@ -174,6 +187,7 @@ struct SeedRunArguments {
         defects = try ArgumentValues.defects(parsed.all("defect"))
         faults = try ArgumentValues.faults(profile: parsed.single("profile"), faults: parsed.all("faults"))
         liveness = !parsed.has("no-liveness")
+        setup = try parsed.single("setup").map(ArgumentValues.exemptionSetup)
     }
 
     /// Rejects defects and forced faults that do not exist on the platform.
@@ -184,5 +198,15 @@ struct SeedRunArguments {
 
     func runOptions(keepFullTrace: Bool = false) -> RunOptions {
         RunOptions(platform: platform, seed: seed, defects: defects, faults: faults, keepFullTrace: keepFullTrace, liveness: liveness)
+    }
+
+    /// The seed's run, under the `--setup` row's override when one is named.
+    func run(keepFullTrace: Bool = false) -> RunResult {
+        ExemptionScoreboard.run(runOptions(keepFullTrace: keepFullTrace), setup)
+    }
+
+    /// The seed's world and parameters (for the shrinker), under the `--setup` override.
+    func runSetup() -> (DeviceSetup, [RunParameter]) {
+        ExemptionScoreboard.runSetup(runOptions(), setup)
     }
 }

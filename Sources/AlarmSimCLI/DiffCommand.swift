@@ -72,6 +72,9 @@ struct DiffCommand: Command {
             return
         }
         let run = try SeedRunArguments(parsed, purpose: "to run under both defect sets")
+        if run.setup != nil {
+            throw UsageError("--setup belongs to replay, explain and shrink; diff runs each side as the fuzz draws it")
+        }
         vsDefects = try ArgumentValues.defects(parsed.all("vs-defect"))
         seedRun = run
         var optionsA = run.runOptions(keepFullTrace: true)

@@ -8,13 +8,14 @@ import Simulation
 struct ExplainCommand: Command {
     static let name = "explain"
     static let abstract = "Print a seed's (or scenario's) run as a readable timeline: local time, what happened, what the bridge did, what rang."
-    static let usage = "alarmsim explain --platform ios|android --seed N [--defect NAME]... [--profile P] [--faults A,B,-C] [--no-liveness] [--all] [--report DIR]  |  alarmsim explain FILE.scenario [--all] [--report DIR]"
+    static let usage = "alarmsim explain --platform ios|android --seed N [--defect NAME]... [--profile P] [--faults A,B,-C] [--setup ROW] [--no-liveness] [--all] [--report DIR]  |  alarmsim explain FILE.scenario [--all] [--report DIR]"
     static let options = [
         "  --platform ios|android  the platform the seed ran on (required with --seed)",
         "  --seed N                the root seed (required unless a scenario file is named)",
         "  --defect NAME           a known field bug to switch on; repeatable (see 'alarmsim list defects')",
         "  --profile P             fault profile the seed ran with: swarm (default), uniform or none",
         "  --faults A,B,-C         fault kinds forced on or off (-C), as the fuzz repro line prints them",
+        SeedRunArguments.setupHelp,
         "  --no-liveness           run the safety phase only (as a fuzz run with --no-liveness did)",
         "  --all                   one line per trace event (default: routine polls, reads and completions are left out)",
         "  --report DIR            also write the run's trace.jsonl, report.md and timeline.html into DIR",
@@ -71,7 +72,7 @@ struct ExplainCommand: Command {
         let run: FailureRun
         switch source {
         case .seed(let seedRun):
-            run = FailureRun(Simulator.run(seedRun.runOptions(keepFullTrace: true)))
+            run = FailureRun(seedRun.run(keepFullTrace: true))
         case .scenario(let path):
             switch RunCommand.load(path) {
             case .success(let scenario):

@@ -7,13 +7,14 @@ import Simulation
 struct ReplayCommand: Command {
     static let name = "replay"
     static let abstract = "Re-run one seed byte for byte: print its parameters, its violation if any, and its trace hash."
-    static let usage = "alarmsim replay --platform ios|android --seed N [--defect NAME]... [--profile P] [--faults A,B,-C] [--no-liveness] [--trace FILE.jsonl] [--report DIR]"
+    static let usage = "alarmsim replay --platform ios|android --seed N [--defect NAME]... [--profile P] [--faults A,B,-C] [--setup ROW] [--no-liveness] [--trace FILE.jsonl] [--report DIR]"
     static let options = [
         "  --platform ios|android  the platform the seed ran on (required)",
         "  --seed N                the root seed (required)",
         "  --defect NAME           a known field bug to switch on; repeatable (see 'alarmsim list defects')",
         "  --profile P             fault profile the seed ran with: swarm (default), uniform or none",
         "  --faults A,B,-C         fault kinds forced on or off (-C), as the fuzz repro line prints them",
+        SeedRunArguments.setupHelp,
         "  --no-liveness           run the safety phase only (as a fuzz run with --no-liveness did)",
         "  --trace FILE.jsonl      also write the full trace as JSON Lines (header line, then one event per line)",
         "  --report DIR            also write the seed's failure report into DIR (created when missing):",
@@ -51,7 +52,7 @@ struct ReplayCommand: Command {
              environment: CLIEnvironment) -> ExitStatus {
         // Always keep the full trace, so `--trace` never changes what the run does; the hash
         // covers every event either way.
-        let result = Simulator.run(seedRun.runOptions(keepFullTrace: true))
+        let result = seedRun.run(keepFullTrace: true)
         // `--trace -` puts the trace on stdout, so the report goes to stderr: stdout stays JSON Lines.
         if tracePath == AtomicFile.standardOutputPath { errors.write(Self.report(result)) } else { output.write(Self.report(result)) }
         if let tracePath {

@@ -9,13 +9,14 @@ import Simulation
 struct ShrinkCommand: Command {
     static let name = "shrink"
     static let abstract = "Shrink a failing seed to a minimal .scenario file that fails the same invariant first."
-    static let usage = "alarmsim shrink --platform ios|android --seed N [--defect NAME]... [--profile P] [--faults A,B,-C] [--no-liveness] [--out FILE] [--budget N]"
+    static let usage = "alarmsim shrink --platform ios|android --seed N [--defect NAME]... [--profile P] [--faults A,B,-C] [--setup ROW] [--no-liveness] [--out FILE] [--budget N]"
     static let options = [
         "  --platform ios|android  the platform the seed ran on (required)",
         "  --seed N                the failing root seed (required)",
         "  --defect NAME           a known field bug to switch on; repeatable (see 'alarmsim list defects')",
         "  --profile P             fault profile the seed ran with: swarm (default), uniform or none",
         "  --faults A,B,-C         fault kinds forced on or off (-C), as the fuzz repro line prints them",
+        SeedRunArguments.setupHelp,
         "  --no-liveness           the seed ran with the safety phase only",
         "  --out FILE              where to write the scenario (default: Reports/shrunk/PLATFORM-SEED[-DEFECT...].scenario)",
         "  --budget N              the most candidate runs, each a verified simulator run (default: 2000)",
@@ -67,7 +68,7 @@ struct ShrinkCommand: Command {
         // determinism-ok: wall-clock timing of the shrink, printed only, never reaches a run
         let startMs = environment.elapsedMs()
         let (platform, seed, defects) = (seedRun.platform, seedRun.seed, seedRun.defects)
-        let (setup, parameters) = Simulator.runSetup(seedRun.runOptions())
+        let (setup, parameters) = seedRun.runSetup()
         let origin = Campaign.reproLine(platform: platform, seed: seed, defects: defects, faults: seedRun.faults,
                                         liveness: seedRun.liveness, command: "shrink")
         guard let result = Shrinker.shrink(setup: setup, parameters: parameters, defects: defects, budget: budget, origin: origin) else {

@@ -174,7 +174,7 @@ public enum ExemptionScoreboard {
     /// exemption through the oracle's own bookkeeping (a held delivery, a reboot under a snooze),
     /// a row-level setup override where the cause is the app's configuration or an operator's
     /// answer (``ExemptionSetup``), and the swarm-drawn situations left as they are drawn.
-    static let extraCauses: [String: (faults: [String], setup: ExemptionSetup?, situation: String?)] = [
+    public static let extraCauses: [String: (faults: [String], setup: ExemptionSetup?, situation: String?)] = [
         // AND-3: the Android model's kill reason of an update (`processKilled(.packageUpdate)`).
         "package-update": (["app-update"], nil, "World.appUpdate names the same kill app-update in the same step, so the oracle counts app-update"),
         // SNZ-21: a restart resets the monotonic clock under a pending snooze.
@@ -283,12 +283,19 @@ public enum ExemptionScoreboard {
 
     /// The seed's run under the row's setup override: the seed's world as drawn, the override
     /// applied to it (a pure function of seed, selection and override), then run as usual.
-    static func run(_ options: RunOptions, _ setup: ExemptionSetup?) -> RunResult {
+    public static func run(_ options: RunOptions, _ setup: ExemptionSetup?) -> RunResult {
         guard let setup else { return Simulator.run(options) }
+        let (device, parameters) = runSetup(options, setup)
+        return Simulator.run(setup: device, parameters: parameters, options: options)
+    }
+
+    /// The seed's drawn world and parameters with the override applied (`alarmsim shrink --setup`).
+    public static func runSetup(_ options: RunOptions, _ setup: ExemptionSetup?) -> (DeviceSetup, [RunParameter]) {
         var (device, parameters) = Simulator.runSetup(options)
+        guard let setup else { return (device, parameters) }
         setup.apply(to: &device)
         parameters.append(RunParameter("scoreboard.setup", setup.rawValue))
-        return Simulator.run(setup: device, parameters: parameters, options: options)
+        return (device, parameters)
     }
 
     static func applies(_ exemption: String, _ result: RunResult) -> Bool {

@@ -399,6 +399,44 @@ extension World {
         oracleOpen(rootID: root.id, alarmID: metadata.alarmID, startWallMs: fire)
     }
 
+    /// [limit] `kill-switch-disabled`, the ring a frozen re-plan left in the old zone (BOOT-12,
+    /// REC-8): an explicit "disabled" from the kill switch holds back every sync's scheduler calls
+    /// (the operator's forced update; registered alarms stay), so a time-zone change seen while it
+    /// holds re-plans nothing, and a primary or seed of a weekly root registered at its old-zone
+    /// instant still rings there. The bridge treats the sounding ring as the occurrence it was
+    /// planned for — opens it, keeps its pressure, takes its Stop — as for a zone change no
+    /// process saw (``oracleOpenStaleZoneRing(_:_:)``, ios seed 8181); RULES.md is silent on what
+    /// the switch freezes, so the oracle follows that decision. It opens that one occurrence at the
+    /// ring's instant and counts the exemption. Only after the switch disabled scheduling in this
+    /// run, only a ring whose instant is its root's occurrence in the zone before the last change
+    /// and not in the zone now, reached after that change (android kill-switch-disabled
+    /// scoreboard row, seed 197: UTC → Tokyo at 15:48 JST with scheduling disabled; a1.tue's 08:44
+    /// UTC primary rang at 17:44 JST, the bridge owned it and armed a successor at its dismissal,
+    /// while the oracle held nothing live).
+    func oracleOpenFrozenZoneRing(_ id: AlarmUUID, _ metadata: RingMetadata) {
+        guard !stopped, launchState.killSwitchEverDisabled, metadata.kind.opensOccurrence, oracle.liveIndex == nil,
+              let before = calendarBeforeZoneChange, let fire = registeredInstant(of: id),
+              let root = configuredWeeklyRoots(metadata).first(where: { $0.id == metadata.rootID }) else { return }
+        let fireTrueMs = nowMs - (wallMs - fire)
+        guard lastZoneChangeMs <= fireTrueMs, isScheduledOccurrence(fire, of: root, in: before).0,
+              !isScheduledOccurrence(fire, of: root, in: calendar).0,
+              !oracle.occurrences.contains(where: { $0.startWallMs == fire && $0.tiedRoots.contains(root.id) }) else { return }
+        countExemption("kill-switch-disabled")
+        record("oracle", "frozen-zone-ring-opens", [TraceField("root", root.id), TraceField("ring", id.description)])
+        oracleOpen(rootID: root.id, alarmID: metadata.alarmID, startWallMs: fire)
+    }
+
+    /// The absolute instant (wall ms) a ring that starts alerting now was registered for: an
+    /// AlarmKit `.fixed` ring's instant, the trigger AlarmManager delivered it for; nil for an
+    /// AlarmKit `.relative` ring (the daemon moves it with the zone itself).
+    func registeredInstant(of id: AlarmUUID) -> Int64? {
+        if let daemon = ios {
+            guard let ring = daemon.alarm(id), case .fixed(let fire) = ring.schedule else { return nil }
+            return fire
+        }
+        return android?.deliveryLog.last(where: { $0.id == id })?.triggerWallMs
+    }
+
     /// [limit] `zone-change-unobserved`, a `.relative` ring's alert (REC-8, IOS-4): AlarmKit moves
     /// a `.relative` ring to the new zone at the change, so an alert of it that the first ready
     /// step after a change no process saw finds sounding began either at the new zone's match (the
@@ -920,7 +958,29 @@ extension World {
         if let held = androidReleasing, held.metadata.rootID == rootID, held.metadata.kind == .primary, held.triggerWallMs == fireWallMs {
             return true  // the held primary AlarmManager is delivering now (it left `pending` with the delivery)
         }
+        if deliveredPrimaryThisInstant(rootID: rootID, fireWallMs: fireWallMs) { return true }
         return android?.pending.contains { $0.metadata.rootID == rootID && $0.metadata.kind == .primary && $0.triggerWallMs == fireWallMs } ?? false
+    }
+
+    /// Android: AlarmManager delivered the root's primary for `fireWallMs` at this very instant,
+    /// before the oracle's fire-time event ran (two events of one instant run in the order they
+    /// were queued, and AlarmManager's kernel alarm, re-armed after its previous delivery, may
+    /// have been queued before the oracle's fire time). The platform held that primary until its
+    /// ring time, so the day is held (OCC-2, glossary: "begins at its configured ring time once
+    /// delivered"), and no excuse for an unregistered primary applies to it. Without this the
+    /// order of one instant decided the oracle's judgment: with scheduling disabled by the kill
+    /// switch (android kill-switch-disabled scoreboard row, seed 122: the 08:51 primary, registered
+    /// two days before, delivered first) the day was excused as unregistered under
+    /// `kill-switch-disabled`, and the oracle opened no occurrence while the bridge held one live
+    /// and armed its successor; other rows' excuses (force-stop, authorization) read it the same way.
+    func deliveredPrimaryThisInstant(rootID: String, fireWallMs: Int64) -> Bool {
+        guard let manager = android else { return false }
+        let elapsedMs = androidNow.elapsedRealtimeMs
+        return manager.deliveryLog.contains { delivery in
+            guard delivery.deliveredElapsedMs == elapsedMs, delivery.triggerWallMs == fireWallMs,
+                  let metadata = requestMetadata[delivery.id] ?? groundTruthMetadata(delivery.id) else { return false }
+            return metadata.kind == .primary && metadata.rootID == rootID
+        }
     }
 
     /// INACT-2, INACT-22: the live occurrence expires when the wall clock reaches its deadline.

@@ -1317,6 +1317,7 @@ final class World {
         checkRecurrenceAlert(id, metadata)  // invariant 44
         releaseLateOracleFires(openedBy: id, metadata)
         oracleOpenStaleZoneRing(id, metadata)  // [limit] zone-change-unobserved (REC-8)
+        oracleOpenFrozenZoneRing(id, metadata)  // [limit] kill-switch-disabled (BOOT-12, REC-8)
         oracleAlertStarted(id, metadata)
         soundAlertStarted(id, metadata)
         guard setup.reactiveUser, randomBehaviourActs else { return }
