@@ -237,12 +237,21 @@ extension BridgeCore {
     /// `--faults clock-change-during-snooze`: a 10-minute snooze rang an hour late).
     ///
     /// Android, the same when no TIME_SET broadcast dated the correction (a launch noticed it: the
-    /// app was stopped, or no process ran); a dated one leaves no doubt (the rows due before it
-    /// in the old frame were reached there).
+    /// app was stopped, or no process ran); a dated one leaves no doubt whether the rows due
+    /// before it in the old frame were reached there.
+    ///
+    /// Android, reached is not delivered: AlarmManager may hold a due delivery back (late
+    /// delivery, PLATFORMS.md), and a set-back re-frames a held RTC trigger, which it then
+    /// delivers only when the new frame reaches its wall time again (AMS `reevaluateRtcAlarms`;
+    /// android uniform seeds 7197, 15730). So a row reached in the old frame (before the last
+    /// reading, or under a dated correction) that now lies ahead of the clock waits too, with
+    /// `heldOnly`: the read rebases it only if AlarmManager still lists it scheduled (REC-9,
+    /// SNZ-22, OCC-5; android uniform seeds 64540, 74139: a successor held late, a 1 h or 90 s
+    /// set-back, and nothing pending within its bound).
     mutating func noteAmbiguousSnoozeRows(_ delta: Int64, now: BridgeInstants, previousReadingWallMs: Int64?,
                                           datedByBroadcast: Bool) {
         snoozeRebaseIfUnrung = []
-        guard delta < 0, !(flavor == .android && datedByBroadcast), let live = document?.liveOccurrence else { return }
+        guard delta < 0, let live = document?.liveOccurrence else { return }
         let lastReading = previousReadingWallMs ?? .min
         // REC-9, SNZ-22, OCC-5: a pending successor is in the same doubt (ios swarm seed 991 of
         // `clock-set-back-after-trigger`: a 90 s set-back 5 s before the successor was due, with
@@ -250,8 +259,10 @@ extension BridgeCore {
         // it, 40 s away).
         for row in document?.rings ?? [] where (row.metadata.kind == .snooze
             || (row.metadata.kind == .successor && !defects.successorNotRebased)) && row.metadata.token == live.token
-            && !row.delivered && row.fireWallMs <= now.wallMs - delta && row.fireWallMs > lastReading {
-            snoozeRebaseIfUnrung.append((row.id, max(now.wallMs, row.fireWallMs + delta)))
+            && !row.delivered && row.fireWallMs <= now.wallMs - delta {
+            let reached = row.fireWallMs <= lastReading || (flavor == .android && datedByBroadcast)
+            if reached && !(flavor == .android && row.fireWallMs > now.wallMs) { continue }
+            snoozeRebaseIfUnrung.append((row.id, max(now.wallMs, row.fireWallMs + delta), reached))
         }
     }
 
@@ -270,10 +281,10 @@ extension BridgeCore {
         let waiting = snoozeRebaseIfUnrung
         snoozeRebaseIfUnrung = []
         var rebased: [RingRequest] = []
-        for (id, fire) in waiting {
+        for (id, fire, heldOnly) in waiting {
             guard !inFlight.contains(id), let row = document?.row(id), !row.delivered else { continue }
             let held = inventory.contains { $0.id == id && $0.state == .scheduled }
-            let removedUnrung = flavor == .android && !inventory.contains { $0.id == id }
+            let removedUnrung = flavor == .android && !heldOnly && !inventory.contains { $0.id == id }
                 && !queued.contains(.alarmDelivered(id)) && !deliveryInFlight(row, now: now)
             guard held || removedUnrung else { continue }
             if held, row.confirmed, !resounded.contains(where: { $0.id == row.id }) { resounded.append(row) }  // SNZ-21

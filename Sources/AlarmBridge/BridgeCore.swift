@@ -122,9 +122,10 @@ public struct BridgeCore: Sendable {
     /// The token of the occurrence live across the last correction (its offset took the shift):
     /// the only record kept partly in the new frame; records closed before it are all in the old.
     var correctionLiveToken: String?
-    /// iOS, SNZ-20: snooze rings an unseen set-back may have left late, with their rebased fire
-    /// time (wall ms), until the next inventory read shows whether they fired (BridgeCore+Clock).
-    var snoozeRebaseIfUnrung: [(id: AlarmUUID, fireWallMs: Int64)] = []
+    /// SNZ-20: snooze rings and successors a set-back may have left late, with their rebased fire
+    /// time (wall ms), until the next inventory read shows whether they fired (BridgeCore+Clock);
+    /// `heldOnly`: reached in the old frame, rebased only if still listed scheduled (Android).
+    var snoozeRebaseIfUnrung: [(id: AlarmUUID, fireWallMs: Int64, heldOnly: Bool)] = []
     /// SNZ-20, SNZ-21: the rebased snooze row whose re-registration the platform refused, asked
     /// again on the `armRetry` timer (at most `armRetryMax` times) while the process lives.
     var snoozeRebaseRetry: RingRow?

@@ -27,6 +27,7 @@ extension World {
     /// a failed registration). Only when the persisted store holds the undelivered row that
     /// planned this ring time: that row is what the next launch can see.
     func noteMissedOccurrence(rootID: String, fireWallMs: Int64, cause: String) {
+        notePassOverUnheld(rootID: rootID, fireWallMs: fireWallMs)
         // iOS: only a refusal a bridge process saw proves the day: a ring that vanished from
         // AlarmKit, confirmed or with its answer lost with its process (never confirmed), reads
         // exactly like one that landed, fired and was dismissed by the lock or volume button
@@ -46,6 +47,24 @@ extension World {
                                                     incarnation: process.incarnation))
         if missedExpectations.count > 32 { missedExpectations.removeFirst() }
         record("oracle", "missed-occurrence", [TraceField("root", rootID), TraceField("cause", cause)])
+    }
+
+    /// OCC-3, OCC-20: a ring time that comes while another root owns the live occurrence (before
+    /// its deadline) is a pass-over, whatever the platform held for it: with nothing registered
+    /// (a force-stop, a restart that re-armed nothing, a failed registration) there is only
+    /// nothing to silence. Recorded as passed over, so that the same ring time re-lived by a
+    /// set-back is that pass-over again, never a new occurrence (`alreadyOpened`), as the bridge
+    /// judges it (ownership in the old frame; android uniform seed 73509: a2's 07:54 came while
+    /// a1 owned, with the app force-stopped; a 1 h set-back after a1 was completed brought 07:54
+    /// back, the bridge passed the re-armed ring over, and the oracle opened a2: `never-silent`).
+    func notePassOverUnheld(rootID: String, fireWallMs: Int64) {
+        guard let index = oracle.liveIndex else { return }
+        let owner = oracle.occurrences[index]
+        guard owner.rootID != rootID, !owner.tiedRoots.contains(rootID), owner.deadlineMs > wallMs,
+              !oracle.passedOver.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }) else { return }
+        record("oracle", "pass-over", [TraceField("root", rootID), TraceField("owner", owner.rootID), TraceField("unheld", "true")])
+        oracle.passedOver.append((rootID, fireWallMs))
+        if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
     }
 
     /// iOS, after a step: a schedule answer of an occurrence-opening ring reached the bridge — a

@@ -584,6 +584,31 @@ extension World {
         }?.id
     }
 
+    /// OCC-3 with the glossary's "an occurrence begins at its configured ring time once
+    /// delivered": when a root's ring time comes while the platform holds its delivery back and
+    /// another root owns the live occurrence (before its deadline), that owner is remembered with
+    /// the ring time (`lateFireOwners`). The late delivery is then a pass-over whatever wall-clock
+    /// frame it comes in: the comparison of wall instants in `oracleFireTime` mixes frames when
+    /// the clock was set back between the ring time and the delivery, and AlarmManager re-frames
+    /// a held RTC trigger, delivering it when the new frame reaches the ring time again (REC-9;
+    /// android uniform seed 75948: a2.mon's 09:03 held while a1 owned, a 1 h set-back at 09:06,
+    /// a1 completed at 08:13 in the new frame, the delivery at the new frame's 09:03 opened a2.mon
+    /// for the oracle while the bridge rightly passed it over, as for android uniform 4988).
+    func noteOwnerAtReach(rootID: String, fireWallMs: Int64) {
+        guard let index = oracle.liveIndex else { return }
+        let owner = oracle.occurrences[index]
+        guard owner.rootID != rootID, !owner.tiedRoots.contains(rootID), owner.deadlineMs > wallMs else { return }
+        lateFireOwners.append((rootID, fireWallMs, owner.id))
+        if lateFireOwners.count > 32 { lateFireOwners.removeFirst() }
+    }
+
+    /// The closed occurrence that was live when `rootID`'s held ring time `fireWallMs` came
+    /// (``noteOwnerAtReach(rootID:fireWallMs:)``), if any.
+    func ownerAtReach(rootID: String, fireWallMs: Int64) -> OracleOccurrence? {
+        guard let owner = lateFireOwners.last(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }) else { return nil }
+        return oracle.occurrences.first { $0.id == owner.occurrenceID && !$0.live }
+    }
+
     func countExemption(_ name: String) {
         exemptionCounts[name, default: 0] += 1
         record("oracle", "exemption", [TraceField("name", name)])
@@ -608,6 +633,7 @@ extension World {
         // (A delivery released from a hold is due now: no other held ring defers it again.)
         if !deliveredLate, let held = lateHeld.first(where: { groundTruthMetadata($0).map { $0.kind.opensOccurrence && $0.rootID == rootID } ?? false }) {
             lateOracleFires.append((held, rootID, alarmID, fireWallMs, 0))
+            noteOwnerAtReach(rootID: rootID, fireWallMs: fireWallMs)
             record("oracle", "due-when-delivered-late", [TraceField("root", rootID)])
             return
         }
@@ -698,7 +724,8 @@ extension World {
         }
         if deliveredLate, oracle.liveIndex == nil,
            let incumbent = oracle.occurrences.last(where: { !$0.live && $0.rootID != rootID && $0.startWallMs + $0.clockOffsetMs < fireWallMs
-                                                          && fireWallMs < min($0.closedAtWallMs ?? .min, $0.deadlineMs) }) {
+                                                          && fireWallMs < min($0.closedAtWallMs ?? .min, $0.deadlineMs) })
+            ?? ownerAtReach(rootID: rootID, fireWallMs: fireWallMs) {
             // OCC-3 with the glossary's "an occurrence begins at its configured ring time once
             // delivered": a root whose ring time fell inside another root's live occurrence is a
             // pass-over, even when the platform delivers it only after that occurrence closed

@@ -295,6 +295,9 @@ final class World {
     /// delivered (glossary), so it was live across them and its deadline moves with them (REC-9;
     /// ios uniform seed 2143).
     var lateOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64, clockOffsetMs: Int64)] = []
+    /// OCC-3: the owner of the live occurrence when a held root's ring time came (bounded; see
+    /// ``noteOwnerAtReach(rootID:fireWallMs:)``).
+    var lateFireOwners: [(rootID: String, fireWallMs: Int64, occurrenceID: Int)] = []
     /// Oracle fire times of roots whose primary AlarmManager holds as the inexact
     /// allow-while-idle alarm the bridge set while exact alarms were refused: due when delivered
     /// (World+InexactDelivery.swift).
