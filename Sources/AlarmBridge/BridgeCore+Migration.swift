@@ -47,6 +47,31 @@ extension BridgeCore {
         out.append(.note("migration done: \(cancels.count) legacy or surplus rings cancelled"))
     }
 
+    /// BOOT-9 ("missing bookkeeping is rebuilt from the daemon"): an older version's document may
+    /// lack the row of a primary it registered under its current ID-2 identity. On Android that
+    /// ring can be delivered — AlarmManager starts the process for it — before the first launch
+    /// sync has migrated (the delivery queued behind the launch read is replayed first). Such a
+    /// delivery, whose ID is the ID-2 identity of an enabled configured root's ring time that has
+    /// come (within the 20 h bound, OCC-21), is that valid primary: its row is rebuilt here, so
+    /// the delivery opens its occurrence (OCC-5) instead of being left alone as unknown (android
+    /// uniform seed 64540: a1.sun's 09:51 primary held without its row, delivered at the first
+    /// launch; the occurrence never opened and nothing rang). Only before migration: afterwards
+    /// every valid primary has its row (SCH-6).
+    mutating func rebuildUnmigratedPrimaryRow(_ id: AlarmUUID, now: BridgeInstants) -> RingRow? {
+        guard needsMigration, let document else { return nil }
+        var earliest = now
+        earliest.wallMs = now.wallMs - Self.undeliveredFireProtectionMs
+        for alarm in document.alarms where alarm.enabled {
+            for root in alarm.roots {
+                guard let request = primaryRequest(for: root, alarmID: alarm.id, now: earliest, adoptingLegacy: false),
+                      request.id == id, request.fireWallMs <= now.wallMs else { continue }
+                adopt(request, now: now)
+                return self.document?.row(id)
+            }
+        }
+        return nil
+    }
+
     /// OCC-17: an older version marked future roots complete ("legacy future tombstones"): a
     /// completed record whose ring time is still ahead and that was closed before it began. The
     /// current version never writes one (OCC-13), so each is dropped, and the reconciliation that

@@ -247,7 +247,7 @@ extension BridgeCore {
     /// (and so may sound); pass-overs and rings of closed occurrences are silenced (OCC-3, OCC-24).
     @discardableResult
     mutating func observeDelivery(_ id: AlarmUUID, now: BridgeInstants, into out: inout [BridgeCommand]) -> Bool {
-        guard let row = document?.row(id) else {
+        guard let row = document?.row(id) ?? rebuildUnmigratedPrimaryRow(id, now: now) else {  // BOOT-9
             if let cancelled = document?.cancelledInFlight?.first(where: { $0.id == id }) {
                 silenceLandedAfterCancel(cancelled, into: &out)
                 return false
