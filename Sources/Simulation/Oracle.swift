@@ -598,6 +598,11 @@ extension World {
         guard let index = oracle.liveIndex else { return }
         let owner = oracle.occurrences[index]
         guard owner.rootID != rootID, !owner.tiedRoots.contains(rootID), owner.deadlineMs > wallMs else { return }
+        // Only a ring time inside the owner's occurrence, after its start: an equal ring time is
+        // a tie that delivery order settles, and a tie loser whose delivery the platform still
+        // holds is not passed over (ios uniform 10649; android uniform 3098: a2 due with a1.thu
+        // at 08:16, held until after a1.thu completed, was taken as passed over).
+        guard owner.startWallMs + owner.clockOffsetMs < fireWallMs else { return }
         lateFireOwners.append((rootID, fireWallMs, owner.id))
         if lateFireOwners.count > 32 { lateFireOwners.removeFirst() }
     }
