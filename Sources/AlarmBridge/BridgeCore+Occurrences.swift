@@ -767,6 +767,26 @@ extension BridgeCore {
         let fireWallMs = max(trigger + configuration.successorDelayMs, now.wallMs)
         guard let request = newOccurrenceRing(.successor, for: live, fireWallMs: fireWallMs) else { return }
         publishAndSchedule([request], origin: .lifecycle, now: now, into: &out)
+        retireReAddedSuccessorCopies(of: live, keeping: request.id, into: &out)
+    }
+
+    /// OCC-7, OCC-8: a delivered successor of `live` that a sync added back at or after its ring
+    /// time may still have that copy pending on Android (``retireReAddedCopyAtClose(_:origin:into:)``:
+    /// the delivery the bridge saw may have been the original registration's, on its way when the
+    /// sync re-added it). A new successor replaces it: armed first, then the copy is cancelled,
+    /// so the occurrence never holds two (a cancel that finds nothing is harmless). Android
+    /// uniform seeds 2645 and 2090: under "Restricted" battery usage, AlarmManager released a
+    /// successor held for hours the instant the user opened Ember, the launch sync added it back
+    /// before the delivery arrived, and resigning active armed a second successor beside the copy.
+    mutating func retireReAddedSuccessorCopies(of live: OccurrenceRecord, keeping id: AlarmUUID, into out: inout [BridgeCommand]) {
+        guard flavor == .android else { return }
+        let copies = (document?.rings ?? []).filter {
+            $0.id != id && $0.delivered && $0.metadata.kind == .successor && $0.metadata.token == live.token && $0.publishedAtMs >= $0.fireWallMs
+        }
+        for row in copies {
+            out.append(.note("successor \(row.id) was added back after its ring time: the new successor replaces any pending copy (OCC-7)"))
+            out.append(.cancel(row.id, origin: .lifecycle))
+        }
     }
 
     /// A new ring bound to `live` (successor or snooze ring, ID-9): a fresh serial-based ID, the

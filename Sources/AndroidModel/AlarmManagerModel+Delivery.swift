@@ -11,6 +11,8 @@ extension AlarmManagerModel {
         var when = alarm.whenElapsedMs + alarm.oemDelayMs
         when = max(when, deviceIdleEarliest(alarm))
         when = max(when, standbyEarliest(alarm))
+        when = max(when, batterySaverEarliest(alarm))
+        when = max(when, backgroundRestrictionEarliest(alarm))
         if let held = alarm.heldUntilElapsedMs { when = max(when, held) }
         return (when, max(alarm.whenElapsedMs + alarm.windowLengthMs + alarm.oemDelayMs, when))
     }
@@ -27,7 +29,9 @@ extension AlarmManagerModel {
     /// hour), else at min(the time the quota frees, the end of idle); every other alarm waits for
     /// the end of idle (the next maintenance window).
     func deviceIdleEarliest(_ alarm: PendingAlarm) -> Int64 {
-        guard case .idle(let untilElapsedMs, _) = doze, alarm.method != .setAlarmClock else { return .min }
+        // FLAG_WAKE_FROM_IDLE and FLAG_ALLOW_WHILE_IDLE_UNRESTRICTED: unrestricted (AOSP
+        // AlarmManagerServiceTest `allowWhileIdleUnrestricted`).
+        guard case .idle(let untilElapsedMs, _) = doze, alarm.method != .setAlarmClock, !alarm.allowWhileIdleUnrestricted else { return .min }
         let quota: Int, window: Int64, history: [Int64]
         if allowWhileIdleExact(alarm) {
             (quota, window, history) = (parameters.allowWhileIdleQuota, parameters.allowWhileIdleWindowMs, allowWhileIdleHistory)
@@ -55,6 +59,52 @@ extension AlarmManagerModel {
         }
         if quota <= 0 { return nowElapsed + 31_536_000_000 }
         return Self.quotaFreesAt(standbyHistory, quota: quota, windowMs: parameters.standbyWindowMs, nowElapsedMs: nowElapsed) ?? .min
+    }
+
+    /// Battery Saver is acting: switched on and the device not charging (AppStateTracker
+    /// `isForceAllAppsStandbyEnabled`; BatterySaverStateMachine turns it off when plugged in).
+    public var batterySaverActive: Bool { batterySaverOn && !charging }
+
+    /// AMS `adjustDeliveryTimeBasedOnBatterySaver`: with Battery Saver acting, an app that is not
+    /// active and not on the power allowlist (AppStateTracker `areAlarmsRestrictedByBatterySaver`)
+    /// has its ordinary alarms held indefinitely (INDEFINITE_DELAY, a year) and its allow-while-idle
+    /// ones limited by the doze quotas (72 exact / 7 compat per rolling hour) with no idle end to
+    /// cap them; alarm clocks (`isExemptFromBatterySaver`) and FLAG_ALLOW_WHILE_IDLE_UNRESTRICTED
+    /// alarms run on time. AOSP AlarmManagerServiceTest `batterySaverThrottling`,
+    /// `allowWhileIdleAlarmsInBatterySaver`, `allowWhileIdleCompatAlarmsInBatterySaver`.
+    func batterySaverEarliest(_ alarm: PendingAlarm) -> Int64 {
+        guard batterySaverActive, alarm.method != .setAlarmClock, !alarm.allowWhileIdleUnrestricted,
+              !appActive, !parameters.batteryUsage.onPowerAllowlist else { return .min }
+        let quota: Int, window: Int64, history: [Int64]
+        if allowWhileIdleExact(alarm) {
+            (quota, window, history) = (parameters.allowWhileIdleQuota, parameters.allowWhileIdleWindowMs, allowWhileIdleHistory)
+        } else if allowWhileIdleCompat(alarm) {
+            (quota, window, history) = (parameters.allowWhileIdleCompatQuota, parameters.allowWhileIdleCompatWindowMs,
+                                        allowWhileIdleCompatHistory)
+        } else {
+            return now.elapsedRealtimeMs + Self.indefiniteDelayMs
+        }
+        return Self.quotaFreesAt(history, quota: quota, windowMs: window, nowElapsedMs: now.elapsedRealtimeMs) ?? .min
+    }
+
+    /// Whether forced app standby ("Restricted") holds `alarm` now: the app's uid is idle and the
+    /// alarm is not an alarm clock (``backgroundRestrictionEarliest(_:)``). Such an alarm is sent the
+    /// moment the uid becomes active.
+    public func isHeldByBackgroundRestriction(_ alarm: PendingAlarm) -> Bool {
+        backgroundRestrictionEarliest(alarm) != .min
+    }
+
+    /// AMS `INDEFINITE_DELAY`: 365 days, ms.
+    static let indefiniteDelayMs: Int64 = 31_536_000_000
+
+    /// Forced app standby ("Restricted" battery usage): while the app's uid is not active, AMS moves
+    /// each due alarm but an alarm clock to `mPendingBackgroundAlarms` and sends it when the app is
+    /// unblocked (`isBackgroundRestricted`, `unblockAlarmsForUid` → `sendPendingBackgroundAlarmsLocked`);
+    /// here it stays pending, due no earlier than a year on, until the uid is active or the setting
+    /// changes. AOSP AlarmManagerServiceTest `testAlarmRestrictedByFAS`.
+    func backgroundRestrictionEarliest(_ alarm: PendingAlarm) -> Int64 {
+        guard parameters.batteryUsage == .restricted, !appActive, alarm.method != .setAlarmClock else { return .min }
+        return now.elapsedRealtimeMs + Self.indefiniteDelayMs
     }
 
     /// When a rolling-window quota admits one more event: nil if it admits one now, else the time
@@ -198,6 +248,11 @@ extension AlarmManagerModel {
         let nowElapsed = now.elapsedRealtimeMs
         pending.removeAll { $0.requestCode == alarm.requestCode }
         changeCounter += 1
+        if alarm.intentCancelled {
+            // AMS `deliverLocked`: `send` throws CanceledException; a repeating alarm is removed
+            // too (`removeImpl`), nothing is recorded (AOSP `alarmCountOnExceptionWhileSendingPi`).
+            return [.trace("send-cancelled-pending-intent", [TraceField("id", alarm.id.description)])]
+        }
         var count = 1
         if alarm.intervalMs > 0 {
             count += Int((nowElapsed - alarm.whenElapsedMs) / alarm.intervalMs)
@@ -233,12 +288,14 @@ extension AlarmManagerModel {
     ///
     /// AMS `DeliveryTracker.deliverLocked`: every non-exempt delivery counts for the standby bucket,
     /// wakeup or not (the history's name notwithstanding); allow-while-idle deliveries count only
-    /// while the device is in doze idle (`mPendingIdleUntil != null`; Battery Saver is not
-    /// modelled); `AppWakeupHistory.recordAlarmForPackage` adds an instant only if it is later than
+    /// while the device is in doze idle (`mPendingIdleUntil != null`) or Battery Saver acts
+    /// (`isForceAllAppsStandbyEnabled`); `AppWakeupHistory.recordAlarmForPackage` adds an instant only if it is later than
     /// the last one, so a batch delivered at one elapsed ms counts once.
     mutating func record(_ alarm: PendingAlarm, nowElapsed: Int64) {
         if !exemptFromStandby(alarm) { Self.recordOnce(&standbyHistory, nowElapsed) }
-        if case .idle = doze {
+        var dozeIdle = false
+        if case .idle = doze { dozeIdle = true }
+        if dozeIdle || batterySaverActive {
             if allowWhileIdleExact(alarm) { Self.recordOnce(&allowWhileIdleHistory, nowElapsed) }
             if allowWhileIdleCompat(alarm) { Self.recordOnce(&allowWhileIdleCompatHistory, nowElapsed) }
         }

@@ -197,9 +197,18 @@ extension AlarmManagerModel {
     /// for this API level and no USE_EXACT_ALARM on 33+, whose holders' app-op changes AMS ignores),
     /// every exact alarm (setExact*, setAlarmClock) is removed and the process is killed, with no
     /// broadcast (AMS `removeExactAlarmsOnPermissionRevoked`).
+    ///
+    /// An app on the power allowlist loses the app-op but nothing else: AMS
+    /// `removeExactAlarmsOnPermissionRevoked` returns early for `isExemptFromExactAlarmPermissionNoLock`,
+    /// so no alarm is removed and the process lives (AOSP AlarmManagerServiceTest
+    /// `removeExactAlarmsOnPermissionRevoked` checks `isAppOnWhitelist`; `canScheduleExactAlarmsBinderCall`).
     public mutating func revokeExactAlarmPermission() -> [AlarmManagerEffect] {
         guard scheduleExactAlarmDeclared, !holdsUseExactAlarm, parameters.effectiveTargetSdk >= 31 else {
             return [.trace("exact-permission-revoke-ignored", [TraceField("useExactAlarm", String(holdsUseExactAlarm))])]
+        }
+        if parameters.batteryUsage.onPowerAllowlist {
+            exactAlarmPermission = false
+            return [.trace("exact-permission-revoked-allowlisted", [TraceField("usage", parameters.batteryUsage.rawValue)])]
         }
         exactAlarmPermission = false
         let removed = removeAlarms { $0.method.isExact }

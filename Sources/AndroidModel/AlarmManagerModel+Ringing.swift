@@ -88,6 +88,8 @@ extension AlarmManagerModel {
         // The background-start restriction applies to apps targeting 31+ only (FGS docs); AOSP
         // AlarmManagerServiceTest `inexactAllowWhileIdleBinderCallWhenChangeDisabled`.
         if parameters.effectiveTargetSdk < 31 { return true }
+        // FGS docs' exemptions: an app exempt from battery optimisation may start one from the background.
+        if parameters.batteryUsage.onPowerAllowlist { return true }
         guard let delivery = deliveryLog.last(where: { $0.id == id }) else { return false }
         return delivery.method.isExact && nowElapsedMs - delivery.deliveredElapsedMs <= parameters.exactAlarmForegroundServiceWindowMs
     }
@@ -156,7 +158,8 @@ extension AlarmManagerModel {
         let effects = ringingStatuses.map { AlarmManagerEffect.alertEnded($0.id, $0.metadata) }
         ringingStatuses = []
         lockScreen.mainActivityShowWhenLocked = false  // the activity's window flag dies with it
-        return effects
+        guard appActive || parameters.appStartModeDisabled else { return effects }
+        return effects + uidWentIdle()  // the uid goes with its last process
     }
 
     /// The system tears the ringing service down (stopService from outside, FGS timeout, low

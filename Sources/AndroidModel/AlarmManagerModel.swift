@@ -30,8 +30,19 @@ public struct PendingAlarm: Sendable, Equatable {
     /// The host's injected hold (`fault late-delivery`): no delivery before this elapsed time, ms
     /// (nil: none). Unlike the OEM delay it spares no method: see ``AlarmManagerModel/holdNextDue(forMs:)``.
     public var heldUntilElapsedMs: Int64?
+    /// FLAG_ALLOW_WHILE_IDLE_COMPAT instead of FLAG_ALLOW_WHILE_IDLE: a `setExactAndAllowWhileIdle`
+    /// allowed only by the power allowlist, not a permission (AMS `set`: `lowerQuota = allowWhileIdle`;
+    /// AOSP AlarmManagerServiceTest `exactAllowWhileIdleBinderCallWithAllowlist`). Fixed at set time.
+    public var lowerQuota = false
+    /// FLAG_ALLOW_WHILE_IDLE_UNRESTRICTED: any alarm but an alarm clock of a user-exempt app (AMS
+    /// `set`: `isUidPowerSaveUserExempt`; AOSP `binderCallWithUserAllowlist`). Fixed at set time.
+    public var allowWhileIdleUnrestricted = false
+    /// Its PendingIntent was cancelled outside AlarmManager without AMS removing the alarm: `send`
+    /// throws CanceledException at delivery (``AlarmManagerModel/pendingIntentCancelled(_:noticed:)``).
+    public var intentCancelled = false
 
-    /// Allowed while idle with the exact quota (FLAG_ALLOW_WHILE_IDLE).
+    /// Set with FLAG_ALLOW_WHILE_IDLE (`setExactAndAllowWhileIdle`); the flag the alarm keeps is
+    /// ``AlarmManagerModel/allowWhileIdleExact(_:)``'s.
     var allowWhileIdleExact: Bool { method == .setExactAndAllowWhileIdle }
     /// Allowed while idle with the compat quota (FLAG_ALLOW_WHILE_IDLE_COMPAT).
     var allowWhileIdleCompat: Bool { method == .setAndAllowWhileIdle }
@@ -115,6 +126,12 @@ public struct AlarmManagerModel: Sendable {
     var lastTimeChange: AndroidInstant?
     /// Interactive (screen on).
     public internal(set) var screenOn = false
+    /// Battery Saver switched on (``setBatterySaver(_:now:)``); it acts only while not charging.
+    public internal(set) var batterySaverOn = false
+    /// The app's uid is active (AppStateTracker `isUidActive`): the host reports the app in the
+    /// foreground with ``setAppActive(_:now:)``; process death ends it. Not modelled: the 60 s
+    /// BACKGROUND_SETTLE_TIME before a backgrounded uid goes idle, and a foreground service keeping it active.
+    public internal(set) var appActive = false
     public internal(set) var charging = false
     public internal(set) var doze: DozeState = .inactive
     /// The current idle period's requested end before alarm clocks pulled it forward.
@@ -155,6 +172,7 @@ public struct AlarmManagerModel: Sendable {
         self.exactAlarmPermission = !(parameters.freshInstall && parameters.apiLevel >= 34)
         self.fullScreenIntentAllowed = parameters.manifest.declaresUseFullScreenIntent
         self.timeZoneID = parameters.timeZoneID
+        self.batterySaverOn = parameters.batterySaver
     }
 
     public func alarm(_ id: AlarmUUID) -> PendingAlarm? { pending.first { $0.id == id } }
@@ -174,25 +192,32 @@ public struct AlarmManagerModel: Sendable {
     /// `hasUseExactAlarmInternal`, `hasScheduleExactAlarmInternal`).
     public var canScheduleExactAlarms: Bool {
         // Before API 31 there is no exact-alarm permission at all (AMS: target < S is exempt).
-        parameters.apiLevel < 31 || parameters.effectiveTargetSdk < 31 || holdsUseExactAlarm
-            || (scheduleExactAlarmDeclared && exactAlarmPermission)
+        parameters.apiLevel < 31 || parameters.effectiveTargetSdk < 31 || holdsExactAlarmPermission
+            || parameters.batteryUsage.onPowerAllowlist  // isExemptFromExactAlarmPermissionNoLock
     }
+
+    /// USE_EXACT_ALARM, or SCHEDULE_EXACT_ALARM declared and allowed: a permission, not an exemption.
+    var holdsExactAlarmPermission: Bool { holdsUseExactAlarm || (scheduleExactAlarmDeclared && exactAlarmPermission) }
 
     /// FLAG_ALLOW_WHILE_IDLE (the exact quota): `setExactAndAllowWhileIdle` of an app targeting 31+;
     /// below, AMS `set` gives it FLAG_ALLOW_WHILE_IDLE_COMPAT.
     func allowWhileIdleExact(_ alarm: PendingAlarm) -> Bool {
-        alarm.allowWhileIdleExact && parameters.effectiveTargetSdk >= 31
+        alarm.allowWhileIdleExact && parameters.effectiveTargetSdk >= 31 && !alarm.lowerQuota && !alarm.allowWhileIdleUnrestricted
     }
 
     /// FLAG_ALLOW_WHILE_IDLE_COMPAT (the compat quota): `setAndAllowWhileIdle`, and
     /// `setExactAndAllowWhileIdle` of an app targeting below 31.
+    /// A power-allowlisted app's `setExactAndAllowWhileIdle` without the permission gets it too;
+    /// a user-exempt app's alarms get FLAG_ALLOW_WHILE_IDLE_UNRESTRICTED instead (AMS `set`).
     func allowWhileIdleCompat(_ alarm: PendingAlarm) -> Bool {
-        alarm.allowWhileIdleCompat || (alarm.allowWhileIdleExact && parameters.effectiveTargetSdk < 31)
+        guard !alarm.allowWhileIdleUnrestricted else { return false }
+        return alarm.allowWhileIdleCompat || (alarm.allowWhileIdleExact && (parameters.effectiveTargetSdk < 31 || alarm.lowerQuota))
     }
 
-    /// AMS `isExemptFromAppStandby`: alarm clocks and FLAG_ALLOW_WHILE_IDLE alarms.
+    /// AMS `isExemptFromAppStandby`: alarm clocks, FLAG_ALLOW_WHILE_IDLE and
+    /// FLAG_ALLOW_WHILE_IDLE_UNRESTRICTED alarms.
     func exemptFromStandby(_ alarm: PendingAlarm) -> Bool {
-        alarm.method == .setAlarmClock || allowWhileIdleExact(alarm)
+        alarm.method == .setAlarmClock || allowWhileIdleExact(alarm) || alarm.allowWhileIdleUnrestricted
     }
 
     /// USE_EXACT_ALARM is declared and exists at this API level (33+).
@@ -287,6 +312,13 @@ public struct AlarmManagerModel: Sendable {
 
     mutating func set(_ request: AlarmManagerRequest, at now: AndroidInstant) -> [AlarmManagerEffect] {
         let idField = TraceField("id", request.id.description)
+        if parameters.appStartModeDisabled && !appActive {
+            // AMS `setImpl`: "Not setting alarm … package not allowed to start": the call returns
+            // normally, so the app sees success, but no alarm is set.
+            let triggerWall = request.type.isWallClock ? request.triggerAtMs : request.triggerAtMs + wallMinusElapsedMs
+            return [.toApp(.scheduleCompleted(request.id, .success(triggerWall)), launch: nil),
+                    .trace("set-ignored-start-mode-disabled", [idField])]
+        }
         if request.method.isExact && !canScheduleExactAlarms {
             return [.toApp(.scheduleCompleted(request.id, .failure(.securityException)), launch: nil),
                     .trace("security-exception", [idField])]
@@ -300,7 +332,8 @@ public struct AlarmManagerModel: Sendable {
             return [.toApp(.scheduleCompleted(request.id, .failure(.illegalStateException)), launch: nil),
                     .trace("illegal-state-exception", [idField, TraceField("pending", String(pending.count))])]
         }
-        let alarm = makeAlarm(request, at: now)
+        var alarm = makeAlarm(request, at: now)
+        applyPowerExemptionFlags(&alarm)
         pending.removeAll { $0.requestCode == alarm.requestCode }  // the same PendingIntent replaces
         pending.append(alarm)
         pending.sort { $0.requestCode < $1.requestCode }
@@ -315,6 +348,19 @@ public struct AlarmManagerModel: Sendable {
         effects.append(.trace(request.method == .setAlarmClock ? "set-alarm-clock" : "set", fields))
         assert(alarm.whenElapsedMs >= now.elapsedRealtimeMs + parameters.minFuturityMs, "the 5 s floor was not applied")
         return effects
+    }
+
+    /// The flags AMS `set` gives the alarm of an app on the power allowlist: a user-exempt app's
+    /// alarms (alarm clocks excepted) get FLAG_ALLOW_WHILE_IDLE_UNRESTRICTED (AOSP
+    /// `binderCallWithUserAllowlist`); an allowlisted app's `setExactAndAllowWhileIdle` that only
+    /// the exemption allows gets the compat quota (`exactAllowWhileIdleBinderCallWithAllowlist`).
+    func applyPowerExemptionFlags(_ alarm: inout PendingAlarm) {
+        let usage = parameters.batteryUsage
+        if usage.userExempt && alarm.method != .setAlarmClock {
+            alarm.allowWhileIdleUnrestricted = true
+        } else if usage.onPowerAllowlist && alarm.method.isExact && parameters.effectiveTargetSdk >= 31 && !holdsExactAlarmPermission {
+            alarm.lowerQuota = true
+        }
     }
 
     /// The pending alarm for `request` at `now`: floor, window and interval as AMS `setImpl` computes them.

@@ -37,6 +37,28 @@ public struct AlarmManagerParameters: Sendable, Equatable {
     /// `targetSdk`, or the device's API level when unset.
     public var effectiveTargetSdk: Int { targetSdk ?? apiLevel }
 
+    // MARK: Battery (PowerManager, DeviceIdleController, AppStateTracker; issue 18 part 2)
+
+    /// The app's battery-usage setting (Settings → Apps → Battery: Unrestricted / Optimized /
+    /// Restricted), or a place on the system power allowlist. Default `.optimized`: the first cut's
+    /// app, on no allowlist and not background-restricted. See ``AppBatteryUsage`` for what each
+    /// changes (AOSP AlarmManagerServiceTest `canScheduleExactAlarmsBinderCall`,
+    /// `*WithAllowlist`, `binderCallWithUserAllowlist`, `allowWhileIdleUnrestricted`,
+    /// `testAlarmRestrictedByFAS`).
+    public var batteryUsage = AppBatteryUsage.optimized
+    /// Battery Saver on when the run starts (PowerManager low-power mode; AppStateTracker
+    /// `mForceAllAppsStandby`). It has no effect while the device charges (BatterySaverStateMachine
+    /// turns Battery Saver off when plugged in). Default false (AOSP AlarmManagerServiceTest
+    /// `batterySaverThrottling`, `allowWhileIdle*AlarmsInBatterySaver`).
+    public var batterySaver = false
+    /// The app's start mode is disabled (`ActivityManagerInternal.isAppStartModeDisabled`: AOSP
+    /// returns APP_START_MODE_DISABLED only for an instant app whose uid is not active): `set*`
+    /// calls are dropped without an error (AMS `setImpl`: "package not allowed to start") and its
+    /// alarms are removed when its uid goes idle (AMS `UidObserver.onUidIdle/onUidGone(disabled)`
+    /// → `removeForStoppedLocked`; AOSP AlarmManagerServiceTest `alarmsRemovedOnAppStartModeDisabled`).
+    /// Default false; the swarm never draws it (an alarm app does not ship as an instant app).
+    public var appStartModeDisabled = false
+
     // MARK: Scheduler constants (AOSP AlarmManagerService.Constants; DeviceConfig-tunable)
 
     /// `MIN_FUTURITY`: a non-core caller's trigger is raised to at least now + this (AMS `setImpl`:
@@ -197,6 +219,32 @@ public struct AndroidManifestDeclarations: Sendable, Equatable {
     public static var usual: AndroidManifestDeclarations {
         AndroidManifestDeclarations(declared: BridgeCore.requiredAndroidManifest)
     }
+}
+
+/// The app's place in power management (Settings → Apps → Battery, DeviceIdleController's power
+/// allowlist, AppStateTracker's forced app standby).
+public enum AppBatteryUsage: String, Sendable, Equatable, CaseIterable {
+    /// "Optimized", the default: on no allowlist, not background-restricted.
+    case optimized
+    /// "Unrestricted" (the user exempted it from battery optimisation): on the user power allowlist,
+    /// so both `DeviceIdleController.isAppOnWhitelist` and `AppStateTracker.isUidPowerSaveUserExempt`
+    /// hold. Exact alarms need no permission, revocation removes nothing, every alarm but an alarm
+    /// clock gets FLAG_ALLOW_WHILE_IDLE_UNRESTRICTED, Battery Saver does not restrict it.
+    case unrestricted
+    /// On the system power allowlist (a preinstalled clock, an OEM config): `isAppOnWhitelist`
+    /// only. Exact alarms need no permission, and `setExactAndAllowWhileIdle` without the
+    /// permission gets FLAG_ALLOW_WHILE_IDLE_COMPAT (AMS `set`: "lower quota to keep pre-S compatibility").
+    case systemAllowlisted = "system-allowlisted"
+    /// "Restricted" (forced app standby, OP_RUN_ANY_IN_BACKGROUND denied): while the app's uid is
+    /// not active its due alarms, alarm clocks excepted, are held until it is (AMS
+    /// `isBackgroundRestricted`, `mPendingBackgroundAlarms`, `sendPendingBackgroundAlarmsLocked`).
+    case restricted
+
+    /// `DeviceIdleController.isAppOnWhitelist` (the full power allowlist, not except-idle): AMS
+    /// `isExemptFromExactAlarmPermissionNoLock`, AppStateTracker `mPowerExemptAllAppIds`.
+    public var onPowerAllowlist: Bool { self == .unrestricted || self == .systemAllowlisted }
+    /// `AppStateTracker.isUidPowerSaveUserExempt`: the user's own allowlist.
+    public var userExempt: Bool { self == .unrestricted }
 }
 
 /// App standby buckets (UsageStatsManager STANDBY_BUCKET_*).

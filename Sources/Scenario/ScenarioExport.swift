@@ -272,6 +272,7 @@ public enum ScenarioExport {
         case "android.api-level": return String(setup.android.apiLevel)
         case "android.oem-kills-ringing-ms": return setup.android.oemKillsRingingAfterMs.map(String.init) ?? "off"
         case "android.standby-bucket": return setup.androidStandbyBucket.rawValue
+        case "android.battery-usage": return setup.android.batteryUsage.rawValue
         case "android.doze-maintenance-ms": return String(setup.android.dozeMaintenanceWindowMs)
         case "android.step-report-latency-ms": return String(setup.stepReportLatencyMs)
         case "android.locked-boot-broadcast-delay-ms": return String(setup.android.lockedBootBroadcastDelayMs)

@@ -42,6 +42,7 @@ public enum ScenarioRunner {
                                        "ios.workout-session-latency-ms", "ios.workout-collection-latency-ms", "ios.pedometer-history-lag-ms",
                                        "android.locked-boot-broadcast-delay-ms", "android.fresh-install", "android.doze-idle-periods-ms",
                                        "android.oem-delivery-delay-max-ms", "android.alarm-volume", "android.fgs-window-ms",
+                                       "android.battery-usage", "android.battery-saver",
                                        "net.kill-switch-failure-rate", "net.kill-switch-timeout-ms", "js.stall-one-in",
                                        "sim.reactive-user", "sim.interleaving-death-rate", "sim.request-failure-rate", "sim.foreground-repair-failures",
                                        "sim.workout-loss-rate", "sim.walk-force-quit-rate", "sim.snooze-clock-change-rate",
@@ -612,6 +613,7 @@ public enum ScenarioRunner {
             ("android.full-screen-intent", "granted", "denied", \.androidFullScreenIntent),
             ("app.js-cache-stale", "on", "off", \.jsCacheStale),
             ("android.fresh-install", "on", "off", \.android.freshInstall),
+            ("android.battery-saver", "on", "off", \.android.batterySaver),
             ("sim.reactive-user", "on", "off", \.reactiveUser),
             // Issue 7: the liveness phase after the file's span (heal, then convergence).
             ("sim.liveness", "on", "off", \.liveness.enabled),
@@ -768,6 +770,11 @@ public enum ScenarioRunner {
                 return bad + " (" + StandbyBucket.allCases.map(\.rawValue).joined(separator: ", ") + ")"
             }
             setup.androidStandbyBucket = bucket
+        case "android.battery-usage":
+            guard let usage = AppBatteryUsage(rawValue: parameter.value) else {
+                return bad + " (" + AppBatteryUsage.allCases.map(\.rawValue).joined(separator: ", ") + ")"
+            }
+            setup.android.batteryUsage = usage
         case "android.manifest":
             return applyManifest(parameter.value, bad: bad, to: &setup)
         case "android.doze-idle-periods-ms":

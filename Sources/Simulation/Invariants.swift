@@ -1,4 +1,5 @@
 import AlarmBridge
+import AndroidModel
 import SimKernel
 
 /// Invariant checks. Each reads ground truth from the platform model and the oracle, never the
@@ -54,6 +55,7 @@ extension World {
         if let occurrence, let name = unseenSetBackExemption(occurrence) { return name }
         if exactRevocationUnseen() { return "exact-permission-revoked" }
         if let occurrence, inexactDeliveryDueBy(occurrence) != nil { return "exact-permission-revoked" }
+        if let occurrence, backgroundRestrictedHold(occurrence) { return "background-restricted" }  // [limit] forced app standby
         if let manager = android, manager.forceStopped { return "force-stop" }  // [limit] AND-6
         if let name = authorizationExemption() { return name }
         // Only until the bridge's retry was due (OCC-5, [derived] WALK-18; Oracle.swift).
@@ -99,16 +101,38 @@ extension World {
     /// allow-while-idle alarm the bridge set because exact alarms were refused, and AMS may still
     /// deliver it (its window: 0.75 × futurity, at most 1 h, plus doze quota deferral).
     /// - Returns: the latest delivery as wall ms, or nil when no such ring excuses the gap.
+    /// A ring "Restricted" holds is not in it: see ``backgroundRestrictedHold(_:)``.
     func inexactDeliveryDueBy(_ occurrence: OracleOccurrence) -> Int64? {
         guard let manager = android else { return nil }
-        let pending = manager.pending.filter { alarm in
+        let pending = inexactRings(of: occurrence).filter { !manager.isHeldByBackgroundRestriction($0) }
+        guard let latest = pending.map({ manager.latestDeliveryWallMs($0) }).max(), wallMs <= latest + setup.transitionBoundMs else { return nil }
+        return latest
+    }
+
+    /// The inexact allow-while-idle rings the bridge set for `occurrence` because exact alarms were
+    /// refused: its own opening ring (a primary due by now), or a ring bound to it.
+    func inexactRings(of occurrence: OracleOccurrence) -> [PendingAlarm] {
+        guard let manager = android else { return [] }
+        return manager.pending.filter { alarm in
             guard !alarm.method.isExact, inexactWhileRefused.contains(alarm.id) else { return false }
-            // The occurrence's own opening ring (a primary due by now), or a ring bound to it.
             return oracle.bindings[alarm.id] == occurrence.id
                 || (alarm.metadata.kind.opensOccurrence && occurrence.tiedRoots.contains(alarm.metadata.rootID) && alarm.triggerWallMs <= wallMs)
         }
-        guard let latest = pending.map({ manager.latestDeliveryWallMs($0) }).max(), wallMs <= latest + setup.transitionBoundMs else { return nil }
-        return latest
+    }
+
+    /// `background-restricted` [limit]: the user set the app's battery usage to "Restricted"
+    /// (forced app standby), so while its uid is idle AlarmManager holds every due alarm but an
+    /// alarm clock (AMS `isBackgroundRestricted`, `mPendingBackgroundAlarms`; AOSP
+    /// AlarmManagerServiceTest `testAlarmRestrictedByFAS`). Narrow: only an inexact ring of the
+    /// occurrence that the bridge had to set because exact alarms were refused, only once its own
+    /// window (``inexactDeliveryDueBy(_:)``) has passed and only while the hold lasts: the user
+    /// opening the app ends it and AMS sends the ring at once. Alarm clocks are never held, so a
+    /// bridge with the exact permission is never excused by it. RULES.md and the seeds are silent on
+    /// forced app standby; decided from AOSP: the hold is the platform's, and the bridge's duty is
+    /// AND-1/AND-3's (exact rings whenever allowed, inexact ones kept meanwhile).
+    func backgroundRestrictedHold(_ occurrence: OracleOccurrence) -> Bool {
+        guard let manager = android else { return false }
+        return inexactRings(of: occurrence).contains { manager.isHeldByBackgroundRestriction($0) && $0.triggerWallMs <= wallMs }
     }
 
     /// The user denied AlarmKit, or the app shipped without `NSAlarmKitUsageDescription`: nothing

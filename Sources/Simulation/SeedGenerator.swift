@@ -38,6 +38,7 @@ public enum SeedGenerator {
         setup.walk = drawWalkSetup(platform: platform, streams: streams)
         drawDevice(&setup, streams: streams)
         drawAndroidDevice(&setup, streams: streams)
+        drawAndroidPower(&setup, streams: streams)
         drawBridgeConstants(&setup, streams: streams)
 
         // The seed's faults: every kind's switch and rate from its own stream (FaultCatalog.swift).
@@ -237,6 +238,17 @@ public enum SeedGenerator {
         setup.androidFullScreenIntent = androidRNG.chance(Ratio(3, 4))
     }
 
+    /// Issue 18 part 2 (`setup.android-power`, its own stream so no other draw moves): the app's
+    /// battery usage — Unrestricted (user power allowlist) in 3 of 20 seeds, on the system
+    /// allowlist in 1, "Restricted" (forced app standby) in 1, else Optimized — and Battery Saver on
+    /// from the start in 1 of 5 (it rests while the plan charges the phone).
+    static func drawAndroidPower(_ setup: inout DeviceSetup, streams: RandomStreams) {
+        var powerRNG = streams.stream("setup.android-power")
+        let usageRoll = powerRNG.uniform(below: 20)
+        setup.android.batteryUsage = usageRoll < 3 ? .unrestricted : usageRoll < 4 ? .systemAllowlisted : usageRoll < 5 ? .restricted : .optimized
+        setup.android.batterySaver = powerRNG.chance(Ratio(1, 5))
+    }
+
     /// The bridge's and the JS side's tunable constants, each group from its own stream.
     static func drawBridgeConstants(_ setup: inout DeviceSetup, streams: RandomStreams) {
         setup.transitionBoundMs = 5_000
@@ -364,6 +376,8 @@ public enum SeedGenerator {
             RunParameter("android.focus-loss-silences", String(android.focusLossSilencesAlarm)),
             RunParameter("android.fgs-window-ms", String(android.exactAlarmForegroundServiceWindowMs)),
             RunParameter("android.standby-bucket", setup.androidStandbyBucket.rawValue),
+            RunParameter("android.battery-usage", android.batteryUsage.rawValue),
+            RunParameter("android.battery-saver", android.batterySaver ? "on" : "off"),
             RunParameter("android.full-screen-intent", setup.androidFullScreenIntent ? "granted" : "denied"),
             RunParameter("android.step-report-latency-ms", String(setup.stepReportLatencyMs)),
             RunParameter("bridge.w-step-ms", String(setup.recentStepWindowMs)),

@@ -54,6 +54,7 @@ extension World {
             step(.didEnterBackground)
             startBackgroundBudget()
             setScreen(on: false)
+            setAppActive(false)
         case .userCompleteChallenge:
             guard process.running, process.active, let live = process.bridge?.document?.liveOccurrence else { return }
             step(.api(.completeChallenge(rootID: live.rootID, occurrenceToken: live.token)))
@@ -320,6 +321,7 @@ extension World {
         if android != nil {
             setScreen(on: true)
             onAlarmManager { $0.appLaunchedByUser() }  // leaves the stopped state after a force-stop
+            setAppActive(true)  // the uid is active: Battery Saver and "Restricted" holds lift
         }
         if !process.running { launch(.user) } else { resume() }
         if forceQuitHoldsIntents {

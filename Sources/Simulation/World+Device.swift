@@ -481,6 +481,13 @@ extension World {
         onAlarmManager { $0.setScreen(on: on, now: now) }
     }
 
+    /// Android: the app's uid becomes active (in the foreground) or idle (left; process death ends
+    /// it in the model too). Battery Saver and forced app standby spare an active uid (AMS).
+    func setAppActive(_ active: Bool) {
+        let now = androidNow
+        onAlarmManager { $0.setAppActive(active, now: now) }
+    }
+
     /// Settings → Force stop [limit] (AND-6): alarms removed, process killed, no broadcast until
     /// the user opens the app.
     func forceStop() {
