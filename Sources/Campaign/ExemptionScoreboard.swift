@@ -122,6 +122,9 @@ public enum ExemptionScoreboard {
         "late-delivery": [.snoozeNotRebased],
         // [derived] AND-1, AND-3: without exact alarms the bridge keeps inexact allow-while-idle rings.
         "manifest-missing-exact-permission": [.keepsNothingWhenExactRefused],
+        // AND-1, AND-3: under forced app standby the refused ring is held, never excused when
+        // missing: a bridge that keeps nothing once exact is refused is still silent there.
+        "background-restricted": [.keepsNothingWhenExactRefused],
         // BOOT-12: only an explicit "disabled" holds scheduling back; a failed check fails open.
         "kill-switch-disabled": [.killSwitchFailsClosed],
         // SCH-26, SCH-9: a save succeeds only when a read finds its exact primary; where nothing
@@ -183,6 +186,9 @@ public enum ExemptionScoreboard {
         "android-min-futurity": (["clock-change-during-snooze", "clock-jump-forward", "clock-jump-back"], nil, nil),
         "ios-schedule-latency": (["clock-change-during-snooze", "clock-jump-forward", "clock-jump-back"], nil,
                                  "swarm-drawn AlarmKit schedule latency (setup.platform: 0.1–2 s)"),
+        // AND-1, AND-3 (AOSP isBackgroundRestricted): a "Restricted" app whose exact-alarm
+        // permission the user revoked keeps inexact rings, which forced app standby holds.
+        "background-restricted": (["exact-permission-revoke"], .batteryRestricted, nil),
         // AND-1: canScheduleExactAlarms is false while the user's revocation lasts.
         "manifest-missing-exact-permission": (["exact-permission-revoke"], nil, "also a manifest without an exact-alarm permission for the API level (scenarios)"),
         "manifest-missing-boot-receiver": (["reboot"], .noBootReceiver, nil),
@@ -327,6 +333,9 @@ public enum ExemptionSetup: String, Sendable, CaseIterable {
     /// BOOT-12: every kill-switch check from half the safety phase on answers an explicit
     /// "disabled" (a scripted `fault kill-switch-disabled`); the liveness heal answers ok again.
     case killSwitchDisabledMidRun = "kill-switch=disabled from mid-run"
+    /// AND-1, AND-3: the user set the app's battery usage to "Restricted" (forced app standby;
+    /// AOSP AlarmManagerService isBackgroundRestricted).
+    case batteryRestricted = "android.battery-usage=restricted"
 
     /// True when the override is itself a defect of the app (its declared manifest), which the
     /// correct bridge's run must catch (`android-manifest`, AND-1): the row's witness.
@@ -336,7 +345,7 @@ public enum ExemptionSetup: String, Sendable, CaseIterable {
     public var platforms: [PlatformFlavor] {
         switch self {
         case .alarmKitUnavailable, .usageDescriptionMissing, .authorizationDenied: return [.ios]
-        case .noBootReceiver, .notDirectBootAware: return [.android]
+        case .noBootReceiver, .notDirectBootAware, .batteryRestricted: return [.android]
         case .killSwitchDisabledMidRun: return [.ios, .android]
         }
     }
@@ -348,6 +357,7 @@ public enum ExemptionSetup: String, Sendable, CaseIterable {
         case .authorizationDenied: setup.ios.authorization = .denied
         case .noBootReceiver: setup.android.manifest.receivesBootCompleted = false
         case .notDirectBootAware: setup.android.manifest.directBootAware = false
+        case .batteryRestricted: setup.android.batteryUsage = .restricted
         case .killSwitchDisabledMidRun:
             let at = setup.startWallMs + setup.durationMs / 2
             let index = setup.plan.firstIndex { $0.wallMs > at } ?? setup.plan.endIndex
