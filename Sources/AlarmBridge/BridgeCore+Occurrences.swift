@@ -397,9 +397,15 @@ extension BridgeCore {
            reLivedRingIDs.contains(row.id), !publishedSinceBackwardJump.contains(row.id) {
             reachedAt = startedAt + (back.toWallMs - back.fromWallMs)  // due in the old frame (TIME_SET)
         }
+        // A record placed in the corrected frame (live across the correction, or opened late with
+        // its offset: `inactivityClockOffsetMs`) is compared in that frame (android swarm seed
+        // 10378: a1's 05:56 and a2.tue's 06:22 held by forced app standby across a 10 min
+        // set-back at 06:25; a1's interval moved to the new frame, a2.tue's ring time did not,
+        // and the pass-over was missed).
         let acrossToken = correctionLiveToken
         if let incumbent = document?.occurrences.last(where: { record in
-            record.rootID != row.metadata.rootID && record.wasLive(at: record.token == acrossToken ? reachedAt : startedAt)
+            let corrected = record.token == acrossToken || record.inactivityClockOffsetMs != 0
+            return record.rootID != row.metadata.rootID && record.wasLive(at: corrected ? reachedAt : startedAt)
         }) {
             // OCC-3: this root became due while another occurrence was live — observed only now
             // (a suspended or dead process), after that occurrence closed. Still a pass-over.
