@@ -47,7 +47,7 @@ extension BridgeCore {
         rebaseUnrungSnoozeRows(inventory, now: now, into: &out)  // SNZ-20
         guard flavor == .ios else { return }
         noteHeldPastFire(inventory, now: now)  // REC-9
-        replanMovedRelativeRows(inventory, delivered: queuedDeliveries, now: now)  // REC-8, IOS-2
+        replanMovedRelativeRows(inventory, delivered: queuedDeliveries, current: !mayPredateLandings, now: now)  // REC-8, IOS-2
         let nowAlerting = inventory.filter { $0.state == .alerting }.map(\.id).sorted()
         // OCC-2: the first root to become *due* owns the occurrence, whatever order a late
         // observation sees the alerts in (the process may not have run when they started).
@@ -182,7 +182,13 @@ extension BridgeCore {
     /// at 07:11 over a legacy 07:23, seen at 09:38, left the ring armed for the next 07:23 after the
     /// user moved the alarm to 07:55). A weekly one that rang is pending again, so it keeps the
     /// narrow window.
-    mutating func replanMovedRelativeRows(_ inventory: [PlatformAlarm], delivered: [AlarmUUID], now: BridgeInstants) {
+    ///
+    /// `current` is false for an `alarmUpdates` set, which may be one the daemon yielded while
+    /// the app was suspended: a one-shot it lists pending may have rung since, so only a fresh
+    /// read is evidence that it still waits past its instant (ios swarm seed 35386: a 09:05
+    /// one-shot alerting since 09:05, seen at 14:17 first in a set from 08:04, was re-planned for
+    /// the next morning and then opened a live occurrence dated tomorrow).
+    mutating func replanMovedRelativeRows(_ inventory: [PlatformAlarm], delivered: [AlarmUUID], current: Bool, now: BridgeInstants) {
         guard let document else { return }
         let adopted = document.zoneAdoptedAtMs ?? .min
         let jump = lastForwardJump
@@ -216,7 +222,7 @@ extension BridgeCore {
             // past, an edit to 08:04 never retired it, and it rang at 07:10 the next morning).
             // A jump this bridge measured decides alone (`jumpedOver`): a ring time before it is
             // a delivery AlarmKit holds late, not a passed-over one (ios uniform seed 20087).
-            let waitingUnmeasured = jump == nil && weekday == nil && row.metadata.kind == .primary
+            let waitingUnmeasured = current && jump == nil && weekday == nil && row.metadata.kind == .primary
                 && row.fireWallMs <= now.wallMs - Self.lateDeliverySlackMs
             guard plannedInOldZone || jumpedOver || waitingUnmeasured else { continue }
             var next = configuration.calendar.nextFire(hour: hour, minute: minute, weekday: weekday, after: now.wallMs)
