@@ -392,14 +392,32 @@ extension BridgeCore {
             if !save.failedPrepared.contains(id) { out.append(.cancel(id, origin: .directSave)) }
             mutate { $0.removeRow(id) }
         }
+        let previous = save.previous.map(followingReplannedOneShot)
         mutate { document in
             document.alarms.removeAll { $0.id == save.alarmID }
-            if let previous = save.previous {
+            if let previous {
                 document.alarms.append(previous)
                 document.alarms.sort { $0.id < $1.id }
             }
         }
         flush(into: &out)
+    }
+
+    /// REC-8, SCH-10: a one-shot's previous definition as the bridge has re-planned it since the
+    /// save began. `replanMovedRelativeRows` moves a jumped-over (or zone-moved) one-shot's primary
+    /// row and its definition to the next match; a failed save restoring the definition it saw
+    /// first would undo that, leave the one-shot dated at an instant already passed, and the sync
+    /// would cancel the ring AlarmKit still holds for the next match as spent (ios swarm seed
+    /// 39907: 05:54 jumped over by a +1 h correction, a title edit whose write failed restored the
+    /// 05:54 of the day before, and the next morning's ring was cancelled and never re-armed).
+    func followingReplannedOneShot(_ alarm: LogicalAlarm) -> LogicalAlarm {
+        guard case .once(let fire) = alarm.repeats, let document,
+              let moved = replannedRelativeRows.last(where: { entry in
+                  guard entry.fromWallMs == fire, let row = document.row(entry.id) else { return false }
+                  return row.metadata.kind == .primary && row.metadata.alarmID == alarm.id
+              }), let row = document.row(moved.id),
+              case .relative(let hour, let minute, nil) = row.schedule, hour == alarm.hour, minute == alarm.minute else { return alarm }
+        return with(alarm) { $0.repeats = .once(fireWallMs: row.fireWallMs) }
     }
 
     /// Arm before retire: only after the save was verified do the previous schedule's primaries
