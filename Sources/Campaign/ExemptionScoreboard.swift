@@ -183,7 +183,9 @@ public enum ExemptionScoreboard {
         // SNZ-21: a restart resets the monotonic clock under a pending snooze.
         "snooze-across-reboot": (["reboot", "late-reboot", "locked-boot-length"], nil, nil),
         // SNZ-20 and the platform's floors: a rebase made just before the snooze deadline.
-        "android-min-futurity": (["clock-change-during-snooze", "clock-jump-forward", "clock-jump-back"], nil, nil),
+        // INACT-22 at the heal (android uniform seed 83695): an overdue inexact primary made exact
+        // at the grant that ends an exact-permission revocation is delivered 5 s later.
+        "android-min-futurity": (["clock-change-during-snooze", "clock-jump-forward", "clock-jump-back", "exact-permission-revoke"], nil, nil),
         "ios-schedule-latency": (["clock-change-during-snooze", "clock-jump-forward", "clock-jump-back"], nil,
                                  "swarm-drawn AlarmKit schedule latency (setup.platform: 0.1–2 s)"),
         // AND-1, AND-3 (AOSP isBackgroundRestricted): a "Restricted" app whose exact-alarm

@@ -259,10 +259,36 @@ extension World {
 
     // MARK: kill switch (invariant 39)
 
+    /// BOOT-12: the `kill-switch-disabled` exemption's interval. The operator's explicit
+    /// "disabled" holds the sync's scheduler calls back only while a process has it in force (or,
+    /// with no process running, while the last one had it), and for T_OP after scheduling is
+    /// enabled again: the bridge then catches up at once (`killSwitchChecked` reads for a launch
+    /// sync; a new process starts enabled). Before, any "disabled" anywhere in the run excused
+    /// every missing primary to its end, so a bridge that never caught up passed.
+    func killSwitchHoldsSync() -> Bool {
+        guard launchState.killSwitchEverDisabled else { return false }
+        let disabled = process.bridge.map(\.remoteSchedulingDisabled) ?? launchState.killSwitchDisabledDeclared
+        if disabled { return true }
+        guard let since = launchState.killSwitchReenabledAtMs else { return false }
+        return nowMs - since <= setup.transitionBoundMs
+    }
+
+    /// A process declared scheduling enabled, or a new one started with it enabled.
+    func noteKillSwitchHoldEnded() {
+        guard launchState.killSwitchDisabledDeclared else { return }
+        launchState.killSwitchDisabledDeclared = false
+        launchState.killSwitchReenabledAtMs = nowMs
+    }
+
     func checkFailOpen(_ declared: RemoteSchedulingState) {
         guard !stopped else { return }
         let answer = launchState.lastKillSwitchAnswer.flatMap { $0.incarnation == process.incarnation ? $0.response : nil }
-        if declared == .disabledByKillSwitch { launchState.killSwitchEverDisabled = true }
+        if declared == .disabledByKillSwitch {
+            launchState.killSwitchEverDisabled = true
+            launchState.killSwitchDisabledDeclared = true
+        } else {
+            noteKillSwitchHoldEnded()
+        }
         if let message = OccurrenceChecks.failOpen(declared: declared, lastAnswer: answer) {
             violate("fail-open", [], message)
         }

@@ -487,7 +487,7 @@ extension World {
            document?.dropped?.contains(where: { $0.rootID == rootID && $0.reason == .capacity }) == true {
             return "capacity-dropped-surfaced"  // CAP-9: the platform refused this ring time, and the user is told
         }
-        if launchState.killSwitchEverDisabled { return "kill-switch-disabled" }  // BOOT-12: the operator's explicit choice
+        if killSwitchHoldsSync() { return "kill-switch-disabled" }  // BOOT-12: the operator's explicit choice, while in force
         return nil
     }
 

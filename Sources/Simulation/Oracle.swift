@@ -414,7 +414,7 @@ extension World {
     /// UTC primary rang at 17:44 JST, the bridge owned it and armed a successor at its dismissal,
     /// while the oracle held nothing live).
     func oracleOpenFrozenZoneRing(_ id: AlarmUUID, _ metadata: RingMetadata) {
-        guard !stopped, launchState.killSwitchEverDisabled, metadata.kind.opensOccurrence, oracle.liveIndex == nil,
+        guard !stopped, killSwitchHoldsSync(), metadata.kind.opensOccurrence, oracle.liveIndex == nil,
               let before = calendarBeforeZoneChange, let fire = registeredInstant(of: id),
               let root = configuredWeeklyRoots(metadata).first(where: { $0.id == metadata.rootID }) else { return }
         let fireTrueMs = nowMs - (wallMs - fire)
@@ -711,7 +711,7 @@ extension World {
                 return
             }
             // BOOT-12: an explicit "disabled" from the kill switch held the sync back (operator's choice).
-            if launchState.killSwitchEverDisabled { countExemption("kill-switch-disabled"); return }
+            if killSwitchHoldsSync() { countExemption("kill-switch-disabled"); return }
         }
         if alreadyOpened(rootID: rootID, fireWallMs: fireWallMs) {
             // OCC-20: the same configured time again (the wall clock was set back over it) is

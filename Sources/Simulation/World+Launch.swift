@@ -28,6 +28,12 @@ struct LaunchWorldState {
     /// A bridge declared scheduling disabled by the kill switch at some point of the run: primaries
     /// it then did not register are the operator's choice (exemption `kill-switch-disabled`).
     var killSwitchEverDisabled = false
+    /// The last bridge process to declare a state declared scheduling disabled, and no process
+    /// has started or re-enabled since (``World/killSwitchHoldsSync()``).
+    var killSwitchDisabledDeclared = false
+    /// When (true ms) the last disabled hold ended: a process re-enabled scheduling, or a new
+    /// process started with scheduling enabled.
+    var killSwitchReenabledAtMs: Int64?
     /// Per-check network failures of the fuzz (own stream: other draws keep their values).
     var networkRNG: Xoshiro256StarStar
     /// First-seen identity of every occurrence token in the stored document (invariant 17).

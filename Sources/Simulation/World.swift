@@ -763,6 +763,7 @@ final class World {
         process.upSinceMs = nowMs
         process.active = false
         process.bridge = BridgeCore(configuration: configuration())
+        noteKillSwitchHoldEnded()  // BOOT-12: a new process starts with scheduling enabled
         process.storeReadFailed = false
         process.storeReadSucceeded = false
         process.challengeShown = false
