@@ -121,7 +121,8 @@ public enum AndroidBroadcast: Sendable, Equatable {
 /// Why the system killed the app process.
 public enum AndroidKillReason: String, Sendable, Equatable {
     case forceStop = "force-stop"
-    case packageUpdate = "package-update"
+    /// Named like the fault and the exemption that cover it (`app-update`): one kill, one name.
+    case packageUpdate = "app-update"
     case oemBatteryKiller = "oem-battery-killer"
 }
 

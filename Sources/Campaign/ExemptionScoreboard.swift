@@ -109,8 +109,6 @@ public enum ExemptionScoreboard {
         // REC-9, SNZ-22, OCC-5: a set-back no process saw pushed the live occurrence's pending
         // successor or walk fuse out; the first ready step that sees it rebases them to their bound.
         "clock-change-unseen": [.successorNotRebased],
-        // AND-3, BOOT-9: the MY_PACKAGE_REPLACED process restores what the update took.
-        "package-update": [.packageReplacedRestoresNothing],
         // SNZ-21: a pending snooze survives the restart: Android's restore re-arms it in locked
         // boot (AND-2, AND-3), iOS never reads the locked store as empty (BOOT-2).
         "snooze-across-reboot": [.restoreSkipsLockedBoot, .unavailableReadAsEmpty],
@@ -178,8 +176,6 @@ public enum ExemptionScoreboard {
     /// a row-level setup override where the cause is the app's configuration or an operator's
     /// answer (``ExemptionSetup``), and the swarm-drawn situations left as they are drawn.
     public static let extraCauses: [String: (faults: [String], setup: ExemptionSetup?, situation: String?)] = [
-        // AND-3: the Android model's kill reason of an update (`processKilled(.packageUpdate)`).
-        "package-update": (["app-update"], nil, "World.appUpdate names the same kill app-update in the same step, so the oracle counts app-update"),
         // SNZ-21: a restart resets the monotonic clock under a pending snooze.
         "snooze-across-reboot": (["reboot", "late-reboot", "locked-boot-length"], nil, nil),
         // SNZ-20 and the platform's floors: a rebase made just before the snooze deadline.

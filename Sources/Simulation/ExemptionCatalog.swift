@@ -62,10 +62,6 @@ public enum ExemptionCatalog {
               "An app update killed the process (and on Android replaced the package); until the new version runs, nothing can re-arm.",
               mustStill: "adopt the daemon inventory unchanged and re-arm at the first run of the new version (iOS launch, Android MY_PACKAGE_REPLACED), keeping each occurrence's policy",
               rules: ["BOOT-9", "INACT-8", "AND-3"], source: "PLATFORMS.md, update"),
-        entry("package-update", [.android],
-              "The Android model's name for the same kill: replacing the package stops the app's process.",
-              mustStill: "re-arm its rings when MY_PACKAGE_REPLACED starts it again",
-              rules: ["AND-3"], source: "PLATFORMS.md, update"),
     ]
 
     // MARK: - Restarts and protected data

@@ -86,7 +86,7 @@ struct ExemptionCatalogTests {
     func countedNamesHaveEntries() throws {
         let counted = try Self.countedNames()
         #expect(counted.count >= 30, "the source scan found only \(counted.sorted())")
-        for name in ["mute-switch", "force-stop", "package-update", "alarmkit-unavailable", "late-delivery", "clock-jump-ambiguous-start"] {
+        for name in ["mute-switch", "force-stop", "app-update", "alarmkit-unavailable", "late-delivery", "clock-jump-ambiguous-start"] {
             #expect(counted.contains(name), "the source scan missed \(name)")
         }
         let missing = counted.filter { ExemptionCatalog.info($0) == nil }.sorted()
