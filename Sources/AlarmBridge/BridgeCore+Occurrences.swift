@@ -1025,7 +1025,7 @@ extension BridgeCore {
                 out.append(.setTimer(.armRetry, delayMs: configuration.armRetryDelayMs))
             }
             if row.metadata.kind == .primary, !saves.pending.contains(where: { $0.touched.contains(id) }) {
-                schedulePrimaryRetry(after: error, into: &out)
+                schedulePrimaryRetry(id, after: error, into: &out)
             }
         }
     }
@@ -1044,16 +1044,20 @@ extension BridgeCore {
     /// ([derived] WALK-18, AND-3). The capacity limit has its own single retry (CAP-4, CAP-9) and
     /// a missing authorization or exact-alarm permission waits for its grant (SCH-26, AND-1,
     /// AND-3); a direct save's failure is JS's to retry (SCH-10, API-19).
-    mutating func schedulePrimaryRetry(after error: PlatformError, into out: inout [BridgeCommand]) {
+    mutating func schedulePrimaryRetry(_ id: AlarmUUID, after error: PlatformError, into out: inout [BridgeCommand]) {
         switch error {
         case .maximumLimitReached, .notAuthorized, .securityException, .illegalStateException: return  // limits: CAP-4, SCH-26, AND-1
         case .writeFailed, .notFound, .invalidState, .readFailed: break
         }
-        guard !primaryRetryPending else { return }
         if defects.givesUpOnFailedPrimary {
-            out.append(.note("defect gives-up-on-failed-primary: no retry of the failed primary"))
+            // Known defect: no timer retry, and no sync of this process requests it again (a
+            // resume's re-plan included, SCH-24), as its description says.
+            out.append(.note("defect gives-up-on-failed-primary: \(id) is never requested again by this process"))
+            if !givenUpPrimaries.contains(id) { givenUpPrimaries.append(id) }
+            if givenUpPrimaries.count > 64 { givenUpPrimaries.removeFirst() }
             return
         }
+        guard !primaryRetryPending else { return }
         let exponent = min(primaryRetries, 20)
         let delayMs = min(configuration.primaryRetryDelayMs << Int64(exponent), configuration.primaryRetryDelayMsMax)
         primaryRetries += 1

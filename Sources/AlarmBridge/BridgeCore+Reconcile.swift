@@ -209,6 +209,7 @@ extension BridgeCore {
                     continue  // known defect: "we scheduled it already" — the registry, not the platform
                 }
                 if request.metadata.kind == .seed && !seedsAdmitted { withheldSeeds = true; continue }  // CAP-3
+                if defects.givesUpOnFailedPrimary && givenUpPrimaries.contains(request.id) { continue }  // known defect
                 schedules.append(request)  // SCH-19: add what is missing
                 continue
             }

@@ -148,6 +148,9 @@ public struct BridgeCore: Sendable {
     /// is set; process-local, like every timer.
     var primaryRetries = 0
     var primaryRetryPending = false
+    /// Known defect `gives-up-on-failed-primary`: primaries whose request failed, never requested
+    /// again by this process (bounded; process-local).
+    var givenUpPrimaries: [AlarmUUID] = []
     var dirty = false
     /// Ready, but an inventory read that must be observed before anything else (the launch read,
     /// or a Stop intent's look-first read) has not arrived: inputs queue until it does.

@@ -145,17 +145,17 @@ public enum ExemptionScoreboard {
         "clock-change-unseen": .ios,
     ]
 
-    /// On iOS a suspended app runs no timer, and every resume or launch re-plans (SCH-24), so a
-    /// bridge without the timer retry (`gives-up-on-failed-primary`) differs observably only on
-    /// Android, whose background process lives on: no witness for that iOS row.
+    /// `primary-unregistered-by-fault` has a witness on both platforms: `gives-up-on-failed-primary`
+    /// never requests the failed primary again in that process, and the oracle ends the
+    /// exemption T_OP after the app is next opened (SCH-24), suspended or not since.
     ///
     /// Known gap (open, measured on `--faults schedule-failure,schedule-request-failure`, ios
     /// seeds 33, 152, 302 of 1..400): a background process that runs 5 s after a failed primary
     /// would retry it at 2 s (the correct bridge does, and needs no exemption), while the oracle
-    /// excuses the root until the process has run for the 5 min bound + T_OP
-    /// (`primaryRetryWasDue`), longer than any background budget; so the defect passes there. A
-    /// window of the bridge's own backoff (2 s doubling) + T_OP (5 s) still outlasts a 5 s budget;
-    /// a tighter one needs the retry's sync (deferrals, failed reads) bounded first.
+    /// excuses the root until the process has run for the 5 min bound + T_OP or the app is opened
+    /// (`primaryRetryWasDue`); a window of the bridge's own backoff (2 s doubling) + T_OP (5 s)
+    /// still outlasts a 5 s budget; a tighter one needs the retry's sync (deferrals, failed
+    /// reads) bounded first.
     ///
     /// `manifest-missing-boot-receiver`, `manifest-not-direct-boot-aware` (AND-1, AND-2, AND-3):
     /// the app that does nothing there is the setup itself (``ExemptionSetup/isAppDefect``), and
@@ -163,8 +163,7 @@ public enum ExemptionScoreboard {
     /// takes, before any convergence check could excuse a root (the row's red seeds count it).
 
     static func witnessOff(_ exemption: String, _ platform: PlatformFlavor) -> Bool {
-        (exemption == "primary-unregistered-by-fault" && platform == .ios)
-            || ["manifest-missing-boot-receiver", "manifest-not-direct-boot-aware"].contains(exemption)
+        ["manifest-missing-boot-receiver", "manifest-not-direct-boot-aware"].contains(exemption)
     }
 
     /// One row's causes: what the scoreboard forces for it.

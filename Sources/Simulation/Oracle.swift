@@ -93,6 +93,9 @@ struct Oracle {
     var primaryFaultRoots: [String] = []
     /// Per root, the true instant of its latest failed primary request. Lookup only, never iterated.
     var primaryFailures: [String: Int64] = [:]
+    /// SCH-24: the first opening of the app (true ms) since each root's latest primary failure.
+    /// Lookup only, never iterated.
+    var primaryOpenedSinceFailure: [String: Int64] = [:]
     /// Roots whose primary or seed the OS removed (never cleared): a fixed one vanishes past its
     /// fire time like one delivered inside one coalesced update (IOS-5), even after the bridge
     /// registered the root's next one (ios seed 217 with skip dates).
@@ -1302,7 +1305,13 @@ extension World {
     /// later of the latest failure and its own start or resume: the retry was due, and a primary
     /// still missing then is the bridge's gap, not the fault's. A suspended iOS app runs nothing,
     /// so the exemption lasts until it runs again.
+    ///
+    /// SCH-24: whenever the app is opened, the bridge registers the missing wanted rings in that
+    /// same execution, so an opening of the app after the failure ends the exemption T_OP later,
+    /// suspended or not since (before, a suspended iOS app kept it for ever: a bridge that never
+    /// asked again passed on iOS). ``notePrimaryFailureOpenings()`` records that opening.
     func primaryRetryWasDue(_ rootID: String) -> Bool {
+        if let opened = oracle.primaryOpenedSinceFailure[rootID], nowMs - opened > setup.transitionBoundMs { return true }
         guard let failedAtMs = oracle.primaryFailures[rootID], process.running, !process.suspended else { return false }
         return nowMs - max(failedAtMs, process.upSinceMs) > BridgeConfiguration.primaryRetryBoundMs + setup.transitionBoundMs
     }
@@ -1347,6 +1356,14 @@ extension World {
         }
     }
 
+    /// SCH-24: the app was opened; every root with a failed primary and no opening since its
+    /// failure records this one (``primaryRetryWasDue(_:)``).
+    func notePrimaryFailureOpenings() {
+        for rootID in oracle.primaryFailures.keys.sorted() where oracle.primaryOpenedSinceFailure[rootID] == nil {
+            oracle.primaryOpenedSinceFailure[rootID] = nowMs
+        }
+    }
+
     func noteScheduleResult(_ id: AlarmUUID, success: Bool) {
         guard let metadata = requestMetadata[id] else { return }
         noteRetryBudget(id, metadata.kind, token: metadata.token, success: success)
@@ -1354,7 +1371,9 @@ extension World {
         case (.primary, true):
             oracle.primaryFaultRoots.removeAll { $0 == metadata.rootID }
             oracle.primaryFailures[metadata.rootID] = nil
+            oracle.primaryOpenedSinceFailure[metadata.rootID] = nil
         case (.primary, false):
+            oracle.primaryOpenedSinceFailure[metadata.rootID] = nil
             if !oracle.primaryFaultRoots.contains(metadata.rootID) { oracle.primaryFaultRoots.append(metadata.rootID) }
             oracle.primaryFailures[metadata.rootID] = nowMs
         case (.successor, true): armFailureExempt = false

@@ -332,6 +332,7 @@ extension World {
         guard !process.active else { return }
         process.active = true
         process.stint += 1
+        notePrimaryFailureOpenings()  // SCH-24
         step(.didBecomeActive)
         enqueue(.plan(.appPeekAction), afterMs: 600)  // JS reads the action journal when it is up
         enqueue(.plan(.appGetScheduledAlarmTimes), afterMs: 700)  // and shows the alarm list (API-10)
