@@ -236,6 +236,24 @@ public enum TraceExplainer {
         return "scheduled alarm times: " + (described.isEmpty ? "none" : described.joined(separator: "; "))
     }
 
+    /// JS's retry of a failed save in words, from the trace's text of the alarm it sends again:
+    /// `retry save of alarm "a3" (05:54, title "Alarm 3 edit 5")`.
+    public static func retriedSave(_ action: String) -> String {
+        func value(_ key: String) -> String? {
+            guard let start = action.range(of: key + ": ") else { return nil }
+            let rest = action[start.upperBound...]
+            if rest.hasPrefix("\"") {
+                return "\"" + rest.dropFirst().prefix { $0 != "\"" } + "\""
+            }
+            return String(rest.prefix { $0 != "," && $0 != ")" })
+        }
+        guard let id = value("id"), let hour = value("hour").flatMap(Int.init), let minute = value("minute").flatMap(Int.init) else {
+            return readable(action, full: false)
+        }
+        let time = String(format: "%02d:%02d", hour, minute)
+        return "retry save of alarm \(id) (\(time)" + (value("title").map { ", title \($0)" } ?? "") + ")"
+    }
+
     /// The bridge's own events (`bridge *`, `store *`) in words; nil for any other event.
     /// - Parameter ring: names a ring by its root and kind (``describe(_:ringRoot:ringKind:time:full:)``).
     static func describeBridgeEvent(_ event: TraceEvent, ring: (String?) -> String, time: LocalTimeFormat,
@@ -316,6 +334,7 @@ public enum TraceExplainer {
             return ("app", "process resumed")
         case ("plan", "action"):
             let action = event.field("action") ?? "?"
+            if !full, action.hasPrefix("appRetrySave(") { return ("js", retriedSave(action)) }
             let text = readable(action, full: full)
             if Timeline.faultActionNames.contains(Timeline.actionName(action)) { return ("FAULT", text) }
             return (action.hasPrefix("app") ? "js" : "user", text)

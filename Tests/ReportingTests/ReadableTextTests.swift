@@ -97,4 +97,11 @@ struct ReadableTextTests {
         #expect(whole.hasSuffix("edit sounds (sound settings (pool [], groups none, mode progressive)))"), "--all keeps the text whole, in people's terms")
         #expect(!whole.contains("Optional(") && !whole.contains("AlarmBridge."))
     }
+
+    @Test("JS's retry of a failed save reads as the alarm's ID, time and title, not a struct dump")
+    func retriedSaveText() {
+        let action = "appRetrySave(AlarmBridge.LogicalAlarm(id: \"a3\", hour: 5, minute: 54, repeats: AlarmBridge.AlarmRepeat.once(fireWallMs: 1769230440000), title: \"Alarm 3, edit 5\", policy: AlarmBridge.InactivityPolicy.v3, enabled: true), generation: 0)"
+        #expect(TraceExplainer.retriedSave(action) == "retry save of alarm \"a3\" (05:54, title \"Alarm 3, edit 5\")")
+        #expect(!TraceExplainer.retriedSave("appRetrySave(garbled").contains("AlarmBridge."), "unparsable text still loses its type names")
+    }
 }
