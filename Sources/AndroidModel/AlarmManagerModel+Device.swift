@@ -198,7 +198,7 @@ extension AlarmManagerModel {
     /// every exact alarm (setExact*, setAlarmClock) is removed and the process is killed, with no
     /// broadcast (AMS `removeExactAlarmsOnPermissionRevoked`).
     public mutating func revokeExactAlarmPermission() -> [AlarmManagerEffect] {
-        guard scheduleExactAlarmDeclared, !holdsUseExactAlarm, parameters.effectiveTargetSdk >= 31 else {
+        guard parameters.exactAlarmAppOpGoverns else {
             return [.trace("exact-permission-revoke-ignored", [TraceField("useExactAlarm", String(holdsUseExactAlarm))])]
         }
         exactAlarmPermission = false
@@ -227,6 +227,7 @@ extension AlarmManagerModel {
     public mutating func forceStop(now: AndroidInstant) -> [AlarmManagerEffect] {
         var effects = observe(now)
         let removed = removeAlarms { _ in true }
+        droppedAlarms = []
         standbyHistory = []
         allowWhileIdleHistory = []
         allowWhileIdleCompatHistory = []
@@ -283,6 +284,8 @@ extension AlarmManagerModel {
     public mutating func shutdown() -> [AlarmManagerEffect] {
         let effects = processDied()
         pending = []
+        droppedAlarms = []  // the PendingIntents die with the system too
+        setsSinceBoot = 0
         changeCounter += 1
         poweredOn = false
         doze = .inactive
