@@ -91,6 +91,12 @@ extension BridgeCore {
         switch input {
         case .inventoryRead(.launchSync, .success), .inventoryRead(.resumeSync, .success): android.syncedInProcess = true
         case .scheduleCompleted(_, .success), .cancelCompleted, .alarmDelivered: break
+        case .scheduleCompleted(let id, .failure):
+            // A refused write is no drop: its ring may be registered again at the next read
+            // (android swarm seed 2576: two repairs refused by schedule failures used up the
+            // bound, and after the heal nothing registered the dropped primary).
+            android.alarmClockRepairs.removeAll { $0.id == id }
+            return
         default: return
         }
         android.alarmClockEpoch += 1
