@@ -204,7 +204,7 @@ struct ExemptionWitnessTests {
 struct Issue18DefectTests {
     /// Each bridge behaviour issue 18 added has a known-defect switch, and the default swarm
     /// profile finds it within a few dozen seeds (measured on the release build: android swarm
-    /// seed 42 for credential-sound-before-unlock, seed 27 for trusts-accepted-alarm-clock, whose
+    /// seed 42 for credential-sound-before-unlock, seed 15 for trusts-accepted-alarm-clock, whose
     /// forced-only fault the hunt forces on, `KnownDefect.huntFaults`).
     @Test("the swarm fuzzer finds credential-sound-before-unlock and trusts-accepted-alarm-clock on android",
           arguments: [KnownDefect.credentialSoundBeforeUnlock, .trustsAcceptedAlarmClock])
