@@ -656,6 +656,13 @@ extension World {
             }
             if let name = authorizationExemption() { countExemption(name); return }
             if exactRevocationUnseen() { countExemption("exact-permission-revoked"); return }
+            if droppedUnseen(rootID: rootID, fireWallMs: fireWallMs) {
+                // Issue 18 [limit]: AlarmManager dropped the accepted primary and no step since
+                // could have seen it missing from getNextAlarmClock().
+                countExemption("accepted-request-dropped")
+                noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "AlarmManager dropped its accepted request")
+                return
+            }
             if let manager = android, manager.forceStopped {  // [limit] AND-6
                 countExemption("force-stop")
                 noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "the app was force-stopped")

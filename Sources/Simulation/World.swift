@@ -119,6 +119,13 @@ final class World {
     /// The sleepy user's snooze habits (own stream: other draws keep their values).
     var snoozeRNG: Xoshiro256StarStar
     var requestFaultRNG: Xoshiro256StarStar
+    /// Fault `accepted-request-dropped` (issue 18): the in-run stream of its per-reboot draws.
+    var droppedRequestRNG: Xoshiro256StarStar
+    /// Issue 18: requests AlarmManager accepted and dropped, and when (virtual ms) a ready bridge
+    /// step could first have seen one missing from `getNextAlarmClock()` (nil: not yet).
+    var droppedRequests: [DroppedRequest] = []
+    /// The process incarnation that saw a successful launch or resume sync read (issue 18).
+    var syncedIncarnation = -1
     /// Fault kind `clock-change-during-snooze` (its own stream: other draws keep their values).
     var snoozeClockRNG: Xoshiro256StarStar
     /// Fault kind `clock-set-back-after-trigger` (its own stream), and the occurrence tokens that
@@ -341,6 +348,7 @@ final class World {
         self.appRNG = streams.stream("app.js")
         self.snoozeRNG = streams.stream("user.snooze")
         self.requestFaultRNG = streams.stream("faults.requests")
+        self.droppedRequestRNG = streams.stream("fault.accepted-request-dropped.run")
         self.snoozeClockRNG = streams.stream("faults.snooze-clock")
         self.triggerClockRNG = streams.stream("faults.trigger-clock")
         self.deathMidCloseRNG = streams.stream("faults.death-mid-close")
@@ -753,6 +761,7 @@ final class World {
         configuration.skipHorizonMs = setup.skipHorizonMs  // CAP-8
         configuration.skipOccurrenceMax = setup.skipOccurrenceMax
         configuration.alarmKitAvailable = setup.platform != .ios || setup.ios.alarmKitAvailable  // SCH-26
+        configuration.credentialStoredSounds = setup.platform == .android ? setup.android.credentialStoredSounds : []  // SND-9, issue 18
         return configuration
     }
 
@@ -837,8 +846,10 @@ final class World {
             if refusedSchedules.count > 64 { refusedSchedules.removeFirst() }
         }
         let alertingBefore = ios?.alarms.filter { $0.state == .alerting }.map(\.id) ?? []  // adoptStaleZoneReading
+        if wasReady { noteDroppedRequestExposure(input) }  // issue 18
         let commands = bridge.handle(input, at: BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs,
-                                                                zoneIdentifier: calendar.zoneIdentifier, bootCount: bootCount))
+                                                                zoneIdentifier: calendar.zoneIdentifier, bootCount: bootCount,
+                                                                userUnlocked: android?.userUnlocked ?? true))
         process.bridge = bridge
         lastBridgeReadingWallMs = wallMs  // the bridge read the clock (clockAnchor)
         record("bridge", "input", [TraceField("input", describe(input))])
@@ -983,7 +994,14 @@ final class World {
             enqueue(.toProcess(.journalLoaded(unprotectedJournal), incarnation: process.incarnation), afterMs: 0)
         case .loadCredentialProtectedStore, .deleteCredentialProtectedStore:
             executeStorage(command)  // AND-4, World+Migration.swift
+        case .readNextAlarmClock:
+            // Issue 18: `getNextAlarmClock()` is synchronous; its answer is the next input.
+            let trigger = android?.nextAlarmClockWallMs
+            enqueue(.toRunningApp(.nextAlarmClockRead(triggerWallMs: trigger)), afterMs: 1)
         case .playSystemSound(let id):
+            if let manager = android, !manager.userUnlocked, manager.ringingStatus(id) == nil,
+               let sound = process.bridge?.document?.row(id)?.soundName,
+               manager.parameters.credentialStoredSounds.contains(sound) { cover(.credentialSoundFallbackBeforeUnlock) }  // SND-9, issue 18
             onAlarmManager { $0.playSystemSound(id) }
         case .appendJournal(let entry):
             unprotectedJournal.append(entry)
@@ -1259,7 +1277,9 @@ final class World {
             case .killProcess:
                 kill("exact-alarm permission revoked"); noteFault("exact-permission-revoked")
                 exactRevokedAtMs = nowMs
-            case .trace(let name, let fields): record("android", name, fields); checkDeclaredManifest(name, fields)  // AND-1
+            case .trace(let name, let fields):
+                record("android", name, fields); checkDeclaredManifest(name, fields)  // AND-1
+                if name == "request-dropped" { noteDroppedRequest(fields) }  // issue 18
             case .broadcast(let broadcast, let launch):
                 record("android", "broadcast", [TraceField("action", broadcast.action)])
                 switch broadcast {
@@ -1513,6 +1533,7 @@ final class World {
         onDaemon { $0.boot(nowWallMs: wallMs) }
         dropLateDeliveriesLostByBoot(heldBeforeBoot)
         onAlarmManager { $0.boot() }
+        armAcceptedRequestDrop()  // issue 18, World+Android.swift
         androidSide.stepSensor.reboot()  // the count restarts at zero (TYPE_STEP_COUNTER)
         // A fault counts against this boot's restore only once it hits it (noteRestoreFault).
         liveness.restoreFault = RestoreFault()
@@ -1583,6 +1604,7 @@ final class World {
         case .clockChanged(let zone): return "clockChanged(\(zone))"
         case .packageReplaced: return "MY_PACKAGE_REPLACED"
         case .playbackFailed(let id): return "playbackFailed(\(id))"
+        case .nextAlarmClockRead(let trigger): return "nextAlarmClockRead(\(trigger.map(String.init) ?? "none"))"
         case .burstPlaybackBegan(let id): return "burstPlaybackBegan(\(id))"
         case .burstEnded(let id): return "burstEnded(\(id))"
         case .api(.startForegroundAlarmSound(let alarmID, _, _)): return "startForegroundAlarmSound(\(alarmID))"
