@@ -308,7 +308,10 @@ final class World {
     /// Oracle fire times of roots whose primary AlarmManager holds as the inexact
     /// allow-while-idle alarm the bridge set while exact alarms were refused: due when delivered
     /// (World+InexactDelivery.swift).
-    var inexactOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64)] = []
+    /// `wallMinusTrueMs`: the wall clock's offset from true time when the ring time was reached
+    /// (reset when a set-back puts the trigger ahead again: `reframeHeldAndroidTriggers`), so the
+    /// release applies the corrections made since (REC-9, as `androidHeldTriggers`).
+    var inexactOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64, wallMinusTrueMs: Int64)] = []
     /// iOS walk ground truth (HealthKit workout, Core Motion) and its checkers' record (World+Walk.swift).
     lazy var walkWorld = WalkWorld(setup: setup.walk, streams: streams)
     /// Android: the step counter, the user's walking and volume habits, checker state (World+Android).
@@ -638,9 +641,15 @@ final class World {
         defer { androidReleasing = nil }
         releaseLateOracleFires(id)
         cover(.lateDelivery)
-        // REC-9: the occurrence began at its configured ring time, before the delivery; a manual
-        // clock correction in between is one "since the occurrence began", and moves its deadline
-        // as the bridge moves it (android seed 2143 of the fault catalog: +1 h, 2 s after 08:15).
+        applyHeldDeliveryClockShift()
+    }
+
+    /// REC-9: the occurrence a held Android delivery (``androidReleasing``) opened began at its
+    /// configured ring time, before the delivery; a manual clock correction in between is one
+    /// "since the occurrence began", and moves its deadline as the bridge moves it (android seed
+    /// 2143 of the fault catalog: +1 h, 2 s after 08:15). Also for an inexact primary delivered
+    /// late (World+InexactDelivery.swift; android uniform seed 757).
+    func applyHeldDeliveryClockShift() {
         guard let held = androidReleasing, let index = oracle.liveIndex, oracle.occurrences[index].openedAtMs == nowMs,
               oracle.occurrences[index].rootID == held.metadata.rootID, oracle.occurrences[index].startWallMs == held.triggerWallMs else { return }
         let shift = (wallMs - nowMs) - held.wallMinusTrueMs
