@@ -58,7 +58,11 @@ struct AndroidSession: Sendable, Equatable {
     /// issued before a later such step is stale: the later read decides.
     var alarmClockEpoch = 0
     var readEpochs: [Int] = []
+    /// Repairs (``BridgeCore/nextAlarmClockRead(_:now:into:)``) whose answer has not come yet.
+    var repairsInFlight: [AlarmUUID] = []
     static let alarmClockRepairsMax = 2
+    /// The bound of `BridgeDocument.unheldRingIDs`.
+    static let unheldRingIDsMax = 16
 }
 
 extension BridgeCore {
@@ -90,12 +94,17 @@ extension BridgeCore {
     mutating func verifyNextAlarmClock(after input: BridgeInput, now: BridgeInstants, into out: inout [BridgeCommand]) {
         switch input {
         case .inventoryRead(.launchSync, .success), .inventoryRead(.resumeSync, .success): android.syncedInProcess = true
-        case .scheduleCompleted(_, .success), .cancelCompleted, .alarmDelivered: break
+        case .scheduleCompleted(let id, .success):
+            // A write of the ring landed: AlarmManager accepted it (a drop shows at the read below).
+            android.repairsInFlight.removeAll { $0 == id }
+            if document?.unheldRingIDs?.contains(id) == true { mutate { $0.unheldRingIDs?.removeAll { $0 == id } } }
+        case .cancelCompleted, .alarmDelivered: break
         case .scheduleCompleted(let id, .failure):
             // A refused write is no drop: its ring may be registered again at the next read
             // (android swarm seed 2576: two repairs refused by schedule failures used up the
             // bound, and after the heal nothing registered the dropped primary).
             android.alarmClockRepairs.removeAll { $0.id == id }
+            android.repairsInFlight.removeAll { $0 == id }
             return
         default: return
         }
@@ -134,9 +143,35 @@ extension BridgeCore {
         // SCH-10 for a same-ID replacement (as `upgradeInexactRings`): a failed write leaves
         // whatever AlarmManager holds, so the row stays and still guards its occurrence.
         if !resounded.contains(where: { $0.id == row.id }) { resounded.append(row) }
+        if !android.repairsInFlight.contains(row.id) { android.repairsInFlight.append(row.id) }
         let request = RingRequest(id: row.id, schedule: row.schedule, fireWallMs: row.fireWallMs, metadata: row.metadata,
                                   countdown: nil, soundName: row.soundName)
         publishAndSchedule([request], origin: .lifecycle, now: now, into: &out)
+    }
+
+    /// A re-registration was refused. For a repair of a dropped ring AlarmManager still holds
+    /// nothing (the read just showed it), whatever the PendingIntent probes say, so the ring is
+    /// remembered in the store as unheld (`unheldRingIDs`, read by the sync's reconcile) until a
+    /// write of it lands (``verifyNextAlarmClock(after:now:into:)``), and a re-planning sync is
+    /// asked for after the primary backoff ([derived] AND-3, WALK-18; android uniform seed 719).
+    mutating func repairRefused(_ id: AlarmUUID, error: PlatformError, into out: inout [BridgeCommand]) {
+        guard flavor == .android, android.repairsInFlight.contains(id) else { return }
+        android.repairsInFlight.removeAll { $0 == id }
+        out.append(.note("re-registration of dropped ring \(id) refused: AlarmManager still holds nothing for it; the next sync registers it again (AND-3)"))
+        mutate { document in
+            var ids = (document.unheldRingIDs ?? []).filter { $0 != id }
+            ids.append(id)
+            if ids.count > AndroidSession.unheldRingIDsMax { ids.removeFirst(ids.count - AndroidSession.unheldRingIDsMax) }
+            document.unheldRingIDs = ids
+        }
+        schedulePrimaryRetry(after: error, into: &out)
+    }
+
+    /// The sync's view of what AlarmManager holds: the PendingIntent probes, less the rings known
+    /// dropped (`unheldRingIDs`), which a probe still finds.
+    func heldPresent(_ present: [PlatformAlarm]) -> [PlatformAlarm] {
+        guard let unheld = document?.unheldRingIDs, !unheld.isEmpty else { return present }
+        return present.filter { !unheld.contains($0.id) }
     }
 
     // MARK: - Delivery (AND-14, AND-16, AND-17, SNZ-18, FG-6)
