@@ -116,8 +116,6 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
     /// so Android counts `doze-idle-with-alarms-pending` and `android-delivered-late` instead.
     public var unlistedReason: String? {
         switch self {
-        case .droppedRequestRepairable:
-            return "fault accepted-request-dropped is forced-only (--faults accepted-request-dropped) until the correct bridge is clean under it in android uniform (issue 18; reached by 18 of android swarm seeds 1..1000 with it on)"
         case .deathMidClose:
             return "fault death-mid-close is forced-only (--faults death-mid-close) until the correct bridge is clean under it (Reports/clean-bridge.md)"
         default: return nil

@@ -273,16 +273,14 @@ public enum FaultCatalog {
     /// list AlarmManager's alarms: a FLAG_NO_CREATE probe finds the PendingIntent the app created
     /// either way, so only `getNextAlarmClock()` shows the loss, and only while the dropped ring
     /// is the earliest alarm clock (`BridgeCore.verifyNextAlarmClock`). Exempt until a ready step
-    /// could have seen it missing, and T_OP after. Forced-only until the correct bridge is clean
-    /// under it: on by default, android swarm 1..3000 was clean (2576 fixed, bridge) but android
-    /// uniform 19, 368, 441, 447, 533, 719, 980, 1101 (of 1..1101) are red with it and clean
-    /// without it (open; a dropped inexact allow-while-idle ring in the default-deny world, and
-    /// missed-day records after it).
+    /// could have seen it missing, and T_OP after. On by default since android uniform 19, 441,
+    /// 447, 719, 980 were fixed (oracle: verified-saves, missed-day-recorded honour the unseen
+    /// drop; bridge: a refused repair is remembered, `BridgeDocument.unheldRingIDs`).
     public static let acceptedRequestDropped = FaultKind(
         "accepted-request-dropped",
-        "after a reboot AlarmManager accepts one of the app's first 1–3 requests (no exception) and holds nothing for it: no delivery, absent from getNextAlarmClock(), its PendingIntent still found by FLAG_NO_CREATE probes (in-run stream fault.accepted-request-dropped.run; forced-only)",
+        "after a reboot AlarmManager accepts one of the app's first 1–3 requests (no exception) and holds nothing for it: no delivery, absent from getNextAlarmClock(), its PendingIntent still found by FLAG_NO_CREATE probes (in-run stream fault.accepted-request-dropped.run)",
         platforms: [.android], rules: ["AND-3", "SCH-9", "plus_plugins#1981"],
-        rate: Ratio(1, 2), unit: .perReboot, exemptions: ["accepted-request-dropped"], forcedOnly: true)
+        rate: Ratio(1, 2), unit: .perReboot, exemptions: ["accepted-request-dropped"])
     public static let scheduleAlwaysFails = FaultKind(
         "schedule-always-fails",
         "AlarmKit throws on every schedule call for this app despite authorization",

@@ -209,7 +209,6 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     public var huntFaults: [String] {
         switch self {
         case .successorNotRebased: return ["clock-set-back-after-trigger"]  // SNZ-22: a set-back while a successor is pending
-        case .trustsAcceptedAlarmClock: return ["accepted-request-dropped"]  // issue 18: forced-only fault
         default: return []
         }
     }

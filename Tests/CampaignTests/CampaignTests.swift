@@ -204,8 +204,8 @@ struct ExemptionWitnessTests {
 struct Issue18DefectTests {
     /// Each bridge behaviour issue 18 added has a known-defect switch, and the default swarm
     /// profile finds it within a few dozen seeds (measured on the release build: android swarm
-    /// seed 42 for credential-sound-before-unlock, seed 15 for trusts-accepted-alarm-clock, whose
-    /// forced-only fault the hunt forces on, `KnownDefect.huntFaults`).
+    /// seed 42 for credential-sound-before-unlock, seed 27 for trusts-accepted-alarm-clock, its
+    /// fault `accepted-request-dropped` on by default since issue 18's uniform seeds were fixed).
     @Test("the swarm fuzzer finds credential-sound-before-unlock and trusts-accepted-alarm-clock on android",
           arguments: [KnownDefect.credentialSoundBeforeUnlock, .trustsAcceptedAlarmClock])
     func found(_ defect: KnownDefect) {
