@@ -245,7 +245,9 @@ extension World {
         record("device", "set-clock", [TraceField("delta-ms", String(deltaMs))])
         onDaemon { $0.wallClockChanged(byMs: deltaMs, nowWallMs: wallMs) }
         let instant = AndroidInstant(elapsedRealtimeMs: clock.monotonicMs, wallMs: wallMs)
-        onAlarmManager { $0.setTime(wallMs: instant.wallMs, now: instant) }  // TIME_SET (AMS reevaluateRtcAlarms)
+        countingChangeAsLive(deltaMs) {
+            onAlarmManager { $0.setTime(wallMs: instant.wallMs, now: instant) }  // TIME_SET (AMS reevaluateRtcAlarms)
+        }
         reframeHeldAndroidTriggers()
         // REC-9, WALK-8, WALK-11: the walk's resign edge and accepted steps are instants; the
         // fuse-timing checks compare them with fire times in the corrected frame.

@@ -55,6 +55,17 @@ extension World {
         }
     }
 
+    /// REC-9: an inexact primary AlarmManager delivers inside the TIME_SET of a clock change (AMS
+    /// `reevaluateRtcAlarms` found it due) opens a live occurrence that the change's own
+    /// live-occurrence shift then moves (World+Device.swift): its release applies only the
+    /// corrections before this one, or it would count it twice (android swarm seed 1893: 05:48
+    /// reached, a +10 min change at 05:55 delivered it; the deadline was moved by 20 min).
+    func countingChangeAsLive(_ deltaMs: Int64, _ body: () -> Void) {
+        inexactOracleFires = inexactOracleFires.map { ($0.ringID, $0.rootID, $0.alarmID, $0.fireWallMs, $0.wallMinusTrueMs + deltaMs) }
+        body()
+        inexactOracleFires = inexactOracleFires.map { ($0.ringID, $0.rootID, $0.alarmID, $0.fireWallMs, $0.wallMinusTrueMs - deltaMs) }
+    }
+
     /// After every event: a deferred root whose inexact primary left AlarmManager undelivered
     /// is due now, judged as any root whose ring the platform does not hold.
     func releaseLostInexactOracleFires() {
