@@ -734,9 +734,12 @@ extension World {
             // root due at that very instant, whichever event the queue runs first (ios seed 1141).
             oracleClose(index, reason: "expired")
         }
+        // REC-9: the ring time in the corrected frame the incumbent's interval is kept in (a
+        // correction made since it was reached moves it as it moves an occurrence it opens).
+        let reachedWallMs = fireWallMs + releasingShiftMs(rootID: rootID, fireWallMs: fireWallMs)
         if deliveredLate, oracle.liveIndex == nil,
-           let incumbent = oracle.occurrences.last(where: { !$0.live && $0.rootID != rootID && $0.startWallMs + $0.clockOffsetMs < fireWallMs
-                                                          && fireWallMs < min($0.closedAtWallMs ?? .min, $0.deadlineMs) })
+           let incumbent = oracle.occurrences.last(where: { !$0.live && $0.rootID != rootID && $0.startWallMs + $0.clockOffsetMs < reachedWallMs
+                                                          && reachedWallMs < min($0.closedAtWallMs ?? .min, $0.deadlineMs) })
             ?? ownerAtReach(rootID: rootID, fireWallMs: fireWallMs) {
             // OCC-3 with the glossary's "an occurrence begins at its configured ring time once
             // delivered": a root whose ring time fell inside another root's live occurrence is a

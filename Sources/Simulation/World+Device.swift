@@ -83,7 +83,7 @@ extension World {
         // The same for an inexact primary AlarmManager still holds past its ring time (android
         // uniform seed 757): one the set-back put ahead again is reached anew in the new frame.
         inexactOracleFires = inexactOracleFires.map { fire in
-            fire.fireWallMs > wallMs ? (fire.ringID, fire.rootID, fire.alarmID, fire.fireWallMs, wallMs - nowMs) : fire
+            fire.fireWallMs > wallMs ? (fire.ringID, fire.rootID, fire.alarmID, fire.fireWallMs, wallMs - nowMs, fire.reachedWallMinusTrueMs) : fire
         }
     }
 

@@ -31,7 +31,7 @@ extension World {
     func deferInexactOracleFire(rootID: String, alarmID: String, fireWallMs: Int64) -> Bool {
         guard let id = pendingInexactPrimary(rootID: rootID, fireWallMs: fireWallMs) else { return false }
         if !inexactOracleFires.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }) {
-            inexactOracleFires.append((id, rootID, alarmID, fireWallMs, wallMs - nowMs))
+            inexactOracleFires.append((id, rootID, alarmID, fireWallMs, wallMs - nowMs, wallMs - nowMs))
         }
         record("oracle", "due-when-delivered-inexact", [TraceField("root", rootID)])
         return true
@@ -45,11 +45,13 @@ extension World {
         for fire in due {
             let metadata = RingMetadata(rootID: fire.rootID, alarmID: fire.alarmID, kind: .primary, token: nil, title: "")
             androidReleasing = (fire.fireWallMs, metadata, fire.wallMinusTrueMs)  // being delivered: platformHoldsPrimary
+            releasingReachedWallMinusTrueMs = fire.reachedWallMinusTrueMs
             oracleFireTime(rootID: fire.rootID, alarmID: fire.alarmID, fireWallMs: fire.fireWallMs, deliveredLate: true)
             // REC-9: its inactivity clock runs from the ring time (INACT-3), so a correction made
             // since moves its deadline, as the bridge's `clockOffset(forStart:)` does (android
             // uniform seed 757: 07:57 reached, a 10 min set-back at 08:17, delivered at 08:26 in
             // the new frame; the bridge expired it at once, the oracle kept it live).
+            releasingReachedWallMinusTrueMs = nil
             applyHeldDeliveryClockShift()
             androidReleasing = nil
         }
@@ -61,9 +63,13 @@ extension World {
     /// corrections before this one, or it would count it twice (android swarm seed 1893: 05:48
     /// reached, a +10 min change at 05:55 delivered it; the deadline was moved by 20 min).
     func countingChangeAsLive(_ deltaMs: Int64, _ body: () -> Void) {
-        inexactOracleFires = inexactOracleFires.map { ($0.ringID, $0.rootID, $0.alarmID, $0.fireWallMs, $0.wallMinusTrueMs + deltaMs) }
+        inexactOracleFires = inexactOracleFires.map { fire in
+            (fire.ringID, fire.rootID, fire.alarmID, fire.fireWallMs, fire.wallMinusTrueMs + deltaMs, fire.reachedWallMinusTrueMs + deltaMs)
+        }
         body()
-        inexactOracleFires = inexactOracleFires.map { ($0.ringID, $0.rootID, $0.alarmID, $0.fireWallMs, $0.wallMinusTrueMs - deltaMs) }
+        inexactOracleFires = inexactOracleFires.map { fire in
+            (fire.ringID, fire.rootID, fire.alarmID, fire.fireWallMs, fire.wallMinusTrueMs - deltaMs, fire.reachedWallMinusTrueMs - deltaMs)
+        }
     }
 
     /// After every event: a deferred root whose inexact primary left AlarmManager undelivered

@@ -310,8 +310,13 @@ final class World {
     /// (World+InexactDelivery.swift).
     /// `wallMinusTrueMs`: the wall clock's offset from true time when the ring time was reached
     /// (reset when a set-back puts the trigger ahead again: `reframeHeldAndroidTriggers`), so the
-    /// release applies the corrections made since (REC-9, as `androidHeldTriggers`).
-    var inexactOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64, wallMinusTrueMs: Int64)] = []
+    /// release applies the corrections made since (REC-9, as `androidHeldTriggers`);
+    /// `reachedWallMinusTrueMs`: the same when it was first reached, never reset (the frame a
+    /// pass-over is judged in, as the bridge judges a re-lived ring: `releasingShiftMs`).
+    var inexactOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64, wallMinusTrueMs: Int64,
+                              reachedWallMinusTrueMs: Int64)] = []
+    /// The first-reached offset of the inexact fire being released now (see `inexactOracleFires`).
+    var releasingReachedWallMinusTrueMs: Int64?
     /// iOS walk ground truth (HealthKit workout, Core Motion) and its checkers' record (World+Walk.swift).
     lazy var walkWorld = WalkWorld(setup: setup.walk, streams: streams)
     /// Android: the step counter, the user's walking and volume habits, checker state (World+Android).
@@ -642,6 +647,16 @@ final class World {
         releaseLateOracleFires(id)
         cover(.lateDelivery)
         applyHeldDeliveryClockShift()
+    }
+
+    /// REC-9: the clock corrections (ms) made since the ring time of the held Android delivery
+    /// being released now (``androidReleasing``) for `rootID` at `fireWallMs`; 0 for any other.
+    /// Android swarm seed 10378 once inexact releases were shifted (seed 757): a1's 05:56 and
+    /// a2.tue's 06:22, both reached before a 10 min set-back and delivered together after it;
+    /// a1's occurrence, in the corrected frame, held a2.tue's ring time only in that frame.
+    func releasingShiftMs(rootID: String, fireWallMs: Int64) -> Int64 {
+        guard let held = androidReleasing, held.metadata.rootID == rootID, held.triggerWallMs == fireWallMs else { return 0 }
+        return (wallMs - nowMs) - (releasingReachedWallMinusTrueMs ?? held.wallMinusTrueMs)
     }
 
     /// REC-9: the occurrence a held Android delivery (``androidReleasing``) opened began at its
