@@ -67,6 +67,12 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     public var androidRingStopsAfter30s = false
     /// SND-9: a player failure is ignored; no system-sound fallback.
     public var noSystemSoundFallback = false
+    /// SND-9, issue 18: before the first unlock the ringing service plays a sound kept in
+    /// credential-encrypted storage (silent, no error) instead of the system alarm sound.
+    public var credentialSoundBeforeUnlock = false
+    /// Issue 18: the bridge never reads `getNextAlarmClock()` after its requests, so an alarm
+    /// clock AlarmManager accepted and dropped (plus_plugins#1981) is never registered again.
+    public var trustsAcceptedAlarmClock = false
     /// SND-13: a passed-over (silenced) root is recorded as audible.
     public var passOverCountedAudible = false
     /// Seed 003 (ID-5): the fingerprint hashes the countdown's time left, which shrinks as the fire
@@ -233,6 +239,11 @@ public struct BridgeConfiguration: Sendable {
     /// When false every direct save rejects with `.notAuthorized` (the app offers its Settings
     /// path); JS never branches on the OS version itself. Always true on Android.
     public var alarmKitAvailable: Bool = true
+    /// Android: the sound names the app keeps as files in credential-encrypted storage (a ringtone
+    /// the user imported, copied into the app's files; a MediaStore file), unreadable before the
+    /// first unlock after a boot (issue 18; BlackyHawky/Clock#292, GrapheneOS#6622). The sounds
+    /// the app ships in its APK and the system alarm sound stay readable.
+    public var credentialStoredSounds: [String] = []
     public var defects: KnownDefects
 
     /// WALK-2: the background-task identifier whose launch handler resumes the HealthKit workout.

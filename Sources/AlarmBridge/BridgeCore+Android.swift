@@ -10,6 +10,12 @@
 /// and the ring then sounds unsuppressed (the safe side: suppression only ever postpones).
 
 /// One ring the ringing service plays, with the occurrence it was started for (INACT-6).
+/// Issue 18: how often this process registered a ring again after `getNextAlarmClock()`.
+struct AlarmClockRepair: Sendable, Equatable {
+    var id: AlarmUUID
+    var count: Int
+}
+
 struct RingCapture: Sendable, Equatable {
     var ringID: AlarmUUID
     var token: String
@@ -41,6 +47,22 @@ struct AndroidSession: Sendable, Equatable {
     /// Known defect `package-replaced-restores-nothing`: this process was started by
     /// MY_PACKAGE_REPLACED, and takes no launch restore (AND-3 says restore after a replacement).
     var restoreSkippedAfterUpdate = false
+    /// Issue 18: ring IDs this process registered again because `getNextAlarmClock()` showed
+    /// AlarmManager did not hold them, with how often (bounded by `alarmClockRepairsMax` each).
+    var alarmClockRepairs: [AlarmClockRepair] = []
+    /// This process ran a launch or resume sync read (its PendingIntent probes re-registered what
+    /// a reboot or force-stop cleared): from then on its rows are what AlarmManager should hold.
+    var syncedInProcess = false
+    /// Counts the steps after which the next alarm clock may have changed (each issues a read);
+    /// `readEpochs` holds the count each outstanding read was issued at, oldest first. An answer
+    /// issued before a later such step is stale: the later read decides.
+    var alarmClockEpoch = 0
+    var readEpochs: [Int] = []
+    /// Repairs (``BridgeCore/nextAlarmClockRead(_:now:into:)``) whose answer has not come yet.
+    var repairsInFlight: [AlarmUUID] = []
+    static let alarmClockRepairsMax = 2
+    /// The bound of `BridgeDocument.unheldRingIDs`.
+    static let unheldRingIDsMax = 16
 }
 
 extension BridgeCore {
@@ -55,6 +77,101 @@ extension BridgeCore {
         discardSupersededRetries(into: &out)
         releasePassOverQueue(now: now, into: &out)
         maintainStepTracking(now: now, into: &out)
+        verifyNextAlarmClock(after: input, now: now, into: &out)
+    }
+
+    // MARK: - Accepted and dropped (issue 18)
+
+    /// Issue 18 (plus_plugins#1981: an alarm re-armed after a reboot never fires): AlarmManager
+    /// may accept a request and hold nothing, and an app cannot list its alarms — a PendingIntent
+    /// probe (FLAG_NO_CREATE) finds the intent the app itself created either way. Its only view of
+    /// what will fire is `getNextAlarmClock()`. RULES.md is silent; decided from AND-3 ("its rings
+    /// re-armed") and SCH-9's verify-after-write (seed 000, seed 003 "verify, then trust"): after
+    /// every step in which AlarmManager accepted one of its requests, cancelled one, or delivered
+    /// one — the moments the next alarm clock changes — a process that has synced reads it
+    /// (``nextAlarmClockRead(_:now:into:)``). What stays hidden behind an earlier alarm clock
+    /// becomes visible when that one is delivered or cancelled, before its own time.
+    mutating func verifyNextAlarmClock(after input: BridgeInput, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        switch input {
+        case .inventoryRead(.launchSync, .success), .inventoryRead(.resumeSync, .success): android.syncedInProcess = true
+        case .scheduleCompleted(let id, .success):
+            // A write of the ring landed: AlarmManager accepted it (a drop shows at the read below).
+            android.repairsInFlight.removeAll { $0 == id }
+            if document?.unheldRingIDs?.contains(id) == true { mutate { $0.unheldRingIDs?.removeAll { $0 == id } } }
+        case .cancelCompleted, .alarmDelivered: break
+        case .scheduleCompleted(let id, .failure):
+            // A refused write is no drop: its ring may be registered again at the next read
+            // (android swarm seed 2576: two repairs refused by schedule failures used up the
+            // bound, and after the heal nothing registered the dropped primary).
+            android.alarmClockRepairs.removeAll { $0.id == id }
+            android.repairsInFlight.removeAll { $0 == id }
+            return
+        default: return
+        }
+        android.alarmClockEpoch += 1
+        guard android.syncedInProcess, earliestAcceptedAlarmClock(now: now) != nil else { return }
+        if defects.trustsAcceptedAlarmClock { return }
+        android.readEpochs.append(android.alarmClockEpoch)
+        if android.readEpochs.count > 64 { android.readEpochs.removeFirst() }
+        out.append(.readNextAlarmClock)
+    }
+
+    /// The earliest ring this bridge holds as an alarm clock AlarmManager accepted: confirmed, not
+    /// in flight, exact (an inexact ring is no alarm clock), undelivered, not a legacy ring, ahead.
+    func earliestAcceptedAlarmClock(now: BridgeInstants) -> RingRow? {
+        document?.rings.filter { row in
+            row.confirmed && !row.delivered && row.inexact != true && !row.metadata.kind.isLegacy
+                && !inFlight.contains(row.id) && row.fireWallMs > now.wallMs
+        }.min { ($0.fireWallMs, $0.id) < ($1.fireWallMs, $1.id) }
+    }
+
+    /// The answer of `getNextAlarmClock()`: the earliest accepted ring is held when the next alarm
+    /// clock comes at or before its time (an earlier one may be another app's, or this app's
+    /// ring hiding it: inconclusive until it is gone). Later, or none: AlarmManager dropped it,
+    /// and it is registered again with the same PendingIntent (AND-3), at most
+    /// `alarmClockRepairsMax` times per ring and process.
+    mutating func nextAlarmClockRead(_ triggerWallMs: Int64?, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        let issuedAt = android.readEpochs.isEmpty ? nil : android.readEpochs.removeFirst()
+        guard flavor == .android, issuedAt == android.alarmClockEpoch, let row = earliestAcceptedAlarmClock(now: now) else { return }
+        if let triggerWallMs, triggerWallMs <= row.fireWallMs { return }
+        let count = android.alarmClockRepairs.first { $0.id == row.id }?.count ?? 0
+        guard count < AndroidSession.alarmClockRepairsMax else { return }
+        android.alarmClockRepairs.removeAll { $0.id == row.id }
+        android.alarmClockRepairs.append(AlarmClockRepair(id: row.id, count: count + 1))
+        if android.alarmClockRepairs.count > 64 { android.alarmClockRepairs.removeFirst() }
+        out.append(.note("getNextAlarmClock() is \(triggerWallMs.map(String.init) ?? "none"), after the accepted \(row.metadata.kind.rawValue) \(row.id) at \(row.fireWallMs): AlarmManager dropped it; registered again (AND-3)"))
+        // SCH-10 for a same-ID replacement (as `upgradeInexactRings`): a failed write leaves
+        // whatever AlarmManager holds, so the row stays and still guards its occurrence.
+        if !resounded.contains(where: { $0.id == row.id }) { resounded.append(row) }
+        if !android.repairsInFlight.contains(row.id) { android.repairsInFlight.append(row.id) }
+        let request = RingRequest(id: row.id, schedule: row.schedule, fireWallMs: row.fireWallMs, metadata: row.metadata,
+                                  countdown: nil, soundName: row.soundName)
+        publishAndSchedule([request], origin: .lifecycle, now: now, into: &out)
+    }
+
+    /// A re-registration was refused. For a repair of a dropped ring AlarmManager still holds
+    /// nothing (the read just showed it), whatever the PendingIntent probes say, so the ring is
+    /// remembered in the store as unheld (`unheldRingIDs`, read by the sync's reconcile) until a
+    /// write of it lands (``verifyNextAlarmClock(after:now:into:)``), and a re-planning sync is
+    /// asked for after the primary backoff ([derived] AND-3, WALK-18; android uniform seed 719).
+    mutating func repairRefused(_ id: AlarmUUID, error: PlatformError, into out: inout [BridgeCommand]) {
+        guard flavor == .android, android.repairsInFlight.contains(id) else { return }
+        android.repairsInFlight.removeAll { $0 == id }
+        out.append(.note("re-registration of dropped ring \(id) refused: AlarmManager still holds nothing for it; the next sync registers it again (AND-3)"))
+        mutate { document in
+            var ids = (document.unheldRingIDs ?? []).filter { $0 != id }
+            ids.append(id)
+            if ids.count > AndroidSession.unheldRingIDsMax { ids.removeFirst(ids.count - AndroidSession.unheldRingIDsMax) }
+            document.unheldRingIDs = ids
+        }
+        schedulePrimaryRetry(after: error, into: &out)
+    }
+
+    /// The sync's view of what AlarmManager holds: the PendingIntent probes, less the rings known
+    /// dropped (`unheldRingIDs`), which a probe still finds.
+    func heldPresent(_ present: [PlatformAlarm]) -> [PlatformAlarm] {
+        guard let unheld = document?.unheldRingIDs, !unheld.isEmpty else { return present }
+        return present.filter { !unheld.contains($0.id) }
     }
 
     // MARK: - Delivery (AND-14, AND-16, AND-17, SNZ-18, FG-6)
@@ -69,7 +186,7 @@ extension BridgeCore {
             // SNZ-18: the delivered snooze attempt ignores recent-step and challenge-visible
             // suppression, once; the exemption travels in the ringing service's start extras.
             out.append(.note("SNZ-18: snooze ring \(id) rings, exempt once from step and challenge suppression"))
-            ring(id, token: live.token, exempt: true, into: &out)
+            ring(id, token: live.token, exempt: true, now: now, into: &out)
             return
         }
         if appActive && !defects.foregroundAlertKept {
@@ -98,20 +215,41 @@ extension BridgeCore {
             armSuccessor(for: live, now: now, into: &out)
             return
         }
-        ring(id, token: live.token, exempt: false, into: &out)
+        ring(id, token: live.token, exempt: false, now: now, into: &out)
     }
 
-    mutating func ring(_ id: AlarmUUID, token: String, exempt: Bool, into out: inout [BridgeCommand]) {
+    mutating func ring(_ id: AlarmUUID, token: String, exempt: Bool, now: BridgeInstants, into out: inout [BridgeCommand]) {
         android.stepHoldToken = nil
         refreshSoundAtDelivery(id, into: &out)
         insertAlerting(id)
         android.captures.removeAll { $0.ringID == id }
         android.captures.append(RingCapture(ringID: id, token: token))
+        fallBackFromCredentialSound(id, now: now, into: &out)  // before the start: the service opens it
         out.append(exempt ? .startRingingSuppressionExempt(id) : .startRinging(id))
         ringingStarted(id, into: &out)  // SND-11
         // SND-7, SND-13: audible only once the ringing service starts it — not when FG-1 or
         // recent steps (AND-17) held the delivery back.
         if let row = document?.row(id) { noteAudibleRing(row) }
+    }
+
+    /// SND-9 before the first unlock (issue 18; BlackyHawky/Clock#292 and #322, GrapheneOS#6622):
+    /// a sound the app keeps in credential-encrypted storage cannot be opened until the user
+    /// unlocks after a boot, and the player then stays silent with no error callback (#322: "the
+    /// alarm screen pops up, but no sound"), so SND-9's fallback on a player failure never runs.
+    /// The ringing service therefore checks `UserManager.isUserUnlocked()` itself and plays the
+    /// system alarm sound (readable in direct boot) for such a ring, as Clock's fix does (PR #293:
+    /// "a fallback to a default alarm"). RULES.md is silent on where sounds live; decided from
+    /// SND-9 ("sequencing can never make an alarm silent") and the direct-boot docs. The ring
+    /// keeps its chosen sound in the sequence (SND-10: a fallback counts as Momentum).
+    mutating func fallBackFromCredentialSound(_ id: AlarmUUID, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard flavor == .android, !now.userUnlocked, let sound = document?.row(id)?.soundName,
+              configuration.credentialStoredSounds.contains(sound) else { return }
+        if defects.credentialSoundBeforeUnlock {
+            out.append(.note("defect credential-sound-before-unlock: \(id) plays \(sound) from credential-encrypted storage before the first unlock"))
+            return
+        }
+        out.append(.note("SND-9: \(sound) of \(id) is in credential-encrypted storage, unreadable before the first unlock: the ringing service starts it with the system alarm sound"))
+        out.append(.playSystemSound(id))
     }
 
     /// SND-1, SND-9 on Android: the app's ringing service reads a ring's sound from its row when a

@@ -179,7 +179,7 @@ extension BridgeCore {
         if desiredRings(now: now).contains(where: { saving.contains($0.metadata.alarmID) }) { deferred = true }
         var cancels: [AlarmUUID] = []
         var schedules: [RingRequest] = []
-        let present = inventory.sorted { $0.id < $1.id }
+        let present = heldPresent(inventory).sorted { $0.id < $1.id }  // issue 18: less the rings known dropped
         let desired = desiredRings(now: now).map { request in
             // BOOT-9: an adopted legacy ID lives only as long as the daemon holds it; a primary
             // registered again gets its ID-2 identity.

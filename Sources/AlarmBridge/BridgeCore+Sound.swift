@@ -114,7 +114,11 @@ extension BridgeCore {
     mutating func resoundCompleted(_ previous: RingRow, row: RingRow, result: Result<Int64, PlatformError>,
                                    now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard case .success = result else {
-            if case .failure(let error) = result, degradeRefusedReRegistration(previous, row: row, error: error, now: now, into: &out) { return }
+            if case .failure(let error) = result, degradeRefusedReRegistration(previous, row: row, error: error, now: now, into: &out) {
+                android.repairsInFlight.removeAll { $0 == row.id }  // kept as an inexact alarm instead (AND-1)
+                return
+            }
+            if case .failure(let error) = result { repairRefused(row.id, error: error, into: &out) }  // issue 18
             out.append(.note("re-registration of \(row.id) refused: the platform keeps the previous ring (SND-6, SNZ-21)"))
             mutate { $0.upsert(previous) }
             if previous.metadata.kind == .snooze || previous.metadata.kind == .successor, previous.fireWallMs != row.fireWallMs,

@@ -576,6 +576,8 @@ public struct BridgeCore: Sendable {
             // SND-9: a failed sound falls back to the system alarm sound; sequencing never makes
             // an alarm silent.
             playbackFailed(id, into: &out)
+        case .nextAlarmClockRead(let triggerWallMs):
+            nextAlarmClockRead(triggerWallMs, now: now, into: &out)  // issue 18, BridgeCore+Android.swift
         case .didBecomeActive:
             appActive = true
             // OCC-10: coming to the foreground acknowledges, completes and retires nothing; it

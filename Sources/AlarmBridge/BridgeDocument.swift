@@ -79,6 +79,14 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// still owed (`BridgeCore.snoozeRebaseRetry`), so that a process death before the retry does
     /// not leave the snooze ring at its stale time (android uniform seed 9523). nil otherwise.
     public var snoozeRebaseOwed: RingRow?
+    /// Android, issue 18: rings `getNextAlarmClock()` showed AlarmManager had dropped (it accepted
+    /// them and holds nothing, while their PendingIntents still answer the app's probes) whose
+    /// re-registration was refused: the probes cannot tell the next sync they are missing, so it
+    /// registers them again on this record until a write of the ring lands (android uniform seed
+    /// 719 with accepted-request-dropped on: the refused repair was read as "the platform keeps
+    /// the previous ring", the process died, and an earlier alarm clock hid the drop from every
+    /// later read). Oldest first, bounded. nil otherwise, and in older documents.
+    public var unheldRingIDs: [AlarmUUID]?
     /// iOS: rows of occurrence-bound rings (successors) this bridge cancelled while their schedule
     /// call was still in flight, oldest first and bounded: the cancel may find nothing and the
     /// schedule land afterwards, unseen if the process dies first (IOS-11), so the ring may still

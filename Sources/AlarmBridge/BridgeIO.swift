@@ -16,11 +16,15 @@ public struct BridgeInstants: Sendable, Equatable {
     /// Which boot of the device this is (Android `Settings.Global.BOOT_COUNT`, iOS
     /// `kern.bootsessionuuid`): monotonic readings compare only within one boot.
     public var bootCount: Int
-    public init(wallMs: Int64, monotonicMs: Int64, zoneIdentifier: String? = nil, bootCount: Int = 0) {
+    /// Android `UserManager.isUserUnlocked()`: the user unlocked the device since this boot, so
+    /// credential-encrypted storage is readable (direct-boot docs). Always true on iOS.
+    public var userUnlocked: Bool
+    public init(wallMs: Int64, monotonicMs: Int64, zoneIdentifier: String? = nil, bootCount: Int = 0, userUnlocked: Bool = true) {
         self.wallMs = wallMs
         self.monotonicMs = monotonicMs
         self.zoneIdentifier = zoneIdentifier
         self.bootCount = bootCount
+        self.userUnlocked = userUnlocked
     }
 }
 
@@ -474,6 +478,10 @@ public enum BridgeInput: Sendable, Equatable {
     case packageReplaced
     /// Android: the ringing service's player reported an error for this ring.
     case playbackFailed(AlarmUUID)
+    /// Android: the answer of `AlarmManager.getNextAlarmClock()` (``BridgeCommand/readNextAlarmClock``):
+    /// the trigger time (wall ms, as its `AlarmClockInfo` was set) of the next alarm clock, nil when
+    /// none (issue 18).
+    case nextAlarmClockRead(triggerWallMs: Int64?)
     case timerFired(BridgeTimer)
     case api(APICall)
     /// The Keychain wake receipts read at launch (IOS-10); `.unavailable` before first unlock.
@@ -546,8 +554,13 @@ public enum BridgeCommand: Sendable, Equatable {
     case appendJournal(JournalEntry)
     /// Replace the unprotected action journal (after its entries were acted on).
     case persistJournal([JournalEntry])
-    /// Android: the ringing service plays the system alarm sound for this ring (SND-9).
+    /// Android: the ringing service plays the system alarm sound for this ring (SND-9): at once
+    /// for a ring it runs; issued before ``startRinging(_:)`` in the same step, from the start.
     case playSystemSound(AlarmUUID)
+    /// Android `AlarmManager.getNextAlarmClock()`, synchronous: the only view an app has of which
+    /// alarm clock AlarmManager will fire next (PendingIntent probes cannot tell an accepted alarm
+    /// from a dropped one). Completes as ``BridgeInput/nextAlarmClockRead(triggerWallMs:)`` (issue 18).
+    case readNextAlarmClock
     /// iOS `AlarmManager.schedule(id:configuration:)`; Android `setAlarmClock` (RTC_WAKEUP).
     case schedule(RingRequest, origin: CommandOrigin)
     /// iOS `cancel(id:)`; Android `AlarmManager.cancel(PendingIntent)`.

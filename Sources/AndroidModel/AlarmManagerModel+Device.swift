@@ -203,7 +203,7 @@ extension AlarmManagerModel {
     /// so no alarm is removed and the process lives (AOSP AlarmManagerServiceTest
     /// `removeExactAlarmsOnPermissionRevoked` checks `isAppOnWhitelist`; `canScheduleExactAlarmsBinderCall`).
     public mutating func revokeExactAlarmPermission() -> [AlarmManagerEffect] {
-        guard scheduleExactAlarmDeclared, !holdsUseExactAlarm, parameters.effectiveTargetSdk >= 31 else {
+        guard parameters.exactAlarmAppOpGoverns else {
             return [.trace("exact-permission-revoke-ignored", [TraceField("useExactAlarm", String(holdsUseExactAlarm))])]
         }
         if parameters.batteryUsage.onPowerAllowlist {
@@ -236,6 +236,7 @@ extension AlarmManagerModel {
     public mutating func forceStop(now: AndroidInstant) -> [AlarmManagerEffect] {
         var effects = observe(now)
         let removed = removeAlarms { _ in true }
+        droppedAlarms = []
         standbyHistory = []
         allowWhileIdleHistory = []
         allowWhileIdleCompatHistory = []
@@ -292,6 +293,8 @@ extension AlarmManagerModel {
     public mutating func shutdown() -> [AlarmManagerEffect] {
         let effects = processDied()
         pending = []
+        droppedAlarms = []  // the PendingIntents die with the system too
+        setsSinceBoot = 0
         changeCounter += 1
         poweredOn = false
         doze = .inactive

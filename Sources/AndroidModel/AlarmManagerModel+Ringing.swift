@@ -113,6 +113,12 @@ extension AlarmManagerModel {
                                    token: ringingToken, soundName: soundName)
         ringingStatuses.append(status)
         var effects: [AlarmManagerEffect] = [.alertStarted(id, metadata), .trace("ringing", [TraceField("id", id.description)])]
+        if let chosen = systemSoundAtStart.firstIndex(of: id) {
+            systemSoundAtStart.remove(at: chosen)
+            ringingStatuses[ringingStatuses.count - 1].playingSystemFallback = true  // SND-9: never opened
+        } else {
+            effects += openSoundBeforeUnlock(id, soundName: soundName)
+        }
         if presentation != .fullScreen {
             effects.append(.trace("ringing-presentation", [TraceField("id", id.description), TraceField("shown", presentation.rawValue)]))
         }
@@ -123,6 +129,19 @@ extension AlarmManagerModel {
             effects.append(.later(.oemKillRinging(token: ringingToken), afterMs: killAfter))
         }
         return effects
+    }
+
+    /// A sound kept in credential-encrypted storage cannot be opened before the first unlock after
+    /// a boot (`credentialStoredSounds`): the player stays silent and reports no error (the
+    /// exception of `setDataSource` on an unreadable file never reaches an error listener;
+    /// BlackyHawky/Clock#322, GrapheneOS#6622). Only the ringing service's own fallback to the
+    /// system alarm sound (`playSystemSound`) makes the ring audible.
+    mutating func openSoundBeforeUnlock(_ id: AlarmUUID, soundName: String?) -> [AlarmManagerEffect] {
+        guard !userUnlocked, let soundName, parameters.credentialStoredSounds.contains(soundName),
+              let index = ringingStatuses.firstIndex(where: { $0.id == id }) else { return [] }
+        ringingStatuses[index].audio = .failed
+        ringingStatuses[index].failedElapsedMs = now.elapsedRealtimeMs
+        return [.trace("sound-unreadable-before-unlock", [TraceField("id", id.description), TraceField("sound", soundName)])]
     }
 
     /// Starts the ringing service at `now`.
@@ -157,6 +176,7 @@ extension AlarmManagerModel {
     public mutating func processDied() -> [AlarmManagerEffect] {
         let effects = ringingStatuses.map { AlarmManagerEffect.alertEnded($0.id, $0.metadata) }
         ringingStatuses = []
+        systemSoundAtStart = []
         lockScreen.mainActivityShowWhenLocked = false  // the activity's window flag dies with it
         guard appActive || parameters.appStartModeDisabled else { return effects }
         return effects + uidWentIdle()  // the uid goes with its last process
@@ -197,7 +217,14 @@ extension AlarmManagerModel {
 
     /// The ringing service starts the system default alarm sound for a ring whose player failed
     /// (`RingtoneManager.getDefaultUri(TYPE_ALARM)`); the ring is audible again.
+    /// For a ring the service is about to start (no status yet), the choice is kept for its start:
+    /// the service opens the system sound instead of the ring's own (issue 18: a sound in
+    /// credential-encrypted storage before the first unlock).
     public mutating func playSystemSound(_ id: AlarmUUID) -> [AlarmManagerEffect] {
+        if !ringingStatuses.contains(where: { $0.id == id }) {
+            if !systemSoundAtStart.contains(id) { systemSoundAtStart.append(id) }
+            return [.trace("system-sound-at-start", [TraceField("id", id.description)])]
+        }
         guard let index = ringingStatuses.firstIndex(where: { $0.id == id }), ringingStatuses[index].audio == .failed else { return [] }
         ringingStatuses[index].audio = .playing
         ringingStatuses[index].playingSystemFallback = true

@@ -153,6 +153,19 @@ public struct AlarmManagerModel: Sendable {
     var ringingToken: UInt64 = 0
     /// The last deliveries, oldest first, at most `deliveryLogLimit`.
     public internal(set) var deliveryLog: [AlarmDelivery] = []
+    /// Fault `accepted-request-dropped` (issue 18; plus_plugins#1981: an alarm re-armed after a
+    /// reboot never fires): the n-th `set*` call after the boot (1-based) that passes every check
+    /// returns normally and leaves AlarmManager holding nothing for its PendingIntent. nil: none.
+    public var dropSetAfterBoot: Int?
+    /// `set*` calls that passed every check since the boot.
+    var setsSinceBoot = 0
+    /// Alarms AlarmManager accepted and dropped: no delivery, not in `getNextAlarmClock()`, but
+    /// their PendingIntents exist, so FLAG_NO_CREATE probes (``readPending()``) still find them
+    /// until their trigger time passes. Gone at a re-registration, a cancel, a reboot or a force-stop.
+    public internal(set) var droppedAlarms: [PendingAlarm] = []
+    /// Rings the app's ringing service was told to start with the system alarm sound
+    /// (``playSystemSound(_:)`` before ``startRinging(_:metadata:soundName:)``).
+    var systemSoundAtStart: [AlarmUUID] = []
     /// Keyguard and activity window flags (AND-10..12): see `AlarmManagerModel+LockScreen.swift`.
     public internal(set) var lockScreen = LockScreenState()
     static let deliveryLogLimit = 512
@@ -169,7 +182,7 @@ public struct AlarmManagerModel: Sendable {
         self.random = random
         // API 34: a fresh install targeting 33+ starts with SCHEDULE_EXACT_ALARM denied
         // (developer.android.com/about/versions/14/changes/schedule-exact-alarms).
-        self.exactAlarmPermission = !(parameters.freshInstall && parameters.apiLevel >= 34)
+        self.exactAlarmPermission = !parameters.exactAlarmDeniedByDefault
         self.fullScreenIntentAllowed = parameters.manifest.declaresUseFullScreenIntent
         self.timeZoneID = parameters.timeZoneID
         self.batterySaverOn = parameters.batterySaver
@@ -221,13 +234,10 @@ public struct AlarmManagerModel: Sendable {
     }
 
     /// USE_EXACT_ALARM is declared and exists at this API level (33+).
-    var holdsUseExactAlarm: Bool { parameters.apiLevel >= 33 && parameters.manifest.declaresUseExactAlarm }
+    var holdsUseExactAlarm: Bool { parameters.useExactAlarmApplies }
 
     /// SCHEDULE_EXACT_ALARM is declared and its `maxSdkVersion` (if any) covers this API level.
-    var scheduleExactAlarmDeclared: Bool {
-        let manifest = parameters.manifest
-        return parameters.apiLevel >= 31 && manifest.declaresScheduleExactAlarm && (manifest.scheduleExactAlarmMaxSdk.map { parameters.apiLevel <= $0 } ?? true)
-    }
+    var scheduleExactAlarmDeclared: Bool { parameters.scheduleExactAlarmApplies }
 
     // MARK: - Clock
 
@@ -335,6 +345,16 @@ public struct AlarmManagerModel: Sendable {
         var alarm = makeAlarm(request, at: now)
         applyPowerExemptionFlags(&alarm)
         pending.removeAll { $0.requestCode == alarm.requestCode }  // the same PendingIntent replaces
+        droppedAlarms.removeAll { $0.requestCode == alarm.requestCode }
+        setsSinceBoot += 1
+        if let dropAt = dropSetAfterBoot, setsSinceBoot >= dropAt {
+            // plus_plugins#1981: accepted, returned normally, held nowhere.
+            dropSetAfterBoot = nil
+            droppedAlarms.append(alarm)
+            changeCounter += 1
+            return [.toApp(.scheduleCompleted(request.id, .success(alarm.triggerWallMs)), launch: nil),
+                    .trace("request-dropped", [idField, TraceField("trigger", String(alarm.triggerWallMs))])]
+        }
         pending.append(alarm)
         pending.sort { $0.requestCode < $1.requestCode }
         if alarm.method == .setAlarmClock { readjustIdleUntil() }
@@ -421,7 +441,10 @@ public struct AlarmManagerModel: Sendable {
     /// `removeLocked` → `updateNextWakeFromIdleFuzzLocked` → `adjustIdleUntilTime`; AOSP
     /// AlarmManagerServiceTest `idleUntilFuzzedBeforeWakeFromIdle`).
     public mutating func cancel(_ id: AlarmUUID) -> [AlarmManagerEffect] {
-        let existed = pending.contains { $0.id == id }
+        // A dropped alarm's PendingIntent exists: the app's cancel finds it (issue 18).
+        let intentExisted = droppedAlarms.contains { $0.id == id }
+        droppedAlarms.removeAll { $0.id == id }
+        let existed = pending.contains { $0.id == id } || intentExisted
         let wasAlarmClock = pending.contains { $0.id == id && $0.method == .setAlarmClock }
         pending.removeAll { $0.id == id }
         if existed { changeCounter += 1 }
@@ -440,7 +463,26 @@ public struct AlarmManagerModel: Sendable {
             failNextReads -= 1
             return .failure(.readFailed)
         }
-        return .success(pending.map { PlatformAlarm(id: $0.id, state: .scheduled) }.sorted { $0.id < $1.id })
+        return .success(pendingIntentProbes)
+    }
+
+    /// What FLAG_NO_CREATE probes over the app's request codes find: every pending alarm, and a
+    /// dropped alarm's PendingIntent until its trigger time passes (issue 18), sorted by ID.
+    public var pendingIntentProbes: [PlatformAlarm] {
+        let intents = pending + droppedAlarms.filter { dropped in
+            dropped.triggerWallMs > now.wallMs && !pending.contains { $0.id == dropped.id }
+        }
+        return intents.map { PlatformAlarm(id: $0.id, state: .scheduled) }.sorted { $0.id < $1.id }
+    }
+
+    /// `AlarmManager.getNextAlarmClock()`: the trigger time (wall ms, as the app passed it in its
+    /// `AlarmClockInfo`) of the next alarm clock AlarmManager holds, nil when none. Per user, of
+    /// every app; the simulated device has no other alarm app, so it is the app's own (the
+    /// `showIntent`'s creator package tells them apart on a phone). A dropped request is not in it.
+    public var nextAlarmClockWallMs: Int64? {
+        // By wall trigger: AMS re-evaluates RTC alarms at every accepted clock change, and an
+        // alarm clock is RTC_WAKEUP.
+        pending.filter { $0.method == .setAlarmClock }.map(\.triggerWallMs).min()
     }
 
     /// Removes every alarm matching `predicate`; returns how many went.

@@ -32,7 +32,8 @@ public struct AlarmManagerParameters: Sendable, Equatable {
     /// FLAG_ALLOW_WHILE_IDLE_COMPAT (the 7-per-hour quota); ENFORCE_MINIMUM_WINDOW_ON_INEXACT_ALARMS
     /// is off, so `setWindow` windows are kept as asked (AMS `set`, `setImpl`; AOSP
     /// AlarmManagerServiceTest `*WhenChangeDisabled`, `opChangedChangeDisabled`,
-    /// `minWindowChangeDisabled`). The swarm does not draw it yet.
+    /// `minWindowChangeDisabled`). Swarm (`setup.android-manifest`): unset in half the seeds, else
+    /// 30, 33, 34 or 35 (issue 18: a target below 31 and one below the device's level are reached).
     public var targetSdk: Int?
     /// `targetSdk`, or the device's API level when unset.
     public var effectiveTargetSdk: Int { targetSdk ?? apiLevel }
@@ -58,6 +59,30 @@ public struct AlarmManagerParameters: Sendable, Equatable {
     /// → `removeForStoppedLocked`; AOSP AlarmManagerServiceTest `alarmsRemovedOnAppStartModeDisabled`).
     /// Default false; the swarm never draws it (an alarm app does not ship as an instant app).
     public var appStartModeDisabled = false
+
+    /// SCHEDULE_EXACT_ALARM is declared for this API level (31+, its `maxSdkVersion` covering it).
+    public var scheduleExactAlarmApplies: Bool {
+        apiLevel >= 31 && manifest.declaresScheduleExactAlarm && (manifest.scheduleExactAlarmMaxSdk.map { apiLevel <= $0 } ?? true)
+    }
+
+    /// USE_EXACT_ALARM is declared and exists at this API level (33+; install-time, AMS
+    /// `hasUseExactAlarmInternal`).
+    public var useExactAlarmApplies: Bool { apiLevel >= 33 && manifest.declaresUseExactAlarm }
+
+    /// The SCHEDULE_EXACT_ALARM app-op decides whether the app may set exact alarms: it is declared
+    /// for this API level, no USE_EXACT_ALARM overrides it (AMS ignores app-op changes of its
+    /// holders), and the app targets 31+ (below, REQUIRE_EXACT_ALARM_PERMISSION is off). Only then
+    /// can the user revoke it, or API 34 deny it by default (PLATFORMS.md "SCHEDULE_EXACT_ALARM
+    /// (31/32)", "USE_EXACT_ALARM (33+)", "API 34 default"; AMS `canScheduleExactAlarms`).
+    public var exactAlarmAppOpGoverns: Bool {
+        scheduleExactAlarmApplies && !useExactAlarmApplies && effectiveTargetSdk >= 31
+    }
+
+    /// API 34: a fresh install of an app targeting 33+ starts with SCHEDULE_EXACT_ALARM denied
+    /// (developer.android.com/about/versions/14/changes/schedule-exact-alarms: "no longer being
+    /// pre-granted to most newly installed apps targeting Android 13 and higher"); kept when
+    /// granted before an OS upgrade (`freshInstall` false).
+    public var exactAlarmDeniedByDefault: Bool { freshInstall && apiLevel >= 34 && effectiveTargetSdk >= 33 }
 
     // MARK: Scheduler constants (AOSP AlarmManagerService.Constants; DeviceConfig-tunable)
 
@@ -147,6 +172,13 @@ public struct AlarmManagerParameters: Sendable, Equatable {
     public var exactAlarmForegroundServiceWindowMs: Int64 = 10_000
     /// The notification channel the ringing notification posts to.
     public var ringingChannel: NotificationChannelKind = .alarmHighImportance
+    /// Sound names whose files the app keeps in credential-encrypted storage (a ringtone the user
+    /// imported, a MediaStore file): before the first unlock after a boot the ringing service's
+    /// player cannot open them and stays silent, reporting no error (direct-boot docs: CE storage
+    /// is unavailable until unlock; BlackyHawky/Clock#292, #322: "the alarm screen pops up, but no
+    /// sound"; GrapheneOS#6622). Empty: every sound is in the APK or the system image. Fault kind
+    /// `credential-stored-sound` (issue 18); scenario `param android.credential-stored-sounds a,b`.
+    public var credentialStoredSounds: [String] = []
     /// Whether losing audio focus silences the alarm (the system fades out only media and game
     /// usages on 12+, FadeOutManager; an app or OEM may still pause on loss). Swarm: 1 in 4.
     public var focusLossSilencesAlarm = false
@@ -218,6 +250,17 @@ public struct AndroidManifestDeclarations: Sendable, Equatable {
     /// direct-boot-aware receivers, backup off, a high-importance alarm channel.
     public static var usual: AndroidManifestDeclarations {
         AndroidManifestDeclarations(declared: BridgeCore.requiredAndroidManifest)
+    }
+
+    /// The usual manifest with SCHEDULE_EXACT_ALARM alone (no `maxSdkVersion`, no USE_EXACT_ALARM),
+    /// as apps of plugins that ask for the permission at run time declare it
+    /// (flutter_local_notifications#1526, #2248): on API 33+ the user may revoke it and on 34+ a
+    /// fresh install starts denied. Scenario `param android.manifest schedule-exact-only`.
+    public static var scheduleExactOnly: AndroidManifestDeclarations {
+        var manifest = AndroidManifestDeclarations()
+        manifest.declaresScheduleExactAlarm = true
+        manifest.declaresUseExactAlarm = false
+        return manifest
     }
 }
 

@@ -58,6 +58,7 @@ public enum ExemptionScoreboard {
         "locked-boot-restore-faulted": [.restoreSkipsLockedBoot],
         "primary-unregistered-by-fault": [.givesUpOnFailedPrimary],
         "exact-permission-revoked": [.keepsNothingWhenExactRefused],
+        "accepted-request-dropped": [.trustsAcceptedAlarmClock],  // issue 18
         "mute-switch": [.retireBeforeArm],
         "in-call": [.retireBeforeArm],
         "audio-focus-loss": [.retireBeforeArm],

@@ -270,6 +270,12 @@ public enum ScenarioExport {
         case "ios.workout-collection-latency-ms": return String(setup.walk.workout.collectionStartLatencyMs)
         case "ios.pedometer-history-lag-ms": return String(setup.walk.workout.historyLagMs)
         case "android.api-level": return String(setup.android.apiLevel)
+        case "android.target-sdk": return setup.android.targetSdk.map(String.init) ?? "device"
+        case "android.credential-stored-sounds":
+            return setup.android.credentialStoredSounds.isEmpty ? "none" : setup.android.credentialStoredSounds.joined(separator: ",")
+        // Issue 18: the swarm draws the usual manifest or SCHEDULE_EXACT_ALARM alone.
+        case "android.manifest":
+            return setup.android.manifest == .usual ? "usual" : setup.android.manifest == .scheduleExactOnly ? "schedule-exact-only" : nil
         case "android.oem-kills-ringing-ms": return setup.android.oemKillsRingingAfterMs.map(String.init) ?? "off"
         case "android.standby-bucket": return setup.androidStandbyBucket.rawValue
         case "android.battery-usage": return setup.android.batteryUsage.rawValue
@@ -307,8 +313,9 @@ public enum ScenarioExport {
         case "sim.snooze-clock-change-rate": return rate(setup.snoozeClockChangeRate)
         case "sim.trigger-clock-set-back-rate": return rate(setup.triggerClockSetBackRate)
         case "sim.death-mid-close-rate": return rate(setup.deathMidCloseRate)
+        case "sim.accepted-request-drop-rate": return rate(setup.acceptedRequestDropRate)
         default:
-            // android.manifest (the fuzz generator keeps the usual one), app.legacy-install,
+            // app.legacy-install,
             // sim.duration-ms, sim.first-launch, sim.start-ms: written by `scenario(from:)`.
             return nil
         }

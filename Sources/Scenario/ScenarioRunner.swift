@@ -34,7 +34,7 @@ public enum ScenarioRunner {
                                        "ios.walk-collection-never-confirms", "ios.alarmkit", "ios.background-task-identifier",
                                        "android.api-level", "android.swipe-force-stops", "android.update-clears-alarms",
                                        "android.oem-kills-ringing-ms", "android.focus-loss-silences", "android.seeded-tie-order",
-                                       "android.full-screen-intent", "android.standby-bucket", "android.doze-maintenance-ms", "android.manifest", "bridge.min-snooze-lead-ms", "bridge.clock-threshold-ms", "bridge.g-pub-ms",
+                                       "android.full-screen-intent", "android.standby-bucket", "android.doze-maintenance-ms", "android.manifest", "android.target-sdk", "android.credential-stored-sounds", "bridge.min-snooze-lead-ms", "bridge.clock-threshold-ms", "bridge.g-pub-ms",
                                        "bridge.imminent-ms", "bridge.h-ctx-ms", "bridge.d-session-ms", "js.heartbeat-ms", "sim.t-op-ms", "sim.duration-ms",
                                        "app.js-cache-stale", "bridge.w-step-ms", "android.step-report-latency-ms", "app.legacy-install",
                                        "bridge.h-skip-ms", "bridge.n-skip",
@@ -46,7 +46,7 @@ public enum ScenarioRunner {
                                        "net.kill-switch-failure-rate", "net.kill-switch-timeout-ms", "js.stall-one-in",
                                        "sim.reactive-user", "sim.interleaving-death-rate", "sim.request-failure-rate", "sim.foreground-repair-failures",
                                        "sim.workout-loss-rate", "sim.walk-force-quit-rate", "sim.snooze-clock-change-rate",
-                                       "sim.trigger-clock-set-back-rate", "sim.death-mid-close-rate",
+                                       "sim.trigger-clock-set-back-rate", "sim.death-mid-close-rate", "sim.accepted-request-drop-rate",
                                        "sim.first-launch", "sim.start-ms", "sim.liveness", "sim.max-events", "sim.max-virtual-days",
                                        "liveness.registration-bound-ms", "liveness.audible-bound-ms", "liveness.user-return-ms",
                                        "liveness.user-stay-ms", "liveness.first-unlock-ms"]
@@ -691,6 +691,7 @@ public enum ScenarioRunner {
             ("sim.snooze-clock-change-rate", \.snoozeClockChangeRate),
             ("sim.trigger-clock-set-back-rate", \.triggerClockSetBackRate),
             ("sim.death-mid-close-rate", \.deathMidCloseRate),
+            ("sim.accepted-request-drop-rate", \.acceptedRequestDropRate),
         ]
     }
 
@@ -777,6 +778,17 @@ public enum ScenarioRunner {
             setup.android.batteryUsage = usage
         case "android.manifest":
             return applyManifest(parameter.value, bad: bad, to: &setup)
+        case "android.credential-stored-sounds":
+            // Issue 18: sounds kept in credential-encrypted storage; `none`: every sound readable.
+            if parameter.value == "none" { setup.android.credentialStoredSounds = []; break }
+            let names = parameter.value.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard names.allSatisfy({ !$0.isEmpty && !$0.contains(" ") }) else { return bad + " (none or comma-separated sound names)" }
+            setup.android.credentialStoredSounds = names
+        case "android.target-sdk":
+            // Issue 18: the app's targetSdkVersion; `device`: the device's API level.
+            if parameter.value == "device" { setup.android.targetSdk = nil; break }
+            guard let number, (26...40).contains(number) else { return bad + " (26...40 or device)" }
+            setup.android.targetSdk = Int(number)
         case "android.doze-idle-periods-ms":
             let periods = parameter.value.split(separator: ",", omittingEmptySubsequences: false).map { Int64($0) }
             guard !periods.isEmpty, periods.allSatisfy({ $0 != nil && (60_000...86_400_000).contains($0!) }) else {
@@ -802,10 +814,7 @@ public enum ScenarioRunner {
         switch value {
         case "usual": break
         case "schedule-exact-only":
-            var manifest = AndroidManifestDeclarations()
-            manifest.declaresScheduleExactAlarm = true
-            manifest.declaresUseExactAlarm = false
-            setup.android.manifest = manifest
+            setup.android.manifest = .scheduleExactOnly
             return nil
         case "no-exact-permission":
             declared.permissions.removeAll { [AndroidAppManifest.scheduleExactAlarm, AndroidAppManifest.useExactAlarm].contains($0.name) }

@@ -50,7 +50,7 @@ public enum Continuation {
             if excludedKinds.contains(kind.name) { return false }
             switch kind.name {
             case FaultCatalog.playbackFailure.name: return platform == .android
-            case FaultCatalog.exactPermissionRevoke.name: return prefix.android.apiLevel <= 32  // AND-1
+            case FaultCatalog.exactPermissionRevoke.name: return prefix.android.exactAlarmAppOpGoverns  // AND-1
             case FaultCatalog.healthAccessRevoked.name, FaultCatalog.workoutLoss.name, FaultCatalog.walkForceQuit.name:
                 return alarms.contains(where: \.challenge.isWalk)
             default: return true
@@ -76,6 +76,7 @@ public enum Continuation {
         setup.snoozeClockChangeRate = faults.rate(FaultCatalog.clockChangeDuringSnooze)  // SNZ-20
         setup.triggerClockSetBackRate = faults.rate(FaultCatalog.clockSetBackAfterTrigger)  // SNZ-22
         setup.deathMidCloseRate = faults.rate(FaultCatalog.deathMidClose)  // OCC-5..7, IOS-11
+        setup.acceptedRequestDropRate = faults.rate(FaultCatalog.acceptedRequestDropped)  // issue 18
         let parameters = [
             RunParameter("continue-seed", String(seed)),
             RunParameter("continue-from-wall-ms", String(fromWallMs)),

@@ -239,8 +239,8 @@ public enum FaultCatalog {
 
     public static let exactPermissionRevoke = FaultKind(
         "exact-permission-revoke",
-        "the user revokes SCHEDULE_EXACT_ALARM (API 31/32: every exact alarm removed, process killed) and grants it back 5 min – 12 h later (a night with the permission off); exempt only until a bridge process runs again, then only the AMS window of the inexact allow-while-idle rings the bridge must keep",
-        platforms: [.android], rules: ["AND-1", "AND-3", "PLATFORMS.md: SCHEDULE_EXACT_ALARM (31/32)"],
+        "the user revokes SCHEDULE_EXACT_ALARM where its app-op governs (API 31/32, or 33+ for an app declaring only it — the swarm draws that manifest; targeting 31+: every exact alarm removed, process killed) and grants it back 5 min – 12 h later (a night with the permission off; on API 34+ a fresh install's default deny is granted then); exempt only until a bridge process runs again, then only the AMS window of the inexact allow-while-idle rings the bridge must keep",
+        platforms: [.android], rules: ["AND-1", "AND-3", "PLATFORMS.md: SCHEDULE_EXACT_ALARM (31/32), API 34 default", "flutter_local_notifications#1526, #2248"],
         rate: Ratio(1, 1), unit: .perSeed, exemptions: ["exact-permission-revoked"])
     public static let forceStop = FaultKind(
         "force-stop",
@@ -269,6 +269,18 @@ public enum FaultCatalog {
         platforms: both, rules: ["SCH-6", "SCH-7", "SNZ-7", "SNZ-9", "WALK-15", "WALK-18"],
         rate: Ratio(1, 30), unit: .perScheduleRequest,
         exemptions: ["arm-failed-no-predecessor", "walk-fuse-arm-failed-keeps-predecessor", "primary-unregistered-by-fault", "locked-boot-restore-faulted"])
+    /// Issue 18 (plus_plugins#1981: an alarm re-armed after a reboot never fires). An app cannot
+    /// list AlarmManager's alarms: a FLAG_NO_CREATE probe finds the PendingIntent the app created
+    /// either way, so only `getNextAlarmClock()` shows the loss, and only while the dropped ring
+    /// is the earliest alarm clock (`BridgeCore.verifyNextAlarmClock`). Exempt until a ready step
+    /// could have seen it missing, and T_OP after. On by default since android uniform 19, 441,
+    /// 447, 719, 980 were fixed (oracle: verified-saves, missed-day-recorded honour the unseen
+    /// drop; bridge: a refused repair is remembered, `BridgeDocument.unheldRingIDs`).
+    public static let acceptedRequestDropped = FaultKind(
+        "accepted-request-dropped",
+        "after a reboot AlarmManager accepts one of the app's first 1–3 requests (no exception) and holds nothing for it: no delivery, absent from getNextAlarmClock(), its PendingIntent still found by FLAG_NO_CREATE probes (in-run stream fault.accepted-request-dropped.run)",
+        platforms: [.android], rules: ["AND-3", "SCH-9", "plus_plugins#1981"],
+        rate: Ratio(1, 2), unit: .perReboot, exemptions: ["accepted-request-dropped"])
     public static let scheduleAlwaysFails = FaultKind(
         "schedule-always-fails",
         "AlarmKit throws on every schedule call for this app despite authorization",
@@ -349,6 +361,15 @@ public enum FaultCatalog {
 
     // MARK: - Sound, walk, network
 
+    /// Issue 18 (BlackyHawky/Clock#292, #322, GrapheneOS#6622): the user's custom ringtones are
+    /// files in credential-encrypted storage, unreadable before the first unlock after a boot; the
+    /// player then stays silent with no error. The ringing service must fall back to the system
+    /// alarm sound in locked boot (SND-9; `BridgeCore.fallBackFromCredentialSound`).
+    public static let credentialStoredSound = FaultKind(
+        "credential-stored-sound",
+        "some of the app's sounds (each bundled sound name with chance 1/2, at least one) are files in credential-encrypted storage: before the first unlock after a boot the player cannot open them and stays silent, reporting no error",
+        platforms: [.android], rules: ["SND-9", "SND-10", "AND-2", "BlackyHawky/Clock#292, #322", "GrapheneOS#6622"],
+        rate: Ratio(1, 2), unit: .perSeed)
     public static let audioFocusLoss = FaultKind(
         "audio-focus-loss",
         "while an alarm rings another app takes audio focus or a call starts, for 30 s – 5 min",
@@ -380,9 +401,9 @@ public enum FaultCatalog {
         processDeathInterleaving, processDeath, forceQuit, walkForceQuit, appUpdate, reinstall, appStateWriteFailure,
         legacyInstall, reboot, lateReboot, lockedBootLength, clockJumpForward, clockJumpBack, clockChangeDuringSnooze, clockSetBackAfterTrigger, timeZoneChange, dstNightStart, doze,
         charging, silentMode, exactPermissionRevoke, forceStop, oemKiller, oemDeliveryDelay, scheduleFailure,
-        scheduleRequestFailure, scheduleAlwaysFails, capacitySqueeze, coalesceUpdates, heldUpdatesWhileLocked,
+        scheduleRequestFailure, acceptedRequestDropped, scheduleAlwaysFails, capacitySqueeze, coalesceUpdates, heldUpdatesWhileLocked,
         denseLateDelivery, lateDelivery, osRemovesAlarm, inventoryReadFailure, readAfterWriteLag, damagedStore,
-        deathMidClose, foregroundRepairFailure, audioFocusLoss, playbackFailure,
+        deathMidClose, foregroundRepairFailure, audioFocusLoss, playbackFailure, credentialStoredSound,
         workoutLoss, healthAccessRevoked, killSwitchNetworkFailure,
     ]
 

@@ -65,6 +65,7 @@ struct FaultPlanner {
         setup.snoozeClockChangeRate = faults.rate(FaultCatalog.clockChangeDuringSnooze)  // SNZ-20
         setup.triggerClockSetBackRate = faults.rate(FaultCatalog.clockSetBackAfterTrigger)  // SNZ-22
         setup.deathMidCloseRate = faults.rate(FaultCatalog.deathMidClose)  // OCC-5..7, IOS-11
+        setup.acceptedRequestDropRate = faults.rate(FaultCatalog.acceptedRequestDropped)  // issue 18
         switch setup.platform {
         case .ios:
             setup.ios.coalesceUpdates = seedHit(FaultCatalog.coalesceUpdates) != nil  // IOS-5
@@ -77,6 +78,11 @@ struct FaultPlanner {
             if var rng = seedHit(FaultCatalog.oemKiller) { setup.android.oemKillsRingingAfterMs = rng.int(in: 10_000...300_000) }
             if var rng = seedHit(FaultCatalog.oemDeliveryDelay) { setup.android.oemDeliveryDelayMaxMs = rng.int(in: 60_000...900_000) }
             if var rng = seedHit(FaultCatalog.foregroundRepairFailure) { setup.foregroundRepairFailures = Int(rng.int(in: 1...3)) }  // AND-5
+            if var rng = seedHit(FaultCatalog.credentialStoredSound) {  // SND-9, issue 18
+                var names = SeedGenerator.bundledSounds.filter { _ in rng.chance(Ratio(1, 2)) }
+                if names.isEmpty { names = [rng.pick(SeedGenerator.bundledSounds)] }
+                setup.android.credentialStoredSounds = names
+            }
         }
     }
 

@@ -54,6 +54,16 @@ extension World {
         if let occurrence, let name = unseenSnoozeCorrectionExemption(occurrence) { return name }
         if let occurrence, let name = unseenSetBackExemption(occurrence) { return name }
         if exactRevocationUnseen() { return "exact-permission-revoked" }
+        if let occurrence, let manager = android,  // issue 18: a dropped ring of the occurrence, or its primary
+           manager.droppedAlarms.contains(where: { dropped in
+               (oracle.bindings[dropped.id] == occurrence.id
+                   || (dropped.metadata.kind.opensOccurrence && occurrence.tiedRoots.contains(dropped.metadata.rootID)
+                       && (dropped.triggerWallMs == occurrence.startWallMs
+                           || occurrence.tiedStarts.contains { $0.root == dropped.metadata.rootID && $0.startWallMs == dropped.triggerWallMs })))
+                   && droppedUnseen(id: dropped.id)
+           }) {
+            return "accepted-request-dropped"
+        }
         if let occurrence, inexactDeliveryDueBy(occurrence) != nil { return "exact-permission-revoked" }
         if let occurrence, backgroundRestrictedHold(occurrence) { return "background-restricted" }  // [limit] forced app standby
         if let manager = android, manager.forceStopped { return "force-stop" }  // [limit] AND-6
@@ -374,7 +384,9 @@ extension World {
         if let daemon = ios {
             inventory = daemon.alarms.map { PlatformAlarm(id: $0.id, state: $0.state) }
         } else {
-            inventory = (android?.pending ?? []).map { PlatformAlarm(id: $0.id, state: .scheduled) }.sorted { $0.id < $1.id }
+            // What the bridge's read would show: PendingIntent probes (a dropped alarm's intent
+            // included, issue 18).
+            inventory = android?.pendingIntentProbes ?? []
         }
         let second = copy.handle(.inventoryRead(syncProbePurpose, .success(inventory)), at: instants)
         let calls = second.filter { command in

@@ -476,6 +476,11 @@ extension World {
         if let name = manifestExemption() { return name }  // AND-1: the app's declared manifest
         if setup.platform == .ios && !protectedDataAvailable { return "protected-data-unavailable" }  // BOOT-1, BOOT-4
         if let manager = android, manager.forceStopped { return "force-stop" }  // AND-6 until the user opens the app
+        if let manager = android, manager.droppedAlarms.contains(where: { $0.metadata.rootID == rootID && droppedUnseen(id: $0.id) }) {
+            // Issue 18 [limit]: AlarmManager dropped this root's accepted primary, and while an
+            // earlier alarm clock is held, getNextAlarmClock() cannot show it missing.
+            return "accepted-request-dropped"
+        }
         if let manager = android, !manager.userUnlocked, !process.running, liveness.restoreFault.covers(rootID) {
             // A fault hit this root's direct-boot restore and killed or outlived the process that
             // would retry it; nothing relaunches the app before the first unlock. While the

@@ -659,6 +659,13 @@ extension World {
             }
             if let name = authorizationExemption() { countExemption(name); return }
             if exactRevocationUnseen() { countExemption("exact-permission-revoked"); return }
+            if droppedUnseen(rootID: rootID, fireWallMs: fireWallMs) {
+                // Issue 18 [limit]: AlarmManager dropped the accepted primary and no step since
+                // could have seen it missing from getNextAlarmClock().
+                countExemption("accepted-request-dropped")
+                noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "AlarmManager dropped its accepted request")
+                return
+            }
             if let manager = android, manager.forceStopped {  // [limit] AND-6
                 countExemption("force-stop")
                 noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "the app was force-stopped")
@@ -730,9 +737,12 @@ extension World {
             // root due at that very instant, whichever event the queue runs first (ios seed 1141).
             oracleClose(index, reason: "expired")
         }
+        // REC-9: the ring time in the corrected frame the incumbent's interval is kept in (a
+        // correction made since it was reached moves it as it moves an occurrence it opens).
+        let reachedWallMs = fireWallMs + releasingShiftMs(rootID: rootID, fireWallMs: fireWallMs)
         if deliveredLate, oracle.liveIndex == nil,
-           let incumbent = oracle.occurrences.last(where: { !$0.live && $0.rootID != rootID && $0.startWallMs + $0.clockOffsetMs < fireWallMs
-                                                          && fireWallMs < min($0.closedAtWallMs ?? .min, $0.deadlineMs) })
+           let incumbent = oracle.occurrences.last(where: { !$0.live && $0.rootID != rootID && $0.startWallMs + $0.clockOffsetMs < reachedWallMs
+                                                          && reachedWallMs < min($0.closedAtWallMs ?? .min, $0.deadlineMs) })
             ?? ownerAtReach(rootID: rootID, fireWallMs: fireWallMs) {
             // OCC-3 with the glossary's "an occurrence begins at its configured ring time once
             // delivered": a root whose ring time fell inside another root's live occurrence is a

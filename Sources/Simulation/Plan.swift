@@ -212,6 +212,9 @@ public struct DeviceSetup: Sendable {
     /// Fault kind `death-mid-close` (OCC-5..7, SNZ-15, IOS-11): the chance per step that closes
     /// or hands on an occurrence that the process dies between its commands (nil: never).
     public var deathMidCloseRate: Ratio?
+    /// Fault kind `accepted-request-dropped` (issue 18): the chance per boot that AlarmManager
+    /// drops one of the app's first 1–3 accepted requests (nil: never).
+    public var acceptedRequestDropRate: Ratio?
     /// Fault kind `schedule-request-failure`, BUGGIFY-style: each schedule request fails with this
     /// chance (nil: never), so failures also land on the requests that matter (a snooze ring, a
     /// rotation), not only at random times.

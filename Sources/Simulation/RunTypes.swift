@@ -64,6 +64,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case packageReplacedRestoresNothing = "package-replaced-restores-nothing"
     case successorNotRebased = "successor-not-rebased"
     case savesWithoutAlarmKit = "saves-without-alarmkit"
+    case credentialSoundBeforeUnlock = "credential-sound-before-unlock"
+    case trustsAcceptedAlarmClock = "trusts-accepted-alarm-clock"
     // Issue 8, test only: not a field bug but a deliberate trap, so the campaign's crash
     // isolation (worker subprocesses) can be tested. Hidden from every list (``listed``).
     case testTrap = "test-trap"
@@ -191,6 +193,10 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "Android: the receiver of MY_PACKAGE_REPLACED restores nothing, so the alarms an update cleared (some OEMs do) and the ring its kill ended stay lost until the user opens the app (AND-3, BOOT-9)"
         case .successorNotRebased:
             return "a wall-clock correction leaves the live occurrence's pending successor and walk fuse at their old wall-clock instants, so after a clock set back by 10 min the occurrence waits 10 min without pressure, past the first step that saw the change (REC-9, SNZ-22, OCC-5)"
+        case .trustsAcceptedAlarmClock:
+            return "Android: the bridge trusts every request AlarmManager accepted and never reads getNextAlarmClock(), so an alarm clock accepted and dropped (an alarm re-armed after a reboot, plus_plugins#1981) is never registered again and its morning is silent (AND-3)"
+        case .credentialSoundBeforeUnlock:
+            return "Android: before the first unlock after a boot the ringing service plays a sound the app keeps in credential-encrypted storage, which cannot be opened then, instead of the system alarm sound, so the alarm screen shows and nothing is heard (SND-9; BlackyHawky/Clock#292, #322, GrapheneOS#6622)"
         case .savesWithoutAlarmKit:
             return "iOS below 26 (no AlarmKit): a direct save persists the alarm and replies saved with nothing scheduled, a silent fallback, instead of rejecting with the Settings path, so JS shows an alarm that never rings (SCH-26, SCH-9)"
         case .testTrap:
@@ -220,7 +226,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
              .unheardRingAdvancesSequence, .passOverCountedAudible: return [.ios, .android]
         case .stepSuppressionDropsRetry, .lockScreenGrantKept, .retrySurvivesClosure, .passOverQueueRings,
              .androidRingStopsAfter30s, .noSystemSoundFallback, .restoreSkipsLockedBoot,
-             .keepsNothingWhenExactRefused, .packageReplacedRestoresNothing: return [.android]
+             .keepsNothingWhenExactRefused, .packageReplacedRestoresNothing, .credentialSoundBeforeUnlock,
+             .trustsAcceptedAlarmClock: return [.android]
         case .destructivePeek, .ackByAlarmID, .snoozeNotRebased: return [.ios, .android]
         case .passOverLeftAlerting: return [.ios]  // Android's receiver never starts a pass-over's ring
         case .successorTimedFromObservation: return [.ios]  // Android has no Stop intent: its dismissal is acted on at once
@@ -294,6 +301,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .packageReplacedRestoresNothing: switches.packageReplacedRestoresNothing = true
             case .successorNotRebased: switches.successorNotRebased = true
             case .savesWithoutAlarmKit: switches.savesWithoutAlarmKit = true
+            case .credentialSoundBeforeUnlock: switches.credentialSoundBeforeUnlock = true
+            case .trustsAcceptedAlarmClock: switches.trustsAcceptedAlarmClock = true
             case .testTrap: break  // the simulator traps, not the bridge (Simulator.run)
             }
         }

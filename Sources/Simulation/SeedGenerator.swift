@@ -42,10 +42,12 @@ public enum SeedGenerator {
         drawBridgeConstants(&setup, streams: streams)
 
         // The seed's faults: every kind's switch and rate from its own stream (FaultCatalog.swift).
-        let apiLevel = setup.android.apiLevel
+        let exactAppOpGoverns = setup.android.exactAlarmAppOpGoverns
         let faults = SeedFaults.draw(selection: selection, platform: platform, streams: streams) { kind in
             switch kind.name {
-            case FaultCatalog.exactPermissionRevoke.name: return apiLevel <= 32  // AND-1: USE_EXACT_ALARM from 33
+            // AND-1: the app-op governs (API 31/32, or 33+ for an app declaring only
+            // SCHEDULE_EXACT_ALARM, targeting 31+), issue 18.
+            case FaultCatalog.exactPermissionRevoke.name: return exactAppOpGoverns
             case FaultCatalog.healthAccessRevoked.name, FaultCatalog.workoutLoss.name, FaultCatalog.walkForceQuit.name:
                 return alarms.contains(where: \.challenge.isWalk)
             default: return true
@@ -236,6 +238,20 @@ public enum SeedGenerator {
         let bucketRoll = androidRNG.uniform(below: 20)
         setup.androidStandbyBucket = bucketRoll < 12 ? .active : bucketRoll < 16 ? .workingSet : bucketRoll < 18 ? .frequent : bucketRoll < 19 ? .rare : .restricted
         setup.androidFullScreenIntent = androidRNG.chance(Ratio(3, 4))
+        drawAndroidManifest(&setup, streams: streams)
+    }
+
+    /// Issue 18 (flutter_local_notifications#1526, #2248): the app's declared manifest and target
+    /// SDK (`setup.android-manifest`, its own stream, so the other draws keep their values). Half
+    /// the seeds declare what the bridge requires (AND-1: SCHEDULE_EXACT_ALARM up to 32 plus
+    /// USE_EXACT_ALARM); the other half declare only SCHEDULE_EXACT_ALARM, as many plugins' apps
+    /// do, so on API 33+ the app-op governs: the user may revoke it and, on API 34+, a fresh
+    /// install starts denied (PLATFORMS.md "API 34 default"). The target SDK is the device's level
+    /// in half the seeds, else 30 (no exact-alarm permission needed), 33, 34 or 35.
+    static func drawAndroidManifest(_ setup: inout DeviceSetup, streams: RandomStreams) {
+        var manifestRNG = streams.stream("setup.android-manifest")
+        if manifestRNG.chance(Ratio(1, 2)) { setup.android.manifest = .scheduleExactOnly }
+        setup.android.targetSdk = manifestRNG.chance(Ratio(1, 2)) ? nil : manifestRNG.pick([30, 33, 34, 35])
     }
 
     /// Issue 18 part 2 (`setup.android-power`, its own stream so no other draw moves): the app's
@@ -364,6 +380,9 @@ public enum SeedGenerator {
             RunParameter("android.api-level", String(android.apiLevel)),
             RunParameter("android.locked-boot-broadcast-delay-ms", String(android.lockedBootBroadcastDelayMs)),
             RunParameter("android.fresh-install", String(android.freshInstall)),
+            RunParameter("android.manifest", android.manifest == .scheduleExactOnly ? "schedule-exact-only" : android.manifest == .usual ? "usual" : "custom"),
+            RunParameter("android.target-sdk", android.targetSdk.map(String.init) ?? "device"),
+            RunParameter("android.credential-stored-sounds", android.credentialStoredSounds.isEmpty ? "none" : android.credentialStoredSounds.joined(separator: ",")),
             RunParameter("android.doze-idle-periods-ms", android.dozeIdlePeriodsMs.map(String.init).joined(separator: ",")),
             RunParameter("android.doze-maintenance-ms", String(android.dozeMaintenanceWindowMs)),
             RunParameter("android.seeded-tie-order", String(android.seededEqualTimeOrder)),

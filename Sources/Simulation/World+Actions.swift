@@ -198,6 +198,8 @@ extension World {
         case .faultRevokeExactPermission:
             guard android?.canScheduleExactAlarms == true else { return }
             if android?.pending.isEmpty == false { cover(.exactPermissionRevokedWithAlarms) }  // AND-3
+            if android?.pending.isEmpty == false, let api = android?.parameters.apiLevel, api >= 33,
+               android?.parameters.exactAlarmAppOpGoverns == true { cover(.exactRevokedOnAPI33Plus) }  // issue 18
             onAlarmManager { $0.revokeExactAlarmPermission() }
         case .faultGrantExactPermission:
             guard android?.canScheduleExactAlarms == false else { return }

@@ -194,3 +194,81 @@ extension World {
         oracleCredit(id, creditNow: creditNow)
     }
 }
+
+/// Issue 18: a request AlarmManager accepted and dropped (fault `accepted-request-dropped`).
+struct DroppedRequest: Equatable {
+    var id: AlarmUUID
+    var rootID: String
+    /// The trigger time the app asked for, wall ms.
+    var fireWallMs: Int64
+    var droppedAtMs: Int64
+    /// When (virtual ms) a ready bridge step that reads `getNextAlarmClock()` ran while the
+    /// dropped ring was the earliest alarm clock the app should have: from then on the bridge
+    /// could see it missing. nil: not yet, so its loss is the `accepted-request-dropped` [limit].
+    var exposedAtMs: Int64?
+}
+
+extension World {
+    // MARK: - Accepted and dropped (issue 18, plus_plugins#1981)
+
+    /// At a boot, the fault draws (per reboot, its own in-run stream) whether AlarmManager will
+    /// drop one of the app's first 1–3 `set*` requests of this boot.
+    func armAcceptedRequestDrop() {
+        guard android != nil, let rate = setup.acceptedRequestDropRate else { return }
+        let hit = droppedRequestRNG.chance(rate)
+        let nth = Int(droppedRequestRNG.int(in: 1...3))  // both draws every boot: stable streams
+        guard hit, !liveness.healed, randomBehaviourActs else { return }
+        android!.dropSetAfterBoot = nth
+        record("fault", "accepted-request-dropped", [TraceField("nth", String(nth))])
+    }
+
+    /// The model's `request-dropped` trace: the ring is lost while its PendingIntent exists.
+    func noteDroppedRequest(_ fields: [TraceField]) {
+        guard let manager = android, let dropped = manager.droppedAlarms.last else { return }
+        droppedRequests.removeAll { $0.id == dropped.id }
+        droppedRequests.append(DroppedRequest(id: dropped.id, rootID: dropped.metadata.rootID, fireWallMs: dropped.triggerWallMs,
+                                              droppedAtMs: nowMs))
+        if droppedRequests.count > 16 { droppedRequests.removeFirst() }
+        noteFault("accepted-request-dropped")
+    }
+
+    /// Before a ready step: the bridge reads `getNextAlarmClock()` after a successful launch or
+    /// resume sync read and, in a process that ran one, after every accepted request, cancel and
+    /// delivery (`BridgeCore.verifyNextAlarmClock`). If the dropped ring is then the earliest
+    /// alarm clock the app should hold (none AlarmManager holds comes before it), that read shows
+    /// it missing: its [limit] ends there.
+    func noteDroppedRequestExposure(_ input: BridgeInput) {
+        guard let manager = android, !droppedRequests.isEmpty else { return }
+        droppedRequests.removeAll { entry in !manager.droppedAlarms.contains { $0.id == entry.id } }
+        switch input {
+        case .inventoryRead(.launchSync, .success), .inventoryRead(.resumeSync, .success):
+            syncedIncarnation = process.incarnation
+        case .scheduleCompleted(_, .success), .cancelCompleted, .alarmDelivered:
+            guard syncedIncarnation == process.incarnation else { return }
+        default:
+            return
+        }
+        let next = manager.nextAlarmClockWallMs
+        for index in droppedRequests.indices where droppedRequests[index].exposedAtMs == nil {
+            let entry = droppedRequests[index]
+            // Only an alarm clock is in getNextAlarmClock(): a dropped inexact (allow-while-idle)
+            // request stays invisible to the app.
+            guard manager.droppedAlarms.contains(where: { $0.id == entry.id && $0.method == .setAlarmClock }),
+                  entry.fireWallMs > wallMs, next.map({ $0 > entry.fireWallMs }) ?? true else { continue }
+            droppedRequests[index].exposedAtMs = nowMs
+            cover(.droppedRequestRepairable)
+        }
+    }
+
+    /// `accepted-request-dropped` [limit]: ring `id` (or the primary of `rootID` at `fireWallMs`)
+    /// was dropped by AlarmManager and no step since could have seen it missing — or one did less
+    /// than T_OP ago (its re-registration is on its way).
+    func droppedUnseen(id: AlarmUUID? = nil, rootID: String? = nil, fireWallMs: Int64? = nil) -> Bool {
+        guard let manager = android else { return false }
+        return droppedRequests.contains { entry in
+            guard manager.droppedAlarms.contains(where: { $0.id == entry.id }) else { return false }
+            let matches = entry.id == id || (entry.rootID == rootID && entry.fireWallMs == fireWallMs)
+            return matches && (entry.exposedAtMs.map { nowMs - $0 <= setup.transitionBoundMs } ?? true)
+        }
+    }
+}

@@ -47,6 +47,9 @@ extension World {
         case .packageReplaced: cover(.packageReplaced)
         case .inventoryRead(_, .failure): cover(.inventoryReadFailed)  // SCH-16
         case .scheduleCompleted(_, .failure(.maximumLimitReached)): cover(.capacityLimitHit)  // CAP-4
+        case .scheduleCompleted(_, .failure(.securityException)):
+            // Issue 18: API 34's default deny, never a revocation (AND-1, AND-3).
+            if android?.parameters.exactAlarmDeniedByDefault == true && exactRevokedAtMs == nil { cover(.exactDeniedByDefault) }
         case .volumeDismissal: cover(.volumeDismissal)  // INACT-6
         case .startWakeUpCheck: cover(.startWakeUpCheck)  // AND-11
         case .burstPlaybackBegan: cover(.burstPlaybackBegan)  // FG-17

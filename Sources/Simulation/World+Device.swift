@@ -80,6 +80,11 @@ extension World {
             guard let held = androidHeldTriggers[id], held.triggerWallMs > wallMs else { continue }
             androidHeldTriggers[id] = (held.triggerWallMs, held.metadata, wallMs - nowMs)
         }
+        // The same for an inexact primary AlarmManager still holds past its ring time (android
+        // uniform seed 757): one the set-back put ahead again is reached anew in the new frame.
+        inexactOracleFires = inexactOracleFires.map { fire in
+            fire.fireWallMs > wallMs ? (fire.ringID, fire.rootID, fire.alarmID, fire.fireWallMs, wallMs - nowMs, fire.reachedWallMinusTrueMs) : fire
+        }
     }
 
     /// [limit] `clock-jump-ambiguous-start`, REC-9, INACT-19: the ambiguous interval of an
@@ -240,7 +245,9 @@ extension World {
         record("device", "set-clock", [TraceField("delta-ms", String(deltaMs))])
         onDaemon { $0.wallClockChanged(byMs: deltaMs, nowWallMs: wallMs) }
         let instant = AndroidInstant(elapsedRealtimeMs: clock.monotonicMs, wallMs: wallMs)
-        onAlarmManager { $0.setTime(wallMs: instant.wallMs, now: instant) }  // TIME_SET (AMS reevaluateRtcAlarms)
+        countingChangeAsLive(deltaMs) {
+            onAlarmManager { $0.setTime(wallMs: instant.wallMs, now: instant) }  // TIME_SET (AMS reevaluateRtcAlarms)
+        }
         reframeHeldAndroidTriggers()
         // REC-9, WALK-8, WALK-11: the walk's resign edge and accepted steps are instants; the
         // fuse-timing checks compare them with fire times in the corrected frame.

@@ -31,7 +31,7 @@ extension World {
     func deferInexactOracleFire(rootID: String, alarmID: String, fireWallMs: Int64) -> Bool {
         guard let id = pendingInexactPrimary(rootID: rootID, fireWallMs: fireWallMs) else { return false }
         if !inexactOracleFires.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }) {
-            inexactOracleFires.append((id, rootID, alarmID, fireWallMs))
+            inexactOracleFires.append((id, rootID, alarmID, fireWallMs, wallMs - nowMs, wallMs - nowMs))
         }
         record("oracle", "due-when-delivered-inexact", [TraceField("root", rootID)])
         return true
@@ -44,9 +44,31 @@ extension World {
         inexactOracleFires.removeAll { $0.ringID == id }
         for fire in due {
             let metadata = RingMetadata(rootID: fire.rootID, alarmID: fire.alarmID, kind: .primary, token: nil, title: "")
-            androidReleasing = (fire.fireWallMs, metadata, wallMs - nowMs)  // being delivered: platformHoldsPrimary
+            androidReleasing = (fire.fireWallMs, metadata, fire.wallMinusTrueMs)  // being delivered: platformHoldsPrimary
+            releasingReachedWallMinusTrueMs = fire.reachedWallMinusTrueMs
             oracleFireTime(rootID: fire.rootID, alarmID: fire.alarmID, fireWallMs: fire.fireWallMs, deliveredLate: true)
+            // REC-9: its inactivity clock runs from the ring time (INACT-3), so a correction made
+            // since moves its deadline, as the bridge's `clockOffset(forStart:)` does (android
+            // uniform seed 757: 07:57 reached, a 10 min set-back at 08:17, delivered at 08:26 in
+            // the new frame; the bridge expired it at once, the oracle kept it live).
+            releasingReachedWallMinusTrueMs = nil
+            applyHeldDeliveryClockShift()
             androidReleasing = nil
+        }
+    }
+
+    /// REC-9: an inexact primary AlarmManager delivers inside the TIME_SET of a clock change (AMS
+    /// `reevaluateRtcAlarms` found it due) opens a live occurrence that the change's own
+    /// live-occurrence shift then moves (World+Device.swift): its release applies only the
+    /// corrections before this one, or it would count it twice (android swarm seed 1893: 05:48
+    /// reached, a +10 min change at 05:55 delivered it; the deadline was moved by 20 min).
+    func countingChangeAsLive(_ deltaMs: Int64, _ body: () -> Void) {
+        inexactOracleFires = inexactOracleFires.map { fire in
+            (fire.ringID, fire.rootID, fire.alarmID, fire.fireWallMs, fire.wallMinusTrueMs + deltaMs, fire.reachedWallMinusTrueMs + deltaMs)
+        }
+        body()
+        inexactOracleFires = inexactOracleFires.map { fire in
+            (fire.ringID, fire.rootID, fire.alarmID, fire.fireWallMs, fire.wallMinusTrueMs - deltaMs, fire.reachedWallMinusTrueMs - deltaMs)
         }
     }
 

@@ -119,6 +119,13 @@ final class World {
     /// The sleepy user's snooze habits (own stream: other draws keep their values).
     var snoozeRNG: Xoshiro256StarStar
     var requestFaultRNG: Xoshiro256StarStar
+    /// Fault `accepted-request-dropped` (issue 18): the in-run stream of its per-reboot draws.
+    var droppedRequestRNG: Xoshiro256StarStar
+    /// Issue 18: requests AlarmManager accepted and dropped, and when (virtual ms) a ready bridge
+    /// step could first have seen one missing from `getNextAlarmClock()` (nil: not yet).
+    var droppedRequests: [DroppedRequest] = []
+    /// The process incarnation that saw a successful launch or resume sync read (issue 18).
+    var syncedIncarnation = -1
     /// Fault kind `clock-change-during-snooze` (its own stream: other draws keep their values).
     var snoozeClockRNG: Xoshiro256StarStar
     /// Fault kind `clock-set-back-after-trigger` (its own stream), and the occurrence tokens that
@@ -301,7 +308,15 @@ final class World {
     /// Oracle fire times of roots whose primary AlarmManager holds as the inexact
     /// allow-while-idle alarm the bridge set while exact alarms were refused: due when delivered
     /// (World+InexactDelivery.swift).
-    var inexactOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64)] = []
+    /// `wallMinusTrueMs`: the wall clock's offset from true time when the ring time was reached
+    /// (reset when a set-back puts the trigger ahead again: `reframeHeldAndroidTriggers`), so the
+    /// release applies the corrections made since (REC-9, as `androidHeldTriggers`);
+    /// `reachedWallMinusTrueMs`: the same when it was first reached, never reset (the frame a
+    /// pass-over is judged in, as the bridge judges a re-lived ring: `releasingShiftMs`).
+    var inexactOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64, wallMinusTrueMs: Int64,
+                              reachedWallMinusTrueMs: Int64)] = []
+    /// The first-reached offset of the inexact fire being released now (see `inexactOracleFires`).
+    var releasingReachedWallMinusTrueMs: Int64?
     /// iOS walk ground truth (HealthKit workout, Core Motion) and its checkers' record (World+Walk.swift).
     lazy var walkWorld = WalkWorld(setup: setup.walk, streams: streams)
     /// Android: the step counter, the user's walking and volume habits, checker state (World+Android).
@@ -341,6 +356,7 @@ final class World {
         self.appRNG = streams.stream("app.js")
         self.snoozeRNG = streams.stream("user.snooze")
         self.requestFaultRNG = streams.stream("faults.requests")
+        self.droppedRequestRNG = streams.stream("fault.accepted-request-dropped.run")
         self.snoozeClockRNG = streams.stream("faults.snooze-clock")
         self.triggerClockRNG = streams.stream("faults.trigger-clock")
         self.deathMidCloseRNG = streams.stream("faults.death-mid-close")
@@ -630,9 +646,25 @@ final class World {
         defer { androidReleasing = nil }
         releaseLateOracleFires(id)
         cover(.lateDelivery)
-        // REC-9: the occurrence began at its configured ring time, before the delivery; a manual
-        // clock correction in between is one "since the occurrence began", and moves its deadline
-        // as the bridge moves it (android seed 2143 of the fault catalog: +1 h, 2 s after 08:15).
+        applyHeldDeliveryClockShift()
+    }
+
+    /// REC-9: the clock corrections (ms) made since the ring time of the held Android delivery
+    /// being released now (``androidReleasing``) for `rootID` at `fireWallMs`; 0 for any other.
+    /// Android swarm seed 10378 once inexact releases were shifted (seed 757): a1's 05:56 and
+    /// a2.tue's 06:22, both reached before a 10 min set-back and delivered together after it;
+    /// a1's occurrence, in the corrected frame, held a2.tue's ring time only in that frame.
+    func releasingShiftMs(rootID: String, fireWallMs: Int64) -> Int64 {
+        guard let held = androidReleasing, held.metadata.rootID == rootID, held.triggerWallMs == fireWallMs else { return 0 }
+        return (wallMs - nowMs) - (releasingReachedWallMinusTrueMs ?? held.wallMinusTrueMs)
+    }
+
+    /// REC-9: the occurrence a held Android delivery (``androidReleasing``) opened began at its
+    /// configured ring time, before the delivery; a manual clock correction in between is one
+    /// "since the occurrence began", and moves its deadline as the bridge moves it (android seed
+    /// 2143 of the fault catalog: +1 h, 2 s after 08:15). Also for an inexact primary delivered
+    /// late (World+InexactDelivery.swift; android uniform seed 757).
+    func applyHeldDeliveryClockShift() {
         guard let held = androidReleasing, let index = oracle.liveIndex, oracle.occurrences[index].openedAtMs == nowMs,
               oracle.occurrences[index].rootID == held.metadata.rootID, oracle.occurrences[index].startWallMs == held.triggerWallMs else { return }
         let shift = (wallMs - nowMs) - held.wallMinusTrueMs
@@ -753,6 +785,7 @@ final class World {
         configuration.skipHorizonMs = setup.skipHorizonMs  // CAP-8
         configuration.skipOccurrenceMax = setup.skipOccurrenceMax
         configuration.alarmKitAvailable = setup.platform != .ios || setup.ios.alarmKitAvailable  // SCH-26
+        configuration.credentialStoredSounds = setup.platform == .android ? setup.android.credentialStoredSounds : []  // SND-9, issue 18
         return configuration
     }
 
@@ -838,8 +871,10 @@ final class World {
             if refusedSchedules.count > 64 { refusedSchedules.removeFirst() }
         }
         let alertingBefore = ios?.alarms.filter { $0.state == .alerting }.map(\.id) ?? []  // adoptStaleZoneReading
+        if wasReady { noteDroppedRequestExposure(input) }  // issue 18
         let commands = bridge.handle(input, at: BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs,
-                                                                zoneIdentifier: calendar.zoneIdentifier, bootCount: bootCount))
+                                                                zoneIdentifier: calendar.zoneIdentifier, bootCount: bootCount,
+                                                                userUnlocked: android?.userUnlocked ?? true))
         process.bridge = bridge
         lastBridgeReadingWallMs = wallMs  // the bridge read the clock (clockAnchor)
         record("bridge", "input", [TraceField("input", describe(input))])
@@ -984,7 +1019,14 @@ final class World {
             enqueue(.toProcess(.journalLoaded(unprotectedJournal), incarnation: process.incarnation), afterMs: 0)
         case .loadCredentialProtectedStore, .deleteCredentialProtectedStore:
             executeStorage(command)  // AND-4, World+Migration.swift
+        case .readNextAlarmClock:
+            // Issue 18: `getNextAlarmClock()` is synchronous; its answer is the next input.
+            let trigger = android?.nextAlarmClockWallMs
+            enqueue(.toRunningApp(.nextAlarmClockRead(triggerWallMs: trigger)), afterMs: 1)
         case .playSystemSound(let id):
+            if let manager = android, !manager.userUnlocked, manager.ringingStatus(id) == nil,
+               let sound = process.bridge?.document?.row(id)?.soundName,
+               manager.parameters.credentialStoredSounds.contains(sound) { cover(.credentialSoundFallbackBeforeUnlock) }  // SND-9, issue 18
             onAlarmManager { $0.playSystemSound(id) }
         case .appendJournal(let entry):
             unprotectedJournal.append(entry)
@@ -1260,7 +1302,9 @@ final class World {
             case .killProcess:
                 kill("exact-alarm permission revoked"); noteFault("exact-permission-revoked")
                 exactRevokedAtMs = nowMs
-            case .trace(let name, let fields): record("android", name, fields); checkDeclaredManifest(name, fields)  // AND-1
+            case .trace(let name, let fields):
+                record("android", name, fields); checkDeclaredManifest(name, fields)  // AND-1
+                if name == "request-dropped" { noteDroppedRequest(fields) }  // issue 18
             case .broadcast(let broadcast, let launch):
                 record("android", "broadcast", [TraceField("action", broadcast.action)])
                 switch broadcast {
@@ -1514,6 +1558,7 @@ final class World {
         onDaemon { $0.boot(nowWallMs: wallMs) }
         dropLateDeliveriesLostByBoot(heldBeforeBoot)
         onAlarmManager { $0.boot() }
+        armAcceptedRequestDrop()  // issue 18, World+Android.swift
         androidSide.stepSensor.reboot()  // the count restarts at zero (TYPE_STEP_COUNTER)
         // A fault counts against this boot's restore only once it hits it (noteRestoreFault).
         liveness.restoreFault = RestoreFault()
@@ -1584,6 +1629,7 @@ final class World {
         case .clockChanged(let zone): return "clockChanged(\(zone))"
         case .packageReplaced: return "MY_PACKAGE_REPLACED"
         case .playbackFailed(let id): return "playbackFailed(\(id))"
+        case .nextAlarmClockRead(let trigger): return "nextAlarmClockRead(\(trigger.map(String.init) ?? "none"))"
         case .burstPlaybackBegan(let id): return "burstPlaybackBegan(\(id))"
         case .burstEnded(let id): return "burstEnded(\(id))"
         case .api(.startForegroundAlarmSound(let alarmID, _, _)): return "startForegroundAlarmSound(\(alarmID))"

@@ -199,3 +199,19 @@ struct ExemptionWitnessTests {
         #expect(row.witnessSeed == 87)
     }
 }
+
+@Suite("Issue 18: the fuzzer finds the Android field-fault defects")
+struct Issue18DefectTests {
+    /// Each bridge behaviour issue 18 added has a known-defect switch, and the default swarm
+    /// profile finds it within a few dozen seeds (measured on the release build: android swarm
+    /// seed 42 for credential-sound-before-unlock, seed 27 for trusts-accepted-alarm-clock, its
+    /// fault `accepted-request-dropped` on by default since issue 18's uniform seeds were fixed).
+    @Test("the swarm fuzzer finds credential-sound-before-unlock and trusts-accepted-alarm-clock on android",
+          arguments: [KnownDefect.credentialSoundBeforeUnlock, .trustsAcceptedAlarmClock])
+    func found(_ defect: KnownDefect) {
+        #expect(defect.platforms == [.android])
+        let hunt = DefectScoreboard.hunt(defect, on: .android, profile: .swarm, seeds: 1...60, elapsedMs: { 0 })
+        #expect(hunt.firstFailingSeed != nil, "\(defect.rawValue) not found in android swarm seeds 1...60")
+        #expect(hunt.replays)
+    }
+}

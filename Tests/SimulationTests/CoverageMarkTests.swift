@@ -62,6 +62,27 @@ struct CoverageMarkTests {
         }
     }
 
+    /// Issue 18: the Android field faults' conformance scenarios reach their marks.
+    @Test("an issue-18 conformance scenario counts the mark of the field fault it scripts",
+          arguments: [
+              ("api34-default-deny-schedule-exact-only", ["exact-denied-by-default"]),
+              ("api33-revoke-schedule-exact-only", ["exact-permission-revoked-api-33-plus"]),
+              ("credential-sound-silent-before-unlock", ["credential-sound-fallback-before-unlock"]),
+              ("accepted-request-dropped-after-reboot", ["accepted-request-dropped-exposed"]),
+          ])
+    func conformanceReachesMarks(_ name: String, _ markNames: [String]) throws {
+        let directory = Self.rulesDirectory.deletingLastPathComponent().appendingPathComponent("conformance/android")
+        let text = try String(contentsOf: directory.appendingPathComponent(name + ".scenario"), encoding: .utf8)
+        let scenario = try ScenarioParser.parse(text, file: name, knownDefects: KnownDefect.allCases.map(\.rawValue),
+                                                knownInvariants: InvariantCatalog.all.map(\.id))
+        let outcome = ScenarioRunner.run(scenario)
+        #expect(outcome.passed, "\(outcome.failures)")
+        for markName in markNames {
+            let mark = try #require(CoverageMark(name: markName), "no mark \(markName)")
+            #expect(outcome.result.coverage[mark] > 0, "\(name) did not reach \(markName)")
+        }
+    }
+
     @Test("coverage is part of a run's pure result: the same seed counts the same hits", arguments: [PlatformFlavor.ios, .android])
     func countsAreDeterministic(_ platform: PlatformFlavor) {
         let first = Simulator.run(RunOptions(platform: platform, seed: 11))

@@ -65,7 +65,9 @@ struct FaultCatalogTests {
             let hasWalk = generated.setup.alarms.contains(where: \.challenge.isWalk)
             for kind in FaultCatalog.all where kind.platforms.contains(platform.flavor) {
                 var applicable = true
-                if kind == FaultCatalog.exactPermissionRevoke { applicable = generated.setup.android.apiLevel <= 32 }
+                // AND-1, issue 18: wherever the SCHEDULE_EXACT_ALARM app-op governs (31/32, or 33+
+                // for a manifest declaring only it, an app targeting 31+).
+                if kind == FaultCatalog.exactPermissionRevoke { applicable = generated.setup.android.exactAlarmAppOpGoverns }
                 if kind.forcedOnly { applicable = false }  // on only when forced (--faults)
                 if [FaultCatalog.healthAccessRevoked, FaultCatalog.workoutLoss, FaultCatalog.walkForceQuit].contains(kind) {
                     applicable = hasWalk
