@@ -164,7 +164,7 @@ extension BridgeCore {
             if ids.count > AndroidSession.unheldRingIDsMax { ids.removeFirst(ids.count - AndroidSession.unheldRingIDsMax) }
             document.unheldRingIDs = ids
         }
-        schedulePrimaryRetry(after: error, into: &out)
+        schedulePrimaryRetry(id, after: error, into: &out)
     }
 
     /// The sync's view of what AlarmManager holds: the PendingIntent probes, less the rings known
