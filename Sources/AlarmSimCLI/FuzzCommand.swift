@@ -94,9 +94,11 @@ struct FuzzCommand: Command {
     var liveness: Bool
     /// Where shrunk scenarios go; nil with `--no-shrink`.
     var shrinkDirectory: String?
-    /// True when the shrunk scenarios go to the report's `shrunk/` (no `--shrink-dir`): an earlier
-    /// campaign's files there are removed, as its `failures/` is.
-    var shrinksIntoReport: Bool
+    /// The report's `shrunk/` when no `--shrink-dir` names another place: an earlier campaign's
+    /// files there are removed, as its `failures/` is (also with `--no-shrink`).
+    var reportShrunkDirectory: String?
+    /// True when the shrunk scenarios go to ``reportShrunkDirectory``.
+    var shrinksIntoReport: Bool { shrinkDirectory != nil && shrinkDirectory == reportShrunkDirectory }
     /// The known-failures file (``KnownFailureFile``): `--failures FILE` or the default.
     var failuresPath: String
     var failuresPathIsExplicit: Bool
@@ -134,7 +136,7 @@ struct FuzzCommand: Command {
         // --shrink-dir says otherwise; with --no-report they go where they always went.
         let inReport = reportDirectory.map { Self.trimmed($0) + "/" + CampaignReport.shrunkDirectoryName }
         shrinkDirectory = parsed.has("no-shrink") ? nil : (directory ?? inReport ?? ShrinkCommand.defaultDirectory)
-        shrinksIntoReport = !parsed.has("no-shrink") && directory == nil && inReport != nil
+        reportShrunkDirectory = directory == nil ? inReport : nil
         let failures = try parsed.single("failures")
         failuresPath = failures ?? KnownFailureFile.defaultPath
         failuresPathIsExplicit = failures != nil
@@ -214,7 +216,7 @@ struct FuzzCommand: Command {
         // campaign's failures/ (and shrunk/) goes first, so no report in DIR describes seeds this one did not fail.
         if let reportDirectory {
             guard removeEarlierArtifacts(in: reportDirectory, errors: &errors),
-                  !shrinksIntoReport || removeEarlierShrunk(in: shrinkDirectory ?? "", errors: &errors),
+                  reportShrunkDirectory.map({ removeEarlierShrunk(in: $0, errors: &errors) }) ?? true,
                   writeReport(summary, to: reportDirectory, artifacts: [:], errors: &errors) else { return .ioError }
         }
         if recordsFailures {
