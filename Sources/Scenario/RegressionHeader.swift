@@ -31,7 +31,7 @@ public enum RegressionHeader {
     ///     the defect's expected outcome, not a known failure of the bridge.
     public static func lines(caught: String, repro: String, invariant: String, defects: [String]) -> [String] {
         var lines = [
-            "# Regression: \(caught).",
+            "# Regression: \(caught)\(caught.last.map { ".!?".contains($0) } == true ? "" : ".")",
             "# Not yet classified: say bridge or oracle and the rule IDs once the cause is known.",
             "# Caught by: \(repro)",
         ]
