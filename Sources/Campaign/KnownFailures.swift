@@ -259,3 +259,22 @@ public enum KnownFailureFile {
         return (text + added.joined(separator: "\n") + "\n", added)
     }
 }
+
+extension Campaign {
+    /// Replays the known failures a campaign with `options` applies to (``KnownFailure/applies(to:)``),
+    /// in this process, in file order, each with its own options: what the CLI's `fuzz` does
+    /// before its seed range (there in worker subprocesses). Set the result as the summary's
+    /// ``FuzzSummary/known``.
+    /// - Returns: A pure function of `known` and `options`.
+    public static func replay(_ known: [KnownFailure], before options: FuzzOptions, file: String) -> KnownReplay {
+        let replayed = known.filter { $0.applies(to: options) }
+        var result = KnownReplay(file: file, replayed: replayed.map(\.repro), notReplayed: known.count - replayed.count)
+        for failure in replayed {
+            let outcome = outcome(platform: failure.platform, seed: failure.seed, options: failure.fuzzOptions)
+            guard let violation = outcome.violation else { continue }
+            result.stillFailing.append(FailingSeed(platform: failure.platform, seed: failure.seed, violation: violation,
+                                                   repro: failure.repro, signal: outcome.signal))
+        }
+        return result
+    }
+}

@@ -67,6 +67,15 @@ struct KnownFailuresTests {
         #expect(!known.applies(to: FuzzOptions(platforms: [.android], seeds: 1...9, defects: [.titleInRingID])))
     }
 
+    @Test("the library replays known failures as fuzz does: a pure function of the lines and the campaign's options")
+    func libraryReplay() throws {
+        let known = try KnownFailureFile.parse("--platform ios --seed 1 --defect title-in-ring-id\n--platform ios --seed 1\n", path: "f")
+        let replay = Campaign.replay(known, before: FuzzOptions(platforms: [.ios], seeds: 5...6, defects: [.titleInRingID]), file: "f")
+        #expect(replay.replayed == ["alarmsim replay --platform ios --seed 1 --defect title-in-ring-id"] && replay.notReplayed == 1)
+        #expect(replay.stillFailing.map(\.violation.invariant) == ["stable-ids"])
+        #expect(replay.line == "known failures replayed: 1, still failing: 1 (1 line of f for other platforms or defects not replayed)")
+    }
+
     // MARK: fuzz
 
     @Test("a malformed known-failures file stops fuzz with file:line:col and exit 65 before anything is written or removed")
