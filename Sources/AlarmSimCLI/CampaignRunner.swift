@@ -1,5 +1,6 @@
 import AlarmBridge
 import Campaign
+import Reporting
 import Simulation
 
 /// Runs a fuzz campaign's seeds, in worker subprocesses when the CLI is the real binary
@@ -77,5 +78,49 @@ struct CampaignRunner {
             if !interrupted { Interrupt.uninstall() }
         }
         return tally.summary(interrupted: interrupted)
+    }
+}
+
+extension CampaignRunner {
+    /// Replays known failures (``KnownFailureFile``) before the campaign's seeds, each with its
+    /// own options, in file order: in a worker subprocess of its own when the CLI is the real
+    /// binary (a known `crash` traps only that worker, reported as `crash` again), in this
+    /// process otherwise. Prints a `FAIL known …` line per seed that still fails.
+    /// - Returns: What the summary reports (``KnownReplay``).
+    /// - Throws: ``Failure`` when a worker subprocess cannot be started.
+    func replay(_ known: [KnownFailure], file: String, errors: inout some TextOutputStream) throws(Failure) -> KnownReplay {
+        let replayed = known.filter { $0.applies(to: options) }
+        var result = KnownReplay(file: file, replayed: replayed.map(\.repro), notReplayed: known.count - replayed.count)
+        if !replayed.isEmpty {
+            errors.write("known failures: replaying \(replayed.count) from \(file) before the seed range\n")
+        }
+        for failure in replayed {
+            let outcome = try outcome(of: failure)
+            guard let violation = outcome.violation else { continue }
+            let seed = FailingSeed(platform: failure.platform, seed: failure.seed, violation: violation, repro: failure.repro,
+                                   signal: outcome.signal)
+            result.stillFailing.append(seed)
+            errors.write(SummaryFormatter.failLines(seed, prefix: "FAIL known").joined(separator: "\n") + "\n")
+        }
+        return result
+    }
+
+    /// One known failure's run (see ``replay(_:file:errors:)``).
+    private func outcome(of failure: KnownFailure) throws(Failure) -> SeedOutcome {
+        let options = failure.fuzzOptions
+        guard let executable = environment.executablePath else {
+            return Campaign.outcome(platform: failure.platform, seed: failure.seed, options: options)
+        }
+        var folded: SeedOutcome?
+        do {
+            let pool = try WorkerPool(executable: executable, arguments: WorkerCommand.arguments(for: options), count: 1)
+            _ = try pool.run(platform: failure.platform, range: failure.seed...failure.seed, handOut: { true },
+                             interrupted: { false }, fold: { folded = $0 })
+            pool.shutDown(forcibly: false)
+        } catch {
+            throw Failure(description: error.description)
+        }
+        guard let folded else { throw Failure(description: "the worker replaying \(failure.repro) gave no outcome") }
+        return folded
     }
 }

@@ -9,7 +9,7 @@ import Simulation
 struct FuzzCommand: Command {
     static let name = "fuzz"
     static let abstract = "Run many seeds, each a random world, and report every seed that breaks an invariant."
-    static let usage = "alarmsim fuzz [--platform ios|android|both] [--seeds A..B] [--seconds S] [--shard I/N] [--jobs N] [--defect NAME]... [--profile swarm|uniform|none] [--faults A,B,-C] [--no-liveness] [--coverage] [--report DIR | --no-report] [--shrink-dir DIR | --no-shrink]"
+    static let usage = "alarmsim fuzz [--platform ios|android|both] [--seeds A..B] [--seconds S] [--shard I/N] [--jobs N] [--defect NAME]... [--profile swarm|uniform|none] [--faults A,B,-C] [--no-liveness] [--coverage] [--report DIR | --no-report] [--shrink-dir DIR | --no-shrink] [--failures FILE] [--no-replay-known] [--record-failures]"
     static let options = [
         "  --platform ios|android|both  platforms to run, ios first (default: both)",
         "  --seeds A..B|N               root seeds, inclusive (default: 1..1000; with --seconds: from 1 upward)",
@@ -34,11 +34,23 @@ struct FuzzCommand: Command {
         "  --faults A,B,-C              force fault kinds on (A) or off (-C) on top of the profile; repeatable",
         "                               (see 'alarmsim list faults'); failing seeds' repro lines carry both options",
         "  --report DIR                 write summary.json, summary.md and junit.xml into DIR (default: Reports/latest),",
-        "                               and for each of the first 20 failing seeds DIR/failures/PLATFORM-SEED/ with",
-        "                               trace.jsonl, report.md and timeline.html (an earlier DIR/failures is replaced)",
-        "  --no-report                  write no report files",
-        "  --shrink-dir DIR             where the shrunk scenarios go (default: Reports/shrunk)",
+        "                               for each of the first 20 failing seeds DIR/failures/PLATFORM-SEED/ with",
+        "                               trace.jsonl, report.md and timeline.html, and the shrunk scenarios into",
+        "                               DIR/shrunk/, each linked from summary.md, report.md and junit.xml (an earlier",
+        "                               DIR/failures and DIR/shrunk are replaced)",
+        "  --no-report                  write no report files; shrunk scenarios still go to Reports/shrunk",
+        "                               (or --shrink-dir DIR; add --no-shrink to write nothing)",
+        "  --shrink-dir DIR             where the shrunk scenarios go instead of DIR/shrunk (nothing there is removed)",
         "  --no-shrink                  do not shrink failing seeds",
+        "  --failures FILE              the known-failures file (default: Scenarios/regressions/failures.txt, read",
+        "                               when it exists): one repro line per line, as the summary prints it ('#'",
+        "                               comments). Its lines for the campaign's platforms and defects are replayed",
+        "                               first, each with its own profile and faults; the summary says 'known failures",
+        "                               replayed: N, still failing: M', and a seed still failing counts as a violation.",
+        "                               A malformed file stops the command at once: 'FILE:LINE:COL: …', exit 65",
+        "  --no-replay-known            do not replay the known failures",
+        "  --record-failures            append the repro line of each failing seed not yet in the known-failures file",
+        "                               to it (created with a comment header when missing); never done unasked",
         "  --no-liveness                run the safety phase only: no heal, no liveness phase, no convergence check",
         "  -h, --help                   show this help",
         "",
@@ -47,11 +59,13 @@ struct FuzzCommand: Command {
         "handing out seeds, stops the workers, and writes a partial summary that says 'interrupted' and which",
         "seeds ran (exit 130 for SIGINT, 143 for SIGTERM).",
         "After the campaign, the first failing seed of each distinct (platform, invariant) is shrunk",
-        "to a minimal scenario (as 'alarmsim shrink' does) written to DIR/PLATFORM-SEED-INVARIANT.scenario;",
+        "to a minimal scenario (as 'alarmsim shrink' does) written to SHRINK/PLATFORM-SEED-INVARIANT.scenario",
+        "(SHRINK: the report's shrunk/, or --shrink-dir); commit one with 'alarmsim shrink … --regression TEXT';",
         "one 'shrunk …' line per file goes to stderr. A 'crash' is never shrunk: its repro line is the lead.",
-        "Exit status: 0 no violation, 1 violations found, 64 usage error, 73 the report or shrink directory",
-        "cannot be created or written (checked before the campaign), 74 a write failed later, 130 interrupted",
-        "(SIGINT), 143 terminated (SIGTERM).",
+        "Exit status: 0 no violation, 1 violations found (a known failure still failing counts), 64 usage error,",
+        "65 malformed known-failures file, 73 the report or shrink directory (or the --record-failures file)",
+        "cannot be created or written (checked before the campaign), 74 a write failed later or --failures FILE",
+        "cannot be read, 130 interrupted (SIGINT), 143 terminated (SIGTERM).",
     ]
     static let examples = [
         "alarmsim fuzz --seeds 1..1000                                  # both platforms, no defect",
@@ -62,6 +76,7 @@ struct FuzzCommand: Command {
         "alarmsim fuzz --platform android --seeds 1..300 --profile uniform --faults -doze",
         "alarmsim fuzz --platform android --seeds 1..300 --defect title-in-ring-id --no-shrink   # no shrinking",
         "alarmsim fuzz --platform android --seeds 1..300 --defect restore-skips-locked-boot --no-liveness",
+        "alarmsim fuzz --platform ios --seeds 1..2000 --record-failures   # replay known failures, record new ones",
     ]
 
     static let defaultSeeds: ClosedRange<UInt64> = 1...1000
@@ -79,30 +94,54 @@ struct FuzzCommand: Command {
     var liveness: Bool
     /// Where shrunk scenarios go; nil with `--no-shrink`.
     var shrinkDirectory: String?
+    /// The report's `shrunk/` when no `--shrink-dir` names another place: an earlier campaign's
+    /// files there are removed, as its `failures/` is (also with `--no-shrink`).
+    var reportShrunkDirectory: String?
+    /// True when the shrunk scenarios go to ``reportShrunkDirectory``.
+    var shrinksIntoReport: Bool { shrinkDirectory != nil && shrinkDirectory == reportShrunkDirectory }
+    /// The known-failures file (``KnownFailureFile``): `--failures FILE` or the default.
+    var failuresPath: String
+    var failuresPathIsExplicit: Bool
+    /// False with `--no-replay-known`.
+    var replaysKnown: Bool
+    /// `--record-failures`: append new failing seeds' repro lines to ``failuresPath``.
+    var recordsFailures: Bool
+    var outputFiles: [String] { recordsFailures ? [failuresPath] : [] }
     /// Worker subprocesses; nil for the default (the number of cores).
     var jobs: Int?
     var budgetSeconds: Int?
     var shard: CampaignShard?
     /// Where the report files go; nil with `--no-report`.
     var reportDirectory: String?
-    var outputDirectories: [String] { [reportDirectory, shrinkDirectory].compactMap { $0 } }
+    /// The report's own `shrunk/` is created when a scenario is written there, not before.
+    var outputDirectories: [String] { [reportDirectory, shrinksIntoReport ? nil : shrinkDirectory].compactMap { $0 } }
 
     init(arguments: [String]) throws(UsageError) {
         let parsed = try ParsedArguments(arguments, command: Self.name,
                                          valuedOptions: ["platform", "seeds", "defect", "profile", "faults", "shrink-dir",
-                                                         "jobs", "seconds", "shard", "report"],
-                                         allowsPositionals: false, flagOptions: ["coverage", "no-shrink", "no-liveness", "no-report"])
+                                                         "jobs", "seconds", "shard", "report", "failures"],
+                                         allowsPositionals: false,
+                                         flagOptions: ["coverage", "no-shrink", "no-liveness", "no-report", "no-replay-known", "record-failures"])
         liveness = !parsed.has("no-liveness")
         let directory = try parsed.single("shrink-dir")
         if parsed.has("no-shrink") && directory != nil {
             throw UsageError("--no-shrink and --shrink-dir contradict each other; give one of them")
         }
-        shrinkDirectory = parsed.has("no-shrink") ? nil : (directory ?? ShrinkCommand.defaultDirectory)
         let report = try parsed.single("report")
         if parsed.has("no-report") && report != nil {
             throw UsageError("--no-report and --report contradict each other; give one of them")
         }
         reportDirectory = parsed.has("no-report") ? nil : (report ?? Self.defaultReportDirectory)
+        // The shrunk files belong to the campaign's report (issue 19): DIR/shrunk, unless
+        // --shrink-dir says otherwise; with --no-report they go where they always went.
+        let inReport = reportDirectory.map { Self.trimmed($0) + "/" + CampaignReport.shrunkDirectoryName }
+        shrinkDirectory = parsed.has("no-shrink") ? nil : (directory ?? inReport ?? ShrinkCommand.defaultDirectory)
+        reportShrunkDirectory = directory == nil ? inReport : nil
+        let failures = try parsed.single("failures")
+        failuresPath = failures ?? KnownFailureFile.defaultPath
+        failuresPathIsExplicit = failures != nil
+        replaysKnown = !parsed.has("no-replay-known")
+        recordsFailures = parsed.has("record-failures")
         let platformText = try parsed.single("platform")
         platforms = try ArgumentValues.platforms(platformText)
         platformNamedExplicitly = platforms.count == 1
@@ -128,6 +167,13 @@ struct FuzzCommand: Command {
         faults = try ArgumentValues.faults(profile: parsed.single("profile"), faults: parsed.all("faults"))
     }
 
+    /// A directory path without trailing slashes (`out/` → `out`; `/` stays).
+    static func trimmed(_ path: String) -> String {
+        var path = Substring(path)
+        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        return String(path)
+    }
+
     func validate() throws(UsageError) {
         try ArgumentValues.checkFaults(faults, applyTo: platforms)
         // With `--platform both` a defect that exists on one platform only runs there; naming the
@@ -145,10 +191,21 @@ struct FuzzCommand: Command {
     func run(output: inout some TextOutputStream, errors: inout some TextOutputStream,
              environment: CLIEnvironment) -> ExitStatus {
         // (`outputDirectories`: the report and shrink directories were checked before the campaign.)
+        // The known failures are read first: a malformed file stops the command before anything
+        // is run, written or removed.
+        let known: KnownFile?
+        switch loadKnownFailures() {
+        case .success(let loaded): known = loaded
+        case .failure(let problem): return problem.report(to: &errors)
+        }
         let runner = CampaignRunner(options: fuzzOptions, jobs: jobs ?? environment.processorCount, environment: environment)
-        let summary: FuzzSummary
+        var summary: FuzzSummary
         do {
+            let replay = try known.flatMap { (file) throws(CampaignRunner.Failure) in
+                replaysKnown ? try runner.replay(file.failures, file: failuresPath, errors: &errors) : nil
+            }
             summary = try runner.run(errors: &errors)
+            summary.known = replay
         } catch {
             errors.write("error: \(error.description)\n")
             return .ioError
@@ -156,10 +213,14 @@ struct FuzzCommand: Command {
         output.write(SummaryFormatter.text(summary))
         if printsCoverage { output.write("\n" + CoverageReport.text(summary)) }
         // The summary files first, so an interruption during shrinking loses nothing; an earlier
-        // campaign's failures/ goes first, so no report in DIR describes seeds this one did not fail.
+        // campaign's failures/ (and shrunk/) goes first, so no report in DIR describes seeds this one did not fail.
         if let reportDirectory {
             guard removeEarlierArtifacts(in: reportDirectory, errors: &errors),
+                  reportShrunkDirectory.map({ removeEarlierShrunk(in: $0, errors: &errors) }) ?? true,
                   writeReport(summary, to: reportDirectory, artifacts: [:], errors: &errors) else { return .ioError }
+        }
+        if recordsFailures {
+            guard record(summary, in: known, errors: &errors) else { return .ioError }
         }
         if summary.interrupted { return Interrupt.status }
         var shrunk: [Int: (text: String, path: String)] = [:]
@@ -170,8 +231,9 @@ struct FuzzCommand: Command {
         if let reportDirectory {
             var artifacts: [Int: String] = [:]
             if !summary.failing.isEmpty {
+                let links = shrunk.mapValues { RelativePath.from(reportDirectory, to: $0.path) }
                 guard let written = writeArtifacts(summary, shrunk: shrunk, into: reportDirectory, errors: &errors),
-                      writeReport(summary, to: reportDirectory, artifacts: written, errors: &errors) else { return .ioError }
+                      writeReport(summary, to: reportDirectory, artifacts: written, shrunk: links, errors: &errors) else { return .ioError }
                 artifacts = written
             }
             let pages = artifacts.isEmpty ? "" : "; \(artifacts.count) failing \(artifacts.count == 1 ? "seed's" : "seeds'") timeline.html, report.md and trace.jsonl under \(reportDirectory)/\(CampaignReport.failuresDirectoryName)/"
@@ -185,10 +247,10 @@ struct FuzzCommand: Command {
     static let artifactsMax = 20
 
     /// Writes summary.json, summary.md and junit.xml; false (after saying why) when it cannot.
-    func writeReport(_ summary: FuzzSummary, to directory: String, artifacts: [Int: String],
+    func writeReport(_ summary: FuzzSummary, to directory: String, artifacts: [Int: String], shrunk: [Int: String] = [:],
                      errors: inout some TextOutputStream) -> Bool {
         do {
-            try CampaignReport.write(summary, to: directory, artifacts: artifacts)
+            try CampaignReport.write(summary, to: directory, artifacts: artifacts, shrunk: shrunk)
             return true
         } catch {
             errors.write("error: \(error.description); check that the directory is writable or pass --no-report\n")
@@ -218,9 +280,10 @@ struct FuzzCommand: Command {
             let options = RunOptions(platform: failing.platform, seed: failing.seed,
                                      defects: Campaign.applicableDefects(summary.options.defects, on: failing.platform),
                                      faults: summary.options.faults, liveness: summary.options.liveness)
+            let link = shrunk[index].map { RelativePath.from(directory + "/" + relative, to: $0.path) }
             do {
                 try FailureArtifacts.write(options: options, shrunkScenario: shrunk[index]?.text, shrunkPath: shrunk[index]?.path,
-                                           into: directory + "/" + relative)
+                                           shrunkLink: link, into: directory + "/" + relative)
             } catch {
                 errors.write("error: \(error.description); check that the directory is writable or pass --no-report\n")
                 return nil

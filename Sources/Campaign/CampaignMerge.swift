@@ -39,8 +39,10 @@ extension Campaign {
         let failing = reference.platforms.flatMap { platform in
             parts.flatMap { $0.summary.failing.filter { $0.platform == platform } }.sorted { $0.seed < $1.seed }
         }
+        // Every shard replays the same known failures (a pure function of the file): one replay counts.
         return FuzzSummary(options: reference, tallies: tallies, failing: failing,
-                           interrupted: parts.contains { $0.summary.interrupted })
+                           interrupted: parts.contains { $0.summary.interrupted },
+                           known: parts.lazy.compactMap(\.summary.known).first)
     }
 
     private static func mergeTallies(_ tallies: [(source: String, tally: PlatformTally)],

@@ -171,16 +171,29 @@ public struct FuzzSummary: Sendable, Equatable {
     /// True when the campaign was stopped (SIGINT or SIGTERM) before every seed ran; `seedsRun` of each
     /// tally says which did.
     public var interrupted: Bool
+    /// The known failures replayed before the seed range (``KnownFailureFile``); nil when the
+    /// campaign read no known-failures file, and then every report is what it was before.
+    public var known: KnownReplay?
 
-    public init(options: FuzzOptions, tallies: [PlatformTally], failing: [FailingSeed], interrupted: Bool = false) {
+    public init(options: FuzzOptions, tallies: [PlatformTally], failing: [FailingSeed], interrupted: Bool = false,
+                known: KnownReplay? = nil) {
         self.interrupted = interrupted
         self.options = options
         self.tallies = tallies
         self.failing = failing
+        self.known = known
     }
 
-    /// The number printed as `violations: N`: failing seeds, one violation each.
-    public var violationCount: Int { failing.count }
+    /// The number printed as `violations: N`: failing seeds, one violation each, plus the known
+    /// failures that still fail and are not among those seeds already (a known seed inside the
+    /// range with the campaign's options fails there too, and counts once).
+    public var violationCount: Int { failing.count + knownStillFailingOutsideRange.count }
+
+    /// The still-failing known failures whose repro line no failing seed of the range has.
+    public var knownStillFailingOutsideRange: [FailingSeed] {
+        let repros = failing.map(\.repro)
+        return (known?.stillFailing ?? []).filter { !repros.contains($0.repro) }
+    }
 }
 
 /// Where a campaign is, reported after each platform starts and after each seed.

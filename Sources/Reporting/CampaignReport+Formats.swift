@@ -9,9 +9,10 @@ extension CampaignReport {
     /// per-failure artifacts.
     /// - Parameters:
     ///   - artifacts: Relative artifacts directories by index in `summary.failing`.
+    ///   - shrunk: Shrunk scenario paths relative to the report directory, by the same index.
     ///   - rulebook: Where rule IDs link to (``RulebookLinks``): the path of `Docs/rules.md`
     ///     relative to the report directory; the repository-root path by default.
-    public static func markdown(_ summary: FuzzSummary, artifacts: [Int: String] = [:],
+    public static func markdown(_ summary: FuzzSummary, artifacts: [Int: String] = [:], shrunk: [Int: String] = [:],
                                 rulebook: String = RulebookLinks.repositoryPath) -> String {
         let options = summary.options
         var lines = ["# alarmsim fuzz campaign", ""]
@@ -29,6 +30,7 @@ extension CampaignReport {
             lines.append("| \(tally.platform.rawValue) | \(SummaryFormatter.rangeList(tally.seedsRun)) | \(tally.seeds) | \(tally.failures) | \(tally.events) | \(markdownCell(SummaryFormatter.exemptionList(tally.exemptions))) |")
         }
         lines += ["", "What the names mean: `alarmsim list exemptions` (each exemption: the platform limit it names and what the bridge must still do), `alarmsim list invariants`, and the rule IDs in the rulebook (`Docs/rules.md`)."]
+        if let known = summary.known { lines += knownMarkdown(known) }
         lines += ["", "## Failing seeds", ""]
         if summary.failing.isEmpty { lines.append("None: every seed ran without a violation.") }
         for (index, failing) in summary.failing.enumerated() {
@@ -50,28 +52,50 @@ extension CampaignReport {
             if let directory = artifacts[index] {
                 lines.append("- artifacts: [timeline](\(directory)/timeline.html), [report](\(directory)/report.md), [trace](\(directory)/trace.jsonl)")
             }
+            if let path = shrunk[index] {
+                lines.append("- shrunk scenario: [\(markdownCell(path))](\(path)) (replays with `alarmsim run`)")
+            }
             lines.append("")
         }
         lines.append("violations: \(summary.violationCount)")
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// The "Known failures replayed" section of `summary.md`: each replayed repro line and whether
+    /// it still fails.
+    static func knownMarkdown(_ known: KnownReplay) -> [String] {
+        var lines = ["", "## Known failures replayed", "", "\(markdownCell(known.line)), from `\(markdownCell(known.file))`, before the seed range.", ""]
+        for repro in known.replayed {
+            if let failing = known.stillFailing.first(where: { $0.repro == repro }) {
+                lines.append("- `\(repro)` — **still failing**: \(failing.violation.invariant) — \(markdownCell(failing.violation.message))")
+            } else {
+                lines.append("- `\(repro)` — passes now (its fix has landed? remove the line once its regression scenario is committed)")
+            }
+        }
+        return lines
+    }
+
     /// `junit.xml`: one `<testsuite>` per platform, one `<testcase>` per invariant of
     /// ``InvariantCatalog/all`` (every invariant is checked on both platforms) plus any other
     /// invariant a seed broke (`crash`, `run-limit`), in catalog order then by name. A broken
-    /// invariant's `<failure>` lists its seeds and repro lines. Every text is XML-escaped.
-    public static func junit(_ summary: FuzzSummary) -> String {
+    /// invariant's `<failure>` lists its seeds and repro lines, and each seed's shrunk scenario
+    /// (`shrunk`: paths relative to the report directory, by index in `summary.failing`). When known
+    /// failures were replayed, one more `<testsuite>` has a `<testcase>` per replayed repro line.
+    /// Every text is XML-escaped.
+    public static func junit(_ summary: FuzzSummary, shrunk: [Int: String] = [:]) -> String {
         var suites: [String] = []
         var testsTotal = 0
         var failuresTotal = 0
         for tally in summary.tallies {
-            let failing = summary.failing.filter { $0.platform == tally.platform }
+            let indices = summary.failing.indices.filter { summary.failing[$0].platform == tally.platform }
+            let failing = indices.map { summary.failing[$0] }
             let catalog = InvariantCatalog.all.map(\.id)
             let extra = Array(Set(failing.map(\.violation.invariant)).subtracting(catalog)).sorted()
             var cases: [String] = []
             var failures = 0
             for invariant in catalog + extra {
-                let broken = failing.filter { $0.violation.invariant == invariant }
+                let brokenIndices = indices.filter { summary.failing[$0].violation.invariant == invariant }
+                let broken = brokenIndices.map { summary.failing[$0] }
                 // time="0": the campaign's files are a pure function of its seeds (byte-identical for
                 // every --jobs), so no wall time goes into them; the attribute is there for consumers
                 // that require it.
@@ -85,8 +109,10 @@ extension CampaignReport {
                 let first = broken[0]
                 let more = broken.count == 1 ? "" : " (and \(broken.count - 1) more failing \(broken.count == 2 ? "seed" : "seeds"))"
                 let message = "seed \(first.seed): \(first.violation.message) — repro: \(first.repro)\(more)"
-                let body = broken.map { failing in
-                    "seed \(failing.seed): \(failing.violation.message)" + (failing.signal.map { " [\($0)]" } ?? "") + "\nrepro: \(failing.repro)"
+                let body = brokenIndices.map { index in
+                    let failing = summary.failing[index]
+                    return "seed \(failing.seed): \(failing.violation.message)" + (failing.signal.map { " [\($0)]" } ?? "") + "\nrepro: \(failing.repro)"
+                        + (shrunk[index].map { "\nshrunk: \($0) (in the report directory)" } ?? "")
                 }.joined(separator: "\n")
                 cases.append(open + ">")
                 cases.append("      <failure type=\"\(xmlEscaped(invariant))\" message=\"\(xmlEscaped(message))\">\(xmlEscaped(body))</failure>")
@@ -102,11 +128,35 @@ extension CampaignReport {
             suites.append("  <testsuite name=\"alarmsim fuzz \(tally.platform.rawValue)\" tests=\"\(catalog.count + extra.count)\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" time=\"0\">")
             suites += ["    <properties>"] + properties + ["    </properties>"] + cases + ["  </testsuite>"]
         }
+        if let known = summary.known {
+            suites += knownJUnit(known)
+            testsTotal += known.replayed.count
+            failuresTotal += known.stillFailing.count
+        }
         let head = [
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
             "<testsuites name=\"alarmsim fuzz\" tests=\"\(testsTotal)\" failures=\"\(failuresTotal)\" errors=\"0\">",
         ]
         return (head + suites + ["</testsuites>"]).joined(separator: "\n") + "\n"
+    }
+
+    /// The known failures' `<testsuite>`: one `<testcase>` per replayed repro line, failing while
+    /// its seed still fails.
+    static func knownJUnit(_ known: KnownReplay) -> [String] {
+        var lines = ["  <testsuite name=\"alarmsim known failures\" tests=\"\(known.replayed.count)\" failures=\"\(known.stillFailing.count)\" errors=\"0\" skipped=\"0\" time=\"0\">",
+                     "    <properties>", "      <property name=\"file\" value=\"\(xmlEscaped(known.file))\"/>", "    </properties>"]
+        for repro in known.replayed {
+            let open = "    <testcase classname=\"alarmsim.known\" name=\"\(xmlEscaped(repro))\" time=\"0\""
+            guard let failing = known.stillFailing.first(where: { $0.repro == repro }) else {
+                lines.append(open + "/>")
+                continue
+            }
+            let message = "still failing: \(failing.violation.invariant): \(failing.violation.message)" + (failing.signal.map { " [\($0)]" } ?? "")
+            lines += [open + ">",
+                      "      <failure type=\"\(xmlEscaped(failing.violation.invariant))\" message=\"\(xmlEscaped(message))\">\(xmlEscaped(message + "\nrepro: " + repro))</failure>",
+                      "    </testcase>"]
+        }
+        return lines + ["  </testsuite>"]
     }
 
     /// XML text and attribute values, escaped as the HTML pages are (``HTMLText/escaped(_:)``).

@@ -17,6 +17,9 @@ public enum CampaignReport {
     /// Per-failure artifacts (trace, Markdown, HTML timeline) go to `DIR/failures/PLATFORM-SEED/`;
     /// see ``artifactsDirectory(for:)``.
     public static let failuresDirectoryName = "failures"
+    /// The shrunk scenarios of a campaign's failing seeds go to `DIR/shrunk/` (unless
+    /// `--shrink-dir` names another directory).
+    public static let shrunkDirectoryName = "shrunk"
 
     /// Where the artifacts of one failing seed live, relative to the report directory:
     /// `failures/ios-17`. The `artifacts` field of a failing seed in `summary.json` holds this
@@ -31,22 +34,25 @@ public enum CampaignReport {
     /// atomically (``AtomicFile``), `summary.json` last.
     /// - Parameter artifacts: Per failing seed (by index in `summary.failing`) the relative
     ///   artifacts path to record, when its artifacts were written; empty for none.
+    /// - Parameter shrunk: Per failing seed (same index) its shrunk scenario's path relative to
+    ///   `directory` (``shrunkDirectoryName``), linked from all three files; empty for none.
     /// - Throws: ``AtomicFile/WriteError`` naming the path that could not be written.
-    public static func write(_ summary: FuzzSummary, to directory: String, artifacts: [Int: String] = [:]) throws(AtomicFile.WriteError) {
+    public static func write(_ summary: FuzzSummary, to directory: String, artifacts: [Int: String] = [:],
+                             shrunk: [Int: String] = [:]) throws(AtomicFile.WriteError) {
         try AtomicFile.prepareDirectory(directory)
         // summary.json is the index (merge reads it; it links the artifacts): written last, so a
         // campaign killed part-way never leaves an index newer than the files beside it.
         let rulebook = RulebookLinks.path(fromDirectory: directory)
-        try AtomicFile.write(markdown(summary, artifacts: artifacts, rulebook: rulebook), to: directory + "/" + summaryMarkdownName)
-        try AtomicFile.write(junit(summary), to: directory + "/" + junitName)
-        try AtomicFile.write(json(summary, artifacts: artifacts), to: directory + "/" + summaryJSONName)
+        try AtomicFile.write(markdown(summary, artifacts: artifacts, shrunk: shrunk, rulebook: rulebook), to: directory + "/" + summaryMarkdownName)
+        try AtomicFile.write(junit(summary, shrunk: shrunk), to: directory + "/" + junitName)
+        try AtomicFile.write(json(summary, artifacts: artifacts, shrunk: shrunk), to: directory + "/" + summaryJSONName)
     }
 
     /// `summary.json`: pretty-printed, keys sorted, ending with a newline.
-    public static func json(_ summary: FuzzSummary, artifacts: [Int: String] = [:]) -> Data {
+    public static func json(_ summary: FuzzSummary, artifacts: [Int: String] = [:], shrunk: [Int: String] = [:]) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        guard var data = try? encoder.encode(SummaryDocument(summary, artifacts: artifacts)) else {
+        guard var data = try? encoder.encode(SummaryDocument(summary, artifacts: artifacts, shrunk: shrunk)) else {
             preconditionFailure("CampaignReport.json: a summary always encodes")
         }
         data.append(UInt8(ascii: "\n"))
@@ -200,6 +206,8 @@ struct SummaryDocument: Codable {
         var repro: String
         var signal: String?
         var artifacts: String?
+        /// The shrunk scenario, relative to the report directory; absent when none was written.
+        var shrunk: String?
         /// The device's zone at the violation (IANA), for its local time; absent in older summaries.
         var zone: String?
     }
@@ -210,9 +218,18 @@ struct SummaryDocument: Codable {
     var interrupted: Bool
     var platforms: [Platform]
     var failing: [Failure]
+    /// The known failures replayed first; absent when no known-failures file was read.
+    var knownFailures: Known?
     var violations: Int
 
-    init(_ summary: FuzzSummary, artifacts: [Int: String]) {
+    struct Known: Codable {
+        var file: String
+        var replayed: [String]
+        var stillFailing: [Failure]
+        var notReplayed: Int
+    }
+
+    init(_ summary: FuzzSummary, artifacts: [Int: String], shrunk: [Int: String] = [:]) {
         let options = summary.options
         schemaVersion = CampaignReport.schemaVersion
         tool = "alarmsim"
@@ -232,14 +249,21 @@ struct SummaryDocument: Codable {
                      })
         }
         failing = summary.failing.enumerated().map { index, failing in
-            let crashed = failing.signal != nil
-            return Failure(platform: failing.platform.rawValue, seed: failing.seed, invariant: failing.violation.invariant,
-                           rules: failing.violation.rules, message: failing.violation.message,
-                           trueMs: crashed ? nil : failing.violation.trueMs, wallMs: crashed ? nil : failing.violation.wallMs,
-                           eventIndex: crashed ? nil : failing.violation.eventIndex, repro: failing.repro,
-                           signal: failing.signal, artifacts: artifacts[index], zone: crashed ? nil : failing.violation.zone)
+            Self.failure(failing, artifacts: artifacts[index], shrunk: shrunk[index])
+        }
+        knownFailures = summary.known.map {
+            Known(file: $0.file, replayed: $0.replayed, stillFailing: $0.stillFailing.map { Self.failure($0) }, notReplayed: $0.notReplayed)
         }
         violations = summary.violationCount
+    }
+
+    static func failure(_ failing: FailingSeed, artifacts: String? = nil, shrunk: String? = nil) -> Failure {
+        let crashed = failing.signal != nil
+        return Failure(platform: failing.platform.rawValue, seed: failing.seed, invariant: failing.violation.invariant,
+                       rules: failing.violation.rules, message: failing.violation.message,
+                       trueMs: crashed ? nil : failing.violation.trueMs, wallMs: crashed ? nil : failing.violation.wallMs,
+                       eventIndex: crashed ? nil : failing.violation.eventIndex, repro: failing.repro,
+                       signal: failing.signal, artifacts: artifacts, shrunk: shrunk, zone: crashed ? nil : failing.violation.zone)
     }
 
     func summary() throws(DocumentError) -> FuzzSummary {
@@ -281,10 +305,18 @@ struct SummaryDocument: Codable {
         for tally in tallies where failingSeeds.filter({ $0.platform == tally.platform }).count != tally.failures {
             throw DocumentError(message: "\(tally.platform.rawValue) counts \(tally.failures) failures but failing lists \(failingSeeds.filter { $0.platform == tally.platform }.count)")
         }
-        guard violations == failingSeeds.count else {
-            throw DocumentError(message: "violations is \(violations) but failing lists \(failingSeeds.count) seeds")
+        let known = try knownFailures.map { (known) throws(DocumentError) in
+            KnownReplay(file: known.file, replayed: known.replayed,
+                        stillFailing: try known.stillFailing.enumerated().map { (index, failure) throws(DocumentError) in
+                            try failure.failingSeed(at: "knownFailures.stillFailing[\(index)]")
+                        }, notReplayed: max(known.notReplayed, 0))
         }
-        return FuzzSummary(options: fuzzOptions, tallies: tallies, failing: failingSeeds, interrupted: interrupted)
+        let summary = FuzzSummary(options: fuzzOptions, tallies: tallies, failing: failingSeeds, interrupted: interrupted, known: known)
+        guard violations == summary.violationCount else {
+            let knownText = known.map { _ in " and \(summary.knownStillFailingOutsideRange.count) known failures still failing" } ?? ""
+            throw DocumentError(message: "violations is \(violations) but failing lists \(failingSeeds.count) seeds\(knownText)")
+        }
+        return summary
     }
 
     static func platform(_ name: String, at path: String) throws(DocumentError) -> PlatformFlavor {

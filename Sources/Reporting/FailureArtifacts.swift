@@ -30,17 +30,19 @@ public enum FailureArtifacts {
     /// - Parameters:
     ///   - shrunkScenario: The shrunk scenario's text, shown fenced in `report.md`.
     ///   - shrunkPath: The file it was written to, named in the report's "What next".
+    ///   - shrunkLink: The same file relative to `directory`, linked from the report.
     /// - Returns: The paths written, in ``fileNames`` order.
     /// - Throws: ``WriteError`` when the directory cannot be created or a file cannot be written;
     ///   files already written stay (each is complete: atomic writes).
     @discardableResult
-    public static func write(options: RunOptions, shrunkScenario: String?, shrunkPath: String? = nil,
+    public static func write(options: RunOptions, shrunkScenario: String?, shrunkPath: String? = nil, shrunkLink: String? = nil,
                              into directory: String) throws(WriteError) -> [String] {
         var options = options
         options.keepFullTrace = true
         let result = Simulator.run(options)
         var run = FailureRun(result, shrunkScenario: shrunkScenario)
         run.shrunkPath = shrunkPath
+        run.shrunkLink = shrunkLink
         return try write(run, into: directory)
     }
 

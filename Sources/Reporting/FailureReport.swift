@@ -25,7 +25,12 @@ public enum FailureReport {
         lines += runSection(run)
         if let scenario = run.shrunkScenario {
             let fence = fenceFor(scenario)
-            lines += ["", "## Shrunk scenario", "", fence, scenario.hasSuffix("\n") ? String(scenario.dropLast()) : scenario, fence]
+            lines += ["", "## Shrunk scenario", ""]
+            if let link = run.shrunkLink {
+                let name = link.split(separator: "/").last.map(String.init) ?? link
+                lines += ["File: [\(MarkdownText.escaped(name))](\(link))", ""]
+            }
+            lines += [fence, scenario.hasSuffix("\n") ? String(scenario.dropLast()) : scenario, fence]
         }
         lines += lastEventsSection(run)
         lines += [

@@ -26,6 +26,9 @@ public struct FailureRun: Sendable {
     public var shrunkScenario: String?
     /// Where that shrunk scenario was written (`Reports/shrunk/ios-1-never-silent.scenario`), if it was.
     public var shrunkPath: String?
+    /// The same file relative to the directory `report.md` is written into (a campaign's
+    /// `failures/ios-1/` links `../../shrunk/ios-1-never-silent.scenario`), for its link.
+    public var shrunkLink: String?
 
     public init(header: TraceHeader, violations: [Violation], reproLine: String, events: [TraceEvent],
                 exemptions: [RunParameter] = [], virtualDurationMs: Int64 = 0, shrunkScenario: String? = nil,

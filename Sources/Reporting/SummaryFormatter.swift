@@ -29,15 +29,23 @@ public enum SummaryFormatter {
         if summary.interrupted {
             lines.append("interrupted: the campaign was stopped (Ctrl-C or SIGTERM) before its end; only the seeds run above count")
         }
-        for failing in summary.failing {
-            // When: local wall time in the zone recorded with the violation (none for a crash, or in
-            // a summary written before zones were kept).
-            let when = failing.signal == nil && failing.violation.zone != nil ? " at \(failing.violation.localTime(fallbackZone: "UTC"))" : ""
-            lines.append("FAIL \(failing.platform.rawValue) seed \(failing.seed): \(failing.violation.invariant)\(when) — \(failing.violation.message)")
-            lines.append("  repro: \(failing.repro)")
+        if let known = summary.known {
+            // The known failures ran first (KnownFailureFile); only a campaign that read the file says so.
+            lines.append(known.line)
+            lines += known.stillFailing.flatMap { failLines($0, prefix: "FAIL known") }
         }
+        lines += summary.failing.flatMap { failLines($0, prefix: "FAIL") }
         lines.append("violations: \(summary.violationCount)")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `FAIL ios seed 17: never-silent at … — message` and its `  repro: …` line.
+    public static func failLines(_ failing: FailingSeed, prefix: String) -> [String] {
+        // When: local wall time in the zone recorded with the violation (none for a crash, or in
+        // a summary written before zones were kept).
+        let when = failing.signal == nil && failing.violation.zone != nil ? " at \(failing.violation.localTime(fallbackZone: "UTC"))" : ""
+        return ["\(prefix) \(failing.platform.rawValue) seed \(failing.seed): \(failing.violation.invariant)\(when) — \(failing.violation.message)",
+                "  repro: \(failing.repro)"]
     }
 
     /// `ios: 1000 seeds, 0 failing, N events[, defects: …], exemptions: a=3 b=1`.
