@@ -242,11 +242,18 @@ extension World {
     ///   the bridge checks `getNextAlarmClock()` (a locked-boot restore's: the conformance scenario
     ///   `accepted-request-dropped-after-reboot`, whose exposure went uncounted).
     func noteDroppedRequestExposure(_ input: BridgeInput, ready: Bool) {
-        guard let manager = android, !droppedRequests.isEmpty else { return }
+        guard let manager = android else { return }
+        switch input {
+        case .inventoryRead(.launchSync, .success), .inventoryRead(.resumeSync, .success):
+            // Before any drop too: the restore's read comes before the set AlarmManager drops.
+            syncedIncarnation = process.incarnation
+        default:
+            break
+        }
+        guard !droppedRequests.isEmpty else { return }
         droppedRequests.removeAll { entry in !manager.droppedAlarms.contains { $0.id == entry.id } }
         switch input {
         case .inventoryRead(.launchSync, .success), .inventoryRead(.resumeSync, .success):
-            syncedIncarnation = process.incarnation
             guard ready else { return }
         case .scheduleCompleted(_, .success), .cancelCompleted, .alarmDelivered:
             guard ready, syncedIncarnation == process.incarnation else { return }
