@@ -100,6 +100,20 @@ extension World {
     func androidProcessDied() {
         guard android != nil else { return }
         _ = androidSide.stepSensor.setListening(false, nowElapsedMs: clock.monotonicMs)
+        forgetExposureDiedWithProcess()
+    }
+
+    /// `accepted-request-dropped`: a drop exposed less than T_OP ago was seen by a process that
+    /// has now died — its `getNextAlarmClock()` answer or the re-registration it started died
+    /// with it — so the drop is unseen again until the next process's sync read exposes it
+    /// (android uniform seed 8052: the locked-boot restore's write was dropped and the process
+    /// died 1 ms after the write completed; no process ran again, and the heal's convergence
+    /// check found the primary missing with no process that ever could have seen it).
+    func forgetExposureDiedWithProcess() {
+        for index in droppedRequests.indices {
+            guard let exposedAtMs = droppedRequests[index].exposedAtMs, nowMs - exposedAtMs <= setup.transitionBoundMs else { continue }
+            droppedRequests[index].exposedAtMs = nil
+        }
     }
 
     // MARK: - The user on the alarm screen (INACT-6, AND-11)

@@ -79,18 +79,6 @@ struct CoverageMarkTests {
         #expect(outcome.passed, "\(outcome.failures)")
         for markName in markNames {
             let mark = try #require(CoverageMark(name: markName), "no mark \(markName)")
-            if name == "accepted-request-dropped-after-reboot" {
-                // Known gap (twelfth session), an expected failure until the fix flips it: the
-                // World counts a sync read for the drop's exposure only once a drop exists, and
-                // the restore's read comes before the set AlarmManager drops, so this scenario's
-                // exposure (the bridge does read getNextAlarmClock() and repairs) goes uncounted.
-                // Counting that read ends the accepted-request-dropped exemption earlier and makes
-                // android uniform seed 8052 red (convergence), not yet diagnosed.
-                withKnownIssue("the restore's sync read precedes the drop (android uniform 8052 open)") {
-                    #expect(outcome.result.coverage[mark] > 0, "\(name) did not reach \(markName)")
-                }
-                continue
-            }
             #expect(outcome.result.coverage[mark] > 0, "\(name) did not reach \(markName)")
         }
     }
