@@ -47,7 +47,7 @@ public enum Campaign {
     /// - Returns: A pure function of (platform, seed, options).
     public static func outcome(platform: PlatformFlavor, seed: UInt64, options: FuzzOptions) -> SeedOutcome {
         let result = Simulator.run(RunOptions(platform: platform, seed: seed, defects: applicableDefects(options.defects, on: platform),
-                                              faults: options.faults, liveness: options.liveness))
+                                              faults: options.faults, liveness: options.liveness, bridge: options.bridge))
         return SeedOutcome(platform: platform, seed: seed, events: result.eventCount, exemptions: result.exemptions,
                            coverageHits: result.coverage.hits, violation: result.firstViolation)
     }

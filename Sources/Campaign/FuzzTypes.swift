@@ -20,6 +20,8 @@ public struct FuzzOptions: Sendable, Equatable {
     /// the platforms; nil to run every seed. Applied by the CLI, which stops handing out seeds
     /// when a platform's share is spent; ``Campaign/fuzz(_:progress:)`` ignores it.
     public var budgetSeconds: Int?
+    /// The bridge under test (issue 19): the built-in ``BridgeCore`` unless a caller names another.
+    public var bridge: BridgeFactory = .builtIn
 
     /// - Parameter platforms: Must not be empty and must not repeat a platform.
     /// - Parameter defects: Sorted and de-duplicated here, so the order the user named them in

@@ -163,9 +163,13 @@ public enum ScenarioRunner {
     ///   - continuationSeed: `run --continue-seeds`: after the file's last line, the seed's random
     ///     world carries on (``Continuation``); its `expect violation` / `expect no violations`
     ///     verdict is not judged (the continuation is the fuzz campaign's).
+    ///   - bridge: the bridge under test (issue 19); the built-in ``BridgeCore`` by default.
+    ///     The file's `defect` lines switch the built-in bridge's known defects; another bridge
+    ///     receives them in its ``BridgeConfiguration`` and may ignore them.
     /// - Returns: whether it passed, its failures as `file:line: message`, notes (exemptions
     ///   applied, expectations after a violation the file asks for) and the run's result.
-    public static func run(_ scenario: ScenarioFile, keepFullTrace: Bool = false, continuationSeed: UInt64? = nil) -> ScenarioOutcome {
+    public static func run(_ scenario: ScenarioFile, keepFullTrace: Bool = false, continuationSeed: UInt64? = nil,
+                           bridge: BridgeFactory = .builtIn) -> ScenarioOutcome {
         var failures: [String] = []
         let platform: PlatformFlavor = scenario.platform == .ios ? .ios : .android
         let (calendar, startWallMs) = startInstant(scenario)
@@ -191,7 +195,7 @@ public enum ScenarioRunner {
         }
         let limits = Self.runLimits(scenario, setup: setup)
         let options = RunOptions(platform: platform, seed: scenario.seed, defects: defects, keepFullTrace: keepFullTrace,
-                                 limits: limits)
+                                 limits: limits, bridge: bridge)
         let result = Simulator.run(setup: setup, parameters: parameters, options: options)
         failures += result.scenarioFailures.map { "\(scenario.path):\($0)" }  // "line: message"
         if continuationSeed == nil { failures += judge(scenario, result) }

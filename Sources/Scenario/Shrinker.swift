@@ -83,16 +83,17 @@ public enum Shrinker {
     ///   - setup: the device setup; its `seed` drives the remaining randomness and becomes the file's seed.
     ///   - parameters: the setup's printed parameters (only passed through to the original run).
     ///   - origin: one line naming where the setup came from, for the file's comment header.
+    ///   - bridge: the bridge under test (issue 19); every candidate runs it. The built-in one by default.
     public static func shrink(setup: DeviceSetup, parameters: [RunParameter], defects: [KnownDefect], budget: Int = 2000,
-                              origin: String? = nil) -> ShrinkResult? {
+                              origin: String? = nil, bridge: BridgeFactory = .builtIn) -> ShrinkResult? {
         let applicable = defects.filter { $0.platforms.contains(setup.platform) }.sorted()
         let original = Simulator.run(setup: setup, parameters: parameters,
-                                     options: RunOptions(platform: setup.platform, seed: setup.seed, defects: applicable))
+                                     options: RunOptions(platform: setup.platform, seed: setup.seed, defects: applicable, bridge: bridge))
         guard let first = original.firstViolation,
               let exported = try? ScenarioExport.scenario(from: setup, defects: applicable, invariant: first.invariant) else {
             return nil
         }
-        var search = Search(target: ShrinkTarget(first, alarmNames: setup.alarms.map(\.id)), budget: budget)
+        var search = Search(target: ShrinkTarget(first, alarmNames: setup.alarms.map(\.id)), budget: budget, bridge: bridge)
         guard let violation = search.violation(exported) else { return nil }
         var current = exported
         search.accepted(violation)
@@ -156,10 +157,13 @@ public enum Shrinker {
         private(set) var runs = 0
         /// The first violation of the latest accepted candidate (where the cut pass cuts).
         private(set) var lastViolation: Violation?
+        /// The bridge every candidate runs (issue 19).
+        let bridge: BridgeFactory
 
-        init(target: ShrinkTarget, budget: Int) {
+        init(target: ShrinkTarget, budget: Int, bridge: BridgeFactory = .builtIn) {
             self.target = target
             self.budget = budget
+            self.bridge = bridge
         }
 
         var invariant: String { target.invariant }
@@ -179,7 +183,7 @@ public enum Shrinker {
                                                          knownInvariants: InvariantCatalog.all.map(\.id)),
                   (try? ScenarioRunner.validate(parsed, source: text)) != nil else { return nil }
             parsed.path = scenario.path
-            let outcome = ScenarioRunner.run(parsed)
+            let outcome = ScenarioRunner.run(parsed, bridge: bridge)
             guard let first = outcome.result.firstViolation,
                   ShrinkTarget(first, alarmNames: parsed.alarms.map(\.name)) == target else { return nil }
             // The same bug needs the alarm it names: one the app never saved (a scripted first
@@ -192,7 +196,7 @@ public enum Shrinker {
             if !parsed.defects.isEmpty {
                 var correct = parsed
                 correct.defects = []
-                if ScenarioRunner.run(correct).result.firstViolation != nil { return nil }
+                if ScenarioRunner.run(correct, bridge: bridge).result.firstViolation != nil { return nil }
             }
             return first
         }

@@ -34,7 +34,7 @@ extension World {
     }
 
     /// After a step: a bridge accepting inputs has acted on every Stop that reached it.
-    func noteStopsHandled(_ bridge: BridgeCore) {
+    func noteStopsHandled(_ bridge: any BridgeUnderTest) {
         if bridge.isAcceptingInputs { clauses.stopArrivals = [] }
     }
 

@@ -85,7 +85,7 @@ extension World {
 
     /// After a step: a successful read that a sync reconciles against, handled by a ready bridge
     /// of a later incarnation than the miss, starts the T_OP clock of every owed record.
-    func noteMissedSyncRead(_ input: BridgeInput, bridge: BridgeCore) {
+    func noteMissedSyncRead(_ input: BridgeInput, bridge: any BridgeUnderTest) {
         guard !missedExpectations.isEmpty, bridge.phase == .ready, case .inventoryRead(let purpose, .success) = input else { return }
         switch purpose {
         case .launchSync, .resumeSync: break

@@ -18,7 +18,7 @@ extension World {
 
     /// After an iOS bridge step: a ready bridge handed an `alarmUpdates` set or a successful
     /// inventory read that lists a pass-over alerting has observed it, from now.
-    func notePassOversObserved(_ input: BridgeInput, bridge: BridgeCore) {
+    func notePassOversObserved(_ input: BridgeInput, bridge: any BridgeUnderTest) {
         guard ios != nil, bridge.phase == .ready, !stopped else { return }
         let shown: [PlatformAlarm]
         switch input {

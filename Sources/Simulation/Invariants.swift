@@ -404,7 +404,7 @@ extension World {
 extension World {
     /// True when a ring time of a root the bridge plans (its document's alarms) lies after
     /// `afterWallMs` and no later than the wall clock now (idempotent-sync, SCH-20).
-    func configuredTimeReached(in bridge: BridgeCore, afterWallMs: Int64) -> Bool {
+    func configuredTimeReached(in bridge: any BridgeUnderTest, afterWallMs: Int64) -> Bool {
         guard afterWallMs > .min, afterWallMs < wallMs, let alarms = bridge.document?.alarms else { return false }
         return alarms.contains { alarm in
             alarm.enabled && alarm.roots.contains { root in

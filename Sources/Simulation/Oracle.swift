@@ -202,7 +202,7 @@ extension World {
     /// saw the change (a ring jumped over by an unseen forward jump expires from the landing, while
     /// the bridge reads it as reached before the jump; ios uniform seed 6187): the bridge's reading
     /// then reopens it, if the bridge holds it live.
-    func adoptAmbiguousStart(_ bridge: BridgeCore) {
+    func adoptAmbiguousStart(_ bridge: any BridgeUnderTest) {
         guard let jump = unobservedClockJump else { return }
         if nowMs - jump.sinceMs > 20 * 3_600_000 { unobservedClockJump = nil; return }
         guard bridge.isAcceptingInputs else { return }
@@ -290,7 +290,7 @@ extension World {
     /// seed 43850: an unseen +90 s jump; a1 07:55 rang and, by the oracle's reading, expired at
     /// 08:10; a2.sat 08:11 rang; the bridge, resumed at 08:15, dated the jump at its own step, so
     /// a1 expired at 08:11:30 with a2.sat passed over).
-    func demotePassedOverByBridge(_ bridge: BridgeCore, jump: UnobservedClockJump) {
+    func demotePassedOverByBridge(_ bridge: any BridgeUnderTest, jump: UnobservedClockJump) {
         guard let current = oracle.liveIndex, let document = bridge.document else { return }
         let occurrence = oracle.occurrences[current]
         let passedOver = PassedOverRingTime(rootID: occurrence.rootID, ringTimeMs: occurrence.startWallMs)
@@ -347,7 +347,7 @@ extension World {
     /// The oracle then takes the bridge's reading for that one occurrence of the same root, if the
     /// bridge's ring time lies inside the jumped-over interval, and counts it; an occurrence the
     /// reading puts past its deadline closes as expired. Bounded to 20 h after the change (OCC-21).
-    func adoptBootHiddenJumpStart(_ bridge: BridgeCore) {
+    func adoptBootHiddenJumpStart(_ bridge: any BridgeUnderTest) {
         guard let jump = bootHiddenClockJump else { return }
         if nowMs - jump.sinceMs > 20 * 3_600_000 { bootHiddenClockJump = nil; return }
         guard bridge.isAcceptingInputs, let index = oracle.liveIndex, oracle.occurrences[index].startWallMs == jump.toWallMs,
@@ -453,7 +453,7 @@ extension World {
     /// Berlin, and armed a successor at the resign edge). Only the root's latest occurrence, only
     /// an alert of that root (bound to no other occurrence) sounding when the step began, only a bridge start that is the root's match
     /// in the old zone, after the oracle's opening and reached before the change was observed.
-    func adoptStaleZoneReading(_ bridge: BridgeCore, alertingBefore: [AlarmUUID]) {
+    func adoptStaleZoneReading(_ bridge: any BridgeUnderTest, alertingBefore: [AlarmUUID]) {
         guard ios != nil, oracle.liveIndex == nil, let before = calendarBeforeZoneChange, bridge.isAcceptingInputs,
               let live = bridge.document?.liveOccurrence, let index = oracle.occurrences.indices.last else { return }
         let occurrence = oracle.occurrences[index]
@@ -1113,7 +1113,7 @@ extension World {
     /// the bridge owned with a2.mon, expired it at 06:37, and took a3.mon's 07:07 as a new
     /// occurrence the oracle held a pass-over). The bridge's books settle it then: the live
     /// occurrence it opened for one of the tied roots at that root's ring time.
-    func adoptBridgeTieOwner(_ bridge: BridgeCore) {
+    func adoptBridgeTieOwner(_ bridge: any BridgeUnderTest) {
         guard setup.platform == .ios, let index = oracle.liveIndex, oracle.occurrences[index].tiedRoots.count > 1,
               let live = bridge.document?.liveOccurrence, oracle.occurrences[index].tiedRoots.contains(live.rootID) else { return }
         let occurrence = oracle.occurrences[index]

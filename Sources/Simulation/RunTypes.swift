@@ -377,12 +377,16 @@ public struct RunOptions: Sendable {
     /// faults stop, the world heals, and the bridge must converge within the seed's bounds.
     /// `--no-liveness` turns it off. Scenario files run without it unless `param sim.liveness on`.
     public var liveness: Bool = true
+    /// The bridge under test (issue 19): the built-in ``BridgeCore`` unless a caller names another.
+    public var bridge: BridgeFactory = .builtIn
 
+    /// - Parameter bridge: The bridge under test; the built-in one by default.
     public init(platform: PlatformFlavor, seed: UInt64, defects: [KnownDefect] = [], faults: FaultSelection = .swarm,
                 keepFullTrace: Bool = false,
                 limits: RunLimits = RunLimits(maxEvents: 200_000, maxVirtualTimeMs: 4 * 24 * 3_600_000),
-                liveness: Bool = true) {
+                liveness: Bool = true, bridge: BridgeFactory = .builtIn) {
         self.liveness = liveness
+        self.bridge = bridge
         self.platform = platform
         self.seed = seed
         self.defects = defects.sorted()

@@ -25,7 +25,7 @@ public enum Simulator {
     public static func run(setup: DeviceSetup, parameters: [RunParameter], options: RunOptions) -> RunResult {
         var setup = setup
         setup.liveness.enabled = setup.liveness.enabled && options.liveness
-        let world = World(setup: setup, defects: options.defects, keepFullTrace: options.keepFullTrace)
+        let world = World(setup: setup, defects: options.defects, keepFullTrace: options.keepFullTrace, bridge: options.bridge)
         world.run(limits: options.limits)
         let exemptions = world.exemptionCounts.keys.sorted().map { RunParameter($0, String(world.exemptionCounts[$0]!)) }
         var result = RunResult(platform: options.platform, seed: options.seed, defects: options.defects,

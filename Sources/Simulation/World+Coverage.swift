@@ -22,7 +22,7 @@ extension World {
     /// - Parameter bridge: The bridge as the step left it.
     /// - Parameter before: Its document before the step (nil before the store was loaded).
     /// - Parameter commands: Every command the step issued, in order.
-    func coverStep(_ input: BridgeInput, bridge: BridgeCore, before: BridgeDocument?, commands: [BridgeCommand]) {
+    func coverStep(_ input: BridgeInput, bridge: any BridgeUnderTest, before: BridgeDocument?, commands: [BridgeCommand]) {
         coverInput(input, bridge: bridge)
         for command in commands { coverCommand(command, before: before) }
         if migrationWatch.migrationStep { cover(.legacyMigrationDone) }  // BOOT-9..11
@@ -35,7 +35,7 @@ extension World {
         }
     }
 
-    private func coverInput(_ input: BridgeInput, bridge: BridgeCore) {
+    private func coverInput(_ input: BridgeInput, bridge: any BridgeUnderTest) {
         switch input {
         case .bootCompleted(locked: true): cover(.lockedBootRestore)  // AND-2, AND-3
         case .storeLoaded(.failure(.unavailable)): cover(.protectedDataUnavailableAtLaunch)  // BOOT-1

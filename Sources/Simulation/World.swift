@@ -46,7 +46,7 @@ struct AppProcess {
     var incarnation = 0
     var running = false
     var active = false
-    var bridge: BridgeCore?
+    var bridge: (any BridgeUnderTest)?
     var storeReadSucceeded = false
     var storeReadFailed = false
     /// Last instant the bridge executed a step while ready.
@@ -340,8 +340,12 @@ final class World {
     /// The liveness phase's state (Liveness.swift, invariant 46).
     var liveness = LivenessState()
 
-    init(setup: DeviceSetup, defects: [KnownDefect], keepFullTrace: Bool) {
+    /// Creates each new process's bridge (``BridgeFactory/builtIn`` unless a run names another).
+    let bridgeFactory: BridgeFactory
+
+    init(setup: DeviceSetup, defects: [KnownDefect], keepFullTrace: Bool, bridge: BridgeFactory = .builtIn) {
         self.setup = setup
+        self.bridgeFactory = bridge
         self.defects = defects
         guard let calendar = WallCalendar(zoneIdentifier: setup.zoneIdentifier) else {
             preconditionFailure("unknown zone \(setup.zoneIdentifier)")
@@ -795,7 +799,7 @@ final class World {
         process.running = true
         process.upSinceMs = nowMs
         process.active = false
-        process.bridge = BridgeCore(configuration: configuration())
+        process.bridge = bridgeFactory.make(configuration())
         noteKillSwitchHoldEnded()  // BOOT-12: a new process starts with scheduling enabled
         process.storeReadFailed = false
         process.storeReadSucceeded = false

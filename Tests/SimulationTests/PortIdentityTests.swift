@@ -1,0 +1,74 @@
+import AlarmBridge
+import Simulation
+import Testing
+
+/// Issue 19: the bridge became a port (``BridgeUnderTest``) and the world holds it as an
+/// existential. The built-in bridge's runs must stay byte-identical to before the port: these
+/// trace hashes were printed by the release binary of main at b7ba9a1 (`alarmsim replay
+/// --platform P --seed N --profile X`), before the refactor. A deliberate change of the bridge's
+/// or the world's behaviour changes them: re-pin them from `alarmsim replay` in the same commit
+/// and say so in its message.
+struct PortIdentityTests {
+    struct Pin: Sendable, CustomTestStringConvertible {
+        var platform: PlatformFlavor
+        var profile: FaultProfile
+        var seed: UInt64
+        var traceHashHex: String
+        var testDescription: String { "\(platform.rawValue) \(profile.rawValue) seed \(seed)" }
+    }
+
+    static let pins: [Pin] = [
+        Pin(platform: .ios, profile: .swarm, seed: 1, traceHashHex: "e2cee7a7b9ed4eeb"),
+        Pin(platform: .ios, profile: .swarm, seed: 2, traceHashHex: "c8c46d3dd5af4edd"),
+        Pin(platform: .ios, profile: .swarm, seed: 3, traceHashHex: "5565798f604b9907"),
+        Pin(platform: .ios, profile: .swarm, seed: 250, traceHashHex: "8f9a219133c2bf1c"),
+        Pin(platform: .ios, profile: .uniform, seed: 1, traceHashHex: "e3915feac8c56919"),
+        Pin(platform: .ios, profile: .uniform, seed: 2, traceHashHex: "55c9d785fb6492e6"),
+        Pin(platform: .ios, profile: .uniform, seed: 3, traceHashHex: "ff153e6c30a43b19"),
+        Pin(platform: .ios, profile: .uniform, seed: 250, traceHashHex: "fbe31d0aa919c3ae"),
+        Pin(platform: .android, profile: .swarm, seed: 1, traceHashHex: "5828adc23aef7560"),
+        Pin(platform: .android, profile: .swarm, seed: 2, traceHashHex: "144cdae8cbb468cf"),
+        Pin(platform: .android, profile: .swarm, seed: 3, traceHashHex: "c53130c376c4dec3"),
+        Pin(platform: .android, profile: .swarm, seed: 250, traceHashHex: "5e2ac26bf3557ada"),
+        Pin(platform: .android, profile: .uniform, seed: 1, traceHashHex: "c8673470c76f8b53"),
+        Pin(platform: .android, profile: .uniform, seed: 2, traceHashHex: "aee1c82505b25fcd"),
+        Pin(platform: .android, profile: .uniform, seed: 3, traceHashHex: "15cf72c3176bc2ff"),
+        Pin(platform: .android, profile: .uniform, seed: 250, traceHashHex: "8a05755d03e5b355"),
+    ]
+
+    @Test("The built-in bridge's trace hash is what it was before the port", arguments: pins)
+    func builtInHashUnchanged(_ pin: Pin) {
+        let result = Simulator.run(RunOptions(platform: pin.platform, seed: pin.seed, faults: FaultSelection(profile: pin.profile)))
+        #expect(result.traceHashHex == pin.traceHashHex)
+    }
+
+    @Test("A foreign conformer that delegates to BridgeCore gives the built-in bridge's run, byte for byte", arguments: pins)
+    func delegatingConformerIsIdentical(_ pin: Pin) {
+        let options = RunOptions(platform: pin.platform, seed: pin.seed, faults: FaultSelection(profile: pin.profile))
+        var wrapped = options
+        wrapped.bridge = BridgeFactory(DelegatingBridge.self)
+        let builtIn = Simulator.run(options)
+        let foreign = Simulator.run(wrapped)
+        #expect(foreign.traceHashHex == builtIn.traceHashHex)
+        #expect(foreign.firstViolation == builtIn.firstViolation)
+        #expect(foreign.exemptions == builtIn.exemptions)
+    }
+}
+
+/// A foreign type that answers every requirement from a ``BridgeCore`` it owns: proves that
+/// nothing in the harness depends on the concrete type.
+struct DelegatingBridge: BridgeUnderTest {
+    var core: BridgeCore
+    init(configuration: BridgeConfiguration) { core = BridgeCore(configuration: configuration) }
+    mutating func handle(_ input: BridgeInput, at now: BridgeInstants) -> [BridgeCommand] { core.handle(input, at: now) }
+    var document: BridgeDocument? { core.document }
+    var phase: BridgePhase { core.phase }
+    var isAcceptingInputs: Bool { core.isAcceptingInputs }
+    var hasRequestsInFlight: Bool { core.hasRequestsInFlight }
+    var hasPendingSyncWork: Bool { core.hasPendingSyncWork }
+    var foregroundSuppressed: [ForegroundSuppressedProof] { core.foregroundSuppressed }
+    var believedAlerting: [AlarmUUID] { core.believedAlerting }
+    var challengeScreenVisible: Bool { core.challengeScreenVisible }
+    var remoteSchedulingDisabled: Bool { core.remoteSchedulingDisabled }
+    var needsMigration: Bool { core.needsMigration }
+}
