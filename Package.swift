@@ -9,6 +9,13 @@ let package = Package(
     products: [
         .executable(name: "alarmsim", targets: ["alarmsim"]),
         .library(name: "AlarmBridge", targets: ["AlarmBridge"]),
+        // alarmsim as a library (issue 19): run scenarios and fuzz campaigns against your own
+        // bridge (any `BridgeUnderTest`); Examples/ is a package that uses them.
+        .library(name: "AlarmSimHarness", targets: ["AlarmSimHarness"]),
+        // The harness's swift-testing glue: one `Issue` per failing seed, with its repro line.
+        .library(name: "AlarmSimTesting", targets: ["AlarmSimTesting"]),
+        // The simulator's own modules, for callers that need more than the harness.
+        .library(name: "AlarmSimulation", targets: ["Simulation", "Scenario", "Campaign", "Reporting"]),
     ],
     targets: [
         // Virtual time, event queue, PRNG with named sub-streams, trace + hash. stdlib only.
@@ -24,6 +31,9 @@ let package = Package(
         // The CLI's commands, as a library so tests call them in-process; `alarmsim` is main.swift only.
         .target(name: "AlarmSimCLI", dependencies: ["Campaign", "Reporting", "Scenario", "Simulation", "SimKernel"]),
         .executableTarget(name: "alarmsim", dependencies: ["AlarmSimCLI"]),
+        // The library face (issue 19): scenarios, campaigns, replay for any bridge.
+        .target(name: "AlarmSimHarness", dependencies: ["AlarmBridge", "Campaign", "Scenario", "Simulation", "SimKernel"]),
+        .target(name: "AlarmSimTesting", dependencies: ["AlarmSimHarness"]),
 
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
         .testTarget(name: "AlarmBridgeTests", dependencies: ["AlarmBridge"]),
@@ -34,5 +44,6 @@ let package = Package(
         .testTarget(name: "CampaignTests", dependencies: ["Campaign"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting"]),
         .testTarget(name: "AlarmSimCLITests", dependencies: ["AlarmSimCLI"]),
+        .testTarget(name: "AlarmSimHarnessTests", dependencies: ["AlarmSimHarness", "AlarmSimTesting", "Simulation", "AlarmBridge"]),
     ]
 )
