@@ -116,10 +116,8 @@ public enum Harness {
     ///
     /// - Returns: A line ``replay(_:bridge:keepFullTrace:)`` takes as is.
     public static func reproLine(_ options: RunOptions) -> String {
-        let line = Campaign.reproLine(platform: options.platform, seed: options.seed, defects: options.defects,
-                                      faults: options.faults, liveness: options.liveness)
-        guard !options.bridge.isBuiltIn else { return line }
-        return line.replacingOccurrences(of: "alarmsim replay ", with: "alarmsim replay --bridge \(options.bridge.name) ")
+        Campaign.reproLine(platform: options.platform, seed: options.seed, defects: options.defects,
+                           faults: options.faults, liveness: options.liveness, bridge: options.bridge)
     }
 
     static func failure(_ result: RunResult, violation: Violation, options: RunOptions, shrunk: String?) -> HarnessFailure {

@@ -125,5 +125,6 @@ public struct HarnessError: Error, Sendable, Equatable, CustomStringConvertible 
     public var message: String
     /// - Parameter message: see ``message``.
     public init(_ message: String) { self.message = message }
+    /// The message, as printed.
     public var description: String { message }
 }

@@ -88,10 +88,15 @@ public enum Campaign {
     /// - Parameter faults: Its non-default options (``FaultSelection/commandLineArguments``);
     ///   nothing for the default swarm profile.
     /// - Parameter command: The subcommand that takes the same words (`replay`, or `shrink`).
+    /// - Parameter bridge: A bridge other than the built-in one is named (`--bridge NAME`, issue 19):
+    ///   the library's `Harness.replay` takes that line; the CLI runs only the built-in bridge.
     /// - Returns: A line a shell takes as is (every part is a plain word).
     public static func reproLine(platform: PlatformFlavor, seed: UInt64, defects: [KnownDefect],
-                                 faults: FaultSelection = .swarm, liveness: Bool = true, command: String = "replay") -> String {
-        var words = ["alarmsim", command, "--platform", platform.rawValue, "--seed", String(seed)]
+                                 faults: FaultSelection = .swarm, liveness: Bool = true, command: String = "replay",
+                                 bridge: BridgeFactory = .builtIn) -> String {
+        var words = ["alarmsim", command]
+        if !bridge.isBuiltIn { words += ["--bridge", bridge.name] }
+        words += ["--platform", platform.rawValue, "--seed", String(seed)]
         for defect in Array(Set(defects)).sorted() {
             words += ["--defect", defect.rawValue]
         }

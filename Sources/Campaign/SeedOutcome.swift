@@ -125,7 +125,7 @@ public struct CampaignTally: Sendable {
             failing[index].append(FailingSeed(
                 platform: outcome.platform, seed: outcome.seed, violation: violation,
                 repro: Campaign.reproLine(platform: outcome.platform, seed: outcome.seed, defects: tally.defects,
-                                          faults: options.faults, liveness: options.liveness),
+                                          faults: options.faults, liveness: options.liveness, bridge: options.bridge),
                 signal: outcome.signal))
         }
         tallies[index] = tally

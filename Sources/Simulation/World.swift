@@ -876,6 +876,10 @@ final class World {
         }
         let alertingBefore = ios?.alarms.filter { $0.state == .alerting }.map(\.id) ?? []  // adoptStaleZoneReading
         noteDroppedRequestExposure(input, ready: wasReady)  // issue 18
+        // The step's copy becomes the only reference to the bridge's box while it handles the
+        // input, so the existential is mutated in place, never copied (issue 19: the port costs
+        // no copy per step). Nothing reads `process.bridge` until it is put back below.
+        process.bridge = nil
         let commands = bridge.handle(input, at: BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs,
                                                                 zoneIdentifier: calendar.zoneIdentifier, bootCount: bootCount,
                                                                 userUnlocked: android?.userUnlocked ?? true))
