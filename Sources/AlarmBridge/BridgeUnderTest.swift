@@ -8,8 +8,13 @@
 /// private state; the oracle judges from the platform model (what is really pending, alerting,
 /// audible) and from the store bytes the world holds. Only the properties below reach the
 /// harness, each for a named reason. All but ``handle(_:at:)``, ``document`` and
-/// ``init(configuration:)`` have defaults; a bridge that keeps a default makes the checks named
-/// on that property weaker, never stricter.
+/// ``init(configuration:)`` have defaults for a bridge that cannot answer; each property names
+/// the checks that read it and what they do under the default (most get weaker; where the
+/// bridge's own claim is the excuse, e.g. ``foregroundSuppressed``, no claim means no excuse).
+///
+/// A conformer must have value semantics (a struct of values, like ``BridgeCore``): the world
+/// copies it for the `idempotent-sync` probe (SCH-20), which runs the same sync again on the copy
+/// and compares the requests; a class would be mutated by the probe.
 public protocol BridgeUnderTest: Sendable {
     /// A bridge as a new process creates it: empty memory. The configuration carries the
     /// platform, the seed's constants and the built-in bridge's known-defect switches (a foreign
@@ -84,8 +89,11 @@ public protocol BridgeUnderTest: Sendable {
     /// bridge to its declaration. Default: false (scheduling never disabled).
     var remoteSchedulingDisabled: Bool { get }
 
-    /// True while the loaded document still needs a schema migration (BOOT-9): the
-    /// `legacy-migration` check judges the commands of the migrating step. Default: false.
+    /// True while the loaded document was written by an older version and is not yet migrated
+    /// (BOOT-9): `legacy-migration` judges the commands of each step that began with an older
+    /// document and ended with this false (the step that migrated it). Default: false — then every
+    /// step while the bridge holds an older document is judged as a migration step (stricter: a
+    /// bridge that never migrates is held to BOOT-9/BOOT-10 on each of them).
     var needsMigration: Bool { get }
 }
 
@@ -111,7 +119,7 @@ extension BridgeUnderTest {
     public var challengeScreenVisible: Bool { false }
     /// No kill switch.
     public var remoteSchedulingDisabled: Bool { false }
-    /// No schema migration.
+    /// Never migrating.
     public var needsMigration: Bool { false }
 }
 
