@@ -1,6 +1,7 @@
 import AlarmBridge
 import AlarmSimHarness
 import AlarmSimTesting
+import Foundation
 import NaiveBridge
 import Simulation
 import Testing
@@ -88,4 +89,13 @@ struct NaiveBridgeTests {
         }
         #expect(campaign.invariantsBroken.count >= 4, "broke \(campaign.invariantsBroken)")
     }
+}
+
+@Test("README.md's example is ReadmeExample.swift, verbatim")
+func readmeExampleIsCompiled() throws {
+    let here = String(#filePath).replacingOccurrences(of: "NaiveBridgeTests.swift", with: "")
+    let readme = try String(contentsOfFile: here + "../../../README.md", encoding: .utf8)
+    let copy = try String(contentsOfFile: here + "ReadmeExample.swift", encoding: .utf8)
+    let code = copy.components(separatedBy: "// README begin\n")[1].components(separatedBy: "// README end\n")[0]
+    #expect(readme.contains("```swift\n" + code + "```"))
 }
