@@ -65,6 +65,9 @@ public enum Harness {
     /// - Parameter shrinkBudget: The most candidate runs per failing seed's shrink; 0: no shrinking.
     /// - Returns: Every failing seed with its repro line, shrunk scenario and trace tail.
     /// - Complexity: One run per seed, plus up to `shrinkBudget` runs per failing seed.
+    /// - Note: Seeds run one after another in the caller's process: a trap in the bridge ends the
+    ///   test process (the CLI's worker subprocesses isolate crashes of the built-in bridge only).
+    ///   A bridge that never settles hits the run limits and fails `run-limit`, never hangs.
     public static func fuzz(_ bridge: BridgeFactory, platform: PlatformFlavor, seeds: ClosedRange<UInt64>,
                             faults: FaultSelection = .swarm, defects: [KnownDefect] = [], liveness: Bool = true,
                             shrinkBudget: Int = 300) -> HarnessCampaign {
