@@ -58,6 +58,12 @@ extension BridgeCore {
             return (row.metadata.kind.opensOccurrence ? occurrenceStart(of: row, now: now) : row.fireWallMs, id)
         }.sorted { $0 < $1 }.map(\.1)
         for id in newlyAlerting {
+            // Issue 18: an alert hours before its `.fixed` instant is no delivery (ID-8).
+            let seenAtWallMs = nowAlerting.contains(id) ? now.wallMs : stopTriggerWallMs(id, now: now) ?? now.wallMs
+            if isWrongInstantDelivery(id, atWallMs: seenAtWallMs) {
+                if nowAlerting.contains(id) { registerAgainAfterWrongInstant(id, now: now, into: &out) }
+                continue  // a queued Stop of it is handled by its own step
+            }
             guard nowAlerting.contains(id) else {
                 observeDelivery(id, now: now, into: &out)
                 continue
@@ -66,6 +72,11 @@ extension BridgeCore {
             if !observeDelivery(id, now: now, into: &out) { removeAlerting(id) }
         }
         for id in alerting where !nowAlerting.contains(id) {
+            if defects.alertEndNeedsStop && !stopArrivals.contains(where: { $0.ringID == id }) {
+                removeAlerting(id)  // known defect alert-end-needs-stop (IOS-7, OCC-5; OpenMinis#115)
+                out.append(.note("defect alert-end-needs-stop: \(id) left alerting without a Stop: not handed on"))
+                continue
+            }
             alertEnded(id, now: now, into: &out)
         }
         // SCH-9: a primary a save is still verifying may be missing from a read only because
@@ -97,6 +108,7 @@ extension BridgeCore {
             deliveryOnlyInferred = true
             observeDelivery(row.id, now: now, into: &out)
             deliveryOnlyInferred = false
+            if defects.alertEndNeedsStop && !stopArrivals.contains(where: { $0.ringID == row.id }) { continue }  // known defect
             alertEnded(row.id, now: now, into: &out)
         }
         restoreRemovedPressure(present: present, now: now, into: &out)
@@ -437,6 +449,40 @@ extension BridgeCore {
         guard document?.liveOccurrence != nil else { return false }
         armExpiryTimer(now: now, into: &out)
         return true
+    }
+
+    /// Issue 18 (Apple developer forums thread 820388, FB22327481: a `.fixed` 07:30 alarm
+    /// sometimes fires at 00:00 with the clock correct). RULES.md is silent on an alert before
+    /// its time; decided from ID-8 (an occurrence starts at the configured ring time that opened
+    /// it; seed 000, "getActiveWakeOccurrence reports the policy version"), OCC-2 (a root becomes
+    /// the owner when it becomes *due*) and IOS-2 (the daemon is the authority on whether a ring
+    /// exists). What the bridge can observe: the `.fixed` instant it asked for (its row) and the
+    /// time the alert was seen (or its Stop reached the app). An alert seen more than
+    /// ``wrongInstantLeadMs`` before that instant is not the ring time's delivery: nothing is
+    /// opened, credited, expired, snoozed or handed on from it, the row stays undelivered, and
+    /// the same ring (ID, instant, sound) is registered again, which ends the early alert (a
+    /// same-ID schedule replaces it) or restores the one-shot its Stop deleted, so the real ring
+    /// time still rings. A clock set back while an alert sounds also puts its instant ahead of
+    /// the clock, by the set-back (REC-9): the bound is above any manual correction the
+    /// simulated field makes (1 h each).
+    /// Known defect `wrong-instant-taken-as-start`: the bridge that takes it as the delivery.
+    static let wrongInstantLeadMs: Int64 = 3 * 3_600_000
+
+    /// True when ring `id`, seen alerting (or stopped) at `atWallMs`, alerted at a wrong instant.
+    func isWrongInstantDelivery(_ id: AlarmUUID, atWallMs: Int64) -> Bool {
+        guard flavor == .ios, !defects.wrongInstantTakenAsStart, let row = document?.row(id), !row.delivered,
+              case .fixed(let wallMs) = row.schedule else { return false }
+        return wallMs - atWallMs > Self.wrongInstantLeadMs
+    }
+
+    /// Registers ring `id` again for its own instant after a wrong-instant alert (see
+    /// ``wrongInstantLeadMs``); once per alert: a request in flight is the answer.
+    mutating func registerAgainAfterWrongInstant(_ id: AlarmUUID, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard let row = document?.row(id), !inFlight.contains(id) else { return }
+        out.append(.note("ring \(id) alerted \((row.fireWallMs - now.wallMs) / 60_000) min before its instant: not its delivery; registered again for its time (ID-8, IOS-2; forums 820388)"))
+        let request = RingRequest(id: row.id, schedule: row.schedule, fireWallMs: row.fireWallMs, metadata: row.metadata,
+                                  countdown: document?.alarm(row.metadata.alarmID)?.countdown, soundName: row.soundName)
+        publishAndSchedule([request], origin: .lifecycle, now: now, into: &out)
     }
 
     /// iOS, OCC-3: remembers a passed-over ring time (`passedOverRingTimes`), and a one-shot

@@ -35,7 +35,20 @@ extension World {
         checkAndroidOccurrenceRules()
         checkIOSPassOverSilenced()  // Invariants+PassOver.swift
         checkFailedPlaybackReplaced()
+        checkWrongInstantAlerts()
         noteBelievedAlerting()
+    }
+
+    /// wrong-instant-alert (issue 18; ID-8, OCC-2; Apple forums 820388): until a wrong-instant
+    /// alert's ring time comes (true time, in the frame the alert began in), the bridge holds no
+    /// occurrence of its root starting at that ring time: one would be opened from the alert.
+    func checkWrongInstantAlerts() {
+        guard !stopped, !wrongInstantAlerts.isEmpty, let document = process.bridge?.document else { return }
+        for alert in wrongInstantAlerts where nowMs < alert.fireWallMs - alert.frameMs {
+            guard document.occurrences.contains(where: { $0.rootID == alert.rootID && $0.startedAtMs == alert.fireWallMs }) else { continue }
+            violate("wrong-instant-alert", [], "the bridge opened an occurrence of \(alert.rootID) for \(localTimeText(alert.fireWallMs)) from ring \(alert.ringID)'s alert at \(localTimeText(alert.alertedAtMs + alert.frameMs)), hours before that ring time")
+            return
+        }
     }
 
     // MARK: never-silent

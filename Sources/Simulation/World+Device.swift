@@ -428,7 +428,24 @@ extension World {
         guard let daemon = ios, deviceUp else { return }
         let candidates = daemon.alarms.filter { alarmID == nil || $0.metadata.alarmID == alarmID }
         guard !candidates.isEmpty else { return }
-        let victim = candidates[Int(faultRNG.uniform(below: UInt64(candidates.count)))]
+        osRemoves(candidates[Int(faultRNG.uniform(below: UInt64(candidates.count)))])
+    }
+
+    /// Issue 18, Apple developer forums thread 809398 (alarms made under iOS 26.1 stopped ringing
+    /// after the update): the OS update installed at this boot empties the app's AlarmKit
+    /// inventory with no app call. Each ring goes as an OS removal does (exemption
+    /// `os-removed-alarm` until a ready bridge sees the daemon): the next launch's sync must add
+    /// every wanted ring back (IOS-2, IOS-5, SCH-19, SCH-24), and the liveness phase demands it.
+    func osUpdateClearsAlarms() {
+        osUpdateAtNextBoot = false
+        guard let daemon = ios else { return }
+        record("device", "os-update", [TraceField("alarms", String(daemon.alarms.count))])
+        if !daemon.alarms.isEmpty { cover(.osUpdateClearedAlarms) }
+        for victim in daemon.alarms { osRemoves(victim) }  // sorted by ID (deterministic)
+    }
+
+    /// One OS removal of `victim` (see ``osRemovesAlarm(alarmID:)``).
+    func osRemoves(_ victim: DaemonAlarm) {
         if victim.metadata.kind.opensOccurrence, !oracle.osRemovedRoots.contains(victim.metadata.rootID) {
             oracle.osRemovedRoots.append(victim.metadata.rootID)
         }
@@ -454,6 +471,60 @@ extension World {
         }
         onDaemon { $0.systemRemove(victim.id, nowWallMs: wallMs) }
     }
+
+    /// Issue 18, Apple developer forums thread 820388 (FB22327481: a `.fixed` 07:30 alarm
+    /// sometimes fires at 00:00 with the clock correct): AlarmKit alerts the soonest `.fixed`
+    /// ring due 4–24 h from now, now. The oracle opens nothing for it: the ring time has not come
+    /// (ID-8); the occurrence begins at the ring's instant, which must still ring (never-silent
+    /// holds the bridge to it), and the bridge must not open one from this alert
+    /// (`wrong-instant-alert`). The user may hear it and Stop it (AlarmKit then deletes the
+    /// one-shot), or open the app.
+    func wrongInstantAlert() {
+        guard deviceUp, let victim = ios?.wrongInstantCandidate(nowWallMs: wallMs, minLeadMs: Self.wrongInstantMinLeadMs) else { return }
+        wrongInstantAlerts.append(WrongInstantAlert(ringID: victim.id, rootID: victim.metadata.rootID,
+                                                    fireWallMs: victim.nextFireWallMs, alertedAtMs: nowMs, frameMs: wallMs - nowMs))
+        if wrongInstantAlerts.count > 16 { wrongInstantAlerts.removeFirst() }
+        cover(.wrongInstantAlert)
+        onDaemon { $0.alertAtWrongInstant(victim.id) }
+    }
+
+    /// The fault's least lead (virtual ms): more than the bridge's bound for what a clock set
+    /// back while an alert sounds can explain (``BridgeCore/wrongInstantLeadMs``).
+    static let wrongInstantMinLeadMs: Int64 = 4 * 3_600_000
+
+    /// True when the alert starting now is a wrong-instant one (it opens nothing).
+    func wrongInstantAlertStarted(_ id: AlarmUUID) -> Bool {
+        wrongInstantAlerts.contains { $0.ringID == id && $0.alertedAtMs == nowMs }
+    }
+
+    /// OpenMinis#115: AlarmKit ends a ghost alert with no Stop. The bridge can observe the end
+    /// (the ring leaves `alerting`, a one-shot leaves the list) only from a daemon view, which
+    /// nothing brings while no process runs: the gap until a ready bridge sees the daemon is the
+    /// platform's (`ghost-alert-ended`), and from that view the bridge must hand the occurrence
+    /// on to a successor (IOS-7, OCC-5). An alert no process ever saw begin leaves nothing to
+    /// tell that the occurrence existed, as after a reboot or an OS removal.
+    func ghostAlertEnds(_ id: AlarmUUID, generation: UInt64) {
+        guard let daemon = ios, let entry = daemon.alarm(id), entry.generation == generation, daemon.isGhost(entry) else { return }
+        cover(.ghostAlertEnded)
+        lastPlatformChangeMs = nowMs  // SCH-20: a daemon change no sync saw
+        guard let index = oracle.liveIndex, oracle.bindings[id] == oracle.occurrences[index].id else { return }
+        if entry.metadata.kind.opensOccurrence, noProcessObservedOpening(oracle.occurrences[index]) {
+            countExemption("alert-ended-unobserved-by-ghost-alert")
+            oracleClose(index, reason: "unobservable")
+            return
+        }
+        noteFault("ghost-alert-ended")
+    }
+}
+
+/// A wrong-instant alert (issue 18, forums 820388): the ring, its root, its `.fixed` instant,
+/// and when it alerted (true ms, and the wall − true frame then).
+struct WrongInstantAlert: Equatable {
+    var ringID: AlarmUUID
+    var rootID: String
+    var fireWallMs: Int64
+    var alertedAtMs: Int64
+    var frameMs: Int64
 }
 
 /// Android device state and faults: doze, charging, screen, force-stop, updates, audio.
@@ -557,6 +628,8 @@ extension World {
     /// with no alert of the occurrence at all is the bridge's, whatever the switch says.
     func silencedAlertExemption(occurrenceID: Int) -> String? {
         if let daemon = ios {
+            // OpenMinis#115: the occurrence's own alert is a ghost (no sound, no UI) while it lasts.
+            if daemon.alarms.contains(where: { daemon.isGhost($0) && oracle.bindings[$0.id] == occurrenceID }) { return "ghost-alert" }
             guard daemon.silentMode, daemon.parameters.silentModeSilencesAlerts else { return nil }
             let alerting = daemon.alarms.contains { $0.state == .alerting && oracle.bindings[$0.id] == occurrenceID }
             return alerting ? "mute-switch" : nil

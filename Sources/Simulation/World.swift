@@ -242,6 +242,12 @@ final class World {
     lazy var launchState = LaunchWorldState(streams: streams)
     /// `fault late-delivery`: the next platform delivery is held back this long.
     var lateDeliveryMs: Int64?
+    /// `fault os-update` (issue 18, forums 809398): the next boot installs an OS update that
+    /// empties AlarmKit's inventory.
+    var osUpdateAtNextBoot = false
+    /// `fault wrong-instant-alert` (issue 18, forums 820388): alerts AlarmKit began hours before
+    /// their `.fixed` instant, which the bridge must not take as that ring time's delivery.
+    var wrongInstantAlerts: [WrongInstantAlert] = []
     /// Android: the held delivery being released now (it has left AlarmManager's pending list).
     var androidReleasing: (triggerWallMs: Int64, metadata: RingMetadata, wallMinusTrueMs: Int64)?
     /// Android: the configured trigger (wall ms), metadata and wall-clock frame (wall − true ms)
@@ -514,6 +520,7 @@ final class World {
                 lateHeldFireWallMs[id] = ios?.alarm(id)?.nextFireWallMs ?? wallMs
                 return
             }
+            if case .ghostEnd(let id, let generation) = daemonEvent { ghostAlertEnds(id, generation: generation) }
             if case .lateFire(let id, _) = daemonEvent {
                 lateHeld.removeAll { $0 == id }
                 releaseLateOracleFires(id)
@@ -865,6 +872,7 @@ final class World {
         if documentBefore?.liveOccurrence.map({ $0.deadlineMs > wallMs }) ?? true {  // not an expiry step
             checkOwnershipValidation(input, before: documentBefore, commands: commands)
         }
+        checkWrongInstantAlerts()  // issue 18: before the step's commands run (ID-8, OCC-2)
         if case .api(.completeChallenge(let rootID, let token)) = input { launchState.completionRequested = (rootID, token) }
         walkObserve(input, wasReady: wasReady)
         // legacy-migration: the commands of the step that migrated an older document.
@@ -1312,6 +1320,8 @@ final class World {
     }
 
     func alertStarted(_ id: AlarmUUID, _ metadata: RingMetadata) {
+        if wrongInstantAlertStarted(id) { return reactToAlert(id) }  // not its ring time (forums 820388)
+        if ios?.alarm(id).map({ ios?.isGhost($0) == true }) == true { cover(.ghostAlert) }  // OpenMinis#115
         coverAlertStarted(metadata)
         checkSnoozeRingTime(id, metadata)  // invariant 9 after a clock change (SNZ-20)
         checkRecurrenceAlert(id, metadata)  // invariant 44
@@ -1319,6 +1329,11 @@ final class World {
         oracleOpenStaleZoneRing(id, metadata)  // [limit] zone-change-unobserved (REC-8)
         oracleAlertStarted(id, metadata)
         soundAlertStarted(id, metadata)
+        reactToAlert(id)
+    }
+
+    /// The sleepy user's reaction to an alert they may hear (checked again when it comes).
+    func reactToAlert(_ id: AlarmUUID) {
         guard setup.reactiveUser, randomBehaviourActs else { return }
         let roll = userRNG.uniform(below: 100)
         let delayMs: Int64
@@ -1422,7 +1437,7 @@ final class World {
     /// locked screen holds back sees nothing (ios seed 16830). Every other fault ends at the first
     /// ready step, as before.
     func stepCouldObserveFault(_ input: BridgeInput) -> Bool {
-        guard faultExemption?.name == "os-removed-alarm" else { return true }
+        guard faultExemption?.name == "os-removed-alarm" || faultExemption?.name == "ghost-alert-ended" else { return true }
         return inputShowsDaemon(input)
     }
 
@@ -1508,6 +1523,7 @@ final class World {
         let heldBeforeBoot = lateHeld.filter { ios?.alarm($0) != nil }
         onDaemon { $0.boot(nowWallMs: wallMs) }
         dropLateDeliveriesLostByBoot(heldBeforeBoot)
+        if osUpdateAtNextBoot { osUpdateClearsAlarms() }
         onAlarmManager { $0.boot() }
         androidSide.stepSensor.reboot()  // the count restarts at zero (TYPE_STEP_COUNTER)
         // A fault counts against this boot's restore only once it hits it (noteRestoreFault).
