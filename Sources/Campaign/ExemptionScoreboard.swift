@@ -93,6 +93,7 @@ public enum ExemptionScoreboard {
         // Issue 18 (OpenMinis#115): a ghost alert's end, seen in a daemon view, is handed on to a
         // successor like any observed alert end (IOS-7, OCC-5); one no process saw begin leaves
         // the root's next occurrences to ring as usual, re-added if the OS dropped them.
+        "wrong-instant-alert-ambiguous": [.wrongInstantTakenAsStart],
         "ghost-alert": [.alertEndNeedsStop],
         "ghost-alert-ended": [.alertEndNeedsStop],
         "alert-ended-unobserved-by-ghost-alert": [.syncTrustsRegistry],

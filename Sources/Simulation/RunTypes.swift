@@ -210,6 +210,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     public var huntFaults: [String] {
         switch self {
         case .successorNotRebased: return ["clock-set-back-after-trigger"]  // SNZ-22: a set-back while a successor is pending
+        case .alertEndNeedsStop: return ["ghost-alert"]  // IOS-7, OCC-5: an alert that ends with no Stop (issue 18)
         default: return []
         }
     }

@@ -481,11 +481,33 @@ extension World {
     /// one-shot), or open the app.
     func wrongInstantAlert() {
         guard deviceUp, let victim = ios?.wrongInstantCandidate(nowWallMs: wallMs, minLeadMs: Self.wrongInstantMinLeadMs) else { return }
-        wrongInstantAlerts.append(WrongInstantAlert(ringID: victim.id, rootID: victim.metadata.rootID,
+        wrongInstantAlerts.append(WrongInstantAlert(ringID: victim.id, rootID: victim.metadata.rootID, alarmID: victim.metadata.alarmID,
                                                     fireWallMs: victim.nextFireWallMs, alertedAtMs: nowMs, frameMs: wallMs - nowMs))
         if wrongInstantAlerts.count > 16 { wrongInstantAlerts.removeFirst() }
         cover(.wrongInstantAlert)
         onDaemon { $0.alertAtWrongInstant(victim.id) }
+        if let index = wrongInstantAlerts.indices.last { wrongInstantAlerts[index].played = playedSound(victim.id) }
+    }
+
+    /// [limit] `wrong-instant-alert-ambiguous`: a bridge that first saw a wrong-instant alert
+    /// (alerting, or its Stop) less than ``BridgeCore/wrongInstantLeadMs`` before the ring's
+    /// instant cannot tell it from that ring time's alert with the clock set back since (REC-9),
+    /// and may open the ring time's occurrence from it (ios swarm seed 1754: the alert at 00:00
+    /// first seen at 03:21 for 05:34). The oracle takes the bridge's reading: that occurrence is
+    /// live from now, and the ring time, when it comes, is that occurrence already opened.
+    /// Narrow: only the root and ring time of a recorded wrong-instant alert, only before it.
+    func adoptAmbiguousWrongInstant(_ bridge: BridgeCore) {
+        guard !wrongInstantAlerts.isEmpty, let live = bridge.document?.liveOccurrence, oracle.liveIndex == nil,
+              let alert = wrongInstantAlerts.last(where: { $0.rootID == live.rootID && $0.fireWallMs == live.startedAtMs }),
+              nowMs < alert.fireWallMs - alert.frameMs, !alreadyOpened(rootID: alert.rootID, fireWallMs: alert.fireWallMs) else { return }
+        countExemption("wrong-instant-alert-ambiguous")
+        oracleOpen(rootID: alert.rootID, alarmID: alert.alarmID, startWallMs: alert.fireWallMs)
+        // SND-2, SND-7: the early alert sounded and the bridge counted it as the occurrence's
+        // first audible ring (ios swarm seed 1754: its successor then played group 1).
+        if let occurrenceID = oracle.liveIndex.map({ oracle.occurrences[$0].id }), let played = alert.played,
+           sound.ringsByOccurrence[occurrenceID]?.contains(where: { $0.id == alert.ringID }) != true {
+            sound.ringsByOccurrence[occurrenceID, default: []].append((alert.ringID, played))
+        }
     }
 
     /// The fault's least lead (virtual ms): more than the bridge's bound for what a clock set
@@ -495,6 +517,16 @@ extension World {
     /// True when the alert starting now is a wrong-instant one (it opens nothing).
     func wrongInstantAlertStarted(_ id: AlarmUUID) -> Bool {
         wrongInstantAlerts.contains { $0.ringID == id && $0.alertedAtMs == nowMs }
+    }
+
+    /// Remembers the ghost alerts an `alarmUpdates` set shows alerting to a running, ready bridge.
+    func noteGhostAlertShown(_ input: BridgeInput) {
+        guard case .alarmUpdates(let set) = input, let daemon = ios, process.bridge?.phase == .ready else { return }
+        for ring in set where ring.state == .alerting && !ghostAlertsShown.contains(ring.id) {
+            guard let entry = daemon.alarm(ring.id), daemon.isGhost(entry) else { continue }
+            ghostAlertsShown.append(ring.id)
+            if ghostAlertsShown.count > 16 { ghostAlertsShown.removeFirst() }
+        }
     }
 
     /// OpenMinis#115: AlarmKit ends a ghost alert with no Stop. The bridge can observe the end
@@ -508,9 +540,20 @@ extension World {
         cover(.ghostAlertEnded)
         lastPlatformChangeMs = nowMs  // SCH-20: a daemon change no sync saw
         guard let index = oracle.liveIndex, oracle.bindings[id] == oracle.occurrences[index].id else { return }
-        if entry.metadata.kind.opensOccurrence, noProcessObservedOpening(oracle.occurrences[index]) {
+        // A set showing the ghost alerting that reached a running bridge (held while it is
+        // suspended, delivered on resume) shows it the opening: not unobservable (ios swarm seed
+        // 585: a suspended process resumed 5 min after the ghost's end saw it alerting first).
+        if entry.metadata.kind.opensOccurrence, noProcessObservedOpening(oracle.occurrences[index]), !ghostAlertsShown.contains(id) {
             countExemption("alert-ended-unobserved-by-ghost-alert")
             oracleClose(index, reason: "unobservable")
+            // A one-shot leaves the list: like a ring the OS removed unheard, the next view may
+            // read its past row as delivered and stopped (IOS-5) and open its occurrence, or a
+            // launch may judge it missed; the oracle's OS-removal rules for ownership apply
+            // (`osRemovedFires`: ios swarm seeds 338, 597 of this fault).
+            if case .relative(_, _, .some) = entry.schedule { return }
+            oracle.osRemovedFires.append((entry.metadata.rootID, entry.nextFireWallMs, nowMs))
+            if oracle.osRemovedFires.count > 64 { oracle.osRemovedFires.removeFirst() }
+            if !oracle.osRemovedRoots.contains(entry.metadata.rootID) { oracle.osRemovedRoots.append(entry.metadata.rootID) }
             return
         }
         noteFault("ghost-alert-ended")
@@ -522,9 +565,12 @@ extension World {
 struct WrongInstantAlert: Equatable {
     var ringID: AlarmUUID
     var rootID: String
+    var alarmID: String
     var fireWallMs: Int64
     var alertedAtMs: Int64
     var frameMs: Int64
+    /// What the alert played (it sounded, unsuppressed).
+    var played: PlayedSound? = nil
 }
 
 /// Android device state and faults: doze, charging, screen, force-stop, updates, audio.

@@ -245,6 +245,9 @@ final class World {
     /// `fault os-update` (issue 18, forums 809398): the next boot installs an OS update that
     /// empties AlarmKit's inventory.
     var osUpdateAtNextBoot = false
+    /// `fault ghost-alert` (issue 18): ghost alerts an `alarmUpdates` set showed alerting to a
+    /// running, ready bridge (held while it is suspended, it still reaches it on resume).
+    var ghostAlertsShown: [AlarmUUID] = []
     /// `fault wrong-instant-alert` (issue 18, forums 820388): alerts AlarmKit began hours before
     /// their `.fixed` instant, which the bridge must not take as that ring time's delivery.
     var wrongInstantAlerts: [WrongInstantAlert] = []
@@ -899,6 +902,7 @@ final class World {
         noteRefusalSeen(input)  // missed-day-recorded, iOS
         coverStep(input, bridge: bridge, before: documentBefore, commands: commands)
         adoptBridgeTieOwner(bridge)  // OCC-2: a tie no audible silencing settled (first: the owner is matched next)
+        adoptAmbiguousWrongInstant(bridge)  // issue 18: a wrong-instant alert seen close to its time
         adoptAmbiguousStart(bridge)
         adoptBootHiddenJumpStart(bridge)
         adoptStaleZoneReading(bridge, alertingBefore: alertingBefore)
@@ -1310,6 +1314,7 @@ final class World {
             enqueue(.toAppLaunching(input, launch), afterMs: launch == .user ? 0 : 30)
         } else if process.running {
             if case .alarmUpdates = input {
+                noteGhostAlertShown(input)  // issue 18: the set reaches a running bridge
                 enqueue(.toRunningApp(input), afterMs: 5)
             } else {
                 enqueue(.toProcess(input, incarnation: process.incarnation), afterMs: 0)
@@ -1320,8 +1325,14 @@ final class World {
     }
 
     func alertStarted(_ id: AlarmUUID, _ metadata: RingMetadata) {
-        if wrongInstantAlertStarted(id) { return reactToAlert(id) }  // not its ring time (forums 820388)
-        if ios?.alarm(id).map({ ios?.isGhost($0) == true }) == true { cover(.ghostAlert) }  // OpenMinis#115
+        if wrongInstantAlertStarted(id) {  // not its ring time (forums 820388)
+            sound.note(metadata.rootID, in: \.alertedRoots)  // SND-13: it did sound, unsuppressed (ios swarm seed 1754)
+            return reactToAlert(id)
+        }
+        if ios?.alarm(id).map({ ios?.isGhost($0) == true }) == true {  // OpenMinis#115
+            cover(.ghostAlert)
+            ghostAlertsShown.removeAll { $0 == id }  // a weekly ring's earlier ghost
+        }
         coverAlertStarted(metadata)
         checkSnoozeRingTime(id, metadata)  // invariant 9 after a clock change (SNZ-20)
         checkRecurrenceAlert(id, metadata)  // invariant 44
