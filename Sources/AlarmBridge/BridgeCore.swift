@@ -660,9 +660,15 @@ public struct BridgeCore: Sendable {
             // challenge is completed.
             // ACT-1, OCC-6: the action and the successor are timed from the Stop's arrival.
             journal(id, action: "stop", now: now, occurredAtMs: stopTriggerWallMs(id, now: now))
-            observeDelivery(id, now: now, into: &out)
-            credit(id, now: now, into: &out)  // INACT-4: the iOS Stop is genuine activity
-            alertEnded(id, now: now, into: &out)
+            if isWrongInstantDelivery(id, atWallMs: stopTriggerWallMs(id, now: now) ?? now.wallMs) {
+                // Issue 18 (forums 820388): the Stop of an alert hours before its instant ends no
+                // occurrence; AlarmKit deleted the one-shot, so it is registered again (ID-8, IOS-2).
+                registerAgainAfterWrongInstant(id, now: now, into: &out)
+            } else {
+                observeDelivery(id, now: now, into: &out)
+                credit(id, now: now, into: &out)  // INACT-4: the iOS Stop is genuine activity
+                alertEnded(id, now: now, into: &out)
+            }
             runDeferredSyncIfClear(into: &out)
         case .alarmDelivered(let id):
             let rebased = document?.row(id).flatMap { $0.delivered ? nil : $0 }
