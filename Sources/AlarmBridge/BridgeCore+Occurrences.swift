@@ -9,8 +9,11 @@ extension BridgeCore {
     /// - Parameter mayPredateLandings: the set may be older than a schedule completion this
     ///   process saw (an `alarmUpdates` set, a lagged verification read): a ring confirmed since
     ///   and not listed counts as present (`confirmedUnlisted`).
-    mutating func observe(inventory: [PlatformAlarm], queuedDeliveries: [AlarmUUID] = [], mayPredateLandings: Bool = false,
-                          now: BridgeInstants, into out: inout [BridgeCommand]) {
+    /// - Parameter endedDeliveries: rings a set queued behind this read showed alerting that the
+    ///   read shows ended (``alertsEndedInQueuedSets(_:read:queuedDeliveries:)``): delivered, then
+    ///   ended with no Stop.
+    mutating func observe(inventory: [PlatformAlarm], queuedDeliveries: [AlarmUUID] = [], endedDeliveries: [AlarmUUID] = [],
+                          mayPredateLandings: Bool = false, now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard let document else { return }
         // Only a set that lists such a ring takes it off the list: a fresh read does not, since a
         // set taken before the landing may still be on its way (ios swarm seed 26570).
@@ -53,6 +56,7 @@ extension BridgeCore {
         // observation sees the alerts in (the process may not have run when they started).
         let candidates = nowAlerting.filter { !alerting.contains($0) }
             + queuedDeliveries.filter { !nowAlerting.contains($0) && document.row($0)?.delivered == false }
+            + endedDeliveries
         let newlyAlerting = candidates.map { id -> (Int64, AlarmUUID) in
             guard let row = document.row(id) else { return (Int64.max, id) }
             return (row.metadata.kind.opensOccurrence ? occurrenceStart(of: row, now: now) : row.fireWallMs, id)
@@ -60,13 +64,14 @@ extension BridgeCore {
         // SCH-9 and the rest: see `present` below. Only since the current boot (FG-10, below).
         let present = inventory.map(\.id) + saves.pending.filter { $0.phase == .verifying }.flatMap(\.expected) + unlisted
             + recentlyListedIDs(now: now)
-        var vanished = vanishedPastRings(present: present, now: now)
+        var vanished = vanishedPastRings(present: present, now: now).filter { !endedDeliveries.contains($0) }
         // OCC-2: a vanished past ring inferred delivered (below) that was due before a root newly
         // seen alerting was due first, and owns (ios swarm seed 2360 of fault ghost-alert: a1.wed's
         // 05:57 ended unheard and vanished, a3's 05:58 still alerting; read together at 06:00,
         // a3 took the occurrence and a1.wed was a pass-over).
         let firstAlertingDue = newlyAlerting.compactMap { id -> Int64? in
-            guard nowAlerting.contains(id), let row = document.row(id), row.metadata.kind.opensOccurrence else { return nil }
+            guard nowAlerting.contains(id) || endedDeliveries.contains(id), let row = document.row(id),
+                  row.metadata.kind.opensOccurrence else { return nil }
             return occurrenceStart(of: row, now: now)
         }.min()
         if let firstAlertingDue {
@@ -82,6 +87,10 @@ extension BridgeCore {
             if isWrongInstantDelivery(id, atWallMs: seenAtWallMs) {
                 if nowAlerting.contains(id) { registerAgainAfterWrongInstant(id, stopFirst: true, now: now, into: &out) }
                 continue  // a queued Stop of it is handled by its own step
+            }
+            if endedDeliveries.contains(id) {
+                seenDeliveryEnded(id, now: now, into: &out)
+                continue
             }
             guard nowAlerting.contains(id) else {
                 observeDelivery(id, now: now, into: &out)
@@ -144,6 +153,17 @@ extension BridgeCore {
         observeDelivery(id, now: now, into: &out)
         deliveryOnlyInferred = false
         if defects.alertEndNeedsStop && !stopArrivals.contains(where: { $0.ringID == id }) { return }  // known defect
+        alertEnded(id, now: now, into: &out)
+    }
+
+    /// IOS-7, OCC-5: a ring a queued set showed alerting has ended with no Stop (a ghost alert,
+    /// OpenMinis#115): a delivery seen alerting, then handed on like any observed alert end.
+    mutating func seenDeliveryEnded(_ id: AlarmUUID, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        observeDelivery(id, now: now, into: &out)
+        if defects.alertEndNeedsStop && !stopArrivals.contains(where: { $0.ringID == id }) {
+            out.append(.note("defect alert-end-needs-stop: \(id) left alerting without a Stop: not handed on"))
+            return
+        }
         alertEnded(id, now: now, into: &out)
     }
 

@@ -495,11 +495,17 @@ extension World {
     /// removed unheard vanishes exactly like one that rang and was stopped inside one coalesced
     /// update (IOS-5), so the bridge took it as delivered (OCC-5 then arms its successor); nil
     /// otherwise. Only that one instant: an occurrence the bridge opened from nothing is not excused.
+    /// The oracle's own occurrence there counts unless it gave it up as `unobservable`: a one-shot
+    /// ghost alert no process saw (OpenMinis#115) is such a removal, and the bridge's deadline for
+    /// what it inferred is its own (ios swarm seed 1841: a1's 08:31 ghost inferred delivered at
+    /// 08:53, snoozed to 09:03:42; a2's 09:03 was its pass-over, while the oracle's a1 would have
+    /// expired at 09:01).
     func inferredIncumbent(rootID: String, fireWallMs: Int64) -> String? {
         guard setup.platform == .ios, let live = (process.bridge?.document ?? storedDocument)?.liveOccurrence,
               live.rootID != rootID, live.startedAtMs < fireWallMs, live.deadlineMs > fireWallMs,
               oracle.osRemovedFires.contains(where: { $0.rootID == live.rootID && $0.fireWallMs == live.startedAtMs }),
-              !oracle.occurrences.contains(where: { $0.startWallMs == live.startedAtMs && $0.tiedRoots.contains(live.rootID) })
+              !oracle.occurrences.contains(where: { $0.startWallMs == live.startedAtMs && $0.tiedRoots.contains(live.rootID)
+                  && $0.closeReason != "unobservable" })
         else { return nil }
         return live.rootID
     }

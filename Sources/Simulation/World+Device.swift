@@ -519,13 +519,27 @@ extension World {
         wrongInstantAlerts.contains { $0.ringID == id && $0.alertedAtMs == nowMs }
     }
 
-    /// Remembers the ghost alerts an `alarmUpdates` set shows alerting to a running, ready bridge.
+    /// Remembers the ghost alerts an `alarmUpdates` set shows alerting to a running, ready bridge,
+    /// when the set reaches it: a set held while the process is suspended shows it nothing until
+    /// the resume, and nothing at all if the process dies first (ios swarm seeds 2648, 2841: the
+    /// held set died with the process and the ghost counted as seen). A ghost that ended while its
+    /// set was held (`ghostEndsHeld`) is seen once the set arrives (ios swarm seed 585).
     func noteGhostAlertShown(_ input: BridgeInput) {
         guard case .alarmUpdates(let set) = input, let daemon = ios, process.bridge?.phase == .ready else { return }
         for ring in set where ring.state == .alerting && !ghostAlertsShown.contains(ring.id) {
-            guard let entry = daemon.alarm(ring.id), daemon.isGhost(entry) else { continue }
+            let ghostNow = daemon.alarm(ring.id).map { daemon.isGhost($0) } ?? false
+            guard ghostNow || ghostEndsHeld.contains(where: { $0.id == ring.id }) else { continue }
+            ghostEndsHeld.removeAll { $0.id == ring.id }
             ghostAlertsShown.append(ring.id)
             if ghostAlertsShown.count > 16 { ghostAlertsShown.removeFirst() }
+        }
+    }
+
+    /// True when a set showing `id` alerting waits in the suspended process's held events.
+    func heldSetShowsAlerting(_ id: AlarmUUID) -> Bool {
+        process.running && process.suspended && process.heldEvents.contains { event in
+            guard case .toRunningApp(.alarmUpdates(let set)) = event else { return false }
+            return set.contains { $0.id == id && $0.state == .alerting }
         }
     }
 
@@ -534,30 +548,63 @@ extension World {
     /// nothing brings while no process runs: the gap until a ready bridge sees the daemon is the
     /// platform's (`ghost-alert-ended`), and from that view the bridge must hand the occurrence
     /// on to a successor (IOS-7, OCC-5). An alert no process ever saw begin leaves nothing to
-    /// tell that the occurrence existed, as after a reboot or an OS removal.
+    /// tell that the occurrence existed, as after a reboot or an OS removal. One whose alerting
+    /// set waits in a suspended process is judged when the set arrives or the process dies.
     func ghostAlertEnds(_ id: AlarmUUID, generation: UInt64) {
         guard let daemon = ios, let entry = daemon.alarm(id), entry.generation == generation, daemon.isGhost(entry) else { return }
         cover(.ghostAlertEnded)
         lastPlatformChangeMs = nowMs  // SCH-20: a daemon change no sync saw
         guard let index = oracle.liveIndex, oracle.bindings[id] == oracle.occurrences[index].id else { return }
-        // A set showing the ghost alerting that reached a running bridge (held while it is
-        // suspended, delivered on resume) shows it the opening: not unobservable (ios swarm seed
-        // 585: a suspended process resumed 5 min after the ghost's end saw it alerting first).
+        let ghost = HeldGhostEnd(id: id, occurrenceID: oracle.occurrences[index].id, rootID: entry.metadata.rootID,
+                                 fireWallMs: entry.nextFireWallMs, weekly: { if case .relative(_, _, .some) = entry.schedule { return true }; return false }())
         if entry.metadata.kind.opensOccurrence, noProcessObservedOpening(oracle.occurrences[index]), !ghostAlertsShown.contains(id) {
-            countExemption("alert-ended-unobserved-by-ghost-alert")
-            oracleClose(index, reason: "unobservable")
-            // A one-shot leaves the list: like a ring the OS removed unheard, the next view may
-            // read its past row as delivered and stopped (IOS-5) and open its occurrence, or a
-            // launch may judge it missed; the oracle's OS-removal rules for ownership apply
-            // (`osRemovedFires`: ios swarm seeds 338, 597 of this fault).
-            if case .relative(_, _, .some) = entry.schedule { return }
-            oracle.osRemovedFires.append((entry.metadata.rootID, entry.nextFireWallMs, nowMs))
-            if oracle.osRemovedFires.count > 64 { oracle.osRemovedFires.removeFirst() }
-            if !oracle.osRemovedRoots.contains(entry.metadata.rootID) { oracle.osRemovedRoots.append(entry.metadata.rootID) }
-            return
+            if heldSetShowsAlerting(id) {
+                ghostEndsHeld.removeAll { $0.id == id }
+                ghostEndsHeld.append(ghost)
+                if ghostEndsHeld.count > 16 { ghostEndsHeld.removeFirst() }
+            } else {
+                return closeUnseenGhost(index, ghost)
+            }
         }
         noteFault("ghost-alert-ended")
     }
+
+    /// [limit] `alert-ended-unobserved-by-ghost-alert`: the ghost's occurrence, which no process
+    /// saw, ends unobservable. A one-shot leaves the list: like a ring the OS removed unheard, the
+    /// next view may read its past row as delivered and stopped (IOS-5) and open its occurrence,
+    /// or a launch may judge it missed; the oracle's OS-removal rules for ownership apply
+    /// (`osRemovedFires`: ios swarm seeds 338, 597 of this fault). Only that ring and ring time.
+    func closeUnseenGhost(_ index: Int, _ ghost: HeldGhostEnd) {
+        countExemption("alert-ended-unobserved-by-ghost-alert")
+        oracleClose(index, reason: "unobservable")
+        if ghost.weekly { return }
+        oracle.osRemovedFires.append((ghost.rootID, ghost.fireWallMs, nowMs))
+        if oracle.osRemovedFires.count > 64 { oracle.osRemovedFires.removeFirst() }
+        if !oracle.osRemovedRoots.contains(ghost.rootID) { oracle.osRemovedRoots.append(ghost.rootID) }
+    }
+
+    /// A process dies with sets showing ended ghosts alerting still held: no process saw them
+    /// (ios swarm seeds 2648, 2841: a weekly ghost while suspended, the process killed an hour
+    /// later; the next launch saw the ring scheduled for next week, nothing of the alert).
+    func ghostEndsUnseenAtDeath() {
+        let held = ghostEndsHeld.filter { heldSetShowsAlerting($0.id) }
+        ghostEndsHeld = []
+        for ghost in held {
+            guard let index = oracle.liveIndex, oracle.occurrences[index].id == ghost.occurrenceID,
+                  noProcessObservedOpening(oracle.occurrences[index]) else { continue }
+            closeUnseenGhost(index, ghost)
+        }
+    }
+}
+
+/// A ghost alert AlarmKit ended (OpenMinis#115): its ring, the occurrence it was bound to, its
+/// root and ring time (wall ms), and whether it is a weekly ring (which stays listed).
+struct HeldGhostEnd: Equatable {
+    var id: AlarmUUID
+    var occurrenceID: Int
+    var rootID: String
+    var fireWallMs: Int64
+    var weekly: Bool
 }
 
 /// A wrong-instant alert (issue 18, forums 820388): the ring, its root, its `.fixed` instant,

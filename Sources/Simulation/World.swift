@@ -246,8 +246,12 @@ final class World {
     /// empties AlarmKit's inventory.
     var osUpdateAtNextBoot = false
     /// `fault ghost-alert` (issue 18): ghost alerts an `alarmUpdates` set showed alerting to a
-    /// running, ready bridge (held while it is suspended, it still reaches it on resume).
+    /// running, ready bridge (held while it is suspended, it counts once it reaches it on resume).
     var ghostAlertsShown: [AlarmUUID] = []
+    /// `fault ghost-alert`: ghosts that ended while a set showing them alerting waited in a
+    /// suspended process's held events: seen if the process resumes, never if it dies first
+    /// (ios swarm seeds 2648, 2841).
+    var ghostEndsHeld: [HeldGhostEnd] = []
     /// `fault wrong-instant-alert` (issue 18, forums 820388): alerts AlarmKit began hours before
     /// their `.fixed` instant, which the bridge must not take as that ring time's delivery.
     var wrongInstantAlerts: [WrongInstantAlert] = []
@@ -495,6 +499,7 @@ final class World {
             startBackgroundBudget()
         case .toRunningApp(let input):
             guard process.running else { return }
+            noteGhostAlertShown(input)  // issue 18: the set reaches the bridge now
             step(input)
         case .storeRead(let incarnation):
             guard process.running, process.incarnation == incarnation else { return }
@@ -818,6 +823,7 @@ final class World {
             revertUnseenLiveShift()  // the correction dies with the gated process's readings (REC-9)
         }
         unseenShiftHeldByGatedProcess = false
+        ghostEndsUnseenAtDeath()  // issue 18: held sets die with the process
         widenUnobservedJumpAtDeath()  // clock-jump-ambiguous-start (REC-9)
         walkProcessDied(reason)  // WALK-7, WALK-25
         walkWorld.stepCreditPending = nil  // the queued step event died with the process
@@ -1317,7 +1323,6 @@ final class World {
             enqueue(.toAppLaunching(input, launch), afterMs: launch == .user ? 0 : 30)
         } else if process.running {
             if case .alarmUpdates = input {
-                noteGhostAlertShown(input)  // issue 18: the set reaches a running bridge
                 enqueue(.toRunningApp(input), afterMs: 5)
             } else {
                 enqueue(.toProcess(input, incarnation: process.incarnation), afterMs: 0)
