@@ -854,8 +854,13 @@ extension World {
             && !oracle.occurrences[index].tiedRoots.contains(removed.rootID) {
             // No ready bridge step since the removal: one that ran in between saw the ring gone
             // before its time and knows it never rang (ios uniform seed 4992).
+            // An occurrence the oracle gave up there as unobservable (an unseen one-shot ghost
+            // alert, OpenMinis#115) is no record of it (ios swarm seeds 1652, 2741 of
+            // --faults ghost-alert: a3's 07:50 ghost ended unseen, a1's 07:55 still alerting at
+            // the launch, which inferred a3 first and owned it).
             guard process.lastReadyStepMs < removed.removedMs,
-                  !oracle.occurrences.contains(where: { $0.startWallMs == removed.fireWallMs && $0.tiedRoots.contains(removed.rootID) }),
+                  !oracle.occurrences.contains(where: { $0.startWallMs == removed.fireWallMs && $0.tiedRoots.contains(removed.rootID)
+                      && $0.closeReason != "unobservable" }),
                   let alarm = alarms.first(where: { $0.roots.contains { $0.id == removed.rootID } }),
                   let root = alarm.roots.first(where: { $0.id == removed.rootID }),
                   OracleOccurrence(id: 0, rootID: removed.rootID, alarmID: alarm.id, startWallMs: removed.fireWallMs,
