@@ -125,7 +125,10 @@ extension BridgeCore {
 
     /// IOS-5, SCH-5: the confirmed, undelivered rows past their time that a view of the daemon
     /// (`present`: the set, plus rings it may predate) no longer holds: delivered and stopped
-    /// unseen (``inferDelivery(_:now:into:)``), in registry order.
+    /// unseen (``inferDelivery(_:now:into:)``), in due order (OCC-2: the first due owns; ties in
+    /// registry order). In registry order, a later ring listed first took the occurrence (ios
+    /// swarm seed 1868 of --faults ghost-alert: a3.mon's 05:14 and a2's 05:15 both ended as
+    /// ghosts unseen, and a2 owned).
     ///
     /// Only since the current boot: a one-shot due before it may have been dropped while the
     /// phone was off, and a clock-only guess may never open an occurrence (FG-10).
@@ -139,10 +142,11 @@ extension BridgeCore {
         guard let document else { return [] }
         let bootWallMs = now.wallMs - now.monotonicMs
         let judgedMissed = document.missedRingIDs ?? []
-        return document.rings.filter { row in
+        let rows = document.rings.filter { row in
             row.confirmed && !row.delivered && row.isPast(at: now.wallMs) && row.fireWallMs >= bootWallMs
                 && !present.contains(row.id) && !judgedMissed.contains(row.id)
-        }.map(\.id)
+        }
+        return rows.enumerated().sorted { ($0.element.fireWallMs, $0.offset) < ($1.element.fireWallMs, $1.offset) }.map(\.element.id)
     }
 
     /// IOS-5, SCH-5: a vanished past ring was delivered and stopped unseen. SND-7, SND-13: a

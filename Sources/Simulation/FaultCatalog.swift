@@ -325,7 +325,8 @@ public enum FaultCatalog {
         "ghost-alert",
         "the next alert reads alerting with no sound or UI and AlarmKit ends it 1–5 min later with no Stop (a one-shot leaves the list; forced-only)",
         platforms: [.ios], rules: ["IOS-7", "OCC-5", "OCC-6", "IOS-5", "OpenMinis#115"],
-        rate: Ratio(1, 4), unit: .perAlarm, exemptions: ["ghost-alert", "ghost-alert-ended", "alert-ended-unobserved-by-ghost-alert", "sound-sequence-muted-ring"],
+        rate: Ratio(1, 4), unit: .perAlarm, exemptions: ["ghost-alert", "ghost-alert-ended", "alert-ended-unobserved-by-ghost-alert", "sound-sequence-muted-ring",
+                                                       "os-removed-alarm"],
         forcedOnly: true)
     /// Issue 18: a restart installs an OS update that empties the app's AlarmKit inventory (Apple
     /// developer forums thread 809398: alarms made under 26.1 stopped ringing after the update).

@@ -446,22 +446,8 @@ extension World {
 
     /// One OS removal of `victim` (see ``osRemovesAlarm(alarmID:)``).
     func osRemoves(_ victim: DaemonAlarm) {
-        if victim.metadata.kind.opensOccurrence, !oracle.osRemovedRoots.contains(victim.metadata.rootID) {
-            oracle.osRemovedRoots.append(victim.metadata.rootID)
-        }
-        if victim.metadata.kind.opensOccurrence, victim.state == .scheduled {
-            oracle.osRemovedFires.append((victim.metadata.rootID, victim.nextFireWallMs, nowMs))
-            if oracle.osRemovedFires.count > 64 { oracle.osRemovedFires.removeFirst() }
-        }
-        if victim.metadata.kind == .primary, !oracle.primaryFaultRoots.contains(victim.metadata.rootID) {
-            oracle.primaryFaultRoots.append(victim.metadata.rootID)
-        }
-        noteFault("os-removed-alarm")
+        noteOSRemoval(victim, beforeItsTime: victim.state == .scheduled)
         cover(.osRemovedAlarm)  // IOS-2, IOS-14
-        saveTruth.osRemoved.append(victim.id)  // invariant 30: not the bridge's doing
-        // SCH-20: a daemon change no sync saw; the next sync legitimately re-requests the ring
-        // (IOS-14; ios uniform seed 23481: removed between a resume sync's read and its probe).
-        lastPlatformChangeMs = nowMs
         if victim.state == .alerting, let index = oracle.liveIndex, oracle.bindings[victim.id] == oracle.occurrences[index].id,
            victim.metadata.kind.opensOccurrence, noProcessObservedOpening(oracle.occurrences[index]) {
             // [limit] As with a reboot: the OS ended an alert no bridge process ever observed, and
@@ -470,6 +456,27 @@ extension World {
             oracleClose(index, reason: "unobservable")
         }
         onDaemon { $0.systemRemove(victim.id, nowWallMs: wallMs) }
+    }
+
+    /// The oracle's record of a ring the OS took from the daemon with no app call: its root, and
+    /// (removed before its ring time) that ring time, for ownership (IOS-5); its primary as a
+    /// platform fault; the gap until a ready bridge sees the daemon (`os-removed-alarm`).
+    func noteOSRemoval(_ victim: DaemonAlarm, beforeItsTime: Bool) {
+        if victim.metadata.kind.opensOccurrence, !oracle.osRemovedRoots.contains(victim.metadata.rootID) {
+            oracle.osRemovedRoots.append(victim.metadata.rootID)
+        }
+        if victim.metadata.kind.opensOccurrence, beforeItsTime {
+            oracle.osRemovedFires.append((victim.metadata.rootID, victim.nextFireWallMs, nowMs))
+            if oracle.osRemovedFires.count > 64 { oracle.osRemovedFires.removeFirst() }
+        }
+        if victim.metadata.kind == .primary, !oracle.primaryFaultRoots.contains(victim.metadata.rootID) {
+            oracle.primaryFaultRoots.append(victim.metadata.rootID)
+        }
+        noteFault("os-removed-alarm")
+        saveTruth.osRemoved.append(victim.id)  // invariant 30: not the bridge's doing
+        // SCH-20: a daemon change no sync saw; the next sync legitimately re-requests the ring
+        // (IOS-14; ios uniform seed 23481: removed between a resume sync's read and its probe).
+        lastPlatformChangeMs = nowMs
     }
 
     /// Issue 18, Apple developer forums thread 820388 (FB22327481: a `.fixed` 07:30 alarm
@@ -554,9 +561,18 @@ extension World {
         guard let daemon = ios, let entry = daemon.alarm(id), entry.generation == generation, daemon.isGhost(entry) else { return }
         cover(.ghostAlertEnded)
         lastPlatformChangeMs = nowMs  // SCH-20: a daemon change no sync saw
+        if wrongInstantAlerts.contains(where: { $0.ringID == id && $0.fireWallMs == entry.nextFireWallMs }),
+           !isWeekly(entry.schedule) {
+            // A wrong-instant alert (forums 820388) that was a ghost: it opened nothing, and its
+            // end with no Stop takes the `.fixed` ring from the list hours before its instant, as
+            // an OS removal does: the ring is gone until a bridge that sees the daemon adds it
+            // back (IOS-2, SCH-19; ios swarm seed 1470 of --faults ghost-alert: the 00:00 ghost
+            // of a1.fri's 05:01 ended while the process was suspended).
+            return noteOSRemoval(entry, beforeItsTime: true)
+        }
         guard let index = oracle.liveIndex, oracle.bindings[id] == oracle.occurrences[index].id else { return }
         let ghost = HeldGhostEnd(id: id, occurrenceID: oracle.occurrences[index].id, rootID: entry.metadata.rootID,
-                                 fireWallMs: entry.nextFireWallMs, weekly: { if case .relative(_, _, .some) = entry.schedule { return true }; return false }())
+                                 fireWallMs: entry.nextFireWallMs, weekly: isWeekly(entry.schedule))
         if entry.metadata.kind.opensOccurrence, noProcessObservedOpening(oracle.occurrences[index]), !ghostAlertsShown.contains(id) {
             if heldSetShowsAlerting(id) {
                 ghostEndsHeld.removeAll { $0.id == id }
@@ -567,6 +583,12 @@ extension World {
             }
         }
         noteFault("ghost-alert-ended")
+    }
+
+    /// A weekly `.relative` ring, which AlarmKit keeps listed after its alert ends.
+    func isWeekly(_ schedule: RingSchedule) -> Bool {
+        if case .relative(_, _, .some) = schedule { return true }
+        return false
     }
 
     /// [limit] `alert-ended-unobserved-by-ghost-alert`: the ghost's occurrence, which no process
