@@ -161,9 +161,15 @@ extension BridgeCore {
     }
 
     /// IOS-7, OCC-5: a ring a queued set showed alerting has ended with no Stop (a ghost alert,
-    /// OpenMinis#115): a delivery seen alerting, then handed on like any observed alert end.
+    /// OpenMinis#115): a delivery, then handed on like any observed alert end. SND-7, SND-13: an
+    /// alert that ended with no Stop, seen only in a set the read superseded, may have played
+    /// nothing (a ghost has no sound): like a delivery inferred from a vanished ring, it neither
+    /// advances the sound sequence nor enters the audible record (ios swarm seed 2533 of
+    /// --faults ghost-alert: a1.sun's ghost counted as heard, its successor played group 1).
     mutating func seenDeliveryEnded(_ id: AlarmUUID, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        deliveryOnlyInferred = true
         observeDelivery(id, now: now, into: &out)
+        deliveryOnlyInferred = false
         if defects.alertEndNeedsStop && !stopArrivals.contains(where: { $0.ringID == id }) {
             out.append(.note("defect alert-end-needs-stop: \(id) left alerting without a Stop: not handed on"))
             return

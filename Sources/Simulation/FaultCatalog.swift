@@ -317,10 +317,16 @@ public enum FaultCatalog {
     /// list when AlarmKit ends it, with no Stop (OpenMinis#115, iOS 26.1; Silent mode off). The
     /// bridge sees only the state: an alert that ended without a Stop is handed on to a successor
     /// like any observed alert end (IOS-7, OCC-5, OCC-6); the silence itself is exempt by name.
-    /// Forced-only until the correct bridge is clean under it: on by default it turned ios swarm
-    /// 1..3000 seeds 338, 487, 1198 (pressure-belongs-to-owner) and 1841, 2648, 2841 (never-silent)
-    /// red after the fixes for 585, 619, 2360 (open: the ownership of a ghost no process saw
-    /// begin, which a later view may read as delivered, or a launch as missed).
+    /// A set showing the ghost alerting that waited behind a look-first read still tells the
+    /// bridge the alert happened (IOS-5, OCC-2); one held for a suspended process that died shows
+    /// nothing. A wrong-instant ghost takes its `.fixed` ring off the list: an OS removal.
+    /// Forced-only until the correct bridge is clean under it. Fixed on branch ios2: ios swarm
+    /// 338, 487, 1198, 1841, 2648, 2841 (default-on draws) and, forced on, 1134, 1362, 1470,
+    /// 1652, 1868, 2070, 2533, 2741; default-on ios swarm 1..3000 measured clean. Open, forced on
+    /// (`--faults ghost-alert`, swarm 1..3000): 141 (pressure-belongs-to-owner: sets held across a
+    /// time-zone change re-plan a relative one-shot before its stale alert is read) and 1709
+    /// (arm-before-retire: an unseen ghost's tie with a late-delivered root is lost at the
+    /// delivery, `releaseLateOracleFires`).
     public static let ghostAlert = FaultKind(
         "ghost-alert",
         "the next alert reads alerting with no sound or UI and AlarmKit ends it 1–5 min later with no Stop (a one-shot leaves the list; forced-only)",
