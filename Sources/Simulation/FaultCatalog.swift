@@ -322,11 +322,9 @@ public enum FaultCatalog {
     /// nothing. A wrong-instant ghost takes its `.fixed` ring off the list: an OS removal.
     /// Forced-only until the correct bridge is clean under it. Fixed on branch ios2: ios swarm
     /// 338, 487, 1198, 1841, 2648, 2841 (default-on draws) and, forced on, 1134, 1362, 1470,
-    /// 1652, 1868, 2070, 2533, 2741; default-on ios swarm 1..3000 measured clean. Open, forced on
-    /// (`--faults ghost-alert`, swarm 1..3000): 141 (pressure-belongs-to-owner: sets held across a
-    /// time-zone change re-plan a relative one-shot before its stale alert is read) and 1709
-    /// (arm-before-retire: an unseen ghost's tie with a late-delivered root is lost at the
-    /// delivery, `releaseLateOracleFires`).
+    /// 1652, 1709, 1868, 2070, 2533, 2741; default-on ios swarm 1..3000 measured clean. Open,
+    /// forced on (`--faults ghost-alert`, swarm 1..3000): 141 (pressure-belongs-to-owner: sets
+    /// held across a time-zone change re-plan a relative one-shot before its stale alert is read).
     public static let ghostAlert = FaultKind(
         "ghost-alert",
         "the next alert reads alerting with no sound or UI and AlarmKit ends it 1–5 min later with no Stop (a one-shot leaves the list; forced-only)",

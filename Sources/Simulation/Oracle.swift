@@ -510,6 +510,22 @@ extension World {
         return live.rootID
     }
 
+    /// The same for a delivery held back late (OCC-3: a ring time inside another root's live
+    /// occurrence is a pass-over however late it is delivered): the occurrence the bridge inferred
+    /// from a ring the OS removed unheard (or a one-shot ghost no process saw), live in its books at
+    /// `fireWallMs` and closed since (ios swarm seed 1709 of --faults ghost-alert: a1.fri's 08:36
+    /// ghost ended unseen, the launch at 09:03:10 inferred it and owned it until the user closed
+    /// it; a2.fri's 09:03, held until 09:04:30, was its pass-over). Only that root and ring time.
+    func inferredIncumbentClosedSince(rootID: String, fireWallMs: Int64) -> String? {
+        guard setup.platform == .ios, let document = process.bridge?.document ?? storedDocument,
+              let record = document.occurrences.last(where: { $0.rootID != rootID && $0.state != .live && $0.wasLive(at: fireWallMs) }),
+              oracle.osRemovedFires.contains(where: { $0.rootID == record.rootID && $0.fireWallMs == record.startedAtMs }),
+              !oracle.occurrences.contains(where: { $0.startWallMs == record.startedAtMs && $0.tiedRoots.contains(record.rootID)
+                  && $0.closeReason != "unobservable" })
+        else { return nil }
+        return record.rootID
+    }
+
     /// SCH-10, REC-1: true when `fireWallMs` is a configured time of `rootID` only under a
     /// definition an interrupted save replaced (`jsSaves.keptPrevious`, `interruptedPrevious`),
     /// not under the definition the oracle follows now.
@@ -826,7 +842,8 @@ extension World {
             if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
             return
         }
-        if let inferred = inferredIncumbent(rootID: rootID, fireWallMs: fireWallMs) {
+        if let inferred = inferredIncumbent(rootID: rootID, fireWallMs: fireWallMs)
+            ?? (deliveredLate ? inferredIncumbentClosedSince(rootID: rootID, fireWallMs: fireWallMs) : nil) {
             // OCC-2, OCC-3, IOS-5: the bridge holds live the occurrence it inferred from a ring the
             // OS removed unheard; until its deadline that occurrence owns the wake session, so this
             // root is a pass-over (ios uniform seed 9623).
