@@ -128,7 +128,7 @@ extension PlanAction {
              .deviceSetClock, .deviceSilentMode, .userForceQuit, .userReinstall, .faultOSRemovesAlarm,
              .faultLateDelivery, .deviceDoze, .userAppUpdate, .faultForceStop, .faultAudioFocus,
              .faultPlaybackFailure, .faultKillSwitch, .faultAppStateWriteFailure, .faultWorkoutLost,
-             .userSetHealthAccess:
+             .userSetHealthAccess, .faultWrongInstantAlert, .faultGhostAlert, .faultOSUpdate:
             return true
         default:
             return false
@@ -186,12 +186,14 @@ extension World {
             + max(setup.liveness.registrationBoundMs, setup.liveness.audibleBoundMs) + 60_000
         record("sim", "heal", [TraceField("locked", String(locked)), TraceField("end-ms", String(liveness.endMs))])
         lateDeliveryMs = nil
+        osUpdateAtNextBoot = false
         storeDamage = StoreDamage()  // BOOT-5's damaged store is a fault: healed
         if var daemon = ios {
             daemon.failNextSchedules = 0
             daemon.failNextReads = 0
             daemon.parameters.capacity = setup.ios.capacity
             daemon.parameters.coalesceUpdates = setup.ios.coalesceUpdates
+            daemon.healGhostAlerts()  // issue 18: a ghost alert is a fault; healed it sounds
             ios = daemon
             if daemon.silentMode { setSilentMode(false) }
         }
