@@ -615,13 +615,19 @@ extension BridgeCore {
             // has not reached yet: the old frame had (ios seed 7197, read as last week's match).
             let reached = max(now.wallMs, lastBackwardJump?.fromWallMs ?? .min)
             var latest = configuration.calendar.latestFire(hour: hour, minute: minute, weekday: weekday, atOrBefore: reached)
-            if let unseen = matchAfterUnseenSetBack(row, hour: hour, minute: minute, weekday: weekday, latest: latest, now: now) {
+            // The re-planned case is judged before `matchAfterUnseenSetBack`, which reads the
+            // re-plan's own publication as the ring's registration and would date the alert at
+            // the next match, in the future (ios swarm seed 141: a3's 08:52 Sydney alert, seen
+            // after a move to UTC behind an `alarmUpdates` set that re-planned it for 08:52 UTC
+            // the next day, opened an occurrence live until the next morning).
+            let plannedAt = replannedRelativeRows.last(where: { $0.id == row.id })?.fromWallMs
+            if let unseen = matchAfterUnseenSetBack(row, hour: hour, minute: minute, weekday: weekday, latest: latest, now: now),
+               !(row.fireWallMs > now.wallMs && plannedAt.map { $0 <= now.wallMs && $0 > latest } == true) {
                 latest = unseen
             }
             let adopted = document?.zoneAdoptedAtMs ?? .min
             let rowInForce = row.publishedAtMs >= adopted || row.fireWallMs <= adopted
-            if row.fireWallMs > now.wallMs, let planned = replannedRelativeRows.last(where: { $0.id == row.id })?.fromWallMs,
-               planned <= now.wallMs, planned > latest {
+            if row.fireWallMs > now.wallMs, let planned = plannedAt, planned <= now.wallMs, planned > latest {
                 // REC-8, IOS-5: re-planned as moved by the zone change on a set AlarmKit took before
                 // the ring fired (updates held while suspended arrive in a burst), the ring alerts
                 // now: AlarmKit never moves an alerting alarm, so it rang at its planned instant,
