@@ -327,17 +327,17 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
             return Info(name: "scheduled-times-repair-after-failed-sync", summary: "getScheduledAlarmTimes's repair requested a ring whose write the foreground sync before it had failed",
                         rules: ["AND-5", "AND-6"], platforms: [.android])
         case .exactDeniedByDefault:
-            return Info(name: "exact-denied-by-default", summary: "setAlarmClock threw SecurityException on API 34+ because SCHEDULE_EXACT_ALARM was denied by default (a fresh install of an app declaring only it; no revocation)",
-                        rules: ["AND-1", "AND-3", "flutter_local_notifications#2248"], platforms: [.android])
+            return Info(name: "exact-denied-by-default", summary: "setAlarmClock threw SecurityException on API 34+ because SCHEDULE_EXACT_ALARM was denied by default (a fresh install of an app declaring only it; no revocation; flutter_local_notifications#2248)",
+                        rules: ["AND-1", "AND-3"], platforms: [.android])
         case .exactRevokedOnAPI33Plus:
-            return Info(name: "exact-permission-revoked-api-33-plus", summary: "the user revoked SCHEDULE_EXACT_ALARM on API 33+ (an app declaring only it) while alarms were pending",
-                        rules: ["AND-1", "AND-3", "flutter_local_notifications#1526"], platforms: [.android])
+            return Info(name: "exact-permission-revoked-api-33-plus", summary: "the user revoked SCHEDULE_EXACT_ALARM on API 33+ (an app declaring only it) while alarms were pending (flutter_local_notifications#1526)",
+                        rules: ["AND-1", "AND-3"], platforms: [.android])
         case .credentialSoundFallbackBeforeUnlock:
-            return Info(name: "credential-sound-fallback-before-unlock", summary: "a ring whose sound is kept in credential-encrypted storage rang before the first unlock and the ringing service played the system alarm sound",
-                        rules: ["SND-9", "SND-10", "BlackyHawky/Clock#292", "GrapheneOS#6622"], platforms: [.android])
+            return Info(name: "credential-sound-fallback-before-unlock", summary: "a ring whose sound is kept in credential-encrypted storage rang before the first unlock and the ringing service played the system alarm sound (BlackyHawky/Clock#292, GrapheneOS#6622)",
+                        rules: ["SND-9", "SND-10"], platforms: [.android])
         case .droppedRequestRepairable:
-            return Info(name: "accepted-request-dropped-exposed", summary: "a ready bridge step that reads getNextAlarmClock() ran while a request AlarmManager had accepted and dropped was the earliest alarm clock the app should hold (fault accepted-request-dropped)",
-                        rules: ["AND-3", "SCH-9", "plus_plugins#1981"], platforms: [.android])
+            return Info(name: "accepted-request-dropped-exposed", summary: "a ready bridge step that reads getNextAlarmClock() ran while a request AlarmManager had accepted and dropped was the earliest alarm clock the app should hold (fault accepted-request-dropped; plus_plugins#1981)",
+                        rules: ["AND-3", "SCH-9"], platforms: [.android])
         case .deathMidClose:
             return Info(name: "death-mid-close", summary: "the process died between the commands of a step that closed an occurrence or handed it on (fault death-mid-close)",
                         rules: ["OCC-5", "OCC-6", "OCC-7", "SNZ-15", "IOS-11"], platforms: both)
