@@ -164,6 +164,8 @@ public enum FaultCatalog {
         "the device restarts 1–2 times, half of them 1–30 min before an alarm (AlarmManager forgets every alarm)",
         platforms: both, rules: ["BOOT-1", "BOOT-2", "AND-3", "PLATFORMS.md: reboot clears all alarms"],
         rate: Ratio(1, 1), unit: .perSeed,
+        // iOS: `os-update-clears-alarms` is drawn per restart, so its actions come with the reboots.
+        modifies: ["os-update-clears-alarms"],
         exemptions: ["device-restarting", "protected-data-unavailable", "alert-ended-unobserved-by-reboot"])
     /// Issue 7: a night-time restart (an OS update) late in the safety phase that nobody unlocks
     /// before the liveness phase heals the world, so the liveness phase starts in direct boot and
@@ -172,7 +174,7 @@ public enum FaultCatalog {
         "late-reboot",
         "the device restarts 5 min – 4 h before the safety phase ends and stays locked into the liveness phase (alarms must ring before the first unlock)",
         platforms: both, rules: ["AND-2", "AND-3", "BOOT-1", "BOOT-4"],
-        rate: Ratio(2, 5), unit: .perSeed,
+        rate: Ratio(2, 5), unit: .perSeed, modifies: ["os-update-clears-alarms"],
         exemptions: ["device-restarting", "protected-data-unavailable", "locked-boot-restore-faulted"])
     public static let lockedBootLength = FaultKind(
         "locked-boot-length",
