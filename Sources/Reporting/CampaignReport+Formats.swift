@@ -23,7 +23,7 @@ extension CampaignReport {
         lines.append("- faults: " + (options.faults.commandLineArguments.isEmpty ? "--profile swarm" : options.faults.commandLineArguments.joined(separator: " ")))
         lines.append("- liveness phase: " + (options.liveness ? "on" : "off (--no-liveness)"))
         if summary.interrupted {
-            lines.append("- **interrupted** (SIGINT): only the seeds run below count")
+            lines.append("- **interrupted** (stopped by SIGINT or SIGTERM): only the seeds run below count")
         }
         lines += ["", "| platform | seeds run | seeds | failing | events | exemptions |", "|---|---|---:|---:|---:|---|"]
         for tally in summary.tallies {

@@ -237,14 +237,19 @@ extension World {
     /// delivery (`BridgeCore.verifyNextAlarmClock`). If the dropped ring is then the earliest
     /// alarm clock the app should hold (none AlarmManager holds comes before it), that read shows
     /// it missing: its [limit] ends there.
-    func noteDroppedRequestExposure(_ input: BridgeInput) {
+    /// - Parameter ready: the bridge was accepting inputs. The launch's own sync read arrives
+    ///   before it is (the read the launch gate waits for), and it is still the read after which
+    ///   the bridge checks `getNextAlarmClock()` (a locked-boot restore's: the conformance scenario
+    ///   `accepted-request-dropped-after-reboot`, whose exposure went uncounted).
+    func noteDroppedRequestExposure(_ input: BridgeInput, ready: Bool) {
         guard let manager = android, !droppedRequests.isEmpty else { return }
         droppedRequests.removeAll { entry in !manager.droppedAlarms.contains { $0.id == entry.id } }
         switch input {
         case .inventoryRead(.launchSync, .success), .inventoryRead(.resumeSync, .success):
             syncedIncarnation = process.incarnation
+            guard ready else { return }
         case .scheduleCompleted(_, .success), .cancelCompleted, .alarmDelivered:
-            guard syncedIncarnation == process.incarnation else { return }
+            guard ready, syncedIncarnation == process.incarnation else { return }
         default:
             return
         }

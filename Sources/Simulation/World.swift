@@ -887,7 +887,7 @@ final class World {
             if refusedSchedules.count > 64 { refusedSchedules.removeFirst() }
         }
         let alertingBefore = ios?.alarms.filter { $0.state == .alerting }.map(\.id) ?? []  // adoptStaleZoneReading
-        if wasReady { noteDroppedRequestExposure(input) }  // issue 18
+        noteDroppedRequestExposure(input, ready: wasReady)  // issue 18
         let commands = bridge.handle(input, at: BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs,
                                                                 zoneIdentifier: calendar.zoneIdentifier, bootCount: bootCount,
                                                                 userUnlocked: android?.userUnlocked ?? true))
