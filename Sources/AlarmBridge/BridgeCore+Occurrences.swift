@@ -903,24 +903,36 @@ extension BridgeCore {
         let fireWallMs = max(trigger + configuration.successorDelayMs, now.wallMs)
         guard let request = newOccurrenceRing(.successor, for: live, fireWallMs: fireWallMs) else { return }
         publishAndSchedule([request], origin: .lifecycle, now: now, into: &out)
-        retireReAddedSuccessorCopies(of: live, keeping: request.id, into: &out)
+        retireReAddedCopies(of: live, kinds: [.successor, .snooze], keeping: request.id, into: &out)
     }
 
-    /// OCC-7, OCC-8: a delivered successor of `live` that a sync added back at or after its ring
-    /// time may still have that copy pending on Android (``retireReAddedCopyAtClose(_:origin:into:)``:
-    /// the delivery the bridge saw may have been the original registration's, on its way when the
-    /// sync re-added it). A new successor replaces it: armed first, then the copy is cancelled,
-    /// so the occurrence never holds two (a cancel that finds nothing is harmless). Android
-    /// uniform seeds 2645 and 2090: under "Restricted" battery usage, AlarmManager released a
-    /// successor held for hours the instant the user opened Ember, the launch sync added it back
-    /// before the delivery arrived, and resigning active armed a second successor beside the copy.
-    mutating func retireReAddedSuccessorCopies(of live: OccurrenceRecord, keeping id: AlarmUUID, into out: inout [BridgeCommand]) {
+    /// OCC-7, OCC-8, SNZ-7, SNZ-10: a delivered successor or snooze ring of `live` that a sync
+    /// added back at or after its ring time may still have that copy pending on Android
+    /// (``retireReAddedCopyAtClose(_:origin:into:)``: the delivery the bridge saw may have been
+    /// the original registration's, on its way when the sync re-added it). New pressure replaces
+    /// it: the new ring is armed first, then the copy is cancelled, so the occurrence never holds
+    /// two (a cancel that finds nothing is harmless); the delivered row stays, as at any delivery.
+    /// - Parameters:
+    ///   - kinds: the ring kinds the new pressure replaces (a successor replaces a successor's or
+    ///     a consumed snooze ring's copy; a confirmed snooze ring or a rendered challenge, OCC-9,
+    ///     replaces a successor's).
+    ///   - id: the ring just armed, never cancelled here; nil when nothing new was armed.
+    /// Android uniform seeds 2645 and 2090: under "Restricted" battery usage, AlarmManager released
+    /// a successor held for hours the instant the user opened Ember, the launch sync added it back
+    /// before the delivery arrived, and resigning active armed a second successor beside the
+    /// copy. Android uniform seed 17881: the same with the snooze ring's copy, delivered as a
+    /// killed process relaunched; leaving the app armed FG-3's successor beside the copy.
+    mutating func retireReAddedCopies(of live: OccurrenceRecord, kinds: [RingKind], keeping id: AlarmUUID?,
+                                      into out: inout [BridgeCommand]) {
         guard flavor == .android else { return }
         let copies = (document?.rings ?? []).filter {
-            $0.id != id && $0.delivered && $0.metadata.kind == .successor && $0.metadata.token == live.token && $0.publishedAtMs >= $0.fireWallMs
+            $0.id != id && $0.delivered && kinds.contains($0.metadata.kind) && $0.metadata.token == live.token
+                && $0.publishedAtMs >= $0.fireWallMs && !reAddedCopiesCancelled.contains($0.id)
         }
         for row in copies {
-            out.append(.note("successor \(row.id) was added back after its ring time: the new successor replaces any pending copy (OCC-7)"))
+            reAddedCopiesCancelled.append(row.id)
+            if reAddedCopiesCancelled.count > Self.heldInProcessMax { reAddedCopiesCancelled.removeFirst() }
+            out.append(.note("\(row.metadata.kind.rawValue) \(row.id) was added back after its ring time: new pressure replaces any pending copy (OCC-7)"))
             out.append(.cancel(row.id, origin: .lifecycle))
         }
     }
@@ -1209,9 +1221,11 @@ extension BridgeCore {
         }
     }
 
-    /// OCC-9: removes the occurrence's pending successors.
+    /// OCC-9: removes the occurrence's pending successors, and cancels a delivered successor's
+    /// copy a sync may have added back (``retireReAddedCopies(of:kinds:keeping:into:)``).
     mutating func cancelPendingSuccessors(of occurrence: OccurrenceRecord, origin: CommandOrigin, now: BridgeInstants,
                                           into out: inout [BridgeCommand]) {
+        retireReAddedCopies(of: occurrence, kinds: [.successor], keeping: nil, into: &out)
         guard let document else { return }
         for row in document.rings
         where row.metadata.kind == .successor && row.metadata.token == occurrence.token && !row.delivered {

@@ -60,6 +60,11 @@ public struct BridgeCore: Sendable {
     /// the inexact primary re-added it while its delivery was on the way).
     var heldInProcess: [AlarmUUID] = []
     static let heldInProcessMax = 128
+    /// Android: delivered rings whose copy a sync may have added back that this process already
+    /// cancelled (``retireReAddedCopies(of:kinds:keeping:into:)``), so that a challenge heartbeat
+    /// does not cancel them again every few seconds (bounded, oldest dropped first; a new process
+    /// cancels once more, which finds nothing).
+    var reAddedCopiesCancelled: [AlarmUUID] = []
     /// iOS, SCH-9: rings whose schedule call this process saw return ok, with that instant
     /// (monotonic ms), for ``listingLagMs`` (bounded). AlarmKit may list a new alarm a moment
     /// after its schedule call returned, so a read in that moment that lacks it is no evidence

@@ -100,6 +100,20 @@ extension World {
     func androidProcessDied() {
         guard android != nil else { return }
         _ = androidSide.stepSensor.setListening(false, nowElapsedMs: clock.monotonicMs)
+        forgetExposureDiedWithProcess()
+    }
+
+    /// `accepted-request-dropped`: a drop exposed less than T_OP ago was seen by a process that
+    /// has now died — its `getNextAlarmClock()` answer or the re-registration it started died
+    /// with it — so the drop is unseen again until the next process's sync read exposes it
+    /// (android uniform seed 8052: the locked-boot restore's write was dropped and the process
+    /// died 1 ms after the write completed; no process ran again, and the heal's convergence
+    /// check found the primary missing with no process that ever could have seen it).
+    func forgetExposureDiedWithProcess() {
+        for index in droppedRequests.indices {
+            guard let exposedAtMs = droppedRequests[index].exposedAtMs, nowMs - exposedAtMs <= setup.transitionBoundMs else { continue }
+            droppedRequests[index].exposedAtMs = nil
+        }
     }
 
     // MARK: - The user on the alarm screen (INACT-6, AND-11)
@@ -242,11 +256,18 @@ extension World {
     ///   the bridge checks `getNextAlarmClock()` (a locked-boot restore's: the conformance scenario
     ///   `accepted-request-dropped-after-reboot`, whose exposure went uncounted).
     func noteDroppedRequestExposure(_ input: BridgeInput, ready: Bool) {
-        guard let manager = android, !droppedRequests.isEmpty else { return }
+        guard let manager = android else { return }
+        switch input {
+        case .inventoryRead(.launchSync, .success), .inventoryRead(.resumeSync, .success):
+            // Before any drop too: the restore's read comes before the set AlarmManager drops.
+            syncedIncarnation = process.incarnation
+        default:
+            break
+        }
+        guard !droppedRequests.isEmpty else { return }
         droppedRequests.removeAll { entry in !manager.droppedAlarms.contains { $0.id == entry.id } }
         switch input {
         case .inventoryRead(.launchSync, .success), .inventoryRead(.resumeSync, .success):
-            syncedIncarnation = process.incarnation
             guard ready else { return }
         case .scheduleCompleted(_, .success), .cancelCompleted, .alarmDelivered:
             guard ready, syncedIncarnation == process.incarnation else { return }
