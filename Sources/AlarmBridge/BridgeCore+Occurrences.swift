@@ -116,6 +116,7 @@ extension BridgeCore {
         // requested again; the retry was refused and a second successor armed beside it), and
         // for a ring no set has listed since it landed (`confirmedUnlisted`, ios swarm seed 26570).
         for id in vanished { inferDelivery(id, now: now, into: &out) }
+        for id in vanishedWeeklyPrimaries(present: present, now: now) { inferDelivery(id, now: now, into: &out) }
         restoreRemovedPressure(present: present, now: now, into: &out)
         if !unlisted.isEmpty, awaitingObservation == nil,
            document.rings.contains(where: { unlisted.contains($0.id) && ($0.metadata.kind == .snooze || $0.metadata.kind == .successor) }) {
@@ -147,6 +148,30 @@ extension BridgeCore {
                 && !present.contains(row.id) && !judgedMissed.contains(row.id)
         }
         return rows.enumerated().sorted { ($0.element.fireWallMs, $0.offset) < ($1.element.fireWallMs, $1.offset) }.map(\.element.id)
+    }
+
+    /// IOS-5, OCC-5, OCC-11: weekly `.relative` primaries AlarmKit no longer lists whose latest
+    /// ring time came after this process's previous view of the daemon (and in this boot, after
+    /// the row was published), with no occurrence of the root at that ring time. AlarmKit keeps a
+    /// weekly ring listed after it alerts, so it was removed (IOS-2: the OS may remove an alarm
+    /// with no app call), before its ring time or after: either way nothing completed that ring
+    /// time's occurrence (a completion goes through the bridge), so it is unfinished and is
+    /// inferred delivered like a vanished `.fixed` ring (``inferDelivery(_:now:into:)``): it opens
+    /// (or, past its deadline, is journalled as missed, INACT-21) and its successor is armed.
+    /// RULES.md is silent on a vanished repeating ring; decided from OCC-5 and OCC-11 (an
+    /// occurrence ends only by its challenge or expiry) and IOS-5. Ios uniform seed 7051: the OS
+    /// removed a1.sat's weekly 09:08 primary at 06:58 while the process was suspended; the
+    /// launch at 09:28 re-added it for next week and left the day's occurrence silent.
+    func vanishedWeeklyPrimaries(present: [AlarmUUID], now: BridgeInstants) -> [AlarmUUID] {
+        guard flavor == .ios, let document, let previousView = observedBeforeWallMs else { return [] }
+        let bootWallMs = now.wallMs - now.monotonicMs
+        return document.rings.filter { row in
+            guard row.metadata.kind == .primary, row.confirmed, !inFlight.contains(row.id), !present.contains(row.id),
+                  case .relative(let hour, let minute, .some(let weekday)) = row.schedule else { return false }
+            let ringTime = configuration.calendar.latestFire(hour: hour, minute: minute, weekday: weekday, atOrBefore: now.wallMs)
+            return ringTime > previousView && ringTime >= bootWallMs && ringTime > row.publishedAtMs
+                && !document.occurrences.contains { $0.rootID == row.metadata.rootID && $0.startedAtMs == ringTime }
+        }.map(\.id)
     }
 
     /// IOS-5, SCH-5: a vanished past ring was delivered and stopped unseen. SND-7, SND-13: a

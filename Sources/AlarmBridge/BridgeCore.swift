@@ -685,9 +685,9 @@ public struct BridgeCore: Sendable {
             observe(inventory: snapshot, mayPredateLandings: true, now: now, into: &out)
             silenceWhileForeground(now: now, into: &out)  // FG-1: a delivery while Ember is active
             runDeferredSyncIfClear(into: &out)
-            // IOS-5: a set without a wanted primary says the OS removed it; a process running in
-            // the background repairs it now rather than at the next background edge (SCH-24).
-            repairSyncOnBackground(now: now, into: &out)
+            // IOS-5: a set without a wanted primary says the OS removed it; the process repairs
+            // it now rather than at the next background edge (SCH-24), in the foreground too.
+            repairSyncOnBackground(now: now, observedRemoval: true, into: &out)
         case .stopIntent(let id):
             // OCC-11: Stop ends only this alert; the occurrence stays unfinished until its
             // challenge is completed.

@@ -723,6 +723,16 @@ extension World {
                 record("oracle", "dropped-fire-relived", [TraceField("root", rootID)])
                 return
             }
+            if removedUnseenByOS(rootID: rootID, fireWallMs: fireWallMs) {
+                // [limit] os-removed-alarm: the platform held a ring for this very ring time until
+                // the OS removed it, and no ready bridge step has run since: that, not an older
+                // refusal, is why nothing is registered (ios uniform seed 6474: a capacity refusal
+                // of a2.sat's new primary at 05:48 left the legacy ring holding 08:26; an OS update
+                // at the 08:16 reboot removed it, and 08:26 was blamed on the refusal, CAP-9).
+                countExemption("os-removed-alarm")
+                noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "the OS removed its ring")
+                return
+            }
             if let refusal = capacityRefusal(rootID: rootID, fireWallMs: fireWallMs),
                checkDroppedSurfaced(rootID: rootID, refusedAtMs: refusal.atMs) {
                 countExemption("capacity-dropped-surfaced")  // CAP-9: the dropped count says so
@@ -867,6 +877,14 @@ extension World {
         }
         oracleOpen(rootID: rootID, alarmID: alarmID, startWallMs: fireWallMs, clockOffsetMs: clockOffsetMs)
         tieInferableRemovedFire(rootID: rootID, fireWallMs: fireWallMs)
+    }
+
+    /// iOS, IOS-2, IOS-5: the OS removed a ring the platform held for `rootID`'s ring time
+    /// `fireWallMs` (`osRemovedFires`) and no ready bridge step has run since the removal.
+    func removedUnseenByOS(rootID: String, fireWallMs: Int64) -> Bool {
+        setup.platform == .ios && oracle.osRemovedFires.contains { removed in
+            removed.rootID == rootID && removed.fireWallMs == fireWallMs && process.lastReadyStepMs < removed.removedMs
+        }
     }
 
     /// [limit] `os-removed-alarm`, for ownership (IOS-5, OCC-2, OCC-3): an earlier ring time of

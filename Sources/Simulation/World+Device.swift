@@ -303,8 +303,14 @@ extension World {
             // iOS registers a one-shot as `.relative(… repeats: .never)` (SCH-2), which waits for
             // the next time the clock shows its hh:mm when a jump passed over it: the user's
             // one-shot means that next time (REC-8), as after a time-zone change (ios seed 3214).
+            // Only a one-shot AlarmKit holds waits: one it does not hold (the OS removed it, its
+            // registration failed) was passed over, and no bridge can learn of a jump it did not
+            // see (ios uniform seed 7538: an OS update at a 05:16 reboot removed a1's 05:27
+            // one-shot, a +1 h jump at 05:23 went over it, and the oracle expected the next
+            // morning's 05:27 of a ring nothing held).
             alarms = alarms.map { alarm in
-                guard case .once(let fire) = alarm.repeats, fire > before, fire <= wallMs else { return alarm }
+                guard case .once(let fire) = alarm.repeats, fire > before, fire <= wallMs,
+                      daemon.alarms.contains(where: { $0.metadata.alarmID == alarm.id && $0.metadata.kind.opensOccurrence }) else { return alarm }
                 var copy = alarm
                 copy.repeats = .once(fireWallMs: calendar.nextFire(hour: alarm.hour, minute: alarm.minute, weekday: nil, after: wallMs))
                 return copy
@@ -460,9 +466,34 @@ extension World {
             // [limit] As with a reboot: the OS ended an alert no bridge process ever observed, and
             // left nothing in the daemon to tell it happened (ios seed 3309). Counted by name.
             countExemption("alert-ended-unobserved-by-os-removal")
+            let closed = oracle.occurrences[index]
             oracleClose(index, reason: "unobservable")
+            onDaemon { $0.systemRemove(victim.id, nowWallMs: wallMs) }
+            adoptAlertingPassOver(after: closed)
+            return
         }
         onDaemon { $0.systemRemove(victim.id, nowWallMs: wallMs) }
+    }
+
+    /// [limit] `alert-ended-unobserved-by-os-removal`, for ownership (OCC-2, OCC-3): the owner
+    /// whose alert no process saw is gone without a trace, so a root passed over during it whose
+    /// alert still sounds is, to any bridge that looks now, the first root that became due: the
+    /// oracle opens that ring time's occurrence (the earliest such, its alerts bound), as the
+    /// bridge will (ios uniform seed 3385: a3.sat's 07:15 alert, unseen, removed by the OS at
+    /// 09:41; a1.sat's 09:38, its pass-over, still alerting when the user opened Ember at 09:42,
+    /// became the bridge's owner, and its walk fuse was judged pressure of no occurrence).
+    func adoptAlertingPassOver(after closed: OracleOccurrence) {
+        guard oracle.liveIndex == nil else { return }
+        let alertingRoots = alertingRings().filter { $0.metadata.kind.opensOccurrence }.map(\.metadata.rootID)
+        let candidates = oracle.passedOver.enumerated().filter { entry in
+            entry.element.fireWallMs >= closed.startWallMs && entry.element.fireWallMs <= wallMs
+                && alertingRoots.contains(entry.element.rootID)
+        }
+        guard let first = candidates.min(by: { ($0.element.fireWallMs, $0.offset) < ($1.element.fireWallMs, $1.offset) }),
+              let alarmID = alarms.first(where: { $0.roots.contains { $0.id == first.element.rootID } })?.id else { return }
+        oracle.passedOver.remove(at: first.offset)
+        record("oracle", "pass-over-adopted", [TraceField("root", first.element.rootID)])
+        oracleOpen(rootID: first.element.rootID, alarmID: alarmID, startWallMs: first.element.fireWallMs)
     }
 
     /// The oracle's record of a ring the OS took from the daemon with no app call: its root, and
