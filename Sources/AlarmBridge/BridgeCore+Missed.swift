@@ -102,25 +102,14 @@ extension BridgeCore {
     /// ring that day, and the failure takes its row — the day's only evidence — with it, so the
     /// day is recorded now (android seed 1497: force-stopped over 09:23, the 09:53 launch's
     /// re-registration failed, and the day was left with neither a ring nor a record).
-    /// A failure the primary retry repeats (``schedulePrimaryRetry(_:after:into:)``: a failed
-    /// write, not a limit) records nothing yet: the row stays, and the re-planning sync after the
-    /// backoff adds the day back again while its AMS window lasts and no delivery of the original
-    /// came ([derived] WALK-18, AND-3: retry while the process lives; android swarm seed 15377: an
-    /// app update cleared a2.fri's inexact 05:04 at 05:17, the relaunch's add-back failed once,
-    /// and the day was recorded missed while the occurrence was still inside its window). Once the
-    /// window has passed, ``recordMissedOccurrences`` judges the row as any vanished one.
-    /// - Returns: true when the day was recorded or is retried (the caller keeps the row for a
-    ///   late delivery of the original alarm, OCC-2).
+    /// - Returns: true when the day was recorded (the caller keeps the row for a late delivery of
+    ///   the original alarm, OCC-2).
     @discardableResult
-    mutating func recordFailedReAdd(_ row: RingRow, error: PlatformError, now: BridgeInstants, into out: inout [BridgeCommand]) -> Bool {
+    mutating func recordFailedReAdd(_ row: RingRow, now: BridgeInstants, into out: inout [BridgeCommand]) -> Bool {
         guard flavor == .android, let document, row.metadata.kind == .primary, !row.delivered, row.fireWallMs <= now.wallMs,
               row.publishedAtMs >= row.fireWallMs,
               !(document.missedRingIDs ?? []).contains(row.id), document.alarm(row.metadata.alarmID)?.enabled == true,
               !document.occurrences.contains(where: { $0.startedAtMs == row.fireWallMs }) else { return false }
-        if !defects.givesUpOnFailedPrimary, [.writeFailed, .notFound, .invalidState, .readFailed].contains(error) {
-            out.append(.note("primary \(row.id) added back after its ring time failed (\(error.rawValue)): added back again after the backoff while its window lasts"))
-            return true
-        }
         recordMissed([row], into: &out)
         return !defects.missedOccurrenceNotRecorded
     }

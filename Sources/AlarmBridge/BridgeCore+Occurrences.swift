@@ -1149,7 +1149,7 @@ extension BridgeCore {
         case .failure(let error):
             if degradeRefusedExact(row, error: error, now: now, into: &out) { return }  // AND-1, AND-3
             if handleLimitFailure(row, error: error, now: now, into: &out) { return }  // CAP-4: one retry
-            let reAddRecorded = recordFailedReAdd(row, error: error, now: now, into: &out)  // a day added back that cannot ring is recorded
+            let reAddRecorded = recordFailedReAdd(row, now: now, into: &out)  // a day added back that cannot ring is recorded
             if let previous = saves.pending.lazy.compactMap({ $0.heldRow(id) }).first, previous.confirmed {
                 // SCH-10: a direct save's same-ID replacement failed: the daemon still holds the
                 // ring as last registered (the previous row, or a superseded save's write that
