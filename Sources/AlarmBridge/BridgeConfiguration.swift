@@ -138,6 +138,13 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     /// replies saved with nothing scheduled (a silent fallback), instead of rejecting with the
     /// Settings path, so JS shows an alarm that will never ring.
     public var savesWithoutAlarmKit = false
+    /// Issue 18 (ID-8, OCC-2; Apple forums 820388): an alert AlarmKit began hours before its
+    /// `.fixed` instant is taken as that ring time's delivery: an occurrence opens from it (its
+    /// expiry, snooze and successors timed from it) and a Stop of it leaves the ring deleted.
+    public var wrongInstantTakenAsStart = false
+    /// Issue 18 (IOS-7, OCC-5; OpenMinis#115): only a Stop hands an occurrence on; an alert that
+    /// left `alerting` with no Stop (a ghost alert AlarmKit ended) arms no successor.
+    public var alertEndNeedsStop = false
 
     public init() {}
 

@@ -59,8 +59,13 @@ extension BridgeCore {
         // refused one: a failed direct save rolls back to the previous, unconfirmed row of the
         // same ring and day (SCH-10), which AlarmKit would still hold had it landed (ios swarm
         // seed 21236: a1.thu refused by a failed save, its previous request's answer lost).
+        // A refused row speaks only for a ring time the alarm still has: a failed edit rolls back
+        // to the previous definition (SCH-10), and the time it asked for was never configured
+        // (ios uniform seed 7051: an edit of a1 from 09:08 to 09:23 refused twice; the launch
+        // at 09:28 recorded 09:23 missed).
         let refused = (document.refusedRows ?? []).filter { refusedRow in
             !document.rings.contains { $0.id == refusedRow.id && $0.fireWallMs == refusedRow.fireWallMs && $0.isPast(at: $0.fireWallMs) }
+                && isConfiguredRingTime(refusedRow)
         }
         // A refused row was never registered, so no clock jump can have delivered it: the
         // `deliveredByJump` guard (an iOS `.fixed` ring already due has rung, unseen) is for rows
@@ -82,6 +87,14 @@ extension BridgeCore {
             mutate { $0.refusedRows = rows.filter { now.wallMs - $0.fireWallMs <= Self.missedOccurrenceGraceMs } }
         }
         recordMissed(missed, into: &out)
+    }
+
+    /// True when `row`'s instant is, in the zone in force, its root's configured hour and minute
+    /// (the root's definition now, not one a failed save asked for).
+    func isConfiguredRingTime(_ row: RingRow) -> Bool {
+        guard let root = document?.root(row.metadata.rootID) else { return false }
+        let local = configuration.calendar.local(row.fireWallMs)
+        return local.hour == root.hour && local.minute == root.minute
     }
 
     /// A primary the sync added back after its ring time (an undelivered inexact one inside its

@@ -9,8 +9,11 @@ extension BridgeCore {
     /// - Parameter mayPredateLandings: the set may be older than a schedule completion this
     ///   process saw (an `alarmUpdates` set, a lagged verification read): a ring confirmed since
     ///   and not listed counts as present (`confirmedUnlisted`).
-    mutating func observe(inventory: [PlatformAlarm], queuedDeliveries: [AlarmUUID] = [], mayPredateLandings: Bool = false,
-                          now: BridgeInstants, into out: inout [BridgeCommand]) {
+    /// - Parameter endedDeliveries: rings a set queued behind this read showed alerting that the
+    ///   read shows ended (``alertsEndedInQueuedSets(_:read:queuedDeliveries:)``): delivered, then
+    ///   ended with no Stop.
+    mutating func observe(inventory: [PlatformAlarm], queuedDeliveries: [AlarmUUID] = [], endedDeliveries: [AlarmUUID] = [],
+                          mayPredateLandings: Bool = false, now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard let document else { return }
         // Only a set that lists such a ring takes it off the list: a fresh read does not, since a
         // set taken before the landing may still be on its way (ios swarm seed 26570).
@@ -53,11 +56,42 @@ extension BridgeCore {
         // observation sees the alerts in (the process may not have run when they started).
         let candidates = nowAlerting.filter { !alerting.contains($0) }
             + queuedDeliveries.filter { !nowAlerting.contains($0) && document.row($0)?.delivered == false }
+            + endedDeliveries
         let newlyAlerting = candidates.map { id -> (Int64, AlarmUUID) in
             guard let row = document.row(id) else { return (Int64.max, id) }
             return (row.metadata.kind.opensOccurrence ? occurrenceStart(of: row, now: now) : row.fireWallMs, id)
         }.sorted { $0 < $1 }.map(\.1)
+        // SCH-9 and the rest: see `present` below. Only since the current boot (FG-10, below).
+        let present = inventory.map(\.id) + saves.pending.filter { $0.phase == .verifying }.flatMap(\.expected) + unlisted
+            + recentlyListedIDs(now: now)
+        var vanished = vanishedPastRings(present: present, now: now).filter { !endedDeliveries.contains($0) }
+        // OCC-2: a vanished past ring inferred delivered (below) that was due before a root newly
+        // seen alerting was due first, and owns (ios swarm seed 2360 of fault ghost-alert: a1.wed's
+        // 05:57 ended unheard and vanished, a3's 05:58 still alerting; read together at 06:00,
+        // a3 took the occurrence and a1.wed was a pass-over).
+        let firstAlertingDue = newlyAlerting.compactMap { id -> Int64? in
+            guard nowAlerting.contains(id) || endedDeliveries.contains(id), let row = document.row(id),
+                  row.metadata.kind.opensOccurrence else { return nil }
+            return occurrenceStart(of: row, now: now)
+        }.min()
+        if let firstAlertingDue {
+            let earlier = vanished.filter { id in
+                document.row(id).map { $0.metadata.kind.opensOccurrence && occurrenceStart(of: $0, now: now) < firstAlertingDue } ?? false
+            }
+            for id in earlier { inferDelivery(id, now: now, into: &out) }
+            vanished.removeAll { earlier.contains($0) }
+        }
         for id in newlyAlerting {
+            // Issue 18: an alert hours before its `.fixed` instant is no delivery (ID-8).
+            let seenAtWallMs = nowAlerting.contains(id) ? now.wallMs : stopTriggerWallMs(id, now: now) ?? now.wallMs
+            if isWrongInstantDelivery(id, atWallMs: seenAtWallMs) {
+                if nowAlerting.contains(id) { registerAgainAfterWrongInstant(id, stopFirst: true, now: now, into: &out) }
+                continue  // a queued Stop of it is handled by its own step
+            }
+            if endedDeliveries.contains(id) {
+                seenDeliveryEnded(id, now: now, into: &out)
+                continue
+            }
             guard nowAlerting.contains(id) else {
                 observeDelivery(id, now: now, into: &out)
                 continue
@@ -66,6 +100,11 @@ extension BridgeCore {
             if !observeDelivery(id, now: now, into: &out) { removeAlerting(id) }
         }
         for id in alerting where !nowAlerting.contains(id) {
+            if defects.alertEndNeedsStop && !stopArrivals.contains(where: { $0.ringID == id }) {
+                removeAlerting(id)  // known defect alert-end-needs-stop (IOS-7, OCC-5; OpenMinis#115)
+                out.append(.note("defect alert-end-needs-stop: \(id) left alerting without a Stop: not handed on"))
+                continue
+            }
             alertEnded(id, now: now, into: &out)
         }
         // SCH-9: a primary a save is still verifying may be missing from a read only because
@@ -76,34 +115,91 @@ extension BridgeCore {
         // a successor missing 1–40 ms after it landed was taken as removed by the OS and
         // requested again; the retry was refused and a second successor armed beside it), and
         // for a ring no set has listed since it landed (`confirmedUnlisted`, ios swarm seed 26570).
-        let present = inventory.map(\.id) + saves.pending.filter { $0.phase == .verifying }.flatMap(\.expected) + unlisted
-            + recentlyListedIDs(now: now)
-        // Only since the current boot: a one-shot due before it may have been dropped while the
-        // phone was off, and a clock-only guess may never open an occurrence (FG-10).
-        let bootWallMs = now.wallMs - now.monotonicMs
-        // SNZ-13: a spent snooze ring whose delivery and stop arrived in one coalesced update is
-        // retired here like any other ring (its row is delivered, its latch stays spent).
-        // A ring time already recorded missed (`missedRingIDs`: no ring was delivered, API-20) was
-        // judged: a set-back seen since moves the boot estimate back over it, but never makes it
-        // delivered (OCC-20; ios uniform seed 34717: a held 06:36 dropped by a boot, recorded
-        // missed, then a 1 h set-back opened an occurrence for it 12 h later).
-        let judgedMissed = document.missedRingIDs ?? []
-        for row in document.rings
-        where row.confirmed && !row.delivered && row.isPast(at: now.wallMs) && row.fireWallMs >= bootWallMs
-            && !present.contains(row.id) && !judgedMissed.contains(row.id) {
-            // SND-7, SND-13: a delivery only inferred from a vanished ring was never seen alerting
-            // (the OS may have removed it unheard): it neither advances the sound sequence nor
-            // enters the audible record.
-            deliveryOnlyInferred = true
-            observeDelivery(row.id, now: now, into: &out)
-            deliveryOnlyInferred = false
-            alertEnded(row.id, now: now, into: &out)
-        }
+        for id in vanished { inferDelivery(id, now: now, into: &out) }
+        for id in vanishedWeeklyPrimaries(present: present, now: now) { inferDelivery(id, now: now, into: &out) }
         restoreRemovedPressure(present: present, now: now, into: &out)
         if !unlisted.isEmpty, awaitingObservation == nil,
            document.rings.contains(where: { unlisted.contains($0.id) && ($0.metadata.kind == .snooze || $0.metadata.kind == .successor) }) {
             out.append(.readInventory(.observe))  // IOS-5, FG-6: a fresh read decides whether the OS removed it
         }
+    }
+
+    /// IOS-5, SCH-5: the confirmed, undelivered rows past their time that a view of the daemon
+    /// (`present`: the set, plus rings it may predate) no longer holds: delivered and stopped
+    /// unseen (``inferDelivery(_:now:into:)``), in due order (OCC-2: the first due owns; ties in
+    /// registry order). In registry order, a later ring listed first took the occurrence (ios
+    /// swarm seed 1868 of --faults ghost-alert: a3.mon's 05:14 and a2's 05:15 both ended as
+    /// ghosts unseen, and a2 owned).
+    ///
+    /// Only since the current boot: a one-shot due before it may have been dropped while the
+    /// phone was off, and a clock-only guess may never open an occurrence (FG-10).
+    /// SNZ-13: a spent snooze ring whose delivery and stop arrived in one coalesced update is
+    /// retired like any other ring (its row is delivered, its latch stays spent).
+    /// A ring time already recorded missed (`missedRingIDs`: no ring was delivered, API-20) was
+    /// judged: a set-back seen since moves the boot estimate back over it, but never makes it
+    /// delivered (OCC-20; ios uniform seed 34717: a held 06:36 dropped by a boot, recorded
+    /// missed, then a 1 h set-back opened an occurrence for it 12 h later).
+    func vanishedPastRings(present: [AlarmUUID], now: BridgeInstants) -> [AlarmUUID] {
+        guard let document else { return [] }
+        let bootWallMs = now.wallMs - now.monotonicMs
+        let judgedMissed = document.missedRingIDs ?? []
+        let rows = document.rings.filter { row in
+            row.confirmed && !row.delivered && row.isPast(at: now.wallMs) && row.fireWallMs >= bootWallMs
+                && !present.contains(row.id) && !judgedMissed.contains(row.id)
+        }
+        return rows.enumerated().sorted { ($0.element.fireWallMs, $0.offset) < ($1.element.fireWallMs, $1.offset) }.map(\.element.id)
+    }
+
+    /// IOS-5, OCC-5, OCC-11: weekly `.relative` primaries AlarmKit no longer lists whose latest
+    /// ring time came after this process's previous view of the daemon (and in this boot, after
+    /// the row was published), with no occurrence of the root at that ring time. AlarmKit keeps a
+    /// weekly ring listed after it alerts, so it was removed (IOS-2: the OS may remove an alarm
+    /// with no app call), before its ring time or after: either way nothing completed that ring
+    /// time's occurrence (a completion goes through the bridge), so it is unfinished and is
+    /// inferred delivered like a vanished `.fixed` ring (``inferDelivery(_:now:into:)``): it opens
+    /// (or, past its deadline, is journalled as missed, INACT-21) and its successor is armed.
+    /// RULES.md is silent on a vanished repeating ring; decided from OCC-5 and OCC-11 (an
+    /// occurrence ends only by its challenge or expiry) and IOS-5. Ios uniform seed 7051: the OS
+    /// removed a1.sat's weekly 09:08 primary at 06:58 while the process was suspended; the
+    /// launch at 09:28 re-added it for next week and left the day's occurrence silent.
+    func vanishedWeeklyPrimaries(present: [AlarmUUID], now: BridgeInstants) -> [AlarmUUID] {
+        guard flavor == .ios, let document, let previousView = observedBeforeWallMs else { return [] }
+        let bootWallMs = now.wallMs - now.monotonicMs
+        return document.rings.filter { row in
+            guard row.metadata.kind == .primary, row.confirmed, !inFlight.contains(row.id), !present.contains(row.id),
+                  case .relative(let hour, let minute, .some(let weekday)) = row.schedule else { return false }
+            let ringTime = configuration.calendar.latestFire(hour: hour, minute: minute, weekday: weekday, atOrBefore: now.wallMs)
+            return ringTime > previousView && ringTime >= bootWallMs && ringTime > row.publishedAtMs
+                && !document.occurrences.contains { $0.rootID == row.metadata.rootID && $0.startedAtMs == ringTime }
+        }.map(\.id)
+    }
+
+    /// IOS-5, SCH-5: a vanished past ring was delivered and stopped unseen. SND-7, SND-13: a
+    /// delivery only inferred from a vanished ring was never seen alerting (the OS may have
+    /// removed it unheard): it neither advances the sound sequence nor enters the audible record.
+    mutating func inferDelivery(_ id: AlarmUUID, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        deliveryOnlyInferred = true
+        observeDelivery(id, now: now, into: &out)
+        deliveryOnlyInferred = false
+        if defects.alertEndNeedsStop && !stopArrivals.contains(where: { $0.ringID == id }) { return }  // known defect
+        alertEnded(id, now: now, into: &out)
+    }
+
+    /// IOS-7, OCC-5: a ring a queued set showed alerting has ended with no Stop (a ghost alert,
+    /// OpenMinis#115): a delivery, then handed on like any observed alert end. SND-7, SND-13: an
+    /// alert that ended with no Stop, seen only in a set the read superseded, may have played
+    /// nothing (a ghost has no sound): like a delivery inferred from a vanished ring, it neither
+    /// advances the sound sequence nor enters the audible record (ios swarm seed 2533 of
+    /// --faults ghost-alert: a1.sun's ghost counted as heard, its successor played group 1).
+    mutating func seenDeliveryEnded(_ id: AlarmUUID, now: BridgeInstants, into out: inout [BridgeCommand]) {
+        deliveryOnlyInferred = true
+        observeDelivery(id, now: now, into: &out)
+        deliveryOnlyInferred = false
+        if defects.alertEndNeedsStop && !stopArrivals.contains(where: { $0.ringID == id }) {
+            out.append(.note("defect alert-end-needs-stop: \(id) left alerting without a Stop: not handed on"))
+            return
+        }
+        alertEnded(id, now: now, into: &out)
     }
 
     /// IOS-5, IOS-14, FG-6: a pending snooze ring or successor of the live occurrence that a
@@ -449,6 +545,53 @@ extension BridgeCore {
         guard document?.liveOccurrence != nil else { return false }
         armExpiryTimer(now: now, into: &out)
         return true
+    }
+
+    /// Issue 18 (Apple developer forums thread 820388, FB22327481: a `.fixed` 07:30 alarm
+    /// sometimes fires at 00:00 with the clock correct). RULES.md is silent on an alert before
+    /// its time; decided from ID-8 (an occurrence starts at the configured ring time that opened
+    /// it; seed 000, "getActiveWakeOccurrence reports the policy version"), OCC-2 (a root becomes
+    /// the owner when it becomes *due*) and IOS-2 (the daemon is the authority on whether a ring
+    /// exists). What the bridge can observe: the `.fixed` instant it asked for (its row) and the
+    /// time the alert was seen (or its Stop reached the app). An alert seen more than
+    /// ``wrongInstantLeadMs`` before that instant is not the ring time's delivery: nothing is
+    /// opened, credited, expired, snoozed or handed on from it, the row stays undelivered, and
+    /// the same ring (ID, instant, sound) is registered again, which ends the early alert (a
+    /// same-ID schedule replaces it) or restores the one-shot its Stop deleted, so the real ring
+    /// time still rings. A clock set back while an alert sounds also puts its instant ahead of
+    /// the clock, by the set-back (REC-9): the bound is above any manual correction the
+    /// simulated field makes (1 h each).
+    /// Known defect `wrong-instant-taken-as-start`: the bridge that takes it as the delivery.
+    public static let wrongInstantLeadMs: Int64 = 3 * 3_600_000
+
+    /// True when ring `id`, seen alerting (or stopped) at `atWallMs`, alerted at a wrong instant.
+    func isWrongInstantDelivery(_ id: AlarmUUID, atWallMs: Int64) -> Bool {
+        guard flavor == .ios, !defects.wrongInstantTakenAsStart, let row = document?.row(id), !row.delivered,
+              case .fixed(let wallMs) = row.schedule else { return false }
+        return wallMs - atWallMs > Self.wrongInstantLeadMs
+    }
+
+    /// Registers ring `id` again for its own instant after a wrong-instant alert (see
+    /// ``wrongInstantLeadMs``); once per alert: a request in flight is the answer.
+    /// - Parameter stopFirst: the alert still sounds: it is stopped first (AlarmKit deletes the
+    ///   one-shot), so it ends even when the new request fails (ios swarm seed 1373: a refused
+    ///   re-registration left it alerting in the foreground, FG-1).
+    mutating func registerAgainAfterWrongInstant(_ id: AlarmUUID, stopFirst: Bool = false, now: BridgeInstants,
+                                                 into out: inout [BridgeCommand]) {
+        guard let row = document?.row(id), !inFlight.contains(id) else { return }
+        if stopFirst { silence(id, origin: .lifecycle, into: &out) }
+        // REC-8: only while the instant is still the root's local ring time; after a zone change
+        // the launch sync registers the re-planned occurrence instead (ios seed 579: a2.wed's
+        // 08:29 Berlin, alerted early, read after a move to Tokyo, was registered again for 15:29).
+        let local = configuration.calendar.local(row.fireWallMs)
+        guard let root = document?.root(row.metadata.rootID), local.hour == root.hour, local.minute == root.minute else {
+            out.append(.note("ring \(id) alerted before its instant, which is no longer its root's local ring time: stopped, left to the sync (REC-8)"))
+            return
+        }
+        out.append(.note("ring \(id) alerted \((row.fireWallMs - now.wallMs) / 60_000) min before its instant: not its delivery; registered again for its time (ID-8, IOS-2; forums 820388)"))
+        let request = RingRequest(id: row.id, schedule: row.schedule, fireWallMs: row.fireWallMs, metadata: row.metadata,
+                                  countdown: document?.alarm(row.metadata.alarmID)?.countdown, soundName: row.soundName)
+        publishAndSchedule([request], origin: .lifecycle, now: now, into: &out)
     }
 
     /// iOS, OCC-3: remembers a passed-over ring time (`passedOverRingTimes`), and a one-shot

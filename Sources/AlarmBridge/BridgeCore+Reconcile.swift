@@ -136,9 +136,15 @@ extension BridgeCore {
 
     /// The families (logical alarm IDs) with an alerting member. `alerting` already folds in the
     /// inventory just read (`observe`) minus the rings this very step stopped (pass-over, expiry);
-    /// on Android it is the bridge's own ringing service. Unknown alerting rings count too.
-    func alertingFamilies(_ inventory: [PlatformAlarm]) -> [String] {
-        let stillAlerting = inventory.filter { $0.state == .alerting && (alerting.contains($0.id) || document?.row($0.id) == nil) }
+    /// on Android it is the bridge's own ringing service. Unknown alerting rings count too, and
+    /// so does a wrong-instant alert (issue 18, forums 820388): not a delivery, but alerting in
+    /// the daemon until its same-ID re-registration lands (ios swarm seed 512: a resume sync at
+    /// 00:00:25 scheduled another root of the family of a ring alerting since 00:00).
+    func alertingFamilies(_ inventory: [PlatformAlarm], nowWallMs: Int64) -> [String] {
+        let stillAlerting = inventory.filter { held in
+            held.state == .alerting && (alerting.contains(held.id) || document?.row(held.id) == nil
+                                        || isWrongInstantDelivery(held.id, atWallMs: nowWallMs))
+        }
         let ids = stillAlerting.map(\.id) + alerting
         let families = ids.compactMap { document?.row($0)?.metadata.alarmID }
         return Array(Set(families)).sorted()
@@ -168,7 +174,7 @@ extension BridgeCore {
         // SCH-22: a sync never touches a family with an alerting member. The known defect
         // `resync-while-alerting` (seed 001) drops this guard from the resume sync.
         let guardAlerting = !(defects.resyncWhileAlerting && origin == .resumeSync)
-        let busyFamilies = guardAlerting ? alertingFamilies(inventory) : []
+        let busyFamilies = guardAlerting ? alertingFamilies(inventory, nowWallMs: now.wallMs) : []
         migrateIfNeeded(inventory: inventory, now: now, into: &out)  // BOOT-9..11: first launch after an update
         recordMissedOccurrences(inventory: inventory, now: now, into: &out)  // a silent day is recorded (BridgeCore+Missed.swift)
         var deferred = false

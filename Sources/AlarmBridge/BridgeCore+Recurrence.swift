@@ -307,9 +307,15 @@ extension BridgeCore {
     /// where no later open comes to re-register it (ios seeds 4876, 5364, 10891, 18914; android
     /// seeds 5364, 10287, 10567, 15314, 15530). A primary the capacity limit dropped is surfaced
     /// instead (CAP-4, CAP-9) and starts no sync by itself.
-    mutating func repairSyncOnBackground(now: BridgeInstants, into out: inout [BridgeCommand]) {
-        guard !appActive, phase == .ready, let document else { return }
-        let seedsWanted = flavor == .ios && document.alarms.contains(where: { $0.enabled && !$0.skipDates.isEmpty })
+    /// - Parameter observedRemoval: an `alarmUpdates` set arrived (IOS-5): a wanted primary it
+    ///   lacks is repaired in this execution in the foreground too (SCH-24: "whenever ... the data
+    ///   it derives from changes", within SCH-18 and SCH-22, which the sync applies), where the
+    ///   background edge may come only after the ring time (ios uniform seed 7051: the OS removed
+    ///   a1's primary at 06:58 while the user stayed in Ember from 05:10 to 09:29; its 09:08 never
+    ///   rang). Seeds still wait for the background (CAP-3).
+    mutating func repairSyncOnBackground(now: BridgeInstants, observedRemoval: Bool = false, into out: inout [BridgeCommand]) {
+        guard !appActive || observedRemoval, phase == .ready, let document else { return }
+        let seedsWanted = !appActive && flavor == .ios && document.alarms.contains(where: { $0.enabled && !$0.skipDates.isEmpty })
         let dropped = document.dropped ?? []
         let missing = recurrencePlan(now: now).wanted.contains { ring in
             let held = document.row(ring.id)?.confirmed == true && lastObservedRingIDs?.contains(ring.id) != false

@@ -517,7 +517,8 @@ public struct BridgeCore: Sendable {
         var replay = Self.droppingEndedForegroundStints(queued)  // FG-2, WALK-8, WALK-9
         let stoppedRows = queuedDeliveries.compactMap { document?.row($0) }  // INACT-4: as the Stops found them
         if case .success(let inventory) = result {
-            observe(inventory: inventory, queuedDeliveries: queuedDeliveries, now: now, into: &out)
+            let ended = alertsEndedInQueuedSets(queued, read: inventory, queuedDeliveries: queuedDeliveries)
+            observe(inventory: inventory, queuedDeliveries: queuedDeliveries, endedDeliveries: ended, now: now, into: &out)
             replay = Self.supersedingQueuedSnapshots(replay, with: inventory)
         }
         queued = []
@@ -537,6 +538,28 @@ public struct BridgeCore: Sendable {
         }
         // Then the read itself: the launch reconcile, or (for a failed read) the bounded re-read.
         handleReady(.inventoryRead(purpose, result), now: now, into: &out)
+    }
+
+    /// IOS-5, IOS-7, OCC-2: the rings a queued `alarmUpdates` set showed alerting that the
+    /// look-first read no longer shows alerting, which this bridge never saw alerting and has not
+    /// recorded delivered, and for which no Stop is queued: each alerted and ended while the sets
+    /// waited behind the read, with no Stop (OpenMinis#115: a ghost alert, ended by AlarmKit).
+    /// The read supersedes the sets (``supersedingQueuedSnapshots(_:with:)``), not their evidence
+    /// that the alert happened: it is a delivery, in due order with the others (OCC-2), whose end
+    /// hands the occurrence on (IOS-7, OCC-5; ios swarm seeds 487, 1198: a weekly ghost ended
+    /// while suspended, then a later root's Stop resumed the process and took the occurrence).
+    func alertsEndedInQueuedSets(_ inputs: [BridgeInput], read inventory: [PlatformAlarm], queuedDeliveries: [AlarmUUID]) -> [AlarmUUID] {
+        guard flavor == .ios, let document else { return [] }
+        var ended: [AlarmUUID] = []
+        for input in inputs {
+            guard case .alarmUpdates(let set) = input else { continue }
+            for ring in set where ring.state == .alerting && !ended.contains(ring.id) && !alerting.contains(ring.id)
+                && !queuedDeliveries.contains(ring.id) && document.row(ring.id)?.delivered == false
+                && !inventory.contains(where: { $0.id == ring.id && $0.state == .alerting }) {
+                ended.append(ring.id)
+            }
+        }
+        return ended
     }
 
     /// IOS-5: every `alarmUpdates` set is the complete set at its moment, so one that queued
@@ -662,17 +685,23 @@ public struct BridgeCore: Sendable {
             observe(inventory: snapshot, mayPredateLandings: true, now: now, into: &out)
             silenceWhileForeground(now: now, into: &out)  // FG-1: a delivery while Ember is active
             runDeferredSyncIfClear(into: &out)
-            // IOS-5: a set without a wanted primary says the OS removed it; a process running in
-            // the background repairs it now rather than at the next background edge (SCH-24).
-            repairSyncOnBackground(now: now, into: &out)
+            // IOS-5: a set without a wanted primary says the OS removed it; the process repairs
+            // it now rather than at the next background edge (SCH-24), in the foreground too.
+            repairSyncOnBackground(now: now, observedRemoval: true, into: &out)
         case .stopIntent(let id):
             // OCC-11: Stop ends only this alert; the occurrence stays unfinished until its
             // challenge is completed.
             // ACT-1, OCC-6: the action and the successor are timed from the Stop's arrival.
             journal(id, action: "stop", now: now, occurredAtMs: stopTriggerWallMs(id, now: now))
-            observeDelivery(id, now: now, into: &out)
-            credit(id, now: now, into: &out)  // INACT-4: the iOS Stop is genuine activity
-            alertEnded(id, now: now, into: &out)
+            if isWrongInstantDelivery(id, atWallMs: stopTriggerWallMs(id, now: now) ?? now.wallMs) {
+                // Issue 18 (forums 820388): the Stop of an alert hours before its instant ends no
+                // occurrence; AlarmKit deleted the one-shot, so it is registered again (ID-8, IOS-2).
+                registerAgainAfterWrongInstant(id, now: now, into: &out)
+            } else {
+                observeDelivery(id, now: now, into: &out)
+                credit(id, now: now, into: &out)  // INACT-4: the iOS Stop is genuine activity
+                alertEnded(id, now: now, into: &out)
+            }
             runDeferredSyncIfClear(into: &out)
         case .alarmDelivered(let id):
             let rebased = document?.row(id).flatMap { $0.delivered ? nil : $0 }

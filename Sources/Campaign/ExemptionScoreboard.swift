@@ -91,6 +91,13 @@ public enum ExemptionScoreboard {
         // (SCH-19, IOS-5).
         "alert-ended-unobserved-by-reboot": [.restoreSkipsLockedBoot, .unavailableReadAsEmpty],
         "alert-ended-unobserved-by-os-removal": [.syncTrustsRegistry],
+        // Issue 18 (OpenMinis#115): a ghost alert's end, seen in a daemon view, is handed on to a
+        // successor like any observed alert end (IOS-7, OCC-5); one no process saw begin leaves
+        // the root's next occurrences to ring as usual, re-added if the OS dropped them.
+        "wrong-instant-alert-ambiguous": [.wrongInstantTakenAsStart],
+        "ghost-alert": [.alertEndNeedsStop],
+        "ghost-alert-ended": [.alertEndNeedsStop],
+        "alert-ended-unobserved-by-ghost-alert": [.syncTrustsRegistry],
         // A refused successor arm is asked again while the process lives (OCC-5, [derived] WALK-18).
         "arm-failed-no-predecessor": [.givesUpOnFailedSuccessor],
         // An update kills the process: Android's MY_PACKAGE_REPLACED process restores (AND-3,

@@ -98,6 +98,12 @@ public enum AlertSoundPlayed: Sendable, Equatable {
     case systemFallback(String)
 }
 
+/// A ghost alert (OpenMinis#115): the alarm's ID and the generation it alerts at.
+public struct GhostAlert: Sendable, Equatable {
+    public var id: AlarmUUID
+    public var generation: UInt64
+}
+
 /// One alarm the daemon holds.
 public struct DaemonAlarm: Sendable, Equatable {
     public var id: AlarmUUID
@@ -128,6 +134,8 @@ public enum DaemonEvent: Sendable, Equatable {
     case countdownEnd(AlarmUUID, generation: UInt64)
     /// A fire held back by the dense-fixed-alarm field fault.
     case lateFire(AlarmUUID, generation: UInt64)
+    /// A ghost alert's end (OpenMinis#115): the alert leaves `alerting` with no Stop.
+    case ghostEnd(AlarmUUID, generation: UInt64)
     case deliverSnapshot
 }
 
@@ -206,6 +214,14 @@ public struct AlarmKitDaemon: Sendable {
     var snapshotHeld = false
     var latencyRNG: Xoshiro256StarStar
     var lateRNG: Xoshiro256StarStar
+    /// Field fault (OpenMinis#115, iOS 26.1): the next alert to begin is a ghost lasting this
+    /// long (virtual ms): it reads `alerting` but plays no sound and shows no UI, and when the
+    /// time is up AlarmKit ends it with no Stop (a one-shot leaves the list, a weekly re-arms).
+    /// Independent of Silent mode. nil: the next alert is an ordinary one.
+    public var ghostNextAlertMs: Int64?
+    /// Alerts that are ghosts now, by ID and the generation they alert at (a re-arm, a
+    /// replacement or a countdown moves the generation on, which ends the ghost).
+    public private(set) var ghosts: [GhostAlert] = []
 
     public init(parameters: AlarmKitParameters, calendar: WallCalendar, streams: RandomStreams) {
         self.parameters = parameters
@@ -364,24 +380,23 @@ public struct AlarmKitDaemon: Sendable {
                 return [.later(.lateFire(id, generation: generation), afterMs: delay),
                         .trace("late-delivery", [TraceField("id", id.description), TraceField("delay-ms", String(delay))])]
             }
-            entry.state = .alerting
-            replace(entry)
-            return [.alertStarted(id, entry.metadata), .trace("alerting", [TraceField("id", id.description)])] + changed()
+            return beginAlert(&entry, [TraceField("id", id.description)])
         case .lateFire(let id, let generation):
             guard poweredOn, var entry = alarm(id), entry.generation == generation, entry.state == .scheduled else { return [] }
-            entry.state = .alerting
-            replace(entry)
-            return [.alertStarted(id, entry.metadata), .trace("alerting", [TraceField("id", id.description), TraceField("late", "true")])] + changed()
+            return beginAlert(&entry, [TraceField("id", id.description), TraceField("late", "true")])
         case .countdownStart(let id, let generation):
             guard poweredOn, var entry = alarm(id), entry.generation == generation, entry.state == .scheduled,
                   let preAlert = entry.countdown?.preAlertMs else { return [] }
             return enterCountdown(&entry, lengthMs: preAlert, nowWallMs: nowWallMs)
         case .countdownEnd(let id, let generation):
             guard poweredOn, var entry = alarm(id), entry.generation == generation, entry.state == .countdown else { return [] }
-            entry.state = .alerting
             entry.countdownEndWallMs = nil
-            replace(entry)
-            return [.alertStarted(id, entry.metadata), .trace("alerting", [TraceField("id", id.description)])] + changed()
+            return beginAlert(&entry, [TraceField("id", id.description)])
+        case .ghostEnd(let id, let generation):
+            guard poweredOn, let entry = alarm(id), entry.generation == generation, entry.state == .alerting,
+                  isGhost(entry) else { return [] }
+            ghosts.removeAll { $0.id == id }
+            return [.trace("ghost-alert-ended", [TraceField("id", id.description)])] + endAlert(entry, nowWallMs: nowWallMs) + changed()
         case .deliverSnapshot:
             snapshotPending = false
             if parameters.holdUpdatesWhileLocked && screenLocked {
@@ -496,8 +511,56 @@ public struct AlarmKitDaemon: Sendable {
     /// Whether an alerting alarm can be heard: false for a non-alerting alarm, or when Silent
     /// mode silences it ([limit], `silentModeSilencesAlerts`); the state reads `alerting` either way.
     public func isAudible(_ id: AlarmUUID) -> Bool {
-        guard alarm(id)?.state == .alerting else { return false }
+        guard let entry = alarm(id), entry.state == .alerting, !isGhost(entry) else { return false }
         return !(silentMode && parameters.silentModeSilencesAlerts)
+    }
+
+    /// scheduled (or a countdown run out) → alerting; the alert is a ghost when the field fault
+    /// is armed (``ghostNextAlertMs``), and then ends on its own after that long.
+    mutating func beginAlert(_ entry: inout DaemonAlarm, _ fields: [TraceField]) -> [DaemonEffect] {
+        entry.state = .alerting
+        replace(entry)
+        var effects: [DaemonEffect] = [.alertStarted(entry.id, entry.metadata), .trace("alerting", fields)]
+        if let lengthMs = ghostNextAlertMs {
+            ghostNextAlertMs = nil
+            ghosts.removeAll { $0.id == entry.id }
+            ghosts.append(GhostAlert(id: entry.id, generation: entry.generation))
+            effects.append(.later(.ghostEnd(entry.id, generation: entry.generation), afterMs: lengthMs))
+            effects.append(.trace("ghost-alert", [TraceField("id", entry.id.description), TraceField("ms", String(lengthMs))]))
+        }
+        return effects + changed()
+    }
+
+    /// The liveness phase heals the world: no ghost alert is armed, and one in progress sounds.
+    public mutating func healGhostAlerts() {
+        ghostNextAlertMs = nil
+        ghosts = []
+    }
+
+    /// Whether an alerting alarm is a ghost now (OpenMinis#115): no sound, no UI.
+    public func isGhost(_ entry: DaemonAlarm) -> Bool {
+        entry.state == .alerting && ghosts.contains { $0.id == entry.id && $0.generation == entry.generation }
+    }
+
+    /// Field fault (Apple developer forums thread 820388, FB22327481): a `.fixed` alarm alerts
+    /// at a wrong instant, hours before its time, with the clock correct (a 07:30 alarm at
+    /// 00:00). The candidate: the scheduled `.fixed` alarm due soonest at least `minLeadMs` and
+    /// at most a day after now (ties by ID).
+    public func wrongInstantCandidate(nowWallMs: Int64, minLeadMs: Int64) -> DaemonAlarm? {
+        alarms.filter { entry in
+            guard entry.state == .scheduled, case .fixed = entry.schedule else { return false }
+            let lead = entry.nextFireWallMs - nowWallMs
+            return lead >= minLeadMs && lead <= 86_400_000
+        }.min { ($0.nextFireWallMs, $0.id) < ($1.nextFireWallMs, $1.id) }
+    }
+
+    /// Alerts `id` now, before its instant: it reads `alerting` like any alert and keeps its
+    /// `.fixed` instant; its own fire at that instant then finds it alerting and does nothing, so
+    /// a Stop (which deletes a one-shot) leaves nothing to ring at the real time.
+    public mutating func alertAtWrongInstant(_ id: AlarmUUID) -> [DaemonEffect] {
+        guard poweredOn, var entry = alarm(id), entry.state == .scheduled else { return [] }
+        return beginAlert(&entry, [TraceField("id", id.description), TraceField("wrong-instant", "true"),
+                                   TraceField("due", String(entry.nextFireWallMs))])
     }
 
     /// The OS removes an alarm with no app call (forums 825427). No call returns anything; the
@@ -510,6 +573,11 @@ public struct AlarmKitDaemon: Sendable {
         if entry.state == .alerting { effects.append(.alertEnded(id, entry.metadata)) }
         return effects + changed()
     }
+
+    /// An OS update installed at a restart empties the app's inventory (Apple developer forums
+    /// thread 809398: alarms made under iOS 26.1 stopped ringing after the update). The IDs of
+    /// the alarms held, in ID order; the caller removes each (``systemRemove(_:nowWallMs:)``).
+    public var inventoryIDs: [AlarmUUID] { alarms.map(\.id) }
 
     /// The device's time zone changed: each scheduled `.relative` alarm moves to its local time in
     /// the new zone; `.fixed` instants stay (…/schedule-swift.enum/fixed(_:), relative(_:)).

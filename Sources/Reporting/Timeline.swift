@@ -106,7 +106,7 @@ public struct Timeline: Sendable {
         "deviceSetClock", "deviceSilentMode", "userForceQuit", "userReinstall", "faultOSRemovesAlarm",
         "faultLateDelivery", "deviceDoze", "userAppUpdate", "faultForceStop", "faultAudioFocus",
         "faultPlaybackFailure", "faultKillSwitch", "faultAppStateWriteFailure", "faultWorkoutLost",
-        "userSetHealthAccess",
+        "userSetHealthAccess", "faultWrongInstantAlert", "faultGhostAlert", "faultOSUpdate",
     ]
 
     /// Platform events that are a refusal, a loss or an injected condition (`component event`).

@@ -115,7 +115,8 @@ public enum ScenarioRunner {
             let androidOnly = ["revoke-exact-permission", "grant-exact-permission", "doze", "charging", "force-stop",
                                "audio-focus-loss", "phone-call", "audio-focus-regained", "playback-failure",
                                "volume-key", "lower-alarm-volume", "start-wake-up-check"]
-            let iosOnly = ["capacity", "coalesce-updates", "os-removes-alarm", "silent-mode", "workout-lost"]
+            let iosOnly = ["capacity", "coalesce-updates", "os-removes-alarm", "silent-mode", "workout-lost",
+                           "wrong-instant-alert", "ghost-alert", "os-update"]
             if scenario.platform == .ios && androidOnly.contains(event.verb)
                 || scenario.platform == .android && iosOnly.contains(event.verb) {
                 var column = 1
@@ -498,6 +499,9 @@ public enum ScenarioRunner {
         case "playback-failure": return .faultPlaybackFailure
         case "os-removes-alarm": return .faultOSRemovesAlarm(alarmID: arguments.alarm(0))
         case "late-delivery": return arguments.durationMs(0).map { .faultLateDelivery(ms: $0) }
+        case "wrong-instant-alert": return .faultWrongInstantAlert
+        case "ghost-alert": return arguments.durationMs(0).map { .faultGhostAlert(ms: $0) }
+        case "os-update": return .faultOSUpdate
         case "damaged-store": return arguments.durationMs(0).map { .faultDamagedStore(ms: $0) }
         case "process-death": return .faultProcessDeath
         case "schedule-failure": return .faultScheduleFailure(count: arguments.count(0))

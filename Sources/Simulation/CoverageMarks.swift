@@ -91,6 +91,11 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
     case exactRevokedOnAPI33Plus
     case credentialSoundFallbackBeforeUnlock
     case droppedRequestRepairable
+    // Issue 18: iOS field faults
+    case wrongInstantAlert
+    case ghostAlert
+    case ghostAlertEnded
+    case osUpdateClearedAlarms
 
     public static func < (lhs: CoverageMark, rhs: CoverageMark) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -118,6 +123,8 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
         switch self {
         case .deathMidClose:
             return "fault death-mid-close is forced-only (--faults death-mid-close) until the correct bridge is clean under it (Reports/clean-bridge.md)"
+        case .ghostAlert, .ghostAlertEnded:
+            return "fault ghost-alert is forced-only (--faults ghost-alert) until the correct bridge is clean under it (issue 18; open seeds in FaultCatalog.ghostAlert)"
         default: return nil
         }
     }
@@ -334,6 +341,18 @@ public enum CoverageMark: Int, CaseIterable, Sendable, Comparable {
         case .deathMidClose:
             return Info(name: "death-mid-close", summary: "the process died between the commands of a step that closed an occurrence or handed it on (fault death-mid-close)",
                         rules: ["OCC-5", "OCC-6", "OCC-7", "SNZ-15", "IOS-11"], platforms: both)
+        case .wrongInstantAlert:
+            return Info(name: "wrong-instant-alert", summary: "AlarmKit alerted a `.fixed` ring hours before its instant with the clock correct (fault wrong-instant-alert; forums 820388)",
+                        rules: ["ID-8", "OCC-2", "IOS-2"], platforms: [.ios])
+        case .ghostAlert:
+            return Info(name: "ghost-alert", summary: "an alert began as a ghost: alerting, with no sound or UI (fault ghost-alert; OpenMinis#115)",
+                        rules: ["IOS-7", "OCC-5"], platforms: [.ios])
+        case .ghostAlertEnded:
+            return Info(name: "ghost-alert-ended", summary: "AlarmKit ended a ghost alert with no Stop (fault ghost-alert; OpenMinis#115)",
+                        rules: ["IOS-7", "OCC-5", "OCC-6", "IOS-5"], platforms: [.ios])
+        case .osUpdateClearedAlarms:
+            return Info(name: "os-update-cleared-alarms", summary: "a restart installed an OS update that emptied AlarmKit's inventory of the app's alarms (fault os-update-clears-alarms; forums 809398)",
+                        rules: ["IOS-2", "IOS-5", "SCH-19", "SCH-24"], platforms: [.ios])
         }
     }
 }

@@ -164,6 +164,8 @@ public enum FaultCatalog {
         "the device restarts 1–2 times, half of them 1–30 min before an alarm (AlarmManager forgets every alarm)",
         platforms: both, rules: ["BOOT-1", "BOOT-2", "AND-3", "PLATFORMS.md: reboot clears all alarms"],
         rate: Ratio(1, 1), unit: .perSeed,
+        // iOS: `os-update-clears-alarms` is drawn per restart, so its actions come with the reboots.
+        modifies: ["os-update-clears-alarms"],
         exemptions: ["device-restarting", "protected-data-unavailable", "alert-ended-unobserved-by-reboot"])
     /// Issue 7: a night-time restart (an OS update) late in the safety phase that nobody unlocks
     /// before the liveness phase heals the world, so the liveness phase starts in direct boot and
@@ -172,7 +174,7 @@ public enum FaultCatalog {
         "late-reboot",
         "the device restarts 5 min – 4 h before the safety phase ends and stays locked into the liveness phase (alarms must ring before the first unlock)",
         platforms: both, rules: ["AND-2", "AND-3", "BOOT-1", "BOOT-4"],
-        rate: Ratio(2, 5), unit: .perSeed,
+        rate: Ratio(2, 5), unit: .perSeed, modifies: ["os-update-clears-alarms"],
         exemptions: ["device-restarting", "protected-data-unavailable", "locked-boot-restore-faulted"])
     public static let lockedBootLength = FaultKind(
         "locked-boot-length",
@@ -316,6 +318,43 @@ public enum FaultCatalog {
         "iOS removes one of the app's alarms with no app call",
         platforms: [.ios], rules: ["IOS-2", "IOS-5", "SCH-19", "PLATFORMS.md: updates"],
         rate: Ratio(1, 48), unit: .perHour, exemptions: ["os-removed-alarm", "alert-ended-unobserved-by-os-removal"])
+    /// Issue 18: AlarmKit alerts a `.fixed` alarm hours before its instant with the clock correct
+    /// (Apple developer forums thread 820388, FB22327481: a `.fixed` 07:30 alarm sometimes fires
+    /// at 00:00). The bridge must not take it as the ring time's delivery (ID-8, OCC-2; the rule
+    /// is `BridgeCore.isWrongInstantDelivery`), and the real ring time must still ring.
+    public static let wrongInstantAlert = FaultKind(
+        "wrong-instant-alert",
+        "at a local midnight AlarmKit alerts the app's soonest `.fixed` alarm due 4–24 h later, with the clock correct (a Stop deletes the one-shot)",
+        platforms: [.ios], rules: ["ID-8", "OCC-2", "IOS-2", "Apple forums 820388 (FB22327481)"],
+        rate: Ratio(1, 2), unit: .perSeed, exemptions: ["wrong-instant-alert-ambiguous"])
+    /// Issue 18: an alert that reads `alerting` but plays no sound and shows no UI, and leaves the
+    /// list when AlarmKit ends it, with no Stop (OpenMinis#115, iOS 26.1; Silent mode off). The
+    /// bridge sees only the state: an alert that ended without a Stop is handed on to a successor
+    /// like any observed alert end (IOS-7, OCC-5, OCC-6); the silence itself is exempt by name.
+    /// A set showing the ghost alerting that waited behind a look-first read still tells the
+    /// bridge the alert happened (IOS-5, OCC-2); one held for a suspended process that died shows
+    /// nothing. A wrong-instant ghost takes its `.fixed` ring off the list: an OS removal.
+    /// Forced-only until the correct bridge is clean under it. Fixed on branch ios2: ios swarm
+    /// 338, 487, 1198, 1841, 2648, 2841 (default-on draws) and, forced on, 1134, 1362, 1470,
+    /// 1652, 1709, 1868, 2070, 2533, 2741; default-on ios swarm 1..3000 measured clean. Open,
+    /// forced on (`--faults ghost-alert`, swarm 1..3000): 141 (pressure-belongs-to-owner: sets
+    /// held across a time-zone change re-plan a relative one-shot before its stale alert is read).
+    public static let ghostAlert = FaultKind(
+        "ghost-alert",
+        "the next alert reads alerting with no sound or UI and AlarmKit ends it 1–5 min later with no Stop (a one-shot leaves the list; forced-only)",
+        platforms: [.ios], rules: ["IOS-7", "OCC-5", "OCC-6", "IOS-5", "OpenMinis#115"],
+        rate: Ratio(1, 4), unit: .perAlarm, exemptions: ["ghost-alert", "ghost-alert-ended", "alert-ended-unobserved-by-ghost-alert", "sound-sequence-muted-ring",
+                                                       "os-removed-alarm"],
+        forcedOnly: true)
+    /// Issue 18: a restart installs an OS update that empties the app's AlarmKit inventory (Apple
+    /// developer forums thread 809398: alarms made under 26.1 stopped ringing after the update).
+    /// Nothing tells the app; the next launch's sync must see the rings missing and add them back
+    /// (IOS-2, IOS-5, SCH-19, SCH-24), and the liveness phase demands it.
+    public static let osUpdateClearsAlarms = FaultKind(
+        "os-update-clears-alarms",
+        "a restart installs an OS update that empties the app's AlarmKit inventory (no app call, nothing reported)",
+        platforms: [.ios], rules: ["IOS-2", "IOS-5", "SCH-19", "SCH-24", "BOOT-1", "Apple forums 809398"],
+        rate: Ratio(1, 3), unit: .perReboot, exemptions: ["os-removed-alarm"])
     public static let inventoryReadFailure = FaultKind(
         "inventory-read-failure",
         "the next read of the daemon inventory (AlarmKit alarms / the AlarmManager store) fails",
@@ -402,7 +441,8 @@ public enum FaultCatalog {
         legacyInstall, reboot, lateReboot, lockedBootLength, clockJumpForward, clockJumpBack, clockChangeDuringSnooze, clockSetBackAfterTrigger, timeZoneChange, dstNightStart, doze,
         charging, silentMode, exactPermissionRevoke, forceStop, oemKiller, oemDeliveryDelay, scheduleFailure,
         scheduleRequestFailure, acceptedRequestDropped, scheduleAlwaysFails, capacitySqueeze, coalesceUpdates, heldUpdatesWhileLocked,
-        denseLateDelivery, lateDelivery, osRemovesAlarm, inventoryReadFailure, readAfterWriteLag, damagedStore,
+        denseLateDelivery, lateDelivery, osRemovesAlarm, wrongInstantAlert, ghostAlert, osUpdateClearsAlarms,
+        inventoryReadFailure, readAfterWriteLag, damagedStore,
         deathMidClose, foregroundRepairFailure, audioFocusLoss, playbackFailure, credentialStoredSound,
         workoutLoss, healthAccessRevoked, killSwitchNetworkFailure,
     ]

@@ -130,6 +130,9 @@ struct FaultPlanner {
         add(FaultCatalog.lateDelivery, lateDeliveries())
         add(FaultCatalog.osRemovesAlarm, hourlyInstants(FaultCatalog.osRemovesAlarm, notBeforeMs: 60_000).instants
             .map { TimedAction(wallMs: $0, action: .faultOSRemovesAlarm(alarmID: nil)) })
+        add(FaultCatalog.wrongInstantAlert, wrongInstantAlerts())
+        add(FaultCatalog.ghostAlert, ghostAlerts())
+        add(FaultCatalog.osUpdateClearsAlarms, osUpdates(at: plan))
         add(FaultCatalog.inventoryReadFailure, hourlyInstants(FaultCatalog.inventoryReadFailure, notBeforeMs: 0).instants
             .map { TimedAction(wallMs: $0, action: .faultInventoryReadFailure(count: 1)) })
         if setup.platform == .ios, var rng = seedHit(FaultCatalog.damagedStore) {  // BOOT-5
@@ -261,6 +264,39 @@ struct FaultPlanner {
             }
         }
         return plan
+    }
+
+    /// Issue 18 (forums 820388): 1–2 local midnights of the run, at each of which AlarmKit
+    /// alerts the soonest `.fixed` ring due 4–24 h later (none due then: nothing happens).
+    func wrongInstantAlerts() -> [TimedAction] {
+        guard var rng = seedHit(FaultCatalog.wrongInstantAlert) else { return [] }
+        return (0..<Int(rng.int(in: 1...2))).map { _ in
+            let after = start + rng.int(in: 0...setup.durationMs)
+            return TimedAction(wallMs: calendar.nextFire(hour: 0, minute: 0, weekday: nil, after: after), action: .faultWrongInstantAlert)
+        }
+    }
+
+    /// Issue 18 (OpenMinis#115): per alarm, the next alert to begin after 30 s before its next
+    /// time is a ghost lasting 1–5 min.
+    func ghostAlerts() -> [TimedAction] {
+        guard let rate = faults.rate(FaultCatalog.ghostAlert) else { return [] }
+        var rng = planStream(FaultCatalog.ghostAlert)
+        return setup.alarms.compactMap { alarm in
+            guard rng.chance(rate) else { return nil }
+            return TimedAction(wallMs: nextFire(alarm, after: start + 60_000) - 30_000, action: .faultGhostAlert(ms: rng.int(in: 60_000...300_000)))
+        }
+    }
+
+    /// Issue 18 (forums 809398): each restart already planned (`reboot`, `late-reboot`) draws
+    /// once whether it installs an OS update that empties AlarmKit's inventory; the fault is
+    /// set 1 ms before the restart.
+    func osUpdates(at plan: [TaggedAction]) -> [TimedAction] {
+        guard let rate = faults.rate(FaultCatalog.osUpdateClearsAlarms) else { return [] }
+        var rng = planStream(FaultCatalog.osUpdateClearsAlarms)
+        return plan.compactMap { tagged in
+            guard case .deviceReboot = tagged.action.action, rng.chance(rate) else { return nil }
+            return TimedAction(wallMs: tagged.action.wallMs - 1, action: .faultOSUpdate)
+        }
     }
 
     /// A call or another app's audio while an alarm rings, and focus back later.

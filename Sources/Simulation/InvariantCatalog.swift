@@ -169,6 +169,10 @@ public enum InvariantCatalog {
         InvariantInfo(id: "missed-day-recorded",
                       statement: "a configured ring time that passed with nothing on the platform to ring it (force-stop, a restart that re-armed nothing, a failed registration) while the store held its row is recorded as a missed receipt in the abandoned-occurrence journal within T_OP of the next launch's first sync read",
                       rules: ["API-20", "AND-3", "AND-6", "IOS-10"]),
+        // Issue 18: an alert at a wrong instant (Apple forums 820388) is no ring time's delivery.
+        InvariantInfo(id: "wrong-instant-alert",
+                      statement: "an alert AlarmKit began hours before its `.fixed` instant with the clock correct opens no occurrence: before that instant the bridge holds no occurrence of the ring's root starting at it (so no expiry, snooze or successor is timed from the alert); the instant itself must still ring (never-silent)",
+                      rules: ["ID-8", "OCC-2", "IOS-2"]),
         InvariantInfo(id: "publish-before-write",
                       statement: "every daemon schedule call of a direct save follows the atomic publication of its registry row together with its exact primary ID",
                       rules: ["SCH-6", "SCH-7"]),

@@ -36,7 +36,22 @@ extension World {
         checkAndroidOccurrenceRules()
         checkIOSPassOverSilenced()  // Invariants+PassOver.swift
         checkFailedPlaybackReplaced()
+        checkWrongInstantAlerts()
         noteBelievedAlerting()
+    }
+
+    /// wrong-instant-alert (issue 18; ID-8, OCC-2; Apple forums 820388): while a wrong-instant
+    /// alert's ring time is more than ``BridgeCore/wrongInstantLeadMs`` ahead (true time, in the
+    /// frame the alert began in), the bridge holds no occurrence of its root starting at that ring
+    /// time: one would be opened from the alert. Closer to it, a clock set back while the ring
+    /// sounded could explain the alert: the bridge may take it (`wrong-instant-alert-ambiguous`).
+    func checkWrongInstantAlerts() {
+        guard !stopped, !wrongInstantAlerts.isEmpty, let document = process.bridge?.document else { return }
+        for alert in wrongInstantAlerts where nowMs < alert.fireWallMs - alert.frameMs - BridgeCore.wrongInstantLeadMs {
+            guard document.occurrences.contains(where: { $0.rootID == alert.rootID && $0.startedAtMs == alert.fireWallMs }) else { continue }
+            violate("wrong-instant-alert", [], "the bridge opened an occurrence of \(alert.rootID) for \(localTimeText(alert.fireWallMs)) from ring \(alert.ringID)'s alert at \(localTimeText(alert.alertedAtMs + alert.frameMs)), hours before that ring time")
+            return
+        }
     }
 
     // MARK: never-silent

@@ -128,7 +128,7 @@ extension PlanAction {
              .deviceSetClock, .deviceSilentMode, .userForceQuit, .userReinstall, .faultOSRemovesAlarm,
              .faultLateDelivery, .deviceDoze, .userAppUpdate, .faultForceStop, .faultAudioFocus,
              .faultPlaybackFailure, .faultKillSwitch, .faultAppStateWriteFailure, .faultWorkoutLost,
-             .userSetHealthAccess:
+             .userSetHealthAccess, .faultWrongInstantAlert, .faultGhostAlert, .faultOSUpdate:
             return true
         default:
             return false
@@ -186,12 +186,14 @@ extension World {
             + max(setup.liveness.registrationBoundMs, setup.liveness.audibleBoundMs) + 60_000
         record("sim", "heal", [TraceField("locked", String(locked)), TraceField("end-ms", String(liveness.endMs))])
         lateDeliveryMs = nil
+        osUpdateAtNextBoot = false
         storeDamage = StoreDamage()  // BOOT-5's damaged store is a fault: healed
         if var daemon = ios {
             daemon.failNextSchedules = 0
             daemon.failNextReads = 0
             daemon.parameters.capacity = setup.ios.capacity
             daemon.parameters.coalesceUpdates = setup.ios.coalesceUpdates
+            daemon.healGhostAlerts()  // issue 18: a ghost alert is a fault; healed it sounds
             ios = daemon
             if daemon.silentMode { setSilentMode(false) }
         }
@@ -406,6 +408,21 @@ extension World {
         }
         return oracle.occurrences.contains { !$0.live && $0.tiedRoots.contains(rootID) && sameDayNotEarlier($0.startWallMs) }
             || oracle.passedOver.contains { $0.rootID == rootID && sameDayNotEarlier($0.fireWallMs) }
+            || openedByInferenceFromRemoval(rootID: rootID, fireWallMs: fireWallMs)
+    }
+
+    /// iOS, IOS-5: the bridge's books hold a closed occurrence of `rootID` that began at
+    /// `fireWallMs`, the instant of a ring the OS removed before it (`osRemovedFires`): the bridge
+    /// read the vanished ring as rung and stopped inside one coalesced update, which it cannot
+    /// tell apart, and ran that occurrence (``inferredIncumbent(rootID:fireWallMs:)``). The ring
+    /// time has come for it: a clock set back over it brings the closed occurrence again, never a
+    /// new one (OCC-20, REC-1; ios uniform seed 3342: an OS update at a reboot removed a1.wed's
+    /// concrete 08:27; the 08:30 launch inferred it rang, its occurrence expired, then a 1 h
+    /// set-back brought 08:27 again). Only that root and ring time.
+    func openedByInferenceFromRemoval(rootID: String, fireWallMs: Int64) -> Bool {
+        guard setup.platform == .ios, oracle.osRemovedFires.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }),
+              let document = process.bridge?.document ?? storedDocument else { return false }
+        return document.occurrences.contains { $0.rootID == rootID && $0.startedAtMs == fireWallMs && $0.state != .live }
     }
 
     /// True when the platform holds a ring that opens `rootID`'s occurrence at `fireWallMs` (a

@@ -498,13 +498,35 @@ extension World {
     /// removed unheard vanishes exactly like one that rang and was stopped inside one coalesced
     /// update (IOS-5), so the bridge took it as delivered (OCC-5 then arms its successor); nil
     /// otherwise. Only that one instant: an occurrence the bridge opened from nothing is not excused.
+    /// The oracle's own occurrence there counts unless it gave it up as `unobservable`: a one-shot
+    /// ghost alert no process saw (OpenMinis#115) is such a removal, and the bridge's deadline for
+    /// what it inferred is its own (ios swarm seed 1841: a1's 08:31 ghost inferred delivered at
+    /// 08:53, snoozed to 09:03:42; a2's 09:03 was its pass-over, while the oracle's a1 would have
+    /// expired at 09:01).
     func inferredIncumbent(rootID: String, fireWallMs: Int64) -> String? {
         guard setup.platform == .ios, let live = (process.bridge?.document ?? storedDocument)?.liveOccurrence,
               live.rootID != rootID, live.startedAtMs < fireWallMs, live.deadlineMs > fireWallMs,
               oracle.osRemovedFires.contains(where: { $0.rootID == live.rootID && $0.fireWallMs == live.startedAtMs }),
-              !oracle.occurrences.contains(where: { $0.startWallMs == live.startedAtMs && $0.tiedRoots.contains(live.rootID) })
+              !oracle.occurrences.contains(where: { $0.startWallMs == live.startedAtMs && $0.tiedRoots.contains(live.rootID)
+                  && $0.closeReason != "unobservable" })
         else { return nil }
         return live.rootID
+    }
+
+    /// The same for a delivery held back late (OCC-3: a ring time inside another root's live
+    /// occurrence is a pass-over however late it is delivered): the occurrence the bridge inferred
+    /// from a ring the OS removed unheard (or a one-shot ghost no process saw), live in its books at
+    /// `fireWallMs` and closed since (ios swarm seed 1709 of --faults ghost-alert: a1.fri's 08:36
+    /// ghost ended unseen, the launch at 09:03:10 inferred it and owned it until the user closed
+    /// it; a2.fri's 09:03, held until 09:04:30, was its pass-over). Only that root and ring time.
+    func inferredIncumbentClosedSince(rootID: String, fireWallMs: Int64) -> String? {
+        guard setup.platform == .ios, let document = process.bridge?.document ?? storedDocument,
+              let record = document.occurrences.last(where: { $0.rootID != rootID && $0.state != .live && $0.wasLive(at: fireWallMs) }),
+              oracle.osRemovedFires.contains(where: { $0.rootID == record.rootID && $0.fireWallMs == record.startedAtMs }),
+              !oracle.occurrences.contains(where: { $0.startWallMs == record.startedAtMs && $0.tiedRoots.contains(record.rootID)
+                  && $0.closeReason != "unobservable" })
+        else { return nil }
+        return record.rootID
     }
 
     /// SCH-10, REC-1: true when `fireWallMs` is a configured time of `rootID` only under a
@@ -701,6 +723,16 @@ extension World {
                 record("oracle", "dropped-fire-relived", [TraceField("root", rootID)])
                 return
             }
+            if removedUnseenByOS(rootID: rootID, fireWallMs: fireWallMs) {
+                // [limit] os-removed-alarm: the platform held a ring for this very ring time until
+                // the OS removed it, and no ready bridge step has run since: that, not an older
+                // refusal, is why nothing is registered (ios uniform seed 6474: a capacity refusal
+                // of a2.sat's new primary at 05:48 left the legacy ring holding 08:26; an OS update
+                // at the 08:16 reboot removed it, and 08:26 was blamed on the refusal, CAP-9).
+                countExemption("os-removed-alarm")
+                noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "the OS removed its ring")
+                return
+            }
             if let refusal = capacityRefusal(rootID: rootID, fireWallMs: fireWallMs),
                checkDroppedSurfaced(rootID: rootID, refusedAtMs: refusal.atMs) {
                 countExemption("capacity-dropped-surfaced")  // CAP-9: the dropped count says so
@@ -833,7 +865,8 @@ extension World {
             if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
             return
         }
-        if let inferred = inferredIncumbent(rootID: rootID, fireWallMs: fireWallMs) {
+        if let inferred = inferredIncumbent(rootID: rootID, fireWallMs: fireWallMs)
+            ?? (deliveredLate ? inferredIncumbentClosedSince(rootID: rootID, fireWallMs: fireWallMs) : nil) {
             // OCC-2, OCC-3, IOS-5: the bridge holds live the occurrence it inferred from a ring the
             // OS removed unheard; until its deadline that occurrence owns the wake session, so this
             // root is a pass-over (ios uniform seed 9623).
@@ -844,6 +877,14 @@ extension World {
         }
         oracleOpen(rootID: rootID, alarmID: alarmID, startWallMs: fireWallMs, clockOffsetMs: clockOffsetMs)
         tieInferableRemovedFire(rootID: rootID, fireWallMs: fireWallMs)
+    }
+
+    /// iOS, IOS-2, IOS-5: the OS removed a ring the platform held for `rootID`'s ring time
+    /// `fireWallMs` (`osRemovedFires`) and no ready bridge step has run since the removal.
+    func removedUnseenByOS(rootID: String, fireWallMs: Int64) -> Bool {
+        setup.platform == .ios && oracle.osRemovedFires.contains { removed in
+            removed.rootID == rootID && removed.fireWallMs == fireWallMs && process.lastReadyStepMs < removed.removedMs
+        }
     }
 
     /// [limit] `os-removed-alarm`, for ownership (IOS-5, OCC-2, OCC-3): an earlier ring time of
@@ -861,8 +902,13 @@ extension World {
             && !oracle.occurrences[index].tiedRoots.contains(removed.rootID) {
             // No ready bridge step since the removal: one that ran in between saw the ring gone
             // before its time and knows it never rang (ios uniform seed 4992).
+            // An occurrence the oracle gave up there as unobservable (an unseen one-shot ghost
+            // alert, OpenMinis#115) is no record of it (ios swarm seeds 1652, 2741 of
+            // --faults ghost-alert: a3's 07:50 ghost ended unseen, a1's 07:55 still alerting at
+            // the launch, which inferred a3 first and owned it).
             guard process.lastReadyStepMs < removed.removedMs,
-                  !oracle.occurrences.contains(where: { $0.startWallMs == removed.fireWallMs && $0.tiedRoots.contains(removed.rootID) }),
+                  !oracle.occurrences.contains(where: { $0.startWallMs == removed.fireWallMs && $0.tiedRoots.contains(removed.rootID)
+                      && $0.closeReason != "unobservable" }),
                   let alarm = alarms.first(where: { $0.roots.contains { $0.id == removed.rootID } }),
                   let root = alarm.roots.first(where: { $0.id == removed.rootID }),
                   OracleOccurrence(id: 0, rootID: removed.rootID, alarmID: alarm.id, startWallMs: removed.fireWallMs,

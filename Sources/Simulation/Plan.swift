@@ -70,6 +70,13 @@ public enum PlanAction: Sendable, Equatable {
     case faultOSRemovesAlarm(alarmID: String?)
     /// The platform's next alarm delivery is late by this many ms.
     case faultLateDelivery(ms: Int64)
+    /// iOS (forums 820388): AlarmKit alerts the soonest `.fixed` alarm due 4–24 h from now, now.
+    case faultWrongInstantAlert
+    /// iOS (OpenMinis#115): the next alert is a ghost (no sound, no UI) that AlarmKit ends this
+    /// many ms later with no Stop.
+    case faultGhostAlert(ms: Int64)
+    /// iOS (forums 809398): the next restart installs an OS update that empties AlarmKit's inventory.
+    case faultOSUpdate
     /// Android: the device enters (true) or leaves deep doze; refused while the screen is on or charging.
     case deviceDoze(Bool)
     /// Android: the charger is connected (true) or removed.

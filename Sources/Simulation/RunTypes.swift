@@ -66,6 +66,9 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case savesWithoutAlarmKit = "saves-without-alarmkit"
     case credentialSoundBeforeUnlock = "credential-sound-before-unlock"
     case trustsAcceptedAlarmClock = "trusts-accepted-alarm-clock"
+    // Issue 18: iOS field faults.
+    case wrongInstantTakenAsStart = "wrong-instant-taken-as-start"
+    case alertEndNeedsStop = "alert-end-needs-stop"
     // Issue 8, test only: not a field bug but a deliberate trap, so the campaign's crash
     // isolation (worker subprocesses) can be tested. Hidden from every list (``listed``).
     case testTrap = "test-trap"
@@ -199,6 +202,10 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "Android: before the first unlock after a boot the ringing service plays a sound the app keeps in credential-encrypted storage, which cannot be opened then, instead of the system alarm sound, so the alarm screen shows and nothing is heard (SND-9; BlackyHawky/Clock#292, #322, GrapheneOS#6622)"
         case .savesWithoutAlarmKit:
             return "iOS below 26 (no AlarmKit): a direct save persists the alarm and replies saved with nothing scheduled, a silent fallback, instead of rejecting with the Settings path, so JS shows an alarm that never rings (SCH-26, SCH-9)"
+        case .wrongInstantTakenAsStart:
+            return "iOS: an alert AlarmKit begins hours before its `.fixed` instant (a 07:30 alarm at 00:00, the clock correct) is taken as that ring time's delivery: an occurrence opens from it, and a Stop of it leaves nothing to ring at the real time (ID-8, OCC-2; Apple forums 820388)"
+        case .alertEndNeedsStop:
+            return "iOS: only a Stop hands an occurrence on; an alert that left alerting without one (a ghost alert AlarmKit ended unheard) arms no successor, so the morning goes silent (IOS-7, OCC-5; OpenMinis#115)"
         case .testTrap:
             return "test only: the simulator traps (preconditionFailure) midway through every seed ≡ 3 mod 5, to test crash isolation"
         }
@@ -209,6 +216,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     public var huntFaults: [String] {
         switch self {
         case .successorNotRebased: return ["clock-set-back-after-trigger"]  // SNZ-22: a set-back while a successor is pending
+        case .alertEndNeedsStop: return ["ghost-alert"]  // IOS-7, OCC-5: an alert that ends with no Stop (issue 18)
         default: return []
         }
     }
@@ -238,6 +246,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
         // holds a ring past its fire time (a late delivery) for a sync to cancel.
         case .cancelPastFireTime, .countdownLengthInFingerprint, .seedBeforePrimary, .verifyAnyRing, .verifySingleRead: return [.ios]
         case .savesWithoutAlarmKit: return [.ios]  // SCH-26: Android has no AlarmKit
+        case .wrongInstantTakenAsStart, .alertEndNeedsStop: return [.ios]  // issue 18: AlarmKit field faults
         case .legacyRingsSurviveUpdate, .legacyTombstonesKept, .testTrap: return [.ios, .android]
         }
     }
@@ -303,6 +312,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .savesWithoutAlarmKit: switches.savesWithoutAlarmKit = true
             case .credentialSoundBeforeUnlock: switches.credentialSoundBeforeUnlock = true
             case .trustsAcceptedAlarmClock: switches.trustsAcceptedAlarmClock = true
+            case .wrongInstantTakenAsStart: switches.wrongInstantTakenAsStart = true
+            case .alertEndNeedsStop: switches.alertEndNeedsStop = true
             case .testTrap: break  // the simulator traps, not the bridge (Simulator.run)
             }
         }

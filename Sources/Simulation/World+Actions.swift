@@ -16,7 +16,7 @@ extension World {
             performAppAction(action)
         case .faultProcessDeath, .faultScheduleFailure, .faultInventoryReadFailure, .faultCapacity, .faultRevokeExactPermission,
              .faultGrantExactPermission, .faultCoalesceUpdates, .faultOSRemovesAlarm, .faultLateDelivery, .faultDamagedStore,
-             .faultForceStop, .faultAudioFocus, .faultPlaybackFailure:
+             .faultForceStop, .faultAudioFocus, .faultPlaybackFailure, .faultWrongInstantAlert, .faultGhostAlert, .faultOSUpdate:
             performFault(action)
         case .deviceReboot, .deviceTimeZone, .deviceSetClock, .deviceSilentMode, .deviceDoze, .deviceCharging:
             performDeviceAction(action)
@@ -210,6 +210,12 @@ extension World {
             osRemovesAlarm(alarmID: alarmID)
         case .faultLateDelivery(let ms):
             lateDeliveryMs = ms
+        case .faultWrongInstantAlert:
+            wrongInstantAlert()
+        case .faultGhostAlert(let ms):
+            ios?.ghostNextAlertMs = ms
+        case .faultOSUpdate:
+            osUpdateAtNextBoot = ios != nil
         case .faultDamagedStore(let ms):
             if ios != nil { storeDamage = StoreDamage(pendingMs: ms) }  // BOOT-5
         case .faultForceStop:

@@ -303,8 +303,14 @@ extension World {
             // iOS registers a one-shot as `.relative(… repeats: .never)` (SCH-2), which waits for
             // the next time the clock shows its hh:mm when a jump passed over it: the user's
             // one-shot means that next time (REC-8), as after a time-zone change (ios seed 3214).
+            // Only a one-shot AlarmKit holds waits: one it does not hold (the OS removed it, its
+            // registration failed) was passed over, and no bridge can learn of a jump it did not
+            // see (ios uniform seed 7538: an OS update at a 05:16 reboot removed a1's 05:27
+            // one-shot, a +1 h jump at 05:23 went over it, and the oracle expected the next
+            // morning's 05:27 of a ring nothing held).
             alarms = alarms.map { alarm in
-                guard case .once(let fire) = alarm.repeats, fire > before, fire <= wallMs else { return alarm }
+                guard case .once(let fire) = alarm.repeats, fire > before, fire <= wallMs,
+                      daemon.alarms.contains(where: { $0.metadata.alarmID == alarm.id && $0.metadata.kind.opensOccurrence }) else { return alarm }
                 var copy = alarm
                 copy.repeats = .once(fireWallMs: calendar.nextFire(hour: alarm.hour, minute: alarm.minute, weekday: nil, after: wallMs))
                 return copy
@@ -435,11 +441,69 @@ extension World {
         guard let daemon = ios, deviceUp else { return }
         let candidates = daemon.alarms.filter { alarmID == nil || $0.metadata.alarmID == alarmID }
         guard !candidates.isEmpty else { return }
-        let victim = candidates[Int(faultRNG.uniform(below: UInt64(candidates.count)))]
+        osRemoves(candidates[Int(faultRNG.uniform(below: UInt64(candidates.count)))])
+    }
+
+    /// Issue 18, Apple developer forums thread 809398 (alarms made under iOS 26.1 stopped ringing
+    /// after the update): the OS update installed at this boot empties the app's AlarmKit
+    /// inventory with no app call. Each ring goes as an OS removal does (exemption
+    /// `os-removed-alarm` until a ready bridge sees the daemon): the next launch's sync must add
+    /// every wanted ring back (IOS-2, IOS-5, SCH-19, SCH-24), and the liveness phase demands it.
+    func osUpdateClearsAlarms() {
+        osUpdateAtNextBoot = false
+        guard let daemon = ios else { return }
+        record("device", "os-update", [TraceField("alarms", String(daemon.alarms.count))])
+        if !daemon.alarms.isEmpty { cover(.osUpdateClearedAlarms) }
+        for victim in daemon.alarms { osRemoves(victim) }  // sorted by ID (deterministic)
+    }
+
+    /// One OS removal of `victim` (see ``osRemovesAlarm(alarmID:)``).
+    func osRemoves(_ victim: DaemonAlarm) {
+        noteOSRemoval(victim, beforeItsTime: victim.state == .scheduled)
+        cover(.osRemovedAlarm)  // IOS-2, IOS-14
+        if victim.state == .alerting, let index = oracle.liveIndex, oracle.bindings[victim.id] == oracle.occurrences[index].id,
+           victim.metadata.kind.opensOccurrence, noProcessObservedOpening(oracle.occurrences[index]) {
+            // [limit] As with a reboot: the OS ended an alert no bridge process ever observed, and
+            // left nothing in the daemon to tell it happened (ios seed 3309). Counted by name.
+            countExemption("alert-ended-unobserved-by-os-removal")
+            let closed = oracle.occurrences[index]
+            oracleClose(index, reason: "unobservable")
+            onDaemon { $0.systemRemove(victim.id, nowWallMs: wallMs) }
+            adoptAlertingPassOver(after: closed)
+            return
+        }
+        onDaemon { $0.systemRemove(victim.id, nowWallMs: wallMs) }
+    }
+
+    /// [limit] `alert-ended-unobserved-by-os-removal`, for ownership (OCC-2, OCC-3): the owner
+    /// whose alert no process saw is gone without a trace, so a root passed over during it whose
+    /// alert still sounds is, to any bridge that looks now, the first root that became due: the
+    /// oracle opens that ring time's occurrence (the earliest such, its alerts bound), as the
+    /// bridge will (ios uniform seed 3385: a3.sat's 07:15 alert, unseen, removed by the OS at
+    /// 09:41; a1.sat's 09:38, its pass-over, still alerting when the user opened Ember at 09:42,
+    /// became the bridge's owner, and its walk fuse was judged pressure of no occurrence).
+    func adoptAlertingPassOver(after closed: OracleOccurrence) {
+        guard oracle.liveIndex == nil else { return }
+        let alertingRoots = alertingRings().filter { $0.metadata.kind.opensOccurrence }.map(\.metadata.rootID)
+        let candidates = oracle.passedOver.enumerated().filter { entry in
+            entry.element.fireWallMs >= closed.startWallMs && entry.element.fireWallMs <= wallMs
+                && alertingRoots.contains(entry.element.rootID)
+        }
+        guard let first = candidates.min(by: { ($0.element.fireWallMs, $0.offset) < ($1.element.fireWallMs, $1.offset) }),
+              let alarmID = alarms.first(where: { $0.roots.contains { $0.id == first.element.rootID } })?.id else { return }
+        oracle.passedOver.remove(at: first.offset)
+        record("oracle", "pass-over-adopted", [TraceField("root", first.element.rootID)])
+        oracleOpen(rootID: first.element.rootID, alarmID: alarmID, startWallMs: first.element.fireWallMs)
+    }
+
+    /// The oracle's record of a ring the OS took from the daemon with no app call: its root, and
+    /// (removed before its ring time) that ring time, for ownership (IOS-5); its primary as a
+    /// platform fault; the gap until a ready bridge sees the daemon (`os-removed-alarm`).
+    func noteOSRemoval(_ victim: DaemonAlarm, beforeItsTime: Bool) {
         if victim.metadata.kind.opensOccurrence, !oracle.osRemovedRoots.contains(victim.metadata.rootID) {
             oracle.osRemovedRoots.append(victim.metadata.rootID)
         }
-        if victim.metadata.kind.opensOccurrence, victim.state == .scheduled {
+        if victim.metadata.kind.opensOccurrence, beforeItsTime {
             oracle.osRemovedFires.append((victim.metadata.rootID, victim.nextFireWallMs, nowMs))
             if oracle.osRemovedFires.count > 64 { oracle.osRemovedFires.removeFirst() }
         }
@@ -447,20 +511,173 @@ extension World {
             oracle.primaryFaultRoots.append(victim.metadata.rootID)
         }
         noteFault("os-removed-alarm")
-        cover(.osRemovedAlarm)  // IOS-2, IOS-14
         saveTruth.osRemoved.append(victim.id)  // invariant 30: not the bridge's doing
         // SCH-20: a daemon change no sync saw; the next sync legitimately re-requests the ring
         // (IOS-14; ios uniform seed 23481: removed between a resume sync's read and its probe).
         lastPlatformChangeMs = nowMs
-        if victim.state == .alerting, let index = oracle.liveIndex, oracle.bindings[victim.id] == oracle.occurrences[index].id,
-           victim.metadata.kind.opensOccurrence, noProcessObservedOpening(oracle.occurrences[index]) {
-            // [limit] As with a reboot: the OS ended an alert no bridge process ever observed, and
-            // left nothing in the daemon to tell it happened (ios seed 3309). Counted by name.
-            countExemption("alert-ended-unobserved-by-os-removal")
-            oracleClose(index, reason: "unobservable")
-        }
-        onDaemon { $0.systemRemove(victim.id, nowWallMs: wallMs) }
     }
+
+    /// Issue 18, Apple developer forums thread 820388 (FB22327481: a `.fixed` 07:30 alarm
+    /// sometimes fires at 00:00 with the clock correct): AlarmKit alerts the soonest `.fixed`
+    /// ring due 4–24 h from now, now. The oracle opens nothing for it: the ring time has not come
+    /// (ID-8); the occurrence begins at the ring's instant, which must still ring (never-silent
+    /// holds the bridge to it), and the bridge must not open one from this alert
+    /// (`wrong-instant-alert`). The user may hear it and Stop it (AlarmKit then deletes the
+    /// one-shot), or open the app.
+    func wrongInstantAlert() {
+        guard deviceUp, let victim = ios?.wrongInstantCandidate(nowWallMs: wallMs, minLeadMs: Self.wrongInstantMinLeadMs) else { return }
+        wrongInstantAlerts.append(WrongInstantAlert(ringID: victim.id, rootID: victim.metadata.rootID, alarmID: victim.metadata.alarmID,
+                                                    fireWallMs: victim.nextFireWallMs, alertedAtMs: nowMs, frameMs: wallMs - nowMs))
+        if wrongInstantAlerts.count > 16 { wrongInstantAlerts.removeFirst() }
+        cover(.wrongInstantAlert)
+        onDaemon { $0.alertAtWrongInstant(victim.id) }
+        if let index = wrongInstantAlerts.indices.last { wrongInstantAlerts[index].played = playedSound(victim.id) }
+    }
+
+    /// [limit] `wrong-instant-alert-ambiguous`: a bridge that first saw a wrong-instant alert
+    /// (alerting, or its Stop) less than ``BridgeCore/wrongInstantLeadMs`` before the ring's
+    /// instant cannot tell it from that ring time's alert with the clock set back since (REC-9),
+    /// and may open the ring time's occurrence from it (ios swarm seed 1754: the alert at 00:00
+    /// first seen at 03:21 for 05:34). The oracle takes the bridge's reading: that occurrence is
+    /// live from now, and the ring time, when it comes, is that occurrence already opened.
+    /// Narrow: only the root and ring time of a recorded wrong-instant alert, only before it.
+    func adoptAmbiguousWrongInstant(_ bridge: BridgeCore) {
+        guard !wrongInstantAlerts.isEmpty, let live = bridge.document?.liveOccurrence, oracle.liveIndex == nil,
+              let alert = wrongInstantAlerts.last(where: { $0.rootID == live.rootID && $0.fireWallMs == live.startedAtMs }),
+              nowMs < alert.fireWallMs - alert.frameMs, !alreadyOpened(rootID: alert.rootID, fireWallMs: alert.fireWallMs) else { return }
+        countExemption("wrong-instant-alert-ambiguous")
+        oracleOpen(rootID: alert.rootID, alarmID: alert.alarmID, startWallMs: alert.fireWallMs)
+        // SND-2, SND-7: the early alert sounded and the bridge counted it as the occurrence's
+        // first audible ring (ios swarm seed 1754: its successor then played group 1).
+        if let occurrenceID = oracle.liveIndex.map({ oracle.occurrences[$0].id }), let played = alert.played,
+           sound.ringsByOccurrence[occurrenceID]?.contains(where: { $0.id == alert.ringID }) != true {
+            sound.ringsByOccurrence[occurrenceID, default: []].append((alert.ringID, played))
+        }
+    }
+
+    /// The fault's least lead (virtual ms): more than the bridge's bound for what a clock set
+    /// back while an alert sounds can explain (``BridgeCore/wrongInstantLeadMs``).
+    static let wrongInstantMinLeadMs: Int64 = 4 * 3_600_000
+
+    /// True when the alert starting now is a wrong-instant one (it opens nothing).
+    func wrongInstantAlertStarted(_ id: AlarmUUID) -> Bool {
+        wrongInstantAlerts.contains { $0.ringID == id && $0.alertedAtMs == nowMs }
+    }
+
+    /// Remembers the ghost alerts an `alarmUpdates` set shows alerting to a running, ready bridge,
+    /// when the set reaches it: a set held while the process is suspended shows it nothing until
+    /// the resume, and nothing at all if the process dies first (ios swarm seeds 2648, 2841: the
+    /// held set died with the process and the ghost counted as seen). A ghost that ended while its
+    /// set was held (`ghostEndsHeld`) is seen once the set arrives (ios swarm seed 585).
+    func noteGhostAlertShown(_ input: BridgeInput) {
+        guard case .alarmUpdates(let set) = input, let daemon = ios, process.bridge?.phase == .ready else { return }
+        for ring in set where ring.state == .alerting && !ghostAlertsShown.contains(ring.id) {
+            let ghostNow = daemon.alarm(ring.id).map { daemon.isGhost($0) } ?? false
+            guard ghostNow || ghostEndsHeld.contains(where: { $0.id == ring.id }) else { continue }
+            ghostEndsHeld.removeAll { $0.id == ring.id }
+            ghostAlertsShown.append(ring.id)
+            if ghostAlertsShown.count > 16 { ghostAlertsShown.removeFirst() }
+        }
+    }
+
+    /// True when a set showing `id` alerting waits in the suspended process's held events.
+    func heldSetShowsAlerting(_ id: AlarmUUID) -> Bool {
+        process.running && process.suspended && process.heldEvents.contains { event in
+            guard case .toRunningApp(.alarmUpdates(let set)) = event else { return false }
+            return set.contains { $0.id == id && $0.state == .alerting }
+        }
+    }
+
+    /// OpenMinis#115: AlarmKit ends a ghost alert with no Stop. The bridge can observe the end
+    /// (the ring leaves `alerting`, a one-shot leaves the list) only from a daemon view, which
+    /// nothing brings while no process runs: the gap until a ready bridge sees the daemon is the
+    /// platform's (`ghost-alert-ended`), and from that view the bridge must hand the occurrence
+    /// on to a successor (IOS-7, OCC-5). An alert no process ever saw begin leaves nothing to
+    /// tell that the occurrence existed, as after a reboot or an OS removal. One whose alerting
+    /// set waits in a suspended process is judged when the set arrives or the process dies.
+    func ghostAlertEnds(_ id: AlarmUUID, generation: UInt64) {
+        guard let daemon = ios, let entry = daemon.alarm(id), entry.generation == generation, daemon.isGhost(entry) else { return }
+        cover(.ghostAlertEnded)
+        lastPlatformChangeMs = nowMs  // SCH-20: a daemon change no sync saw
+        if wrongInstantAlerts.contains(where: { $0.ringID == id && $0.fireWallMs == entry.nextFireWallMs }),
+           !isWeekly(entry.schedule) {
+            // A wrong-instant alert (forums 820388) that was a ghost: it opened nothing, and its
+            // end with no Stop takes the `.fixed` ring from the list hours before its instant, as
+            // an OS removal does: the ring is gone until a bridge that sees the daemon adds it
+            // back (IOS-2, SCH-19; ios swarm seed 1470 of --faults ghost-alert: the 00:00 ghost
+            // of a1.fri's 05:01 ended while the process was suspended).
+            return noteOSRemoval(entry, beforeItsTime: true)
+        }
+        guard let index = oracle.liveIndex, oracle.bindings[id] == oracle.occurrences[index].id else { return }
+        let ghost = HeldGhostEnd(id: id, occurrenceID: oracle.occurrences[index].id, rootID: entry.metadata.rootID,
+                                 fireWallMs: entry.nextFireWallMs, weekly: isWeekly(entry.schedule))
+        if entry.metadata.kind.opensOccurrence, noProcessObservedOpening(oracle.occurrences[index]), !ghostAlertsShown.contains(id) {
+            if heldSetShowsAlerting(id) {
+                ghostEndsHeld.removeAll { $0.id == id }
+                ghostEndsHeld.append(ghost)
+                if ghostEndsHeld.count > 16 { ghostEndsHeld.removeFirst() }
+            } else {
+                return closeUnseenGhost(index, ghost)
+            }
+        }
+        noteFault("ghost-alert-ended")
+    }
+
+    /// A weekly `.relative` ring, which AlarmKit keeps listed after its alert ends.
+    func isWeekly(_ schedule: RingSchedule) -> Bool {
+        if case .relative(_, _, .some) = schedule { return true }
+        return false
+    }
+
+    /// [limit] `alert-ended-unobserved-by-ghost-alert`: the ghost's occurrence, which no process
+    /// saw, ends unobservable. A one-shot leaves the list: like a ring the OS removed unheard, the
+    /// next view may read its past row as delivered and stopped (IOS-5) and open its occurrence,
+    /// or a launch may judge it missed; the oracle's OS-removal rules for ownership apply
+    /// (`osRemovedFires`: ios swarm seeds 338, 597 of this fault). Only that ring and ring time.
+    func closeUnseenGhost(_ index: Int, _ ghost: HeldGhostEnd) {
+        countExemption("alert-ended-unobserved-by-ghost-alert")
+        oracleClose(index, reason: "unobservable")
+        if ghost.weekly { return }
+        oracle.osRemovedFires.append((ghost.rootID, ghost.fireWallMs, nowMs))
+        if oracle.osRemovedFires.count > 64 { oracle.osRemovedFires.removeFirst() }
+        if !oracle.osRemovedRoots.contains(ghost.rootID) { oracle.osRemovedRoots.append(ghost.rootID) }
+    }
+
+    /// A process dies with sets showing ended ghosts alerting still held: no process saw them
+    /// (ios swarm seeds 2648, 2841: a weekly ghost while suspended, the process killed an hour
+    /// later; the next launch saw the ring scheduled for next week, nothing of the alert).
+    func ghostEndsUnseenAtDeath() {
+        let held = ghostEndsHeld.filter { heldSetShowsAlerting($0.id) }
+        ghostEndsHeld = []
+        for ghost in held {
+            guard let index = oracle.liveIndex, oracle.occurrences[index].id == ghost.occurrenceID,
+                  noProcessObservedOpening(oracle.occurrences[index]) else { continue }
+            closeUnseenGhost(index, ghost)
+        }
+    }
+}
+
+/// A ghost alert AlarmKit ended (OpenMinis#115): its ring, the occurrence it was bound to, its
+/// root and ring time (wall ms), and whether it is a weekly ring (which stays listed).
+struct HeldGhostEnd: Equatable {
+    var id: AlarmUUID
+    var occurrenceID: Int
+    var rootID: String
+    var fireWallMs: Int64
+    var weekly: Bool
+}
+
+/// A wrong-instant alert (issue 18, forums 820388): the ring, its root, its `.fixed` instant,
+/// and when it alerted (true ms, and the wall − true frame then).
+struct WrongInstantAlert: Equatable {
+    var ringID: AlarmUUID
+    var rootID: String
+    var alarmID: String
+    var fireWallMs: Int64
+    var alertedAtMs: Int64
+    var frameMs: Int64
+    /// What the alert played (it sounded, unsuppressed).
+    var played: PlayedSound? = nil
 }
 
 /// Android device state and faults: doze, charging, screen, force-stop, updates, audio.
@@ -571,6 +788,8 @@ extension World {
     /// with no alert of the occurrence at all is the bridge's, whatever the switch says.
     func silencedAlertExemption(occurrenceID: Int) -> String? {
         if let daemon = ios {
+            // OpenMinis#115: the occurrence's own alert is a ghost (no sound, no UI) while it lasts.
+            if daemon.alarms.contains(where: { daemon.isGhost($0) && oracle.bindings[$0.id] == occurrenceID }) { return "ghost-alert" }
             guard daemon.silentMode, daemon.parameters.silentModeSilencesAlerts else { return nil }
             let alerting = daemon.alarms.contains { $0.state == .alerting && oracle.bindings[$0.id] == occurrenceID }
             return alerting ? "mute-switch" : nil

@@ -249,6 +249,19 @@ final class World {
     lazy var launchState = LaunchWorldState(streams: streams)
     /// `fault late-delivery`: the next platform delivery is held back this long.
     var lateDeliveryMs: Int64?
+    /// `fault os-update` (issue 18, forums 809398): the next boot installs an OS update that
+    /// empties AlarmKit's inventory.
+    var osUpdateAtNextBoot = false
+    /// `fault ghost-alert` (issue 18): ghost alerts an `alarmUpdates` set showed alerting to a
+    /// running, ready bridge (held while it is suspended, it counts once it reaches it on resume).
+    var ghostAlertsShown: [AlarmUUID] = []
+    /// `fault ghost-alert`: ghosts that ended while a set showing them alerting waited in a
+    /// suspended process's held events: seen if the process resumes, never if it dies first
+    /// (ios swarm seeds 2648, 2841).
+    var ghostEndsHeld: [HeldGhostEnd] = []
+    /// `fault wrong-instant-alert` (issue 18, forums 820388): alerts AlarmKit began hours before
+    /// their `.fixed` instant, which the bridge must not take as that ring time's delivery.
+    var wrongInstantAlerts: [WrongInstantAlert] = []
     /// Android: the held delivery being released now (it has left AlarmManager's pending list).
     var androidReleasing: (triggerWallMs: Int64, metadata: RingMetadata, wallMinusTrueMs: Int64)?
     /// Android: the configured trigger (wall ms), metadata and wall-clock frame (wall − true ms)
@@ -506,6 +519,7 @@ final class World {
             startBackgroundBudget()
         case .toRunningApp(let input):
             guard process.running else { return }
+            noteGhostAlertShown(input)  // issue 18: the set reaches the bridge now
             step(input)
         case .storeRead(let incarnation):
             guard process.running, process.incarnation == incarnation else { return }
@@ -537,6 +551,7 @@ final class World {
                 lateHeldFireWallMs[id] = ios?.alarm(id)?.nextFireWallMs ?? wallMs
                 return
             }
+            if case .ghostEnd(let id, let generation) = daemonEvent { ghostAlertEnds(id, generation: generation) }
             if case .lateFire(let id, _) = daemonEvent {
                 lateHeld.removeAll { $0 == id }
                 releaseLateOracleFires(id)
@@ -846,6 +861,7 @@ final class World {
             revertUnseenLiveShift()  // the correction dies with the gated process's readings (REC-9)
         }
         unseenShiftHeldByGatedProcess = false
+        ghostEndsUnseenAtDeath()  // issue 18: held sets die with the process
         widenUnobservedJumpAtDeath()  // clock-jump-ambiguous-start (REC-9)
         walkProcessDied(reason)  // WALK-7, WALK-25
         walkWorld.stepCreditPending = nil  // the queued step event died with the process
@@ -912,6 +928,7 @@ final class World {
         if documentBefore?.liveOccurrence.map({ $0.deadlineMs > wallMs }) ?? true {  // not an expiry step
             checkOwnershipValidation(input, before: documentBefore, commands: commands)
         }
+        checkWrongInstantAlerts()  // issue 18: before the step's commands run (ID-8, OCC-2)
         if case .api(.completeChallenge(let rootID, let token)) = input { launchState.completionRequested = (rootID, token) }
         walkObserve(input, wasReady: wasReady)
         // legacy-migration: the commands of the step that migrated an older document.
@@ -938,6 +955,7 @@ final class World {
         noteRefusalSeen(input)  // missed-day-recorded, iOS
         coverStep(input, bridge: bridge, before: documentBefore, commands: commands)
         adoptBridgeTieOwner(bridge)  // OCC-2: a tie no audible silencing settled (first: the owner is matched next)
+        adoptAmbiguousWrongInstant(bridge)  // issue 18: a wrong-instant alert seen close to its time
         adoptAmbiguousStart(bridge)
         adoptBootHiddenJumpStart(bridge)
         adoptStaleZoneReading(bridge, alertingBefore: alertingBefore)
@@ -1368,6 +1386,14 @@ final class World {
     }
 
     func alertStarted(_ id: AlarmUUID, _ metadata: RingMetadata) {
+        if wrongInstantAlertStarted(id) {  // not its ring time (forums 820388)
+            sound.note(metadata.rootID, in: \.alertedRoots)  // SND-13: it did sound, unsuppressed (ios swarm seed 1754)
+            return reactToAlert(id)
+        }
+        if ios?.alarm(id).map({ ios?.isGhost($0) == true }) == true {  // OpenMinis#115
+            cover(.ghostAlert)
+            ghostAlertsShown.removeAll { $0 == id }  // a weekly ring's earlier ghost
+        }
         coverAlertStarted(metadata)
         checkSnoozeRingTime(id, metadata)  // invariant 9 after a clock change (SNZ-20)
         checkRecurrenceAlert(id, metadata)  // invariant 44
@@ -1376,6 +1402,11 @@ final class World {
         oracleOpenFrozenZoneRing(id, metadata)  // [limit] kill-switch-disabled (BOOT-12, REC-8)
         oracleAlertStarted(id, metadata)
         soundAlertStarted(id, metadata)
+        reactToAlert(id)
+    }
+
+    /// The sleepy user's reaction to an alert they may hear (checked again when it comes).
+    func reactToAlert(_ id: AlarmUUID) {
         guard setup.reactiveUser, randomBehaviourActs else { return }
         let roll = userRNG.uniform(below: 100)
         let delayMs: Int64
@@ -1479,7 +1510,7 @@ final class World {
     /// locked screen holds back sees nothing (ios seed 16830). Every other fault ends at the first
     /// ready step, as before.
     func stepCouldObserveFault(_ input: BridgeInput) -> Bool {
-        guard faultExemption?.name == "os-removed-alarm" else { return true }
+        guard faultExemption?.name == "os-removed-alarm" || faultExemption?.name == "ghost-alert-ended" else { return true }
         return inputShowsDaemon(input)
     }
 
@@ -1565,6 +1596,7 @@ final class World {
         let heldBeforeBoot = lateHeld.filter { ios?.alarm($0) != nil }
         onDaemon { $0.boot(nowWallMs: wallMs) }
         dropLateDeliveriesLostByBoot(heldBeforeBoot)
+        if osUpdateAtNextBoot { osUpdateClearsAlarms() }
         onAlarmManager { $0.boot() }
         armAcceptedRequestDrop()  // issue 18, World+Android.swift
         androidSide.stepSensor.reboot()  // the count restarts at zero (TYPE_STEP_COUNTER)

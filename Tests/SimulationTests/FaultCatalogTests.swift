@@ -17,7 +17,8 @@ struct FaultCatalogTests {
              .faultRevokeExactPermission, .faultGrantExactPermission, .faultCoalesceUpdates, .deviceTimeZone,
              .deviceSetClock, .deviceSilentMode, .userReinstall, .faultOSRemovesAlarm, .faultLateDelivery, .deviceDoze,
              .deviceCharging, .userAppUpdate, .faultForceStop, .faultAudioFocus, .faultPlaybackFailure, .faultKillSwitch,
-             .faultAppStateWriteFailure, .faultWorkoutLost, .userSetHealthAccess, .userForceQuit, .userUnlock:
+             .faultAppStateWriteFailure, .faultWorkoutLost, .userSetHealthAccess, .userForceQuit, .userUnlock,
+             .faultWrongInstantAlert, .faultGhostAlert, .faultOSUpdate:
             return true
         default:
             return false
