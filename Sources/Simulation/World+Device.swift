@@ -541,7 +541,7 @@ extension World {
     /// first seen at 03:21 for 05:34). The oracle takes the bridge's reading: that occurrence is
     /// live from now, and the ring time, when it comes, is that occurrence already opened.
     /// Narrow: only the root and ring time of a recorded wrong-instant alert, only before it.
-    func adoptAmbiguousWrongInstant(_ bridge: BridgeCore) {
+    func adoptAmbiguousWrongInstant(_ bridge: any BridgeUnderTest) {
         guard !wrongInstantAlerts.isEmpty, let live = bridge.document?.liveOccurrence, oracle.liveIndex == nil,
               let alert = wrongInstantAlerts.last(where: { $0.rootID == live.rootID && $0.fireWallMs == live.startedAtMs }),
               nowMs < alert.fireWallMs - alert.frameMs, !alreadyOpened(rootID: alert.rootID, fireWallMs: alert.fireWallMs) else { return }
