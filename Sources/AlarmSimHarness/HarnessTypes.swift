@@ -59,10 +59,14 @@ public struct HarnessCampaign: Sendable {
     public var seeds: ClosedRange<UInt64>
     /// The fault profile every seed was drawn with.
     public var faults: FaultSelection
-    /// Every failing seed, in seed order; a run stops at its first violation.
+    /// Every failing seed, in seed order (a replayed known failure that still fails first); a run
+    /// stops at its first violation.
     public var failures: [HarnessFailure]
     /// Exemptions the runs applied (`[limit]` gaps, RULES.md), summed by name, sorted by name.
     public var exemptions: [RunParameter]
+    /// The known-failure repro lines replayed before the seeds, in file order (empty unless the
+    /// campaign was given a failures file: ``Harness/fuzz(_:platform:seeds:faults:defects:liveness:shrinkBudget:regressions:)``).
+    public var knownReplayed: [String] = []
 
     /// - Parameters: see the properties.
     public init(bridgeName: String, platform: PlatformFlavor, seeds: ClosedRange<UInt64>, faults: FaultSelection,
