@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "AlarmSimCLI", dependencies: ["Campaign", "Reporting", "Scenario", "Simulation", "SimKernel"]),
         .executableTarget(name: "alarmsim", dependencies: ["AlarmSimCLI"]),
         // The library face (issue 19): scenarios, campaigns, replay for any bridge.
-        .target(name: "AlarmSimHarness", dependencies: ["AlarmBridge", "Campaign", "Scenario", "Simulation", "SimKernel"]),
+        .target(name: "AlarmSimHarness", dependencies: ["AlarmBridge", "Campaign", "Reporting", "Scenario", "Simulation", "SimKernel"]),
         .target(name: "AlarmSimTesting", dependencies: ["AlarmSimHarness"]),
 
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),

@@ -11,7 +11,9 @@ import Simulation
 /// Every function is a pure function of its arguments (DESIGN.md, "Determinism"): the same
 /// bridge, platform, seed and faults give the same violations and trace hash in any process.
 /// Nothing here reads the wall clock, spawns threads or touches the file system except
-/// ``runScenario(file:bridge:)``, which reads the one file it is given.
+/// ``runScenario(file:bridge:)``, which reads the one file it is given, and the failures file
+/// that ``fuzz(_:platform:seeds:faults:defects:liveness:shrinkBudget:regressions:)`` reads and
+/// ``recordFailures(_:to:)`` writes.
 public enum Harness {
     /// Runs a scenario file (`Scenarios/README.md` has the grammar) against `bridge`.
     ///

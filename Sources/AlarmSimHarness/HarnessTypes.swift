@@ -59,8 +59,8 @@ public struct HarnessCampaign: Sendable {
     public var seeds: ClosedRange<UInt64>
     /// The fault profile every seed was drawn with.
     public var faults: FaultSelection
-    /// Every failing seed, in seed order (a replayed known failure that still fails first); a run
-    /// stops at its first violation.
+    /// Every failing run: the replayed known failures that still fail first (in file order), then
+    /// the failing seeds in seed order; a run stops at its first violation.
     public var failures: [HarnessFailure]
     /// Exemptions the runs applied (`[limit]` gaps, RULES.md), summed by name, sorted by name.
     public var exemptions: [RunParameter]
@@ -91,7 +91,8 @@ public struct HarnessCampaign: Sendable {
     /// and a count line.
     public var summaryText: String {
         var lines = failures.map(\.description)
-        lines.append("\(bridgeName) on \(platform.rawValue), seeds \(seeds.lowerBound)...\(seeds.upperBound), profile \(faults): "
+        let known = knownReplayed.isEmpty ? "" : "\(knownReplayed.count) known failure(s) replayed first, then "
+        lines.append("\(bridgeName) on \(platform.rawValue), \(known)seeds \(seeds.lowerBound)...\(seeds.upperBound), profile \(faults): "
                      + "\(failures.count) failing, invariants: \(invariantsBroken.joined(separator: ", "))")
         return lines.joined(separator: "\n")
     }

@@ -102,4 +102,41 @@ struct HarnessTests {
             #expect(error.message.hasPrefix("\(path):3: "))
         }
     }
+
+    @Test("recording into an existing failures file appends (the file is never lost), compared as runs, not text")
+    func recordAppends() throws {
+        let path = try Self.temporaryFailuresFile()
+        let first = Harness.fuzz(.builtIn, platform: .ios, seeds: 1...1, defects: [.titleInRingID], shrinkBudget: 0)
+        let second = Harness.fuzz(.builtIn, platform: .ios, seeds: 2...3, defects: [.titleInRingID], shrinkBudget: 0)
+        let one = try #require(first.failures.first)
+        #expect(try Harness.recordFailures(first, to: path) == [one.reproLine])
+        let added = try Harness.recordFailures(second, to: path)
+        #expect(added == second.failures.map(\.reproLine) && !added.isEmpty)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(lines.map(String.init) == [one.reproLine] + added)
+        // A hand-written line in another word order (and CRLF) is the same run: not appended again.
+        let options = Array(one.reproLine.split(separator: " ").map(String.init).dropFirst(2))
+        let pairs = stride(from: 0, to: options.count - 1, by: 2).map { options[$0] + " " + options[$0 + 1] }
+        let reordered = (["alarmsim", "replay"] + pairs.reversed()).joined(separator: " ")
+        #expect(reordered != one.reproLine)
+        try (reordered + "\r\n").write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try Harness.recordFailures(first, to: path).isEmpty)
+    }
+
+    @Test("a failures file is replayed only for its own bridge, platform and defect set; every line is checked")
+    func replayFilters() throws {
+        let path = try Self.temporaryFailuresFile()
+        try "alarmsim replay --platform ios --seed 1 --defect title-in-ring-id\r\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let correct = try Harness.fuzz(.builtIn, platform: .ios, seeds: 5...5, shrinkBudget: 0, regressions: path)
+        #expect(correct.knownReplayed.isEmpty)  // another defect set: not this campaign's
+        let withDefect = try Harness.fuzz(.builtIn, platform: .ios, seeds: 5...5, defects: [.titleInRingID],
+                                          shrinkBudget: 0, regressions: path)
+        #expect(withDefect.knownReplayed.count == 1)
+        withKnownIssue("the title-in-ring-id defect is on") { withDefect.recordIssues() }
+        try "hello world\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(throws: HarnessError.self) {
+            _ = try Harness.fuzz(.builtIn, platform: .ios, seeds: 1...1, shrinkBudget: 0, regressions: path)
+        }
+    }
 }
+
