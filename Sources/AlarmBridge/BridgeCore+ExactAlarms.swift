@@ -124,7 +124,8 @@ extension BridgeCore {
                 && !deliveryInFlight(row, now: now)
                 && now.wallMs - row.fireWallMs < Self.inexactWindowBoundMs
                 && document.alarm(row.metadata.alarmID)?.enabled == true
-                && !(document.missedRingIDs ?? []).contains(row.id)  // a failed add-back, recorded: not again
+                // A failed add-back, recorded: not again, unless this process retries it.
+                && (!(document.missedRingIDs ?? []).contains(row.id) || failedReAdds.contains(row.id))
                 && !isPlannedInEarlierZone(row)  // REC-8: the day's ring time moved with the zone
                 && !document.occurrences.contains { $0.rootID == row.metadata.rootID && $0.startedAtMs == row.fireWallMs }
         }.map { row in

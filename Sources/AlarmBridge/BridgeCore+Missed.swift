@@ -99,19 +99,45 @@ extension BridgeCore {
 
     /// A primary the sync added back after its ring time (an undelivered inexact one inside its
     /// AMS window, ``undeliveredInexactPrimaries(now:)``) whose registration failed: nothing will
-    /// ring that day, and the failure takes its row — the day's only evidence — with it, so the
-    /// day is recorded now (android seed 1497: force-stopped over 09:23, the 09:53 launch's
-    /// re-registration failed, and the day was left with neither a ring nor a record).
-    /// - Returns: true when the day was recorded (the caller keeps the row for a late delivery of
-    ///   the original alarm, OCC-2).
+    /// ring that day unless a retry lands, and a process death before it takes the row — the day's
+    /// only evidence — with it, so the day is recorded now (android seed 1497: force-stopped over
+    /// 09:23, the 09:53 launch's re-registration failed, and the day was left with neither a ring
+    /// nor a record). A failure worth retrying (``isRetryable(_:)``) is also remembered in
+    /// `failedReAdds`: the primary retry's sync adds the day back again while the process lives,
+    /// and a landed add-back withdraws the record (``withdrawFailedReAddRecord(_:into:)``; android
+    /// swarm seed 15377: the only add-back failed at 05:17 and the occurrence the oracle opened
+    /// was never rung; android uniform seeds 3168, 4728, 5919, 6851, 8821: the process died before
+    /// the retry, and the record is what is left). [derived] WALK-18, AND-3, API-20, OCC-2.
+    /// - Returns: true when the day is recorded by this failure or an earlier one of this process
+    ///   (the caller keeps the row for a late delivery of the original alarm, OCC-2).
     @discardableResult
-    mutating func recordFailedReAdd(_ row: RingRow, now: BridgeInstants, into out: inout [BridgeCommand]) -> Bool {
+    mutating func recordFailedReAdd(_ row: RingRow, error: PlatformError, now: BridgeInstants,
+                                    into out: inout [BridgeCommand]) -> Bool {
         guard flavor == .android, let document, row.metadata.kind == .primary, !row.delivered, row.fireWallMs <= now.wallMs,
-              row.publishedAtMs >= row.fireWallMs,
-              !(document.missedRingIDs ?? []).contains(row.id), document.alarm(row.metadata.alarmID)?.enabled == true,
+              row.publishedAtMs >= row.fireWallMs, document.alarm(row.metadata.alarmID)?.enabled == true,
               !document.occurrences.contains(where: { $0.startedAtMs == row.fireWallMs }) else { return false }
+        if (document.missedRingIDs ?? []).contains(row.id) { return failedReAdds.contains(row.id) }
         recordMissed([row], into: &out)
-        return !defects.missedOccurrenceNotRecorded
+        guard !defects.missedOccurrenceNotRecorded else { return false }
+        if isRetryable(error), !failedReAdds.contains(row.id) {
+            failedReAdds.append(row.id)
+            if failedReAdds.count > Self.heldInProcessMax { failedReAdds.removeFirst() }
+        }
+        return true
+    }
+
+    /// A failed add-back that landed on a retry (``recordFailedReAdd(_:error:now:into:)``): the
+    /// day will ring after all, so its `missed` receipt and `missedRingIDs` entry are withdrawn
+    /// (API-20: a missed record says no ring was delivered).
+    mutating func withdrawFailedReAddRecord(_ row: RingRow, into out: inout [BridgeCommand]) {
+        guard let index = failedReAdds.firstIndex(of: row.id) else { return }
+        failedReAdds.remove(at: index)
+        let token = "missed:\(row.metadata.rootID):\(row.fireWallMs)"
+        mutate { document in
+            document.missReceipts.removeAll { $0.token == token }
+            document.missedRingIDs?.removeAll { $0 == row.id }
+        }
+        out.append(.note("primary \(row.id) added back on a retry: its missed record is withdrawn"))
     }
 
     /// Appends one `missed` receipt per row, remembers the rows (`missedRingIDs`), persists.

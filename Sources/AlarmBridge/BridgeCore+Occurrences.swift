@@ -1132,6 +1132,7 @@ extension BridgeCore {
                 mutate { $0.refusedRows?.removeAll { $0.id == id } }  // it landed after all
             }
             if row.metadata.kind == .primary { primaryLanded(into: &out) }  // CAP-3
+            withdrawFailedReAddRecord(row, into: &out)  // [derived] WALK-18, AND-3: the retry landed
             if let token = row.metadata.token, document?.occurrence(token: token)?.state != .live {
                 // Its occurrence closed while the request was in flight: retire it now (OCC-25).
                 retire(row, reason: "armed after its occurrence closed", into: &out)
@@ -1149,7 +1150,7 @@ extension BridgeCore {
         case .failure(let error):
             if degradeRefusedExact(row, error: error, now: now, into: &out) { return }  // AND-1, AND-3
             if handleLimitFailure(row, error: error, now: now, into: &out) { return }  // CAP-4: one retry
-            let reAddRecorded = recordFailedReAdd(row, now: now, into: &out)  // a day added back that cannot ring is recorded
+            let reAddRecorded = recordFailedReAdd(row, error: error, now: now, into: &out)  // a day added back that cannot ring is recorded
             if let previous = saves.pending.lazy.compactMap({ $0.heldRow(id) }).first, previous.confirmed {
                 // SCH-10: a direct save's same-ID replacement failed: the daemon still holds the
                 // ring as last registered (the previous row, or a superseded save's write that
@@ -1200,16 +1201,22 @@ extension BridgeCore {
         armSuccessor(for: live, now: now, into: &out)
     }
 
+    /// A failure a later request may not meet: not a limit (the capacity limit, CAP-4; a missing
+    /// authorization or exact-alarm permission, SCH-26, AND-1).
+    func isRetryable(_ error: PlatformError) -> Bool {
+        switch error {
+        case .maximumLimitReached, .notAuthorized, .securityException, .illegalStateException: return false
+        case .writeFailed, .notFound, .invalidState, .readFailed: return true
+        }
+    }
+
     /// A failed primary is requested again by a re-planning sync after a backoff (2 s, doubling
     /// to 5 min) while the process lives: a failed write is no reason to leave a morning silent
     /// ([derived] WALK-18, AND-3). The capacity limit has its own single retry (CAP-4, CAP-9) and
     /// a missing authorization or exact-alarm permission waits for its grant (SCH-26, AND-1,
     /// AND-3); a direct save's failure is JS's to retry (SCH-10, API-19).
     mutating func schedulePrimaryRetry(_ id: AlarmUUID, after error: PlatformError, into out: inout [BridgeCommand]) {
-        switch error {
-        case .maximumLimitReached, .notAuthorized, .securityException, .illegalStateException: return  // limits: CAP-4, SCH-26, AND-1
-        case .writeFailed, .notFound, .invalidState, .readFailed: break
-        }
+        guard isRetryable(error) else { return }
         if defects.givesUpOnFailedPrimary {
             // Known defect: no timer retry, and no sync of this process requests it again (a
             // resume's re-plan included, SCH-24), as its description says.

@@ -65,6 +65,11 @@ public struct BridgeCore: Sendable {
     /// does not cancel them again every few seconds (bounded, oldest dropped first; a new process
     /// cancels once more, which finds nothing).
     var reAddedCopiesCancelled: [AlarmUUID] = []
+    /// Android: undelivered inexact primaries whose add-back failed in this process with an error
+    /// worth retrying, their day recorded missed at the failure (``recordFailedReAdd(_:error:now:into:)``):
+    /// the primary retry's sync adds them back again, and a landed add-back withdraws the record
+    /// (bounded, oldest dropped first; process-local, like the retry timer).
+    var failedReAdds: [AlarmUUID] = []
     /// iOS, SCH-9: rings whose schedule call this process saw return ok, with that instant
     /// (monotonic ms), for ``listingLagMs`` (bounded). AlarmKit may list a new alarm a moment
     /// after its schedule call returned, so a read in that moment that lacks it is no evidence

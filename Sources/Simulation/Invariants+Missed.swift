@@ -19,6 +19,10 @@ struct MissedExpectation {
     /// True once the platform held a primary for the ring time after that read: the launch added
     /// the day back (an undelivered inexact primary inside its AMS window).
     var addedBack = false
+    /// True while the bridge's `missed` receipt for the day is in the durable store: the record
+    /// is made, and the expectation is kept only so that a late delivery of an added-back copy
+    /// still opens the day (``oracleMissedDayRungLate(_:)``).
+    var recorded = false
 }
 
 extension World {
@@ -26,8 +30,15 @@ extension World {
     /// named [limit] or fault that silenced the day (force-stop, a restart that re-armed nothing,
     /// a failed registration). Only when the persisted store holds the undelivered row that
     /// planned this ring time: that row is what the next launch can see.
-    func noteMissedOccurrence(rootID: String, fireWallMs: Int64, cause: String) {
-        notePassOverUnheld(rootID: rootID, fireWallMs: fireWallMs)
+    ///
+    /// A ring time a forward clock jump went over is due at the jump, and is judged by the ring
+    /// time it had (`jumpedOverRingTimes`): that is the instant the stored row, the platform's
+    /// re-added request and the bridge's record carry (android uniform seed 3168: a +10 min jump
+    /// during a reboot went over 05:19; the launch's re-add failed and was recorded, and the
+    /// retry's delivery opened an occurrence the oracle, judging 05:19:14.944, never expected).
+    func noteMissedOccurrence(rootID: String, fireWallMs dueWallMs: Int64, cause: String) {
+        notePassOverUnheld(rootID: rootID, fireWallMs: dueWallMs)
+        let fireWallMs = jumpedOverRingTimes.last(where: { $0.rootID == rootID && $0.dueWallMs == dueWallMs })?.ringWallMs ?? dueWallMs
         // iOS: only a refusal a bridge process saw proves the day: a ring that vanished from
         // AlarmKit, confirmed or with its answer lost with its process (never confirmed), reads
         // exactly like one that landed, fired and was dismissed by the lock or volume button
@@ -92,7 +103,8 @@ extension World {
         case .scheduledTimes where setup.platform == .android: break  // AND-5: it repairs too
         default: return
         }
-        for index in missedExpectations.indices where missedExpectations[index].incarnation != process.incarnation
+        for index in missedExpectations.indices where !missedExpectations[index].recorded
+            && missedExpectations[index].incarnation != process.incarnation
             && missedExpectations[index].readAtMs == nil
             && wallMs - missedExpectations[index].fireWallMs > BridgeCore.missedOccurrenceGraceMs {
             missedExpectations[index].readAtMs = nowMs
@@ -105,15 +117,13 @@ extension World {
     /// is in the durable store within T_OP of that launch's first successful sync read.
     func checkMissedRecorded() {
         guard !missedExpectations.isEmpty, !stopped else { return }
-        let receipts = storedDocument?.missReceipts ?? []
         let occurrences = storedDocument?.occurrences ?? []
         missedExpectations.removeAll { expected in
-            receipts.contains { $0.reason == MissReceipt.missedReason && $0.rootID == expected.rootID && $0.expiredAtMs == expected.fireWallMs }
-                || occurrences.contains { $0.startedAtMs == expected.fireWallMs }
-                || !rootEnabled(expected.rootID)
+            occurrences.contains { $0.startedAtMs == expected.fireWallMs } || !rootEnabled(expected.rootID)
         }
+        noteMissedReceipts()
         reoweAddedBackDays()
-        for expected in missedExpectations {
+        for expected in missedExpectations where !expected.recorded {
             guard let readAt = expected.readAtMs, nowMs - readAt > setup.transitionBoundMs,
                   !platformHoldsPrimary(rootID: expected.rootID, fireWallMs: expected.fireWallMs) else { continue }
             if droppedUnseen(rootID: expected.rootID, fireWallMs: expected.fireWallMs) {
@@ -126,6 +136,27 @@ extension World {
             }
             violate("missed-day-recorded", [], "\(expected.rootID) did not ring at \(localTimeText(expected.fireWallMs)) (\(expected.cause)), and the next launch left no missed record the app can see \(HumanText.duration(nowMs - readAt)) after its sync read the platform")
             return
+        }
+    }
+
+    /// Marks the expectations whose `missed` receipt is in the durable store as `recorded`. A
+    /// recorded day whose receipt is gone again while the platform holds a primary for it was
+    /// added back on a retry, and the bridge withdrew the record (BridgeCore+Missed.swift,
+    /// `withdrawFailedReAddRecord`; android uniform seed 3168): it is owed again as an added-back
+    /// day. A receipt gone with nothing held was taken by the app (API-20): the record was made.
+    func noteMissedReceipts() {
+        let receipts = storedDocument?.missReceipts ?? []
+        for index in missedExpectations.indices {
+            let expected = missedExpectations[index]
+            let present = receipts.contains {
+                $0.reason == MissReceipt.missedReason && $0.rootID == expected.rootID && $0.expiredAtMs == expected.fireWallMs
+            }
+            if present {
+                missedExpectations[index].recorded = true
+            } else if expected.recorded, platformHoldsPrimary(rootID: expected.rootID, fireWallMs: expected.fireWallMs) {
+                missedExpectations[index].recorded = false
+                record("oracle", "missed-record-withdrawn", [TraceField("root", expected.rootID)])
+            }
         }
     }
 
@@ -148,7 +179,7 @@ extension World {
     /// process runs (the bridge's own cancel) is still judged from that read.
     func reoweAddedBackDays() {
         guard setup.platform == .android else { return }  // iOS owes only seen refusals, never adds back
-        for index in missedExpectations.indices {
+        for index in missedExpectations.indices where !missedExpectations[index].recorded {
             let expected = missedExpectations[index]
             // A dropped add-back the app cannot see counts as added back (issue 18): when its
             // PendingIntent goes with no process running (a reboot, a force-stop), it is owed again.

@@ -282,7 +282,7 @@ extension World {
             noteUnseenLiveShift(occurrenceID: oracle.occurrences[index].id, deltaMs: deltaMs)
             if gatedReading { unseenShiftHeldByGatedProcess = true }
         }
-        var jumpedOver: [(rootID: String, alarmID: String)] = []
+        var jumpedOver: [(rootID: String, alarmID: String, ringWallMs: Int64)] = []
         if deltaMs > 0 {
             // iOS: `.relative` schedules fire a jumped-over time per `jumpedOverRelativeFires`; a
             // repeating alarm with skip dates is registered as concrete `.fixed` occurrences
@@ -294,7 +294,7 @@ extension World {
                         ?? calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: before)
                     // REC-4: a skip date has no occurrence to jump over.
                     if fire > before && fire <= wallMs && !root.skipDates.contains(calendar.localDate(fire)) {
-                        jumpedOver.append((root.id, alarm.id))
+                        jumpedOver.append((root.id, alarm.id, fire))
                     }
                 }
             }
@@ -349,13 +349,16 @@ extension World {
     }
 
     /// Drops every pending oracle fire time and plans them again from the wall clock and zone now
-    /// in force; `jumpedOver` roots are due at once.
-    func replanOracleFireTimes(jumpedOver: [(rootID: String, alarmID: String)]) {
+    /// in force; `jumpedOver` roots are due at once, each ring time remembered
+    /// (`jumpedOverRingTimes`) for the evidence of a missed day.
+    func replanOracleFireTimes(jumpedOver: [(rootID: String, alarmID: String, ringWallMs: Int64)]) {
         queue.removeAll { event in
             if case .fireTime = event { return true }
             return false
         }
         for root in jumpedOver {
+            jumpedOverRingTimes.append((root.rootID, wallMs, root.ringWallMs))
+            if jumpedOverRingTimes.count > 32 { jumpedOverRingTimes.removeFirst() }
             queue.schedule(.fireTime(rootID: root.rootID, alarmID: root.alarmID, wallMs: wallMs), at: nowMs)
         }
         scheduleOracleFireTimes()

@@ -95,6 +95,10 @@ final class World {
     var process = AppProcess()
     /// iOS: the protected-data store; Android: device-protected storage (AND-2).
     var storedDocument: BridgeDocument?
+    /// Roots a forward clock jump went over, due at the jump (`dueWallMs`, the wall clock after it)
+    /// with the ring time the jump passed (`ringWallMs`): the ring time the platform's rows and
+    /// a missed record carry (bounded, oldest dropped first; World+Device.swift).
+    var jumpedOverRingTimes: [(rootID: String, dueWallMs: Int64, ringWallMs: Int64)] = []
     /// Android: credential-protected storage, where an older version kept the bridge state
     /// (AND-4); readable only after the first unlock since boot.
     var credentialStoredDocument: BridgeDocument?
