@@ -38,7 +38,7 @@ extension World {
     /// retry's delivery opened an occurrence the oracle, judging 05:19:14.944, never expected).
     func noteMissedOccurrence(rootID: String, fireWallMs dueWallMs: Int64, cause: String) {
         notePassOverUnheld(rootID: rootID, fireWallMs: dueWallMs)
-        let fireWallMs = jumpedOverRingTimes.last(where: { $0.rootID == rootID && $0.dueWallMs == dueWallMs })?.ringWallMs ?? dueWallMs
+        let fireWallMs = jumpedOverRingTime(rootID: rootID, dueWallMs: dueWallMs) ?? dueWallMs
         // iOS: only a refusal a bridge process saw proves the day: a ring that vanished from
         // AlarmKit, confirmed or with its answer lost with its process (never confirmed), reads
         // exactly like one that landed, fired and was dismissed by the lock or volume button

@@ -1041,7 +1041,27 @@ extension World {
         enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
     }
 
+    /// True when the platform holds an occurrence-opening ring of `rootID` for the ring time
+    /// `fireWallMs` (iOS: a primary or seed in AlarmKit; Android: a pending or just-delivered primary).
+    /// A ring time a forward clock jump went over is due at the jump (`fireWallMs` is the wall
+    /// clock after it) while the platform's ring keeps its own instant: an iOS `.fixed` one (REC-4)
+    /// and an Android RTC one alert at the jump with their ring time unchanged, so that instant
+    /// (`jumpedOverRingTimes`) holds the day too (ios uniform seed 29247: a skip-date weekly's
+    /// `.fixed` 05:20, its save interrupted by a process death, went over by a +1 h jump and
+    /// alerted; the oracle, looking for 06:09, excused the day as an interrupted save's time).
     func platformHoldsPrimary(rootID: String, fireWallMs: Int64) -> Bool {
+        if platformHoldsPrimary(rootID: rootID, ringWallMs: fireWallMs) { return true }
+        guard let ringWallMs = jumpedOverRingTime(rootID: rootID, dueWallMs: fireWallMs) else { return false }
+        return platformHoldsPrimary(rootID: rootID, ringWallMs: ringWallMs)
+    }
+
+    /// The ring time a forward jump went over for `rootID`, when its fire time is due at
+    /// `dueWallMs` because of that jump (World+Device.swift, `replanOracleFireTimes`).
+    func jumpedOverRingTime(rootID: String, dueWallMs: Int64) -> Int64? {
+        jumpedOverRingTimes.last(where: { $0.rootID == rootID && $0.dueWallMs == dueWallMs })?.ringWallMs
+    }
+
+    private func platformHoldsPrimary(rootID: String, ringWallMs fireWallMs: Int64) -> Bool {
         if let daemon = ios {
             // A seed at the fire time holds it too: it opens the occurrence if it fires (REC-5).
             return daemon.alarms.contains { $0.metadata.rootID == rootID && $0.metadata.kind.opensOccurrence && $0.nextFireWallMs == fireWallMs }
