@@ -507,7 +507,13 @@ extension BridgeCore {
         let acrossToken = correctionLiveToken
         if let incumbent = document?.occurrences.last(where: { record in
             let corrected = record.token == acrossToken || record.inactivityClockOffsetMs != 0
-            return record.rootID != row.metadata.rootID && record.wasLive(at: corrected ? reachedAt : startedAt)
+            // The root's own occurrence counts too, unless it is this very ring time (OCC-20, below):
+            // a leftover ring of the definition an interrupted save replaced opened the day, and the
+            // new ring time came while it was live, as the live path judges it (ios uniform seed
+            // 22407: a1.fri edited from 08:06 to 08:18, the process died in the save; both rang,
+            // and the launch at 08:22, after 08:06's occurrence expired, opened 08:18 as a new one).
+            let ownRingTime = record.rootID == row.metadata.rootID && record.startedAtMs == startedAt
+            return !ownRingTime && record.wasLive(at: corrected ? reachedAt : startedAt)
         }) {
             // OCC-3: this root became due while another occurrence was live — observed only now
             // (a suspended or dead process), after that occurrence closed. Still a pass-over.
