@@ -571,10 +571,19 @@ extension BridgeCore {
     public static let wrongInstantLeadMs: Int64 = 3 * 3_600_000
 
     /// True when ring `id`, seen alerting (or stopped) at `atWallMs`, alerted at a wrong instant.
+    /// The lead is measured in the frame the alert may have begun in: a forward correction seen
+    /// since the previous view of the daemon (`lastForwardJump`) may have come after the alert
+    /// began, and then the alert was that much further ahead of its instant (REC-9; ios uniform
+    /// seed 25069: an alert at 00:00 for 09:01, a +1 h jump at 03:45, seen at 06:40 — 2 h 20 min
+    /// ahead on the clock now, 3 h 20 min when it began).
     func isWrongInstantDelivery(_ id: AlarmUUID, atWallMs: Int64) -> Bool {
         guard flavor == .ios, !defects.wrongInstantTakenAsStart, let row = document?.row(id), !row.delivered,
               case .fixed(let wallMs) = row.schedule else { return false }
-        return wallMs - atWallMs > Self.wrongInstantLeadMs
+        var leadMs = wallMs - atWallMs
+        if let jump = lastForwardJump, (observedBeforeWallMs ?? .min) < jump.toWallMs, atWallMs >= jump.toWallMs {
+            leadMs += jump.toWallMs - jump.fromWallMs
+        }
+        return leadMs > Self.wrongInstantLeadMs
     }
 
     /// Registers ring `id` again for its own instant after a wrong-instant alert (see
