@@ -148,10 +148,14 @@ extension World {
     /// At a cancel in a limit-failure step: only a non-alerting seed whose fire time is later than
     /// the refused primary's may be cancelled to free capacity (CAP-4, CAP-5).
     /// A failed direct save's rollback of its own new rings (SCH-10) frees nothing for another ring:
-    /// it is not a capacity decision.
+    /// it is not a capacity decision. Nor is FG-2's consumption of an imminent successor while the
+    /// app is natively active (origin `foreground`), which the same step may make (ios uniform
+    /// seed 25332: the refusal of a3.sun's new primary reached the launch step that consumed
+    /// a2.wed's imminent successor); the foreground checks judge that cancel.
     func checkCapacityCancel(_ id: AlarmUUID, origin: CommandOrigin) {
         guard !stopped, let failed = limitFailureInStep, let metadata = groundTruthMetadata(id) else { return }
         if origin == .directSave, metadata.kind == .primary, (requestMetadata[failed] ?? groundTruthMetadata(failed))?.alarmID == metadata.alarmID { return }
+        if origin == .foreground, metadata.kind == .successor, process.active { return }
         let failedFire = requestFires[failed]
         let fire: Int64? = ios?.alarm(id)?.nextFireWallMs
         if metadata.kind != .seed || isAudible(id) || (failedFire != nil && fire != nil && fire! <= failedFire!) {
