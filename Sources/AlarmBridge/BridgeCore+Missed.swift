@@ -38,7 +38,10 @@ extension BridgeCore {
     mutating func noteRefusedRow(_ row: RingRow, error: PlatformError) {
         guard flavor == .ios, row.metadata.kind.opensOccurrence, error != .maximumLimitReached else { return }
         mutate { document in
-            var rows = (document.refusedRows ?? []).filter { $0.id != row.id }
+            // One per ring time: a later refusal of the same ring for a later time (a weekly
+            // `.relative` re-registration after its ring time) keeps the earlier, passed one
+            // (ios uniform seed 19069: retries at 06:00:00 for next Monday replaced the refused 06:00).
+            var rows = (document.refusedRows ?? []).filter { $0.id != row.id || $0.fireWallMs != row.fireWallMs }
             rows.append(row)
             if rows.count > Self.refusedRowsMax { rows.removeFirst(rows.count - Self.refusedRowsMax) }
             document.refusedRows = rows
@@ -74,7 +77,7 @@ extension BridgeCore {
         for row in document.rings + refused where row.metadata.kind.opensOccurrence && !row.delivered && !inFlight.contains(row.id)
             && (row.isPast(at: now.wallMs) || (refusedIDs.contains(row.id) && row.fireWallMs <= now.wallMs))
             && now.wallMs - row.fireWallMs > Self.missedOccurrenceGraceMs
-            && !present.contains(row.id) && !recorded.contains(row.id)
+            && (!present.contains(row.id) || (refusedIDs.contains(row.id) && landedAfterRefusal(row))) && !recorded.contains(row.id)
             && (refusedIDs.contains(row.id) || !deliveredByJump(row, now: now))
             && !(row.inexact == true && now.wallMs - row.fireWallMs < Self.inexactWindowBoundMs  // still due: re-added (AND-1, AND-3)
                  && !isPlannedInEarlierZone(row)) {  // unless the zone moved its day (REC-8): not re-added
@@ -87,6 +90,22 @@ extension BridgeCore {
             mutate { $0.refusedRows = rows.filter { now.wallMs - $0.fireWallMs <= Self.missedOccurrenceGraceMs } }
         }
         recordMissed(missed, into: &out)
+    }
+
+    /// SCH-2, SCH-10: true when `landed`, a `.relative` registration that landed at `now`, came
+    /// after the `refused` row's ring time: AlarmKit rings it at the first match after its
+    /// registration, never at that passed ring time.
+    static func landedPastRingTime(_ landed: RingRow, refused: RingRow, now: BridgeInstants) -> Bool {
+        guard case .relative = landed.schedule else { return false }
+        return refused.fireWallMs <= now.wallMs
+    }
+
+    /// A refused row whose ring ID AlarmKit lists again because a later registration of it landed
+    /// after the refused ring time (``landedPastRingTime(_:refused:now:)``): the listing is that
+    /// later registration, not the refused ring time's (ios uniform seed 19069).
+    func landedAfterRefusal(_ refused: RingRow) -> Bool {
+        guard let current = document?.row(refused.id), current.confirmed, case .relative = current.schedule else { return false }
+        return current.publishedAtMs > refused.fireWallMs
     }
 
     /// True when `row`'s instant is, in the zone in force, its root's configured hour and minute

@@ -1144,7 +1144,12 @@ extension BridgeCore {
             }) }
             capacityRegistered(row)  // CAP-4, CAP-9
             if document?.refusedRows?.contains(where: { $0.id == id }) == true {
-                mutate { $0.refusedRows?.removeAll { $0.id == id } }  // it landed after all
+                // It landed after all — for the refused ring time only when it can still ring it: a
+                // `.relative` schedule rings at the first match after its registration, so one that
+                // lands after the refused ring time leaves that day unrung, and the refused row stays
+                // its evidence (ios uniform seed 19069: a3.mon's re-registration, refused at 00:00,
+                // landed again at 06:00:00.017 for next Monday, and the silent 06:00 went unrecorded).
+                mutate { $0.refusedRows?.removeAll { $0.id == id && !Self.landedPastRingTime(row, refused: $0, now: now) } }
             }
             if row.metadata.kind == .primary { primaryLanded(into: &out) }  // CAP-3
             withdrawFailedReAddRecord(row, into: &out)  // [derived] WALK-18, AND-3: the retry landed
