@@ -8,7 +8,7 @@ import Simulation
 struct BenchCommand: Command {
     static let name = "bench"
     static let abstract = "Measure event-queue and simulation cost, throughput, --jobs speed-up and campaign memory (default Reports/latest/benchmarks.md; the committed report: --out Reports/benchmarks.md)."
-    static let usage = "alarmsim bench [--out FILE] [--quick] [--seeds N] [--jobs-seeds N] [--memory-seeds N] [--binary PATH]"
+    static let usage = "alarmsim bench [--out FILE] [--quick] [--seeds N] [--jobs-seeds N] [--memory-seeds N] [--binary PATH] [--baseline PATH [--baseline-seeds N] [--baseline-rounds N] [--baseline-only]]"
     static let options = [
         "  --out FILE          the Markdown report to write atomically (default: \(defaultOutPath))",
         "  --quick             tiny sizes, for a smoke test (seconds); the figures mean little",
@@ -17,6 +17,12 @@ struct BenchCommand: Command {
         "  --memory-seeds N    runs of the memory campaign: 'fuzz --seeds 1..N/2' on both platforms, in a child",
         "                      process, next to one a tenth its size so growth shows (default: \(defaultMemorySeeds); quick: \(quickMemorySeeds))",
         "  --binary PATH       the alarmsim binary to spawn for the subprocess figures (default: this executable)",
+        "  --baseline PATH     also run another alarmsim binary (e.g. the previous commit's release build) on the",
+        "                      same seeds in this run: CPU and wall speed-up of this build over it per platform,",
+        "                      and whether behaviour is identical (campaign summaries and replay trace hashes)",
+        "  --baseline-seeds N  seeds per platform per round of that comparison (default: \(defaultBaselineSeeds); quick: \(quickBaselineSeeds))",
+        "  --baseline-rounds N campaigns per binary per platform, alternating which goes first (default: \(defaultBaselineRounds); quick: 1)",
+        "  --baseline-only     run only the baseline comparison (minutes, not the hour of the memory campaign)",
         "  -h, --help          show this help",
         "",
         "Measures, in one run: the bare event queue's push+pop per event (ns); the full simulation's",
@@ -35,6 +41,7 @@ struct BenchCommand: Command {
         "alarmsim bench --out Reports/benchmarks.md                      # everything; regenerates the committed report",
         "alarmsim bench --memory-seeds 10000 --out /tmp/bench.md         # a smaller memory campaign",
         "alarmsim bench --quick --out /tmp/bench-quick.md                # a smoke test in seconds",
+        "alarmsim bench --baseline /tmp/old/alarmsim --baseline-only     # speed-up over an older build, one run",
     ]
 
     static let defaultOutPath = "Reports/latest/benchmarks.md"  // the committed Reports/benchmarks.md: --out
@@ -46,6 +53,11 @@ struct BenchCommand: Command {
     static let quickMemorySeeds = 20
     static let defaultQueueEvents = 5_000_000
     static let quickQueueEvents = 200_000
+    static let defaultBaselineSeeds = 1_000
+    static let quickBaselineSeeds = 10
+    static let defaultBaselineRounds = 2
+    /// Seeds per platform whose replay trace hashes the baseline comparison checks.
+    static let baselineHashSeeds = 20
 
     var outPath: String
     var outputFiles: [String] { [outPath] }
@@ -54,11 +66,16 @@ struct BenchCommand: Command {
     var jobsSeeds: Int
     var memorySeeds: Int
     var binary: String?
+    var baselinePath: String?
+    var baselineSeeds: Int
+    var baselineRounds: Int
+    var baselineOnly: Bool
 
     init(arguments: [String]) throws(UsageError) {
         let parsed = try ParsedArguments(arguments, command: Self.name,
-                                         valuedOptions: ["out", "seeds", "jobs-seeds", "memory-seeds", "binary"],
-                                         allowsPositionals: false, flagOptions: ["quick"])
+                                         valuedOptions: ["out", "seeds", "jobs-seeds", "memory-seeds", "binary", "baseline",
+                                                         "baseline-seeds", "baseline-rounds"],
+                                         allowsPositionals: false, flagOptions: ["quick", "baseline-only"])
         quick = parsed.has("quick")
         outPath = try parsed.single("out") ?? Self.defaultOutPath
         seeds = try Self.count(parsed.single("seeds"), option: "seeds") ?? (quick ? Self.quickSeeds : Self.defaultSeeds)
@@ -67,11 +84,22 @@ struct BenchCommand: Command {
         memorySeeds = try Self.count(parsed.single("memory-seeds"), option: "memory-seeds")
             ?? (quick ? Self.quickMemorySeeds : Self.defaultMemorySeeds)
         binary = try parsed.single("binary")
+        baselinePath = try parsed.single("baseline")
+        baselineSeeds = try Self.count(parsed.single("baseline-seeds"), option: "baseline-seeds")
+            ?? (quick ? Self.quickBaselineSeeds : Self.defaultBaselineSeeds)
+        baselineRounds = try Self.count(parsed.single("baseline-rounds"), option: "baseline-rounds") ?? (quick ? 1 : Self.defaultBaselineRounds)
+        baselineOnly = parsed.has("baseline-only")
     }
 
     func validate() throws(UsageError) {
         guard memorySeeds >= 2 else {
             throw UsageError("--memory-seeds must be at least 2 (one run per platform), e.g. --memory-seeds 10000")
+        }
+        if let baselinePath, !FileManager.default.isExecutableFile(atPath: baselinePath) {
+            throw UsageError("--baseline \(baselinePath) is not an executable file; give the path of another alarmsim build, e.g. --baseline /tmp/old/alarmsim")
+        }
+        if baselineOnly, baselinePath == nil {
+            throw UsageError("--baseline-only needs --baseline PATH, the binary to compare this build with")
         }
         if let binary, !FileManager.default.isExecutableFile(atPath: binary) {
             throw UsageError("--binary \(binary) is not an executable file; give the path of a built alarmsim, e.g. --binary .build/release/alarmsim")
@@ -94,6 +122,12 @@ struct BenchCommand: Command {
         if seeds != (quick ? Self.quickSeeds : Self.defaultSeeds) { words += ["--seeds", String(seeds)] }
         if jobsSeeds != (quick ? Self.quickJobsSeeds : Self.defaultJobsSeeds) { words += ["--jobs-seeds", String(jobsSeeds)] }
         if memorySeeds != (quick ? Self.quickMemorySeeds : Self.defaultMemorySeeds) { words += ["--memory-seeds", String(memorySeeds)] }
+        if let baselinePath { words += ["--baseline", baselinePath] }
+        if baselinePath != nil, baselineSeeds != (quick ? Self.quickBaselineSeeds : Self.defaultBaselineSeeds) {
+            words += ["--baseline-seeds", String(baselineSeeds)]
+        }
+        if baselinePath != nil, baselineRounds != (quick ? 1 : Self.defaultBaselineRounds) { words += ["--baseline-rounds", String(baselineRounds)] }
+        if baselineOnly { words.append("--baseline-only") }
         return words.joined(separator: " ")
     }
 
@@ -105,6 +139,19 @@ struct BenchCommand: Command {
         report.facts.append(("load average at start", Self.loadAverage()))
         report.facts.append(("binary spawned", binaryPath))
 
+        report.baselineOnly = baselineOnly
+        if let baselinePath {
+            report.facts.append(("baseline binary", baselinePath))
+            report.baseline = BenchBaseline.measure(current: binaryPath, baseline: baselinePath, seeds: baselineSeeds,
+                                                    rounds: baselineRounds, hashSeeds: Self.baselineHashSeeds,
+                                                    progress: { errors.write($0 + "\n") })
+        }
+        if !baselineOnly { measureEverything(into: &report, binaryPath: binaryPath, errors: &errors) }
+        return write(report, output: &output, errors: &errors)
+    }
+
+    /// The issue-8 figures: queue, simulation, `--jobs`, memory.
+    func measureEverything(into report: inout BenchReport, binaryPath: String, errors: inout some TextOutputStream) {
         errors.write("bench: bare event queue …\n")
         report.queue = BenchMeasurements.measureQueue(events: quick ? Self.quickQueueEvents : Self.defaultQueueEvents)
 
@@ -137,7 +184,10 @@ struct BenchCommand: Command {
                 report.memory.append(.notMeasured(runs: perPlatform * 2, error.description))
             }
         }
+    }
 
+    /// Writes the report atomically and prints its summary lines.
+    func write(_ report: BenchReport, output: inout some TextOutputStream, errors: inout some TextOutputStream) -> ExitStatus {
         let markdown = report.markdown()
         do {
             try AtomicFile.write(markdown, to: outPath)

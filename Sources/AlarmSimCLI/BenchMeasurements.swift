@@ -114,6 +114,9 @@ enum BenchMeasurements {
         /// The signal that ended it, if any.
         var signal: Int32?
         var wallNs: Int64
+        /// User plus system CPU time of the child and of every descendant it waited for (its
+        /// workers), from `wait4(2)`'s `rusage` (Linux: `RUSAGE_BOTH` at reaping), in ns.
+        var cpuNs: Int64 = 0
         /// `ru_maxrss` of `wait4(2)` for the child, in KiB (Linux): the largest of the child and
         /// of every descendant it waited for (its workers).
         var maxRSSKiB: Int
@@ -146,14 +149,20 @@ enum BenchMeasurements {
     /// sampling its and its children's peak RSS every 50 ms until it exits.
     ///
     /// - Throws: ``SpawnError`` when `posix_spawn` fails (the binary is missing, say).
-    static func runChild(binary: String, arguments: [String]) throws(SpawnError) -> ChildRun {
+    /// - Parameter stdoutPath: a file for the child's stdout (created or truncated, mode 0600);
+    ///   nil sends it to /dev/null.
+    static func runChild(binary: String, arguments: [String], stdoutPath: String? = nil) throws(SpawnError) -> ChildRun {
         let errorsPath = FileManager.default.temporaryDirectory.path + "/alarmsim-bench-\(getpid())-stderr.txt"
         defer { unlink(errorsPath) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        if let stdoutPath {
+            posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
         posix_spawn_file_actions_addopen(&actions, 2, errorsPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         let words = [binary] + arguments
         var argv: [UnsafeMutablePointer<CChar>?] = words.map { strdup($0) }
@@ -195,12 +204,18 @@ enum BenchMeasurements {
             run.signal = termination
         }
         run.maxRSSKiB = Int(usage.ru_maxrss)
+        run.cpuNs = Self.nanoseconds(usage.ru_utime) + Self.nanoseconds(usage.ru_stime)
         run.workersSeen = workerPeaks.count
         run.largestWorkerPeakKiB = workerPeaks.map(\.peakKiB).max()
         if let errorsText = try? String(contentsOfFile: errorsPath, encoding: .utf8) {
             run.firstErrorLine = errorsText.split(separator: "\n").first.map(String.init)
         }
         return run
+    }
+
+    /// A `timeval` in ns.
+    static func nanoseconds(_ time: timeval) -> Int64 {
+        Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_usec) * 1_000
     }
 
     /// Runs `binary arguments…` and returns its stdout (for `fuzz --help`), or nil when it

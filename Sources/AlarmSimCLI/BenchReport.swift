@@ -50,6 +50,10 @@ struct BenchReport {
     var simulations: [BenchMeasurements.SimulationFigure] = []
     var jobs: Jobs = .notMeasured("not run")
     var memory: [Memory] = []
+    /// `--baseline`: this build against another binary (issue 20), when asked for.
+    var baseline: BenchBaseline?
+    /// `--baseline-only`: the report holds the machine facts and the baseline comparison alone.
+    var baselineOnly = false
 
     init(commandLine: String, facts: [(String, String)]) {
         self.commandLine = commandLine
@@ -145,17 +149,26 @@ struct BenchReport {
 
     /// The targets table as plain lines, for stdout.
     func summaryLines() -> [String] {
-        rows.map { "\($0.status.word): \($0.measurement): \($0.figure) (target \($0.target))" }
+        if baselineOnly, let baseline { return baseline.summaryLines() }
+        return rows.map { "\($0.status.word): \($0.measurement): \($0.figure) (target \($0.target))" } + (baseline?.summaryLines() ?? [])
     }
 
     /// The whole report.
     func markdown() -> String {
-        let lines = targetLines() + detailLines() + parallelLines() + memoryLines()
+        if baselineOnly, let baseline { return (headerLines() + baseline.markdownLines()).joined(separator: "\n") + "\n" }
+        let lines = targetLines() + detailLines() + parallelLines() + memoryLines() + (baseline?.markdownLines() ?? [])
         return lines.joined(separator: "\n") + "\n"
     }
 
     /// The title, the machine facts and the targets table with its misses explained.
     func targetLines() -> [String] {
+        var lines = headerLines()
+        lines += ["", "## Figures against the targets of issue 8", "", "| Measurement | Figure | Target | Status |", "|---|---|---|---|"]
+        return lines + targetTableLines()
+    }
+
+    /// The title and the machine facts.
+    func headerLines() -> [String] {
         var lines = [
             "# Benchmarks",
             "",
@@ -169,7 +182,12 @@ struct BenchReport {
             "|---|---|",
         ]
         lines += facts.map { "| \($0.0) | \(Self.cell($0.1)) |" }
-        lines += ["", "## Figures against the targets of issue 8", "", "| Measurement | Figure | Target | Status |", "|---|---|---|---|"]
+        return lines
+    }
+
+    /// The targets table's rows and the misses explained.
+    func targetTableLines() -> [String] {
+        var lines: [String] = []
         let rows = rows
         lines += rows.map { "| \($0.measurement) | \($0.figure) | \($0.target) | **\($0.status.word)** |" }
         let notes = rows.filter { !$0.note.isEmpty }

@@ -118,12 +118,17 @@ extension World {
     func checkMissedRecorded() {
         guard !missedExpectations.isEmpty, !stopped else { return }
         let occurrences = storedDocument?.occurrences ?? []
+        // A disabled root owes no record, but a copy of its day the launch added back and the
+        // platform still holds is a ring past its time (SCH-21): disabling does not cancel it, and
+        // its delivery opens the day (`oracleMissedDayRungLate`; android uniform seed 21647: a2's
+        // 09:18 re-added at 09:25, disabled at 09:25:04, delivered at 09:25:05).
         missedExpectations.removeAll { expected in
-            occurrences.contains { $0.startedAtMs == expected.fireWallMs } || !rootEnabled(expected.rootID)
+            occurrences.contains { $0.startedAtMs == expected.fireWallMs }
+                || (!rootEnabled(expected.rootID) && !platformHoldsPrimary(rootID: expected.rootID, fireWallMs: expected.fireWallMs))
         }
         noteMissedReceipts()
         reoweAddedBackDays()
-        for expected in missedExpectations where !expected.recorded {
+        for expected in missedExpectations where !expected.recorded && rootEnabled(expected.rootID) {
             guard let readAt = expected.readAtMs, nowMs - readAt > setup.transitionBoundMs,
                   !platformHoldsPrimary(rootID: expected.rootID, fireWallMs: expected.fireWallMs) else { continue }
             if droppedUnseen(rootID: expected.rootID, fireWallMs: expected.fireWallMs) {
