@@ -305,13 +305,13 @@ extension BridgeCore {
     /// SCH-4, SCH-5: future rows without a daemon alarm go after G_PUB; past rows stay.
     mutating func removeStaleRows(present: [PlatformAlarm], now: BridgeInstants) {
         guard let document else { return }
-        let presentIDs = present.map(\.id)
-        let stale = document.rings.filter { row in
+        let presentIDs = Set(present.map(\.id))  // membership only: order never matters (issue 20)
+        let stale = Set(document.rings.filter { row in
             !presentIDs.contains(row.id) && !inFlight.contains(row.id) && !row.isPast(at: now.wallMs) && !row.delivered
                 && now.wallMs - row.publishedAtMs >= configuration.publicationGraceMs
                 && row.metadata.kind.opensOccurrence  // primaries and seeds (REC-5)
-        }
-        for row in stale { mutate { $0.removeRow(row.id) } }
+        }.map(\.id))
+        if !stale.isEmpty { mutate { $0.rings.removeAll { stale.contains($0.id) } } }
         // BOOT-9: an adopted legacy ID lives only as long as the daemon holds it. A row kept after
         // its ring left the platform (a delivered one stays as evidence) no longer lends its ID to
         // the root's primary, which is then registered under its ID-2 identity for good (ios

@@ -862,9 +862,10 @@ public struct BridgeCore: Sendable {
     }
 
     mutating func mutate(_ change: (inout BridgeDocument) -> Void) {
-        guard var document else { preconditionFailure("document mutated before the store was loaded") }
-        change(&document)
-        self.document = document
+        guard document != nil else { preconditionFailure("document mutated before the store was loaded") }
+        // In place (issue 20): a copy taken out of `document` would share its arrays, so the
+        // change would copy every one it touched.
+        change(&document!)
         dirty = true
     }
 

@@ -117,7 +117,7 @@ extension World {
             default: return nil
             }
         }
-        let remaining = after.rings.map(\.id)
+        let remaining = Set(after.rings.map(\.id))  // membership only (issue 20: was quadratic in rings)
         for row in before.rings where !remaining.contains(row.id) && !touched.contains(row.id) && !refusedSchedules.contains(row.id) {
             if row.isPast(at: wallMs) {
                 violate("rows-kept-for-observer", [], "reconciliation removed the registry row of \(row.metadata.kind.rawValue) \(row.id) (\(row.metadata.rootID)) although its fire time has passed (SCH-5)")

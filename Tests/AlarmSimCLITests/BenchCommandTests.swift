@@ -137,4 +137,50 @@ struct BenchCommandTests {
         #expect(memoryRows.count == 2)
         #expect(memoryRows.allSatisfy { $0.contains(" KiB (") && !$0.contains("not measured") })
     }
+
+    @Test("--baseline options are checked before anything is measured",
+          arguments: [["--baseline-only"], ["--baseline", "/nonexistent/alarmsim"], ["--baseline", "/bin/sh", "--baseline-seeds", "0"],
+                      ["--baseline", "/bin/sh", "--baseline-rounds", "x"]])
+    func baselineUsageErrors(_ arguments: [String]) {
+        let run = cli(["bench"] + arguments)
+        #expect(run.status == .usage, "\(arguments)")
+        #expect(run.errors.hasPrefix("error: "), "\(arguments)")
+    }
+
+    @Test("a baseline comparison keeps only behaviour lines and names the first difference")
+    func baselineSummaryDifference() {
+        let output = "FAIL ios seed 7: never-silent at …\nios: 10 seeds, 1 failing, 120 ms, 83 seeds/s\nios: 10 seeds, 1 failing, 4,100 events, exemptions: force-quit=2\n"
+        let lines = BenchBaseline.summaryLines(of: output, platform: .ios)
+        #expect(lines == ["FAIL ios seed 7: never-silent at …", "ios: 10 seeds, 1 failing, 4,100 events, exemptions: force-quit=2"],
+                "timing lines are not behaviour")
+        #expect(BenchBaseline.firstDifference(lines, lines) == nil)
+        let other = ["FAIL ios seed 7: never-silent at …", "ios: 10 seeds, 1 failing, 4,101 events, exemptions: force-quit=2"]
+        #expect(BenchBaseline.firstDifference(lines, other)?.contains("4,101 events") == true)
+        #expect(BenchBaseline.firstDifference([], []) != nil, "no summary at all is no evidence of identity")
+        var figure = BenchBaseline.PlatformFigure(platform: .ios, seeds: 10, rounds: 1)
+        figure.baseline = BenchBaseline.Side(cpuNs: 3_000_000_000, wallNs: 3_000_000_000, seeds: 10)
+        figure.current = BenchBaseline.Side(cpuNs: 1_000_000_000, wallNs: 2_000_000_000, seeds: 10)
+        #expect(figure.cpuSpeedUpHundredths == 300)
+        #expect(figure.wallSpeedUpHundredths == 150)
+        #expect(figure.current.milliSeedsPerCPUSecond == 10_000)
+    }
+
+    @Test("bench --baseline-only against the same release binary reports identical behaviour and a ratio near 1",
+          .timeLimit(.minutes(10)))
+    func baselineAgainstItself() throws {
+        let binary = try ReleaseBinary.locate()
+        let directory = try makeTemporaryDirectory("bench-baseline")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("baseline.md").path
+        let run = try ReleaseBinary.run(binary, ["bench", "--baseline", binary.path, "--baseline-only", "--baseline-seeds", "5",
+                                                 "--baseline-rounds", "1", "--out", path])
+        #expect(run.status == 0, "stderr: \(run.errors)")
+        let lines = run.output.split(separator: "\n")
+        #expect(lines.count == 2, "one line per platform")
+        #expect(lines.allSatisfy { $0.hasPrefix("baseline ") && $0.hasSuffix("behaviour identical") })
+        let report = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(report.contains("## Against a baseline binary (`--baseline`)"))
+        #expect(report.contains("identical (summaries; 5 trace hashes)"))
+        #expect(!report.contains("## Figures against the targets of issue 8"), "--baseline-only measures nothing else")
+    }
 }
