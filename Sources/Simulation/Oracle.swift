@@ -259,6 +259,7 @@ extension World {
               let live = bridge.document?.liveOccurrence, live.rootID == request.metadata.rootID,
               request.metadata.token == live.token else { return }
         adoptAmbiguousStart(bridge)
+        adoptBootHiddenSetBackStart(bridge)
     }
 
     /// [limit] `clock-jump-ambiguous-start`, two ring times in one window: the oracle's live
@@ -370,6 +371,30 @@ extension World {
         } else {
             enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
         }
+    }
+
+    /// [limit] `clock-jump-ambiguous-start`, a set-back no bridge can notice: the clock was set
+    /// back after a boot, before any bridge process of that boot ran. The bridge dates the boot from
+    /// the wall clock and the restarted monotonic clock (`now.wallMs - now.monotonicMs`), so its
+    /// estimate lies the set-back before the true boot, and a ring time in between — one the boot
+    /// dropped (AlarmKit drops a one-shot whose time passed; a delivery held back dies with it) —
+    /// reads as after the boot: gone from AlarmKit with no Stop seen, so inferred delivered (OCC-5,
+    /// IOS-5). Nothing the app can read tells it otherwise (REC-9 needs a noticed correction).
+    /// The oracle then takes the bridge's reading for that one occurrence — only a ring time in the
+    /// interval the set-back moved the boot estimate over, only while the oracle holds nothing live
+    /// and never opened that ring time — and counts it (ios uniform seed 34717: a held 06:36
+    /// delivery dropped by a reboot at 06:36:57, a 1 h set-back at 07:56 before any launch; the
+    /// 07:26 launch opened 06:36). Bounded to 20 h after the change (OCC-21).
+    func adoptBootHiddenSetBackStart(_ bridge: any BridgeUnderTest) {
+        guard let setBack = bootHiddenSetBack else { return }
+        if nowMs - setBack.sinceMs > 20 * 3_600_000 || lastBootMs > setBack.sinceMs { bootHiddenSetBack = nil; return }
+        guard bridge.isAcceptingInputs, oracle.liveIndex == nil, let live = bridge.document?.liveOccurrence,
+              live.startedAtMs >= setBack.bootWallMs + setBack.deltaMs, live.startedAtMs < setBack.bootWallMs,
+              !alreadyOpened(rootID: live.rootID, fireWallMs: live.startedAtMs),
+              let alarmID = alarms.first(where: { $0.roots.contains { $0.id == live.rootID } })?.id else { return }
+        oracleOpen(rootID: live.rootID, alarmID: alarmID, startWallMs: live.startedAtMs, clockOffsetMs: live.inactivityClockOffsetMs)
+        countExemption("clock-jump-ambiguous-start")
+        if let index = oracle.liveIndex, oracle.occurrences[index].deadlineMs <= wallMs { oracleClose(index, reason: "expired") }
     }
 
     /// [limit] `zone-change-unobserved`, the ring it touches: a concrete skip-date occurrence is an

@@ -241,6 +241,12 @@ extension World {
             if deltaMs > 0, process.lastReadyStepMs < lastBootMs {
                 bootHiddenClockJump = (fromWallMs: before, toWallMs: wallMs, sinceMs: nowMs)
             }
+            if deltaMs < 0, lastBootMs != .min, process.lastReadyStepMs < lastBootMs {
+                // Set-backs of this boot add up; the boot's reading stays in the frame before the first.
+                let earlier = bootHiddenSetBack.flatMap { $0.sinceMs >= lastBootMs ? $0 : nil }
+                bootHiddenSetBack = (bootWallMs: earlier?.bootWallMs ?? before - (nowMs - lastBootMs),
+                                     deltaMs: deltaMs + (earlier?.deltaMs ?? 0), sinceMs: nowMs)
+            }
         }
         record("device", "set-clock", [TraceField("delta-ms", String(deltaMs))])
         onDaemon { $0.wallClockChanged(byMs: deltaMs, nowWallMs: wallMs) }

@@ -216,6 +216,9 @@ final class World {
     /// process can tell that the clock moved at all (BridgeCore.clockCorrection compares within
     /// one boot only). See ``adoptBootHiddenJumpStart(_:)``.
     var bootHiddenClockJump: (fromWallMs: Int64, toWallMs: Int64, sinceMs: Int64)?
+    /// The same for a clock set back: (the boot's wall reading in the frame before the change,
+    /// the change (negative ms), true time). See ``adoptBootHiddenSetBackStart(_:)``.
+    var bootHiddenSetBack: (bootWallMs: Int64, deltaMs: Int64, sinceMs: Int64)?
     /// Wall time (ms, the frame then in force) of the latest bridge step: the latest reading the
     /// bridge compares the clock with (BridgeCore.clockCorrection). A change no running bridge saw
     /// is placed by the bridge only after this reading (``unobservedClockJump``).
@@ -962,6 +965,7 @@ final class World {
         adoptAmbiguousWrongInstant(bridge)  // issue 18: a wrong-instant alert seen close to its time
         adoptAmbiguousStart(bridge)
         adoptBootHiddenJumpStart(bridge)
+        adoptBootHiddenSetBackStart(bridge)
         adoptStaleZoneReading(bridge, alertingBefore: alertingBefore)
         launchState.completionRequested = nil
         switch input {
