@@ -471,6 +471,18 @@ extension World {
         noteOSRemoval(victim, beforeItsTime: victim.state == .scheduled)
         cover(.osRemovedAlarm)  // IOS-2, IOS-14
         if victim.state == .alerting, let index = oracle.liveIndex, oracle.bindings[victim.id] == oracle.occurrences[index].id,
+           victim.metadata.kind.opensOccurrence, noProcessObservedOpening(oracle.occurrences[index]), heldSetShowsAlerting(victim.id) {
+            // A set showing the alert waits in the suspended process's held events: the resumed
+            // bridge sees it alerting, then removed, and the occurrence was observable after all
+            // (ios uniform seed 38895: a2's 07:35 legacy ring, removed at 07:39 while the process
+            // was suspended, opened by the 07:50 resume, which passed a3's 07:47 over). Judged
+            // unobservable only if the process dies with that set (`removedAlertDiesUnseen`).
+            removedAlertHeld = (oracle.occurrences[index].id, victim.id)
+            record("oracle", "removed-alert-held-for-resume", [TraceField("root", oracle.occurrences[index].rootID)])
+            onDaemon { $0.systemRemove(victim.id, nowWallMs: wallMs) }
+            return
+        }
+        if victim.state == .alerting, let index = oracle.liveIndex, oracle.bindings[victim.id] == oracle.occurrences[index].id,
            victim.metadata.kind.opensOccurrence, noProcessObservedOpening(oracle.occurrences[index]) {
             // [limit] As with a reboot: the OS ended an alert no bridge process ever observed, and
             // left nothing in the daemon to tell it happened (ios seed 3309). Counted by name.
@@ -482,6 +494,20 @@ extension World {
             return
         }
         onDaemon { $0.systemRemove(victim.id, nowWallMs: wallMs) }
+    }
+
+    /// The process dies with the held set that showed an OS-removed alert (`removedAlertHeld`)
+    /// before any ready step of it saw the occurrence: no bridge will ever see that alert, so the
+    /// OS removal ended it unobserved after all ([limit] alert-ended-unobserved-by-os-removal).
+    func removedAlertDiesUnseen() {
+        guard let held = removedAlertHeld else { return }
+        removedAlertHeld = nil
+        guard let index = oracle.liveIndex, oracle.occurrences[index].id == held.occurrenceID,
+              noProcessObservedOpening(oracle.occurrences[index]) else { return }
+        countExemption("alert-ended-unobserved-by-os-removal")
+        let closed = oracle.occurrences[index]
+        oracleClose(index, reason: "unobservable")
+        adoptAlertingPassOver(after: closed)
     }
 
     /// [limit] `alert-ended-unobserved-by-os-removal`, for ownership (OCC-2, OCC-3): the owner

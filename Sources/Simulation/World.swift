@@ -266,6 +266,9 @@ final class World {
     /// suspended process's held events: seen if the process resumes, never if it dies first
     /// (ios swarm seeds 2648, 2841).
     var ghostEndsHeld: [HeldGhostEnd] = []
+    /// An OS-removed alert of the live occurrence that no process observed opening, while a set
+    /// showing it alerting waits for the suspended process (World+Device.swift, `osRemoves`).
+    var removedAlertHeld: (occurrenceID: Int, ringID: AlarmUUID)?
     /// `fault wrong-instant-alert` (issue 18, forums 820388): alerts AlarmKit began hours before
     /// their `.fixed` instant, which the bridge must not take as that ring time's delivery.
     var wrongInstantAlerts: [WrongInstantAlert] = []
@@ -869,6 +872,7 @@ final class World {
         }
         unseenShiftHeldByGatedProcess = false
         ghostEndsUnseenAtDeath()  // issue 18: held sets die with the process
+        removedAlertDiesUnseen()  // so does a held set showing an OS-removed alert
         widenUnobservedJumpAtDeath()  // clock-jump-ambiguous-start (REC-9)
         walkProcessDied(reason)  // WALK-7, WALK-25
         walkWorld.stepCreditPending = nil  // the queued step event died with the process
