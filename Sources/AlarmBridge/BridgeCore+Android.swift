@@ -117,11 +117,15 @@ extension BridgeCore {
     }
 
     /// The earliest ring this bridge holds as an alarm clock AlarmManager accepted: confirmed, not
-    /// in flight, exact (an inexact ring is no alarm clock), undelivered, not a legacy ring, ahead.
+    /// in flight, exact (an inexact ring is no alarm clock), undelivered, not a legacy ring, ahead,
+    /// and still its root's ring time in the zone in force: a row planned before a zone change is
+    /// the re-plan's to retire, never one to register again (REC-8; android uniform seed 45825: a
+    /// deferred launch sync after a move from New York to UTC left a3.thu's 06:01 EDT row, and the
+    /// drop check registered it again for 10:01 UTC).
     func earliestAcceptedAlarmClock(now: BridgeInstants) -> RingRow? {
         document?.rings.filter { row in
             row.confirmed && !row.delivered && row.inexact != true && !row.metadata.kind.isLegacy
-                && !inFlight.contains(row.id) && row.fireWallMs > now.wallMs
+                && !inFlight.contains(row.id) && row.fireWallMs > now.wallMs && !isPlannedInEarlierZone(row)
         }.min { ($0.fireWallMs, $0.id) < ($1.fireWallMs, $1.id) }
     }
 
