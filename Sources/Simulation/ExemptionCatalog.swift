@@ -93,7 +93,7 @@ public enum ExemptionCatalog {
 
     static let clock: [ExemptionInfo] = [
         entry("clock-jump-ambiguous-start", both,
-              "The wall clock jumped while no bridge process ran, so an occurrence's start reads differently in the old and the new frame; the oracle takes the bridge's reading for that one occurrence.",
+              "The wall clock jumped while no bridge process ran (on iOS also while it ran, for an alert it had not seen begin: it dates a change by its own readings only), so an occurrence's start reads differently in the old and the new frame; the oracle takes the bridge's reading for that one occurrence.",
               mustStill: "rebase the live occurrence's deadline and the offset once it sees the change, and never leave it without pressure",
               rules: ["REC-9", "REC-10", "OCC-2", "INACT-21", "SNZ-22"], source: "REC-8 (only a running process notices); PLATFORMS.md, time change"),
         entry("zone-change-unobserved", both,

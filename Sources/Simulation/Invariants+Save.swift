@@ -80,6 +80,10 @@ extension World {
             }
             for root in definition.roots {
                 if let once = root.onceFireWallMs, once <= wallMs || oneShotRang(root.id, at: once) { continue }  // nothing left to ring
+                if let once = root.onceFireWallMs, oneShotSpentByInference(root.id, at: once) {
+                    countExemption("os-removed-alarm")  // IOS-5: spent in the bridge's books (see below)
+                    continue
+                }
                 let seen = reads.contains { read in read.ids.contains { isExactPrimary($0, of: root) } }
                 if !seen {
                     violate("verified-saves", ["SCH-9", "API-19"], "save of \(alarmID) resolved although no verification read saw the exact primary of \(root.id) at \(clockTime(hour: root.hour, minute: root.minute))")
@@ -143,6 +147,24 @@ extension World {
     func oneShotRang(_ rootID: String, at fireWallMs: Int64) -> Bool {
         oracle.occurrences.contains { $0.startWallMs == fireWallMs && $0.tiedRoots.contains(rootID) }
             || oracle.passedOver.contains { $0.rootID == rootID && $0.fireWallMs == fireWallMs }
+    }
+
+    /// [limit] `os-removed-alarm`, iOS (IOS-5, OCC-20, REC-1, API-19): the OS removed the
+    /// one-shot's pending primary for `fireWallMs` (`osRemovedFires`), and the bridge's books hold
+    /// an occurrence of the root that began at that very instant: the bridge read the vanished ring
+    /// as delivered and stopped inside one coalesced update, which it cannot tell apart, and ran
+    /// that occurrence. The one-shot is spent for it, as for the oracle one that rang
+    /// (`oneShotRang`): a clock set back over its time brings that occurrence again, never a new
+    /// one, so a later save of the alarm owes no primary for it (ios uniform seed 35755: an OS
+    /// update at a 06:40 reboot removed a2's 06:45 one-shot; the 07:06 launch inferred it rang and
+    /// its occurrence expired at 07:15; after a 1 h set-back, a title edit at 06:24 resolved with
+    /// no 06:45 primary, which the oracle required). As liveness's
+    /// `oneShotSpentByInferredDelivery` and `openedByInferenceFromRemoval`: only that root and ring
+    /// time, only with that occurrence on record and none of the oracle's there.
+    func oneShotSpentByInference(_ rootID: String, at fireWallMs: Int64) -> Bool {
+        guard setup.platform == .ios, oracle.osRemovedFires.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }),
+              let document = process.bridge?.document ?? storedDocument else { return false }
+        return document.occurrences.contains { $0.rootID == rootID && $0.startedAtMs == fireWallMs }
     }
 
     func isExactPrimary(_ id: AlarmUUID, of root: Root) -> Bool {

@@ -112,6 +112,11 @@ struct Oracle {
     /// `removedMs`: true time of the removal (a ready bridge step since then saw the ring gone
     /// before its instant, ``World/tieInferableRemovedFire(rootID:fireWallMs:)``).
     var osRemovedFires: [(rootID: String, fireWallMs: Int64, removedMs: Int64)] = []
+    /// (root, ring time) of `osRemovedFires` entries whose ring time the wall clock has reached,
+    /// with the wall clock's offset from true time at that first reach (bounded, oldest first out):
+    /// the instant an occurrence the bridge infers from the vanished ring began (IOS-5, REC-9;
+    /// ``World/removedFireReachShiftMs(rootID:fireWallMs:)``).
+    var osRemovedFireReaches: [(rootID: String, fireWallMs: Int64, wallMinusTrueMs: Int64)] = []
     /// Roots whose primary or seed the capacity limit refused, with the refused ring and the
     /// true time (CAP-9). A refusal speaks only for the fire time its ring was requested for
     /// (`capacityRefusal(rootID:fireWallMs:)`), never for the root's other times.
@@ -685,6 +690,7 @@ extension World {
             if android != nil { noteMissedOccurrence(rootID: rootID, fireWallMs: fireWallMs, cause: "the phone was off") }
             return
         }
+        noteRemovedFireReached(rootID: rootID, fireWallMs: fireWallMs)
         // (A delivery released from a hold is due now: no other held ring defers it again.)
         if !deliveredLate, let held = lateHeld.first(where: { groundTruthMetadata($0).map { $0.kind.opensOccurrence && $0.rootID == rootID } ?? false }) {
             lateOracleFires.append((held, rootID, alarmID, fireWallMs, 0))
@@ -900,8 +906,47 @@ extension World {
             if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
             return
         }
+        if let shift = removedFireReachShiftMs(rootID: rootID, fireWallMs: fireWallMs) {
+            countExemption("os-removed-alarm")
+            record("oracle", "inferred-occurrence-relived", [TraceField("root", rootID), TraceField("offset-ms", String(shift))])
+            oracleOpen(rootID: rootID, alarmID: alarmID, startWallMs: fireWallMs, clockOffsetMs: clockOffsetMs + shift)
+            return
+        }
         oracleOpen(rootID: rootID, alarmID: alarmID, startWallMs: fireWallMs, clockOffsetMs: clockOffsetMs)
         tieInferableRemovedFire(rootID: rootID, fireWallMs: fireWallMs)
+    }
+
+    /// Notes the first time the wall clock reaches the ring time of a ring the OS removed before
+    /// it (`osRemovedFires`), with the clock's offset from true time then (`osRemovedFireReaches`).
+    func noteRemovedFireReached(rootID: String, fireWallMs: Int64) {
+        guard setup.platform == .ios, oracle.osRemovedFires.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }),
+              !oracle.osRemovedFireReaches.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }) else { return }
+        oracle.osRemovedFireReaches.append((rootID, fireWallMs, wallMs - nowMs))
+        if oracle.osRemovedFireReaches.count > 64 { oracle.osRemovedFireReaches.removeFirst() }
+    }
+
+    /// [limit] `os-removed-alarm`, REC-9, ID-8, IOS-5: `rootID`'s ring time `fireWallMs` comes
+    /// again (the wall clock was set back over it) while the bridge's books hold live the
+    /// occurrence it inferred there from the ring the OS removed unheard before that time — the
+    /// vanished ring reads like one delivered and stopped inside one coalesced update — and the
+    /// oracle has no occurrence there (it gave that day up: `removedUnseenByOS`). The same
+    /// configured time again is that occurrence (as `liveOccurrenceRelived` judges one of the
+    /// oracle's own), which began when the clock first reached the ring time: every correction
+    /// since then moves its deadline (REC-9), its start and token stay (ID-8). The oracle opens it
+    /// with those corrections as its offset (ms), returned here; nil when this is not that case.
+    /// (ios uniform seed 35032: an OS update at a 05:44 reboot removed a1.tue's legacy 06:08
+    /// primary; the 06:11 launch inferred the occurrence and re-registered the weekly primary; a
+    /// 1 h set-back at 06:11:55 brought 06:08 again, and the oracle opened it with no offset, an
+    /// hour later than the bridge's deadline, rightly moved by the correction.)
+    func removedFireReachShiftMs(rootID: String, fireWallMs: Int64) -> Int64? {
+        guard setup.platform == .ios, oracle.liveIndex == nil,
+              let reach = oracle.osRemovedFireReaches.last(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }),
+              let live = (process.bridge?.document ?? storedDocument)?.liveOccurrence,
+              live.rootID == rootID, live.startedAtMs == fireWallMs, live.deadlineMs > wallMs,
+              !oracle.occurrences.contains(where: { $0.startWallMs == fireWallMs && $0.tiedRoots.contains(rootID)
+                  && $0.closeReason != "unobservable" }) else { return nil }
+        let shift = (wallMs - nowMs) - reach.wallMinusTrueMs
+        return shift == 0 ? nil : shift
     }
 
     /// iOS, IOS-2, IOS-5: the OS removed a ring the platform held for `rootID`'s ring time

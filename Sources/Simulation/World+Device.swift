@@ -226,7 +226,23 @@ extension World {
         lastWallClockChangeMs = nowMs
         noteSnoozeClockChange()  // SNZ-20: the bridge must rebase the snooze ring when it runs
         if abs(deltaMs) > setup.clockChangeThresholdMs { lastFrameChangeMs = nowMs }  // SCH-18, REC-8
-        if !(process.running && !process.suspended && process.bridge?.isAcceptingInputs == true) {
+        let runningBridge = process.running && !process.suspended && process.bridge?.isAcceptingInputs == true
+        // [limit] clock-jump-ambiguous-start, iOS, REC-9, IOS-4: iOS holds the significant-time-
+        // change notification of a suspended app until it resumes, and an app cannot tell that it
+        // was suspended, so the bridge dates a correction by its own clock readings only (it dates
+        // one by the broadcast on Android alone: BridgeCore.handle, `datedByBroadcast`). A running
+        // process's prompt step dates the change for the rings it saw; an alert that began after
+        // its last ready step unseen (AlarmKit holding updates on a locked phone), or a delivery
+        // the phone still holds past its fire time (`heldPastReadingWallMs`), may have begun before
+        // the change or after it for all the bridge can know, and AlarmKit reports no alert time
+        // (IOS-4): the window is the one an unseen change leaves (ios uniform seed 35439: a3.wed's
+        // legacy 05:15 held late, alerting at 05:17 on a locked phone unseen by the process running
+        // in the background; a 10 min set-back at 06:00 reached the bridge at once, which dated the
+        // ring it had seen held past 05:15 in either frame, the later deadline, while the oracle
+        // moved it by the correction). RULES.md is silent on an alert unseen across a correction;
+        // decided as for the unseen change, from REC-9 and IOS-4.
+        let alertUndated = runningBridge && ios != nil && heldPastReadingWallMs() < before
+        if !runningBridge || alertUndated {
             // No running bridge saw the change happen: when it next runs it learns only that the
             // clock moved since its last reading, not when (clock-jump-ambiguous-start): a ring
             // time after that reading may have been reached before the change or after it, so
