@@ -661,6 +661,9 @@ extension BridgeCore {
             // after a move to UTC behind an `alarmUpdates` set that re-planned it for 08:52 UTC
             // the next day, opened an occurrence live until the next morning).
             let plannedAt = replannedRelativeRows.last(where: { $0.id == row.id })?.fromWallMs
+            if let before = matchBeforeZoneChange(row, hour: hour, minute: minute, weekday: weekday, latest: latest, now: now) {
+                return before
+            }
             if let unseen = matchAfterUnseenSetBack(row, hour: hour, minute: minute, weekday: weekday, latest: latest, now: now),
                !(row.fireWallMs > now.wallMs && plannedAt.map { $0 <= now.wallMs && $0 > latest } == true) {
                 latest = unseen
@@ -694,6 +697,30 @@ extension BridgeCore {
             }
             return max(latest, row.fireWallMs)
         }
+    }
+
+    /// REC-8, IOS-5, ID-8, OCC-20: a `.relative` weekly ring registered before the zone change the
+    /// bridge adopted last, whose planned instant is still ahead and whose latest match in the new
+    /// zone lies before its registration, cannot have begun in the new zone: it alerted before the
+    /// change, at the latest match in the previous zone (AlarmKit moves a pending `.relative` ring
+    /// with the zone, never an alerting one). The ring time is that match, within the 20 h bound
+    /// (OCC-21). Matches of the new zone are no evidence of a set-back here: the zone, not the
+    /// clock, moved them (`matchAfterUnseenSetBack` would date the alert at a match still ahead).
+    /// RULES.md is silent on dating an alert seen only after a zone change; decided from REC-8
+    /// (local times re-planned only in a new frame a process saw) and IOS-2 (the daemon rang what
+    /// it held). Ios uniform seed 42727: a1.tue's `.relative(06:49 tue)` rang again at 06:49
+    /// Berlin after a 1 h set-back brought that passed-over (or completed) ring time back, the
+    /// zone became São Paulo at 06:54, and the resume dated the alert 06:49 São Paulo, hours
+    /// ahead: it opened a1.tue's occurrence, which then passed over a2.tue's new 06:18 São Paulo.
+    func matchBeforeZoneChange(_ row: RingRow, hour: Int, minute: Int, weekday: Weekday?, latest: Int64,
+                               now: BridgeInstants) -> Int64? {
+        guard weekday != nil, let document, let adopted = document.zoneAdoptedAtMs, row.publishedAtMs < adopted,
+              row.fireWallMs > now.wallMs, latest < row.publishedAtMs,
+              let previousID = document.previousZoneIdentifier, previousID != configuration.calendar.zoneIdentifier,
+              let previous = WallCalendar(zoneIdentifier: previousID, dstPolicy: configuration.calendar.dstPolicy) else { return nil }
+        let before = previous.latestFire(hour: hour, minute: minute, weekday: weekday, atOrBefore: min(adopted, now.wallMs))
+        guard before > latest, now.wallMs - before < 20 * 3_600_000 else { return nil }
+        return before
     }
 
     /// REC-9, ID-8: a `.relative` ring alerting at a local time whose latest match in the current

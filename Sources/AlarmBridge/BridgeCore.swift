@@ -854,6 +854,7 @@ public struct BridgeCore: Sendable {
         let rebase = document.zoneIdentifier != nil
         mutate { document in
             if rebase { document.alarms = document.alarms.map { $0.rebasingOneShot(to: calendar, after: now.wallMs) } }
+            document.previousZoneIdentifier = document.zoneIdentifier
             document.zoneIdentifier = calendar.zoneIdentifier
             document.zoneAdoptedAtMs = now.wallMs
         }

@@ -32,6 +32,9 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// When (wall ms) the bridge adopted `zoneIdentifier`: rows published before it were planned
     /// in the previous zone.
     public var zoneAdoptedAtMs: Int64?
+    /// The zone `zoneIdentifier` replaced at `zoneAdoptedAtMs` (REC-8): the frame an alert that
+    /// began before that change rang in (ios uniform seed 42727); nil before any change.
+    public var previousZoneIdentifier: String?
     /// The (wall, monotonic) reading of the step that last wrote the document: a later process of
     /// the same boot compares against it to notice a clock correction made while none ran (REC-9).
     public var clockReferenceWallMs: Int64?

@@ -92,13 +92,33 @@ extension World {
     /// pending ordinary successor, except while a skip hands over (the skip arms its successor
     /// first, then retires the snooze ring).
     func checkSnoozeIsThePressure() {
-        guard let index = oracle.liveIndex else { snoozeRingSeen = nil; return }
+        guard let index = oracle.liveIndex else { snoozeRingSeen = nil; snoozeSuccessorSeen = [:]; return }
         let occurrence = oracle.occurrences[index]
         let snooze = groundTruthRings().first { id in
             oracle.bindings[id] == occurrence.id && groundTruthMetadata(id)?.kind == .snooze && !isAudible(id)
         }
-        guard let snooze else { snoozeRingSeen = nil; return }
+        guard let snooze else { snoozeRingSeen = nil; snoozeSuccessorSeen = [:]; return }
         if snoozeRingSeen?.id != snooze { snoozeRingSeen = (snooze, nowMs) }
+        // The same for a successor that landed after the bridge's last ready step: a successor
+        // whose schedule was in flight when the snooze ring was confirmed answers the bridge's
+        // cancel with notFound, and the bridge cancels it again when its schedule completes — in
+        // the process that requested it, or, if that process died first, at the next launch
+        // (ios uniform seed 42679: a2's snooze ring was requested at 08:09:37, resign-active
+        // armed FG-4's successor at 08:09:39 while that ring was unconfirmed (FG-3, SNZ-7, SNZ-9), the
+        // snooze ring landed at 08:09:39.125 and the bridge cancelled the successor (notFound),
+        // the process died at 08:09:39.527 and the successor landed at 08:09:40.8 with no process
+        // to retire it). Its T_OP runs from the bridge's first ready step after it landed.
+        let successors = pendingSuccessors(boundTo: occurrence.id)
+        snoozeSuccessorSeen = snoozeSuccessorSeen.filter { successors.contains($0.key) }
+        // Only a successor that lands while no process can act gets this window; one that lands in
+        // a running process is judged from the snooze ring's window (SNZ-10 forbids arming it).
+        for id in successors {
+            if let since = snoozeSuccessorSeen[id] {
+                if process.lastReadyStepMs < since { snoozeSuccessorSeen[id] = nowMs }
+            } else if !process.running || process.suspended {
+                snoozeSuccessorSeen[id] = nowMs
+            }
+        }
         // SNZ-7: the silencing that follows the snooze ring's confirmation is the bridge's work, so
         // its T_OP runs from the bridge's first ready step after the ring landed (a window is judged
         // T_OP after the bridge's first execution following its trigger). A ring that landed after
@@ -119,9 +139,8 @@ extension World {
         }
         guard let seen = snoozeRingSeen, nowMs - seen.sinceMs > setup.transitionBoundMs,
               nowMs - lastSkipRequestMs > setup.transitionBoundMs else { return }
-        let successors = pendingSuccessors(boundTo: occurrence.id)
-        if !successors.isEmpty {
-            violate("snooze-is-the-pressure", [], "the occurrence of \(occurrence.rootID) holds successor \(successors[0]) beside its pending snooze ring \(snooze)")
+        if let stale = successors.first(where: { snoozeSuccessorSeen[$0].map { nowMs - $0 > setup.transitionBoundMs } ?? true }) {
+            violate("snooze-is-the-pressure", [], "the occurrence of \(occurrence.rootID) holds successor \(stale) beside its pending snooze ring \(snooze)")
         }
     }
 

@@ -21,9 +21,16 @@ extension World {
         onDaemon { $0.timeZoneChanged(to: zoneIdentifier, nowWallMs: wallMs) }
         dropHeldDeliveriesRearmed()
         onAlarmManager { $0.setTimeZone(zoneIdentifier) }  // TIMEZONE_CHANGED (AMS setTimeZoneImpl)
-        // The user's one-shots mean "the next time the clock shows HH:MM" (REC-8).
+        // The user's one-shots mean "the next time the clock shows HH:MM" (REC-8). A one-shot
+        // whose ring time already opened an occurrence (or was passed over) is spent, even when a
+        // clock set back made that time future again: a zone change does not make it ring a
+        // second time (OCC-20, CAP-2, CAP-3; ios uniform seed 35303: a2's 09:58 one-shot rang in
+        // Sydney, a 1 h set-back at 10:15 put 09:58 ahead again, and a change to Tokyo at 09:56
+        // moved it to 09:58 Tokyo, so the oracle took a2's primary for one the bridge must
+        // register before any seed, though no bridge plans a spent one-shot again).
         alarms = alarms.map { alarm in
-            guard case .once(let fire) = alarm.repeats, fire > wallMs else { return alarm }
+            guard case .once(let fire) = alarm.repeats, fire > wallMs,
+                  !alarm.roots.contains(where: { oneShotRang($0.id, at: fire) }) else { return alarm }
             var copy = alarm
             let moved = next.nextFire(hour: alarm.hour, minute: alarm.minute, weekday: nil, after: wallMs)
             copy.repeats = .once(fireWallMs: moved)

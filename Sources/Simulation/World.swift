@@ -147,6 +147,10 @@ final class World {
     var foregroundAlerts: [(id: AlarmUUID, sinceMs: Int64, observed: Bool)] = []
     /// snooze-is-the-pressure: the live occurrence's pending snooze ring and when it was first seen.
     var snoozeRingSeen: (id: AlarmUUID, sinceMs: Int64)?
+    /// snooze-is-the-pressure: pending successors of the live occurrence that landed beside its
+    /// snooze ring while no process could act, with when their T_OP window began (restarted until
+    /// the bridge's next ready step; ios uniform seed 42679).
+    var snoozeSuccessorSeen: [AlarmUUID: Int64] = [:]
     /// True time of the user's last skip request (a skip may hold both rings briefly, SNZ-15).
     var lastSkipRequestMs: Int64 = Int64.min / 2
     /// snooze-is-the-pressure: a process death interrupted a skip's handoff (SNZ-16).
