@@ -136,16 +136,7 @@ struct BenchBaseline {
 
     /// The `trace-hash:` value `binary replay …` prints (it exits 1 when the seed fails).
     static func traceHash(binary: String, _ arguments: [String]) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
+        guard let text = BenchMeasurements.output(of: binary, arguments, acceptingStatus: [0, 1]) else { return nil }
         let line = text.split(separator: "\n").first { $0.hasPrefix("trace-hash:") }
         return line.map { $0.dropFirst("trace-hash:".count).trimmingCharacters(in: .whitespaces) }
     }

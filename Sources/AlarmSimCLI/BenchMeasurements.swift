@@ -221,6 +221,12 @@ enum BenchMeasurements {
     /// Runs `binary arguments…` and returns its stdout (for `fuzz --help`), or nil when it
     /// cannot be started or does not exit with status 0.
     static func output(of binary: String, _ arguments: [String]) -> String? {
+        output(of: binary, arguments, acceptingStatus: [0])
+    }
+
+    /// Runs `binary arguments…` and returns its stdout, or nil when it cannot be started or
+    /// does not exit with one of `statuses`.
+    static func output(of binary: String, _ arguments: [String], acceptingStatus statuses: Set<Int32>) -> String? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
@@ -230,7 +236,7 @@ enum BenchMeasurements {
         do { try process.run() } catch { return nil }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else { return nil }
+        guard process.terminationReason == .exit, statuses.contains(process.terminationStatus) else { return nil }
         return String(decoding: data, as: UTF8.self)
     }
 
