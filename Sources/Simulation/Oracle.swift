@@ -117,6 +117,12 @@ struct Oracle {
     /// the instant an occurrence the bridge infers from the vanished ring began (IOS-5, REC-9;
     /// ``World/removedFireReachShiftMs(rootID:fireWallMs:)``).
     var osRemovedFireReaches: [(rootID: String, fireWallMs: Int64, wallMinusTrueMs: Int64)] = []
+    /// The last one-time snooze the bridge accepted while the oracle held no occurrence live: the
+    /// bridge's own live occurrence it was for (root, ring time) and its deadline in true time
+    /// (SNZ-20: a snooze keeps its elapsed length across clock corrections). An occurrence the
+    /// oracle opens later for that same ring time (``World/removedFireReachShiftMs(rootID:fireWallMs:)``)
+    /// carries it (INACT-9, SNZ-4).
+    var unownedSnooze: (rootID: String, startWallMs: Int64, untilTrueMs: Int64)?
     /// Roots whose primary or seed the capacity limit refused, with the refused ring and the
     /// true time (CAP-9). A refusal speaks only for the fire time its ring was requested for
     /// (`capacityRefusal(rootID:fireWallMs:)`), never for the root's other times.
@@ -910,6 +916,7 @@ extension World {
             countExemption("os-removed-alarm")
             record("oracle", "inferred-occurrence-relived", [TraceField("root", rootID), TraceField("offset-ms", String(shift))])
             oracleOpen(rootID: rootID, alarmID: alarmID, startWallMs: fireWallMs, clockOffsetMs: clockOffsetMs + shift)
+            carryUnownedSnooze(rootID: rootID, fireWallMs: fireWallMs)
             return
         }
         oracleOpen(rootID: rootID, alarmID: alarmID, startWallMs: fireWallMs, clockOffsetMs: clockOffsetMs)
@@ -947,6 +954,20 @@ extension World {
                   && $0.closeReason != "unobservable" }) else { return nil }
         let shift = (wallMs - nowMs) - reach.wallMinusTrueMs
         return shift == 0 ? nil : shift
+    }
+
+    /// INACT-9, SNZ-4, SNZ-20: the relived inferred occurrence just opened for `rootID`'s ring time
+    /// `fireWallMs` is the one the bridge held live when it accepted a snooze while the oracle held
+    /// nothing (`unownedSnooze`): the snooze is that occurrence's, so it moves the deadline
+    /// baseline (rebased by every correction since, as the bridge's is) and a second one is refused
+    /// (ios uniform seed 51390: an OS update removed a1.wed's 06:46 ring, the 06:47 launch
+    /// inferred the occurrence, a 5 min snooze at 06:47:34, then a 10 min set-back relived 06:46).
+    func carryUnownedSnooze(rootID: String, fireWallMs: Int64) {
+        guard let snooze = oracle.unownedSnooze, snooze.rootID == rootID, snooze.startWallMs == fireWallMs,
+              let index = oracle.liveIndex, oracle.occurrences[index].snoozeUntilMs == nil else { return }
+        oracle.unownedSnooze = nil
+        oracle.occurrences[index].snoozeUntilMs = snooze.untilTrueMs + (wallMs - nowMs)
+        enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
     }
 
     /// iOS, IOS-2, IOS-5: the OS removed a ring the platform held for `rootID`'s ring time
@@ -1095,7 +1116,12 @@ extension World {
     /// The bridge accepted a one-time snooze: judged against the oracle's own record (candidate
     /// invariants 8 and 9), then the occurrence's deadline baseline moves to it (INACT-9).
     func oracleSnoozeAccepted(untilMs: Int64) {
-        guard let index = oracle.liveIndex else { return }
+        guard let index = oracle.liveIndex else {
+            if let live = process.bridge?.document?.liveOccurrence {
+                oracle.unownedSnooze = (live.rootID, live.startedAtMs, untilMs - (wallMs - nowMs))
+            }
+            return
+        }
         if let earlier = oracle.occurrences[index].snoozeUntilMs {
             violate("snooze-once", [], "a second snooze (until \(wallText(untilMs))) was accepted for the occurrence of \(oracle.occurrences[index].rootID), which already had one until \(wallText(earlier))")
             return
