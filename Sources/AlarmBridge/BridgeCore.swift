@@ -98,7 +98,7 @@ public struct BridgeCore: Sendable {
     /// AlarmKit may deliver a `.fixed`/`.relative` alarm 20 s – 4 min late (PLATFORMS.md: Apple
     /// forums 825427): a ring instant less than this long before a clock reading may still have
     /// been held, pending, at that reading, not jumped over and not missed (ms).
-    static let lateDeliverySlackMs: Int64 = 300_000
+    public static let lateDeliverySlackMs: Int64 = 300_000
     /// The last backward correction this process noticed, as (projected wall before it = the old
     /// frame's "now", wall after it, the last clock reading before it, in the old frame). A ring
     /// time at or before that reading, or one the new frame has not reached yet, was reached in

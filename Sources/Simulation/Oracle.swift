@@ -100,6 +100,10 @@ struct Oracle {
     /// fire time like one delivered inside one coalesced update (IOS-5), even after the bridge
     /// registered the root's next one (ios seed 217 with skip dates).
     var osRemovedRoots: [String] = []
+    /// iOS one-shots a forward jump went over while AlarmKit held their `.relative` ring, which
+    /// then waits for the next match (`jumpedOverRelativeFires` off; ``World/wallClockChanged``):
+    /// the alarm, its jumped-over instant (wall ms) and the true time of the landing (bounded).
+    var waitingOneShots: [(alarmID: String, jumpedOverWallMs: Int64, landingMs: Int64)] = []
     /// (root, configured ring time) of every held delivery a boot dropped (iOS; bounded, oldest
     /// first out): the ring vanished past its fire time like one delivered and stopped inside one
     /// coalesced update (IOS-5). A set-back the bridge could not see (after the boot, before any

@@ -342,6 +342,8 @@ extension World {
                       daemon.alarms.contains(where: { $0.metadata.alarmID == alarm.id && $0.metadata.kind.opensOccurrence }) else { return alarm }
                 var copy = alarm
                 copy.repeats = .once(fireWallMs: calendar.nextFire(hour: alarm.hour, minute: alarm.minute, weekday: nil, after: wallMs))
+                oracle.waitingOneShots.append((alarm.id, fire, nowMs))
+                if oracle.waitingOneShots.count > 16 { oracle.waitingOneShots.removeFirst() }
                 return copy
             }
         }
@@ -568,11 +570,38 @@ extension World {
         if victim.metadata.kind == .primary, !oracle.primaryFaultRoots.contains(victim.metadata.rootID) {
             oracle.primaryFaultRoots.append(victim.metadata.rootID)
         }
+        spendUnobservedWaitingOneShot(victim)
         noteFault("os-removed-alarm")
         saveTruth.osRemoved.append(victim.id)  // invariant 30: not the bridge's doing
         // SCH-20: a daemon change no sync saw; the next sync legitimately re-requests the ring
         // (IOS-14; ios uniform seed 23481: removed between a resume sync's read and its probe).
         lastPlatformChangeMs = nowMs
+    }
+
+    /// [limit] `os-removed-alarm`, a one-shot's wait no bridge could see (REC-8, REC-9, IOS-2,
+    /// IOS-5): a forward jump went over a one-shot's ring time while AlarmKit held its `.relative`
+    /// ring, which waits for the next match, so the oracle moved the one-shot there
+    /// (`waitingOneShots`). Only a fresh read at least ``BridgeCore/lateDeliverySlackMs`` after
+    /// the landing shows the ring still pending past its instant (on a device where jumped-over
+    /// rings fire at the landing, a held delivery looks the same until then). When the OS removes
+    /// the ring before any ready bridge step after that, every later view finds a one-shot whose
+    /// ring time passed and whose ring is gone — one that rang at the landing and one that waited
+    /// read alike — and the bridge takes it as spent (recorded missed, never re-armed: ringing a
+    /// one-shot twice would break OCC-20). The oracle then takes the same reading for that alarm:
+    /// its day was the jumped-over instant (ios uniform seed 54100: a +1 h jump at 06:18 over
+    /// a1's 06:55 one-shot, an OS update at a 07:32 reboot took the waiting ring, and the 08:02
+    /// launch recorded 06:55 missed while the oracle held the one-shot due the next morning).
+    func spendUnobservedWaitingOneShot(_ victim: DaemonAlarm) {
+        guard victim.metadata.kind == .primary,
+              let wait = oracle.waitingOneShots.last(where: { $0.alarmID == victim.metadata.alarmID }),
+              process.lastReadyStepMs < wait.landingMs + BridgeCore.lateDeliverySlackMs,
+              let index = alarms.firstIndex(where: { $0.id == wait.alarmID }),
+              case .once(let fire) = alarms[index].repeats, fire > wallMs else { return }
+        oracle.waitingOneShots.removeAll { $0.alarmID == wait.alarmID }
+        alarms[index].repeats = .once(fireWallMs: wait.jumpedOverWallMs)
+        countExemption("os-removed-alarm")
+        record("oracle", "waiting-one-shot-spent", [TraceField("alarm", wait.alarmID)])
+        replanOracleFireTimes(jumpedOver: [])
     }
 
     /// Issue 18, Apple developer forums thread 820388 (FB22327481: a `.fixed` 07:30 alarm
