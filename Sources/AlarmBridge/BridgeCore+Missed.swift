@@ -108,11 +108,21 @@ extension BridgeCore {
         return current.publishedAtMs > refused.fireWallMs
     }
 
-    /// True when `row`'s instant is, in the zone in force, its root's configured hour and minute
-    /// (the root's definition now, not one a failed save asked for).
+    /// True when `row`'s instant is its root's configured hour and minute (the root's definition
+    /// now, not one a failed save asked for) in the zone it was planned in: the zone in force, or
+    /// for a row planned before the bridge adopted it, the previous one (REC-8: a ring time that
+    /// passed before the zone changed was that zone's; ios uniform seed 62961: a1's 07:34 Berlin
+    /// one-shot refused three times, the zone became São Paulo after 07:34, and the launch
+    /// judged the refused row at 02:34 local, not a configured time, and recorded nothing).
     func isConfiguredRingTime(_ row: RingRow) -> Bool {
-        guard let root = document?.root(row.metadata.rootID) else { return false }
-        let local = configuration.calendar.local(row.fireWallMs)
+        guard let document, let root = document.root(row.metadata.rootID) else { return false }
+        var calendar = configuration.calendar
+        if let adopted = document.zoneAdoptedAtMs, row.publishedAtMs < adopted,
+           let previousID = document.previousZoneIdentifier, previousID != calendar.zoneIdentifier,
+           let previous = WallCalendar(zoneIdentifier: previousID, dstPolicy: calendar.dstPolicy) {
+            calendar = previous
+        }
+        let local = calendar.local(row.fireWallMs)
         return local.hour == root.hour && local.minute == root.minute
     }
 
