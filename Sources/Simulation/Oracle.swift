@@ -543,14 +543,27 @@ extension World {
     /// what it inferred is its own (ios swarm seed 1841: a1's 08:31 ghost inferred delivered at
     /// 08:53, snoozed to 09:03:42; a2's 09:03 was its pass-over, while the oracle's a1 would have
     /// expired at 09:01).
+    ///
+    /// The bridge's deadline moves with every correction it notices (REC-9): one made since the
+    /// running process's last ready step in this boot is applied at its next step, so it counts
+    /// already (``pendingCorrectionMs``; ios uniform seed 66125: a +1 h jump at 07:22 landed on
+    /// a3's jumped-over 07:54 while a1's inferred 07:19 occurrence was live only once corrected).
     func inferredIncumbent(rootID: String, fireWallMs: Int64) -> String? {
         guard setup.platform == .ios, let live = (process.bridge?.document ?? storedDocument)?.liveOccurrence,
-              live.rootID != rootID, live.startedAtMs < fireWallMs, live.deadlineMs > fireWallMs,
+              live.rootID != rootID, live.startedAtMs < fireWallMs, live.deadlineMs + pendingCorrectionMs > fireWallMs,
               oracle.osRemovedFires.contains(where: { $0.rootID == live.rootID && $0.fireWallMs == live.startedAtMs }),
               !oracle.occurrences.contains(where: { $0.startWallMs == live.startedAtMs && $0.tiedRoots.contains(live.rootID)
                   && $0.closeReason != "unobservable" })
         else { return nil }
         return live.rootID
+    }
+
+    /// REC-9: the wall-clock correction (ms) made since the running bridge process's last ready
+    /// step in this boot, which it applies to its live occurrence at its next step; 0 with no
+    /// process, or none that read the clock in this boot (the monotonic clock restarted).
+    var pendingCorrectionMs: Int64 {
+        guard process.running, process.lastReadyStepMs >= lastBootMs else { return 0 }
+        return (wallMs - nowMs) - process.lastReadyWallMinusTrueMs
     }
 
     /// The same for a delivery held back late (OCC-3: a ring time inside another root's live

@@ -51,6 +51,9 @@ struct AppProcess {
     var storeReadFailed = false
     /// Last instant the bridge executed a step while ready.
     var lastReadyStepMs: Int64 = .min
+    /// The wall clock's offset from true time (ms) at `lastReadyStepMs`: a correction since then
+    /// is one this process notices at its next step (REC-9, within one boot).
+    var lastReadyWallMinusTrueMs: Int64 = 0
     /// iOS: last instant a ready step showed the bridge the daemon's inventory (an
     /// `alarmUpdates` set or a successful read, IOS-5): only such a step can see an alert begin.
     var lastDaemonViewStepMs: Int64 = .min
@@ -922,6 +925,7 @@ final class World {
         if !wasReady && bridge.isAcceptingInputs { oracleGateReleased() }
         if bridge.phase == .ready {
             process.lastReadyStepMs = nowMs
+            process.lastReadyWallMinusTrueMs = wallMs - nowMs
             if inputShowsDaemon(input) { process.lastDaemonViewStepMs = nowMs }
             if zoneChangeObservedMs == nil { zoneChangeObservedMs = nowMs }
             if clockJumpObservedMs == nil { clockJumpObservedMs = nowMs }
