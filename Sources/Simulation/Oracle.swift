@@ -1440,6 +1440,7 @@ extension World {
     }
 
     func oracleGateReleased() {
+        if process.active { notePrimaryFailureOpenings() }  // SCH-24: the opening can act now
         if let stepped = walkWorld.stepCreditPending {
             walkWorld.stepCreditPending = nil
             if let index = oracle.liveIndex, oracle.occurrences[index].id == stepped {
@@ -1546,8 +1547,14 @@ extension World {
     }
 
     /// SCH-24: the app was opened; every root with a failed primary and no opening since its
-    /// failure records this one (``primaryRetryWasDue(_:)``).
+    /// failure records this one (``primaryRetryWasDue(_:)``). An opening counts from the moment
+    /// the bridge can act on it: a process still held at its launch gate (protected data, a
+    /// damaged saved domain, BOOT-5) cannot know what to register, so it is recorded at the
+    /// gate's release while the app is still open (ios uniform seed 66270: a1.sun's re-registration
+    /// failed twice and the process died; the 02:54 opening found the domain damaged, the gate
+    /// held until the app was suspended, and 05:56 was judged the bridge's gap).
     func notePrimaryFailureOpenings() {
+        guard process.bridge?.isAcceptingInputs == true else { return }
         for rootID in oracle.primaryFailures.keys.sorted() where oracle.primaryOpenedSinceFailure[rootID] == nil {
             oracle.primaryOpenedSinceFailure[rootID] = nowMs
         }
