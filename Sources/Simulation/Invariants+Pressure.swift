@@ -84,7 +84,37 @@ extension World {
         }
         let occurrence = oracle.occurrences[index]
         guard !occurrence.tiedRoots.contains(request.metadata.rootID), occurrence.rootID != request.metadata.rootID else { return }
+        if adoptUnobservedIncumbent(for: request, over: index) { return }
         violate("pressure-belongs-to-owner", [], "\(request.metadata.kind.rawValue) \(request.id) armed for \(request.metadata.rootID), which does not own the live occurrence (\(occurrence.rootID) does)")
+    }
+
+    /// [limit] `alert-ended-unobserved-by-os-removal` / `-by-reboot`, for ownership (OCC-2, OCC-3,
+    /// IOS-5): the oracle gave up an occurrence whose alert the OS removal or a reboot ended before
+    /// any process saw it (`unobservable`), then opened a later root's ring time inside that
+    /// occurrence's life. The first bridge view since reads the vanished one-shot as delivered and
+    /// stopped (IOS-5, as the no-live case above allows): the earlier occurrence is live, owns the
+    /// wake session, and the later root is its pass-over (OCC-3). Nothing the app can read tells it
+    /// otherwise. When the bridge arms pressure for that earlier occurrence (its token, its ring
+    /// time) in its first view of the daemon since the later one opened, the oracle takes that reading:
+    /// the earlier occurrence is reopened, the later one becomes a pass-over (ios swarm seed
+    /// 53958: a2's legacy 08:10 one-shot rang behind a locked reboot, the OS removed it at 09:21,
+    /// a1.sun rang at 09:32; the 09:51 launch inferred a2, passed a1.sun over and armed a2's
+    /// successor). Only the occurrence closed `unobservable`, only while its own deadline is ahead.
+    func adoptUnobservedIncumbent(for request: RingRequest, over index: Int) -> Bool {
+        guard ios != nil, let token = request.metadata.token, let live = process.bridge?.document?.liveOccurrence,
+              live.token == token, live.rootID == request.metadata.rootID,
+              let closed = oracle.occurrences.lastIndex(where: { $0.tiedRoots.contains(live.rootID) }),
+              oracle.occurrences[closed].closeReason == "unobservable", oracle.occurrences[closed].startWallMs == live.startedAtMs,
+              oracle.occurrences[closed].deadlineMs > wallMs,
+              oracle.occurrences[index].startWallMs > live.startedAtMs,
+              oracle.occurrences[index].openedAtMs > process.priorDaemonViewStepMs else { return false }
+        let removed = oracle.osRemovedRoots.contains(live.rootID)
+        demoteToPassOver(index)
+        reopenOracleOccurrence(closed)
+        enqueue(.oracleDeadline(occurrence: oracle.occurrences[closed].id), afterMs: oracle.occurrences[closed].deadlineMs - wallMs)
+        countExemption(removed ? "alert-ended-unobserved-by-os-removal" : "alert-ended-unobserved-by-reboot")
+        record("oracle", "unobserved-incumbent-adopted", [TraceField("root", live.rootID)])
+        return true
     }
 
     /// Candidate invariant 10, `snooze-is-the-pressure` (SNZ-7, SNZ-10, SNZ-11, SNZ-15): once a

@@ -324,13 +324,20 @@ extension World {
     /// (``ambiguousLaterOwner(_:jump:matches:)``): its rings are bound to nothing, its ring time is
     /// passed over (OCC-3), and the exemption is counted.
     func demoteToAmbiguousPassOver(_ index: Int) {
+        let rootID = oracle.occurrences[index].rootID
+        demoteToPassOver(index)
+        record("oracle", "ambiguous-pass-over", [TraceField("root", rootID)])
+        countExemption("clock-jump-ambiguous-start")
+    }
+
+    /// Closes the oracle's occurrence at `index` as a pass-over of its ring time (OCC-3): its
+    /// alerts are bound to nothing, and the ring time is remembered as passed over.
+    func demoteToPassOver(_ index: Int) {
         let occurrence = oracle.occurrences[index]
         oracle.bindings = oracle.bindings.filter { $0.value != occurrence.id }
         oracleClose(index, reason: "passed-over")
         oracle.passedOver.append((occurrence.rootID, occurrence.startWallMs))
         if oracle.passedOver.count > 64 { oracle.passedOver.removeFirst() }
-        record("oracle", "ambiguous-pass-over", [TraceField("root", occurrence.rootID)])
-        countExemption("clock-jump-ambiguous-start")
     }
 
     /// [limit] `clock-jump-ambiguous-start`, for ownership: a ring time inside the ambiguous

@@ -54,6 +54,9 @@ struct AppProcess {
     /// The wall clock's offset from true time (ms) at `lastReadyStepMs`: a correction since then
     /// is one this process notices at its next step (REC-9, within one boot).
     var lastReadyWallMinusTrueMs: Int64 = 0
+    /// The daemon view before `lastDaemonViewStepMs` (true ms): during a step's commands, the
+    /// last view of the daemon any process had before this step.
+    var priorDaemonViewStepMs: Int64 = .min
     /// iOS: last instant a ready step showed the bridge the daemon's inventory (an
     /// `alarmUpdates` set or a successful read, IOS-5): only such a step can see an alert begin.
     var lastDaemonViewStepMs: Int64 = .min
@@ -926,7 +929,10 @@ final class World {
         if bridge.phase == .ready {
             process.lastReadyStepMs = nowMs
             process.lastReadyWallMinusTrueMs = wallMs - nowMs
-            if inputShowsDaemon(input) { process.lastDaemonViewStepMs = nowMs }
+            if inputShowsDaemon(input) {
+                if process.lastDaemonViewStepMs != nowMs { process.priorDaemonViewStepMs = process.lastDaemonViewStepMs }
+                process.lastDaemonViewStepMs = nowMs
+            }
             if zoneChangeObservedMs == nil { zoneChangeObservedMs = nowMs }
             if clockJumpObservedMs == nil { clockJumpObservedMs = nowMs }
             if let exemption = faultExemption, exemption.sinceMs <= nowMs, stepCouldObserveFault(input) { faultExemption = nil }
