@@ -163,13 +163,37 @@ public struct BridgeConfiguration: Sendable {
     /// SCH-23: a fingerprint re-registration (cancel + schedule) is deferred while the ring is due
     /// within this many ms, so the pair never straddles the fire time.
     public var reRegisterGuardMs: Int64 = 120_000
-    /// Retry spacing and bound for a successor arm that failed while the process lives.
+    /// Spacing and count of the quick retries of a successor arm (or a snooze rebase) the
+    /// platform refused; a successor is asked again after them too, with backoff
+    /// (``successorRetryDelayMs(afterRefusals:)``), while the process lives.
     public var armRetryDelayMs: Int64 = BridgeConfiguration.defaultArmRetryDelayMs
     public var armRetryMax: Int = BridgeConfiguration.defaultArmRetryMax
     /// The default retry delay of a failed successor or snooze rebase, virtual ms (OCC-8, SNZ-21).
     public static let defaultArmRetryDelayMs: Int64 = 1_000
     /// The default number of such retries.
     public static let defaultArmRetryMax = 3
+    /// A refused successor arm is asked again for as long as the process lives (OCC-5, [derived]
+    /// WALK-18; issue 16: "the best the platform allows: retry with backoff while the process
+    /// lives"): the first `armRetryMax` times `armRetryDelayMs` apart, then with the primary
+    /// retry's backoff (doubling, at most `primaryRetryDelayMsMax` apart). Before, the bridge gave
+    /// up after `armRetryMax` refusals and the occurrence stayed silent while the process lived
+    /// (android uniform seed 34730: three refusals in a row).
+    /// - Parameter refusals: consecutive refused successor arms of this process, this one included.
+    /// - Returns: virtual ms until the `armRetry` timer asks again.
+    public func successorRetryDelayMs(afterRefusals refusals: Int) -> Int64 {
+        Self.backoffDelayMs(baseMs: armRetryDelayMs, failures: refusals, quickRetries: armRetryMax, boundMs: primaryRetryDelayMsMax)
+    }
+    /// ``successorRetryDelayMs(afterRefusals:)`` with the default constants (the oracle's view).
+    public static func defaultSuccessorRetryDelayMs(afterRefusals refusals: Int) -> Int64 {
+        backoffDelayMs(baseMs: defaultArmRetryDelayMs, failures: refusals, quickRetries: defaultArmRetryMax, boundMs: primaryRetryBoundMs)
+    }
+    /// The retry backoff shared by failed primaries and refused successors: `baseMs` for the
+    /// first `quickRetries` failures, then doubling per further failure, never above `boundMs`.
+    /// - Parameter failures: consecutive failures, the latest included (≥ 1).
+    public static func backoffDelayMs(baseMs: Int64, failures: Int, quickRetries: Int, boundMs: Int64) -> Int64 {
+        let doublings = min(max(0, failures - max(1, quickRetries)), 20)
+        return min(baseMs << Int64(doublings), boundMs)
+    }
     /// Re-read spacing and bound after an inventory read failure.
     public var syncRetryDelayMs: Int64 = 2_000
     public var syncRetryMax: Int = 5

@@ -120,7 +120,10 @@ extension BridgeCore {
         // `armRetryMax` times, whatever an earlier failed arm spent of the budget (ios uniform
         // seed 58071: a skip's successor refused for capacity at 05:43 left two retries for the
         // snooze rebase of a 1 h set-back; refused three times, the snooze ring stayed 79 min out).
-        if !rebased.isEmpty { armRetries = 0 }
+        if !rebased.isEmpty {
+            armRetries = 0
+            successorRefusals = 0  // a fresh series: quick retries first (OCC-5)
+        }
         publishAndSchedule(rebased, origin: .lifecycle, now: now, into: &out)
         if !defects.snoozeNotRebased {
             noteAmbiguousSnoozeRows(delta, now: now, previousReadingWallMs: previousReadingWallMs, datedByBroadcast: datedByBroadcast)

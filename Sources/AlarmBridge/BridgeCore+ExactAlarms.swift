@@ -67,7 +67,10 @@ extension BridgeCore {
     /// any more (``isSupersededRing(_:wanted:)``).
     mutating func upgradeInexactRings(now: BridgeInstants, into out: inout [BridgeCommand]) {
         guard let document else { return }
-        let dueNow = undeliveredInexactPrimaries(now: now).map(\.id)
+        // Only ring times still inside their AMS window: one a hold keeps past it (a legacy
+        // occurrence, ``inexactStillDueBoundMs(_:)``) stays with the platform, which delivers it
+        // when the hold ends, as before (the grant's reason, seed 3844, is the window).
+        let dueNow = undeliveredInexactPrimaries(now: now, beyondWindow: false).map(\.id)
         let wanted = desiredRings(now: now).map(\.id)
         let degraded = document.rings.filter { row in
             row.inexact == true && !row.delivered && !alerting.contains(row.id) && (!row.isPast(at: now.wallMs) || dueNow.contains(row.id))
@@ -108,8 +111,26 @@ extension BridgeCore {
     /// The longest AMS delays an inexact one-shot (`maxTriggerTime` caps the window at +1 h).
     static let inexactWindowBoundMs: Int64 = 3_600_000
 
+    /// How long after its ring time an undelivered inexact primary is still due (virtual ms): its
+    /// AMS window (at most 1 h), or, when longer, the lifetime of the occurrence it would open
+    /// (legacy schedules: 20 h from the ring time, INACT-2, OCC-21). AMS holds a due inexact
+    /// alarm past its window under doze and, for an app whose battery usage is "Restricted"
+    /// (forced app standby), until the app is next active (PLATFORMS.md: doze windows; AMS
+    /// `isBackgroundRestricted`, `mPendingBackgroundAlarms`), so a legacy occurrence may still be
+    /// rung by it hours late; one the platform lost meanwhile (an OEM update, a reboot, a
+    /// force-stop) is added back like one inside the window ([derived] AND-1, AND-3; android
+    /// swarm seed 49170: a1's legacy 09:35 held by the restriction, cleared by the 13:03 update,
+    /// recorded missed by the MY_PACKAGE_REPLACED launch while its occurrence lived). A policy 3
+    /// or 2 occurrence has expired by then (INACT-3), so its bound stays the window. RULES.md is
+    /// silent on deliveries held past the inexact window; decided from PLATFORMS.md and AOSP.
+    func inexactStillDueBoundMs(_ row: RingRow) -> Int64 {
+        let policy = document?.root(row.metadata.rootID)?.policy ?? .v3
+        return max(Self.inexactWindowBoundMs, policy.timeoutMs)
+    }
+
     /// A degraded primary whose ring time came but whose delivery was not seen is still due: AMS
-    /// may deliver it until the end of its window (at most 1 h). When the platform no longer
+    /// may deliver it until the end of its window (at most 1 h), or later while a hold keeps it
+    /// (``inexactStillDueBoundMs(_:)``). When the platform no longer
     /// holds it (a reboot or a force-stop cleared AlarmManager), the sync adds it back at its
     /// ring time — delivered at once — instead of moving on to the next occurrence
     /// ([derived] AND-1, AND-3; android seeds 2704, 3163). A primary this process saw AlarmManager
@@ -117,12 +138,14 @@ extension BridgeCore {
     /// the bridge (OCC-7, ``deliveryInFlight(_:now:)``): adding it back would leave a duplicate
     /// that rings the occurrence's primary again after its successor was armed (android seeds
     /// 443, 995: the screen-on that opened Ember ended doze and released the inexact primary).
-    func undeliveredInexactPrimaries(now: BridgeInstants) -> [RingRequest] {
+    /// - Parameter beyondWindow: whether a ring time still due past its AMS window counts
+    ///   (``inexactStillDueBoundMs(_:)``); false: the window alone.
+    func undeliveredInexactPrimaries(now: BridgeInstants, beyondWindow: Bool = true) -> [RingRequest] {
         guard flavor == .android, let document else { return [] }
         return document.rings.filter { row in
             row.inexact == true && row.metadata.kind == .primary && !row.delivered && row.fireWallMs <= now.wallMs
                 && !deliveryInFlight(row, now: now)
-                && now.wallMs - row.fireWallMs < Self.inexactWindowBoundMs
+                && now.wallMs - row.fireWallMs < (beyondWindow ? inexactStillDueBoundMs(row) : Self.inexactWindowBoundMs)
                 && document.alarm(row.metadata.alarmID)?.enabled == true
                 // A failed add-back, recorded: not again, unless this process retries it.
                 && (!(document.missedRingIDs ?? []).contains(row.id) || failedReAdds.contains(row.id))

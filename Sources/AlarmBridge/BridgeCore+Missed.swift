@@ -79,7 +79,7 @@ extension BridgeCore {
             && now.wallMs - row.fireWallMs > Self.missedOccurrenceGraceMs
             && (!present.contains(row.id) || (refusedIDs.contains(row.id) && landedAfterRefusal(row))) && !recorded.contains(row.id)
             && (refusedIDs.contains(row.id) || !deliveredByJump(row, now: now))
-            && !(row.inexact == true && now.wallMs - row.fireWallMs < Self.inexactWindowBoundMs  // still due: re-added (AND-1, AND-3)
+            && !(row.inexact == true && now.wallMs - row.fireWallMs < inexactStillDueBoundMs(row)  // still due: re-added (AND-1, AND-3)
                  && !isPlannedInEarlierZone(row)) {  // unless the zone moved its day (REC-8): not re-added
             guard let alarm = document.alarm(row.metadata.alarmID), alarm.enabled, document.root(row.metadata.rootID) != nil,
                   !document.occurrences.contains(where: { $0.startedAtMs == row.fireWallMs }) else { continue }

@@ -1116,6 +1116,7 @@ extension BridgeCore {
     mutating func scheduleCompleted(_ id: AlarmUUID, result: Result<Int64, PlatformError>, now: BridgeInstants,
                                     into out: inout [BridgeCommand]) {
         inFlight.removeAll { $0 == id }
+        if case .success = result { successorRefusals = 0 }  // the platform takes requests again (OCC-5)
         if case .success = result { noteRecentlyConfirmed(id, now: now) }  // SCH-9
         if case .success = result { degradedRetries.removeAll { $0 == id } }
         if inFlight.isEmpty, let purpose = followUpSync {
@@ -1229,9 +1230,12 @@ extension BridgeCore {
             if row.metadata.kind == .walkFuse { walkFuseFailed(row, now: now, into: &out) }  // WALK-18
             if row.metadata.kind == .successor, defects.givesUpOnFailedSuccessor {
                 out.append(.note("defect gives-up-on-failed-successor: no retry of the failed successor"))
-            } else if row.metadata.kind == .successor, armRetries < configuration.armRetryMax {
-                armRetries += 1
-                out.append(.setTimer(.armRetry, delayMs: configuration.armRetryDelayMs))
+            } else if row.metadata.kind == .successor {
+                // OCC-5, [derived] WALK-18: asked again while the process lives, with backoff
+                // once the quick retries were refused too (android uniform seed 34730).
+                if armRetries < configuration.armRetryMax { armRetries += 1 }
+                successorRefusals += 1
+                out.append(.setTimer(.armRetry, delayMs: configuration.successorRetryDelayMs(afterRefusals: successorRefusals)))
             }
             if row.metadata.kind == .primary, !saves.pending.contains(where: { $0.touched.contains(id) }) {
                 schedulePrimaryRetry(id, after: error, into: &out)
@@ -1273,9 +1277,9 @@ extension BridgeCore {
             return
         }
         guard !primaryRetryPending else { return }
-        let exponent = min(primaryRetries, 20)
-        let delayMs = min(configuration.primaryRetryDelayMs << Int64(exponent), configuration.primaryRetryDelayMsMax)
         primaryRetries += 1
+        let delayMs = BridgeConfiguration.backoffDelayMs(baseMs: configuration.primaryRetryDelayMs, failures: primaryRetries,
+                                                         quickRetries: 1, boundMs: configuration.primaryRetryDelayMsMax)
         primaryRetryPending = true
         out.append(.setTimer(.primaryRetry, delayMs: delayMs))
     }

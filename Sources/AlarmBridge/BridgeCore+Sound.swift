@@ -121,17 +121,22 @@ extension BridgeCore {
             if case .failure(let error) = result { repairRefused(row.id, error: error, into: &out) }  // issue 18
             out.append(.note("re-registration of \(row.id) refused: the platform keeps the previous ring (SND-6, SNZ-21)"))
             mutate { $0.upsert(previous) }
-            if previous.metadata.kind == .snooze || previous.metadata.kind == .successor, previous.fireWallMs != row.fireWallMs,
-               armRetries < configuration.armRetryMax {
+            let successor = previous.metadata.kind == .successor
+            if previous.metadata.kind == .snooze || successor, previous.fireWallMs != row.fireWallMs,
+               armRetries < configuration.armRetryMax || successor {
                 // SNZ-20: a refused rebase leaves the snooze ring at its old time — late after a
                 // set-back — so it is asked again while the process lives (android seed 1115 of
                 // `--faults clock-change-during-snooze`: two refused writes left it 69 min away).
                 // A successor's likewise (REC-9, OCC-5; ios swarm seed 1834: a refused rebase
-                // after a seen 90 s set-back left it 90 s out, and nothing asked again).
-                armRetries += 1
+                // after a seen 90 s set-back left it 90 s out, and nothing asked again), and, as
+                // any refused successor arm, with backoff past the quick retries (android uniform
+                // seed 34730, ``BridgeConfiguration/successorRetryDelayMs(afterRefusals:)``).
+                if armRetries < configuration.armRetryMax { armRetries += 1 }
+                if successor { successorRefusals += 1 }
                 snoozeRebaseRetry = row
                 if flavor == .android, row.metadata.kind == .snooze { mutate { $0.snoozeRebaseOwed = row } }  // outlives the process (9523)
-                out.append(.setTimer(.armRetry, delayMs: configuration.armRetryDelayMs))
+                let delayMs = successor ? configuration.successorRetryDelayMs(afterRefusals: successorRefusals) : configuration.armRetryDelayMs
+                out.append(.setTimer(.armRetry, delayMs: delayMs))
             }
             return
         }

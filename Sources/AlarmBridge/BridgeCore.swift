@@ -76,7 +76,13 @@ public struct BridgeCore: Sendable {
     /// that it was removed or rang (ios uniform seed 9815).
     var recentlyConfirmed: [(id: AlarmUUID, monotonicMs: Int64)] = []
     static let recentlyConfirmedMax = 64
+    /// Refusals since the last accepted request that the quick `armRetry` budget still covers
+    /// (successor and rebase refusals; at most `armRetryMax`).
     var armRetries = 0
+    /// OCC-5, [derived] WALK-18: consecutive refused successor arms of this process (the backoff
+    /// exponent of ``BridgeConfiguration/successorRetryDelayMs(afterRefusals:)``); any accepted
+    /// request resets it, as a rebase's fresh series does. Process-local, like every timer.
+    var successorRefusals = 0
     /// The last (wall, monotonic) reading: a later step whose wall clock moved by more than
     /// Δ_CLOCK against the monotonic clock saw a clock correction (REC-8, REC-9).
     var clockAnchor: (wallMs: Int64, monotonicMs: Int64, bootCount: Int)?

@@ -181,7 +181,7 @@ public enum ExemptionCatalog {
               rules: ["SNZ-20", "SNZ-21"], source: "PLATFORMS.md, schedule (async throws)"),
         entry("arm-failed-no-predecessor", both,
               "Arming a pressure ring failed after the alert it was to follow had already ended, so nothing was left to keep.",
-              mustStill: "keep any predecessor until a replacement is confirmed (arm before retire), and retry the arm",
+              mustStill: "keep any predecessor until a replacement is confirmed (arm before retire), and retry the arm while the process lives: 1 s after each of the first 3 refusals in a row, then doubling to at most 5 min; excused only until that retry was due",
               rules: ["OCC-5", "SNZ-9", "WALK-18"], source: "RULES.md never-silent invariant (a failed arm with nothing to keep is named, not passed)"),
         entry("walk-fuse-arm-failed-keeps-predecessor", [.ios],
               "A walk-fuse rotation failed, so the older fuse stays as the pressure and may be due later than 35 s after the latest step.",

@@ -241,7 +241,7 @@ extension World {
             // 1 h set-back; the resumed bridge may read 06:19 as reached in the new frame) and
             // before the first ready bridge step after it.
             guard let last = oracle.occurrences.indices.last(where: { $0 != demoted }), matches(oracle.occurrences[last]),
-                  oracle.occurrences[last].closeReason == "expired", let closedAt = oracle.occurrences[last].closedAtMs,
+                  oracle.occurrences[last].closeReason == "expired", let closedAt = oracleExpiryInstant(oracle.occurrences[last]),
                   closedAt > jump.readingMs, closedAt < (clockJumpObservedMs ?? .max) else {
                 if demoted == nil { adoptAmbiguousOwner(live, jump: jump) }
                 return
@@ -257,6 +257,20 @@ extension World {
         oracle.occurrences[index].clockOffsetMs = live.inactivityClockOffsetMs
         enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
         countExemption("clock-jump-ambiguous-start")
+    }
+
+    /// When (true ms) the oracle's reading expired a closed occurrence: the instant its deadline
+    /// passed, which for one opened after its deadline — a late delivery of a missed day
+    /// (`missed-day-rung-late`), closed at its opening — lies before that close. REC-9, INACT-22:
+    /// what the ambiguous-start window asks is whether the deadline passed before a bridge could
+    /// date the change, not when the oracle noticed it (android swarm seed 39822: a +1 h jump
+    /// with the app force-stopped passed the one-shot 05:49 at 04:49; the 06:45 launch dated the
+    /// jump at its own step, added the day back, and its 06:45:05 delivery opened the occurrence
+    /// the oracle closed at once, as expired at 06:19). Nil when it was not closed.
+    func oracleExpiryInstant(_ occurrence: OracleOccurrence) -> Int64? {
+        guard let closedAt = occurrence.closedAtMs else { return nil }
+        guard let closedAtWall = occurrence.closedAtWallMs, occurrence.deadlineMs < closedAtWall else { return closedAt }
+        return closedAt - (closedAtWall - occurrence.deadlineMs)
     }
 
     /// [limit] `clock-jump-ambiguous-start`: the oracle takes the bridge's reading at the end of
@@ -1514,38 +1528,39 @@ extension World {
     }
 
     /// `arm-failed-no-predecessor` names only the interval in which the bridge could not yet have
-    /// asked again: a refused successor arm is retried on the `armRetry` timer
-    /// (`BridgeConfiguration.defaultArmRetryDelayMs` later, at most `defaultArmRetryMax` times
-    /// between accepted requests) while the process that saw the refusal lives (OCC-5, [derived]
-    /// WALK-18; the best the platform allows after a failed write). True when that process had a
-    /// retry left and has been able to run (running, not suspended) for longer than the retry
-    /// delay plus T_OP since the later of the refusal and its own resume: the retry was due, and a
-    /// gap then is the bridge's, not the fault's. A later process keeps the exemption as before.
+    /// asked again: a refused successor arm is retried on the `armRetry` timer for as long as the
+    /// process that saw the refusal lives — `BridgeConfiguration.defaultArmRetryDelayMs` later for
+    /// the first `defaultArmRetryMax` refusals in a row, then with the primary retry's backoff
+    /// (``BridgeConfiguration/defaultSuccessorRetryDelayMs(afterRefusals:)``; OCC-5, [derived]
+    /// WALK-18; issue 16: the best the platform allows after a failed write). True when that
+    /// process has been able to run (running, not suspended) for longer than that retry's delay
+    /// plus T_OP since the later of the refusal and its own resume: the retry was due, and a gap
+    /// then is the bridge's, not the fault's. A later process keeps the exemption as before.
+    /// (Before, the exemption ended at the third refusal's 1 s while the bridge had stopped
+    /// asking; android uniform seed 34730.)
     func successorRetryWasDue() -> Bool {
-        guard let failure = successorArmFailure, failure.retried, failure.incarnation == process.incarnation,
+        guard let failure = successorArmFailure, failure.incarnation == process.incarnation,
               process.running, !process.suspended else { return false }
-        return nowMs - max(failure.atMs, process.upSinceMs) > BridgeConfiguration.defaultArmRetryDelayMs + setup.transitionBoundMs
+        return nowMs - max(failure.atMs, process.upSinceMs) > failure.retryDelayMs + setup.transitionBoundMs
     }
 
-    /// Keeps ``successorArmFailure`` and the retry budget in step with the bridge's `armRetries`:
-    /// reset by an accepted request (one bound to a closed occurrence resets nothing), spent by a
-    /// refused successor and by a refused snooze request (a refused rebase uses the same budget;
-    /// counting every snooze refusal errs towards the exemption).
+    /// Keeps ``successorArmFailure`` and the refusal count in step with the bridge's
+    /// `successorRefusals`: reset by an accepted request (one bound to a closed occurrence resets
+    /// nothing here, so the oracle's count is never below the bridge's), raised by a refused
+    /// successor.
     func noteRetryBudget(_ id: AlarmUUID, _ kind: RingKind, token: String?, success: Bool) {
-        if armRetriesSpent.incarnation != process.incarnation { armRetriesSpent = (process.incarnation, 0) }
+        if successorRefusals.incarnation != process.incarnation { successorRefusals = (process.incarnation, 0) }
         if success {
             let closedOccurrence = token != nil && oracle.liveIndex.map { oracle.bindings[id] != oracle.occurrences[$0].id } ?? true
-            if !closedOccurrence { armRetriesSpent.spent = 0 }
+            if !closedOccurrence { successorRefusals.count = 0 }
             if kind == .successor { successorArmFailure = nil }
             return
         }
         switch kind {
         case .successor:
-            let retried = armRetriesSpent.spent < BridgeConfiguration.defaultArmRetryMax
-            armRetriesSpent.spent += 1
-            successorArmFailure = (nowMs, process.incarnation, retried)
-        case .snooze:
-            armRetriesSpent.spent += 1
+            successorRefusals.count += 1
+            let delayMs = BridgeConfiguration.defaultSuccessorRetryDelayMs(afterRefusals: successorRefusals.count)
+            successorArmFailure = (nowMs, process.incarnation, delayMs)
         case .walkFuse:
             successorArmFailure = nil  // WALK-18: the fuse's own rule, as before
         default:

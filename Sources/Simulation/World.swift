@@ -243,13 +243,14 @@ final class World {
     var faultExemption: (name: String, sinceMs: Int64)?
     var armFailureExempt = false
     /// The latest refused successor arm (true ms), the process incarnation that saw it, and
-    /// whether that process still had a retry left for it (`arm-failed-no-predecessor`,
+    /// how long after it that process asks again (`arm-failed-no-predecessor`,
     /// ``successorRetryWasDue()``). Nil after an accepted successor, or when the exemption comes
     /// from a walk fuse (WALK-18 keeps its predecessor).
-    var successorArmFailure: (atMs: Int64, incarnation: Int, retried: Bool)?
-    /// The bridge's retry budget as the oracle counts it: refusals since the last accepted
-    /// request, in one process incarnation (mirrors `BridgeCore.armRetries`, rounding up).
-    var armRetriesSpent: (incarnation: Int, spent: Int) = (0, 0)
+    var successorArmFailure: (atMs: Int64, incarnation: Int, retryDelayMs: Int64)?
+    /// Refused successor arms since the last accepted request, in one process incarnation, as
+    /// the oracle counts them (mirrors `BridgeCore.successorRefusals`, rounding up: the oracle
+    /// resets on fewer requests, so its backoff is never shorter than the bridge's).
+    var successorRefusals: (incarnation: Int, count: Int) = (0, 0)
     var eventsProcessed = 0
     /// What the fuzz run's hidden actors did (the reactive user, interleaving deaths), as plan
     /// actions at the plan-frame instant they were due (true ms): the Shrinker replays them as

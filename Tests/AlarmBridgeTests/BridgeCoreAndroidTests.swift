@@ -69,6 +69,62 @@ struct BridgeCoreAndroidTests {
         #expect(harness.daemon.isEmpty)
     }
 
+    static func armRetryDelay(_ commands: [BridgeCommand]) -> Int64? {
+        commands.compactMap { command -> Int64? in
+            if case .setTimer(.armRetry, let delayMs) = command { return delayMs }
+            return nil
+        }.last
+    }
+
+    @Test("OCC-5, [derived] WALK-18: a refused successor arm is asked again while the process lives, 1 s apart for the first armRetryMax refusals, then with doubling backoff (android uniform seed 34730)")
+    func refusedSuccessorIsRetriedWithBackoff() throws {
+        var (harness, primary) = saved()
+        move(&harness, to: primary.fireWallMs)
+        _ = harness.send(.alarmDelivered(primary.id))
+        harness.advance(20_000)
+        // Seven refusals: the dismissal's step asks twice (the harness answers at once; a request
+        // of that step lands in between, which resets the series, and the step re-arms the
+        // refused successor), then the `armRetry` timer asks again until the eighth request lands.
+        harness.refusedSuccessors = 7
+        var commands = harness.send(.ringDismissed(primary.id))
+        var delays: [Int64] = []
+        var refused = Self.scheduled(commands, kind: .successor).count
+        while let delay = Self.armRetryDelay(commands), delays.count < 10 {
+            delays.append(delay)
+            harness.advance(delay)
+            commands = harness.send(.timerFired(.armRetry))
+            refused += Self.scheduled(commands, kind: .successor).count
+        }
+        #expect(refused == 8)
+        #expect(delays == [1_000, 1_000, 1_000, 2_000, 4_000, 8_000])
+        let landed = try #require(Self.scheduled(commands, kind: .successor).first)
+        #expect(harness.daemon.contains { $0.id == landed.id })
+        // The backoff is bounded by the primary retry's 5 min.
+        #expect(BridgeConfiguration.defaultSuccessorRetryDelayMs(afterRefusals: 40) == BridgeConfiguration.primaryRetryBoundMs)
+    }
+
+    @Test("[derived] AND-1, AND-3, INACT-2: an undelivered inexact one-shot the platform lost hours after its ring time is added back while a legacy occurrence could still live, and recorded missed under policy 3 (android swarm seed 49170)",
+          arguments: [(InactivityPolicy.legacy, true), (.v3, false)])
+    func lostHeldInexactPrimary(policy: InactivityPolicy, addedBack: Bool) throws {
+        var first = BridgeHarness(flavor: .android)
+        first.exactRefused = true
+        _ = first.send(.processStarted(.user))
+        let fireWallMs = first.now.wallMs + 3_600_000
+        let once = LogicalAlarm(id: "once", hour: 7, minute: 0, repeats: .once(fireWallMs: fireWallMs), title: "Once", policy: policy)
+        _ = first.send(.api(.saveAlarm(once)))
+        let primary = try #require(first.stored?.rings.first { $0.metadata.kind == .primary })
+        #expect(primary.inexact == true && primary.fireWallMs == fireWallMs)
+        // The ring is held (Restricted battery) and never delivered; an update clears AlarmManager
+        // 3.5 h after its ring time and MY_PACKAGE_REPLACED starts a new process.
+        var second = BridgeHarness(flavor: .android)
+        second.exactRefused = true
+        second.stored = first.stored
+        second.advance(fireWallMs + 3 * 3_600_000 + 1_800_000 - second.now.wallMs)
+        let launch = second.send(.processStarted(.broadcast))
+        #expect(Self.scheduled(launch, kind: .primary).contains { $0.id == primary.id && $0.fireWallMs == fireWallMs } == addedBack)
+        #expect(second.stored?.missReceipts.contains { $0.reason == MissReceipt.missedReason } == !addedBack)
+    }
+
     @Test("AND-13, AND-14, AND-19: completion discards the pending retry, and its late delivery rings nothing and opens no occurrence")
     func lateRetryOfClosedOccurrenceRingsNothing() {
         var (harness, primary) = saved()

@@ -17,6 +17,8 @@ struct BridgeHarness {
     var failedWakeDays: [FailedWakeDay] = []
     /// Android without an exact-alarm permission: every exact request throws SecurityException.
     var exactRefused = false
+    /// How many of the next successor requests the platform refuses (a failed write).
+    var refusedSuccessors = 0
 
     init(flavor: PlatformFlavor = .ios, defects: KnownDefects = KnownDefects()) {
         let calendar = WallCalendar(zoneIdentifier: "Europe/Berlin")!
@@ -52,6 +54,9 @@ struct BridgeHarness {
                     if credentialReadable { credentialStored = nil }
                 case .readInventory(let purpose):
                     pending.append(.inventoryRead(purpose, .success(daemon)))
+                case .schedule(let request, _) where refusedSuccessors > 0 && request.metadata.kind == .successor:
+                    refusedSuccessors -= 1
+                    pending.append(.scheduleCompleted(request.id, .failure(.writeFailed)))
                 case .schedule(let request, _) where exactRefused && request.precision == nil:
                     pending.append(.scheduleCompleted(request.id, .failure(.securityException)))
                 case .schedule(let request, _):
