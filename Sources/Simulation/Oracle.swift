@@ -84,9 +84,12 @@ struct Oracle {
     var bindings: [AlarmUUID: Int] = [:]
     /// A dismissal reached a bridge that was not ready: credited when the gate releases.
     var pendingCredit: Int?
-    /// The root whose occurrence-opening ring that pending dismissal was of, while the occurrence
-    /// is tied: credited at the release, it is one of the tie's credits a settlement reverts.
-    var pendingCreditRoot: String?
+    /// The pending dismissals of that occurrence, in order: the root whose occurrence-opening ring
+    /// each was of (nil: another ring of the occurrence). While the occurrence is tied, each is
+    /// one of the tie's credits at the release, which a settlement on another root reverts; the
+    /// owner's own stays (ios swarm seed 72281: a3's and a1.thu's Stops, both held by a force
+    /// quit, reached the launch in that order; a3 won the tie, and only a1.thu's is undone).
+    var pendingCreditRoots: [String?] = []
     /// (root, ring time) pairs that were due while another occurrence was live (OCC-3).
     var passedOver: [(rootID: String, fireWallMs: Int64)] = []
     /// Roots whose primary failed to register by an injected fault or the capacity limit.
@@ -1455,8 +1458,10 @@ extension World {
             oracle.occurrences[index].lastActivityMs = wallMs
             enqueue(.oracleDeadline(occurrence: occurrence.id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
         } else {
+            if oracle.pendingCredit != occurrence.id { oracle.pendingCreditRoots = [] }
             oracle.pendingCredit = occurrence.id
-            oracle.pendingCreditRoot = metadata?.kind.opensOccurrence == true ? metadata?.rootID : nil
+            oracle.pendingCreditRoots.append(metadata?.kind.opensOccurrence == true ? metadata?.rootID : nil)
+            if oracle.pendingCreditRoots.count > 16 { oracle.pendingCreditRoots.removeFirst() }
         }
     }
 
@@ -1470,9 +1475,9 @@ extension World {
             }
         }
         guard let credited = oracle.pendingCredit else { return }
-        let root = oracle.pendingCreditRoot
+        let roots = oracle.pendingCreditRoots
         oracle.pendingCredit = nil
-        oracle.pendingCreditRoot = nil
+        oracle.pendingCreditRoots = []
         // Only the occurrence the dismissal was for (ios seed 712: a journalled Stop of an earlier
         // occurrence credits nothing to the one live at the gate's release).
         guard let index = oracle.liveIndex, oracle.occurrences[index].id == credited else {
@@ -1482,12 +1487,17 @@ extension World {
         // wrote nothing re-pends it, `keepUnwrittenReleaseCredit`): that root's Stop was a
         // passed-over ring's and credits nothing, as a reverted tied credit (ios uniform seed
         // 51401: a2's late 08:09 primary stopped at 08:12, a1.wed won the tie at the launch read).
-        if let root, !oracle.occurrences[index].tiedRoots.contains(root) { return }
-        if oracle.occurrences[index].tiedRoots.count > 1, let root {
+        let tied = oracle.occurrences[index].tiedRoots
+        let counted = roots.filter { root in root.map { tied.contains($0) } ?? true }
+        guard !counted.isEmpty else { return }
+        if tied.count > 1 {
             // A Stop of a tied root's ring, credited late: a settlement on another root reverts it
             // like one credited at once (ios uniform seed 9632: the Stop of a3.mon, queued behind a
             // held gate, moved a1.mon's deadline after a1.mon won the tie at the release).
-            oracle.occurrences[index].tiedCredits.append((root, wallMs, oracle.occurrences[index].lastActivityMs))
+            for root in counted.compactMap({ $0 }) {
+                oracle.occurrences[index].tiedCredits.append((root, wallMs, oracle.occurrences[index].lastActivityMs))
+                oracle.occurrences[index].lastActivityMs = wallMs
+            }
         }
         oracle.occurrences[index].lastActivityMs = wallMs
         enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)

@@ -924,7 +924,7 @@ final class World {
         process.bridge = bridge
         lastBridgeReadingWallMs = wallMs  // the bridge read the clock (clockAnchor)
         record("bridge", "input", [TraceField("input", describe(input))])
-        let releaseCredit = (id: oracle.pendingCredit, root: oracle.pendingCreditRoot,
+        let releaseCredit = (id: oracle.pendingCredit, roots: oracle.pendingCreditRoots,
                              previous: oracle.liveIndex.flatMap { oracle.occurrences[$0].lastActivityMs })
         if !wasReady && bridge.isAcceptingInputs { oracleGateReleased() }
         if bridge.phase == .ready {
@@ -1285,7 +1285,7 @@ final class World {
     /// death-mid-close, ios seed 161: the Stop that launched the process was credited at a release
     /// whose process died, and the next launch, which replays the journalled Stop, credited it 5 s
     /// later). `credit`: the pending credit and the live occurrence's activity before the release.
-    func keepUnwrittenReleaseCredit(_ credit: (id: Int?, root: String?, previous: Int64?),
+    func keepUnwrittenReleaseCredit(_ credit: (id: Int?, roots: [String?], previous: Int64?),
                                     executed: ArraySlice<BridgeCommand>) {
         guard let id = credit.id, oracle.pendingCredit == nil, let index = oracle.liveIndex,
               oracle.occurrences[index].id == id, oracle.occurrences[index].lastActivityMs == wallMs else { return }
@@ -1295,9 +1295,10 @@ final class World {
         }
         guard !written else { return }
         oracle.occurrences[index].lastActivityMs = credit.previous
-        if let root = credit.root { oracle.occurrences[index].tiedCredits.removeAll { $0.root == root && $0.wallMs == wallMs } }
+        let roots = credit.roots.compactMap { $0 }
+        oracle.occurrences[index].tiedCredits.removeAll { roots.contains($0.root) && $0.wallMs == wallMs }
         oracle.pendingCredit = id
-        oracle.pendingCreditRoot = credit.root
+        oracle.pendingCreditRoots = credit.roots
         enqueue(.oracleDeadline(occurrence: id), afterMs: max(0, oracle.occurrences[index].deadlineMs - wallMs))
         record("oracle", "credit-unwritten", [TraceField("occurrence", String(id))])
     }
