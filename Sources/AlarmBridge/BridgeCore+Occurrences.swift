@@ -22,6 +22,7 @@ extension BridgeCore {
         lastObservedRingIDs = inventory.map(\.id)
         if (lastObservationWallMs ?? .min) < now.wallMs {  // views of one instant (a burst, a re-read) are one view
             observedBeforeWallMs = lastObservationWallMs ?? previousProcessReadingWallMs
+            observedBeforeThisBoot = lastObservationWallMs != nil || previousProcessReadingThisBoot
             lastObservationWallMs = now.wallMs
         }
         if flavor == .android { noteHeldInProcess(inventory) }
@@ -583,7 +584,28 @@ extension BridgeCore {
         if let jump = lastForwardJump, (observedBeforeWallMs ?? .min) < jump.toWallMs, atWallMs >= jump.toWallMs {
             leadMs += jump.toWallMs - jump.fromWallMs
         }
-        return leadMs > Self.wrongInstantLeadMs
+        if leadMs > Self.wrongInstantLeadMs { return true }
+        let rawLeadMs = wallMs - atWallMs  // the instant still ahead on the clock now
+        // Judged so already in this process, and the instant is still ahead: the same alert (its
+        // re-registration in flight leaves the row unconfirmed until it lands).
+        if wrongInstantRings.contains(id), rawLeadMs > 0 { return true }
+        // REC-9, ID-8: with no set-back noticed since a reading of this boot that came before the
+        // alert began, nothing moved the clock back over the instant: an alert seen before it
+        // began before it, however short the lead. Only a primary or seed whose row is the ring
+        // AlarmKit holds (confirmed, no replacement of a held ring pending), in its own zone.
+        // (ios swarm seed 63723: a1.wed's `.fixed` 08:57 alerted at 00:00, first seen at 06:06,
+        // 2 h 51 min ahead, by a process launched in the same boot: taken as due, passed over and
+        // its concrete day rolled, and 08:57 never rang.)
+        guard row.metadata.kind.opensOccurrence, row.confirmed, row.replacesHeldRing != true, !isPlannedInEarlierZone(row),
+              rawLeadMs > configuration.clockChangeThresholdMs, let view = viewBeforeAlert(seenAtWallMs: atWallMs) else { return false }
+        return lastBackwardJump.map { $0.lastReadingWallMs < view } ?? true
+    }
+
+    /// The wall ms of this boot's latest reading before an alert seen at `atWallMs` began (a
+    /// view of this process, or the previous process's last reading of this boot), or nil.
+    func viewBeforeAlert(seenAtWallMs atWallMs: Int64) -> Int64? {
+        if let last = lastObservationWallMs, last < atWallMs { return last }  // a Stop's step, before its view
+        return observedBeforeThisBoot ? observedBeforeWallMs : nil
     }
 
     /// Registers ring `id` again for its own instant after a wrong-instant alert (see
@@ -594,6 +616,10 @@ extension BridgeCore {
     mutating func registerAgainAfterWrongInstant(_ id: AlarmUUID, stopFirst: Bool = false, now: BridgeInstants,
                                                  into out: inout [BridgeCommand]) {
         guard let row = document?.row(id), !inFlight.contains(id) else { return }
+        if !wrongInstantRings.contains(id) {
+            wrongInstantRings.append(id)
+            if wrongInstantRings.count > 16 { wrongInstantRings.removeFirst() }
+        }
         if stopFirst { silence(id, origin: .lifecycle, into: &out) }
         // REC-8: only while the instant is still the root's local ring time; after a zone change
         // the launch sync registers the re-planned occurrence instead (ios seed 579: a2.wed's

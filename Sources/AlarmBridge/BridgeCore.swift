@@ -44,6 +44,13 @@ public struct BridgeCore: Sendable {
     /// its row's instant can only have done so if no view came after that instant (REC-8, OCC-21).
     var observedBeforeWallMs: Int64?
     var lastObservationWallMs: Int64?
+    /// True when `observedBeforeWallMs` was read in this boot (a view of this process, or the
+    /// previous process's reading of this boot): every clock correction since it above the
+    /// threshold has been noticed (REC-9, `clockCorrection`).
+    var observedBeforeThisBoot = false
+    /// Rings this process judged wrong-instant alerts (``isWrongInstantDelivery(_:atWallMs:)``;
+    /// bounded, oldest dropped first): while the instant is still ahead, the same judgement holds.
+    var wrongInstantRings: [AlarmUUID] = []
     /// Android: rings whose schedule this process saw succeed (bounded). AlarmManager loses a
     /// pending alarm only to a reboot, a force-stop or a permission revoke, all of which end the
     /// process, so one of these gone after its fire time was delivered (OCC-7, `desiredRings`).
@@ -118,6 +125,8 @@ public struct BridgeCore: Sendable {
     /// this process's launch), in that process's frame: rings it held pending and undelivered had
     /// not begun alerting by then (REC-9, `occurrenceStart`; ios uniform seed 10296).
     var previousProcessReadingWallMs: Int64?
+    /// The boot `previousProcessReadingWallMs` was read in was this one (the saved reference's boot).
+    var previousProcessReadingThisBoot = false
     static let publishedSinceBackwardJumpMax = 128
     /// iOS, REC-9: rings this process saw listed still scheduled, undelivered, at or after their
     /// fire time (a delivery the phone held late; bounded, oldest first out). Such a ring began
@@ -427,6 +436,7 @@ public struct BridgeCore: Sendable {
         restoreForwardJump(loaded)  // REC-9, likewise
         restoreOwedSnoozeRebase(loaded, into: &out)  // SNZ-20, SNZ-21
         previousProcessReadingWallMs = loaded.clockReferenceWallMs
+        previousProcessReadingThisBoot = loaded.clockReferenceBootCount == now.bootCount
         applyCorrectionAtRelease(loaded, now: now, into: &out)  // REC-9
         adoptDeviceZone(now: now, into: &out)  // REC-8: the zone may have changed while no process ran
         housekeeping(now: now)
