@@ -90,6 +90,23 @@ extension BridgeCore {
             mutate { $0.refusedRows = rows.filter { now.wallMs - $0.fireWallMs <= Self.missedOccurrenceGraceMs } }
         }
         recordMissed(missed, into: &out)
+        rememberMissedPassOvers(missed)
+    }
+
+    /// OCC-3, OCC-20, REC-9: a missed ring time that came while another root's occurrence was
+    /// live was a pass-over as well (its root never becomes owner there), even though no ring was
+    /// delivered for it; it is remembered as passed over (`passedOverRingTimes`), so a clock set
+    /// back over it brings that ring time back as come (``latestRingTimeCome(of:)``), not as a
+    /// new occurrence to register and ring (android uniform seed 66428: a3.sun's 08:53 came while
+    /// a1 owned the occurrence and the app was force-stopped; the 09:43 launch recorded it missed,
+    /// a 1 h set-back at 09:47 re-planned a3.sun for the 08:53 it brought back, and it rang after
+    /// a1's completion at 08:50). The Android bridge otherwise remembers a passed-over time only
+    /// by its delivered fixed primary row (android seed 10378), which a missed day never has.
+    mutating func rememberMissedPassOvers(_ missed: [RingRow]) {
+        guard !defects.missedOccurrenceNotRecorded, let document else { return }
+        for row in missed where document.occurrences.contains(where: { $0.rootID != row.metadata.rootID && $0.wasLive(at: row.fireWallMs) }) {
+            rememberPassedOver(rootID: row.metadata.rootID, ringTimeMs: row.fireWallMs)
+        }
     }
 
     /// SCH-2, SCH-10: true when `landed`, a `.relative` registration that landed at `now`, came

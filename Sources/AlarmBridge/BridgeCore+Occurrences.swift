@@ -643,9 +643,14 @@ extension BridgeCore {
     mutating func notePassedOver(_ row: RingRow, ringTimeMs: Int64) {
         guard flavor == .ios else { return }
         settleOneShot(row, ringTimeMs: ringTimeMs)
+        rememberPassedOver(rootID: row.metadata.rootID, ringTimeMs: ringTimeMs)
+    }
+
+    /// Appends `(rootID, ringTimeMs)` to `passedOverRingTimes` (bounded, oldest dropped first).
+    mutating func rememberPassedOver(rootID: String, ringTimeMs: Int64) {
         mutate { document in
-            var times = (document.passedOverRingTimes ?? []).filter { $0.rootID != row.metadata.rootID || $0.ringTimeMs != ringTimeMs }
-            times.append(PassedOverRingTime(rootID: row.metadata.rootID, ringTimeMs: ringTimeMs))
+            var times = (document.passedOverRingTimes ?? []).filter { $0.rootID != rootID || $0.ringTimeMs != ringTimeMs }
+            times.append(PassedOverRingTime(rootID: rootID, ringTimeMs: ringTimeMs))
             if times.count > Self.passedOverRingTimesMax { times.removeFirst(times.count - Self.passedOverRingTimesMax) }
             document.passedOverRingTimes = times
         }

@@ -65,7 +65,9 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     public var refusedRows: [RingRow]?
     /// iOS: ring times passed over (OCC-3), oldest first and bounded: a set-back clock makes
     /// AlarmKit alert a `.relative` ring time again, and a passed-over one never becomes owner
-    /// (OCC-20: the same ring time again is that time delivered late). nil in older documents.
+    /// (OCC-20: the same ring time again is that time delivered late). Android: only a missed
+    /// ring time that came while another root owned the occurrence (android uniform seed 66428;
+    /// `rememberMissedPassOvers`). nil in older documents.
     public var passedOverRingTimes: [PassedOverRingTime]?
     /// Android: the last clock set-back a TIME_SET broadcast dated (REC-9, OCC-3), so that a later
     /// process still dates the re-lived interval (an OEM kill or process death between the

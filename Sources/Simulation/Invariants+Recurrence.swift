@@ -48,7 +48,8 @@ extension World {
     /// occurrences (REC-1, REC-2, REC-4, REC-7), and a root never holds a second pending seed (REC-5).
     func checkRecurrenceRequest(_ request: RingRequest) {
         guard !stopped, request.metadata.kind.opensOccurrence, case .fixed(let fire) = request.schedule,
-              let root = configuredWeeklyRoots(request.metadata).first else { return }
+              let root = configuredWeeklyRoots(request.metadata).first,
+              !isOwedDayReRegistered(request, fireWallMs: fire) else { return }
         let (ok, why) = isScheduledOccurrence(fire, of: root, in: calendar)
         if !ok && !configuredWeeklyRoots(request.metadata).contains(where: { isScheduledOccurrence(fire, of: $0, in: calendar).0 }) {
             violate("recurrence", [], "\(request.metadata.kind.rawValue) \(request.id) of \(root.id) registered for \(localTimeText(fire)): \(why)")
@@ -59,6 +60,22 @@ extension World {
                && $0.id != request.id && $0.state == .scheduled && $0.nextFireWallMs > wallMs }) {
             violate("recurrence", [], "seed \(request.id) of \(root.id) registered while seed \(other.id) of the same root is pending (at most one seed per root)")
         }
+    }
+
+    /// Android, REC-1, SCH-21, AND-3: `request` registers again a primary whose ring time already
+    /// came while it was its root's configured time, and whose day the oracle still owes: an
+    /// inexact delivery it waits for (`inexactOracleFires`, same ring) or a missed day the launch
+    /// may add back (`missedExpectations`). An edit since moved the root's later occurrences, not
+    /// that day: the save may not cancel a ring past its fire time (SCH-21), the day opens its
+    /// occurrence when delivered (glossary; `releaseInexactOracleFires`), and the exact-alarm
+    /// grant registers it exactly so AMS delivers it at once (AND-3; android seed 3844). RULES.md
+    /// is silent on an edit between a ring time and its delivery; decided from SCH-21 and the
+    /// oracle's own deferral (android uniform seed 70340: a2.sun's 06:11 held inexact, a2 moved to
+    /// 05:34 at 06:23, the grant at 06:29 re-registered 06:11 exactly).
+    func isOwedDayReRegistered(_ request: RingRequest, fireWallMs: Int64) -> Bool {
+        guard android != nil, request.metadata.kind == .primary, fireWallMs <= wallMs else { return false }
+        return inexactOracleFires.contains { $0.ringID == request.id && $0.rootID == request.metadata.rootID && $0.fireWallMs == fireWallMs }
+            || missedExpectations.contains { $0.rootID == request.metadata.rootID && $0.fireWallMs == fireWallMs }
     }
 
     /// When an alert starts: a primary or seed of a weekly root sounds at one of its scheduled
