@@ -498,7 +498,10 @@ extension BridgeCore {
         // before or after the correction: either frame, unless the new frame has not reached it.
         let seenHeld = ringID.map(heldAtBackwardJump.contains) ?? false
         let unregistered = registeredPastRingTime(ringID, startedAt: startedAt)
-        if let back = lastBackwardJump, let reachedBefore, !(ringID.map(publishedSinceBackwardJump.contains) ?? false),
+        // An undated set-back an earlier process noticed: only the rings it listed were registered
+        // at the correction (``recordDatedSetBack(_:now:)``; android uniform seed 35966).
+        let listed = !undatedSetBackRestored || (ringID.map(reLivedRingIDs.contains) ?? false)
+        if let back = lastBackwardJump, let reachedBefore, listed, !(ringID.map(publishedSinceBackwardJump.contains) ?? false),
            (startedAt <= reachedBefore && !seenHeld && !unregistered) || startedAt > now.wallMs,
            startedAt <= back.fromWallMs, back.toWallMs - startedAt < 20 * 3_600_000 {  // OCC-21
             return back.toWallMs - back.fromWallMs
@@ -1112,6 +1115,7 @@ extension BridgeCore {
                 document.refusedRows?.removeAll { $0.id == request.id && $0.fireWallMs > now.wallMs }
             }
         }
+        dropRegisteredAgain(requests.map(\.id))  // REC-9: requested in the new frame
         if lastBackwardJump != nil {
             publishedSinceBackwardJump.append(contentsOf: requests.map(\.id))
             if publishedSinceBackwardJump.count > Self.publishedSinceBackwardJumpMax {

@@ -129,6 +129,11 @@ public struct BridgeCore: Sendable {
     /// correction was never due in the old frame, whatever its ring time (android uniform seed
     /// 11530: a day added back at 05:34 in the new frame, due 05:51, taken as due an hour before).
     var reLivedRingIDs: [AlarmUUID] = []
+    /// Android: `lastBackwardJump` is an undated set-back an earlier process noticed and persisted
+    /// (``BridgeDocument/datedSetBack`` with `dated` false): this process never saw which rings
+    /// were registered after it, so only those the record lists (`reLivedRingIDs`: registered at
+    /// the correction, ring time reached before it) take its shift (REC-9).
+    var undatedSetBackRestored = false
     /// The token of the occurrence live across the last correction (its offset took the shift):
     /// the only record kept partly in the new frame; records closed before it are all in the old.
     var correctionLiveToken: String?
