@@ -135,12 +135,36 @@ extension BridgeCore {
     /// rings then registered for the re-lived interval (`reLivedRingIDs`), so that the process a
     /// later delivery starts dates it too (android uniform seed 12330: an OEM kill after the
     /// set-back, then the held delivery of a ring time passed over in the old frame opened an
-    /// occurrence in the new one). Any other correction clears it, as it replaces the memory.
+    /// occurrence in the new one). Any other correction clears it, as it replaces the memory —
+    /// except an undated set-back (measured at a launch against the saved reference), kept with
+    /// `dated` false and the undelivered occurrence-opening rings then registered whose ring time
+    /// came before it: a delivery of one held past the correction (the Restricted battery setting,
+    /// Doze, a late inexact window) began at its ring time in the old frame, and the process it
+    /// starts must take the correction as made since (REC-9, INACT-3), as the one that noticed it
+    /// would (`clockOffset`), and as a persisted forward jump does (android uniform seed 35966:
+    /// a1.mon's 07:52 held by "Restricted", a 1 h set-back noticed by the launch its TIME_SET
+    /// started, a process death, then the delivery at 21:05 opened the legacy occurrence with no
+    /// offset, its deadline an hour late).
     mutating func recordDatedSetBack(_ delta: Int64, now: BridgeInstants) {
         reLivedRingIDs = []
+        undatedSetBackRestored = false
         guard document != nil else { return }
-        guard let back = lastBackwardJump, lastBackwardJumpDated else {
+        guard let back = lastBackwardJump else {
             if document?.datedSetBack != nil { mutate { $0.datedSetBack = nil } }
+            return
+        }
+        guard lastBackwardJumpDated else {
+            guard flavor == .android else {
+                if document?.datedSetBack != nil { mutate { $0.datedSetBack = nil } }
+                return
+            }
+            let reached = (document?.rings ?? []).filter { row in
+                row.metadata.kind.opensOccurrence && !row.delivered && row.fireWallMs <= back.fromWallMs
+                    && back.toWallMs - row.fireWallMs < 20 * 3_600_000
+            }.map(\.id)
+            let record = DatedSetBack(fromWallMs: back.fromWallMs, toWallMs: back.toWallMs, lastReadingWallMs: back.lastReadingWallMs,
+                                      liveToken: correctionLiveToken, reLivedRingIDs: reached, dated: false)
+            mutate { $0.datedSetBack = record }
             return
         }
         reLivedRingIDs = (document?.rings ?? []).filter { row in
@@ -149,6 +173,16 @@ extension BridgeCore {
         let record = DatedSetBack(fromWallMs: back.fromWallMs, toWallMs: back.toWallMs, lastReadingWallMs: back.lastReadingWallMs,
                                   liveToken: correctionLiveToken, reLivedRingIDs: reLivedRingIDs)
         mutate { $0.datedSetBack = record }
+    }
+
+    /// Android: a ring registered again after an undated set-back was requested in the new frame:
+    /// it leaves the persisted record's list (``recordDatedSetBack(_:now:)``), as it joins
+    /// `publishedSinceBackwardJump` in this process.
+    mutating func dropRegisteredAgain(_ ids: [AlarmUUID]) {
+        guard flavor == .android, let back = document?.datedSetBack, back.dated == false,
+              back.reLivedRingIDs.contains(where: ids.contains) else { return }
+        mutate { $0.datedSetBack?.reLivedRingIDs.removeAll(where: ids.contains) }
+        if undatedSetBackRestored { reLivedRingIDs.removeAll(where: ids.contains) }
     }
 
     /// Android, REC-9: the forward correction is persisted with this step's write, so that a
@@ -166,7 +200,8 @@ extension BridgeCore {
     mutating func restoreDatedSetBack(_ loaded: BridgeDocument) {
         guard flavor == .android, let back = loaded.datedSetBack, lastBackwardJump == nil else { return }
         lastBackwardJump = (back.fromWallMs, back.toWallMs, back.lastReadingWallMs)
-        lastBackwardJumpDated = true
+        lastBackwardJumpDated = back.dated ?? true
+        undatedSetBackRestored = back.dated == false
         correctionLiveToken = back.liveToken
         reLivedRingIDs = back.reLivedRingIDs
     }

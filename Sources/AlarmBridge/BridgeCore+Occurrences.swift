@@ -10,7 +10,7 @@ extension BridgeCore {
     ///   process saw (an `alarmUpdates` set, a lagged verification read): a ring confirmed since
     ///   and not listed counts as present (`confirmedUnlisted`).
     /// - Parameter endedDeliveries: rings a set queued behind this read showed alerting that the
-    ///   read shows ended (``alertsEndedInQueuedSets(_:read:queuedDeliveries:)``): delivered, then
+    ///   read shows ended (``alertsEndedInQueuedSets(_:read:queuedDeliveries:now:)``): delivered, then
     ///   ended with no Stop.
     mutating func observe(inventory: [PlatformAlarm], queuedDeliveries: [AlarmUUID] = [], endedDeliveries: [AlarmUUID] = [],
                           mayPredateLandings: Bool = false, now: BridgeInstants, into out: inout [BridgeCommand]) {
@@ -52,7 +52,14 @@ extension BridgeCore {
         guard flavor == .ios else { return }
         noteHeldPastFire(inventory, now: now)  // REC-9
         replanMovedRelativeRows(inventory, delivered: queuedDeliveries, current: !mayPredateLandings, now: now)  // REC-8, IOS-2
-        let nowAlerting = inventory.filter { $0.state == .alerting }.map(\.id).sorted()
+        // IOS-5, OCC-20: an alert a set shows that predates this process's own completed stop or
+        // cancel of that ring is no new alert (``alertPredatesOwnEnd(_:inventory:now:)``).
+        let predating = mayPredateLandings ? inventory.filter { alertPredatesOwnEnd($0.id, inventory: inventory, now: now) }.map(\.id) : []
+        for id in predating {
+            out.append(.note("ring \(id) alerting in a set older than this process's own stop or cancel of it: no new alert (IOS-5, OCC-20)"))
+        }
+        if mayPredateLandings { acknowledgeOwnEnds(in: [.alarmUpdates(inventory)]) }
+        let nowAlerting = inventory.filter { $0.state == .alerting && !predating.contains($0.id) }.map(\.id).sorted()
         // OCC-2: the first root to become *due* owns the occurrence, whatever order a late
         // observation sees the alerts in (the process may not have run when they started).
         let candidates = nowAlerting.filter { !alerting.contains($0) }
@@ -123,6 +130,50 @@ extension BridgeCore {
            document.rings.contains(where: { unlisted.contains($0.id) && ($0.metadata.kind == .snooze || $0.metadata.kind == .successor) }) {
             out.append(.readInventory(.observe))  // IOS-5, FG-6: a fresh read decides whether the OS removed it
         }
+    }
+
+    /// IOS-5: notes a stop or cancel of this process that completed ok (`endedUnacknowledged`).
+    mutating func noteOwnEndCompleted(_ input: BridgeInput) {
+        guard flavor == .ios else { return }
+        switch input {
+        case .stopCompleted(let id, .success), .cancelCompleted(let id, .success):
+            endedUnacknowledged.removeAll { $0 == id }
+            endedUnacknowledged.append(id)
+            if endedUnacknowledged.count > Self.endedUnacknowledgedMax { endedUnacknowledged.removeFirst() }
+        default:
+            break
+        }
+    }
+
+    /// IOS-5: the `alarmUpdates` sets among `inputs` (in order) that show a ring of
+    /// `endedUnacknowledged` not alerting, or not at all, reflect this process's stop or cancel of
+    /// it: later sets are no longer older than that stop.
+    mutating func acknowledgeOwnEnds(in inputs: [BridgeInput]) {
+        for input in inputs {
+            guard case .alarmUpdates(let set) = input else { continue }
+            endedUnacknowledged.removeAll { id in !set.contains { $0.id == id && $0.state == .alerting } }
+        }
+    }
+
+    /// IOS-5, OCC-20, REC-8, IOS-2: true when `inventory`, an `alarmUpdates` set, shows ring `id`
+    /// alerting only because it was taken before this process's own stop or cancel of that ring
+    /// completed: the daemon yields a set for every change, in order, and none since that stop or
+    /// cancel has shown the ring not alerting or absent (`endedUnacknowledged`), the bridge does
+    /// not hold it alerting, and its row is a registration not yet delivered whose planned time
+    /// is still ahead in the frame the stop was made in (a zone or clock change clears the list):
+    /// that registration cannot be the alert. The alert the set shows is the one the stop ended;
+    /// read as new, it would open a second occurrence of a ring time already closed, dated at the
+    /// registration's next match. RULES.md is silent on the age of a set; decided from IOS-5 (each
+    /// set is the whole list at its moment) and OCC-20. Ios uniform seed 35386: a1.sat's 08:04
+    /// Tokyo rang while the process was suspended and expired at 08:34 unseen; after a move to
+    /// São Paulo the resume at 23:42 stopped it (expiry), cancelled it and registered it again (the
+    /// same ID, next Saturday); the burst's set from before the stop then showed it alerting, the
+    /// bridge opened an occurrence for it and armed a successor at leave-app.
+    func alertPredatesOwnEnd(_ id: AlarmUUID, inventory: [PlatformAlarm], now: BridgeInstants) -> Bool {
+        guard flavor == .ios, endedUnacknowledged.contains(id), !alerting.contains(id),
+              inventory.contains(where: { $0.id == id && $0.state == .alerting }),
+              let row = document?.row(id) else { return false }
+        return !row.delivered && row.fireWallMs > now.wallMs
     }
 
     /// IOS-5, SCH-5: the confirmed, undelivered rows past their time that a view of the daemon
@@ -448,7 +499,10 @@ extension BridgeCore {
         // before or after the correction: either frame, unless the new frame has not reached it.
         let seenHeld = ringID.map(heldAtBackwardJump.contains) ?? false
         let unregistered = registeredPastRingTime(ringID, startedAt: startedAt)
-        if let back = lastBackwardJump, let reachedBefore, !(ringID.map(publishedSinceBackwardJump.contains) ?? false),
+        // An undated set-back an earlier process noticed: only the rings it listed were registered
+        // at the correction (``recordDatedSetBack(_:now:)``; android uniform seed 35966).
+        let listed = !undatedSetBackRestored || (ringID.map(reLivedRingIDs.contains) ?? false)
+        if let back = lastBackwardJump, let reachedBefore, listed, !(ringID.map(publishedSinceBackwardJump.contains) ?? false),
            (startedAt <= reachedBefore && !seenHeld && !unregistered) || startedAt > now.wallMs,
            startedAt <= back.fromWallMs, back.toWallMs - startedAt < 20 * 3_600_000 {  // OCC-21
             return back.toWallMs - back.fromWallMs
@@ -1092,6 +1146,7 @@ extension BridgeCore {
                 document.refusedRows?.removeAll { $0.id == request.id && $0.fireWallMs > now.wallMs }
             }
         }
+        dropRegisteredAgain(requests.map(\.id))  // REC-9: requested in the new frame
         if lastBackwardJump != nil {
             publishedSinceBackwardJump.append(contentsOf: requests.map(\.id))
             if publishedSinceBackwardJump.count > Self.publishedSinceBackwardJumpMax {

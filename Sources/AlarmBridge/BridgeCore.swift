@@ -144,6 +144,11 @@ public struct BridgeCore: Sendable {
     /// correction was never due in the old frame, whatever its ring time (android uniform seed
     /// 11530: a day added back at 05:34 in the new frame, due 05:51, taken as due an hour before).
     var reLivedRingIDs: [AlarmUUID] = []
+    /// Android: `lastBackwardJump` is an undated set-back an earlier process noticed and persisted
+    /// (``BridgeDocument/datedSetBack`` with `dated` false): this process never saw which rings
+    /// were registered after it, so only those the record lists (`reLivedRingIDs`: registered at
+    /// the correction, ring time reached before it) take its shift (REC-9).
+    var undatedSetBackRestored = false
     /// The token of the occurrence live across the last correction (its offset took the shift):
     /// the only record kept partly in the new frame; records closed before it are all in the old.
     var correctionLiveToken: String?
@@ -196,6 +201,14 @@ public struct BridgeCore: Sendable {
     /// shown ended; unlike `foregroundStops` kept after the app leaves: a stopped ring is no
     /// pressure (``hasPressure(_:now:)``). Sorted, no duplicates.
     var stoppedAlerts: [AlarmUUID] = []
+    /// iOS: rings whose stop or cancel by this process completed ok, that no `alarmUpdates` set
+    /// has shown since as not alerting or absent (bounded, oldest dropped first; process-local).
+    /// The daemon yields a set for every change, in order, so until one reflects that stop or
+    /// cancel, a set showing the ring alerting was taken before it
+    /// (``alertPredatesOwnEnd(_:inventory:now:)``). A zone or clock change this process notices
+    /// clears it: only within one frame is "planned ahead" the proof.
+    var endedUnacknowledged: [AlarmUUID] = []
+    static let endedUnacknowledgedMax = 64
     /// FG-2, SCH-18: primaries consumed while Ember stayed in the foreground. Process-local.
     public internal(set) var foregroundSuppressed: [ForegroundSuppressedProof] = []
     /// FG-11: monotonic time of the last `setForegroundAlarmContext` heartbeat, nil once lapsed.
@@ -255,7 +268,9 @@ public struct BridgeCore: Sendable {
         }
         if case .healthAccessObserved(let granted) = input { healthAccessGranted = granted }  // WALK-4, any phase
         if case .stopIntent(let id) = input { noteStopArrival(id, now: now) }  // OCC-6, any phase
+        noteOwnEndCompleted(input)  // IOS-5, OCC-20: any phase
         let correction = clockCorrection(now: now)
+        if correction != nil { endedUnacknowledged = [] }  // a new frame: see `endedUnacknowledged`
         var previousReading = clockAnchor?.wallMs
         var datedByBroadcast = false
         if flavor == .android, case .clockChanged = input, correction != nil {
@@ -538,8 +553,9 @@ public struct BridgeCore: Sendable {
         var replay = Self.droppingEndedForegroundStints(queued)  // FG-2, WALK-8, WALK-9
         let stoppedRows = queuedDeliveries.compactMap { document?.row($0) }  // INACT-4: as the Stops found them
         if case .success(let inventory) = result {
-            let ended = alertsEndedInQueuedSets(queued, read: inventory, queuedDeliveries: queuedDeliveries)
+            let ended = alertsEndedInQueuedSets(queued, read: inventory, queuedDeliveries: queuedDeliveries, now: now)
             observe(inventory: inventory, queuedDeliveries: queuedDeliveries, endedDeliveries: ended, now: now, into: &out)
+            acknowledgeOwnEnds(in: queued)  // IOS-5: the superseded sets still came after what they show
             replay = Self.supersedingQueuedSnapshots(replay, with: inventory)
         }
         queued = []
@@ -569,16 +585,20 @@ public struct BridgeCore: Sendable {
     /// that the alert happened: it is a delivery, in due order with the others (OCC-2), whose end
     /// hands the occurrence on (IOS-7, OCC-5; ios swarm seeds 487, 1198: a weekly ghost ended
     /// while suspended, then a later root's Stop resumed the process and took the occurrence).
-    func alertsEndedInQueuedSets(_ inputs: [BridgeInput], read inventory: [PlatformAlarm], queuedDeliveries: [AlarmUUID]) -> [AlarmUUID] {
+    func alertsEndedInQueuedSets(_ inputs: [BridgeInput], read inventory: [PlatformAlarm], queuedDeliveries: [AlarmUUID],
+                                 now: BridgeInstants) -> [AlarmUUID] {
         guard flavor == .ios, let document else { return [] }
         var ended: [AlarmUUID] = []
+        var acknowledged: [AlarmUUID] = []  // `endedUnacknowledged` an earlier set in the queue cleared
         for input in inputs {
             guard case .alarmUpdates(let set) = input else { continue }
             for ring in set where ring.state == .alerting && !ended.contains(ring.id) && !alerting.contains(ring.id)
                 && !queuedDeliveries.contains(ring.id) && document.row(ring.id)?.delivered == false
+                && (acknowledged.contains(ring.id) || !alertPredatesOwnEnd(ring.id, inventory: set, now: now))
                 && !inventory.contains(where: { $0.id == ring.id && $0.state == .alerting }) {
                 ended.append(ring.id)
             }
+            acknowledged += endedUnacknowledged.filter { id in !set.contains { $0.id == id && $0.state == .alerting } }
         }
         return ended
     }
@@ -868,6 +888,7 @@ public struct BridgeCore: Sendable {
         guard let document, document.zoneIdentifier != configuration.calendar.zoneIdentifier else { return }
         let calendar = configuration.calendar
         let rebase = document.zoneIdentifier != nil
+        endedUnacknowledged = []  // a new frame: see `endedUnacknowledged`
         mutate { document in
             if rebase { document.alarms = document.alarms.map { $0.rebasingOneShot(to: calendar, after: now.wallMs) } }
             document.previousZoneIdentifier = document.zoneIdentifier

@@ -69,10 +69,11 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// ring time that came while another root owned the occurrence (android uniform seed 66428;
     /// `rememberMissedPassOvers`). nil in older documents.
     public var passedOverRingTimes: [PassedOverRingTime]?
-    /// Android: the last clock set-back a TIME_SET broadcast dated (REC-9, OCC-3), so that a later
-    /// process still dates the re-lived interval (an OEM kill or process death between the
-    /// set-back and a held delivery: android uniform seed 12330). nil when the last correction was
-    /// not a dated set-back, and in older documents.
+    /// Android: the last clock set-back a process noticed (REC-9, OCC-3), so that a later process
+    /// still dates the re-lived interval (an OEM kill or process death between the set-back and a
+    /// held delivery: android uniform seed 12330) and a ring time reached before it in the old
+    /// frame (`dated` false: one a launch measured against the saved reference; android uniform
+    /// seed 35966). nil when the last correction was not a set-back, and in older documents.
     public var datedSetBack: DatedSetBack?
     /// Android: the last forward clock correction a process noticed (REC-9, INACT-19), as (the
     /// old frame's "now" projected, the wall clock after it; wall ms), so that a later process
@@ -156,7 +157,8 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     }
 }
 
-/// Android, REC-9: a clock set-back dated by its TIME_SET broadcast (`BridgeCore.lastBackwardJump`).
+/// Android, REC-9: a clock set-back a process noticed (`BridgeCore.lastBackwardJump`), dated by its
+/// TIME_SET broadcast unless `dated` is false.
 public struct DatedSetBack: Codable, Sendable, Equatable {
     /// The old frame's "now" at the correction (wall ms, old frame).
     public var fromWallMs: Int64
@@ -168,13 +170,21 @@ public struct DatedSetBack: Codable, Sendable, Equatable {
     public var liveToken: String?
     /// Occurrence-opening rings registered at the correction whose ring time lies in the re-lived
     /// interval (`toWallMs`, `fromWallMs`]: only their ring times were reached in the old frame.
+    /// For an undated set-back (`dated` false): the undelivered ones registered at the correction
+    /// whose ring time came before it, at most 20 h before (OCC-21), less any registered again since.
     public var reLivedRingIDs: [AlarmUUID]
-    public init(fromWallMs: Int64, toWallMs: Int64, lastReadingWallMs: Int64, liveToken: String?, reLivedRingIDs: [AlarmUUID]) {
+    /// false: the set-back was measured at a launch against the saved reference, not dated by its
+    /// broadcast (the clock moved at some instant after `lastReadingWallMs`); nil (older documents)
+    /// and true: dated.
+    public var dated: Bool?
+    public init(fromWallMs: Int64, toWallMs: Int64, lastReadingWallMs: Int64, liveToken: String?, reLivedRingIDs: [AlarmUUID],
+                dated: Bool? = nil) {
         self.fromWallMs = fromWallMs
         self.toWallMs = toWallMs
         self.lastReadingWallMs = lastReadingWallMs
         self.liveToken = liveToken
         self.reLivedRingIDs = reLivedRingIDs
+        self.dated = dated
     }
 }
 
