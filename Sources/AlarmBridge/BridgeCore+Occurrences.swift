@@ -1146,9 +1146,15 @@ extension BridgeCore {
                 document.refusedRows?.removeAll { $0.id == request.id && $0.fireWallMs > now.wallMs }
             }
         }
-        dropRegisteredAgain(requests.map(\.id))  // REC-9: requested in the new frame
+        // REC-9, INACT-3: requested in the new frame — except an Android add-back of a day whose
+        // ring time had already come (AND-1, AND-3): that day began at its ring time in the frame
+        // it was reached in, so a held delivery of it still opens with the correction as offset
+        // (android uniform seed 35966 with the legacy add-back of 49170: the 21:05 launch added
+        // 07:52 back just before AlarmManager released the held delivery, and dated it 1 h off).
+        let newFrame = requests.filter { flavor != .android || $0.fireWallMs > now.wallMs }.map(\.id)
+        dropRegisteredAgain(newFrame)
         if lastBackwardJump != nil {
-            publishedSinceBackwardJump.append(contentsOf: requests.map(\.id))
+            publishedSinceBackwardJump.append(contentsOf: newFrame)
             if publishedSinceBackwardJump.count > Self.publishedSinceBackwardJumpMax {
                 publishedSinceBackwardJump.removeFirst(publishedSinceBackwardJump.count - Self.publishedSinceBackwardJumpMax)
             }
