@@ -157,6 +157,34 @@ extension BridgeCore {
         }
     }
 
+    /// SCH-21, REC-8, REC-9, [derived] AND-1, AND-3: a primary whose ring time came in the old
+    /// frame of a set-back TIME_SET dated (`reLivedRingIDs`) with no delivery seen: AlarmManager
+    /// held it (inexact window, or a hold) and, re-framing RTC alarms at the set-back, holds it
+    /// for its wall time again, ahead now. Its day is due — its fire time has passed — so no sync
+    /// cancels it, even once a later zone change re-plans the root (REC-8 recomputes the ring
+    /// times still to come; this one came before the change, which the dated set-back orders).
+    /// The re-plan moved past it left the day with no ring at all (android swarm seed 68355:
+    /// a2.tue's 09:16 Tokyo held inexact, a 1 h set-back at 09:46, the grant at 08:47
+    /// re-registered it exactly, a zone change to Sydney at 09:02 cancelled it for 3 Mar).
+    /// RULES.md is silent on a held ring time re-lived by a set-back; decided from SCH-21 and
+    /// AOSP's `reevaluateRtcAlarms` (PLATFORMS.md: RTC alarms follow the wall clock). Only a ring
+    /// the last inventory read still lists: one the platform lost (a force-stop) is the plan's to
+    /// re-arm, as before (android uniform seed 73509).
+    func heldPrimariesReachedBeforeSetBack(now: BridgeInstants) -> [RingRequest] {
+        guard flavor == .android, lastBackwardJumpDated, let back = lastBackwardJump, let document else { return [] }
+        return document.rings.filter { row in
+            row.metadata.kind == .primary && !row.delivered && reLivedRingIDs.contains(row.id)
+                && row.confirmed && lastObservedRingIDs?.contains(row.id) != false
+                && row.fireWallMs > back.toWallMs && row.fireWallMs <= back.fromWallMs && row.fireWallMs > now.wallMs
+                && document.alarm(row.metadata.alarmID)?.enabled == true
+                && !(document.missedRingIDs ?? []).contains(row.id)
+                && !document.occurrences.contains { $0.rootID == row.metadata.rootID && $0.startedAtMs == row.fireWallMs }
+        }.map { row in
+            RingRequest(id: row.id, schedule: row.schedule, fireWallMs: row.fireWallMs, metadata: row.metadata,
+                        countdown: nil, soundName: row.soundName)
+        }
+    }
+
     /// REC-8: true when `row` was planned before the bridge adopted the device zone now in force
     /// (`zoneAdoptedAtMs`) and its instant is no longer one of its root's ring times there: the
     /// re-plan in the new local frame owns that day (its primary is in the recurrence plan), so

@@ -11,6 +11,10 @@ extension BridgeCore {
         guard let document else { return [] }
         var wanted = recurrencePlan(now: now).wanted
         wanted += undeliveredInexactPrimaries(now: now).filter { due in !wanted.contains { $0.id == due.id } }
+        // SCH-21: one ring per root and ring time (ID-2: the plan's own ID when it wants that time too).
+        wanted += heldPrimariesReachedBeforeSetBack(now: now).filter { due in
+            !wanted.contains { $0.id == due.id || ($0.metadata.rootID == due.metadata.rootID && $0.fireWallMs == due.fireWallMs) }
+        }
         if let live = document.liveOccurrence {
             // SNZ-11: a snooze ring is repaired at its own deadline, never collapsed to +10 s.
             for pending in [pendingSuccessor(of: live), pendingSnooze(of: live)].compactMap({ $0 })

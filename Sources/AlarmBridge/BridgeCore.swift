@@ -889,8 +889,14 @@ public struct BridgeCore: Sendable {
         let calendar = configuration.calendar
         let rebase = document.zoneIdentifier != nil
         endedUnacknowledged = []  // a new frame: see `endedUnacknowledged`
+        // REC-8: a one-shot whose ring time came before a set-back is not ahead (seeds 54238, 54510).
+        let came = document.alarms.map { alarm in alarm.roots.map { latestRingTimeCome(of: $0) }.max() ?? .min }
         mutate { document in
-            if rebase { document.alarms = document.alarms.map { $0.rebasingOneShot(to: calendar, after: now.wallMs) } }
+            if rebase {
+                document.alarms = zip(document.alarms, came).map { alarm, cameAtMs in
+                    alarm.rebasingOneShot(to: calendar, after: now.wallMs, cameAtMs: cameAtMs)
+                }
+            }
             document.previousZoneIdentifier = document.zoneIdentifier
             document.zoneIdentifier = calendar.zoneIdentifier
             document.zoneAdoptedAtMs = now.wallMs

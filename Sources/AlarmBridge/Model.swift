@@ -144,8 +144,15 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
     /// `hour:minute` after `wallMs` in `calendar` (as AlarmKit's `.relative(… repeats: .never)`
     /// does). Weekly alarms and one-shots already due are returned unchanged: a one-shot whose
     /// instant passed before the app learnt of the change may have rung already (ios seed 482).
-    public func rebasingOneShot(to calendar: WallCalendar, after wallMs: Int64) -> LogicalAlarm {
-        guard case .once(let fire) = repeats, fire > wallMs else { return self }
+    /// So is one whose ring time already came (`cameAtMs`: the latest ring time of its root that
+    /// opened an occurrence, was passed over or delivered): a clock set-back can put that instant
+    /// ahead of the wall clock again, yet the one-shot has rung and is spent — re-planning it in
+    /// the new zone would ring it a second time, for no occurrence (android uniform seeds 54238,
+    /// 54510: a1 06:05 rang, a 1 h set-back at 06:12, a zone change at 05:44 re-planned it for
+    /// 06:05 of the next day). RULES.md (REC-8) speaks of fire times only; decided from the
+    /// glossary's one-shot (one ring time) and the planner's ``BridgeCore/latestRingTimeCome(of:)``.
+    public func rebasingOneShot(to calendar: WallCalendar, after wallMs: Int64, cameAtMs: Int64 = .min) -> LogicalAlarm {
+        guard case .once(let fire) = repeats, fire > wallMs, fire > cameAtMs else { return self }
         var copy = self
         copy.repeats = .once(fireWallMs: calendar.nextFire(hour: hour, minute: minute, weekday: nil, after: wallMs))
         return copy
