@@ -958,6 +958,7 @@ extension World {
             record("oracle", "inferred-occurrence-relived", [TraceField("root", rootID), TraceField("offset-ms", String(shift))])
             oracleOpen(rootID: rootID, alarmID: alarmID, startWallMs: fireWallMs, clockOffsetMs: clockOffsetMs + shift)
             carryUnownedSnooze(rootID: rootID, fireWallMs: fireWallMs)
+            bindInferredOccurrencePressure(rootID: rootID, fireWallMs: fireWallMs)
             return
         }
         oracleOpen(rootID: rootID, alarmID: alarmID, startWallMs: fireWallMs, clockOffsetMs: clockOffsetMs)
@@ -1009,6 +1010,22 @@ extension World {
         oracle.unownedSnooze = nil
         oracle.occurrences[index].snoozeUntilMs = snooze.untilTrueMs + (wallMs - nowMs)
         enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+    }
+
+    /// OCC-5, ID-9: the relived inferred occurrence just opened for `rootID`'s ring time
+    /// `fireWallMs` is the one the bridge holds live; the pressure the bridge armed for it while
+    /// the oracle held nothing (its successor, snooze ring or fuse, bound by its token) is that
+    /// occurrence's pressure (ios uniform seed 85956: an OS update removed a1.wed's 05:37, the
+    /// 05:45 launch inferred the occurrence and armed its successor, alerting from 05:45:10; a
+    /// 1 h set-back relived 05:37 and the oracle judged the occurrence without pressure).
+    func bindInferredOccurrencePressure(rootID: String, fireWallMs: Int64) {
+        guard let daemon = ios, let index = oracle.liveIndex,
+              let live = (process.bridge?.document ?? storedDocument)?.liveOccurrence,
+              live.rootID == rootID, live.startedAtMs == fireWallMs else { return }
+        for ring in daemon.alarms where ring.metadata.kind.isOccurrenceBound && ring.metadata.token == live.token
+            && oracle.bindings[ring.id] == nil {
+            oracle.bindings[ring.id] = oracle.occurrences[index].id
+        }
     }
 
     /// iOS, IOS-2, IOS-5: the OS removed a ring the platform held for `rootID`'s ring time
