@@ -133,12 +133,8 @@ extension BridgeCore {
     /// judged the refused row at 02:34 local, not a configured time, and recorded nothing).
     func isConfiguredRingTime(_ row: RingRow) -> Bool {
         guard let document, let root = document.root(row.metadata.rootID) else { return false }
-        var calendar = configuration.calendar
-        if let adopted = document.zoneAdoptedAtMs, row.publishedAtMs < adopted,
-           let previousID = document.previousZoneIdentifier, previousID != calendar.zoneIdentifier,
-           let previous = WallCalendar(zoneIdentifier: previousID, dstPolicy: calendar.dstPolicy) {
-            calendar = previous
-        }
+        let plannedEarlier = document.zoneAdoptedAtMs.map { row.publishedAtMs < $0 } ?? false
+        let calendar = (plannedEarlier ? previousZoneCalendar() : nil) ?? configuration.calendar
         let local = calendar.local(row.fireWallMs)
         return local.hour == root.hour && local.minute == root.minute
     }

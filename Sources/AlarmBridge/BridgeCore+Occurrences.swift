@@ -801,11 +801,17 @@ extension BridgeCore {
                                now: BridgeInstants) -> Int64? {
         guard weekday != nil, let document, let adopted = document.zoneAdoptedAtMs, row.publishedAtMs < adopted,
               row.fireWallMs > now.wallMs, latest < row.publishedAtMs,
-              let previousID = document.previousZoneIdentifier, previousID != configuration.calendar.zoneIdentifier,
-              let previous = WallCalendar(zoneIdentifier: previousID, dstPolicy: configuration.calendar.dstPolicy) else { return nil }
+              let previous = previousZoneCalendar() else { return nil }
         let before = previous.latestFire(hour: hour, minute: minute, weekday: weekday, atOrBefore: min(adopted, now.wallMs))
         guard before > latest, now.wallMs - before < 20 * 3_600_000 else { return nil }
         return before
+    }
+
+    /// REC-8: the calendar of the zone the bridge held before it adopted the current one
+    /// (`previousZoneIdentifier`), or nil when there is none or it is the zone in force.
+    func previousZoneCalendar() -> WallCalendar? {
+        guard let previousID = document?.previousZoneIdentifier, previousID != configuration.calendar.zoneIdentifier else { return nil }
+        return WallCalendar(zoneIdentifier: previousID, dstPolicy: configuration.calendar.dstPolicy)
     }
 
     /// REC-9, ID-8: a `.relative` ring alerting at a local time whose latest match in the current
