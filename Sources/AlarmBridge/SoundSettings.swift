@@ -98,8 +98,13 @@ public struct SoundSettings: Codable, Sendable, Equatable {
     /// bridge is a pure function of its inputs).
     static func draw(_ salt: String, below bound: Int) -> Int {
         precondition(bound > 0, "draw from an empty set")
-        let digest = SHA1.digest(Array(salt.utf8))
-        let value = UInt64(digest[0]) << 24 | UInt64(digest[1]) << 16 | UInt64(digest[2]) << 8 | UInt64(digest[3])
+        let value = drawMemo.value(for: salt) {
+            let digest = SHA1.digest(Array(salt.utf8))
+            return UInt64(digest[0]) << 24 | UInt64(digest[1]) << 16 | UInt64(digest[2]) << 8 | UInt64(digest[3])
+        }
         return Int(value % UInt64(bound))
     }
+
+    /// The first 32 bits of each salt's SHA-1, remembered (issue 20: sound draws repeat every reconcile).
+    private static let drawMemo = BoundedMemo<String, UInt64>(capacity: 16_384)
 }

@@ -61,6 +61,10 @@ public struct WallCalendar: Sendable {
 
     public let zoneIdentifier: String
     private let zone: TimeZone
+    /// The zone's UTC offsets by whole second, shared by every calendar of the zone (issue 20:
+    /// `secondsFromGMT` takes a Foundation lock and an ICU call per lookup, and planning asks for
+    /// the same instants on every reconcile). Same answers as the zone, so traces are unchanged.
+    private let offsets: BoundedMemo<Int64, Int32>
     /// How DST gaps and overlaps resolve (``DSTPolicy``).
     public let dstPolicy: DSTPolicy
 
@@ -73,7 +77,11 @@ public struct WallCalendar: Sendable {
         self.zone = zone
         self.zoneIdentifier = zoneIdentifier
         self.dstPolicy = dstPolicy
+        self.offsets = Self.offsetMemos.value(for: zoneIdentifier) { BoundedMemo(capacity: 65_536) }
     }
+
+    /// One offset memo per zone identifier (a handful per process).
+    private static let offsetMemos = BoundedMemo<String, BoundedMemo<Int64, Int32>>(capacity: 1_024)
 
     /// The same zone with another DST policy.
     public func with(dstPolicy: DSTPolicy) -> WallCalendar {
@@ -88,7 +96,11 @@ public struct WallCalendar: Sendable {
     /// UTC offset in force at an instant, ms.
     public func offsetMs(at instantMs: Int64) -> Int64 {
         let seconds = instantMs >= 0 ? instantMs / 1000 : (instantMs - 999) / 1000
-        return Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds)))) * 1000
+        let zone = self.zone
+        let offset = offsets.value(for: seconds) {
+            Int32(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
+        }
+        return Int64(offset) * 1000
     }
 
     /// The instant of a local date-time (seconds included) in this zone; nil for an impossible date.
