@@ -64,8 +64,11 @@ public struct LegacyInstall: Sendable {
         builder.document.staleChallengeVisible = builder.chance(Ratio(1, 3)) ? true : nil
         builder.document.serial = builder.serial
         builder.document.rings = builder.rows.sorted { $0.id < $1.id }
-        let decoded = decodeAsWritten(builder.document, unmarked: unmarked)
-        var install = LegacyInstall(document: decoded, rings: builder.rings.sorted { $0.id < $1.id }, alarms: alarms,
+        // The document as the older version wrote it and the current types read it (INACT-2: no
+        // policy marker reads as `.legacy`, which `alarms` already carries). Built directly: the
+        // JSON round trip of `decodeAsWritten` cost 4–5 % of a campaign (issue 20); a test holds
+        // the two equal (LegacyInstallTests).
+        var install = LegacyInstall(document: builder.document, rings: builder.rings.sorted { $0.id < $1.id }, alarms: alarms,
                                     credentialProtected: platform == .android && builder.chance(Ratio(1, 2)))
         install.configuredAlarms = configured
         rng = builder.rng
@@ -74,6 +77,7 @@ public struct LegacyInstall: Sendable {
 
     /// The document as the older version serialised it: JSON without the policy marker of
     /// unmarked schedules, decoded by the current `Codable` types (INACT-2: they read as legacy).
+    /// The reference `generate`'s directly built document is tested against.
     static func decodeAsWritten(_ document: BridgeDocument, unmarked: [String]) -> BridgeDocument {
         guard let data = try? JSONEncoder().encode(document),
               var object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
