@@ -4,7 +4,7 @@ import IOSModel
 import SimKernel
 
 /// Events on the world's queue.
-enum WorldEvent: Sendable {
+indirect enum WorldEvent: Sendable {
     /// An input for the app process of `incarnation` (dropped if that process is gone).
     case toProcess(BridgeInput, incarnation: Int)
     /// An input that starts the app process when none runs (intents, broadcasts).
