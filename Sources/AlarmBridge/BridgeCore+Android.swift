@@ -264,12 +264,23 @@ extension BridgeCore {
     /// before keeps its sound (SND-6). Android seed 32581: a held (late) delivery of a2's primary
     /// rang with sound-12 after the user cleared a2's sounds. iOS differs: AlarmKit fixed the sound
     /// in the alert configuration at `schedule(id:configuration:)` (ios seed 21411, PLATFORMS.md).
+    /// SND-4: a ring stored with no custom sound plays the system default, itself a member of the
+    /// Momentum group, so once the alarm has sound settings it is judged like any other member
+    /// (android uniform seed 97445: a1's held 08:15 primary was armed while a1 had no sounds; the
+    /// user added progressive groups, Momentum with the system default last, before the late
+    /// delivery, which rang the system default as ring 1 — group 2 where SND-2 wants group 0).
+    /// With no settings the system default is the only sound, and stays.
     mutating func refreshSoundAtDelivery(_ id: AlarmUUID, into out: inout [BridgeCommand]) {
-        guard flavor == .android, var row = document?.row(id), let sound = row.soundName,
+        guard flavor == .android, var row = document?.row(id),
               let live = document?.liveOccurrence, !(live.audibleRingIDs ?? []).contains(id) else { return }
+        let settings = soundSettings(alarmID: row.metadata.alarmID)
+        guard row.soundName != nil || settings != nil else { return }
+        let sound = row.soundName ?? SoundSettings.systemDefaultSoundName
         let position = sequencePosition(of: live)
-        if soundSettings(alarmID: row.metadata.alarmID)?.mayPlay(sound, atPosition: position) == true { return }
-        row.soundName = chooseSound(alarmID: row.metadata.alarmID, ringID: id, position: position)
+        if settings?.mayPlay(sound, atPosition: position) == true { return }
+        let fresh = chooseSound(alarmID: row.metadata.alarmID, ringID: id, position: position)
+        guard fresh != row.soundName else { return }  // nothing else to draw (SND-4: the system sound)
+        row.soundName = fresh
         out.append(.note("SND-9: \(id) rings with \(row.soundName ?? "the system sound"): \(sound) is no longer a sound of \(row.metadata.alarmID)"))
         mutate { $0.upsert(row) }
     }

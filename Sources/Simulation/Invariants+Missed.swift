@@ -23,6 +23,10 @@ struct MissedExpectation {
     /// is made, and the expectation is kept only so that a late delivery of an added-back copy
     /// still opens the day (``oracleMissedDayRungLate(_:)``).
     var recorded = false
+    /// The wall clock's offset from true time (ms) when the ring time was reached: at the miss,
+    /// or anew when a set-back put the ring time ahead again (`reframeHeldAndroidTriggers`). A
+    /// late delivery of the day applies the corrections made since (REC-9; android uniform 76599).
+    var reachedWallMinusTrueMs: Int64 = 0
 }
 
 extension World {
@@ -55,7 +59,7 @@ extension World {
         }
         guard owed, !missedExpectations.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }) else { return }
         missedExpectations.append(MissedExpectation(rootID: rootID, fireWallMs: fireWallMs, cause: cause,
-                                                    incarnation: process.incarnation))
+                                                    incarnation: process.incarnation, reachedWallMinusTrueMs: wallMs - nowMs))
         if missedExpectations.count > 32 { missedExpectations.removeFirst() }
         record("oracle", "missed-occurrence", [TraceField("root", rootID), TraceField("cause", cause)])
     }
@@ -209,16 +213,28 @@ extension World {
     /// held delivery's does: the oracle opens it now, and the record owed is that occurrence
     /// (android seeds 1752, uniform 211, 1716). While the platform still holds the added-back
     /// primary, `checkMissedRecorded` waits for it.
+    ///
+    /// REC-9, INACT-19, OCC-21: that occurrence began at its ring time, so a manual clock
+    /// correction made since the ring time was reached is one it was live across, and moves its
+    /// deadline, exactly as for a held delivery (`applyHeldDeliveryClockShift`; ios uniform 2143,
+    /// android uniform 757). RULES.md is silent on the frame of a missed day rung late; decided
+    /// from the glossary ("begins at its configured ring time once delivered") and REC-9. Android
+    /// uniform seed 76599: a2.fri's 08:39 (legacy) was dropped by AlarmManager, the clock was set
+    /// +90 s at 12:31 with a process running, and the day added back at the 14:08 exact-alarm grant
+    /// rang at once; the bridge kept the 20 h lifetime in the corrected frame (offset +90 s), the
+    /// oracle measured it from the ring time in the new frame, 90 s short of 20 h.
     func oracleMissedDayRungLate(_ id: AlarmUUID) {
         // (One wakeup delivers a batch: the log's last entry may be a later alarm of it.)
         guard let manager = android, let delivery = manager.deliveryLog.last(where: { $0.id == id }), let fire = delivery.triggerWallMs,
               let metadata = requestMetadata[id] ?? groundTruthMetadata(id), metadata.kind == .primary,
               let index = missedExpectations.firstIndex(where: { $0.rootID == metadata.rootID && $0.fireWallMs == fire }),
               !oracle.occurrences.contains(where: { $0.startWallMs == fire && $0.tiedRoots.contains(metadata.rootID) }) else { return }
+        let reachedWallMinusTrueMs = missedExpectations[index].reachedWallMinusTrueMs
         missedExpectations.remove(at: index)
         record("oracle", "missed-day-rung-late", [TraceField("root", metadata.rootID)])
-        androidReleasing = (fire, metadata, wallMs - nowMs)  // the platform is delivering it (platformHoldsPrimary)
+        androidReleasing = (fire, metadata, reachedWallMinusTrueMs)  // the platform is delivering it (platformHoldsPrimary)
         defer { androidReleasing = nil }
         oracleFireTime(rootID: metadata.rootID, alarmID: metadata.alarmID, fireWallMs: fire, deliveredLate: true)
+        applyHeldDeliveryClockShift()  // REC-9: the corrections since the ring time was reached
     }
 }

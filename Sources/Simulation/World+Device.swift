@@ -92,6 +92,10 @@ extension World {
         inexactOracleFires = inexactOracleFires.map { fire in
             fire.fireWallMs > wallMs ? (fire.ringID, fire.rootID, fire.alarmID, fire.fireWallMs, wallMs - nowMs, fire.reachedWallMinusTrueMs) : fire
         }
+        // And for a missed day a later launch may add back (android uniform seed 76599).
+        for index in missedExpectations.indices where missedExpectations[index].fireWallMs > wallMs {
+            missedExpectations[index].reachedWallMinusTrueMs = wallMs - nowMs
+        }
     }
 
     /// [limit] `clock-jump-ambiguous-start`, REC-9, INACT-19: the ambiguous interval of an
