@@ -1193,8 +1193,11 @@ extension BridgeCore {
                 text += "=\(max(0, request.fireWallMs - now.wallMs) / 1000)"  // seed 003's drifting value
             }
         }
-        return String(SHA1.hexDigest(text).prefix(16))
+        return Self.fingerprintMemo.value(for: text) { String(SHA1.hexDigest(text).prefix(16)) }
     }
+
+    /// Fingerprints by their text (issue 20: every reconcile fingerprints every wanted ring again).
+    private static let fingerprintMemo = BoundedMemo<String, String>(capacity: 16_384)
 
     /// SCH-9: rings whose schedule call returned ok less than `listingLagMs` ago: AlarmKit may
     /// not list them yet, so a read's lack of them proves nothing (iOS only).

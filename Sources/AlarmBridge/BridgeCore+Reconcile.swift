@@ -186,11 +186,13 @@ extension BridgeCore {
         // again once it resolved.
         let saving = savingFamilies
         let inScope: (String) -> Bool = { alarmID in (family == nil || family == alarmID) && !saving.contains(alarmID) }
-        if desiredRings(now: now).contains(where: { saving.contains($0.metadata.alarmID) }) { deferred = true }
+        // One plan for both uses (issue 20): nothing between them changes the bridge.
+        let wanted = desiredRings(now: now)
+        if wanted.contains(where: { saving.contains($0.metadata.alarmID) }) { deferred = true }
         var cancels: [AlarmUUID] = []
         var schedules: [RingRequest] = []
         let present = heldPresent(inventory).sorted { $0.id < $1.id }  // issue 18: less the rings known dropped
-        let desired = desiredRings(now: now).map { request in
+        let desired = wanted.map { request in
             // BOOT-9: an adopted legacy ID lives only as long as the daemon holds it; a primary
             // registered again gets its ID-2 identity.
             guard document?.row(request.id)?.adoptedLegacyID == true, !present.contains(where: { $0.id == request.id }),

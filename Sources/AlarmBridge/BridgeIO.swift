@@ -440,7 +440,7 @@ public struct JournalEntry: Sendable, Equatable, Codable {
 }
 
 /// Every input the bridge handles.
-public enum BridgeInput: Sendable, Equatable {
+public indirect enum BridgeInput: Sendable, Equatable {
     /// A new process started; bridge memory is empty. Followed by the store load.
     case processStarted(LaunchReason)
     case storeLoaded(Result<BridgeDocument?, StoreReadError>)
@@ -535,7 +535,7 @@ public enum VolumeDismissal: String, Sendable, Equatable, Codable {
 }
 
 /// Every request the bridge makes.
-public enum BridgeCommand: Sendable, Equatable {
+public indirect enum BridgeCommand: Sendable, Equatable {
     /// Read the bridge document (iOS: protected data; Android: device-protected storage).
     case loadStore
     /// Write the whole bridge document, synchronously and atomically (a file replace).
