@@ -147,6 +147,7 @@ extension BridgeCore {
                 && !deliveryInFlight(row, now: now)
                 && now.wallMs - row.fireWallMs < (beyondWindow ? inexactStillDueBoundMs(row) : Self.inexactWindowBoundMs)
                 && document.alarm(row.metadata.alarmID)?.enabled == true
+                && row.dayEndedByDisable != true  // the user turned the alarm off after it came
                 // A failed add-back, recorded: not again, unless this process retries it.
                 && (!(document.missedRingIDs ?? []).contains(row.id) || failedReAdds.contains(row.id))
                 && !isPlannedInEarlierZone(row)  // REC-8: the day's ring time moved with the zone
@@ -155,6 +156,40 @@ extension BridgeCore {
             RingRequest(id: row.id, schedule: row.schedule, fireWallMs: row.fireWallMs, metadata: row.metadata,
                         countdown: nil, soundName: row.soundName)
         }
+    }
+
+    /// [derived] AND-1, AND-3, OCC-2, OCC-20, API-20: an undelivered primary whose ring time came
+    /// and that a read while its alarm is disabled finds unheld (``heldPresent(_:)``) is no longer
+    /// due: the user turned the alarm off after its ring time, and that ends the day — enabling
+    /// the alarm again plans its ring times from then on, it never brings back one already gone.
+    /// Without this, ``undeliveredInexactPrimaries(now:beyondWindow:)`` judged the row by the
+    /// alarm's current state alone, and a legacy day (still due for 20 h) was added back by the
+    /// launch after a re-enable and rang over an hour late with no occurrence live (android
+    /// uniform seeds 78528: a1.sun's 06:34 dropped by AlarmManager, a1 off at 07:03, on at 07:37,
+    /// rung at 07:47; 86913: 07:25, off at 09:37, on at 09:55, rung at 10:05). The row is marked
+    /// (`dayEndedByDisable`), not removed (SCH-5: the observer still needs it), and owes no missed
+    /// record either, as a disabled alarm owes none (android uniform seed 4161). A copy the
+    /// platform still holds is a ring past its time that disabling does not cancel (SCH-21): its
+    /// delivery opens the day (android uniform seed 21647), so it is not marked. RULES.md is silent
+    /// on a day whose alarm was turned off after its ring time; decided from the seeds' "the user
+    /// edits the alarm, native state decides" (glossary: logical alarm) and the simulator's reading
+    /// of 4161 and 21647 (Invariants+Missed.swift, `checkMissedRecorded`).
+    mutating func endDisabledAlarmDays(inventory: [PlatformAlarm], now: BridgeInstants, into out: inout [BridgeCommand]) {
+        guard flavor == .android, let document else { return }
+        let held = heldPresent(inventory).map(\.id)
+        let ended = document.rings.filter { row in
+            row.metadata.kind == .primary && !row.delivered && row.dayEndedByDisable != true && row.fireWallMs <= now.wallMs
+                && document.alarm(row.metadata.alarmID)?.enabled == false
+                && !held.contains(row.id) && !inFlight.contains(row.id) && !alerting.contains(row.id)
+        }.map(\.id)
+        guard !ended.isEmpty else { return }
+        mutate { document in
+            for index in document.rings.indices where ended.contains(document.rings[index].id) {
+                document.rings[index].dayEndedByDisable = true
+            }
+        }
+        out.append(.note("\(ended.count) ring time(s) of a disabled alarm came undelivered and are not held: the day is over"))
+        flush(into: &out)
     }
 
     /// SCH-21, REC-8, REC-9, [derived] AND-1, AND-3: a primary whose ring time came in the old

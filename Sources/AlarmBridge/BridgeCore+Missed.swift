@@ -74,7 +74,9 @@ extension BridgeCore {
         // `deliveredByJump` guard (an iOS `.fixed` ring already due has rung, unseen) is for rows
         // AlarmKit may hold (ios uniform seed 4780: a refused fixed primary left no record).
         let refusedIDs = refused.map(\.id)
+        // A day whose alarm was turned off after its ring time owes no record (``endDisabledAlarmDays``).
         for row in document.rings + refused where row.metadata.kind.opensOccurrence && !row.delivered && !inFlight.contains(row.id)
+            && row.dayEndedByDisable != true
             && (row.isPast(at: now.wallMs) || (refusedIDs.contains(row.id) && row.fireWallMs <= now.wallMs))
             && now.wallMs - row.fireWallMs > Self.missedOccurrenceGraceMs
             && (!present.contains(row.id) || (refusedIDs.contains(row.id) && landedAfterRefusal(row))) && !recorded.contains(row.id)

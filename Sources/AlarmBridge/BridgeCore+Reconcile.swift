@@ -180,6 +180,7 @@ extension BridgeCore {
         let guardAlerting = !(defects.resyncWhileAlerting && origin == .resumeSync)
         let busyFamilies = guardAlerting ? alertingFamilies(inventory, nowWallMs: now.wallMs) : []
         migrateIfNeeded(inventory: inventory, now: now, into: &out)  // BOOT-9..11: first launch after an update
+        endDisabledAlarmDays(inventory: inventory, now: now, into: &out)  // turned off after its ring time: over
         recordMissedOccurrences(inventory: inventory, now: now, into: &out)  // a silent day is recorded (BridgeCore+Missed.swift)
         var deferred = false
         // SCH-7: a family whose direct save is in progress is left to that save; this sync runs

@@ -103,6 +103,7 @@ extension BridgeCore {
             return  // a save superseded while its read was outstanding: the newer one plans
         }
         removeStaleRows(present: inventory, now: now)  // SCH-4: younger rows survive G_PUB
+        endDisabledAlarmDays(inventory: inventory, now: now, into: &out)  // a save that turned it off
         var save = saves.pending[index]
         for row in save.previousRows where save.touched.contains(row.id) && document?.row(row.id) == nil
             && inventory.contains(where: { $0.id == row.id }) {

@@ -252,6 +252,11 @@ public struct RingRow: Codable, Sendable, Equatable {
     /// because exact alarms were refused (``RingPrecision/allowWhileIdle``); the grant of the
     /// permission upgrades it (AND-3). nil for an exact ring.
     public var inexact: Bool? = nil
+    /// Android: true once a read while the row's alarm was disabled found nothing held for this
+    /// primary whose ring time had come undelivered: the user turned the alarm off after that
+    /// day's ring time, which ended the day — no add-back, no missed record, even once the alarm
+    /// is enabled again (``BridgeCore/endDisabledAlarmDays(inventory:now:into:)``). nil otherwise.
+    public var dayEndedByDisable: Bool? = nil
 
     public init(id: AlarmUUID, schedule: RingSchedule, fireWallMs: Int64, metadata: RingMetadata, fingerprint: String,
                 publishedAtMs: Int64, confirmed: Bool, delivered: Bool, soundName: String? = nil, adoptedLegacyID: Bool? = nil) {

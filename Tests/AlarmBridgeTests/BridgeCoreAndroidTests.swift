@@ -125,6 +125,36 @@ struct BridgeCoreAndroidTests {
         #expect(second.stored?.missReceipts.contains { $0.reason == MissReceipt.missedReason } == !addedBack)
     }
 
+    @Test("[derived] AND-1, AND-3, OCC-20: an undelivered inexact day the platform lost is over once its alarm is turned off after its ring time: enabling it again adds nothing back and records nothing (android uniform seeds 78528, 86913)")
+    func disabledAfterRingTimeEndsLostInexactDay() throws {
+        var first = BridgeHarness(flavor: .android)
+        first.exactRefused = true
+        _ = first.send(.processStarted(.user))
+        let fireWallMs = first.now.wallMs + 3_600_000
+        var once = LogicalAlarm(id: "once", hour: 7, minute: 0, repeats: .once(fireWallMs: fireWallMs), title: "Once", policy: .legacy)
+        _ = first.send(.api(.saveAlarm(once)))
+        let primary = try #require(first.stored?.rings.first { $0.metadata.kind == .primary })
+        #expect(primary.inexact == true)
+        // AlarmManager loses the held ring undelivered; 30 min after its ring time the user turns
+        // the alarm off, and 30 min later on again.
+        first.advance(fireWallMs + 1_800_000 - first.now.wallMs)
+        first.daemon.removeAll()
+        once.enabled = false
+        _ = first.send(.api(.saveAlarm(once)))
+        #expect(first.stored?.row(primary.id)?.dayEndedByDisable == true)
+        first.advance(1_800_000)
+        once.enabled = true
+        let enable = first.send(.api(.saveAlarm(once))) + first.send(.api(.syncEnabledAlarms))
+        #expect(!Self.scheduled(enable, kind: .primary).contains { $0.id == primary.id })
+        // A new process (a legacy day would still be due for 20 h) neither adds it back nor records it.
+        var second = BridgeHarness(flavor: .android)
+        second.stored = first.stored
+        second.advance(first.now.wallMs + 600_000 - second.now.wallMs)
+        let launch = second.send(.processStarted(.broadcast))
+        #expect(!Self.scheduled(launch, kind: .primary).contains { $0.id == primary.id })
+        #expect(second.stored?.missReceipts.contains { $0.reason == MissReceipt.missedReason } == false)
+    }
+
     @Test("AND-13, AND-14, AND-19: completion discards the pending retry, and its late delivery rings nothing and opens no occurrence")
     func lateRetryOfClosedOccurrenceRingsNothing() {
         var (harness, primary) = saved()
