@@ -4,7 +4,9 @@ import SimKernel
 /// An accepted one-time snooze as the oracle follows it to its ring (SNZ-20, SNZ-21).
 struct SnoozeWatch {
     var rootID: String
-    var occurrenceID: Int
+    /// The oracle's occurrence; nil while the snooze is the bridge's alone (accepted for the
+    /// occurrence it inferred while the oracle held nothing, `Oracle.unownedSnooze`).
+    var occurrenceID: Int?
     /// True ms of the acceptance, and when its ring is due in true time: the remaining duration
     /// at acceptance, which clock corrections preserve (SNZ-20).
     var acceptedAtMs: Int64
@@ -33,11 +35,32 @@ struct SnoozeWatch {
 /// judged at the snooze ring's actual alert, not only at its acceptance.
 extension World {
     /// The bridge accepted a snooze until `untilMs` (wall ms): its ring is due that far ahead in true time.
+    ///
+    /// A snooze accepted while the oracle held nothing (`unownedSnooze`) is watched unowned: its
+    /// clock corrections are followed, and the occurrence the oracle opens for it later
+    /// (`carryUnownedSnooze`) takes the watch over (``ownUnownedSnoozeWatch(rootID:occurrenceID:)``).
     func watchSnooze(untilMs: Int64) {
-        guard !stopped, let index = oracle.liveIndex else { return }
+        guard !stopped else { return }
+        let dueAtMs = nowMs + max(0, untilMs - wallMs)
+        guard let index = oracle.liveIndex else {
+            guard let unowned = oracle.unownedSnooze, unowned.untilTrueMs == untilMs - (wallMs - nowMs) else { return }
+            snoozeWatch = SnoozeWatch(rootID: unowned.rootID, occurrenceID: nil, acceptedAtMs: nowMs, dueAtMs: dueAtMs, bootCount: bootCount)
+            return
+        }
         let occurrence = oracle.occurrences[index]
         snoozeWatch = SnoozeWatch(rootID: occurrence.rootID, occurrenceID: occurrence.id, acceptedAtMs: nowMs,
-                                  dueAtMs: nowMs + max(0, untilMs - wallMs), bootCount: bootCount)
+                                  dueAtMs: dueAtMs, bootCount: bootCount)
+    }
+
+    /// SNZ-20, SNZ-22, [limit] `snooze-clock-change-unseen`: the occurrence `occurrenceID` the
+    /// oracle just opened carries the unowned snooze (`carryUnownedSnooze`), so the watch that
+    /// followed it is that occurrence's, with every correction no ready step has seen since its
+    /// acceptance (ios uniform seed 85956: an OS update removed a1.wed's 05:37; the 05:45 launch
+    /// inferred the occurrence, a 30 min snooze at 05:45:47, then a 1 h set-back with the app
+    /// suspended relived 05:37: the snooze ring lay 38 min ahead, and only a step can rebase it).
+    func ownUnownedSnoozeWatch(rootID: String, occurrenceID: Int) {
+        guard let watch = snoozeWatch, watch.occurrenceID == nil, watch.rootID == rootID else { return }
+        snoozeWatch?.occurrenceID = occurrenceID
     }
 
     /// The wall clock moved: until a ready bridge step runs, nothing can have rebased the snooze ring.
@@ -96,6 +119,7 @@ extension World {
     func checkSnoozeRingTime(_ id: AlarmUUID, _ metadata: RingMetadata) {
         guard metadata.kind == .snooze, let watch = snoozeWatch, watch.rootID == metadata.rootID else { return }
         snoozeWatch = nil
+        guard watch.occurrenceID != nil else { return }  // unowned: the oracle judges no occurrence's snooze
         let lateMs = nowMs - watch.dueAtMs
         guard !stopped, lateMs > Self.snoozeRingToleranceMs else { return }
         if let excuse = snoozeExcuse(watch, id: id) { countExemption(excuse); return }

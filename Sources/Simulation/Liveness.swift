@@ -409,6 +409,7 @@ extension World {
         return oracle.occurrences.contains { !$0.live && $0.tiedRoots.contains(rootID) && sameDayNotEarlier($0.startWallMs) }
             || oracle.passedOver.contains { $0.rootID == rootID && sameDayNotEarlier($0.fireWallMs) }
             || openedByInferenceFromRemoval(rootID: rootID, fireWallMs: fireWallMs)
+            || passedOverByInferenceFromRemoval(rootID: rootID, fireWallMs: fireWallMs)
     }
 
     /// iOS, IOS-5: the bridge's books hold a closed occurrence of `rootID` that began at
@@ -423,6 +424,33 @@ extension World {
         guard setup.platform == .ios, oracle.osRemovedFires.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }),
               let document = process.bridge?.document ?? storedDocument else { return false }
         return document.occurrences.contains { $0.rootID == rootID && $0.startedAtMs == fireWallMs && $0.state != .live }
+    }
+
+    /// iOS, IOS-5, OCC-3: the same for a ring time the bridge passed over. The OS removed
+    /// `rootID`'s ring for `fireWallMs` unheard (`osRemovedFires`), so the oracle gave that day up
+    /// (`os-removed-alarm`) and judged no pass-over; the bridge read the vanished ring as rung and
+    /// stopped (it cannot tell them apart) inside another root's occurrence of its books, live at
+    /// that ring time, and remembered it passed over (`passedOverRingTimes`). A clock set back over
+    /// it brings that pass-over again, never a new occurrence (OCC-20, REC-1: once per configured
+    /// day), as the oracle's own `passedOver` does (ios uniform seed 96407: an OS update at a
+    /// reboot removed a2's 09:36 and a3.tue's 09:38; the 09:54 launch inferred a2 delivered and
+    /// passed a3.tue over; a2 expired, and a 1 h set-back brought 09:38 again). RULES.md is silent
+    /// on a ring time relived after an inferred pass-over; decided from OCC-20 and the oracle's
+    /// reading of an inferred owner (`openedByInferenceFromRemoval`). Only that root and ring time.
+    func passedOverByInferenceFromRemoval(rootID: String, fireWallMs: Int64) -> Bool {
+        guard setup.platform == .ios, oracle.osRemovedFires.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }),
+              let document = process.bridge?.document ?? storedDocument,
+              document.passedOverRingTimes?.contains(PassedOverRingTime(rootID: rootID, ringTimeMs: fireWallMs)) == true else { return false }
+        // REC-9: the ring time as first reached, in the corrected frame a record live across a
+        // correction keeps its interval in (as the bridge's late pass-over judges it; ios uniform
+        // seed 96407 unshrunk: a2 completed at 09:26 after the set-back, its interval 08:36–09:26).
+        let reach = oracle.osRemovedFireReaches.first { $0.rootID == rootID && $0.fireWallMs == fireWallMs }
+        let reachedWallMs = fireWallMs + (reach.map { (wallMs - nowMs) - $0.wallMinusTrueMs } ?? 0)
+        // A live incumbent is `inferredIncumbent`'s pass-over (Oracle.swift); this is one closed since.
+        return document.occurrences.contains { record in
+            record.rootID != rootID && record.state != .live
+                && record.wasLive(at: record.inactivityClockOffsetMs != 0 ? reachedWallMs : fireWallMs)
+        }
     }
 
     /// True when the platform holds a ring that opens `rootID`'s occurrence at `fireWallMs` (a

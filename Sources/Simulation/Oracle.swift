@@ -959,6 +959,7 @@ extension World {
             oracleOpen(rootID: rootID, alarmID: alarmID, startWallMs: fireWallMs, clockOffsetMs: clockOffsetMs + shift)
             carryUnownedSnooze(rootID: rootID, fireWallMs: fireWallMs)
             bindInferredOccurrencePressure(rootID: rootID, fireWallMs: fireWallMs)
+            noteRelivedShiftUnseen(rootID: rootID, fireWallMs: fireWallMs, shiftMs: shift)
             return
         }
         oracleOpen(rootID: rootID, alarmID: alarmID, startWallMs: fireWallMs, clockOffsetMs: clockOffsetMs)
@@ -1009,7 +1010,28 @@ extension World {
               let index = oracle.liveIndex, oracle.occurrences[index].snoozeUntilMs == nil else { return }
         oracle.unownedSnooze = nil
         oracle.occurrences[index].snoozeUntilMs = snooze.untilTrueMs + (wallMs - nowMs)
+        ownUnownedSnoozeWatch(rootID: rootID, occurrenceID: oracle.occurrences[index].id)  // SNZ-20, SNZ-22
         enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id), afterMs: oracle.occurrences[index].deadlineMs - wallMs)
+    }
+
+    /// REC-9, INACT-19, [limit] `clock-jump-ambiguous-start`: the relived inferred occurrence just
+    /// opened (live now) carries the corrections made since its ring time was first reached
+    /// (`shiftMs`), as one live across them would; the part of them made since the bridge process's
+    /// last ready step of this boot is a shift no bridge has seen yet, which a reboot before one
+    /// sees it makes unobservable for good (``revertUnseenLiveShift()``: the bridge keeps its
+    /// deadline, snooze and activity in wall time). Noted as `setWallClock` notes one for an
+    /// occurrence live at the correction (ios uniform seed 82672: a2.wed's 08:37 removed by an OS
+    /// update, inferred at the 08:53 launch, snoozed to 09:14:09; a 1 h set-back with the app
+    /// suspended relived 08:37, then a reboot; the oracle kept the snooze an hour early in the
+    /// new frame, and adopting the bridge's offset at the next launch left it there).
+    func noteRelivedShiftUnseen(rootID: String, fireWallMs: Int64, shiftMs: Int64) {
+        guard let index = oracle.liveIndex, process.lastReadyStepMs >= lastBootMs,
+              let reach = oracle.osRemovedFireReaches.first(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }) else { return }
+        // A last ready step before the first reach saw none of the corrections since it.
+        let reachedAtMs = fireWallMs - reach.wallMinusTrueMs
+        let deltaMs = process.lastReadyStepMs < reachedAtMs ? shiftMs : (wallMs - nowMs) - process.lastReadyWallMinusTrueMs
+        guard deltaMs != 0 else { return }
+        noteUnseenLiveShift(occurrenceID: oracle.occurrences[index].id, deltaMs: deltaMs)
     }
 
     /// OCC-5, ID-9: the relived inferred occurrence just opened for `rootID`'s ring time
