@@ -8,7 +8,7 @@ import Simulation
 struct BenchCommand: Command {
     static let name = "bench"
     static let abstract = "Measure event-queue and simulation cost, throughput, --jobs speed-up and campaign memory (default Reports/latest/benchmarks.md; the committed report: --out Reports/benchmarks.md)."
-    static let usage = "alarmsim bench [--out FILE] [--quick] [--seeds N] [--jobs-seeds N] [--memory-seeds N] [--binary PATH] [--baseline PATH [--baseline-seeds N] [--baseline-rounds N] [--baseline-only]]"
+    static let usage = "alarmsim bench [--out FILE] [--quick] [--seeds N] [--jobs-seeds N] [--memory-seeds N] [--binary PATH] [--baseline PATH [--baseline-seeds N] [--baseline-rounds N] [--baseline-only]] [--scale | --scale-only]"
     static let options = [
         "  --out FILE          the Markdown report to write atomically (default: \(defaultOutPath))",
         "  --quick             tiny sizes, for a smoke test (seconds); the figures mean little",
@@ -23,6 +23,10 @@ struct BenchCommand: Command {
         "  --baseline-seeds N  seeds per platform per round of that comparison (default: \(defaultBaselineSeeds); quick: \(quickBaselineSeeds))",
         "  --baseline-rounds N campaigns per binary per platform, alternating which goes first (default: \(defaultBaselineRounds); quick: 1)",
         "  --baseline-only     run only the baseline comparison (minutes, not the hour of the memory campaign)",
+        "  --scale             also measure CPU per event for 1, 10, 100, 1000, 3000 alarms (2 simulated days) and",
+        "                      1, 2, 4, 7 simulated days (10 alarms) on both platforms, with the growth exponent",
+        "                      (quick: 1, 10, 30 alarms; 1, 2 days)",
+        "  --scale-only        only those scale rows (with --baseline-only: the baseline comparison and the rows)",
         "  -h, --help          show this help",
         "",
         "Measures, in one run: the bare event queue's push+pop per event (ns); the full simulation's",
@@ -42,6 +46,7 @@ struct BenchCommand: Command {
         "alarmsim bench --memory-seeds 10000 --out /tmp/bench.md         # a smaller memory campaign",
         "alarmsim bench --quick --out /tmp/bench-quick.md                # a smoke test in seconds",
         "alarmsim bench --baseline /tmp/old/alarmsim --baseline-only     # speed-up over an older build, one run",
+        "alarmsim bench --scale-only --out /tmp/scale.md                # CPU per event against alarms and days",
     ]
 
     static let defaultOutPath = "Reports/latest/benchmarks.md"  // the committed Reports/benchmarks.md: --out
@@ -70,12 +75,14 @@ struct BenchCommand: Command {
     var baselineSeeds: Int
     var baselineRounds: Int
     var baselineOnly: Bool
+    var scale: Bool
+    var scaleOnly: Bool
 
     init(arguments: [String]) throws(UsageError) {
         let parsed = try ParsedArguments(arguments, command: Self.name,
                                          valuedOptions: ["out", "seeds", "jobs-seeds", "memory-seeds", "binary", "baseline",
                                                          "baseline-seeds", "baseline-rounds"],
-                                         allowsPositionals: false, flagOptions: ["quick", "baseline-only"])
+                                         allowsPositionals: false, flagOptions: ["quick", "baseline-only", "scale", "scale-only"])
         quick = parsed.has("quick")
         outPath = try parsed.single("out") ?? Self.defaultOutPath
         seeds = try Self.count(parsed.single("seeds"), option: "seeds") ?? (quick ? Self.quickSeeds : Self.defaultSeeds)
@@ -89,6 +96,8 @@ struct BenchCommand: Command {
             ?? (quick ? Self.quickBaselineSeeds : Self.defaultBaselineSeeds)
         baselineRounds = try Self.count(parsed.single("baseline-rounds"), option: "baseline-rounds") ?? (quick ? 1 : Self.defaultBaselineRounds)
         baselineOnly = parsed.has("baseline-only")
+        scaleOnly = parsed.has("scale-only")
+        scale = parsed.has("scale") || scaleOnly
     }
 
     func validate() throws(UsageError) {
@@ -128,6 +137,7 @@ struct BenchCommand: Command {
         }
         if baselinePath != nil, baselineRounds != (quick ? 1 : Self.defaultBaselineRounds) { words += ["--baseline-rounds", String(baselineRounds)] }
         if baselineOnly { words.append("--baseline-only") }
+        if scaleOnly { words.append("--scale-only") } else if scale { words.append("--scale") }
         return words.joined(separator: " ")
     }
 
@@ -139,14 +149,15 @@ struct BenchCommand: Command {
         report.facts.append(("load average at start", Self.loadAverage()))
         report.facts.append(("binary spawned", binaryPath))
 
-        report.baselineOnly = baselineOnly
+        report.baselineOnly = baselineOnly || scaleOnly
         if let baselinePath {
             report.facts.append(("baseline binary", baselinePath))
             report.baseline = BenchBaseline.measure(current: binaryPath, baseline: baselinePath, seeds: baselineSeeds,
                                                     rounds: baselineRounds, hashSeeds: Self.baselineHashSeeds,
                                                     progress: { errors.write($0 + "\n") })
         }
-        if !baselineOnly { measureEverything(into: &report, binaryPath: binaryPath, errors: &errors) }
+        if !baselineOnly && !scaleOnly { measureEverything(into: &report, binaryPath: binaryPath, errors: &errors) }
+        if scale { report.scale = BenchScale.measure(quick: quick, progress: { errors.write($0 + "\n") }) }
         return write(report, output: &output, errors: &errors)
     }
 

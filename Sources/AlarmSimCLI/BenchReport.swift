@@ -52,7 +52,9 @@ struct BenchReport {
     var memory: [Memory] = []
     /// `--baseline`: this build against another binary (issue 20), when asked for.
     var baseline: BenchBaseline?
-    /// `--baseline-only`: the report holds the machine facts and the baseline comparison alone.
+    /// `--scale` (issue 20): CPU per event against alarm count and simulated days, when asked for.
+    var scale: BenchScale?
+    /// `--baseline-only` / `--scale-only`: the report holds the machine facts and those sections alone.
     var baselineOnly = false
 
     init(commandLine: String, facts: [(String, String)]) {
@@ -149,14 +151,16 @@ struct BenchReport {
 
     /// The targets table as plain lines, for stdout.
     func summaryLines() -> [String] {
-        if baselineOnly, let baseline { return baseline.summaryLines() }
-        return rows.map { "\($0.status.word): \($0.measurement): \($0.figure) (target \($0.target))" } + (baseline?.summaryLines() ?? [])
+        let extra = (baseline?.summaryLines() ?? []) + (scale?.summaryLines() ?? [])
+        if baselineOnly { return extra }
+        return rows.map { "\($0.status.word): \($0.measurement): \($0.figure) (target \($0.target))" } + extra
     }
 
     /// The whole report.
     func markdown() -> String {
-        if baselineOnly, let baseline { return (headerLines() + baseline.markdownLines()).joined(separator: "\n") + "\n" }
-        let lines = targetLines() + detailLines() + parallelLines() + memoryLines() + (baseline?.markdownLines() ?? [])
+        let extra = (baseline?.markdownLines() ?? []) + (scale.map { [""] + $0.markdown() } ?? [])
+        if baselineOnly { return (headerLines() + extra).joined(separator: "\n") + "\n" }
+        let lines = targetLines() + detailLines() + parallelLines() + memoryLines() + extra
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -1,0 +1,139 @@
+import AlarmBridge
+import Foundation
+import Scenario
+import Simulation
+
+/// `alarmsim bench --scale` (issue 20): how the cost of a simulated event grows with the number
+/// of alarms and with simulated time.
+///
+/// Each row runs one generated scenario in this process: N daily alarms (`weekly` on all seven
+/// days, ring times 41 min apart from 06:00, wrapping after 24:00) on a fresh install, the first launch
+/// saving them, and a user who opens the app once at the end of the span. Alarms are left to ring
+/// out unattended. CPU is this process's (`CLOCK_PROCESS_CPUTIME_ID`) across the run, in ns.
+/// The alarm-count rows run 2 simulated days; the day rows run 10 alarms.
+struct BenchScale {
+    /// One measured row.
+    struct Row: Equatable {
+        var platform: PlatformFlavor
+        var alarms: Int
+        var days: Int
+        var events: Int
+        var cpuNs: Int64
+
+        /// CPU per simulated event, ns.
+        var nsPerEvent: Int64 { events > 0 ? cpuNs / Int64(events) : 0 }
+    }
+
+    static let alarmCounts = [1, 10, 100, 1_000, 3_000]
+    static let quickAlarmCounts = [1, 10, 30]
+    static let dayCounts = [1, 2, 4, 7]
+    static let quickDayCounts = [1, 2]
+    /// Alarms of the day rows.
+    static let dayRowAlarms = 10
+    /// Days of the alarm-count rows.
+    static let alarmRowDays = 2
+
+    var rows: [Row] = []
+
+    /// Measures every row on both platforms.
+    static func measure(quick: Bool, progress: (String) -> Void) -> BenchScale {
+        var scale = BenchScale()
+        _ = run(platform: .ios, alarms: dayRowAlarms, days: 1)  // warm-up: one-time set-up costs stay out of the rows
+        for platform in [PlatformFlavor.ios, .android] {
+            for alarms in quick ? quickAlarmCounts : alarmCounts {
+                progress("bench: scale, \(platform.rawValue), \(alarms) alarms × \(alarmRowDays) days …")
+                if let row = run(platform: platform, alarms: alarms, days: alarmRowDays) { scale.rows.append(row) }
+            }
+            for days in quick ? quickDayCounts : dayCounts {
+                progress("bench: scale, \(platform.rawValue), \(dayRowAlarms) alarms × \(days) days …")
+                if let row = run(platform: platform, alarms: dayRowAlarms, days: days) { scale.rows.append(row) }
+            }
+        }
+        return scale
+    }
+
+    /// The scenario text of one row (see the type's comment).
+    static func scenarioText(platform: PlatformFlavor, alarms: Int, days: Int) -> String {
+        var lines = ["platform \(platform.rawValue)", "start 2026-03-02 05:00 Europe/Berlin", "seed 1"]
+        for index in 0..<alarms {
+            let minuteOfDay = 360 + (index * 41) % 1_080  // 06:00 … 23:59, 41 min apart (past an occurrence's 30 min), wrapping
+            let time = String(format: "%02d:%02d", minuteOfDay / 60, minuteOfDay % 60)
+            lines.append("alarm a\(index + 1) \(time) weekly mon,tue,wed,thu,fri,sat,sun")
+        }
+        lines.append("at +\(days)d 04:30 user open-app")
+        lines.append("expect no violations")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Runs one row; nil when the generated scenario does not parse (a bug of this bench).
+    static func run(platform: PlatformFlavor, alarms: Int, days: Int) -> Row? {
+        let text = scenarioText(platform: platform, alarms: alarms, days: days)
+        guard let scenario = try? ScenarioParser.parse(text, file: "bench-scale.scenario",
+                                                       knownDefects: KnownDefect.allCases.map(\.rawValue),
+                                                       knownInvariants: InvariantCatalog.all.map(\.id)) else { return nil }
+        let before = processCPUNs()
+        let outcome = ScenarioRunner.run(scenario)
+        let cpu = processCPUNs() - before
+        return Row(platform: platform, alarms: alarms, days: days, events: outcome.result.eventCount, cpuNs: cpu)
+    }
+
+    /// This process's CPU time so far, ns.
+    static func processCPUNs() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+
+    /// The least-squares slope of log(CPU) against log(alarms) over the alarm-count rows of
+    /// `platform` with 100 ≤ N (the issue's range), in hundredths; nil with fewer than two rows.
+    func growthExponentHundredths(_ platform: PlatformFlavor) -> Int64? {
+        let points = rows.filter { $0.platform == platform && $0.days == Self.alarmRowDays && $0.alarms >= 100 && $0.cpuNs > 0 }
+            .map { (x: log(Double($0.alarms)), y: log(Double($0.cpuNs))) }
+        guard points.count >= 2 else { return nil }
+        let meanX = points.map(\.x).reduce(0, +) / Double(points.count)
+        let meanY = points.map(\.y).reduce(0, +) / Double(points.count)
+        let covariance = points.map { ($0.x - meanX) * ($0.y - meanY) }.reduce(0, +)
+        let variance = points.map { ($0.x - meanX) * ($0.x - meanX) }.reduce(0, +)
+        guard variance > 0 else { return nil }
+        return Int64((covariance / variance * 100).rounded())
+    }
+
+    /// The largest over the smallest CPU per event of the day rows of `platform`, in hundredths.
+    func dayCostSpreadHundredths(_ platform: PlatformFlavor) -> Int64? {
+        let costs = rows.filter { $0.platform == platform && $0.alarms == Self.dayRowAlarms }.map(\.nsPerEvent)
+        guard let low = costs.min(), let high = costs.max(), low > 0, costs.count >= 2 else { return nil }
+        return high * 100 / low
+    }
+
+    /// One line per platform for stdout.
+    func summaryLines() -> [String] {
+        [PlatformFlavor.ios, .android].map { platform in
+            let exponent = growthExponentHundredths(platform).map { BenchReport.fixed($0, scale: 100) } ?? "not measured"
+            let spread = dayCostSpreadHundredths(platform).map { BenchReport.fixed($0, scale: 100) + " ×" } ?? "not measured"
+            return "scale \(platform.rawValue): CPU growth exponent \(exponent) in alarm count (target ≤ 1.15); day rows' CPU per event spread \(spread) (target ≤ 1.20 ×)"
+        }
+    }
+
+    /// The Markdown section.
+    func markdown() -> [String] {
+        var lines = ["## Scale (`--scale`)", "",
+                     "One generated scenario per row, in this process: N alarms ringing daily (ring times 41 min apart",
+                     "from 06:00, wrapping; an unwarmed run first), a fresh install whose first launch saves them, nobody stopping them, the app opened",
+                     "once at the end. CPU is the process's (`CLOCK_PROCESS_CPUTIME_ID`). Alarm rows run \(Self.alarmRowDays) days;",
+                     "day rows run \(Self.dayRowAlarms) alarms.", "",
+                     "| Platform | Alarms | Days | Events | CPU | CPU per event |", "|---|---|---|---|---|---|"]
+        for row in rows {
+            lines.append("| \(row.platform.rawValue) | \(BenchReport.grouped(Int64(row.alarms))) | \(row.days) | \(BenchReport.grouped(Int64(row.events))) "
+                         + "| \(BenchReport.grouped(row.cpuNs / 1_000_000)) ms | \(BenchReport.grouped(row.nsPerEvent)) ns |")
+        }
+        lines.append("")
+        for platform in [PlatformFlavor.ios, .android] {
+            let exponent = growthExponentHundredths(platform).map { BenchReport.fixed($0, scale: 100) } ?? "not measured (needs two rows with N ≥ 100)"
+            let spread = dayCostSpreadHundredths(platform).map { BenchReport.fixed($0, scale: 100) + " ×" } ?? "not measured"
+            lines.append("- \(platform.rawValue): CPU growth exponent in alarm count (N ≥ 100, least squares on log–log): "
+                         + "**\(exponent)** (target ≤ 1.15); CPU per event, largest over smallest of the day rows: **\(spread)** (target ≤ 1.20 ×, flat ± 20 %).")
+        }
+        lines.append("")
+        return lines
+    }
+}
