@@ -39,12 +39,14 @@ extension BridgeCore {
     /// - Parameter adoptingLegacy: BOOT-9: a primary an older version registered for exactly this
     ///   schedule under another ID, adopted by migration (`RingRow.adoptedLegacyID`), keeps that
     ///   ID while its configuration (fingerprint) is unchanged; false gives the ID-2 identity.
-    func primaryRequest(for root: Root, alarmID: String, now: BridgeInstants, adoptingLegacy: Bool = true) -> RingRequest? {
+    /// - Parameter latestCome: ``latestRingTimeCome(of:)`` of `root` when the caller has it (a plan of every root).
+    func primaryRequest(for root: Root, alarmID: String, now: BridgeInstants, adoptingLegacy: Bool = true,
+                        latestCome: Int64? = nil) -> RingRequest? {
         let calendar = configuration.calendar
         let schedule: RingSchedule
         let fireKey: FireKey
         let fire: Int64
-        let after = max(now.wallMs, latestRingTimeCome(of: root))
+        let after = max(now.wallMs, latestCome ?? latestRingTimeCome(of: root))
         switch (flavor, root.weekday, root.onceFireWallMs) {
         case (.ios, .some, _) where registersConcreteOccurrences(root), (.android, .some, _):
             // REC-4, REC-1: the next concrete occurrence, never on a skip date, from the stored
@@ -121,15 +123,21 @@ extension BridgeCore {
     /// a tie was re-armed for the 06:31 a 1 h set-back brought back, rang unattended, and was
     /// silenced as "pass-over again").
     func latestRingTimeCome(of root: Root) -> Int64 {
-        guard let document else { return .min }
-        let passedOver = document.passedOverRingTimes?.filter { $0.rootID == root.id }.map(\.ringTimeMs).max() ?? .min
-        let opened = max(passedOver, document.occurrences.filter { $0.rootID == root.id }.map(\.startedAtMs).max() ?? .min)
-        let delivered = document.rings.filter { row in
-            guard row.delivered, row.metadata.kind == .primary, row.metadata.rootID == root.id else { return false }
-            if case .fixed = row.schedule { return true }
-            return false
-        }.map(\.fireWallMs).max() ?? .min
-        return max(opened, delivered)
+        latestRingTimesCome()[root.id] ?? .min
+    }
+
+    /// ``latestRingTimeCome(of:)`` of every root at once, by root ID (issue 20: one pass over the
+    /// history instead of one per root, which grew as roots × rows). Only looked up by key.
+    func latestRingTimesCome() -> [String: Int64] {
+        guard let document else { return [:] }
+        var latest: [String: Int64] = [:]
+        func note(_ rootID: String, _ ms: Int64) { latest[rootID] = max(latest[rootID] ?? .min, ms) }
+        for passed in document.passedOverRingTimes ?? [] { note(passed.rootID, passed.ringTimeMs) }
+        for occurrence in document.occurrences { note(occurrence.rootID, occurrence.startedAtMs) }
+        for row in document.rings where row.delivered && row.metadata.kind == .primary {
+            if case .fixed = row.schedule { note(row.metadata.rootID, row.fireWallMs) }
+        }
+        return latest
     }
 
     /// Only for the known defect `ids-change-on-edit`: every configured attribute, as an identity input.

@@ -89,9 +89,10 @@ extension BridgeCore {
         var plan = RecurrencePlan()
         var concretePrimaries: [RingRequest] = []
         var seeds: [RingRequest] = []
+        let latestCome = latestRingTimesCome()
         for alarm in document.alarms where alarm.enabled {
             for root in alarm.roots {
-                guard let primary = primaryRequest(for: root, alarmID: alarm.id, now: now) else { continue }
+                guard let primary = primaryRequest(for: root, alarmID: alarm.id, now: now, latestCome: latestCome[root.id] ?? .min) else { continue }
                 guard registersConcreteOccurrences(root) else {
                     plan.wanted.append(primary)
                     continue

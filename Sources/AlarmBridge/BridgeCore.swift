@@ -890,7 +890,8 @@ public struct BridgeCore: Sendable {
         let rebase = document.zoneIdentifier != nil
         endedUnacknowledged = []  // a new frame: see `endedUnacknowledged`
         // REC-8: a one-shot whose ring time came before a set-back is not ahead (seeds 54238, 54510).
-        let came = document.alarms.map { alarm in alarm.roots.map { latestRingTimeCome(of: $0) }.max() ?? .min }
+        let latest = latestRingTimesCome()
+        let came = document.alarms.map { alarm in alarm.roots.map { latest[$0.id] ?? .min }.max() ?? .min }
         mutate { document in
             if rebase {
                 document.alarms = zip(document.alarms, came).map { alarm, cameAtMs in

@@ -122,9 +122,13 @@ extension World {
             violate("single-owner", [], message)
             return
         }
+        // Each root's configured policy, the first root of an ID winning as before; looked up by key
+        // only (issue 20: was a flatMap and a scan per occurrence).
+        var policies: [String: InactivityPolicy] = [:]
+        for root in alarms.flatMap(\.roots) where policies[root.id] == nil { policies[root.id] = root.policy }
         for record in document.occurrences {
             let known = launchState.identities[record.token]
-            let configured = alarms.flatMap(\.roots).first { $0.id == record.rootID }?.policy
+            let configured = policies[record.rootID]
             if let message = OccurrenceChecks.identity(of: record, known: known, configuredPolicy: configured, localTime: localTimeText) {
                 violate("occurrence-identity", [], message)
                 return
