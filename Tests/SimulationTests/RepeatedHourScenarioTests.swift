@@ -69,16 +69,15 @@ struct RepeatedHourScenarioTests {
         let exported = try ScenarioExport.scenario(from: setup, defects: [])
         #expect(exported.events.contains { $0.time.utcOffsetMinutes != nil }, "the seed's plan reaches the second pass")
         let text = ScenarioPrinter.print(exported)
-        let parsed = try Self.parse(text)
+        var parsed = try Self.parse(text)
         try ScenarioRunner.validate(parsed, source: text)
+        parsed.path = exported.path
         #expect(parsed.withoutSourcePositions() == exported.withoutSourcePositions())
         let calendar = try #require(WallCalendar(zoneIdentifier: parsed.start.zoneIdentifier))
         #expect(parsed.events.map { ScenarioRunner.instant(of: $0.time, start: parsed.start, calendar: calendar) } == setup.plan.map(\.wallMs))
         let original = Simulator.run(setup: setup, parameters: parameters,
                                      options: RunOptions(platform: .android, seed: seed, defects: [], faults: FaultSelection(profile: .uniform)))
-        var replayed = parsed
-        replayed.path = "repeated-hour.scenario"
-        let replay = ScenarioRunner.run(replayed)
+        let replay = ScenarioRunner.run(parsed)
         #expect(replay.result.traceHashHex == original.traceHashHex)
         #expect(replay.result.firstViolation?.invariant == original.firstViolation?.invariant)
     }
