@@ -384,7 +384,7 @@ private struct Importer {
     mutating func emit(_ event: String, at ms: Int64, line: Int, column: Int, trigger: Bool = true) throws(ScenarioError) {
         order += 2
         guard let time = scenarioTime(ms) else {
-            throw error(line, column, "this instant falls in the repeated hour of a daylight-saving change in \(start!.zoneIdentifier); a scenario's local `at` time cannot name its second pass")
+            throw error(line, column, "this instant has no scenario time in \(start!.zoneIdentifier) (before the start date, or a UTC offset that is not whole minutes)")
         }
         timed.append(OutputLine(text: "at \(ScenarioPrinter.format(time)) \(event)", journalLine: line, journalColumn: column, ms: ms, order: order))
         // The first line a journal event makes is the one its failed schedule calls arm before.
@@ -394,14 +394,10 @@ private struct Importer {
         }
     }
 
+    /// The `at` time of instant `ms`: a plain wall time, or in the second pass of a repeated
+    /// hour the wall time with its UTC offset (`ScenarioTime.naming`).
     func scenarioTime(_ ms: Int64) -> ScenarioTime? {
-        let calendar = calendar!, start = start!
-        let local = calendar.local(ms)
-        let days = Self.dayNumber(local.year, local.month, local.day) - Self.dayNumber(start.date.year, start.date.month, start.date.day)
-        let millisecond = Int(((ms % 1_000) + 1_000) % 1_000)
-        let time = ScenarioTime(dayOffset: days, hour: local.hour, minute: local.minute, second: local.second, millisecond: millisecond)
-        guard days >= 0, ScenarioRunner.instant(of: time, start: start, calendar: calendar) == ms else { return nil }
-        return time
+        ScenarioTime.naming(instantMs: ms, start: start!, calendar: calendar!)
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date.
@@ -519,7 +515,7 @@ private struct Importer {
         var what = "bridge \(call) " + (alarm ?? "?") + (id.map { " id \($0)" } ?? "")
         if let fire { what += " fire " + LocalTime.text(fire, calendar: calendar!) }
         guard let time = scenarioTime(t) else {
-            throw error(line, callColumn, "this instant falls in the repeated hour of a daylight-saving change; a scenario cannot name it")
+            throw error(line, callColumn, "this instant has no scenario time in \(start!.zoneIdentifier) (before the start date, or a UTC offset that is not whole minutes)")
         }
         order += 2
         timed.append(OutputLine(text: "# \(ScenarioPrinter.format(time)) \(what) → \(result)", journalLine: line, journalColumn: resultColumn,

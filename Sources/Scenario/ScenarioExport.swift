@@ -19,7 +19,8 @@ import Simulation
 ///   was given (`LegacyInstall.configuredAlarms`): the runner regenerates the same state from
 ///   the seed's `setup.legacy-install` stream.
 /// - Each `TimedAction` becomes one `at` line at the local wall time of its device wall ms in the
-///   start zone (`+Nd HH:MM:SS.mmm`).
+///   start zone (`+Nd HH:MM:SS.mmm`); an instant in the second pass of an hour a fall-back night
+///   repeats carries its UTC offset (`+1d 02:04:08.251+01:00`), which a plain time cannot name.
 /// - The seed is the setup's seed, so the World's named streams draw the same values.
 public enum ScenarioExport {
     /// What cannot be exported.
@@ -67,8 +68,10 @@ public enum ScenarioExport {
             guard let (actor, verb, arguments) = event(for: timed.action) else {
                 throw Failure(description: "plan action \(timed.action) has no scenario verb")
             }
-            events.append(ScenarioEvent(time: time(of: timed.wallMs, start: start, calendar: calendar),
-                                        actor: actor, verb: verb, arguments: arguments))
+            guard let time = time(of: timed.wallMs, start: start, calendar: calendar) else {
+                throw Failure(description: "plan action \(timed.action) at \(timed.wallMs) ms has no scenario time (before the start date, or a UTC offset that is not whole minutes)")
+            }
+            events.append(ScenarioEvent(time: time, actor: actor, verb: verb, arguments: arguments))
         }
         return ScenarioFile(platform: platform, start: start, seed: setup.seed,
                             defects: defects.filter { $0.platforms.contains(setup.platform) }.sorted().map(\.rawValue),
@@ -76,14 +79,11 @@ public enum ScenarioExport {
                             expectations: invariant.map { [.violation($0, line: 0)] } ?? [])
     }
 
-    /// The local wall time of device wall ms `wallMs` in the start zone, as a scenario time.
-    static func time(of wallMs: Int64, start: ScenarioStart, calendar: WallCalendar) -> ScenarioTime {
-        let local = calendar.local(wallMs)
-        let second = calendar.instant(year: local.year, month: local.month, day: local.day, hour: local.hour,
-                                      minute: local.minute, second: local.second) ?? wallMs
-        let dayOffset = civilDays(local.year, local.month, local.day) - civilDays(start.date.year, start.date.month, start.date.day)
-        return ScenarioTime(dayOffset: Int(dayOffset), hour: local.hour, minute: local.minute, second: local.second,
-                            millisecond: Int(min(max(wallMs - second, 0), 999)))
+    /// The local wall time of device wall ms `wallMs` in the start zone, as a scenario time that
+    /// the runner maps back to exactly `wallMs` (with its UTC offset in the second pass of a
+    /// repeated hour: `ScenarioTime.naming`); nil when no scenario time names it.
+    static func time(of wallMs: Int64, start: ScenarioStart, calendar: WallCalendar) -> ScenarioTime? {
+        ScenarioTime.naming(instantMs: wallMs, start: start, calendar: calendar)
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).

@@ -168,18 +168,26 @@ public struct ScenarioTime: Sendable, Equatable {
     public var minute: Int
     public var second: Int
     public var millisecond: Int
+    /// The UTC offset, in minutes east of UTC, that names one instant of the wall time
+    /// (`02:04:08.251+01:00`, ISO 8601 / RFC 3339): on a fall-back night a local time occurs twice
+    /// and a plain time means the earlier instant. nil for a plain time. The parser checks that the
+    /// start zone has this offset at this local time (so the time is never in a DST gap).
+    public var utcOffsetMinutes: Int?
 
-    public init(dayOffset: Int = 0, hour: Int, minute: Int, second: Int = 0, millisecond: Int = 0) {
+    public init(dayOffset: Int = 0, hour: Int, minute: Int, second: Int = 0, millisecond: Int = 0,
+                utcOffsetMinutes: Int? = nil) {
         self.dayOffset = dayOffset
         self.hour = hour
         self.minute = minute
         self.second = second
         self.millisecond = millisecond
+        self.utcOffsetMinutes = utcOffsetMinutes
     }
 
     /// Nominal wall-clock milliseconds since midnight of the start date: every day counts
-    /// 86 400 000 ms, daylight-saving transitions are ignored. This orders events in a file;
-    /// mapping the wall time onto an instant (DST gaps and overlaps) is the simulator's job.
+    /// 86 400 000 ms, daylight-saving transitions and `utcOffsetMinutes` are ignored. Events in a
+    /// file are ordered by their instants (`ScenarioTime.orderKey`), this breaking ties; mapping the
+    /// wall time onto an instant (DST gaps and overlaps) is `ScenarioTime.instantMs`.
     public var millisecondsSinceStartDateMidnight: Int64 {
         Int64(dayOffset) * 86_400_000 + Int64(hour) * 3_600_000 + Int64(minute) * 60_000
             + Int64(second) * 1_000 + Int64(millisecond)

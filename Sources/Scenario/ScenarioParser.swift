@@ -9,6 +9,7 @@
 // Columns count Unicode scalars (see `ScenarioLexer`); for ASCII text that is the byte column
 // editors show.
 
+import AlarmBridge  // WallCalendar only: an `at` time's instant, for ordering and UTC offsets.
 import Foundation
 import SimKernel
 
@@ -188,6 +189,8 @@ fileprivate struct ScenarioBuilder {
     private var hasSeenDirective = false
     private var platform: (value: ScenarioPlatform, line: Int)?
     private var start: (value: ScenarioStart, line: Int)?
+    /// The start zone's calendar, once the `start` line is read: `at` times order by instant.
+    private var calendar: WallCalendar?
     private var seed: (value: UInt64, line: Int)?
     private var defects: [(name: String, line: Int)] = []
     private var parameters: [ScenarioParameter] = []
@@ -293,6 +296,8 @@ fileprivate struct ScenarioBuilder {
         }
         let value = ScenarioStart(date: date, hour: clock.hour, minute: clock.minute, second: clock.second, zoneIdentifier: zone)
         start = (value, line.number)
+        calendar = WallCalendar(zoneIdentifier: zone)
+        assert(calendar != nil, "an IANA zone Foundation knows has a WallCalendar")
     }
 
     func parseDate(_ line: ScenarioLine, _ token: ScenarioToken) throws(ScenarioError) -> LocalDate {
@@ -379,14 +384,12 @@ fileprivate struct ScenarioBuilder {
         guard let start else {
             throw error(1, 1, "missing `start YYYY-MM-DD HH:MM[:SS] ZONE` line")
         }
-        if let first = events.first, let position = firstEventTimePosition,
-           first.time.millisecondsSinceStartDateMidnight < start.value.millisecondsSinceStartDateMidnight {
+        if let first = events.first, let position = firstEventTimePosition, isBeforeStart(first.time, start.value) {
             throw error(position.line, position.column,
                         "event at \(ScenarioPrinter.format(first.time)) is before the start (\(ScenarioPrinter.formatStartTime(start.value)), line \(start.line))")
         }
-        assert(zip(events, events.dropFirst()).allSatisfy {
-            $0.time.millisecondsSinceStartDateMidnight <= $1.time.millisecondsSinceStartDateMidnight
-        }, "events are in non-decreasing time order")
+        assert(zip(events, events.dropFirst()).allSatisfy { !isBackwards($1.time, after: $0.time) },
+               "events are in non-decreasing time order")
         assert(Set(alarms.map(\.name)).count == alarms.count, "alarm names are unique")
         return ScenarioFile(
             path: file, comments: comments, platform: platform.value, start: start.value,
@@ -544,10 +547,8 @@ extension ScenarioBuilder {
         }
         let timeColumn = tokens[index].column
         let time = try eventTime(line, index: &index)
-        if let previous = events.last,
-           time.millisecondsSinceStartDateMidnight < previous.time.millisecondsSinceStartDateMidnight {
-            throw error(line.number, timeColumn,
-                        "time goes backwards: \(ScenarioPrinter.format(time)) is before the previous event at \(ScenarioPrinter.format(previous.time)) (line \(previous.line))")
+        if let previous = events.last, isBackwards(time, after: previous.time) {
+            throw error(line.number, timeColumn, backwardsMessage(time, previous: previous))
         }
         guard index < tokens.count else {
             throw error(line, at: tokens[0], "`at` line has no event; expected ACTOR VERB after the time")
@@ -573,7 +574,7 @@ extension ScenarioBuilder {
         events.append(ScenarioEvent(time: time, actor: actor, verb: verbName, arguments: arguments, line: line.number))
     }
 
-    /// `[+Nd] HH:MM[:SS[.mmm]]`, the day offset as its own token.
+    /// `[+Nd] HH:MM[:SS[.mmm]][±HH:MM]`, the day offset as its own token, the UTC offset glued to the time.
     func eventTime(_ line: ScenarioLine, index: inout Int) throws(ScenarioError) -> ScenarioTime {
         let tokens = line.tokens
         var dayOffset = 0
@@ -590,12 +591,78 @@ extension ScenarioBuilder {
             }
         }
         let token = tokens[index]
-        guard !token.isQuoted, let clock = ScenarioClock.parse(token.text, allowsSeconds: true, allowsMilliseconds: true) else {
-            throw error(line, at: token, "expected an event time [+Nd] HH:MM[:SS[.mmm]] (24-hour, two digits each), found '\(token.text)'")
+        // A UTC offset (`+01:00`) follows the clock in the same token, ISO 8601 / RFC 3339 style.
+        let text = token.text.unicodeScalars
+        let signIndex = text.firstIndex { $0 == "+" || $0 == "-" } ?? text.endIndex
+        let clockText = String(text[..<signIndex])
+        guard !token.isQuoted, let clock = ScenarioClock.parse(clockText, allowsSeconds: true, allowsMilliseconds: true) else {
+            throw error(line, at: token, "expected an event time [+Nd] HH:MM[:SS[.mmm]][±HH:MM] (24-hour, two digits each), found '\(token.text)'")
         }
         index += 1
-        return ScenarioTime(dayOffset: dayOffset, hour: clock.hour, minute: clock.minute,
-                            second: clock.second, millisecond: clock.millisecond)
+        var time = ScenarioTime(dayOffset: dayOffset, hour: clock.hour, minute: clock.minute,
+                                second: clock.second, millisecond: clock.millisecond)
+        if signIndex != text.endIndex {
+            let offsetColumn = token.column + text.distance(from: text.startIndex, to: signIndex)
+            time.utcOffsetMinutes = try utcOffset(String(text[signIndex...]), of: time, line: line.number, column: offsetColumn)
+        }
+        return time
+    }
+
+    /// The `±HH:MM` after an event time, in minutes east of UTC; it must be an offset the start
+    /// zone has at that local time (naming one instant of a time a fall-back night repeats).
+    func utcOffset(_ text: String, of time: ScenarioTime, line: Int, column: Int) throws(ScenarioError) -> Int {
+        guard let minutes = ScenarioClock.parseUTCOffset(text) else {
+            throw error(line, column, "expected a UTC offset ±HH:MM after the time (e.g. +01:00 or -04:00), found '\(text)'")
+        }
+        guard text != "-00:00" else {
+            throw error(line, column, "write a zero UTC offset as +00:00 (-00:00 means an unknown offset)")
+        }
+        guard let start = start?.value, let calendar else {
+            throw error(line, column, "a time with a UTC offset needs the `start` line above it: the offset is checked against the start zone")
+        }
+        let withOffset = ScenarioTime(dayOffset: time.dayOffset, hour: time.hour, minute: time.minute, second: time.second,
+                                      millisecond: time.millisecond, utcOffsetMinutes: minutes)
+        guard withOffset.instantMs(start: start, calendar: calendar) == nil else { return minutes }
+        let day = time.localDay(start: start, calendar: calendar)
+        let wallTime = "\(ScenarioPrinter.format(ScenarioTime(hour: time.hour, minute: time.minute, second: time.second, millisecond: time.millisecond))) on \(ScenarioPrinter.format(LocalDate(year: day.year, month: day.month, day: day.day)))"
+        let possible = time.possibleUTCOffsetsMinutes(start: start, calendar: calendar).map(ScenarioPrinter.formatUTCOffset(minutes:))
+        guard !possible.isEmpty else {
+            throw error(line, column, "\(wallTime) does not exist in \(start.zoneIdentifier) (the clocks skip it for daylight saving); no UTC offset names it")
+        }
+        let shown = possible.count == 1 ? possible[0] : "\(possible[0]) (its first pass) or \(possible[1]) (its second)"
+        throw error(line, column, "\(start.zoneIdentifier) is not at UTC\(text) at \(wallTime); that wall time is at \(shown)")
+    }
+
+    /// Whether `time` is before `previous`: by instant once the `start` line is known (ties by
+    /// wall time), by wall time before it (where no time may carry an offset).
+    func isBackwards(_ time: ScenarioTime, after previous: ScenarioTime) -> Bool {
+        guard let start = start?.value, let calendar,
+              let key = time.orderKey(start: start, calendar: calendar),
+              let previousKey = previous.orderKey(start: start, calendar: calendar) else {
+            return time.millisecondsSinceStartDateMidnight < previous.millisecondsSinceStartDateMidnight
+        }
+        return key < previousKey
+    }
+
+    func isBeforeStart(_ time: ScenarioTime, _ start: ScenarioStart) -> Bool {
+        let startTime = ScenarioTime(hour: start.hour, minute: start.minute, second: start.second)
+        return isBackwards(time, after: startTime)
+    }
+
+    /// "time goes backwards", with the UTC offsets spelled out when only the instants are out of order
+    /// (a plain time on a fall-back night means its first pass).
+    func backwardsMessage(_ time: ScenarioTime, previous: ScenarioEvent) -> String {
+        let text = "time goes backwards: \(ScenarioPrinter.format(time)) is before the previous event at \(ScenarioPrinter.format(previous.time)) (line \(previous.line))"
+        guard let start = start?.value, let calendar,
+              time.millisecondsSinceStartDateMidnight >= previous.time.millisecondsSinceStartDateMidnight,
+              let instant = time.instantMs(start: start, calendar: calendar),
+              let previousInstant = previous.time.instantMs(start: start, calendar: calendar) else { return text }
+        func explicit(_ time: ScenarioTime, _ instantMs: Int64) -> String {
+            var named = time
+            named.utcOffsetMinutes = Int(calendar.offsetMs(at: instantMs) / 60_000)
+            return ScenarioPrinter.format(named)
+        }
+        return "time goes backwards: \(ScenarioPrinter.format(time)) is \(explicit(time, instant)) in \(start.zoneIdentifier), before the previous event at \(explicit(previous.time, previousInstant)) (line \(previous.line)); a wall time a fall-back night repeats means its first pass unless it carries the UTC offset of its second (e.g. 02:30+01:00)"
     }
 
     func eventArguments(
@@ -767,7 +834,17 @@ struct ScenarioClock: Equatable {
         return ScenarioClock(hour: values[0], minute: values[1], second: values.count == 3 ? values[2] : 0, millisecond: millisecond)
     }
 
-    /// Whether `text` is one or more ASCII digits (no sign, no spaces).
+    /// `+HH:MM` or `-HH:MM` (ISO 8601 / RFC 3339 `time-numoffset`: hour 00–23, minute 00–59), in
+    /// minutes east of UTC; nil for anything else.
+    static func parseUTCOffset(_ text: String) -> Int? {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count == 6, scalars[0] == "+" || scalars[0] == "-", scalars[3] == ":" else { return nil }
+        let hoursText = String(String.UnicodeScalarView(scalars[1...2]))
+        let minutesText = String(String.UnicodeScalarView(scalars[4...5]))
+        guard let hours = decimal(hoursText), let minutes = decimal(minutesText), hours < 24, minutes < 60 else { return nil }
+        return (scalars[0] == "-" ? -1 : 1) * (hours * 60 + minutes)
+    }
+
     /// An IANA zone Foundation knows: `Area/Location` (or `UTC` / `GMT`). Abbreviations such as
     /// `EST` and offsets such as `GMT+5` are refused: Foundation accepts them, but they are not
     /// IANA names, and POSIX-style `GMT+5` means the opposite sign of what most readers expect.
@@ -776,6 +853,7 @@ struct ScenarioClock: Equatable {
         return zone.contains("/") || zone == "UTC" || zone == "GMT"
     }
 
+    /// Whether `text` is one or more ASCII digits (no sign, no spaces).
     static func isDecimal(_ text: some StringProtocol) -> Bool {
         !text.isEmpty && text.allSatisfy { $0.asciiValue.map { (48...57).contains($0) } ?? false }
     }

@@ -105,7 +105,8 @@ public enum ScenarioPrinter {
         return start.second == 0 ? clock : clock + ":" + twoDigits(start.second)
     }
 
-    /// `[+Nd ]HH:MM[:SS[.mmm]]`, leaving out a zero day offset and trailing zero fields.
+    /// `[+Nd ]HH:MM[:SS[.mmm]][±HH:MM]`, leaving out a zero day offset and trailing zero fields;
+    /// the UTC offset only when the time has one.
     static func format(_ time: ScenarioTime) -> String {
         var text = twoDigits(time.hour) + ":" + twoDigits(time.minute)
         if time.second != 0 || time.millisecond != 0 {
@@ -115,7 +116,17 @@ public enum ScenarioPrinter {
             let digits = String(time.millisecond)
             text += "." + String(repeating: "0", count: max(0, 3 - digits.count)) + digits
         }
+        if let offsetMinutes = time.utcOffsetMinutes {
+            text += formatUTCOffset(minutes: offsetMinutes)
+        }
         return time.dayOffset == 0 ? text : "+\(time.dayOffset)d " + text
+    }
+
+    /// `+HH:MM` / `-HH:MM` (ISO 8601 / RFC 3339 `time-numoffset`); UTC is `+00:00`.
+    static func formatUTCOffset(minutes: Int) -> String {
+        precondition(abs(minutes) < 24 * 60, "a UTC offset is less than a day: \(minutes) min")
+        let magnitude = abs(minutes)
+        return (minutes < 0 ? "-" : "+") + twoDigits(magnitude / 60) + ":" + twoDigits(magnitude % 60)
     }
 
     /// In the largest unit that is exact: `2h`, `5m`, `90s`, `1500ms`.

@@ -371,12 +371,13 @@ public enum ScenarioRunner {
         }
     }
 
+    /// The instant of an `at` time (`ScenarioTime.instantMs`): a plain wall time's earlier instant
+    /// on a fall-back night, exactly `local − offset` for a time with a UTC offset.
     static func instant(of time: ScenarioTime, start: ScenarioStart, calendar: WallCalendar) -> Int64 {
-        let midnight = calendar.instant(year: start.date.year, month: start.date.month, day: start.date.day, hour: 0, minute: 0)!
-        let day = calendar.local(midnight + Int64(time.dayOffset) * 86_400_000 + 12 * 3_600_000)
-        let base = calendar.instant(year: day.year, month: day.month, day: day.day, hour: time.hour, minute: time.minute,
-                                    second: time.second)!
-        return base + Int64(time.millisecond)
+        guard let instantMs = time.instantMs(start: start, calendar: calendar) else {
+            preconditionFailure("\(ScenarioPrinter.format(time)) names no instant in \(calendar.zoneIdentifier); the parser checks offsets")
+        }
+        return instantMs
     }
 
     /// The plan action of a timed line, or nil when its arguments do not fit the verb (the parser

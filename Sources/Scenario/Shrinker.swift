@@ -174,8 +174,7 @@ public enum Shrinker {
         /// The candidate's first violation when it has the target invariant (and, with defects on,
         /// the correct bridge runs it clean). The candidate runs as
         /// its printed text parses back, so only a file that can be written and read again is
-        /// ever accepted (a local time inside a DST fall-back's repeated hour can print as a time
-        /// going backwards: such a candidate is rejected, not written).
+        /// ever accepted.
         mutating func violation(_ scenario: ScenarioFile) -> Violation? {
             runs += 1
             let text = ScenarioPrinter.print(scenario)
@@ -375,16 +374,28 @@ public enum Shrinker {
         }
 
         /// Snaps each event's time down to the whole minute, else the whole second, keeping the
-        /// file order (never before the previous event or the start).
+        /// file order by instant (never before the previous event or the start) and the time's UTC
+        /// offset: a time in the second pass of a repeated hour stays in that pass, and a snapped
+        /// time must still name an instant (`ScenarioTime.orderKey`, as the parser orders).
         mutating func snapTimes(_ current: inout ScenarioFile) -> Bool {
+            guard let frame = Frame(current) else { return false }
             var changed = false
-            let startMs = current.start.millisecondsSinceStartDateMidnight
+            let startTime = ScenarioTime(hour: current.start.hour, minute: current.start.minute, second: current.start.second)
             for index in current.events.indices where !exhausted {
                 let time = current.events[index].time
-                let floor = max(index > 0 ? current.events[index - 1].time.millisecondsSinceStartDateMidnight : startMs, startMs)
-                for snapped in [ScenarioTime(dayOffset: time.dayOffset, hour: time.hour, minute: time.minute),
-                                ScenarioTime(dayOffset: time.dayOffset, hour: time.hour, minute: time.minute, second: time.second)]
-                    where snapped != time && snapped.millisecondsSinceStartDateMidnight >= floor {
+                let previous = index > 0 ? current.events[index - 1].time : startTime
+                guard let previousKey = previous.orderKey(start: frame.start, calendar: frame.calendar),
+                      let startKey = startTime.orderKey(start: frame.start, calendar: frame.calendar) else { continue }
+                let floor = max(previousKey, startKey)
+                func isInOrder(_ snapped: ScenarioTime) -> Bool {
+                    guard let key = snapped.orderKey(start: frame.start, calendar: frame.calendar) else { return false }
+                    return !(key < floor)
+                }
+                for snapped in [ScenarioTime(dayOffset: time.dayOffset, hour: time.hour, minute: time.minute,
+                                             utcOffsetMinutes: time.utcOffsetMinutes),
+                                ScenarioTime(dayOffset: time.dayOffset, hour: time.hour, minute: time.minute, second: time.second,
+                                             utcOffsetMinutes: time.utcOffsetMinutes)]
+                    where snapped != time && isInOrder(snapped) {
                     var candidate = current
                     candidate.events[index].time = snapped
                     if attempt(candidate, into: &current) { changed = true; break }

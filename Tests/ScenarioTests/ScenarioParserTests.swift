@@ -134,6 +134,25 @@ struct ScenarioParserTests {
         #expect(scenario.events[4].time == ScenarioTime(dayOffset: 2, hour: 0, minute: 0, second: 0, millisecond: 1))
     }
 
+    @Test("a UTC offset after an event time names one pass of a repeated wall time; files order by instant")
+    func utcOffsets() throws {
+        // Europe/Berlin falls back at 03:00 CEST (01:00 UTC) on 2026-10-25: 02:00–02:59 runs twice.
+        let scenario = try Fixture.parse(Fixture.text([
+            "platform android",
+            "start 2026-10-24 22:00 Europe/Berlin",
+            "at +1d 02:43:43.904 device doze on",        // first pass (+02:00): 00:43:43.904 UTC
+            "at +1d 02:04:08.251+01:00 user open-app",  // second pass: 01:04:08.251 UTC, later
+            "at +1d 02:04:08.251+01:00 user leave-app", // the same instant again
+            "at +1d 02:05+01:00 user lock",
+            "at +1d 03:00 user unlock",                 // plain, after the night: 02:00 UTC
+            "at +1d 04:00+01:00 device reboot",         // an offset on an unambiguous time is allowed
+        ]))
+        #expect(scenario.events.map(\.time.utcOffsetMinutes) == [nil, 60, 60, 60, nil, 60])
+        #expect(scenario.events[1].time == ScenarioTime(dayOffset: 1, hour: 2, minute: 4, second: 8, millisecond: 251, utcOffsetMinutes: 60))
+        let offsets = try Fixture.parse("platform ios\nstart 2026-03-02 06:55 America/St_Johns\nat 07:00-03:30 user lock\n")
+        #expect(offsets.events.map(\.time.utcOffsetMinutes) == [-210])
+    }
+
     @Test("durations are written in ms, s, m or h and stored in milliseconds", arguments: [
         ("1500ms", Int64(1_500)), ("90s", 90_000), ("5m", 300_000), ("2h", 7_200_000), ("0s", 0), ("720h", 2_592_000_000),
     ])

@@ -106,4 +106,27 @@ struct ScenarioRoundTripTests {
         #expect(printed.contains("at +1d 06:59 user edit-title wake \"Gym\"\n"))
         try Self.checkRoundTrip(parsed)
     }
+
+    @Test("a time with a UTC offset prints as HH:MM[:SS[.mmm]]±HH:MM and survives print then parse")
+    func utcOffsetRoundTrip() throws {
+        let scenario = ScenarioFile(
+            path: "offsets.scenario", platform: .android,
+            start: ScenarioStart(date: LocalDate(year: 2026, month: 10, day: 24), hour: 22, minute: 0, zoneIdentifier: "Europe/Berlin"),
+            events: [
+                ScenarioEvent(time: ScenarioTime(dayOffset: 1, hour: 2, minute: 43, second: 43, millisecond: 904), actor: "device", verb: "doze",
+                              arguments: [.onOff(true)]),
+                ScenarioEvent(time: ScenarioTime(dayOffset: 1, hour: 2, minute: 4, second: 8, millisecond: 251, utcOffsetMinutes: 60),
+                              actor: "user", verb: "open-app"),
+                ScenarioEvent(time: ScenarioTime(dayOffset: 1, hour: 2, minute: 5, utcOffsetMinutes: 60), actor: "user", verb: "leave-app"),
+            ])
+        let printed = ScenarioPrinter.print(scenario)
+        #expect(printed.contains("\nat +1d 02:43:43.904 device doze on\nat +1d 02:04:08.251+01:00 user open-app\nat +1d 02:05+01:00 user leave-app\n"),
+                "printed:\n\(printed)")
+        try Self.checkRoundTrip(scenario)
+        var west = scenario
+        west.start.zoneIdentifier = "America/St_Johns"
+        west.events = [ScenarioEvent(time: ScenarioTime(hour: 23, minute: 0, utcOffsetMinutes: -150), actor: "user", verb: "lock")]
+        #expect(ScenarioPrinter.print(west).contains("\nat 23:00-02:30 user lock\n"))
+        try Self.checkRoundTrip(west)
+    }
 }
