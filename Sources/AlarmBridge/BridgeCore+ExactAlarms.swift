@@ -228,10 +228,26 @@ extension BridgeCore {
     /// launch re-added a1.thu's 06:16 BRT primary — 05:16 EDT — beside the re-planned 06:16 EDT).
     /// Such a row is judged like an exact one that vanished (``recordMissedOccurrences``): the bridge
     /// cannot tell whether the change came before its ring time or after it.
+    ///
+    /// A one-shot's row is in the same position when its ring time came before the bridge adopted
+    /// the zone: the adoption keeps such a one-shot at its old-frame instant
+    /// (``LogicalAlarm/rebasingOneShot(to:after:cameAtMs:)``: the bridge cannot tell whether it
+    /// moved), but that instant is no ring time of the zone in force, so it is not added back
+    /// either: the launch that saw the change would register an old-zone instant itself, and the
+    /// day is recorded missed instead (REC-8; the `zone-change-unobserved` limit's "re-plan every
+    /// fixed time at the first step that sees the change"). RULES.md is silent on a one-shot's
+    /// old-frame day after a zone change no process saw; decided from seed 7662's rule above
+    /// (android uniform seed 54420: a2's legacy 05:48 Berlin one-shot, force-stopped over a move to
+    /// São Paulo, was added back at 02:32 BRT as its 00:48 BRT day — still due under the legacy
+    /// bound — and rang at an hour nobody configured, opening an occurrence no reading supports).
     func isPlannedInEarlierZone(_ row: RingRow) -> Bool {
-        guard let document, row.publishedAtMs < (document.zoneAdoptedAtMs ?? .min),
+        guard let document, let adopted = document.zoneAdoptedAtMs, row.publishedAtMs < adopted,
               let root = document.root(row.metadata.rootID) else { return false }
-        guard let weekday = root.weekday else { return root.onceFireWallMs != row.fireWallMs }
+        guard let weekday = root.weekday else {
+            guard root.onceFireWallMs == row.fireWallMs else { return true }  // the re-plan moved it
+            return row.fireWallMs <= adopted
+                && configuration.calendar.latestFire(hour: root.hour, minute: root.minute, weekday: nil, atOrBefore: row.fireWallMs) != row.fireWallMs
+        }
         let ringTime = configuration.calendar.latestFire(hour: root.hour, minute: root.minute, weekday: weekday,
                                                          atOrBefore: row.fireWallMs)
         return ringTime != row.fireWallMs
