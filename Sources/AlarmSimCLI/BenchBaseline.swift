@@ -63,7 +63,7 @@ struct BenchBaseline {
         var result = BenchBaseline(baselinePath: baseline, currentPath: current)
         let extra = sharedFuzzWords(current: current, baseline: baseline)
         for platform in [PlatformFlavor.ios, .android] {
-            progress("bench: baseline comparison, \(platform.rawValue), seeds 1..\(seeds) × \(rounds) rounds …")
+            progress("bench: baseline comparison, \(platform.rawValue), seeds 1..\(seeds) × \(BenchScale.counted(rounds, "round")) …")
             do {
                 result.figures.append(try measure(platform: platform, current: current, baseline: baseline,
                                                   seeds: seeds, rounds: rounds, hashSeeds: hashSeeds, extraWords: extra))

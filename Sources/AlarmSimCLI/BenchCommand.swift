@@ -39,7 +39,8 @@ struct BenchCommand: Command {
         "real time; --jobs 2 ≥ 1.8×; peak RSS ≤ 64 MiB) as MET or MISSED, with the reason for each miss.",
         "Timings are wall-clock: run a release build on an otherwise idle machine. The default memory",
         "campaign (100,000 runs) takes most of an hour on 2 cores.",
-        "Exit status: 0 report written, 64 usage error, 73 the report cannot be written, 74 a write failed.",
+        "Exit status: 0 report written, 1 report written but the baseline's behaviour differs (summaries or trace",
+        "hashes), 64 usage error, 73 the report cannot be written, 74 a write failed.",
     ]
     static let examples = [
         "alarmsim bench --out Reports/benchmarks.md                      # everything; regenerates the committed report",
@@ -110,6 +111,13 @@ struct BenchCommand: Command {
         if baselineOnly, baselinePath == nil {
             throw UsageError("--baseline-only needs --baseline PATH, the binary to compare this build with")
         }
+        if baselinePath == nil, baselineSeeds != (quick ? Self.quickBaselineSeeds : Self.defaultBaselineSeeds)
+            || baselineRounds != (quick ? 1 : Self.defaultBaselineRounds) {
+            throw UsageError("--baseline-seeds and --baseline-rounds size the --baseline comparison; give --baseline PATH too")
+        }
+        if let baselinePath, !(BenchMeasurements.output(of: baselinePath, ["fuzz", "--help"])?.contains("alarmsim fuzz") ?? false) {
+            throw UsageError("--baseline \(baselinePath) does not answer 'fuzz --help' as alarmsim does; give another alarmsim build, e.g. --baseline /tmp/old/alarmsim")
+        }
         if let binary, !FileManager.default.isExecutableFile(atPath: binary) {
             throw UsageError("--binary \(binary) is not an executable file; give the path of a built alarmsim, e.g. --binary .build/release/alarmsim")
         }
@@ -158,7 +166,12 @@ struct BenchCommand: Command {
         }
         if !baselineOnly && !scaleOnly { measureEverything(into: &report, binaryPath: binaryPath, errors: &errors) }
         if scale { report.scale = BenchScale.measure(quick: quick, progress: { errors.write($0 + "\n") }) }
-        return write(report, output: &output, errors: &errors)
+        let status = write(report, output: &output, errors: &errors)
+        if status == .success, let baseline = report.baseline, baseline.failure != nil || baseline.figures.contains(where: { !$0.identical }) {
+            errors.write("bench: the baseline comparison did not show identical behaviour (see the report); exit 1\n")
+            return .violations
+        }
+        return status
     }
 
     /// The issue-8 figures: queue, simulation, `--jobs`, memory.

@@ -34,18 +34,21 @@ struct BenchScale {
     static let alarmRowDays = 2
 
     var rows: [Row] = []
+    /// The smallest alarm count the growth exponent is fitted from: 100 (the issue's range), 10 in quick mode.
+    var fitFromAlarms = 100
 
     /// Measures every row on both platforms.
     static func measure(quick: Bool, progress: (String) -> Void) -> BenchScale {
         var scale = BenchScale()
+        scale.fitFromAlarms = quick ? 10 : 100
         _ = run(platform: .ios, alarms: dayRowAlarms, days: 1)  // warm-up: one-time set-up costs stay out of the rows
         for platform in [PlatformFlavor.ios, .android] {
             for alarms in quick ? quickAlarmCounts : alarmCounts {
-                progress("bench: scale, \(platform.rawValue), \(alarms) alarms × \(alarmRowDays) days …")
+                progress("bench: scale, \(platform.rawValue), \(counted(alarms, "alarm")) × \(counted(alarmRowDays, "day")) …")
                 if let row = run(platform: platform, alarms: alarms, days: alarmRowDays) { scale.rows.append(row) }
             }
             for days in quick ? quickDayCounts : dayCounts {
-                progress("bench: scale, \(platform.rawValue), \(dayRowAlarms) alarms × \(days) days …")
+                progress("bench: scale, \(platform.rawValue), \(counted(dayRowAlarms, "alarm")) × \(counted(days, "day")) …")
                 if let row = run(platform: platform, alarms: dayRowAlarms, days: days) { scale.rows.append(row) }
             }
         }
@@ -84,10 +87,23 @@ struct BenchScale {
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
+    /// "1 alarm", "3 alarms".
+    static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+
+    /// The issue-20 targets: growth exponent ≤ 1.15, day rows' spread ≤ 1.20 ×.
+    static let exponentTargetHundredths: Int64 = 115
+    static let spreadTargetHundredths: Int64 = 120
+
+    /// "MET" / "MISSED" against a target (lower is better), "NOT MEASURED" without a figure.
+    static func verdict(_ value: Int64?, target: Int64) -> String {
+        guard let value else { return "NOT MEASURED" }
+        return value <= target ? "MET" : "MISSED"
+    }
+
     /// The least-squares slope of log(CPU) against log(alarms) over the alarm-count rows of
-    /// `platform` with 100 ≤ N (the issue's range), in hundredths; nil with fewer than two rows.
+    /// `platform` with N ≥ ``fitFromAlarms``, in hundredths; nil with fewer than two rows.
     func growthExponentHundredths(_ platform: PlatformFlavor) -> Int64? {
-        let points = rows.filter { $0.platform == platform && $0.days == Self.alarmRowDays && $0.alarms >= 100 && $0.cpuNs > 0 }
+        let points = rows.filter { $0.platform == platform && $0.days == Self.alarmRowDays && $0.alarms >= fitFromAlarms && $0.cpuNs > 0 }
             .map { (x: log(Double($0.alarms)), y: log(Double($0.cpuNs))) }
         guard points.count >= 2 else { return nil }
         let meanX = points.map(\.x).reduce(0, +) / Double(points.count)
@@ -107,10 +123,13 @@ struct BenchScale {
 
     /// One line per platform for stdout.
     func summaryLines() -> [String] {
-        [PlatformFlavor.ios, .android].map { platform in
-            let exponent = growthExponentHundredths(platform).map { BenchReport.fixed($0, scale: 100) } ?? "not measured"
-            let spread = dayCostSpreadHundredths(platform).map { BenchReport.fixed($0, scale: 100) + " ×" } ?? "not measured"
-            return "scale \(platform.rawValue): CPU growth exponent \(exponent) in alarm count (target ≤ 1.15); day rows' CPU per event spread \(spread) (target ≤ 1.20 ×)"
+        [PlatformFlavor.ios, .android].flatMap { platform in
+            let exponent = growthExponentHundredths(platform)
+            let spread = dayCostSpreadHundredths(platform)
+            return ["\(Self.verdict(exponent, target: Self.exponentTargetHundredths)): scale \(platform.rawValue): CPU growth exponent in alarm count (N ≥ \(fitFromAlarms)): "
+                    + "\(exponent.map { BenchReport.fixed($0, scale: 100) } ?? "not measured") (target ≤ 1.15)",
+                    "\(Self.verdict(spread, target: Self.spreadTargetHundredths)): scale \(platform.rawValue): CPU per event, largest over smallest day row: "
+                    + "\(spread.map { BenchReport.fixed($0, scale: 100) + " ×" } ?? "not measured") (target ≤ 1.20 ×)"]
         }
     }
 
@@ -128,10 +147,14 @@ struct BenchScale {
         }
         lines.append("")
         for platform in [PlatformFlavor.ios, .android] {
-            let exponent = growthExponentHundredths(platform).map { BenchReport.fixed($0, scale: 100) } ?? "not measured (needs two rows with N ≥ 100)"
-            let spread = dayCostSpreadHundredths(platform).map { BenchReport.fixed($0, scale: 100) + " ×" } ?? "not measured"
-            lines.append("- \(platform.rawValue): CPU growth exponent in alarm count (N ≥ 100, least squares on log–log): "
-                         + "**\(exponent)** (target ≤ 1.15); CPU per event, largest over smallest of the day rows: **\(spread)** (target ≤ 1.20 ×, flat ± 20 %).")
+            let exponent = growthExponentHundredths(platform)
+            let spread = dayCostSpreadHundredths(platform)
+            let exponentText = exponent.map { BenchReport.fixed($0, scale: 100) } ?? "not measured (needs two rows with N ≥ \(fitFromAlarms))"
+            let spreadText = spread.map { BenchReport.fixed($0, scale: 100) + " ×" } ?? "not measured"
+            lines.append("- \(platform.rawValue): CPU growth exponent in alarm count (N ≥ \(fitFromAlarms), least squares on log–log): "
+                         + "**\(exponentText)** (target ≤ 1.15: \(Self.verdict(exponent, target: Self.exponentTargetHundredths))); "
+                         + "CPU per event, largest over smallest of the day rows: **\(spreadText)** "
+                         + "(target ≤ 1.20 ×, flat ± 20 %: \(Self.verdict(spread, target: Self.spreadTargetHundredths))).")
         }
         lines.append("")
         return lines

@@ -556,6 +556,9 @@ extension ScenarioBuilder {
         let actorToken = tokens[index]
         let actor = try bare(line, actorToken, expected: "an actor (\(ScenarioVocabulary.actors.joined(separator: ", ")))")
         guard ScenarioVocabulary.actors.contains(actor) else {
+            if let first = actor.first, first == "+" || first == "-", actor.contains(":") {
+                throw error(line, at: actorToken, "'\(actor)' reads as a UTC offset: write it against the time, with no space (e.g. 02:04+01:00)")
+            }
             throw error(line, at: actorToken, "unknown actor '\(actor)'\(Suggestion.hint(for: actor, among: ScenarioVocabulary.actors)); expected one of \(ScenarioVocabulary.actors.joined(separator: ", "))")
         }
         let verbs = ScenarioVocabulary.verbs(of: actor)
