@@ -82,8 +82,7 @@ extension BridgeCore {
             && (!present.contains(row.id) || (refusedIDs.contains(row.id) && landedAfterRefusal(row))) && !recorded.contains(row.id)
             && (refusedIDs.contains(row.id) || !deliveredByJump(row, now: now))
             && !(row.inexact == true && now.wallMs - row.fireWallMs < inexactStillDueBoundMs(row)  // still due: re-added (AND-1, AND-3)
-                 && !isPlannedInEarlierZone(row)  // unless the zone moved its day (REC-8): not re-added
-                 && !isInexactOwnedByAnotherRoot(row)) {  // nor another root took the wake first (OCC-3, AND-15)
+                 && !isPlannedInEarlierZone(row)) {  // unless the zone moved its day (REC-8): not re-added
             guard let alarm = document.alarm(row.metadata.alarmID), alarm.enabled, document.root(row.metadata.rootID) != nil,
                   !document.occurrences.contains(where: { $0.startedAtMs == row.fireWallMs }) else { continue }
             missed.append(row)
@@ -107,27 +106,8 @@ extension BridgeCore {
     /// by its delivered fixed primary row (android seed 10378), which a missed day never has.
     mutating func rememberMissedPassOvers(_ missed: [RingRow]) {
         guard !defects.missedOccurrenceNotRecorded, let document else { return }
-        for row in missed where isInexactOwnedByAnotherRoot(row)
-            || document.occurrences.contains(where: { $0.rootID != row.metadata.rootID && $0.wasLive(at: row.fireWallMs) }) {
+        for row in missed where document.occurrences.contains(where: { $0.rootID != row.metadata.rootID && $0.wasLive(at: row.fireWallMs) }) {
             rememberPassedOver(rootID: row.metadata.rootID, ringTimeMs: row.fireWallMs)
-        }
-    }
-
-    /// OCC-3, AND-15: an undelivered inexact primary's time arrives at its delivery, anywhere in
-    /// its AMS window (the oracle's "due when delivered"), so when another root's occurrence opened
-    /// after its ring time, still inside that window and with it undelivered, that root took the
-    /// wake first: a delivery from then on was a pass-over, and one the platform lost meanwhile (a
-    /// force-stop, a reboot) is that pass-over too, never a day still due to add back at its ring
-    /// time and ring late (android uniform seed 31485: a2.sun's legacy 05:14 held inexact, a1's
-    /// 05:16 delivered at 05:17:23 and opened; a force-stop at 05:17:38 cleared a2.sun; the 06:37
-    /// launch added 05:14 back, `inexactStillDueBoundMs`, and it rang at 06:41). RULES.md is silent
-    /// on a held inexact ring lost inside another root's occurrence; decided from AND-15 and the
-    /// oracle's inexact due instant (PLATFORMS.md: AMS windows).
-    func isInexactOwnedByAnotherRoot(_ row: RingRow) -> Bool {
-        guard flavor == .android, row.inexact == true, !row.delivered, let document else { return false }
-        return document.occurrences.contains { occurrence in
-            occurrence.rootID != row.metadata.rootID && occurrence.startedAtMs >= row.fireWallMs
-                && occurrence.startedAtMs - row.fireWallMs < Self.inexactWindowBoundMs
         }
     }
 
