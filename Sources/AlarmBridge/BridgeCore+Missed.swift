@@ -53,6 +53,8 @@ extension BridgeCore {
         guard let document else { return }
         let present = inventory.map(\.id)
         let recorded = document.missedRingIDs ?? []
+        let cleared = launchLossJudged ? nil : launchAlarmsClearedSpan(now: now)
+        launchLossJudged = true
         var missed: [RingRow] = []
         // iOS: a refused ring time, once passed, with no row of the same ring since (a row is
         // judged below) and nothing in AlarmKit.
@@ -82,7 +84,8 @@ extension BridgeCore {
             && (!present.contains(row.id) || (refusedIDs.contains(row.id) && landedAfterRefusal(row))) && !recorded.contains(row.id)
             && (refusedIDs.contains(row.id) || !deliveredByJump(row, now: now))
             && !(row.inexact == true && now.wallMs - row.fireWallMs < inexactStillDueBoundMs(row)  // still due: re-added (AND-1, AND-3)
-                 && !isPlannedInEarlierZone(row)) {  // unless the zone moved its day (REC-8): not re-added
+                 && !isPlannedInEarlierZone(row)  // unless the zone moved its day (REC-8): not re-added
+                 && !isLostInsideAnotherRootsOccurrence(row, cleared: cleared)) {  // nor a pass-over (OCC-3, AND-15)
             guard let alarm = document.alarm(row.metadata.alarmID), alarm.enabled, document.root(row.metadata.rootID) != nil,
                   !document.occurrences.contains(where: { $0.startedAtMs == row.fireWallMs }) else { continue }
             missed.append(row)
@@ -92,7 +95,50 @@ extension BridgeCore {
             mutate { $0.refusedRows = rows.filter { now.wallMs - $0.fireWallMs <= Self.missedOccurrenceGraceMs } }
         }
         recordMissed(missed, into: &out)
-        rememberMissedPassOvers(missed)
+        rememberMissedPassOvers(missed, cleared: cleared)
+    }
+
+    /// Android, at the first missed-day judgement of a process: when, since the last process's
+    /// saved reading (`previousProcessReadingWallMs`), the platform first cleared every alarm of
+    /// the app, as a span of wall ms the launch can date it to; nil when nothing dates it.
+    /// - a force-stop: its `ApplicationExitInfo` record (`REASON_USER_REQUESTED`, ``ProcessExit``),
+    ///   whose timestamp is the removal (AMS `removeLocked(uid)` on ACTION_PACKAGE_RESTARTED): one
+    ///   instant;
+    /// - a reboot (a boot since that reading): AlarmManager forgets every alarm at the shutdown,
+    ///   some time after that reading and before this boot (`wallMs - monotonicMs`): that span.
+    /// The earlier of the two when both happened. A loss nothing dates (an accepted request the
+    /// platform dropped) gives nil.
+    func launchAlarmsClearedSpan(now: BridgeInstants) -> ClosedRange<Int64>? {
+        guard flavor == .android, let reading = previousProcessReadingWallMs else { return nil }
+        let bootMs = now.wallMs - now.monotonicMs
+        let forceStopMs = previousExits.filter { $0.reason == .userRequested && $0.wallMs >= reading }.map(\.wallMs).min()
+        if let forceStopMs, previousProcessReadingThisBoot || forceStopMs <= bootMs { return forceStopMs...forceStopMs }
+        guard !previousProcessReadingThisBoot, bootMs >= reading else { return nil }
+        return reading...bootMs
+    }
+
+    /// OCC-3, AND-15: true when `row`, an undelivered inexact primary the platform no longer
+    /// holds, was lost while another root owned the live occurrence: at the loss its ring time had
+    /// come (AMS held it, inexact), or it came later with nothing held for it, and another root's
+    /// occurrence was live at that instant, `max(ring time, loss)`. A delivery then would have been
+    /// passed over, and so is the loss: the day is recorded missed and remembered as passed over,
+    /// never added back to ring late (android uniform seed 31485: a2.sun's legacy 05:14 held
+    /// inexact, a1's 05:16 delivered at 05:17:23 and opened; a force-stop at 05:17:38 cleared
+    /// a2.sun; the 06:37 launch added 05:14 back as still due and it rang at once). When the loss
+    /// is known only to a span (``launchAlarmsClearedSpan(now:)``, a reboot), the occurrence must
+    /// have been live at both ends of it. A row this process finds gone after its first judgement
+    /// is not dated: a delivery may be in flight, or it was lost after that occurrence closed
+    /// (android uniform seed 15049: a2.fri's held 07:55 was delivered as the app resumed, after
+    /// a1.fri's occurrence completed, and must ring), so it stays still due. RULES.md is silent
+    /// on a held inexact ring lost inside another root's occurrence; decided from OCC-3, AND-15
+    /// and AOSP's force-stop and reboot (PLATFORMS.md).
+    func isLostInsideAnotherRootsOccurrence(_ row: RingRow, cleared: ClosedRange<Int64>?) -> Bool {
+        guard let cleared, row.inexact == true, !row.delivered, row.metadata.kind == .primary, let document else { return false }
+        let earliestMs = max(row.fireWallMs, cleared.lowerBound)
+        let latestMs = max(row.fireWallMs, cleared.upperBound)
+        return document.occurrences.contains { occurrence in
+            occurrence.rootID != row.metadata.rootID && occurrence.wasLive(at: earliestMs) && occurrence.wasLive(at: latestMs)
+        }
     }
 
     /// OCC-3, OCC-20, REC-9: a missed ring time that came while another root's occurrence was
@@ -104,9 +150,10 @@ extension BridgeCore {
     /// a 1 h set-back at 09:47 re-planned a3.sun for the 08:53 it brought back, and it rang after
     /// a1's completion at 08:50). The Android bridge otherwise remembers a passed-over time only
     /// by its delivered fixed primary row (android seed 10378), which a missed day never has.
-    mutating func rememberMissedPassOvers(_ missed: [RingRow]) {
+    mutating func rememberMissedPassOvers(_ missed: [RingRow], cleared: ClosedRange<Int64>?) {
         guard !defects.missedOccurrenceNotRecorded, let document else { return }
-        for row in missed where document.occurrences.contains(where: { $0.rootID != row.metadata.rootID && $0.wasLive(at: row.fireWallMs) }) {
+        for row in missed where isLostInsideAnotherRootsOccurrence(row, cleared: cleared)
+            || document.occurrences.contains(where: { $0.rootID != row.metadata.rootID && $0.wasLive(at: row.fireWallMs) }) {
             rememberPassedOver(rootID: row.metadata.rootID, ringTimeMs: row.fireWallMs)
         }
     }

@@ -127,6 +127,12 @@ public struct BridgeCore: Sendable {
     var previousProcessReadingWallMs: Int64?
     /// The boot `previousProcessReadingWallMs` was read in was this one (the saved reference's boot).
     var previousProcessReadingThisBoot = false
+    /// Android: how the app's earlier processes ended (`ApplicationExitInfo`, newest first), as the
+    /// launch input gave them; read by ``launchAlarmsClearedSpan(now:)``.
+    var previousExits: [ProcessExit] = []
+    /// Android: the first missed-day judgement of this process has run: rows found gone after it
+    /// were lost while this process lived, which no exit record or boot dates.
+    var launchLossJudged = false
     static let publishedSinceBackwardJumpMax = 128
     /// iOS, REC-9: rings this process saw listed still scheduled, undelivered, at or after their
     /// fire time (a delivery the phone held late; bounded, oldest first out). Such a ring began
@@ -327,7 +333,8 @@ public struct BridgeCore: Sendable {
     mutating func handleBeforeReady(_ input: BridgeInput, now: BridgeInstants, into out: inout [BridgeCommand]) {
         if handleLaunchInput(input, now: now, into: &out) { return }
         switch input {
-        case .processStarted:
+        case .processStarted(_, let exits):
+            previousExits = exits
             out.append(.loadJournal)
             out.append(.loadStore)
         case .journalLoaded(let entries):

@@ -250,6 +250,36 @@ public enum LaunchReason: String, Sendable, Equatable, Codable {
     case workoutRecovery
 }
 
+/// Android: how one earlier process of the app ended, as `ApplicationExitInfo` reports it
+/// (API 30+, `ActivityManager.getHistoricalProcessExitReasons(packageName, 0, 0)`, newest first;
+/// AOSP `AppExitInfoTracker` keeps a bounded history per package). The bridge uses it to date
+/// the moment AlarmManager cleared the app's alarms: Settings → Force stop removes every alarm of
+/// the uid at `wallMs` (AMS `removeLocked(uid)` on ACTION_PACKAGE_RESTARTED; PLATFORMS.md
+/// "force-stop"). A reboot leaves no record here (the device went down, not the process); its
+/// instant is the boot's (`BridgeInstants.monotonicMs` restarts at zero).
+public struct ProcessExit: Sendable, Equatable, Codable {
+    /// `ApplicationExitInfo.getReason()`, the values an alarm bridge tells apart.
+    public enum Reason: String, Sendable, Equatable, Codable {
+        /// `REASON_USER_REQUESTED`: Settings → Force stop (or an OEM recents swipe that force-stops).
+        case userRequested
+        /// `REASON_PACKAGE_UPDATED` (API 34+): killed for an update of the package.
+        case packageUpdated
+        /// `REASON_PERMISSION_CHANGE`: a runtime permission or app-op was revoked.
+        case permissionChange
+        /// Anything else (`REASON_LOW_MEMORY`, `REASON_SIGNALED`, `REASON_OTHER`, …).
+        case other
+    }
+
+    public var reason: Reason
+    /// `ApplicationExitInfo.getTimestamp()`: the device wall clock at the death (Unix-epoch ms).
+    public var wallMs: Int64
+
+    public init(reason: Reason, wallMs: Int64) {
+        self.reason = reason
+        self.wallMs = wallMs
+    }
+}
+
 /// JS calls into the bridge (API-*). API-2: every argument and every reply is a plain value
 /// (strings, numbers, flags and structs of them); no platform object (AlarmKit attributes,
 /// presentations, intents) ever crosses to JS.
@@ -442,7 +472,10 @@ public struct JournalEntry: Sendable, Equatable, Codable {
 /// Every input the bridge handles.
 public indirect enum BridgeInput: Sendable, Equatable {
     /// A new process started; bridge memory is empty. Followed by the store load.
-    case processStarted(LaunchReason)
+    /// - Parameter exits: Android API 30+: how the app's earlier processes ended, newest first
+    ///   (``ProcessExit``, `ActivityManager.getHistoricalProcessExitReasons`); empty on iOS and
+    ///   before API 30.
+    case processStarted(LaunchReason, exits: [ProcessExit] = [])
     case storeLoaded(Result<BridgeDocument?, StoreReadError>)
     /// Android: what credential-protected storage held, where older versions kept the bridge
     /// state (AND-4); `.unavailable` before the first unlock after boot.

@@ -18,6 +18,9 @@ struct AndroidSide {
     /// The oracle occurrence that was live when the grant was observed on (`.some(nil)`: none
     /// was, so the challenge it belongs to is one the oracle cannot judge); nil while no grant.
     var grantOccurrence: Int??
+    /// `ApplicationExitInfo` records of the app's processes, newest first, bounded like AOSP's
+    /// per-package history (``World/noteAndroidExit(_:)``).
+    var exitHistory: [ProcessExit] = []
 
     init(streams: RandomStreams, reportLatencyMs: Int64) {
         stepSensor = StepCounterSensor(maxReportLatencyMs: reportLatencyMs)
@@ -97,6 +100,35 @@ extension World {
     }
 
     /// The process died: its sensor listener and activities went with it.
+    /// AOSP `AppExitInfoTracker` keeps at most this many records per package
+    /// (`APP_EXIT_INFO_HISTORY_LIST_SIZE`).
+    static let exitHistoryMax = 16
+
+    /// Android: the platform records how the process ended (`ApplicationExitInfo`, API 30+), with
+    /// the wall clock at the death. A reboot records nothing (the device, not the process, went
+    /// down: the bridge dates it by its boot); deleting the app drops its history.
+    /// - Parameter reason: the world's kill reason (`kill(_:)`).
+    func noteAndroidExit(_ reason: String) {
+        guard let manager = android else { return }
+        let exitReason: ProcessExit.Reason
+        switch reason {
+        case "reboot": return
+        case "app-deleted": androidSide.exitHistory = []; return
+        case AndroidKillReason.forceStop.rawValue: exitReason = .userRequested
+        case AndroidKillReason.packageUpdate.rawValue: exitReason = manager.parameters.apiLevel >= 34 ? .packageUpdated : .other
+        case "exact-alarm permission revoked": exitReason = .permissionChange
+        default: exitReason = .other
+        }
+        androidSide.exitHistory.insert(ProcessExit(reason: exitReason, wallMs: wallMs), at: 0)
+        if androidSide.exitHistory.count > Self.exitHistoryMax { androidSide.exitHistory.removeLast() }
+    }
+
+    /// What `getHistoricalProcessExitReasons` answers a new process: nothing before API 30.
+    func androidExitRecords() -> [ProcessExit] {
+        guard let manager = android, manager.parameters.apiLevel >= 30 else { return [] }
+        return androidSide.exitHistory
+    }
+
     func androidProcessDied() {
         guard android != nil else { return }
         _ = androidSide.stepSensor.setListening(false, nowElapsedMs: clock.monotonicMs)

@@ -842,7 +842,7 @@ final class World {
         process.challengeShown = false
         syncProbePending = false
         record("app", "launch", [TraceField("reason", reason.rawValue), TraceField("incarnation", String(process.incarnation))])
-        step(.processStarted(reason))
+        step(.processStarted(reason, exits: androidExitRecords()))
         jsReportsCachedPreferences()  // BOOT-3: JS's cached, possibly stale view
         walkProcessLaunched()  // WALK-4, WALK-23
     }
@@ -893,6 +893,7 @@ final class World {
         process.bridge = nil
         process.suspended = false
         process.heldEvents = []
+        noteAndroidExit(reason)  // ApplicationExitInfo (API 30+)
         record("app", "process-death", [TraceField("reason", reason)])
         platformStopBurst(nil)  // an in-app burst dies with its process
         onAlarmManager { $0.processDied() }
@@ -1671,7 +1672,7 @@ final class World {
             }
         }
         switch input {
-        case .processStarted(let reason): return "processStarted(\(reason.rawValue))"
+        case .processStarted(let reason, _): return "processStarted(\(reason.rawValue))"
         case .storeLoaded(.success(let document)): return document == nil ? "storeLoaded(empty)" : "storeLoaded(document)"
         case .storeLoaded(.failure(let error)): return "storeLoaded(\(error.rawValue))"
         case .protectedDataAvailable: return "protectedDataAvailable"
