@@ -7,9 +7,11 @@ extension BridgeCore {
     /// Deterministic.
     /// - Rule: SCH-1 (one primary per occurrence), SCH-2 (iOS relative schedules), ID-2, REC-4,
     ///   REC-5, CAP-8 (BridgeCore+Recurrence.swift plans primaries and seeds).
-    func desiredRings(now: BridgeInstants) -> [RingRequest] {
+    /// - Parameter plan: ``recurrencePlan(now:)`` when the caller already has it for `now` and
+    ///   this document; nil: computed here.
+    func desiredRings(now: BridgeInstants, plan: RecurrencePlan? = nil) -> [RingRequest] {
         guard let document else { return [] }
-        var wanted = recurrencePlan(now: now).wanted
+        var wanted = (plan ?? recurrencePlan(now: now)).wanted
         wanted += undeliveredInexactPrimaries(now: now).filter { due in !wanted.contains { $0.id == due.id } }
         // SCH-21: one ring per root and ring time (ID-2: the plan's own ID when it wants that time too).
         wanted += heldPrimariesReachedBeforeSetBack(now: now).filter { due in
@@ -196,7 +198,9 @@ extension BridgeCore {
         let saving = savingFamilies
         let inScope: (String) -> Bool = { alarmID in (family == nil || family == alarmID) && !saving.contains(alarmID) }
         // One plan for both uses (issue 20): nothing between them changes the bridge.
-        let wanted = desiredRings(now: now)
+        let plan = recurrencePlan(now: now)
+        let planChanges = documentChanges
+        let wanted = desiredRings(now: now, plan: plan)
         if wanted.contains(where: { saving.contains($0.metadata.alarmID) }) { deferred = true }
         var cancels: [AlarmUUID] = []
         var schedules: [RingRequest] = []
@@ -289,7 +293,9 @@ extension BridgeCore {
             withheldSeeds = true
         }
         removeStaleRows(present: present, now: now)
-        recomputeDropped(desired: desired, present: present, now: now)  // CAP-9
+        // The plan again only when the document changed since (an adopted ring, a stale row removed).
+        recomputeDropped(desired: desired, present: present, now: now,
+                         plan: documentChanges == planChanges ? plan : nil)  // CAP-9
         if withheldSeeds { requestSeedFollowUp(desired: desired, schedules: schedules, origin: origin, purpose: purpose) }  // CAP-3
         if !killSwitchFreezesSync(origin: origin, into: &out) {  // BOOT-12: only an explicit "disabled"
             issue(cancels: cancels, schedules: schedules, origin: origin, now: now, into: &out)

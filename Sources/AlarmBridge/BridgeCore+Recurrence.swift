@@ -206,14 +206,17 @@ extension BridgeCore {
     /// seed 37807: a2's 06:42 primary, refused, left the list during a save of 09:50 that the
     /// capacity limit then failed; the sync that re-asked for 06:42 died before the refusal came
     /// back, and a damaged store kept every later process from surfacing it before 06:42).
-    mutating func recomputeDropped(desired: [RingRequest], present: [PlatformAlarm], now: BridgeInstants) {
+    /// - Parameter plan: ``recurrencePlan(now:)`` for `now` and the current document, when the
+    ///   caller has it (issue 20); nil: computed here.
+    mutating func recomputeDropped(desired: [RingRequest], present: [PlatformAlarm], now: BridgeInstants,
+                                   plan: RecurrencePlan? = nil) {
         guard let document else { return }
         let replaced = saves.pending.compactMap(\.previous).flatMap(\.roots).map(\.id)
         var dropped = (document.dropped ?? []).filter { entry in
             entry.reason == .capacity && !present.contains { $0.id == entry.id }
                 && (desired.contains { $0.id == entry.id } || replaced.contains(entry.rootID))
         }
-        dropped += recurrencePlan(now: now).boundDropped.map {
+        dropped += (plan ?? recurrencePlan(now: now)).boundDropped.map {
             DroppedRing(id: $0.id, rootID: $0.metadata.rootID, kind: $0.metadata.kind, fireWallMs: $0.fireWallMs, reason: .skipBound)
         }
         setDropped(dropped)

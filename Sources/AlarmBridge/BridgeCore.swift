@@ -188,6 +188,9 @@ public struct BridgeCore: Sendable {
     /// again by this process (bounded; process-local).
     var givenUpPrimaries: [AlarmUUID] = []
     var dirty = false
+    /// Counts every change of `document` (issue 20): a plan computed at one count is still the
+    /// plan while the count is unchanged (``reconcile(purpose:inventory:now:into:)``).
+    var documentChanges: UInt64 = 0
     /// Ready, but an inventory read that must be observed before anything else (the launch read,
     /// or a Stop intent's look-first read) has not arrived: inputs queue until it does.
     var awaitingObservation: InventoryPurpose?
@@ -448,6 +451,7 @@ public struct BridgeCore: Sendable {
         // INACT-13: the live occurrence is restored as persisted — its policy, ring time, activity
         // and snooze times — and its deadline is never restarted from this launch.
         document = loaded
+        documentChanges &+= 1
         phase = .ready
         out.append(.launchGate(.released))
         if defects.staleChallengeVisibleSurvivesRestart, loaded.staleChallengeVisible == true {
@@ -919,6 +923,7 @@ public struct BridgeCore: Sendable {
         // change would copy every one it touched.
         change(&document!)
         dirty = true
+        documentChanges &+= 1
     }
 
     /// Emits the pending persist, so that later commands in `out` follow the durable write.
@@ -929,6 +934,7 @@ public struct BridgeCore: Sendable {
             document.clockReferenceMonotonicMs = anchor.monotonicMs
             document.clockReferenceBootCount = anchor.bootCount
             self.document = document
+            documentChanges &+= 1
         }
         out.append(.persist(document))
         dirty = false
