@@ -122,7 +122,13 @@ public enum AtomicFile {
         } else {
             throw failure(path, "look up \(directory)")
         }
-        let (probe, descriptor) = try createTemporaryFile(besides: directory + "/.alarmsim-write-check")
+        // The probe's own name is no business of the user's: a failure names the path asked for.
+        let probe: String, descriptor: Int32
+        do {
+            (probe, descriptor) = try createTemporaryFile(besides: directory + "/.alarmsim-write-check")
+        } catch {
+            throw WriteError(path: path, step: "", reason: "cannot create files in \(directory): \(error.reason)")
+        }
         close(descriptor)
         unlink(probe)
     }

@@ -152,6 +152,23 @@ struct AtomicFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path + "/a/b/c").isEmpty, "the probe file is gone")
         #expect(!FileManager.default.fileExists(atPath: directory.path + "/new.txt"))
     }
+
+    @Test("a directory that takes no new file is refused with the path asked for, never the probe's name")
+    func refusalNamesThePathAskedFor() throws {
+        let directory = try temporaryDirectory("probe")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // A directory whose path leaves no room under PATH_MAX (4096) for the probe's name: creating
+        // any file there fails (ENAMETOOLONG), for root too, unlike a read-only mode.
+        var deep = directory.path
+        while deep.utf8.count < 4_068 { deep += "/" + String(repeating: "d", count: min(200, 4_068 - deep.utf8.count)) }
+        try FileManager.default.createDirectory(atPath: deep, withIntermediateDirectories: true)
+        let asked = deep + "/o.md"
+        #expect { try AtomicFile.checkWritable(asked) } throws: { error in
+            guard let error = error as? AtomicFile.WriteError else { return false }
+            return error.path == asked && !error.description.contains("alarmsim-write-check")
+                && error.description.contains("cannot create files in")
+        }
+    }
 }
 
 /// `makedev(3)` (a C macro Swift does not import) for small numbers: Linux packs the minor in
