@@ -35,13 +35,22 @@ extension Command {
     var outputDirectories: [String] { [] }
 
     /// The first output path that cannot be written, in words, or nil when all can
-    /// (``AtomicFile/checkWritable(_:)``, ``AtomicFile/prepareDirectory(_:)``).
+    /// (``AtomicFile/checkWritable(_:)``, ``AtomicFile/prepareDirectory(_:)``). Every command
+    /// treats a missing directory the same way: `--report DIR` and `--shrink-dir DIR` are
+    /// created, and so is the directory of every output file (`--out`, `--trace`, `--junit`,
+    /// `--failures`; the default `Reports/latest/`, which a fresh clone lacks). A path under a
+    /// regular file, or one the process may not create, is refused before any work (exit 73).
     func outputProblem() -> String? {
         for directory in outputDirectories {
             do { try AtomicFile.prepareDirectory(directory) } catch { return error.description }
         }
         for path in outputFiles {
-            do { try AtomicFile.checkWritable(path) } catch { return error.description }
+            do {
+                for parent in ShrinkCommand.parentDirectories(of: path) { try AtomicFile.prepareDirectory(parent) }
+                try AtomicFile.checkWritable(path)
+            } catch {
+                return AtomicFile.WriteError(path: path, step: error.step, reason: error.reason).description  // the path asked for
+            }
         }
         return nil
     }

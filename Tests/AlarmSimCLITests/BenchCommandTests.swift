@@ -28,11 +28,14 @@ struct BenchCommandTests {
         #expect(run.output.isEmpty)
     }
 
-    @Test("a report path in a missing directory exits 73 with the path, before measuring anything")
-    func unwritableReport() {
-        let run = cli("bench", "--quick", "--out", "/nonexistent-alarmsim-dir/benchmarks.md")
+    @Test("a report path under a regular file exits 73 with the path, before measuring anything")
+    func unwritableReport() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("alarmsim-bench-file-\(UInt64.random(in: 0...UInt64.max))").path
+        try "x".write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let run = cli("bench", "--quick", "--out", file + "/benchmarks.md")
         #expect(run.status == .cannotCreate)
-        #expect(run.errors.contains("/nonexistent-alarmsim-dir/benchmarks.md"))
+        #expect(run.errors.contains(file + "/benchmarks.md"))
         #expect(!run.errors.contains("bench: bare event queue"), "nothing was measured")
     }
 

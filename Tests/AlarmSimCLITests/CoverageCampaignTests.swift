@@ -50,11 +50,12 @@ struct CoverageCampaignTests {
         #expect(again.output == run.output)
     }
 
-    @Test("alarmsim coverage --out into a missing directory exits 73 before the campaign and names the path")
+    @Test("alarmsim coverage --out under a regular file exits 73 before the campaign and names the path")
     func unwritableReport() throws {
         let directory = try makeTemporaryDirectory("coverage-nowhere")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("no/such/dir/c.md").path
+        try "x".write(to: directory.appendingPathComponent("afile"), atomically: true, encoding: .utf8)
+        let path = directory.appendingPathComponent("afile/dir/c.md").path
         let run = cli("coverage", "--platform", "ios", "--seeds", "1..1", "--out", path)
         #expect(run.status == .cannotCreate)
         #expect(run.output.isEmpty, "no campaign ran")

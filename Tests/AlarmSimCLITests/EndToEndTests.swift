@@ -95,15 +95,20 @@ struct EndToEndTests {
         }
     }
 
-    @Test("replay --trace into a missing directory exits 73 before the run and says which path failed")
+    @Test("replay --trace under a regular file exits 73 before the run and says which path failed; into a missing directory it creates it")
     func replayTraceUnwritable() throws {
         let directory = try makeTemporaryDirectory("nowhere")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("no/such/dir/t.jsonl").path
+        try "x".write(to: directory.appendingPathComponent("afile"), atomically: true, encoding: .utf8)
+        let path = directory.appendingPathComponent("afile/dir/t.jsonl").path
         let run = cli("replay", "--platform", "ios", "--seed", "7", "--trace", path)
         #expect(run.status == .cannotCreate)
         #expect(run.output.isEmpty, "nothing ran")
         #expect(run.errors.contains(path))
+        // A missing directory is created, as `--report DIR` is (every command alike).
+        let created = directory.appendingPathComponent("no/such/dir/t.jsonl").path
+        #expect(cli("replay", "--platform", "ios", "--seed", "7", "--trace", created).status == .success)
+        #expect(FileManager.default.fileExists(atPath: created))
     }
 
     @Test("replay --trace through a symbolic link writes the link's target and keeps the link; '-' is stdout and the report moves to stderr")
