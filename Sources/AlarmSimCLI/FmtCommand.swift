@@ -5,8 +5,8 @@ import Scenario
 /// files are written in), like `gofmt` and `swift-format`: to stdout, rewritten in place, or
 /// checked.
 ///
-/// A comment that the canonical form cannot keep (only the comments at the top of a file are
-/// kept) is never dropped silently: the file is refused with `file:line:col`, exit 65.
+/// Every comment is kept (``ScenarioPrinter/print(_:keepingCommentsOf:)``): the top block,
+/// comment lines above a directive (they move with it), and a comment at the end of a line.
 struct FmtCommand: Command {
     static let name = "fmt"
     static let abstract = "Print or rewrite scenario files in canonical form (the layout shrunk files use)."
@@ -17,8 +17,8 @@ struct FmtCommand: Command {
         "  -h, --help   show this help",
         "",
         "Without --in-place or --check, prints the canonical form of one file on stdout.",
-        "Only the comments at the top of a file survive; a file with a comment further down is refused",
-        "(file:line:col, exit 65) rather than losing it: move the comment to the top first.",
+        "Every comment is kept: the block at the top, comment lines above a directive (they move with it)",
+        "and a comment at the end of a line (written two spaces after it).",
     ]
     static let examples = [
         "alarmsim fmt Scenarios/regressions/ios-207-lagged-verification-read-is-no-delivery.scenario",
@@ -89,8 +89,7 @@ struct FmtCommand: Command {
         }
     }
 
-    /// The file's text and its canonical form; malformed when it does not parse or when a
-    /// comment would be lost.
+    /// The file's text and its canonical form, every comment kept; malformed when it does not parse.
     static func format(_ path: String) -> Result<(source: String, canonical: String), RunCommand.LoadError> {
         let scenario: ScenarioFile
         switch RunCommand.load(path) {
@@ -100,28 +99,6 @@ struct FmtCommand: Command {
         guard case .success(let data) = InputFile.read(path, what: "scenario file"), let source = String(data: data, encoding: .utf8) else {
             return .failure(.unreadable("\(path): the file changed while it was read"))
         }
-        if let (line, column) = lostComment(in: source) {
-            return .failure(.malformed("\(path):\(line):\(column): fmt keeps only the comments at the top of a file; this one would be lost: move it to the top, then format"))
-        }
-        return .success((source, ScenarioPrinter.print(scenario)))
-    }
-
-    /// The 1-based line and column of the first comment below the leading comment block (a
-    /// `#` outside a quoted string), or nil when every comment is at the top.
-    static func lostComment(in source: String) -> (Int, Int)? {
-        var leading = true
-        for (index, line) in source.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let trimmed = line.drop { $0 == " " || $0 == "\t" }
-            if leading, trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            leading = false
-            var quoted = false, escaped = false
-            for (column, character) in line.enumerated() {
-                if escaped { escaped = false; continue }
-                if character == "\\" && quoted { escaped = true; continue }
-                if character == "\"" { quoted.toggle() }
-                if character == "#" && !quoted { return (index + 1, column + 1) }
-            }
-        }
-        return nil
+        return .success((source, ScenarioPrinter.print(scenario, keepingCommentsOf: source)))
     }
 }

@@ -580,15 +580,18 @@ private struct Importer {
         }
         let text = output.map(\.text).joined(separator: "\n") + "\n"
         // The output must parse and validate; an error maps back to the journal line it came from.
+        let scenario: ScenarioFile
         do {
-            let scenario = try ScenarioParser.parse(text, file: file, knownDefects: [], knownInvariants: [])
+            scenario = try ScenarioParser.parse(text, file: file, knownDefects: [], knownInvariants: [])
             try ScenarioRunner.validate(scenario, source: text)
         } catch {
             let origin = error.line >= 1 && error.line <= output.count ? output[error.line - 1] : OutputLine(text: "", journalLine: 1, journalColumn: 1)
             throw ScenarioError(file: file, line: origin.journalLine, column: origin.journalColumn, message: error.message)
         }
+        // Written in canonical form, every comment kept: `alarmsim fmt --check` accepts it as is.
+        let canonical = ScenarioPrinter.print(scenario, keepingCommentsOf: text)
         let timedCount = sortedTimed.filter { !$0.text.hasPrefix("#") || $0.faultCount > 0 }.count
-        return JournalImport(scenarioText: text, platform: platform!, journalLines: lineCount, timedLines: timedCount,
+        return JournalImport(scenarioText: canonical, platform: platform!, journalLines: lineCount, timedLines: timedCount,
                              expectations: expectations, scheduleComments: scheduleComments)
     }
 }

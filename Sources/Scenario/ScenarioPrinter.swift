@@ -18,24 +18,42 @@ public enum ScenarioPrinter {
     /// and no string may contain a line break: a scenario that cannot be written as a file
     /// is a programming error upstream and traps.
     public static func print(_ scenario: ScenarioFile) -> String {
-        var lines: [String] = scenario.comments.map { comment in
+        (headerComments(scenario) + statements(scenario).map(\.text)).joined(separator: "\n") + "\n"
+    }
+
+    /// The comment block at the top of the file, as printed (`# text`).
+    public static func headerComments(_ scenario: ScenarioFile) -> [String] {
+        scenario.comments.map { comment in
             precondition(!comment.contains(where: \.isNewline), "a comment cannot contain a line break: \(comment.debugDescription)")
             return comment.isEmpty ? "#" : "# " + comment
         }
-        lines.append("platform \(scenario.platform.rawValue)")
-        lines.append("start \(format(scenario.start.date)) \(formatStartTime(scenario.start)) \(word(scenario.start.zoneIdentifier))")
-        lines.append("seed \(scenario.seed)")
-        lines += scenario.defects.map { "defect \(word($0))" }
-        lines += scenario.parameters.map { "param \(word($0.key)) \(value($0.value))" }
-        lines += scenario.alarms.map(format(_:))
-        lines += scenario.events.map(format(_:))
+    }
+
+    /// One printed directive line: its first word, its canonical text, and the 1-based source
+    /// line it was parsed from where the file records it (alarms, params, events, expectations;
+    /// nil for `platform`, `start`, `seed` and `defect`, and for a scenario built in code: 0).
+    public struct Statement: Sendable, Equatable {
+        public var keyword: String
+        public var text: String
+        public var sourceLine: Int?
+    }
+
+    /// The directive lines of the canonical form, in order (``print(_:)`` without the header).
+    public static func statements(_ scenario: ScenarioFile) -> [Statement] {
+        var lines = [Statement(keyword: "platform", text: "platform \(scenario.platform.rawValue)", sourceLine: nil),
+                     Statement(keyword: "start", text: "start \(format(scenario.start.date)) \(formatStartTime(scenario.start)) \(word(scenario.start.zoneIdentifier))", sourceLine: nil),
+                     Statement(keyword: "seed", text: "seed \(scenario.seed)", sourceLine: nil)]
+        lines += scenario.defects.map { Statement(keyword: "defect", text: "defect \(word($0))", sourceLine: nil) }
+        lines += scenario.parameters.map { Statement(keyword: "param", text: "param \(word($0.key)) \(value($0.value))", sourceLine: $0.line) }
+        lines += scenario.alarms.map { Statement(keyword: "alarm", text: format($0), sourceLine: $0.line) }
+        lines += scenario.events.map { Statement(keyword: "at", text: format($0), sourceLine: $0.line) }
         lines += scenario.expectations.map { expectation in
             switch expectation {
-            case .violation(let name, line: _): return "expect violation \(word(name))"
-            case .noViolations(line: _): return "expect no violations"
+            case .violation(let name, let line): return Statement(keyword: "expect", text: "expect violation \(word(name))", sourceLine: line)
+            case .noViolations(let line): return Statement(keyword: "expect", text: "expect no violations", sourceLine: line)
             }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines
     }
 
     // MARK: Lines

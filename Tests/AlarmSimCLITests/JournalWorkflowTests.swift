@@ -66,7 +66,7 @@ struct JournalWorkflowTests {
         let imported = try BridgeJournal.importJournal(InputFuzzTests.androidJournal, file: "a.jsonl")
         let lines = imported.scenarioText.split(separator: "\n").map(String.init)
         func index(_ fragment: String) -> Int? { lines.firstIndex { $0.contains(fragment) } }
-        #expect(lines.contains("platform android") && lines.contains("start 2026-03-01 21:00:00 America/New_York"))
+        #expect(lines.contains("platform android") && lines.contains("start 2026-03-01 21:00 America/New_York"))
         #expect(lines.contains("param sim.start-ms 250") && lines.contains("param android.api-level 34"))
         #expect(lines.contains("param android.swipe-force-stops off"))
         #expect(lines.contains("alarm gym 06:30 weekly mon,wed,fri title \"Gym \\\"early\\\"\" challenge math"))
