@@ -24,6 +24,9 @@ public struct CLIEnvironment: Sendable {
     public var executablePath: String?
     /// The default of `fuzz --jobs`: the number of active processor cores.
     public var processorCount: Int
+    /// Whether standard output and standard error are the same file or terminal (`2>&1`, or
+    /// both on one terminal): what went to stderr as it happened is then already in the output.
+    public var outputSharesErrors = false
 
     public init(errorsIsTerminal: Bool, elapsedMs: @escaping @Sendable () -> Int64, executablePath: String? = nil,
                 processorCount: Int = 1) {
@@ -38,10 +41,19 @@ public struct CLIEnvironment: Sendable {
         let origin = ContinuousClock.now  // determinism-ok: campaign wall-clock timing, never reaches a run
         // determinism-ok: the core count only sizes the worker pool; results are folded in seed order
         let cores = ProcessInfo.processInfo.activeProcessorCount  // determinism-ok: the default --jobs; results are folded in seed order
-        return CLIEnvironment(errorsIsTerminal: isatty(2) != 0, elapsedMs: {
+        var environment = CLIEnvironment(errorsIsTerminal: isatty(2) != 0, elapsedMs: {
             let elapsed = origin.duration(to: ContinuousClock.now)  // determinism-ok: as above
             return elapsed.components.seconds * 1_000 + elapsed.components.attoseconds / 1_000_000_000_000_000
         }, executablePath: ownExecutablePath(), processorCount: cores)
+        environment.outputSharesErrors = sameFile(1, 2)
+        return environment
+    }
+
+    /// True when descriptors `a` and `b` are open on the same file (device and inode).
+    static func sameFile(_ a: Int32, _ b: Int32) -> Bool {
+        var first = stat(), second = stat()
+        guard fstat(a, &first) == 0, fstat(b, &second) == 0 else { return false }
+        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
     }
 
     /// `/proc/self/exe` resolved (Linux), else `argv[0]` made absolute against the working directory.

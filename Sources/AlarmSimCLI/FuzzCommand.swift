@@ -210,7 +210,7 @@ struct FuzzCommand: Command {
             errors.write("error: \(error.description)\n")
             return .ioError
         }
-        output.write(SummaryFormatter.text(summary))
+        output.write(SummaryFormatter.text(summary, failingListedAbove: environment.outputSharesErrors))
         if printsCoverage { output.write("\n" + CoverageReport.text(summary)) }
         // The summary files first, so an interruption during shrinking loses nothing; an earlier
         // campaign's failures/ (and shrunk/) goes first, so no report in DIR describes seeds this one did not fail.

@@ -21,7 +21,10 @@ public enum SummaryFormatter {
     /// A platform line names its defects (`defects: …`) when the campaign asked for any; a
     /// requested defect that does not apply there shows as `defects: none apply`.
     /// - Returns: Text whose last line is `violations: N`, N being the number of failing seeds.
-    public static func text(_ summary: FuzzSummary) -> String {
+    /// - Parameter failingListedAbove: true when each failing seed was already printed, as it
+    ///   failed, to the same file or terminal (stdout and stderr share it): the summary then counts
+    ///   them instead of printing every FAIL and repro line a second time.
+    public static func text(_ summary: FuzzSummary, failingListedAbove: Bool = false) -> String {
         var lines: [String] = summary.tallies.map { tallyLine($0, defectsRequested: !summary.options.defects.isEmpty) }
         if statesSeedsRun(summary) {
             lines.append("seeds run: " + summary.tallies.map { "\($0.platform.rawValue) \(rangeList($0.seedsRun))" }.joined(separator: ", "))
@@ -32,9 +35,13 @@ public enum SummaryFormatter {
         if let known = summary.known {
             // The known failures ran first (KnownFailureFile); only a campaign that read the file says so.
             lines.append(known.line)
-            lines += known.stillFailing.flatMap { failLines($0, prefix: "FAIL known") }
+            if !failingListedAbove { lines += known.stillFailing.flatMap { failLines($0, prefix: "FAIL known") } }
         }
-        lines += summary.failing.flatMap { failLines($0, prefix: "FAIL") }
+        if failingListedAbove, !summary.failing.isEmpty {
+            lines.append("failing seeds: \(summary.failing.count), each listed above with its repro line as it failed")
+        } else {
+            lines += summary.failing.flatMap { failLines($0, prefix: "FAIL") }
+        }
         lines.append("violations: \(summary.violationCount)")
         return lines.joined(separator: "\n") + "\n"
     }

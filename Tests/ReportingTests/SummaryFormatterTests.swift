@@ -46,6 +46,18 @@ struct SummaryFormatterTests {
         #expect(lines[firstFail + 1].hasPrefix("  repro: alarmsim replay --platform ios --seed 17 "))
     }
 
+    @Test("when stdout and stderr share one terminal or file, the summary counts the failing seeds already printed live instead of repeating them")
+    func failingListedAbove() {
+        let failing = [17, 4711].map { seed in
+            FailingSeed(platform: .ios, seed: UInt64(seed), violation: violation,
+                        repro: Campaign.reproLine(platform: .ios, seed: UInt64(seed), defects: [.titleInRingID]))
+        }
+        let lines = SummaryFormatter.text(summary(failing: failing, defects: [.titleInRingID]), failingListedAbove: true).split(separator: "\n")
+        #expect(lines.last == "violations: 2")
+        #expect(!lines.contains { $0.hasPrefix("FAIL") || $0.hasPrefix("  repro:") })
+        #expect(lines.contains("failing seeds: 2, each listed above with its repro line as it failed"))
+    }
+
     @Test("when defects were requested, each platform line names the ones it ran, or says none apply")
     func defectsShown() {
         let text = SummaryFormatter.text(summary(failing: [], defects: [.unavailableReadAsEmpty]))
