@@ -2,6 +2,7 @@ import Foundation
 import Reporting
 import Scenario
 import SimKernel
+import Simulation
 
 /// `alarmsim import`: turns a device's bridge journal (JSON Lines) into a scenario prefix.
 struct ImportCommand: Command {
@@ -71,7 +72,7 @@ struct ImportCommand: Command {
             errors.write("\(error.description)\n")
             return .dataError
         }
-        let summary = "imported \(path): \(imported.journalLines) journal lines → \(imported.timedLines) timed lines, \(imported.expectations) expectations, \(imported.scheduleComments) schedule calls (\(imported.platform.rawValue))"
+        let summary = "imported \(path): \(HumanText.counted(String(imported.journalLines), "journal line")) → \(HumanText.counted(String(imported.timedLines), "timed line")), \(HumanText.counted(String(imported.expectations), "expectation")), \(HumanText.counted(String(imported.scheduleComments), "schedule call")) (\(imported.platform.rawValue))"
         guard let outPath else {
             output.write(imported.scenarioText)
             errors.write(summary + "\n")

@@ -45,6 +45,8 @@ enum CaseWords {
                 var parts = split(word)
                 if index == 0, parts.count > 1, leading.contains(parts[0]) { parts.removeFirst() }
                 out += parts.joined(separator: " ") + (next == "(" ? " " : "")
+            } else if isCamelCase(word) {
+                out += split(word).joined(separator: " ")  // a bare case name: `resumeSync` → `resume sync`
             } else {
                 out += word
             }
@@ -58,6 +60,13 @@ enum CaseWords {
         var end = start
         while end < characters.count, characters[end].isASCII, characters[end].isNumber { end += 1 }
         return end - start == 13 && (end == characters.count || !isWordCharacter(characters[end]))
+    }
+
+    /// `scheduledTimes`, `notFound`: a lowercase start and a capital after a lowercase letter (a
+    /// Swift case name); never a hex ring ID, a plain word or an acronym.
+    static func isCamelCase(_ word: String) -> Bool {
+        guard let first = word.first, first.isLowercase else { return false }
+        return zip(word, word.dropFirst()).contains { $0.isLowercase && $1.isUppercase }
     }
 
     static func isWordCharacter(_ character: Character) -> Bool {

@@ -139,10 +139,28 @@ public enum TraceExplainer {
     /// A bridge input or reply as the trace keeps it (Swift's description, which the trace hash
     /// covers) made shorter for people: module prefixes dropped, cut at 200 characters unless `full`.
     static func readable(_ text: String, full: Bool) -> String {
-        let plain = CaseWords.words(unwrappingOptionals(withoutTypeNames(text)))
+        let plain = singularOfOne(withoutArrayBrackets(CaseWords.words(unwrappingOptionals(withoutTypeNames(text)))))
         guard !full else { return plain }
         guard plain.count > 200 else { return plain }
         return String(plain.prefix(200)) + "… (explain --all shows it whole)"
+    }
+
+    /// `["sound-4", "sound-1"]` → `[sound-4, sound-1]`: Swift's quotes in an array of plain words.
+    static func withoutArrayBrackets(_ text: String) -> String {
+        var plain = text
+        while let range = plain.range(of: #"\["[^"\\ ]*"(, "[^"\\ ]*")*\]"#, options: .regularExpression) {
+            plain.replaceSubrange(range, with: plain[range].replacingOccurrences(of: "\"", with: ""))
+        }
+        return plain
+    }
+
+    /// `1 alarms` → `1 alarm` (the trace keeps the counts as the simulator wrote them).
+    static func singularOfOne(_ text: String) -> String {
+        var plain = text
+        for noun in ["alarm", "ring", "occurrence", "event", "call", "seed"] {
+            plain = plain.replacingOccurrences(of: #"(?<![0-9])1 \#(noun)s\b"#, with: "1 \(noun)", options: .regularExpression)
+        }
+        return plain
     }
 
     /// `AlarmBridge.InactivityPolicy.v3` → `v3`, `Simulation.AlarmEdit.sounds(…)` → `sounds(…)`,

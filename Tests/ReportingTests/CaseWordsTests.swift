@@ -13,7 +13,7 @@ struct CaseWordsTests {
         #expect(CaseWords.words("faultAppStateWriteFailure(count: 2)") == "app state write failure (count 2)")
         #expect(CaseWords.words("didBecomeActive") == "did become active")
         #expect(CaseWords.words(#"userEditTitle(alarmID: "a1", title: "nil: userStop(x)")"#) == #"edit title (alarm ID "a1", title "nil: userStop(x)")"#)
-        #expect(CaseWords.words("cancelCompleted(673e57e2-c2b2-5118-b156-438e63d9c81e, notFound)") == "cancel completed (673e57e2-c2b2-5118-b156-438e63d9c81e, notFound)")
+        #expect(CaseWords.words("cancelCompleted(673e57e2-c2b2-5118-b156-438e63d9c81e, notFound)") == "cancel completed (673e57e2-c2b2-5118-b156-438e63d9c81e, not found)")
     }
 
     @Test("an instant's label loses its unit words, a duration's keeps them")
@@ -29,4 +29,20 @@ struct CaseWordsTests {
         #expect(CaseWords.split("UUIDString") == ["UUID", "string"])
         #expect(CaseWords.split("userEditTitle") == ["user", "edit", "title"])
     }
+
+    @Test("a bare case name splits too (resumeSync, scheduledTimes); hex IDs, plain words and acronyms stay")
+    func bareCaseNames() {
+        #expect(CaseWords.words("inventoryRead(resumeSync, 6 alarms, 0 alerting)") == "inventory read (resume sync, 6 alarms, 0 alerting)")
+        #expect(CaseWords.words("x(scheduledTimes, deadbeef-0a1b, UTC, launch)") == "x (scheduled times, deadbeef-0a1b, UTC, launch)")
+    }
+
+
+    @Test("readable input text: one is singular, an array of plain words loses its quotes, a quoted title keeps them")
+    func readableCountsAndArrays() {
+        #expect(TraceExplainer.readable("alarmUpdates(1 alarms, 0 alerting)", full: false) == "alarm updates (1 alarm, 0 alerting)")
+        #expect(TraceExplainer.readable("alarmUpdates(11 alarms, 1 alerting)", full: false) == "alarm updates (11 alarms, 1 alerting)")
+        #expect(TraceExplainer.readable(#"sounds(pool: ["sound-4", "sound-1"], title: "Wake up")"#, full: false)
+                == #"sounds (pool [sound-4, sound-1], title "Wake up")"#)
+    }
+
 }
