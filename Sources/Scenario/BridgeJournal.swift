@@ -153,6 +153,17 @@ private struct Importer {
         return number
     }
 
+    /// `ms` as the journal's local wall time with its zone (`2026-03-02 06:40:00.000 Europe/Berlin`),
+    /// for messages: the raw `t` alone is epoch milliseconds, which nobody reads.
+    func localText(_ ms: Int64) -> String {
+        guard let calendar, let zone = start?.zoneIdentifier else { return "\(ms) ms" }
+        let local = calendar.local(ms)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
+        let millis = Int(((ms % 1_000) + 1_000) % 1_000)
+        let fraction = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : String(millis)
+        return "\(local.year)-\(two(local.month))-\(two(local.day)) \(two(local.hour)):\(two(local.minute)):\(two(local.second)).\(fraction) \(zone)"
+    }
+
     mutating func add(_ value: JSONValue, line: Int) throws(ScenarioError) {
         if start == nil {
             try addHeader(value, line: line)
@@ -162,13 +173,13 @@ private struct Importer {
         guard let timeMember = member(members, "t") else { throw error(line, value.column, "a journal event needs \"t\" (Unix-epoch ms)") }
         let t = try integerValue(timeMember, line: line)
         guard t >= startMs else {
-            throw error(line, timeMember.value.column, "t \(t) is before the journal's start (\(startMs)); events follow the header")
+            throw error(line, timeMember.value.column, "t \(t) (\(localText(t))) is before the journal's start, \(localText(startMs)); events follow the header")
         }
         guard t - startMs <= BridgeJournal.spanMaxMs else {
-            throw error(line, timeMember.value.column, "t \(t) is more than \(ScenarioParser.dayOffsetMax) days after the journal's start")
+            throw error(line, timeMember.value.column, "t \(t) (\(localText(t))) is more than \(ScenarioParser.dayOffsetMax) days after the journal's start, \(localText(startMs))")
         }
         guard t >= lastMs else {
-            throw error(line, timeMember.value.column, "time goes backwards: t \(t) is before the previous event's \(lastMs)")
+            throw error(line, timeMember.value.column, "time goes backwards: t \(t) (\(localText(t))) is before the previous event's, \(localText(lastMs))")
         }
         lastMs = t
         let (kind, kindColumn) = try requiredString(members, "kind", line: line, object: value, what: "a journal event")
