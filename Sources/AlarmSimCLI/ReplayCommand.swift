@@ -85,9 +85,10 @@ struct ReplayCommand: Command {
         ]
         // Values for people (issue 17): instants as local wall time in the run's start zone,
         // durations of a second or more in words with their milliseconds; the keys stay the
-        // `param` names a scenario file uses.
+        // `param` names a scenario file uses, except that an instant (`start-wall-ms`, never a
+        // `param`) loses its unit: `start: 2026-03-06 22:07:15 +09:00`.
         let time = LocalTimeFormat(zoneIdentifier: result.parameters.first { $0.name == "zone" }?.value ?? "UTC")
-        lines += result.parameters.map { "\($0.name): \(FailureReport.readable($0, time: time))" }
+        lines += result.parameters.map { "\(FailureReport.displayName($0)): \(FailureReport.readable($0, time: time))" }
         if result.violations.isEmpty {
             lines.append("no violations")
         }

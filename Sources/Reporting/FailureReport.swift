@@ -69,8 +69,8 @@ public enum FailureReport {
         lines.append("| platform | \(cell(header.platform)) |")
         lines.append("| seed | \(header.seed) |")
         lines.append("| defects | \(cell(header.defects.isEmpty ? "none" : header.defects.joined(separator: ", "))) |")
-        for parameter in header.parameters {
-            lines.append("| \(cell(parameter.name)) | \(cell(readable(parameter, time: time))) |")
+        for parameter in header.parameters where parameter.name != "zone-data" {  // its own row below
+            lines.append("| \(cell(displayName(parameter))) | \(cell(readable(parameter, time: time))) |")
         }
         lines.append("| exemptions | \(cell(SummaryFormatter.exemptionList(run.exemptions))) |")
         lines.append("| zone data | \(cell(header.zoneData)) |")
@@ -124,6 +124,13 @@ public enum FailureReport {
             items.append("- `alarmsim run \(path)` — the shrunk scenario shown above, as written by this campaign")
         }
         return items
+    }
+
+    /// A run parameter's name for people: an instant shown as local wall time loses its unit
+    /// (`start-wall-ms` → `start`); every other name as it is.
+    public static func displayName(_ parameter: RunParameter) -> String {
+        guard parameter.name.hasSuffix("-wall-ms"), Int64(parameter.value) != nil else { return parameter.name }
+        return String(parameter.name.dropLast("-wall-ms".count))
     }
 
     /// A run parameter's value for people: a `…-wall-ms` instant as local wall time, a `…-ms`

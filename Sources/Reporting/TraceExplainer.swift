@@ -65,7 +65,9 @@ public enum TraceExplainer {
         var ringRoot: [String: String] = [:]  // lookup only
         var ringKind: [String: String] = [:]  // lookup only
         var lastPersist: (rings: String, occurrences: String)?
+        var phoneOff = false  // between a shutdown and its boot
         for event in run.events {
+            if event.component == "device", event.name == "shutdown" || event.name == "boot" { phoneOff = event.name == "shutdown" }
             if event.component == "device", event.name == "time-zone", let next = event.field("to") {
                 zone = next
             }
@@ -80,7 +82,9 @@ public enum TraceExplainer {
                 lastPersist = counts
             }
             if include(event), all || (persistChanged && !isNoise(event)) {
-                let (who, what) = describe(event, ringRoot: ringRoot, ringKind: ringKind, time: time, full: full)
+                var (who, what) = describe(event, ringRoot: ringRoot, ringKind: ringKind, time: time, full: full)
+                // The plan's user and app actions still come while the phone restarts; none acts.
+                if phoneOff, event.component == "plan", ["user", "app"].contains(who) { what += " (phone off: no effect)" }
                 // Instants as local wall time even in --all (whole text otherwise): to the
                 // millisecond there, where `fire=` and the event's own time must compare.
                 lines.append((time.dateTime(event.wallMs), event.index, who, localizingInstants(what, time: time, milliseconds: full)))
@@ -316,7 +320,12 @@ public enum TraceExplainer {
             return "ring \(short)"
         }
         func rest(except keys: Set<String>) -> String {
-            let fields = event.fields.filter { !keys.contains($0.key) }.map { "\($0.key)=\(fieldValue($0.key, $0.value, time: time, full: full))" }
+            let fields = event.fields.filter { !keys.contains($0.key) }.map { field in
+                let value = fieldValue(field.key, field.value, time: time, full: full)
+                // An instant shown as local time loses its unit from the key (`end-ms=` → `end=`).
+                let key = value != field.value && field.key.hasSuffix("-ms") ? String(field.key.dropLast(3)) : field.key
+                return "\(key)=\(value)"
+            }
             return fields.isEmpty ? "" : " " + fields.joined(separator: " ")
         }
         let id = event.field("id")

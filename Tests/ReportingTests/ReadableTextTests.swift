@@ -92,10 +92,29 @@ struct ReadableTextTests {
         let run = FailureRun(header: header, violations: [], reproLine: "alarmsim replay --platform ios --seed 1", events: trace.events)
         let lines = TraceExplainer.lines(run, all: true) { _ in true }
         #expect(lines[1].hasSuffix("user      edit alarm (alarm ID \"a1\", edit sounds (sound settings (pool [], groups none, mode progressive)))"), "\(lines[1])")
-        #expect(lines[2].hasSuffix("heal end-ms=2026-03-02 07:40:00 +01:00"))
+        #expect(lines[2].hasSuffix("heal end=2026-03-02 07:40:00 +01:00"))
         let whole = TraceExplainer.lines(run, all: true, full: true) { _ in true }[1]
         #expect(whole.hasSuffix("edit sounds (sound settings (pool [], groups none, mode progressive)))"), "--all keeps the text whole, in people's terms")
         #expect(!whole.contains("Optional(") && !whole.contains("AlarmBridge."))
+    }
+
+    @Test("the plan's user actions between a shutdown and its boot read as having no effect; the platform's own events do not")
+    func phoneOffActions() {
+        var trace = Trace(keepLast: nil)
+        let start: Int64 = 1_772_430_000_000
+        trace.record(component: "sim", name: "start", fields: [TraceField("zone", "Europe/Berlin")], trueMs: start, wallMs: start, monotonicMs: 0)
+        trace.record(component: "device", name: "shutdown", fields: [], trueMs: start + 1_000, wallMs: start + 1_000, monotonicMs: 1_000)
+        trace.record(component: "app", name: "process-death", fields: [TraceField("reason", "reboot")], trueMs: start + 1_000, wallMs: start + 1_000, monotonicMs: 1_000)
+        trace.record(component: "plan", name: "action", fields: [TraceField("action", "userOpenApp")], trueMs: start + 2_000, wallMs: start + 2_000, monotonicMs: 2_000)
+        trace.record(component: "device", name: "boot", fields: [], trueMs: start + 46_000, wallMs: start + 46_000, monotonicMs: 0)
+        trace.record(component: "plan", name: "action", fields: [TraceField("action", "userOpenApp")], trueMs: start + 50_000, wallMs: start + 50_000, monotonicMs: 4_000)
+        let header = TraceHeader(platform: "ios", seed: 1, defects: [], parameters: [], zoneData: "2025b", eventsProcessed: 6,
+                                 traceEventCount: trace.count, traceHashHex: trace.hashHex)
+        let run = FailureRun(header: header, violations: [], reproLine: "alarmsim replay --platform ios --seed 1", events: trace.events)
+        let lines = TraceExplainer.lines(run, all: true) { _ in true }
+        #expect(lines.filter { $0.hasSuffix("(phone off: no effect)") }.count == 1, "\(lines)")
+        #expect(lines.contains { $0.hasSuffix("user      open app (phone off: no effect)") })
+        #expect(lines.last?.hasSuffix("user      open app") == true)
     }
 
     @Test("JS's retry of a failed save reads as the alarm's ID, time and title, not a struct dump")
