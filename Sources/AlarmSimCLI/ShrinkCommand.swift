@@ -18,7 +18,7 @@ struct ShrinkCommand: Command {
         "  --faults A,B,-C         fault kinds forced on or off (-C), as the fuzz repro line prints them",
         SeedRunArguments.setupHelp,
         "  --no-liveness           the seed ran with the safety phase only",
-        "  --out FILE              where to write the scenario (default: Reports/shrunk/PLATFORM-SEED[-DEFECT...].scenario)",
+        "  --out FILE              where to write the scenario (default: Reports/shrunk/PLATFORM-SEED-INVARIANT.scenario)",
         "  --regression TEXT       commit it as a regression: write DIR/PLATFORM-SEED-SLUG.scenario (SLUG: TEXT in",
         "                          lowercase words joined by '-') with a '#' header saying what it caught (TEXT), the",
         "                          repro line and that it is not yet classified; a seed failing without --defect is",
@@ -101,7 +101,7 @@ struct ShrinkCommand: Command {
         let (setup, parameters) = seedRun.runSetup()
         let origin = Campaign.reproLine(platform: platform, seed: seed, defects: defects, faults: seedRun.faults,
                                         liveness: seedRun.liveness, command: "shrink")
-        let path = outPath ?? regressionPath ?? Self.defaultDirectory + "/" + Self.fileName(platform: platform, seed: seed, defects: defects)
+        var path = outPath ?? regressionPath ?? Self.defaultDirectory + "/" + Self.fileName(platform: platform, seed: seed, defects: [])
         // A regression never replaces a committed file: checked before the shrink and again before the write.
         if regression != nil, let refusal = Self.existingFileRefusal(path) {
             errors.write(refusal)
@@ -110,6 +110,10 @@ struct ShrinkCommand: Command {
         guard let result = Shrinker.shrink(setup: setup, parameters: parameters, defects: defects, budget: budget, origin: origin) else {
             errors.write("error: \(platform.rawValue) seed \(seed) does not fail with \(Self.defectList(defects)), or its exported scenario does not reproduce the failure; nothing to shrink\n")
             return .dataError
+        }
+        if outPath == nil, regression == nil {
+            // Named as a campaign names it: platform, seed, then the invariant it fails.
+            path = Self.defaultDirectory + "/" + Self.fileName(platform: platform, seed: seed, defects: [], suffix: result.invariant)
         }
         var text = result.text
         if let regression {
@@ -166,7 +170,8 @@ struct ShrinkCommand: Command {
         defects.isEmpty ? "no defect" : Array(Set(defects)).sorted().map(\.rawValue).joined(separator: ", ")
     }
 
-    /// `ios-1-title-in-ring-id.scenario`; without defects `ios-1.scenario`.
+    /// `ios-1-stable-ids.scenario`: platform, seed, any `defects`, then `suffix` (the invariant
+    /// the shrunk run fails; `fuzz` and the default of `shrink` name files so).
     static func fileName(platform: PlatformFlavor, seed: UInt64, defects: [KnownDefect], suffix: String? = nil) -> String {
         let parts = [platform.rawValue, String(seed)] + Array(Set(defects)).sorted().map(\.rawValue) + (suffix.map { [$0] } ?? [])
         return parts.joined(separator: "-") + ".scenario"
