@@ -5,6 +5,15 @@ import Testing
 
 @Suite("CLI help and list")
 struct HelpAndListTests {
+    @Test("the README's 'Known defects' section names every defect 'alarmsim list defects' prints")
+    func readmeListsEveryDefect() throws {
+        let readme = try String(contentsOf: InputFuzzTests.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.range(of: "## Known defects")).upperBound
+        let text = readme[section...]
+        let missing = KnownDefect.listed.map(\.rawValue).filter { !text.contains("`\($0)`") }
+        #expect(missing.isEmpty, "not in README's Known defects: \(missing)")
+    }
+
     @Test("--help on every subcommand exits 0 and prints its usage with an example line",
           arguments: ["fuzz", "coverage", "replay", "run", "list", "shrink", "defects"])
     func helpForEachCommand(_ command: String) {
