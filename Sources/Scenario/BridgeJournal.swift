@@ -156,7 +156,8 @@ private struct Importer {
     /// `ms` as the journal's local wall time with its zone (`2026-03-02 06:40:00.000 Europe/Berlin`),
     /// for messages: the raw `t` alone is epoch milliseconds, which nobody reads.
     func localText(_ ms: Int64) -> String {
-        guard let calendar, let zone = start?.zoneIdentifier else { return "\(ms) ms" }
+        // Years 1970…9999 only (as the header's `t`): a wild `t` is named by its digits alone.
+        guard let calendar, let zone = start?.zoneIdentifier, (0...253_402_300_799_000).contains(ms) else { return "not a date" }
         let local = calendar.local(ms)
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
         let millis = Int(((ms % 1_000) + 1_000) % 1_000)
