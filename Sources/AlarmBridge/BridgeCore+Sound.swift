@@ -24,7 +24,7 @@ extension BridgeCore {
     ///   the first ring of the occurrence it opens).
     func chooseSound(alarmID: String, ringID: AlarmUUID, position: Int) -> String? {
         guard let settings = soundSettings(alarmID: alarmID),
-              let choice = settings.choose(position: position, salt: ringID.description) else { return nil }
+              let choice = settings.choose(position: position, saltID: ringID) else { return nil }
         // SND-4: the system default is a Momentum member; it plays as "no custom sound".
         return choice.name == SoundSettings.systemDefaultSoundName ? nil : choice.name
     }

@@ -12,10 +12,22 @@ public enum RingIdentity {
     /// - Parameter extraIdentity: only for the `title-in-ring-id` known defect, which reintroduces
     ///   seed 003's bug of hashing a non-identity attribute; nil in correct code.
     public static func primaryID(rootID: String, fireKey: FireKey, extraIdentity: String? = nil) -> AlarmUUID {
-        var name = "\(rootID)|\(fireKey)|primary"
-        if let extraIdentity { name += "|\(extraIdentity)" }
-        return AlarmUUID.v5(namespace: namespace, name: name)
+        primaryMemo.value(for: PrimaryKey(rootID: rootID, fireKey: fireKey, extraIdentity: extraIdentity)) {
+            var name = "\(rootID)|\(fireKey)|primary"
+            if let extraIdentity { name += "|\(extraIdentity)" }
+            return AlarmUUID.v5(namespace: namespace, name: name)
+        }
     }
+
+    private struct PrimaryKey: Hashable, Sendable {
+        var rootID: String
+        var fireKey: FireKey
+        var extraIdentity: String?
+    }
+
+    /// Primary IDs by their inputs (issue 20): every reconcile derives each root's ID again, and
+    /// building the UUIDv5 name (with `FireKey`'s description) cost more than the lookup.
+    private static let primaryMemo = BoundedMemo<PrimaryKey, AlarmUUID>(capacity: 16_384)
 
     /// The next-occurrence seed ID of `rootID` at a concrete fire minute (REC-5): distinct from
     /// the primary ID of the same occurrence, so rolling a seed into the primary (REC-6) never

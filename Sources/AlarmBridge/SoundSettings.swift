@@ -78,18 +78,28 @@ public struct SoundSettings: Codable, Sendable, Equatable {
     ///   every group), or nil when the settings hold no sound (the system default plays).
     /// - Rule: SND-2, SND-3, SND-4, SND-8.
     public func choose(position: Int, salt: String) -> (name: String, group: Int?)? {
+        choose(position: position) { Self.draw(salt, below: $0) }
+    }
+
+    /// ``choose(position:salt:)`` with the ring's ID as the salt (its `description`), drawn
+    /// without formatting the ID (issue 20: remembered by the ID itself).
+    public func choose(position: Int, saltID: AlarmUUID) -> (name: String, group: Int?)? {
+        choose(position: position) { Self.draw(id: saltID, below: $0) }
+    }
+
+    private func choose(position: Int, draw: (Int) -> Int) -> (name: String, group: Int?)? {
         precondition(position >= 0, "sequence position is a count")
-        let groups = effectiveGroups
         switch effectiveMode {
         case .progressive:
+            let groups = effectiveGroups
             guard !groups.isEmpty else { return nil }
             let group = min(position, groups.count - 1)  // SND-2: then roll within the highest
             let members = groups[group]
-            return (members[Self.draw(salt, below: members.count)], group)
+            return (members[draw(members.count)], group)
         case .random:
             let names = pool.isEmpty ? allSounds : pool  // SND-3: the whole pool
             guard !names.isEmpty else { return nil }
-            let name = names[Self.draw(salt, below: names.count)]
+            let name = names[draw(names.count)]
             return (name, groupIndex(of: name))
         }
     }
@@ -98,13 +108,26 @@ public struct SoundSettings: Codable, Sendable, Equatable {
     /// bridge is a pure function of its inputs).
     static func draw(_ salt: String, below bound: Int) -> Int {
         precondition(bound > 0, "draw from an empty set")
-        let value = drawMemo.value(for: salt) {
+        return Int(rawDraw(salt) % UInt64(bound))
+    }
+
+    /// The first 32 bits of `salt`'s SHA-1.
+    static func rawDraw(_ salt: String) -> UInt64 {
+        drawMemo.value(for: salt) {
             let digest = SHA1.digest(Array(salt.utf8))
             return UInt64(digest[0]) << 24 | UInt64(digest[1]) << 16 | UInt64(digest[2]) << 8 | UInt64(digest[3])
         }
-        return Int(value % UInt64(bound))
     }
 
     /// The first 32 bits of each salt's SHA-1, remembered (issue 20: sound draws repeat every reconcile).
     private static let drawMemo = BoundedMemo<String, UInt64>(capacity: 16_384)
+
+    /// ``draw(_:below:)`` of `id.description`, remembered by the ID.
+    static func draw(id: AlarmUUID, below bound: Int) -> Int {
+        precondition(bound > 0, "draw from an empty set")
+        let value = drawByIDMemo.value(for: id) { rawDraw(id.description) }
+        return Int(value % UInt64(bound))
+    }
+
+    private static let drawByIDMemo = BoundedMemo<AlarmUUID, UInt64>(capacity: 16_384)
 }

@@ -4,6 +4,23 @@ import Testing
 
 /// Sound order, audible counting, bursts and the foreground watchdog (SND, API-4..6, FG-14..18, AND-9).
 struct SoundTests {
+    @Test("issue 20: a draw salted by a ring's ID is the draw salted by its description, at every position and mode")
+    func drawByIDMatchesDrawByText() {
+        let random = SoundSettings(pool: ["a", "b", "c", "d", "e", "f", "g"], groups: nil, mode: .random)
+        let progressive = SoundSettings(pool: ["a1", "a2", "a3", "b1", "b2", "c1"], groups: [["a1", "a2", "a3"], ["b1", "b2"], ["c1"]],
+                                        mode: .progressive)
+        for index in 0..<600 {
+            let id = RingIdentity.seedID(rootID: "r\(index % 7)", wallMinute: Int64(index) * 1_440)
+            for settings in [random, progressive] {
+                for position in 0..<4 {
+                    let byID = settings.choose(position: position, saltID: id)
+                    let byText = settings.choose(position: position, salt: id.description)
+                    #expect(byID?.name == byText?.name && byID?.group == byText?.group)
+                }
+            }
+        }
+    }
+
     static let progressive = SoundSettings(pool: ["a", "b", "c"], groups: [["a"], ["b"], ["c"]], mode: .progressive)
     let alarm = LogicalAlarm(id: "wake", hour: 7, minute: 0, repeats: .weekly([.monday]), title: "Wake up",
                              sounds: SoundTests.progressive)
