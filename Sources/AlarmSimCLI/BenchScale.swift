@@ -19,6 +19,9 @@ struct BenchScale {
         var days: Int
         var events: Int
         var cpuNs: Int64
+        /// A day row (``dayRowAlarms`` alarms, ``dayCounts`` days); the alarm-count row with the
+        /// same alarms and days is not one (it runs earlier, less warm, and is not in the spread).
+        var isDayRow = false
 
         /// CPU per simulated event, ns.
         var nsPerEvent: Int64 { events > 0 ? cpuNs / Int64(events) : 0 }
@@ -49,7 +52,10 @@ struct BenchScale {
             }
             for days in quick ? quickDayCounts : dayCounts {
                 progress("bench: scale, \(platform.rawValue), \(counted(dayRowAlarms, "alarm")) × \(counted(days, "day")) …")
-                if let row = run(platform: platform, alarms: dayRowAlarms, days: days) { scale.rows.append(row) }
+                if var row = run(platform: platform, alarms: dayRowAlarms, days: days) {
+                    row.isDayRow = true
+                    scale.rows.append(row)
+                }
             }
         }
         return scale
@@ -116,7 +122,7 @@ struct BenchScale {
 
     /// The largest over the smallest CPU per event of the day rows of `platform`, in hundredths.
     func dayCostSpreadHundredths(_ platform: PlatformFlavor) -> Int64? {
-        let costs = rows.filter { $0.platform == platform && $0.alarms == Self.dayRowAlarms }.map(\.nsPerEvent)
+        let costs = rows.filter { $0.platform == platform && $0.isDayRow }.map(\.nsPerEvent)
         guard let low = costs.min(), let high = costs.max(), low > 0, costs.count >= 2 else { return nil }
         return high * 100 / low
     }

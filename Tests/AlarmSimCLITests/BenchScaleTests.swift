@@ -28,11 +28,14 @@ struct BenchScaleTests {
         #expect(lines.contains { $0.hasPrefix("MISSED: scale ios: CPU growth exponent") && $0.contains("2.20") })
     }
 
-    @Test("the day rows' spread is the largest CPU per event over the smallest")
+    @Test("the day rows' spread is the largest CPU per event over the smallest; the alarm-count row of the same size is not a day row")
     func daySpread() {
         var scale = BenchScale()
+        // The 10-alarm alarm-count row, run first and colder: outside the spread.
+        scale.rows.append(.init(platform: .android, alarms: BenchScale.dayRowAlarms, days: BenchScale.alarmRowDays, events: 1_000, cpuNs: 300_000))
         for (days, ns) in [(1, 100), (2, 110), (4, 130), (7, 120)] {
-            scale.rows.append(.init(platform: .android, alarms: BenchScale.dayRowAlarms, days: days, events: 1_000, cpuNs: Int64(ns) * 1_000))
+            scale.rows.append(.init(platform: .android, alarms: BenchScale.dayRowAlarms, days: days, events: 1_000, cpuNs: Int64(ns) * 1_000,
+                                    isDayRow: true))
         }
         #expect(scale.dayCostSpreadHundredths(.android) == 130)
         #expect(scale.markdown().contains { $0.contains("**1.30 ×**") && $0.contains("MISSED") })
