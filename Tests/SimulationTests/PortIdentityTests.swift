@@ -58,12 +58,13 @@ struct PortIdentityTests {
     }
 }
 
-/// A foreign type that answers every requirement from a ``BridgeCore`` it owns: proves that
-/// nothing in the harness depends on the concrete type.
-struct DelegatingBridge: BridgeUnderTest {
-    var core: BridgeCore
-    init(configuration: BridgeConfiguration) { core = BridgeCore(configuration: configuration) }
-    mutating func handle(_ input: BridgeInput, at now: BridgeInstants) -> [BridgeCommand] { core.handle(input, at: now) }
+/// A foreign bridge type built on a ``BridgeCore`` it owns: every read-only requirement is
+/// answered from that core (the test bridges below differ only in `handle`).
+protocol CoreBackedBridge: BridgeUnderTest {
+    var core: BridgeCore { get }
+}
+
+extension CoreBackedBridge {
     var document: BridgeDocument? { core.document }
     var phase: BridgePhase { core.phase }
     var isAcceptingInputs: Bool { core.isAcceptingInputs }
@@ -74,4 +75,12 @@ struct DelegatingBridge: BridgeUnderTest {
     var challengeScreenVisible: Bool { core.challengeScreenVisible }
     var remoteSchedulingDisabled: Bool { core.remoteSchedulingDisabled }
     var needsMigration: Bool { core.needsMigration }
+}
+
+/// A foreign type that answers every requirement from a ``BridgeCore`` it owns: proves that
+/// nothing in the harness depends on the concrete type.
+struct DelegatingBridge: CoreBackedBridge {
+    var core: BridgeCore
+    init(configuration: BridgeConfiguration) { core = BridgeCore(configuration: configuration) }
+    mutating func handle(_ input: BridgeInput, at now: BridgeInstants) -> [BridgeCommand] { core.handle(input, at: now) }
 }

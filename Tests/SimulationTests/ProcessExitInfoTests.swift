@@ -13,23 +13,13 @@ struct ProcessExitInfoTests {
     static let launches = Mutex<[[ProcessExit]]>([])
 
     /// Records each launch's exit history, then behaves as the built-in bridge.
-    struct RecordingBridge: BridgeUnderTest {
+    struct RecordingBridge: CoreBackedBridge {
         var core: BridgeCore
         init(configuration: BridgeConfiguration) { core = BridgeCore(configuration: configuration) }
         mutating func handle(_ input: BridgeInput, at now: BridgeInstants) -> [BridgeCommand] {
             if case .processStarted(_, let exits) = input { ProcessExitInfoTests.launches.withLock { $0.append(exits) } }
             return core.handle(input, at: now)
         }
-        var document: BridgeDocument? { core.document }
-        var phase: BridgePhase { core.phase }
-        var isAcceptingInputs: Bool { core.isAcceptingInputs }
-        var hasRequestsInFlight: Bool { core.hasRequestsInFlight }
-        var hasPendingSyncWork: Bool { core.hasPendingSyncWork }
-        var foregroundSuppressed: [ForegroundSuppressedProof] { core.foregroundSuppressed }
-        var believedAlerting: [AlarmUUID] { core.believedAlerting }
-        var challengeScreenVisible: Bool { core.challengeScreenVisible }
-        var remoteSchedulingDisabled: Bool { core.remoteSchedulingDisabled }
-        var needsMigration: Bool { core.needsMigration }
     }
 
     static func launchesOf(apiLevel: Int, platform: String = "android") throws -> [[ProcessExit]] {
