@@ -4,15 +4,46 @@
 /// Deliberately not Foundation's `UUID`: its initialiser draws at random, banned in the simulation,
 /// and the bridge core must build without Foundation.
 public struct AlarmUUID: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    /// Bytes 0–7 and 8–15, each read big-endian: the identifier held inline, so copying, comparing
+    /// and hashing one allocates nothing and counts no references (issue 20: the identifier was a
+    /// heap array, hashed byte by byte). Big-endian halves order as the bytes do.
+    private let high: UInt64
+    private let low: UInt64
+
     /// The 16 bytes in network (big-endian) order, as printed.
-    public let bytes: [UInt8]
+    public var bytes: [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in 0..<8 {
+            bytes[index] = UInt8(truncatingIfNeeded: high >> (56 - 8 * UInt64(index)))
+            bytes[8 + index] = UInt8(truncatingIfNeeded: low >> (56 - 8 * UInt64(index)))
+        }
+        return bytes
+    }
+
+    /// Byte `index` (0–15) in network order.
+    @inline(__always)
+    func byte(_ index: Int) -> UInt8 {
+        index < 8 ? UInt8(truncatingIfNeeded: high >> (56 - 8 * UInt64(index)))
+            : UInt8(truncatingIfNeeded: low >> (56 - 8 * UInt64(index - 8)))
+    }
 
     /// Creates an identifier from its 16 bytes.
     ///
     /// - Parameter bytes: Exactly 16 bytes, network order.
     public init(bytes: [UInt8]) {
         precondition(bytes.count == 16, "AlarmUUID needs exactly 16 bytes (got \(bytes.count))")
-        self.bytes = bytes
+        var high: UInt64 = 0, low: UInt64 = 0
+        for index in 0..<8 {
+            high = high << 8 | UInt64(bytes[index])
+            low = low << 8 | UInt64(bytes[8 + index])
+        }
+        self.high = high
+        self.low = low
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(high)
+        hasher.combine(low)
     }
 
     /// Parses the canonical `8-4-4-4-12` hexadecimal form, in either case.
@@ -46,7 +77,8 @@ public struct AlarmUUID: Sendable, Hashable, Comparable, Codable, CustomStringCo
     public var description: String {
         String(unsafeUninitializedCapacity: 36) { buffer in
             var position = 0
-            for (index, byte) in bytes.enumerated() {
+            for index in 0..<16 {
+                let byte = self.byte(index)
                 if index == 4 || index == 6 || index == 8 || index == 10 {
                     buffer[position] = UInt8(ascii: "-")
                     position += 1
@@ -62,10 +94,10 @@ public struct AlarmUUID: Sendable, Hashable, Comparable, Codable, CustomStringCo
     private static let lowerHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// The version number in the high nibble of byte 6 (5 for ``v5(namespace:name:)``).
-    public var version: Int { Int(bytes[6] >> 4) }
+    public var version: Int { Int(byte(6) >> 4) }
 
     /// Whether the variant bits (top two bits of byte 8) are `10`, the RFC 4122 layout.
-    public var isRFC4122Variant: Bool { bytes[8] & 0xC0 == 0x80 }
+    public var isRFC4122Variant: Bool { byte(8) & 0xC0 == 0x80 }
 
     /// The name-based identifier of `name` within `namespace` (RFC 4122 §4.3, SHA-1, version 5).
     ///
@@ -110,7 +142,7 @@ public struct AlarmUUID: Sendable, Hashable, Comparable, Codable, CustomStringCo
 
     /// Orders identifiers by their bytes, lexicographically (the same order as their lowercase strings).
     public static func < (lhs: AlarmUUID, rhs: AlarmUUID) -> Bool {
-        lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
+        (lhs.high, lhs.low) < (rhs.high, rhs.low)
     }
 
     /// Decodes the canonical string form.

@@ -123,10 +123,16 @@ extension BridgeCore {
     /// deferred launch sync after a move from New York to UTC left a3.thu's 06:01 EDT row, and the
     /// drop check registered it again for 10:01 UTC).
     func earliestAcceptedAlarmClock(now: BridgeInstants) -> RingRow? {
-        document?.rings.filter { row in
-            row.confirmed && !row.delivered && row.inexact != true && !row.metadata.kind.isLegacy
-                && !inFlight.contains(row.id) && row.fireWallMs > now.wallMs && !isPlannedInEarlierZone(row)
-        }.min { ($0.fireWallMs, $0.id) < ($1.fireWallMs, $1.id) }
+        // No row copied into a list; the scan of `inFlight` after the cheap tests (issue 20). The
+        // first row of the least (fire time, ID), as `min(by:)` over the filtered rows.
+        guard let rings = document?.rings else { return nil }
+        var earliest: RingRow?
+        for row in rings where row.confirmed && !row.delivered && row.inexact != true && !row.metadata.kind.isLegacy
+            && row.fireWallMs > now.wallMs && earliest.map({ (row.fireWallMs, row.id) < ($0.fireWallMs, $0.id) }) ?? true
+            && !inFlight.contains(row.id) && !isPlannedInEarlierZone(row) {
+            earliest = row
+        }
+        return earliest
     }
 
     /// The answer of `getNextAlarmClock()`: the earliest accepted ring is held when the next alarm
@@ -350,9 +356,11 @@ extension BridgeCore {
 
     /// Pending rings (any kind) due within W_STEP from now, in due order.
     func ringsDueWithinStepWindow(now: BridgeInstants) -> [RingRow] {
-        (document?.rings ?? []).filter { row in
-            !row.delivered && (row.confirmed || inFlight.contains(row.id)) && row.fireWallMs > now.wallMs
-                && row.fireWallMs - now.wallMs <= configuration.recentStepWindowMs
+        // The cheap time test first, the scan of `inFlight` last (issue 20).
+        let window = configuration.recentStepWindowMs
+        return (document?.rings ?? []).filter { row in
+            row.fireWallMs > now.wallMs && row.fireWallMs - now.wallMs <= window
+                && !row.delivered && (row.confirmed || inFlight.contains(row.id))
         }.sorted { ($0.fireWallMs, $0.id) < ($1.fireWallMs, $1.id) }
     }
 
@@ -371,10 +379,13 @@ extension BridgeCore {
             android.lastStepCount = nil  // a registration reports a fresh baseline
             out.append(.setStepTracking(wanted))
         }
-        let later = (document?.rings ?? []).filter { row in
-            !row.delivered && (row.confirmed || inFlight.contains(row.id))
-                && row.fireWallMs - now.wallMs > configuration.recentStepWindowMs
-        }.map(\.fireWallMs).min()
+        // The earliest later ring, found without copying the rows; the scan of `inFlight` last (issue 20).
+        var later: Int64?
+        let window = configuration.recentStepWindowMs
+        for row in document?.rings ?? [] where row.fireWallMs - now.wallMs > window && later.map({ row.fireWallMs < $0 }) ?? true
+            && !row.delivered && (row.confirmed || inFlight.contains(row.id)) {
+            later = row.fireWallMs
+        }
         let due = later.map { $0 - configuration.recentStepWindowMs }
         if due != android.stepTrackingTimerDueWallMs {
             android.stepTrackingTimerDueWallMs = due

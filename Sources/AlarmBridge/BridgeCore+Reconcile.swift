@@ -41,14 +41,16 @@ extension BridgeCore {
     /// - Parameter adoptingLegacy: BOOT-9: a primary an older version registered for exactly this
     ///   schedule under another ID, adopted by migration (`RingRow.adoptedLegacyID`), keeps that
     ///   ID while its configuration (fingerprint) is unchanged; false gives the ID-2 identity.
-    /// - Parameter latestCome: ``latestRingTimeCome(of:)`` of `root` when the caller has it (a plan of every root).
+    /// - Parameter lookups: the plan's one-pass lookups when the caller plans every root
+    ///   (``PlanLookups``); without them this root's are found by scanning the document.
     func primaryRequest(for root: Root, alarmID: String, now: BridgeInstants, adoptingLegacy: Bool = true,
-                        latestCome: Int64? = nil) -> RingRequest? {
+                        lookups: PlanLookups? = nil) -> RingRequest? {
         let calendar = configuration.calendar
         let schedule: RingSchedule
         let fireKey: FireKey
         let fire: Int64
-        let after = max(now.wallMs, latestCome ?? latestRingTimeCome(of: root))
+        let latestCome = lookups.map { $0.latestCome[root.id] ?? .min } ?? latestRingTimeCome(of: root)
+        let after = max(now.wallMs, latestCome)
         switch (flavor, root.weekday, root.onceFireWallMs) {
         case (.ios, .some, _) where registersConcreteOccurrences(root), (.android, .some, _):
             // REC-4, REC-1: the next concrete occurrence, never on a skip date, from the stored
@@ -74,19 +76,24 @@ extension BridgeCore {
         case (_, nil, nil):
             return nil
         }
+        let alarm = lookups.map { $0.alarms[alarmID] } ?? document?.alarm(alarmID)
         let extra = defects.titleInRingID ? root.title  // known defects (seed 003)
-            : defects.idsChangeOnEdit ? document?.alarm(alarmID).map(Self.everyAttribute) : nil
+            : defects.idsChangeOnEdit ? alarm.map(Self.everyAttribute) : nil
         let id = RingIdentity.primaryID(rootID: root.id, fireKey: fireKey, extraIdentity: extra)
         let metadata = RingMetadata(rootID: root.id, alarmID: alarmID, kind: .primary, token: nil, title: root.title)
         // SND-2: a primary opens its occurrence, so it sounds at position 0 (the lowest group);
         // the draw is a function of its ID, so a re-sync chooses the same sound (SCH-19).
         let request = RingRequest(id: id, schedule: schedule, fireWallMs: fire, metadata: metadata,
-                                  countdown: flavor == .ios ? document?.alarm(alarmID)?.countdown : nil,  // ID-4: fingerprint, never ID; AlarmKit only
-                                  soundName: chooseSound(alarmID: alarmID, ringID: id, position: 0))
-        guard adoptingLegacy, let adopted = document?.rings.first(where: { row in
-            row.adoptedLegacyID == true && row.metadata.kind == .primary && row.metadata.rootID == root.id
-                && row.schedule == schedule && (root.weekday != nil && flavor == .ios || row.fireWallMs == fire)
-        }) else { return request }
+                                  countdown: flavor == .ios ? alarm?.countdown : nil,  // ID-4: fingerprint, never ID; AlarmKit only
+                                  soundName: chooseSound(settings: alarm?.sounds, ringID: id, position: 0))
+        guard adoptingLegacy else { return request }
+        let weeklyOnIOS = root.weekday != nil && flavor == .ios, rootID = root.id  // captured, not `self` (a copy of the bridge)
+        let adoptable = { (row: RingRow) in
+            row.adoptedLegacyID == true && row.metadata.kind == .primary && row.metadata.rootID == rootID
+                && row.schedule == schedule && (weeklyOnIOS || row.fireWallMs == fire)
+        }
+        let candidate = lookups.map { $0.adoptedPrimaries[root.id]?.first(where: adoptable) } ?? document?.rings.first(where: adoptable)
+        guard let adopted = candidate else { return request }
         // SND-6 keeps the adopted ring's sound only while a primary may still play it: a sound
         // edit is a configuration change, so the fingerprints differ and the current ID (with the
         // newly chosen sound) replaces the legacy ring (BOOT-9, SND-1). A primary sounds at
@@ -205,11 +212,17 @@ extension BridgeCore {
         var cancels: [AlarmUUID] = []
         var schedules: [RingRequest] = []
         let present = heldPresent(inventory).sorted { $0.id < $1.id }  // issue 18: less the rings known dropped
+        // Looked up by ID only, never iterated (issue 20: each was a scan per wanted ring); the
+        // first of an ID wins, as the scans they replace found it. `rows` follows every change
+        // this sync makes to the document's rows before the last lookup (`adopt`).
+        let held = ReconcileLookups.firstByID(present, id: \.id)
+        var rows = ReconcileLookups.firstByID(document?.rings ?? [], id: \.id)
+        let inFlightIDs = Set(inFlight)
         let desired = wanted.map { request in
             // BOOT-9: an adopted legacy ID lives only as long as the daemon holds it; a primary
             // registered again gets its ID-2 identity.
-            guard document?.row(request.id)?.adoptedLegacyID == true, !present.contains(where: { $0.id == request.id }),
-                  !inFlight.contains(request.id), let root = document?.root(request.metadata.rootID),
+            guard rows[request.id]?.adoptedLegacyID == true, held[request.id] == nil,
+                  !inFlightIDs.contains(request.id), let root = document?.root(request.metadata.rootID),
                   let fresh = primaryRequest(for: root, alarmID: request.metadata.alarmID, now: now, adoptingLegacy: false) else { return request }
             return fresh
         }
@@ -221,15 +234,15 @@ extension BridgeCore {
 
         for request in orderedForCapacity(desired) where inScope(request.metadata.alarmID) {
             if busyFamilies.contains(request.metadata.alarmID) { deferred = true; continue }
-            if inFlight.contains(request.id) {
+            if inFlightIDs.contains(request.id) {
                 // A changed configuration of a ring still in flight: sync again once it lands.
-                if let row = document?.row(request.id), row.fingerprint != fingerprint(request, now: now) {
+                if let row = rows[request.id], row.fingerprint != fingerprint(request, now: now) {
                     followUpSync = followUpSync ?? purpose
                 }
                 continue
             }
-            guard let held = present.first(where: { $0.id == request.id }) else {
-                if defects.syncTrustsRegistry, let row = document?.row(request.id), row.confirmed,
+            guard let held = held[request.id] else {
+                if defects.syncTrustsRegistry, let row = rows[request.id], row.confirmed,
                    row.fingerprint == fingerprint(request, now: now) {
                     continue  // known defect: "we scheduled it already" — the registry, not the platform
                 }
@@ -238,7 +251,7 @@ extension BridgeCore {
                 schedules.append(request)  // SCH-19: add what is missing
                 continue
             }
-            let row = document?.row(request.id)
+            let row = rows[request.id]
             let stale = row.map { $0.fingerprint != fingerprint(request, now: now) } ?? true
             let repairAlerting = !guardAlerting && held.state == .alerting  // the seed-001 defect's "repair"
             guard stale || repairAlerting else { continue }
@@ -247,6 +260,7 @@ extension BridgeCore {
             if request.metadata.kind == .seed && !seedsAdmitted { withheldSeeds = true; continue }
             if row == nil && !repairAlerting {
                 adopt(request, now: now)  // BOOT-9: a live daemon ID we lost the row of is adopted unchanged
+                rows[request.id] = document?.row(request.id)
                 continue
             }
             if let row, held.state != .alerting, !row.delivered, row.fireWallMs <= now.wallMs,
@@ -264,9 +278,9 @@ extension BridgeCore {
             schedules.append(request)
         }
 
-        let desiredIDs = desired.map(\.id)
+        let desiredIDs = Set(desired.map(\.id))  // membership only
         for held in present where !desiredIDs.contains(held.id) {
-            let row = document?.row(held.id)
+            let row = rows[held.id]
             if let alarmID = row?.metadata.alarmID, !inScope(alarmID) || busyFamilies.contains(alarmID) { continue }
             if row == nil && family != nil { continue }  // a direct save reconciles its own family only
             if held.state == .alerting { continue }  // SCH-3, SCH-21: never cancel an alerting ring
@@ -351,5 +365,15 @@ extension BridgeCore {
         }
         flush(into: &out)
         publishAndSchedule(schedules, origin: origin, now: now, into: &out)
+    }
+}
+
+/// Lookup tables a sync builds once (issue 20).
+enum ReconcileLookups {
+    /// Each ID's first element of `elements`, as `elements.first { $0[keyPath: id] == key }` finds it.
+    static func firstByID<Element>(_ elements: [Element], id: KeyPath<Element, AlarmUUID>) -> [AlarmUUID: Element] {
+        var table = [AlarmUUID: Element](minimumCapacity: elements.count)
+        for element in elements where table[element[keyPath: id]] == nil { table[element[keyPath: id]] = element }
+        return table
     }
 }

@@ -43,6 +43,31 @@ extension BridgeCore {
         var boundDropped: [RingRequest] = []
     }
 
+    /// What a plan of every root looks up per root, gathered in one pass over the document
+    /// (issue 20: each root looked its alarm and any adopted legacy row up by a scan of the whole
+    /// document, which grew as roots × rows). Dictionaries here are only looked up by key, never
+    /// iterated, so no hash order reaches behaviour. Each lookup answers exactly what the scan it
+    /// replaces answered: the first alarm with an ID, the adopted rows of a root in row order.
+    struct PlanLookups {
+        /// The first alarm of the document with each ID (``BridgeDocument/alarm(_:)``).
+        var alarms: [String: LogicalAlarm] = [:]
+        /// BOOT-9: each root's rows with an adopted legacy primary ID, in the document's row order.
+        var adoptedPrimaries: [String: [RingRow]] = [:]
+        /// ``BridgeCore/latestRingTimesCome()``.
+        var latestCome: [String: Int64] = [:]
+
+        init() {}
+
+        init(_ document: BridgeDocument, latestCome: [String: Int64]) {
+            alarms.reserveCapacity(document.alarms.count)
+            for alarm in document.alarms where alarms[alarm.id] == nil { alarms[alarm.id] = alarm }
+            for row in document.rings where row.adoptedLegacyID == true && row.metadata.kind == .primary {
+                adoptedPrimaries[row.metadata.rootID, default: []].append(row)
+            }
+            self.latestCome = latestCome
+        }
+    }
+
     /// REC-3, REC-4: true for a root that iOS registers as concrete `.fixed` occurrences — a weekly
     /// root with at least one skip date.
     func registersConcreteOccurrences(_ root: Root) -> Bool {
@@ -89,16 +114,16 @@ extension BridgeCore {
         var plan = RecurrencePlan()
         var concretePrimaries: [RingRequest] = []
         var seeds: [RingRequest] = []
-        let latestCome = latestRingTimesCome()
+        let lookups = PlanLookups(document, latestCome: latestRingTimesCome())
         for alarm in document.alarms where alarm.enabled {
             for root in alarm.roots {
-                guard let primary = primaryRequest(for: root, alarmID: alarm.id, now: now, latestCome: latestCome[root.id] ?? .min) else { continue }
+                guard let primary = primaryRequest(for: root, alarmID: alarm.id, now: now, lookups: lookups) else { continue }
                 guard registersConcreteOccurrences(root) else {
                     plan.wanted.append(primary)
                     continue
                 }
                 concretePrimaries.append(primary)
-                if let seed = seedRequest(for: root, alarmID: alarm.id, after: primary.fireWallMs, now: now) {
+                if let seed = seedRequest(for: root, alarmID: alarm.id, after: primary.fireWallMs, now: now, lookups: lookups) {
                     seeds.append(seed)
                 }
             }
@@ -118,15 +143,18 @@ extension BridgeCore {
     /// REC-5, REC-7: the seed of a skip-date root — its next concrete occurrence after the
     /// primary's (never on a skip date, never a same-morning retry time), when it falls within
     /// H_SKIP from now (CAP-8); nil otherwise.
-    func seedRequest(for root: Root, alarmID: String, after primaryFireMs: Int64, now: BridgeInstants) -> RingRequest? {
+    /// - Parameter lookups: the plan's one-pass lookups, when the caller plans every root.
+    func seedRequest(for root: Root, alarmID: String, after primaryFireMs: Int64, now: BridgeInstants,
+                     lookups: PlanLookups? = nil) -> RingRequest? {
         guard let fire = concreteOccurrences(of: root, after: primaryFireMs, count: 1, previousOccurrence: primaryFireMs).first,
               fire - now.wallMs <= configuration.skipHorizonMs else { return nil }
         let id = RingIdentity.seedID(rootID: root.id, wallMinute: fire / 60_000)
         let metadata = RingMetadata(rootID: root.id, alarmID: alarmID, kind: .seed, token: nil, title: root.title)
+        let alarm = lookups.map { $0.alarms[alarmID] } ?? document?.alarm(alarmID)
         // SND-2: a seed that fires opens its occurrence, so it sounds at position 0 like a primary.
         return RingRequest(id: id, schedule: .fixed(wallMs: fire), fireWallMs: fire, metadata: metadata,
-                           countdown: document?.alarm(alarmID)?.countdown,
-                           soundName: chooseSound(alarmID: alarmID, ringID: id, position: 0))
+                           countdown: alarm?.countdown,
+                           soundName: chooseSound(settings: alarm?.sounds, ringID: id, position: 0))
     }
 
     /// CAP-2: the order in which a sync registers what is missing — primaries and live-occurrence
@@ -212,9 +240,10 @@ extension BridgeCore {
                                    plan: RecurrencePlan? = nil) {
         guard let document else { return }
         let replaced = saves.pending.compactMap(\.previous).flatMap(\.roots).map(\.id)
+        let presentIDs = Set(present.map(\.id)), desiredIDs = Set(desired.map(\.id))  // membership only (issue 20)
         var dropped = (document.dropped ?? []).filter { entry in
-            entry.reason == .capacity && !present.contains { $0.id == entry.id }
-                && (desired.contains { $0.id == entry.id } || replaced.contains(entry.rootID))
+            entry.reason == .capacity && !presentIDs.contains(entry.id)
+                && (desiredIDs.contains(entry.id) || replaced.contains(entry.rootID))
         }
         dropped += (plan ?? recurrencePlan(now: now)).boundDropped.map {
             DroppedRing(id: $0.id, rootID: $0.metadata.rootID, kind: $0.metadata.kind, fireWallMs: $0.fireWallMs, reason: .skipBound)

@@ -23,8 +23,12 @@ extension BridgeCore {
     /// - Parameter position: the sequence position the ring will sound at (0 for a primary: it is
     ///   the first ring of the occurrence it opens).
     func chooseSound(alarmID: String, ringID: AlarmUUID, position: Int) -> String? {
-        guard let settings = soundSettings(alarmID: alarmID),
-              let choice = settings.choose(position: position, saltID: ringID) else { return nil }
+        chooseSound(settings: soundSettings(alarmID: alarmID), ringID: ringID, position: position)
+    }
+
+    /// ``chooseSound(alarmID:ringID:position:)`` with the alarm's settings already looked up.
+    func chooseSound(settings: SoundSettings?, ringID: AlarmUUID, position: Int) -> String? {
+        guard let settings, let choice = settings.choose(position: position, saltID: ringID) else { return nil }
         // SND-4: the system default is a Momentum member; it plays as "no custom sound".
         return choice.name == SoundSettings.systemDefaultSoundName ? nil : choice.name
     }

@@ -107,8 +107,19 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
         occurrences.last(where: { $0.state == .live })
     }
 
+    /// The first row with ring ID `id`, as `rings.first { $0.id == id }` finds it. `rings` is
+    /// kept sorted by ID (``upsert(_:)``), so a binary search finds a present row in O(log n)
+    /// (issue 20: the linear scan, once per wanted ring, grew as rings²); an ID it does not find
+    /// is looked for by the scan, so a document whose rows are out of order still answers right
+    /// (unless it also holds one ID twice, which ``upsert(_:)`` never makes).
     public func row(_ id: AlarmUUID) -> RingRow? {
-        rings.first(where: { $0.id == id })
+        var low = 0, high = rings.count
+        while low < high {  // the first index whose ID is not below `id`
+            let middle = (low + high) / 2
+            if rings[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        if low < rings.count && rings[low].id == id { return rings[low] }
+        return rings.first(where: { $0.id == id })
     }
 
     public func occurrence(token: String) -> OccurrenceRecord? {
@@ -129,10 +140,22 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     mutating func upsert(_ row: RingRow) {
         if let index = rings.firstIndex(where: { $0.id == row.id }) {
             rings[index] = row
+        } else if let position = sortedInsertionIndex(of: row.id) {
+            rings.insert(row, at: position)  // what append-and-sort gives a sorted array, without the sort (issue 20)
         } else {
             rings.append(row)
             rings.sort { $0.id < $1.id }
         }
+    }
+
+    /// Where a row of the new ID `id` goes when `rings` is strictly sorted by ID; nil when it is not.
+    func sortedInsertionIndex(of id: AlarmUUID) -> Int? {
+        var position = rings.count
+        for index in rings.indices {
+            if index > 0 && !(rings[index - 1].id < rings[index].id) { return nil }
+            if position == rings.count && id < rings[index].id { position = index }
+        }
+        return position
     }
 
     mutating func removeRow(_ id: AlarmUUID) {

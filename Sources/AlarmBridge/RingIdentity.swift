@@ -49,8 +49,7 @@ public enum RingIdentity {
 
     /// The Android request code of a ring: a stable 31-bit value derived from its UUID.
     public static func requestCode(of id: AlarmUUID) -> Int32 {
-        let b = id.bytes
-        let value = (UInt32(b[0]) << 24 | UInt32(b[1]) << 16 | UInt32(b[2]) << 8 | UInt32(b[3])) & 0x7fff_ffff
+        let value = (UInt32(id.byte(0)) << 24 | UInt32(id.byte(1)) << 16 | UInt32(id.byte(2)) << 8 | UInt32(id.byte(3))) & 0x7fff_ffff
         return Int32(value)
     }
 }

@@ -24,8 +24,10 @@ extension World {
             violate("bound-retries", [], "pending \(alarm.metadata.kind.rawValue) \(alarm.id) of \(alarm.metadata.rootID) is bound to no occurrence token")
             return
         }
-        guard process.running, let bridge = process.bridge, bridge.isAcceptingInputs, let document = bridge.document else { return }
-        let retries = manager.pending.map { ($0.id, $0.metadata, "pending") }
+        guard process.running, process.isAcceptingInputs == true, let document = process.document else { return }
+        // Only the occurrence-bound rings, pending first, then ringing (issue 20: every pending
+        // alarm was copied into a list first, on every event).
+        let retries = manager.pending.lazy.filter { $0.metadata.kind.isOccurrenceBound }.map { ($0.id, $0.metadata, "pending") }
             + manager.ringing.compactMap { id in manager.ringingMetadata(id).map { (id, $0, "ringing") } }
         for (id, metadata, state) in retries where metadata.kind.isOccurrenceBound {
             guard let token = metadata.token else { continue }
@@ -83,7 +85,7 @@ extension World {
     /// durable queue nor after the queue releases it.
     func checkPassOverSilent() {
         guard let manager = android else { return }
-        let document = process.bridge?.document ?? storedDocument
+        let document = process.document ?? storedDocument
         for id in manager.ringing {
             guard let metadata = manager.ringingMetadata(id), metadata.kind == .primary,
                   let fire = document?.row(id)?.fireWallMs,

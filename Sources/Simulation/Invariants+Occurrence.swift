@@ -56,8 +56,12 @@ enum OccurrenceChecks {
     /// Invariant 22, `completion-scope` (OCC-12, OCC-13, OCC-19): one write flips at most one
     /// (root, token) to completed, and only the one JS asked to complete.
     static func completionScope(before: BridgeDocument?, after: BridgeDocument, requested: (rootID: String, token: String)?) -> String? {
+        // Each token's first record before the write, looked up by key only (issue 20: was a scan
+        // of the whole history per completed record).
+        var stateBefore: [String: OccurrenceState] = [:]
+        for record in before?.occurrences ?? [] where stateBefore[record.token] == nil { stateBefore[record.token] = record.state }
         let flipped = after.occurrences.filter { record in
-            record.state == .completed && before?.occurrence(token: record.token).map { $0.state != .completed } ?? true
+            record.state == .completed && (before == nil || stateBefore[record.token].map { $0 != .completed } ?? true)
         }
         guard !flipped.isEmpty else { return nil }
         if flipped.count > 1 {
@@ -71,10 +75,22 @@ enum OccurrenceChecks {
 
     /// Invariant 42, `root-ids-outward` (ID-10, API-1, API-9): an alarm ID handed to JS is a root
     /// ID the user's alarms had, never a physical ring UUID.
+    /// - Parameter knownRootIDs: every root ID the user's alarms ever had, sorted ascending.
     static func rootIDOutward(_ id: String, knownRootIDs: [String]) -> String? {
         if AlarmUUID(string: id) != nil { return "the bridge handed JS the physical ring UUID \(id) instead of a root ID" }
-        if !knownRootIDs.contains(id) { return "the bridge handed JS \"\(id)\", which is no root ID of the user's alarms" }
+        if !sortedContains(knownRootIDs, id) { return "the bridge handed JS \"\(id)\", which is no root ID of the user's alarms" }
         return nil
+    }
+
+    /// Whether the ascending `sorted` holds `id`, by binary search (issue 20: the root IDs ever
+    /// known were scanned on every reply).
+    static func sortedContains(_ sorted: [String], _ id: String) -> Bool {
+        var low = 0, high = sorted.count
+        while low < high {
+            let middle = (low + high) / 2
+            if sorted[middle] < id { low = middle + 1 } else { high = middle }
+        }
+        return low < sorted.count && sorted[low] == id
     }
 
     /// Invariant 35, `launch-gate` (BOOT-5, BOOT-6): a release with no saved domain while the
@@ -110,7 +126,7 @@ extension World {
 
     /// Invariant 18 after each ready bridge step.
     func checkBoundedLife() {
-        guard process.running, process.lastReadyStepMs == nowMs, let live = process.bridge?.document?.liveOccurrence,
+        guard process.running, process.lastReadyStepMs == nowMs, let live = process.document?.liveOccurrence,
               let message = OccurrenceChecks.boundedLife(live, wallMs: wallMs, localTime: localTimeText) else { return }
         violate("bounded-life", [], message)
     }
@@ -123,12 +139,16 @@ extension World {
             return
         }
         // Each root's configured policy, the first root of an ID winning as before; looked up by key
-        // only (issue 20: was a flatMap and a scan per occurrence).
-        var policies: [String: InactivityPolicy] = [:]
-        for root in alarms.flatMap(\.roots) where policies[root.id] == nil { policies[root.id] = root.policy }
+        // only (issue 20: was a flatMap and a scan per occurrence), and built only when a record
+        // is new: a known record's identity check does not read it.
+        var policies: [String: InactivityPolicy]?
         for record in document.occurrences {
             let known = launchState.identities[record.token]
-            let configured = policies[record.rootID]
+            var configured: InactivityPolicy?
+            if known == nil {
+                if policies == nil { policies = configuredPolicies() }
+                configured = policies?[record.rootID]
+            }
             if let message = OccurrenceChecks.identity(of: record, known: known, configuredPolicy: configured, localTime: localTimeText) {
                 violate("occurrence-identity", [], message)
                 return
@@ -145,6 +165,15 @@ extension World {
         launchState.lastPersisted = document
     }
 
+    /// Each root's configured inactivity policy by root ID, the first root of an ID winning.
+    func configuredPolicies() -> [String: InactivityPolicy] {
+        var policies: [String: InactivityPolicy] = [:]
+        for alarm in alarms {
+            for root in alarm.roots where policies[root.id] == nil { policies[root.id] = root.policy }
+        }
+        return policies
+    }
+
     /// Invariant 42 on every reply that carries alarm IDs.
     func checkRootIDsOutward(_ reply: APIReply) {
         guard !stopped else { return }
@@ -157,9 +186,19 @@ extension World {
         case .abandonedWakeOccurrences(let receipts): ids = receipts.map(\.rootID)
         default: return
         }
-        for root in alarms.flatMap(\.roots) where !launchState.knownRootIDs.contains(root.id) {
-            launchState.knownRootIDs.append(root.id)
-            launchState.knownRootIDs.sort()
+        // The sorted union as before, sorted once, and only when the alarms changed since the
+        // last fold (issue 20: was a scan and a sort per root, on every reply).
+        if launchState.knownRootIDsAtChange != alarmsChanges {
+            launchState.knownRootIDsAtChange = alarmsChanges
+            var known = Set(launchState.knownRootIDs)
+            var added = false
+            for alarm in alarms {
+                for root in alarm.roots where known.insert(root.id).inserted {
+                    launchState.knownRootIDs.append(root.id)
+                    added = true
+                }
+            }
+            if added { launchState.knownRootIDs.sort() }
         }
         for id in ids {
             if let message = OccurrenceChecks.rootIDOutward(id, knownRootIDs: launchState.knownRootIDs) {

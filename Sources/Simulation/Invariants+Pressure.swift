@@ -73,7 +73,7 @@ extension World {
             // process of the boot saw made the ring time look later than the boot: ios uniform
             // seeds 34717, 39356), and only while the bridge has not itself judged that ring time
             // missed (then it knew: `missedRingIDs`).
-            if let token = request.metadata.token, let document = process.bridge?.document,
+            if let token = request.metadata.token, let document = process.document,
                let start = document.occurrence(token: token)?.startedAtMs,
                oracle.bootDroppedFires.contains(where: { $0.rootID == request.metadata.rootID && $0.fireWallMs == start }),
                !document.rings.contains(where: { row in
@@ -101,7 +101,7 @@ extension World {
     /// a1.sun rang at 09:32; the 09:51 launch inferred a2, passed a1.sun over and armed a2's
     /// successor). Only the occurrence closed `unobservable`, only while its own deadline is ahead.
     func adoptUnobservedIncumbent(for request: RingRequest, over index: Int) -> Bool {
-        guard ios != nil, let token = request.metadata.token, let live = process.bridge?.document?.liveOccurrence,
+        guard ios != nil, let token = request.metadata.token, let live = process.document?.liveOccurrence,
               live.token == token, live.rootID == request.metadata.rootID,
               let closed = oracle.occurrences.lastIndex(where: { $0.tiedRoots.contains(live.rootID) }),
               oracle.occurrences[closed].closeReason == "unobservable", oracle.occurrences[closed].startWallMs == live.startedAtMs,
@@ -234,7 +234,7 @@ extension World {
             default: return false
             }
         }
-        let after = process.bridge?.document
+        let after = process.document
         if !calls.isEmpty || before != after {
             violate("ownership-validation", [], "a rejected \(describe(input)) \(calls.isEmpty ? "changed the bridge's persisted state" : "issued \(calls.count) platform call(s)")")
         }

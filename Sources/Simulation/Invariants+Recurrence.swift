@@ -223,7 +223,7 @@ extension World {
     /// (CAP-9). Returns true when the miss is surfaced (the caller counts the exemption).
     func checkDroppedSurfaced(rootID: String, refusedAtMs: Int64) -> Bool {
         guard nowMs - refusedAtMs > setup.transitionBoundMs else { return false }
-        let document = process.bridge?.document ?? storedDocument
+        let document = process.document ?? storedDocument
         let surfaced = (document?.droppedCount ?? 0) > 0 && (document?.dropped ?? []).contains { $0.rootID == rootID }
         if !surfaced {
             violate("primary-horizon", [], "the primary of \(rootID) is not registered at its fire time (capacity refused it) and the dropped count (\(document?.droppedCount ?? 0)) does not say so (CAP-9)")

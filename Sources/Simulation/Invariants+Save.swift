@@ -100,7 +100,7 @@ extension World {
                 return
             }
             guard let baseline = saveTruth.before.first(where: { $0.alarmID == alarmID })?.rings else { return }
-            let document = process.bridge?.document
+            let document = process.document
             for id in baseline where !saveTruth.osRemoved.contains(id) {
                 guard let fire = requestFireWallMs(id), fire > wallMs else { continue }  // may have fired meanwhile
                 if !platformHolds(id) {
@@ -163,7 +163,7 @@ extension World {
     /// time, only with that occurrence on record and none of the oracle's there.
     func oneShotSpentByInference(_ rootID: String, at fireWallMs: Int64) -> Bool {
         guard setup.platform == .ios, oracle.osRemovedFires.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }),
-              let document = process.bridge?.document ?? storedDocument else { return false }
+              let document = process.document ?? storedDocument else { return false }
         return document.occurrences.contains { $0.rootID == rootID && $0.startedAtMs == fireWallMs }
     }
 

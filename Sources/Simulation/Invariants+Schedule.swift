@@ -57,7 +57,7 @@ extension World {
     /// beyond Δ_CLOCK (it notices both at every step), no proof first seen before that change
     /// may stand. Judged from the world's own record of the change (true ms), after every event.
     func checkSuppressionProofs() {
-        guard !stopped, process.running, let proofs = process.bridge?.foregroundSuppressed, !proofs.isEmpty else {
+        guard !stopped, process.running, let proofs = process.foregroundSuppressed, !proofs.isEmpty else {
             suppressionProofsSeen = []
             return
         }

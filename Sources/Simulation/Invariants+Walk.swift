@@ -15,7 +15,7 @@ extension World {
         var roots: [String] = []
         for fuse in fuses where !roots.contains(fuse.metadata.rootID) { roots.append(fuse.metadata.rootID) }
         roots.sort()
-        let executing = process.running && !process.suspended && process.bridge?.isAcceptingInputs == true
+        let executing = process.running && !process.suspended && process.isAcceptingInputs == true
         for root in roots {
             let count = fuses.filter { $0.metadata.rootID == root }.count
             if count > 2 {
@@ -53,7 +53,7 @@ extension World {
     /// The clock starts when the fuse is first seen under those conditions (true ms).
     func checkNoForegroundFuse() {
         guard let daemon = ios, !stopped, deviceUp, process.running, process.active, !process.suspended,
-              process.bridge?.isAcceptingInputs == true else {
+              process.isAcceptingInputs == true else {
             walkWorld.foregroundFusesSince = []
             return
         }

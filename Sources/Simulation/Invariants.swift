@@ -46,7 +46,7 @@ extension World {
     /// time: one would be opened from the alert. Closer to it, a clock set back while the ring
     /// sounded could explain the alert: the bridge may take it (`wrong-instant-alert-ambiguous`).
     func checkWrongInstantAlerts() {
-        guard !stopped, !wrongInstantAlerts.isEmpty, let document = process.bridge?.document else { return }
+        guard !stopped, !wrongInstantAlerts.isEmpty, let document = process.document else { return }
         for alert in wrongInstantAlerts where nowMs < alert.fireWallMs - alert.frameMs - BridgeCore.wrongInstantLeadMs {
             guard document.occurrences.contains(where: { $0.rootID == alert.rootID && $0.startedAtMs == alert.fireWallMs }) else { continue }
             violate("wrong-instant-alert", [], "the bridge opened an occurrence of \(alert.rootID) for \(localTimeText(alert.fireWallMs)) from ring \(alert.ringID)'s alert at \(localTimeText(alert.alertedAtMs + alert.frameMs)), hours before that ring time")
@@ -309,7 +309,7 @@ extension World {
             violate("hands-off-alerting", [], "\(HumanText.origin(origin)) issued \(isCancel ? "cancel" : "re-registration") of ring \(ringID), which is alerting")
             return
         }
-        if isCancel, isPastItsFireTime(ringID), process.bridge?.document?.row(ringID) != nil {
+        if isCancel, isPastItsFireTime(ringID), process.document?.row(ringID) != nil {
             // SCH-3, SCH-21: the bridge knew this ring's fire time (its row) and cancelled it anyway.
             violate("hands-off-alerting", [], "\(HumanText.origin(origin)) cancelled ring \(ringID), whose fire time has passed (delivery pending)")
             return

@@ -422,7 +422,7 @@ extension World {
     /// set-back brought 08:27 again). Only that root and ring time.
     func openedByInferenceFromRemoval(rootID: String, fireWallMs: Int64) -> Bool {
         guard setup.platform == .ios, oracle.osRemovedFires.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }),
-              let document = process.bridge?.document ?? storedDocument else { return false }
+              let document = process.document ?? storedDocument else { return false }
         return document.occurrences.contains { $0.rootID == rootID && $0.startedAtMs == fireWallMs && $0.state != .live }
     }
 
@@ -439,7 +439,7 @@ extension World {
     /// reading of an inferred owner (`openedByInferenceFromRemoval`). Only that root and ring time.
     func passedOverByInferenceFromRemoval(rootID: String, fireWallMs: Int64) -> Bool {
         guard setup.platform == .ios, oracle.osRemovedFires.contains(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }),
-              let document = process.bridge?.document ?? storedDocument,
+              let document = process.document ?? storedDocument,
               document.passedOverRingTimes?.contains(PassedOverRingTime(rootID: rootID, ringTimeMs: fireWallMs)) == true else { return false }
         // REC-9: the ring time as first reached, in the corrected frame a record live across a
         // correction keeps its interval in (as the bridge's late pass-over judges it; ios uniform
@@ -461,7 +461,7 @@ extension World {
     /// platform's normalisation may move the instant by up to an hour (REC-2; AlarmKit's gap
     /// and overlap behaviour is a parameter).
     func primaryConverged(rootID: String, fireWallMs: Int64) -> Bool {
-        if process.bridge?.foregroundSuppressed.contains(where: { $0.rootID == rootID && $0.occurrenceStartedAtMs == fireWallMs }) == true {
+        if process.foregroundSuppressed?.contains(where: { $0.rootID == rootID && $0.occurrenceStartedAtMs == fireWallMs }) == true {
             return true
         }
         let nearTransition = calendar.nextTransition(after: fireWallMs - 86_400_000, withinMs: 2 * 86_400_000) != nil
@@ -501,7 +501,7 @@ extension World {
     /// the one-shot's 08:49 to New York's). Only that root, only with that occurrence on record.
     func oneShotSpentByInferredDelivery(rootID: String) -> Bool {
         guard setup.platform == .ios, let root = alarms.lazy.flatMap(\.roots).first(where: { $0.id == rootID }),
-              root.onceFireWallMs != nil, let document = process.bridge?.document ?? storedDocument else { return false }
+              root.onceFireWallMs != nil, let document = process.document ?? storedDocument else { return false }
         return oracle.osRemovedFires.contains { removed in
             removed.rootID == rootID && document.occurrences.contains { $0.rootID == rootID && $0.startedAtMs == removed.fireWallMs }
                 && !oracle.occurrences.contains { $0.startWallMs == removed.fireWallMs && $0.tiedRoots.contains(rootID) }
@@ -532,7 +532,7 @@ extension World {
             // process lives, the bridge must retry ([derived] WALK-18, AND-3), so no exemption then.
             return "locked-boot-restore-faulted"
         }
-        let document = process.bridge?.document ?? storedDocument
+        let document = process.document ?? storedDocument
         if capacityRefusal(rootID: rootID, fireWallMs: fireWallMs) != nil, (document?.droppedCount ?? 0) > 0,
            document?.dropped?.contains(where: { $0.rootID == rootID && $0.reason == .capacity }) == true {
             return "capacity-dropped-surfaced"  // CAP-9: the platform refused this ring time, and the user is told

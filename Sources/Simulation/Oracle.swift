@@ -550,7 +550,7 @@ extension World {
             guard let metadata = requestMetadata[entry.ringID] ?? groundTruthMetadata(entry.ringID) else { return false }
             return last.tiedRoots.contains(metadata.rootID) && entry.occurredAtMs >= last.startWallMs
         }
-        let held = (process.bridge?.document ?? storedDocument)?.liveOccurrence.map {
+        let held = (process.document ?? storedDocument)?.liveOccurrence.map {
             last.tiedRoots.contains($0.rootID) && $0.startedAtMs == last.startWallMs
         } ?? false
         return journaled || held ? last : nil
@@ -573,7 +573,7 @@ extension World {
     /// already (``pendingCorrectionMs``; ios uniform seed 66125: a +1 h jump at 07:22 landed on
     /// a3's jumped-over 07:54 while a1's inferred 07:19 occurrence was live only once corrected).
     func inferredIncumbent(rootID: String, fireWallMs: Int64) -> String? {
-        guard setup.platform == .ios, let live = (process.bridge?.document ?? storedDocument)?.liveOccurrence,
+        guard setup.platform == .ios, let live = (process.document ?? storedDocument)?.liveOccurrence,
               live.rootID != rootID, live.startedAtMs < fireWallMs, live.deadlineMs + pendingCorrectionMs > fireWallMs,
               oracle.osRemovedFires.contains(where: { $0.rootID == live.rootID && $0.fireWallMs == live.startedAtMs }),
               !oracle.occurrences.contains(where: { $0.startWallMs == live.startedAtMs && $0.tiedRoots.contains(live.rootID)
@@ -597,7 +597,7 @@ extension World {
     /// ghost ended unseen, the launch at 09:03:10 inferred it and owned it until the user closed
     /// it; a2.fri's 09:03, held until 09:04:30, was its pass-over). Only that root and ring time.
     func inferredIncumbentClosedSince(rootID: String, fireWallMs: Int64) -> String? {
-        guard setup.platform == .ios, let document = process.bridge?.document ?? storedDocument,
+        guard setup.platform == .ios, let document = process.document ?? storedDocument,
               let record = document.occurrences.last(where: { $0.rootID != rootID && $0.state != .live && $0.wasLive(at: fireWallMs) }),
               oracle.osRemovedFires.contains(where: { $0.rootID == record.rootID && $0.fireWallMs == record.startedAtMs }),
               !oracle.occurrences.contains(where: { $0.startWallMs == record.startedAtMs && $0.tiedRoots.contains(record.rootID)
@@ -657,7 +657,7 @@ extension World {
     func unobservedOneShotMove(rootID: String, fireWallMs: Int64) -> MovedOneShot? {
         guard let move = movedOneShots.last(where: { $0.rootID == rootID && $0.newFireWallMs == fireWallMs }),
               move.changeMs == lastZoneChangeMs, (zoneChangeObservedMs ?? .max) > move.oldFireTrueMs,
-              let stored = (process.bridge?.document ?? storedDocument)?.alarm(rootID),
+              let stored = (process.document ?? storedDocument)?.alarm(rootID),
               case .once(let bridgeFire) = stored.repeats, bridgeFire == move.oldFireWallMs else { return nil }
         return move
     }
@@ -991,7 +991,7 @@ extension World {
     func removedFireReachShiftMs(rootID: String, fireWallMs: Int64) -> Int64? {
         guard setup.platform == .ios, oracle.liveIndex == nil,
               let reach = oracle.osRemovedFireReaches.last(where: { $0.rootID == rootID && $0.fireWallMs == fireWallMs }),
-              let live = (process.bridge?.document ?? storedDocument)?.liveOccurrence,
+              let live = (process.document ?? storedDocument)?.liveOccurrence,
               live.rootID == rootID, live.startedAtMs == fireWallMs, live.deadlineMs > wallMs,
               !oracle.occurrences.contains(where: { $0.startWallMs == fireWallMs && $0.tiedRoots.contains(rootID)
                   && $0.closeReason != "unobservable" }) else { return nil }
@@ -1042,7 +1042,7 @@ extension World {
     /// 1 h set-back relived 05:37 and the oracle judged the occurrence without pressure).
     func bindInferredOccurrencePressure(rootID: String, fireWallMs: Int64) {
         guard let daemon = ios, let index = oracle.liveIndex,
-              let live = (process.bridge?.document ?? storedDocument)?.liveOccurrence,
+              let live = (process.document ?? storedDocument)?.liveOccurrence,
               live.rootID == rootID, live.startedAtMs == fireWallMs else { return }
         for ring in daemon.alarms where ring.metadata.kind.isOccurrenceBound && ring.metadata.token == live.token
             && oracle.bindings[ring.id] == nil {
@@ -1197,7 +1197,7 @@ extension World {
     /// invariants 8 and 9), then the occurrence's deadline baseline moves to it (INACT-9).
     func oracleSnoozeAccepted(untilMs: Int64) {
         guard let index = oracle.liveIndex else {
-            if let live = process.bridge?.document?.liveOccurrence {
+            if let live = process.document?.liveOccurrence {
                 oracle.unownedSnooze = (live.rootID, live.startedAtMs, untilMs - (wallMs - nowMs))
             }
             return
@@ -1441,7 +1441,7 @@ extension World {
         let observed: (BridgeDocument?) -> Bool = { document in
             document?.occurrences.contains { $0.rootID == occurrence.rootID && $0.startedAtMs == occurrence.startWallMs } == true
         }
-        return observed(process.bridge?.document) || observed(storedDocument)
+        return observed(process.document) || observed(storedDocument)
     }
 
     /// The rings opening an occurrence of `rootID` that are audible on the platform now.
@@ -1625,7 +1625,7 @@ extension World {
     /// failed twice and the process died; the 02:54 opening found the domain damaged, the gate
     /// held until the app was suspended, and 05:56 was judged the bridge's gap).
     func notePrimaryFailureOpenings() {
-        guard process.bridge?.isAcceptingInputs == true else { return }
+        guard process.isAcceptingInputs == true else { return }
         for rootID in oracle.primaryFailures.keys.sorted() where oracle.primaryOpenedSinceFailure[rootID] == nil {
             oracle.primaryOpenedSinceFailure[rootID] = nowMs
         }

@@ -56,10 +56,10 @@ extension World {
             setScreen(on: false)
             setAppActive(false)
         case .userCompleteChallenge:
-            guard process.running, process.active, let live = process.bridge?.document?.liveOccurrence else { return }
+            guard process.running, process.active, let live = process.document?.liveOccurrence else { return }
             step(.api(.completeChallenge(rootID: live.rootID, occurrenceToken: live.token)))
         case .userSnooze(let delayMs, let doubleTap):
-            guard process.running, process.active, process.bridge?.document?.liveOccurrence != nil else {
+            guard process.running, process.active, process.document?.liveOccurrence != nil else {
                 record("plan", "ignored", [TraceField("why", "snooze needs the app in the foreground with a live occurrence")])
                 return
             }
@@ -68,16 +68,16 @@ extension World {
             // has it as its own line.
             if doubleTap { enqueueReactive(.userSnooze(delayMs: delayMs, doubleTap: false), afterMs: userRNG.int(in: 100...400)) }
         case .userSkipSnooze:
-            guard process.running, process.active, let live = process.bridge?.document?.liveOccurrence,
-                  let alarmID = process.bridge?.document?.root(live.rootID)?.alarmID else {
+            guard process.running, process.active, let live = process.document?.liveOccurrence,
+                  let alarmID = process.document?.root(live.rootID)?.alarmID else {
                 record("plan", "ignored", [TraceField("why", "skip needs the app in the foreground with a live occurrence")])
                 return
             }
             lastSkipRequestMs = nowMs
             step(.api(.skipOneTimeSnooze(occurrenceToken: live.token, alarmIDs: [alarmID])))
         case .userAbandon(let wrongAlarm):
-            guard process.running, process.active, let live = process.bridge?.document?.liveOccurrence,
-                  let alarmID = process.bridge?.document?.root(live.rootID)?.alarmID else {
+            guard process.running, process.active, let live = process.document?.liveOccurrence,
+                  let alarmID = process.document?.root(live.rootID)?.alarmID else {
                 record("plan", "ignored", [TraceField("why", "abandon needs the app in the foreground with a live occurrence")])
                 return
             }
@@ -143,7 +143,7 @@ extension World {
     func performAppAction(_ action: PlanAction) {
         switch action {
         case .appShowChallenge:
-            guard process.running, process.active, process.bridge?.document?.liveOccurrence != nil else { return }
+            guard process.running, process.active, process.document?.liveOccurrence != nil else { return }
             process.challengeShown = true
             process.jsStalled = setup.jsStallOneIn > 0 && jsRNG.uniform(below: UInt64(setup.jsStallOneIn)) == 0
             sendForegroundContext()
@@ -152,7 +152,7 @@ extension World {
             guard process.running, process.stint == stint, process.challengeShown else { return }
             sendForegroundContext()
         case .appPeekAction:
-            guard process.running, process.active, process.bridge?.isAcceptingInputs == true else { return }
+            guard process.running, process.active, process.isAcceptingInputs == true else { return }
             step(.api(.peekLastAlarmAction))
         case .appGetScheduledAlarmTimes:
             guard process.running, process.active else { return }
@@ -268,7 +268,7 @@ extension World {
                 scenarioFailures.append("\(line): expected the last getScheduledAlarmTimes call \(rejected ? "rejected" : "answered"), but it was \(was.map { $0 ? "rejected" : "answered" } ?? "never answered")")
             }
         case .expectDroppedCount(let count, let line):
-            let document = process.bridge?.document ?? storedDocument
+            let document = process.document ?? storedDocument
             if (document?.droppedCount ?? 0) != count {
                 scenarioFailures.append("\(line): expected dropped count \(count), but it is \(document?.droppedCount ?? 0)")
             }
@@ -291,8 +291,8 @@ extension World {
     /// The snooze button of the challenge screen: JS reads the live occurrence (as
     /// `getActiveWakeOccurrence` gives it) and asks for a snooze until now + `delayMs`.
     func snooze(delayMs: Int64) {
-        guard process.running, process.active, let live = process.bridge?.document?.liveOccurrence,
-              let alarmID = process.bridge?.document?.root(live.rootID)?.alarmID else { return }
+        guard process.running, process.active, let live = process.document?.liveOccurrence,
+              let alarmID = process.document?.root(live.rootID)?.alarmID else { return }
         snoozeRequests.append((wallMs, wallMs + delayMs))
         pressureAtSnoozeRequest = groundTruthRings().filter { id in
             oracle.liveIndex.map { oracle.bindings[id] == oracle.occurrences[$0].id } ?? false
@@ -306,7 +306,7 @@ extension World {
     /// leaves the foreground or the process dies.
     func sendForegroundContext() {
         guard process.running, process.active, process.challengeShown else { return }
-        let live = process.bridge?.document?.liveOccurrence != nil
+        let live = process.document?.liveOccurrence != nil
         if live { noteChallengeRendered() }
         step(.api(.setForegroundAlarmContext(ForegroundAlarmContext(appActive: true, wakeSessionEstablished: live,
                                                                    challengeScreenVisible: live, onChallengeScreen: false))))

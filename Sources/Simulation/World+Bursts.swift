@@ -64,9 +64,9 @@ extension World {
 
     /// The root JS names for an alarm: the live occurrence's root when it is of that alarm.
     func jsRootID(alarmID: String?) -> String? {
-        let live = process.bridge?.document?.liveOccurrence
+        let live = process.document?.liveOccurrence
         guard let alarmID else { return live?.rootID }
-        if let live, process.bridge?.document?.root(live.rootID)?.alarmID == alarmID { return live.rootID }
+        if let live, process.document?.root(live.rootID)?.alarmID == alarmID { return live.rootID }
         return alarms.first { $0.id == alarmID }?.roots.first?.id
     }
 
@@ -82,11 +82,11 @@ extension World {
         case .userMuteBurst:
             userMuteBurst()
         case .appRecordAudible(let alarmID):
-            guard process.running, process.bridge?.isAcceptingInputs == true, let rootID = jsRootID(alarmID: alarmID) else { return }
+            guard process.running, process.isAcceptingInputs == true, let rootID = jsRootID(alarmID: alarmID) else { return }
             sound.note(rootID, in: \.jsRecordedRoots)  // SND-14 truth: JS's own claim
             step(.api(.recordAudibleAlarm(alarmID: rootID)))
         case .appResetAudibleCount:
-            guard process.running, process.bridge?.isAcceptingInputs == true else { return }
+            guard process.running, process.isAcceptingInputs == true else { return }
             step(.api(.resetAudibleAlarmCount))
         case .expectSound(let alarmID, let name, let line):
             let rings = audibleRings().filter { $0.metadata.alarmID == alarmID }
@@ -95,7 +95,7 @@ extension World {
                 scenarioFailures.append("\(line): expected \(alarmID) to sound \(name), but it plays \(played.isEmpty ? "nothing" : played.map(\.description).joined(separator: ", "))")
             }
         case .expectAudibleCount(let count, let line):
-            let recorded = process.bridge?.document?.audibleAlarmIDs ?? storedDocument?.audibleAlarmIDs ?? []
+            let recorded = process.document?.audibleAlarmIDs ?? storedDocument?.audibleAlarmIDs ?? []
             if recorded.count != count {
                 scenarioFailures.append("\(line): expected \(count) audible alarm IDs, but the bridge records \(recorded.count) (\(recorded.joined(separator: ",")))")
             }
@@ -112,7 +112,7 @@ extension World {
     /// JS rendered the challenge (fuzz only): it may record the alarm it was opened from (SND-14),
     /// reset the count, interact with the challenge or stall (FG-14, FG-15), and start bursts.
     func jsChallengeShown() {
-        guard setup.reactiveUser, randomBehaviourActs, let live = process.bridge?.document?.liveOccurrence else { return }
+        guard setup.reactiveUser, randomBehaviourActs, let live = process.document?.liveOccurrence else { return }
         if burstRNG.chance(Ratio(1, 4)) { enqueueReactive(.appResetAudibleCount, afterMs: 50) }
         let openedFromRing = audibleRings().contains { $0.metadata.rootID == live.rootID }
         if openedFromRing && burstRNG.chance(Ratio(1, 2)) {

@@ -148,7 +148,7 @@ extension World {
     /// A shift of the live occurrence's deadline that no ready bridge step has seen yet: a reboot
     /// before one runs makes it unobservable for good (``revertUnseenLiveShift()``).
     func noteUnseenLiveShift(occurrenceID: Int, deltaMs: Int64) {
-        guard !(process.running && !process.suspended && process.bridge?.isAcceptingInputs == true) else { unseenLiveShift = nil; return }
+        guard !(process.running && !process.suspended && process.isAcceptingInputs == true) else { unseenLiveShift = nil; return }
         if let shift = unseenLiveShift, shift.occurrenceID == occurrenceID, process.lastReadyStepMs < shift.sinceMs {
             unseenLiveShift = (occurrenceID, shift.deltaMs + deltaMs, shift.sinceMs)
         } else {
@@ -237,7 +237,7 @@ extension World {
         lastWallClockChangeMs = nowMs
         noteSnoozeClockChange()  // SNZ-20: the bridge must rebase the snooze ring when it runs
         if abs(deltaMs) > setup.clockChangeThresholdMs { lastFrameChangeMs = nowMs }  // SCH-18, REC-8
-        let runningBridge = process.running && !process.suspended && process.bridge?.isAcceptingInputs == true
+        let runningBridge = process.running && !process.suspended && process.isAcceptingInputs == true
         // [limit] clock-jump-ambiguous-start, iOS, REC-9, IOS-4: iOS holds the significant-time-
         // change notification of a suspended app until it resumes, and an app cannot tell that it
         // was suspended, so the bridge dates a correction by its own clock readings only (it dates

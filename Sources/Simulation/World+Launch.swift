@@ -45,6 +45,8 @@ struct LaunchWorldState {
     var completionRequested: (rootID: String, token: String)?
     /// Every root ID the user's alarms ever had, sorted (invariant 42).
     var knownRootIDs: [String] = []
+    /// ``World/alarmsChanges`` when `alarms` was last folded into `knownRootIDs`.
+    var knownRootIDsAtChange: UInt64?
     /// Since when (true ms) a held launch gate's conditions have been clear (invariant 35).
     var gateClearSinceMs: Int64?
     /// When (true ms) an iOS gate released while protected data was unavailable (invariant 35).

@@ -196,7 +196,7 @@ extension World {
             // (An alarm an older version saved, a legacy install's, was accepted before this run:
             // the bridge restored its previous definition, so it stays configured.)
             if !jsSaves.accepted.contains(alarmID), alarms.contains(where: { $0.id == alarmID }),
-               (process.bridge?.document ?? storedDocument)?.alarm(alarmID) == nil {
+               (process.document ?? storedDocument)?.alarm(alarmID) == nil {
                 // SCH-10: the bridge removed the brand-new alarm; it is not configured.
                 alarms.removeAll { $0.id == alarmID }
                 unscheduleOracleFireTimes(alarmID: alarmID)

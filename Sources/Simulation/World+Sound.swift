@@ -175,7 +175,7 @@ extension World {
             // and the process died; the old ring rang with the old definition's sound).
             let previous = (jsSaves.keptPrevious + jsSaves.interruptedPrevious).filter { $0.id == metadata.alarmID }
             let candidates = [soundSettings(alarmID: metadata.alarmID), jsSaves.pending.first { $0.id == metadata.alarmID }?.sounds,
-                              (process.bridge?.document ?? storedDocument)?.alarm(metadata.alarmID)?.sounds]
+                              (process.document ?? storedDocument)?.alarm(metadata.alarmID)?.sounds]
                 + previous.map(\.sounds)
             guard candidates.contains(where: { $0?.allSounds.contains(name) == true }) else {
                 violate("never-silent-by-sound-choice", [], "ring \(id) of \(metadata.rootID) plays \(name), which is not a sound of its alarm")
@@ -211,7 +211,7 @@ extension World {
     /// Invariant 47 after every bridge step: each recorded audible ID reached alerting
     /// unsuppressed, was a burst whose playback began, or was recorded by JS.
     func checkHonestAudibleRecord() {
-        guard !stopped, let recorded = process.bridge?.document?.audibleAlarmIDs else { return }
+        guard !stopped, let recorded = process.document?.audibleAlarmIDs else { return }
         for rootID in recorded where !sound.alertedRoots.contains(rootID) && !sound.burstRoots.contains(rootID)
             && !sound.jsRecordedRoots.contains(rootID) {
             violate("honest-audible-record", [], "\(rootID) is recorded as audible but never alerted unsuppressed, never had a burst play, and JS never recorded it (SND-13)")
@@ -255,7 +255,7 @@ extension World {
 
     /// Keeps the rings a bridge process has seen alerting (sound-sequence's observability).
     func noteBelievedAlerting() {
-        guard let believed = process.bridge?.believedAlerting else { return }
+        guard let believed = process.believedAlerting else { return }
         for id in believed where !sound.believedRings.contains(id) {
             sound.believedRings.append(id)
             if sound.believedRings.count > 256 { sound.believedRings.removeFirst() }

@@ -97,9 +97,76 @@ enum PlanActionText {
         case .appContextHeartbeat(let stint): text = "appContextHeartbeat(stint: " + String(stint) + ")"
         case .userEditTitle(let alarmID, let title):
             text = "userEditTitle(alarmID: " + alarmID.debugDescription + ", title: " + title.debugDescription + ")"
-        default: text = "\(action)"
+        default: text = bareName(action) ?? scalarPayloadText(action) ?? "\(action)"
         }
         assert(text == "\(action)", "PlanActionText differs from the default description: \(text) vs \(action)")
         return text
+    }
+
+    /// A case without payload: its name, as reflection prints it.
+    static func bareName(_ action: PlanAction) -> String? {
+        switch action {
+        case .userUnlock: "userUnlock"
+        case .userForceQuit: "userForceQuit"
+        case .userSkipSnooze: "userSkipSnooze"
+        case .appLaunch: "appLaunch"
+        case .deviceReboot: "deviceReboot"
+        case .userReinstall: "userReinstall"
+        case .faultRevokeExactPermission: "faultRevokeExactPermission"
+        case .faultGrantExactPermission: "faultGrantExactPermission"
+        case .faultWrongInstantAlert: "faultWrongInstantAlert"
+        case .faultOSUpdate: "faultOSUpdate"
+        case .userAppUpdate: "userAppUpdate"
+        case .faultForceStop: "faultForceStop"
+        case .faultPlaybackFailure: "faultPlaybackFailure"
+        case .userStartWalk: "userStartWalk"
+        case .faultWorkoutLost: "faultWorkoutLost"
+        case .userVolumeKey: "userVolumeKey"
+        case .userLowerAlarmVolume: "userLowerAlarmVolume"
+        case .userStartWakeUpCheck: "userStartWakeUpCheck"
+        case .appReconcileStepTracking: "appReconcileStepTracking"
+        case .userMuteBurst: "userMuteBurst"
+        case .appResetAudibleCount: "appResetAudibleCount"
+        default: nil
+        }
+    }
+
+    /// A case whose payload is strings, numbers and flags, as reflection prints it (issue 20:
+    /// reflection was 2–3 % of a campaign); nil for the rest.
+    static func scalarPayloadText(_ action: PlanAction) -> String? {
+        switch action {
+        case .userStop(let alarmID): "userStop(alarmID: " + optional(alarmID) + ")"
+        case .userEditTime(let alarmID, let hour, let minute):
+            "userEditTime(alarmID: " + alarmID.debugDescription + ", hour: " + String(hour) + ", minute: " + String(minute) + ")"
+        case .userDeleteAlarm(let alarmID): "userDeleteAlarm(alarmID: " + alarmID.debugDescription + ")"
+        case .userSnooze(let delayMs, let doubleTap): "userSnooze(delayMs: " + String(delayMs) + ", doubleTap: " + String(doubleTap) + ")"
+        case .userAbandon(let wrongAlarm): "userAbandon(wrongAlarm: " + String(wrongAlarm) + ")"
+        case .faultScheduleFailure(let count): "faultScheduleFailure(count: " + String(count) + ")"
+        case .faultInventoryReadFailure(let count): "faultInventoryReadFailure(count: " + String(count) + ")"
+        case .faultDamagedStore(let ms): "faultDamagedStore(ms: " + String(ms) + ")"
+        case .faultCapacity(let limit): "faultCapacity(" + String(limit) + ")"
+        case .faultCoalesceUpdates(let on): "faultCoalesceUpdates(" + String(on) + ")"
+        case .deviceTimeZone(let zone): "deviceTimeZone(" + zone.debugDescription + ")"
+        case .deviceSetClock(let deltaMs): "deviceSetClock(deltaMs: " + String(deltaMs) + ")"
+        case .deviceSilentMode(let on): "deviceSilentMode(" + String(on) + ")"
+        case .faultOSRemovesAlarm(let alarmID): "faultOSRemovesAlarm(alarmID: " + optional(alarmID) + ")"
+        case .faultLateDelivery(let ms): "faultLateDelivery(ms: " + String(ms) + ")"
+        case .faultGhostAlert(let ms): "faultGhostAlert(ms: " + String(ms) + ")"
+        case .deviceDoze(let on): "deviceDoze(" + String(on) + ")"
+        case .deviceCharging(let on): "deviceCharging(" + String(on) + ")"
+        case .faultAppStateWriteFailure(let count): "faultAppStateWriteFailure(count: " + String(count) + ")"
+        case .appCancelSystemAlarms(let alarmID): "appCancelSystemAlarms(alarmID: " + alarmID.debugDescription + ")"
+        case .userWalk(let steps): "userWalk(steps: " + String(steps) + ")"
+        case .userAppSwitcher(let afterMs): "userAppSwitcher(backgroundAfterMs: " + String(afterMs) + ")"
+        case .userSetHealthAccess(let granted): "userSetHealthAccess(" + String(granted) + ")"
+        case .appStartBurst(let alarmID): "appStartBurst(alarmID: " + optional(alarmID) + ")"
+        case .appRecordAudible(let alarmID): "appRecordAudible(alarmID: " + optional(alarmID) + ")"
+        default: nil
+        }
+    }
+
+    /// `Optional("a1")` or `nil`, as reflection prints an optional string.
+    static func optional(_ text: String?) -> String {
+        text.map { "Optional(" + $0.debugDescription + ")" } ?? "nil"
     }
 }

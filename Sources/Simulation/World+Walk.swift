@@ -261,7 +261,7 @@ extension World {
         walkWorld.attachedIncarnation = process.incarnation
         walkWorld.pedometer.startUpdates(fromWallMs: wallMs)
         record("healthkit", "workout-recovered", [TraceField("incarnation", String(process.incarnation))])
-        walkWorld.timingUnknown = walkWorld.timingUnknown || process.bridge?.isAcceptingInputs != true
+        walkWorld.timingUnknown = walkWorld.timingUnknown || process.isAcceptingInputs != true
         step(.workoutRecovered)
         startBackgroundBudget()
     }
@@ -279,7 +279,7 @@ extension World {
             countExemption("walk-steps-after-force-quit")  // WALK-25: steps no process can observe
         }
         guard walkWorld.pedometer.walk(steps: steps, atWallMs: wallMs, subscriberRunning: subscriber) != nil else { return }
-        let ready = process.bridge?.isAcceptingInputs == true
+        let ready = process.isAcceptingInputs == true
         let walkIsLive = oracle.liveIndex.map { oracle.occurrences[$0].id } == walkWorld.occurrenceID
         if walkIsLive, let index = oracle.liveIndex {
             if ready {
@@ -306,8 +306,8 @@ extension World {
     func performWalk(_ action: PlanAction) {
         switch action {
         case .userStartWalk:
-            guard ios != nil, process.running, process.active, let live = process.bridge?.document?.liveOccurrence,
-                  let alarmID = process.bridge?.document?.root(live.rootID)?.alarmID else {
+            guard ios != nil, process.running, process.active, let live = process.document?.liveOccurrence,
+                  let alarmID = process.document?.root(live.rootID)?.alarmID else {
                 record("plan", "ignored", [TraceField("why", "start-walk needs the app in the foreground with a live occurrence")])
                 return
             }

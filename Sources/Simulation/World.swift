@@ -46,7 +46,27 @@ struct AppProcess {
     var incarnation = 0
     var running = false
     var active = false
-    var bridge: (any BridgeUnderTest)?
+    var bridge: (any BridgeUnderTest)? {
+        didSet {  // every change of the bridge comes through here: an assignment or a mutation in place
+            guard let bridge else {
+                (document, isAcceptingInputs, foregroundSuppressed, believedAlerting) = (nil, nil, nil, nil)
+                return
+            }
+            document = bridge.document
+            isAcceptingInputs = bridge.isAcceptingInputs
+            foregroundSuppressed = bridge.foregroundSuppressed
+            believedAlerting = bridge.believedAlerting
+        }
+    }
+    /// The bridge's ``BridgeUnderTest/document``, ``BridgeUnderTest/isAcceptingInputs``,
+    /// ``BridgeUnderTest/foregroundSuppressed`` and ``BridgeUnderTest/believedAlerting`` as of its
+    /// last change; nil without a bridge. Read by the checks after every event: opening the
+    /// existential for each read copied the whole bridge (issue 20), and a bridge changes only
+    /// through `bridge` (its port is sans-I/O: its state changes only in `handle`).
+    private(set) var document: BridgeDocument?
+    private(set) var isAcceptingInputs: Bool?
+    private(set) var foregroundSuppressed: [ForegroundSuppressedProof]?
+    private(set) var believedAlerting: [AlarmUUID]?
     var storeReadSucceeded = false
     var storeReadFailed = false
     /// Last instant the bridge executed a step while ready.
@@ -118,7 +138,9 @@ final class World {
     /// True time of the latest boot (`.min` before any reboot).
     var lastBootMs: Int64 = .min
     var protectedDataAvailable = true
-    var alarms: [LogicalAlarm]
+    var alarms: [LogicalAlarm] { didSet { alarmsChanges &+= 1 } }
+    /// Counts every change of `alarms` (issue 20: a check that folds them in skips unchanged ones).
+    private(set) var alarmsChanges: UInt64 = 0
     var oracle = Oracle()
     var violations: [Violation] = []
     var exemptionCounts: [String: Int] = [:]  // lookup and increment only; reported sorted
@@ -768,7 +790,7 @@ final class World {
               metadata.kind.opensOccurrence,
               let index = oracle.passedOver.lastIndex(where: { $0.rootID == metadata.rootID && $0.fireWallMs == fire }) else { return }
         let seen = PassedOverRingTime(rootID: metadata.rootID, ringTimeMs: fire)
-        if (process.bridge?.document ?? storedDocument)?.passedOverRingTimes?.contains(seen) == true { return }
+        if (process.document ?? storedDocument)?.passedOverRingTimes?.contains(seen) == true { return }
         oracle.passedOver.remove(at: index)
         record("oracle", "pass-over-withdrawn", [TraceField("root", metadata.rootID), TraceField("ring-time", String(fire))])
     }
@@ -1079,7 +1101,7 @@ final class World {
             enqueue(.toRunningApp(.nextAlarmClockRead(triggerWallMs: trigger)), afterMs: 1)
         case .playSystemSound(let id):
             if let manager = android, !manager.userUnlocked, manager.ringingStatus(id) == nil,
-               let sound = process.bridge?.document?.row(id)?.soundName,
+               let sound = process.document?.row(id)?.soundName,
                manager.parameters.credentialStoredSounds.contains(sound) { cover(.credentialSoundFallbackBeforeUnlock) }  // SND-9, issue 18
             onAlarmManager { $0.playSystemSound(id) }
         case .appendJournal(let entry):
@@ -1162,7 +1184,7 @@ final class World {
             onAlarmManager { $0.stopRinging(id) }
         case .startRinging(let id):
             // The ringing service reads the ring's persisted record, sound included (SND-5).
-            guard let row = process.bridge?.document?.row(id) else { return }
+            guard let row = process.document?.row(id) else { return }
             onAlarmManager { $0.startRinging(id, metadata: row.metadata, soundName: row.soundName) }
         case .startBurst(let request):
             platformStartBurst(request)
@@ -1211,7 +1233,7 @@ final class World {
         case .setStepTracking(let on):
             setStepTracking(on)
         case .startRingingSuppressionExempt(let id):
-            guard let row = process.bridge?.document?.row(id) else { return }
+            guard let row = process.document?.row(id) else { return }
             onAlarmManager { $0.startRingingSuppressionExempt(id, metadata: row.metadata, soundName: row.soundName) }  // SND-5
         case .setMainActivityShowWhenLocked(let on):
             onAlarmManager { $0.setMainActivityShowWhenLocked(on) }

@@ -143,3 +143,47 @@ struct IdentityVectorTests {
         }
     }
 }
+
+/// AlarmUUID holds its 16 bytes inline (issue 20); its order, equality, hash and text must be
+/// those of the bytes.
+@Suite("AlarmUUID inline storage keeps the byte semantics")
+struct AlarmUUIDStorageTests {
+    static func pseudoRandomIDs(_ count: Int) -> [AlarmUUID] {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        return (0..<count).map { _ in
+            AlarmUUID(bytes: (0..<16).map { _ in
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                return UInt8(truncatingIfNeeded: state >> 59)  // few values: many shared prefixes
+            })
+        }
+    }
+
+    @Test("order is the bytes' lexicographic order and the strings' order; equality is the bytes'")
+    func orderAndEquality() {
+        let ids = Self.pseudoRandomIDs(300)
+        for (lhs, rhs) in zip(ids, ids.dropFirst() + ids.prefix(1)) {
+            #expect((lhs < rhs) == lhs.bytes.lexicographicallyPrecedes(rhs.bytes))
+            #expect((lhs < rhs) == (lhs.description < rhs.description))
+            #expect((lhs == rhs) == (lhs.bytes == rhs.bytes))
+            #expect(AlarmUUID(bytes: lhs.bytes) == lhs)
+            #expect(AlarmUUID(string: lhs.description) == lhs)
+        }
+    }
+
+    @Test("equal identifiers hash equal and work as set members")
+    func hashing() {
+        let ids = Self.pseudoRandomIDs(200)
+        let set = Set(ids)
+        #expect(set.count == Set(ids.map(\.description)).count)
+        for id in ids {
+            #expect(set.contains(AlarmUUID(bytes: id.bytes)))
+            #expect(id.hashValue == AlarmUUID(string: id.description)?.hashValue)
+        }
+    }
+
+    @Test("the Android request code reads the first four bytes")
+    func requestCode() {
+        let id = AlarmUUID(bytes: [0xFF, 0x12, 0x34, 0x56] + [UInt8](repeating: 7, count: 12))
+        #expect(RingIdentity.requestCode(of: id) == 0x7F12_3456)
+    }
+}
