@@ -29,12 +29,17 @@ enum ArgumentValues {
     /// A root seed: a decimal integer 0…2^64−1.
     static func seed(_ text: String, option: String = "--seed") throws(UsageError) -> UInt64 {
         guard let seed = decimal(text) else {
-            if !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
-                throw UsageError("'\(text)' is not a seed: it is larger than the largest seed, \(UInt64.max)")
-            }
+            if let tooLarge = tooLargeText(text) { throw UsageError(tooLarge) }
             throw UsageError("'\(text)' is not a seed; \(option) takes a non-negative integer, e.g. \(option) 4711")
         }
         return seed
+    }
+
+    /// "'N' is not a seed: it is larger than the largest seed, …" for all-digit text past
+    /// UInt64.max; nil for other text.
+    static func tooLargeText(_ text: String) -> String? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        return "'\(text)' is not a seed: it is larger than the largest seed, \(UInt64.max)"
     }
 
     /// `A..B` (inclusive, A ≤ B) or a single `N`.
@@ -44,12 +49,12 @@ enum ArgumentValues {
         switch parts.count {
         case 1:
             guard let seed = decimal(text) else {
-                throw UsageError("invalid --seeds '\(text)': '\(text)' is not a seed; \(hint)")
+                throw UsageError("invalid --seeds '\(text)': \(tooLargeText(text) ?? "'\(text)' is not a seed"); \(hint)")
             }
             return seed...seed
         case 2:
             for part in parts where decimal(part) == nil {
-                let what = part.isEmpty ? "a bound is missing" : "'\(part)' is not a seed"
+                let what = part.isEmpty ? "a bound is missing" : tooLargeText(part) ?? "'\(part)' is not a seed"
                 throw UsageError("invalid --seeds '\(text)': \(what); \(hint)")
             }
             let first = decimal(parts[0])!, last = decimal(parts[1])!

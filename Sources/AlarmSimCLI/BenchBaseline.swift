@@ -143,6 +143,19 @@ struct BenchBaseline {
 
     // MARK: - Report
 
+    /// The least CPU time per side for which a ratio is stated without a warning: below it one
+    /// run's ratio is off by up to ±30 % on a shared machine (a `--quick` comparison is about
+    /// 0.1 s per side; newcomer report, eighteenth session).
+    static let reliableCPUNs: Int64 = 2_000_000_000
+
+    /// The warning for a figure measured on too little CPU time, nil when there was enough.
+    static func smallSampleWarning(_ figure: PlatformFigure) -> String? {
+        let least = min(figure.baseline.cpuNs, figure.current.cpuNs)
+        guard least < reliableCPUNs else { return nil }
+        return "too small a sample for a speed-up: \(BenchReport.grouped(least / 1_000_000)) ms of CPU on one side "
+            + "(below \(reliableCPUNs / 1_000_000_000) s a ratio can be off by ±30 %; raise --baseline-seeds)"
+    }
+
     /// Stdout lines: one per platform.
     func summaryLines() -> [String] {
         if let failure { return ["NOT MEASURED: baseline comparison: \(failure)"] }
@@ -151,6 +164,7 @@ struct BenchBaseline {
             return "baseline \(figure.platform.rawValue): CPU speed-up \(BenchReport.fixed(figure.cpuSpeedUpHundredths, scale: 100)) × "
                 + "(\(BenchReport.fixed(figure.baseline.milliSeedsPerCPUSecond, scale: 1_000)) → "
                 + "\(BenchReport.fixed(figure.current.milliSeedsPerCPUSecond, scale: 1_000)) seeds per CPU-second), \(identity)"
+                + (Self.smallSampleWarning(figure).map { "; " + $0 } ?? "")
         }
     }
 
@@ -173,6 +187,7 @@ struct BenchBaseline {
                 + "| \(BenchReport.fixed(figure.cpuSpeedUpHundredths, scale: 100)) × | \(BenchReport.fixed(figure.wallSpeedUpHundredths, scale: 100)) × "
                 + "| \(BenchReport.cell(identity)) |")
         }
-        return lines
+        let warnings = figures.compactMap { figure in Self.smallSampleWarning(figure).map { "- \(figure.platform.rawValue): \($0)." } }
+        return warnings.isEmpty ? lines : lines + [""] + warnings
     }
 }

@@ -71,9 +71,11 @@ public struct CampaignShard: Sendable, Equatable, Codable {
     /// - Returns: nil when the range has fewer seeds than shards and this block is empty.
     public func block(of seeds: ClosedRange<UInt64>) -> ClosedRange<UInt64>? {
         let size = seeds.upperBound - seeds.lowerBound + 1  // ≤ Campaign.seedCountMax, so × count fits
-        let start = seeds.lowerBound + size * UInt64(index - 1) / UInt64(count)
-        let end = seeds.lowerBound + size * UInt64(index) / UInt64(count)
-        return start < end ? start...(end - 1) : nil
+        // Offsets from the lower bound, so the exclusive end of a block ending at UInt64.max
+        // never has to be formed (it overflowed: `--seeds 18446744073709551615 --shard 1/1`).
+        let startOffset = size * UInt64(index - 1) / UInt64(count)
+        let endOffset = size * UInt64(index) / UInt64(count)
+        return startOffset < endOffset ? (seeds.lowerBound + startOffset)...(seeds.lowerBound + (endOffset - 1)) : nil
     }
 }
 

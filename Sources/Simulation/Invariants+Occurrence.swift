@@ -82,6 +82,13 @@ enum OccurrenceChecks {
         return nil
     }
 
+    /// Whether `lhs` and `rhs` are one array storage (hence equal): a copy not written to since.
+    static func sameStorage<Element>(_ lhs: [Element], _ rhs: [Element]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        guard !lhs.isEmpty else { return true }
+        return lhs.withUnsafeBufferPointer { left in rhs.withUnsafeBufferPointer { right in left.baseAddress == right.baseAddress } }
+    }
+
     /// Whether the ascending `sorted` holds `id`, by binary search (issue 20: the root IDs ever
     /// known were scanned on every reply).
     static func sortedContains(_ sorted: [String], _ id: String) -> Bool {
@@ -134,6 +141,14 @@ extension World {
     /// Invariants 12, 17 and 22 on every durable write of the bridge document.
     func checkPersistedOccurrences(_ document: BridgeDocument) {
         guard !stopped else { return }
+        // The same occurrence records as the last write checked here, and as the last write
+        // (the same storage, so the same values): every check below would answer as it did
+        // then, when it passed (issue 20: the history was walked on every write).
+        if let checked = launchState.lastCheckedOccurrences, OccurrenceChecks.sameStorage(document.occurrences, checked),
+           let persisted = launchState.lastPersisted, OccurrenceChecks.sameStorage(persisted.occurrences, checked) {
+            launchState.lastPersisted = document
+            return
+        }
         if let message = OccurrenceChecks.singleOwner(document) {
             violate("single-owner", [], message)
             return
@@ -142,7 +157,11 @@ extension World {
         // only (issue 20: was a flatMap and a scan per occurrence), and built only when a record
         // is new: a known record's identity check does not read it.
         var policies: [String: InactivityPolicy]?
-        for record in document.occurrences {
+        let checked = launchState.lastCheckedOccurrences ?? []
+        for (index, record) in document.occurrences.enumerated() {
+            // The record this check saw at this place last time, unchanged: its token's identity
+            // was then found equal or recorded, and neither changes since, so it passes again.
+            if index < checked.count && checked[index] == record { continue }
             let known = launchState.identities[record.token]
             var configured: InactivityPolicy?
             if known == nil {
@@ -163,6 +182,7 @@ extension World {
             return
         }
         launchState.lastPersisted = document
+        launchState.lastCheckedOccurrences = document.occurrences
     }
 
     /// Each root's configured inactivity policy by root ID, the first root of an ID winning.

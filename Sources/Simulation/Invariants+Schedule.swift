@@ -62,8 +62,14 @@ extension World {
             return
         }
         var seen: [(proof: ForegroundSuppressedProof, sinceMs: Int64)] = []
-        for proof in proofs {
-            let since = suppressionProofsSeen.first { $0.proof == proof }?.sinceMs ?? nowMs
+        seen.reserveCapacity(proofs.count)
+        let previous = suppressionProofsSeen
+        for (index, proof) in proofs.enumerated() {
+            // Usually the same proofs in the same order as last time: the entry at the same index
+            // first (issue 20: a scan per proof). Equal proofs always carry one `sinceMs`, so it
+            // answers as the scan for the first equal entry does.
+            let since = (index < previous.count && previous[index].proof == proof ? previous[index].sinceMs : nil)
+                ?? previous.first { $0.proof == proof }?.sinceMs ?? nowMs
             if since < lastFrameChangeMs && process.lastReadyStepMs > lastFrameChangeMs {
                 let what = lastFrameChangeMs == lastZoneChangeMs ? "time-zone change" : "wall-clock change"
                 violate("registered-means-present", [], "the foregroundSuppressed proof of \(proof.rootID) for its occurrence at \(localTimeText(proof.occurrenceStartedAtMs)) still stands after the \(what) \(HumanText.duration(nowMs - lastFrameChangeMs)) ago (SCH-18: a clock or time-zone change clears it)")

@@ -41,6 +41,8 @@ struct LaunchWorldState {
     var identities: [String: OccurrenceChecks.Identity] = [:]
     /// The document as last persisted, for per-write diffs (invariants 12, 17, 22).
     var lastPersisted: BridgeDocument?
+    /// The occurrence records of the last write whose invariants 12, 17 and 22 were checked.
+    var lastCheckedOccurrences: [OccurrenceRecord]?
     /// The (root, token) JS asked to complete in the step now running, if any (invariant 22).
     var completionRequested: (rootID: String, token: String)?
     /// Every root ID the user's alarms ever had, sorted (invariant 42).

@@ -166,6 +166,9 @@ struct BenchCommandTests {
         #expect(figure.cpuSpeedUpHundredths == 300)
         #expect(figure.wallSpeedUpHundredths == 150)
         #expect(figure.current.milliSeedsPerCPUSecond == 10_000)
+        #expect(BenchBaseline.smallSampleWarning(figure)?.contains("1,000 ms of CPU") == true, "1 s on one side is too little")
+        figure.current.cpuNs = 2_500_000_000
+        #expect(BenchBaseline.smallSampleWarning(figure) == nil)
     }
 
     @Test("bench --baseline-only against the same release binary reports identical behaviour and a ratio near 1",
@@ -180,7 +183,8 @@ struct BenchCommandTests {
         #expect(run.status == 0, "stderr: \(run.errors)")
         let lines = run.output.split(separator: "\n")
         #expect(lines.count == 2, "one line per platform")
-        #expect(lines.allSatisfy { $0.hasPrefix("baseline ") && $0.hasSuffix("behaviour identical") })
+        #expect(lines.allSatisfy { $0.hasPrefix("baseline ") && $0.contains("behaviour identical") })
+        #expect(lines.allSatisfy { $0.contains("too small a sample") }, "5 seeds are far below 2 s of CPU: the ratio is flagged")
         let report = try String(contentsOfFile: path, encoding: .utf8)
         #expect(report.contains("## Against a baseline binary (`--baseline`)"))
         #expect(report.contains("identical (summaries; 5 trace hashes)"))

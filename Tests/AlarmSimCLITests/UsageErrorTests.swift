@@ -48,6 +48,8 @@ struct UsageErrorTests {
         UsageCase(arguments: ["fuzz", "--seeds", "..3"], mentions: ["bound is missing"]),
         UsageCase(arguments: ["fuzz", "--seeds", "1...3"], mentions: ["'1...3'", "A..B"]),
         UsageCase(arguments: ["fuzz", "--seeds", "-4"], mentions: ["'-4' is not a seed"]),
+        UsageCase(arguments: ["fuzz", "--seeds", "1..99999999999999999999"], mentions: ["larger than the largest seed, 18446744073709551615"]),
+        UsageCase(arguments: ["fuzz", "--seeds", "99999999999999999999"], mentions: ["larger than the largest seed"]),
         UsageCase(arguments: ["fuzz", "--seeds", "1..2", "--seeds", "3..4"], mentions: ["given 2 times", "once"]),
         UsageCase(arguments: ["fuzz", "--platform", "windows"], mentions: ["unknown platform 'windows'", "ios, android or both"]),
         UsageCase(arguments: ["fuzz", "--defect", "gremlins"],

@@ -77,6 +77,19 @@ struct ShardTests {
         #expect(summary.failing.first?.repro == "alarmsim replay --platform android --seed 13 --defect test-trap")
     }
 
+    @Test("shards of ranges that end at the largest seed cover them exactly, without overflow")
+    func shardsReachTheLargestSeed() {
+        let top = UInt64.max
+        for seeds in [top...top, (top - 5)...top, (top - 1)...top] {
+            for count in 1...4 {
+                let blocks = (1...count).compactMap { CampaignShard(index: $0, count: count).block(of: seeds) }
+                #expect(blocks.first?.lowerBound == seeds.lowerBound && blocks.last?.upperBound == top)
+                #expect(blocks.reduce(UInt64(0)) { $0 + UInt64($1.count) } == UInt64(seeds.count))
+                #expect(zip(blocks, blocks.dropFirst()).allSatisfy { $0.upperBound + 1 == $1.lowerBound })
+            }
+        }
+    }
+
     @Test("the test-only trapping defect is not a listed defect")
     func testTrapIsHidden() {
         #expect(!KnownDefect.listed.contains(.testTrap))
