@@ -215,9 +215,9 @@ extension BridgeCore {
         // Looked up by ID only, never iterated (issue 20: each was a scan per wanted ring); the
         // first of an ID wins, as the scans they replace found it. `rows` follows every change
         // this sync makes to the document's rows before the last lookup (`adopt`).
-        let held = ReconcileLookups.firstByID(present, id: \.id)
-        var rows = ReconcileLookups.firstByID(document?.rings ?? [], id: \.id)
-        let inFlightIDs = Set(inFlight)
+        let held = RingsByID(present)
+        var rows = RingsByID(document?.rings ?? [])
+        let inFlightIDs = RingIDSet(inFlight)
         let desired = wanted.map { request in
             // BOOT-9: an adopted legacy ID lives only as long as the daemon holds it; a primary
             // registered again gets its ID-2 identity.
@@ -260,7 +260,7 @@ extension BridgeCore {
             if request.metadata.kind == .seed && !seedsAdmitted { withheldSeeds = true; continue }
             if row == nil && !repairAlerting {
                 adopt(request, now: now)  // BOOT-9: a live daemon ID we lost the row of is adopted unchanged
-                rows[request.id] = document?.row(request.id)
+                rows.replace(request.id, with: document?.row(request.id))
                 continue
             }
             if let row, held.state != .alerting, !row.delivered, row.fireWallMs <= now.wallMs,
@@ -278,7 +278,7 @@ extension BridgeCore {
             schedules.append(request)
         }
 
-        let desiredIDs = Set(desired.map(\.id))  // membership only
+        let desiredIDs = RingIDSet(desired.map(\.id))
         for held in present where !desiredIDs.contains(held.id) {
             let row = rows[held.id]
             if let alarmID = row?.metadata.alarmID, !inScope(alarmID) || busyFamilies.contains(alarmID) { continue }
@@ -368,7 +368,8 @@ extension BridgeCore {
     }
 }
 
-/// Lookup tables a sync builds once (issue 20).
+/// Lookup tables a sync builds once (issue 20). None is iterated, so no hash order reaches
+/// behaviour; each answers exactly what the scan it replaces answered.
 enum ReconcileLookups {
     /// Each ID's first element of `elements`, as `elements.first { $0[keyPath: id] == key }` finds it.
     static func firstByID<Element>(_ elements: [Element], id: KeyPath<Element, AlarmUUID>) -> [AlarmUUID: Element] {
@@ -376,4 +377,61 @@ enum ReconcileLookups {
         for element in elements where table[element[keyPath: id]] == nil { table[element[keyPath: id]] = element }
         return table
     }
+}
+
+/// A value named by a ring ID (a registry row, a held ring).
+protocol RingIdentified {
+    var id: AlarmUUID { get }
+}
+
+extension RingRow: RingIdentified {}
+extension PlatformAlarm: RingIdentified {}
+
+/// Elements (registry rows, held rings) by ring ID, answering `first { $0.id == key }`: a binary
+/// search when the elements are sorted by ID (the registry and a sorted inventory are; the first
+/// of equal IDs is found), else a table of each ID's first element. Hashing every ID of every
+/// sync cost more than the scans it replaced once the history grew (issue 20).
+struct RingsByID<Element: RingIdentified> {
+    private let elements: [Element]
+    private let table: [AlarmUUID: Element]?
+    /// Answers changed since (``replace(_:with:)``), latest last.
+    private var replaced: [(id: AlarmUUID, element: Element?)] = []
+
+    init(_ elements: [Element]) {
+        self.elements = elements
+        var sorted = true
+        for index in elements.indices.dropFirst() where elements[index].id < elements[index - 1].id {
+            sorted = false
+            break
+        }
+        table = sorted ? nil : ReconcileLookups.firstByID(elements, id: \.id)
+    }
+
+    subscript(key: AlarmUUID) -> Element? {
+        if !replaced.isEmpty, let change = replaced.last(where: { $0.id == key }) { return change.element }
+        if let table { return table[key] }
+        var low = 0, high = elements.count
+        while low < high {  // the first index whose ID is not below `key`
+            let middle = (low + high) / 2
+            if elements[middle].id < key { low = middle + 1 } else { high = middle }
+        }
+        return low < elements.count && elements[low].id == key ? elements[low] : nil
+    }
+
+    /// From now on `key` answers `element` (the sync changed that row).
+    mutating func replace(_ key: AlarmUUID, with element: Element?) {
+        replaced.append((key, element))
+    }
+}
+
+/// Membership of ring IDs: a scan of a few, a hash set of many (issue 20).
+struct RingIDSet {
+    private let few: [AlarmUUID]
+    private let many: Set<AlarmUUID>?
+
+    init(_ ids: [AlarmUUID]) {
+        if ids.count > 16 { (few, many) = ([], Set(ids)) } else { (few, many) = (ids, nil) }
+    }
+
+    func contains(_ id: AlarmUUID) -> Bool { many?.contains(id) ?? few.contains(id) }
 }

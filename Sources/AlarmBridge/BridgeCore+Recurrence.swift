@@ -240,7 +240,7 @@ extension BridgeCore {
                                    plan: RecurrencePlan? = nil) {
         guard let document else { return }
         let replaced = saves.pending.compactMap(\.previous).flatMap(\.roots).map(\.id)
-        let presentIDs = Set(present.map(\.id)), desiredIDs = Set(desired.map(\.id))  // membership only (issue 20)
+        let presentIDs = RingIDSet(present.map(\.id)), desiredIDs = RingIDSet(desired.map(\.id))  // issue 20
         var dropped = (document.dropped ?? []).filter { entry in
             entry.reason == .capacity && !presentIDs.contains(entry.id)
                 && (desiredIDs.contains(entry.id) || replaced.contains(entry.rootID))
