@@ -58,10 +58,17 @@ enum OccurrenceChecks {
     static func completionScope(before: BridgeDocument?, after: BridgeDocument, requested: (rootID: String, token: String)?) -> String? {
         // Each token's first record before the write, looked up by key only (issue 20: was a scan
         // of the whole history per completed record).
-        var stateBefore: [String: OccurrenceState] = [:]
-        for record in before?.occurrences ?? [] where stateBefore[record.token] == nil { stateBefore[record.token] = record.state }
+        // Built only once a completed record needs it.
+        var stateBefore: [String: OccurrenceState]?
         let flipped = after.occurrences.filter { record in
-            record.state == .completed && (before == nil || stateBefore[record.token].map { $0 != .completed } ?? true)
+            guard record.state == .completed else { return false }
+            guard let before else { return true }
+            if stateBefore == nil {
+                var table: [String: OccurrenceState] = [:]
+                for record in before.occurrences where table[record.token] == nil { table[record.token] = record.state }
+                stateBefore = table
+            }
+            return stateBefore?[record.token].map { $0 != .completed } ?? true
         }
         guard !flipped.isEmpty else { return nil }
         if flipped.count > 1 {
