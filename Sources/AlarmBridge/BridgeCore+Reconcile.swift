@@ -368,29 +368,10 @@ extension BridgeCore {
     }
 }
 
-/// Lookup tables a sync builds once (issue 20). None is iterated, so no hash order reaches
-/// behaviour; each answers exactly what the scan it replaces answered.
-enum ReconcileLookups {
-    /// Each ID's first element of `elements`, as `elements.first { $0[keyPath: id] == key }` finds it.
-    static func firstByID<Element>(_ elements: [Element], id: KeyPath<Element, AlarmUUID>) -> [AlarmUUID: Element] {
-        var table = [AlarmUUID: Element](minimumCapacity: elements.count)
-        for element in elements where table[element[keyPath: id]] == nil { table[element[keyPath: id]] = element }
-        return table
-    }
-}
-
-/// A value named by a ring ID (a registry row, a held ring).
-protocol RingIdentified {
-    var id: AlarmUUID { get }
-}
-
-extension RingRow: RingIdentified {}
-extension PlatformAlarm: RingIdentified {}
-
 /// Elements (registry rows, held rings) by ring ID, answering `first { $0.id == key }`: a binary
 /// search when the elements are sorted by ID (the registry and a sorted inventory are; the first
-/// of equal IDs is found), else a table of each ID's first element. Hashing every ID of every
-/// sync cost more than the scans it replaced once the history grew (issue 20).
+/// of equal IDs is found), else a table of each ID's first element, only looked up, never
+/// iterated. Hashing every ID of every sync cost more than the scans it replaced (issue 20).
 struct RingsByID<Element: RingIdentified> {
     private let elements: [Element]
     private let table: [AlarmUUID: Element]?
@@ -399,23 +380,20 @@ struct RingsByID<Element: RingIdentified> {
 
     init(_ elements: [Element]) {
         self.elements = elements
-        var sorted = true
-        for index in elements.indices.dropFirst() where elements[index].id < elements[index - 1].id {
-            sorted = false
-            break
+        if elements.isSortedByID() {
+            table = nil
+        } else {
+            var table = [AlarmUUID: Element](minimumCapacity: elements.count)
+            for element in elements where table[element.id] == nil { table[element.id] = element }
+            self.table = table
         }
-        table = sorted ? nil : ReconcileLookups.firstByID(elements, id: \.id)
     }
 
     subscript(key: AlarmUUID) -> Element? {
         if !replaced.isEmpty, let change = replaced.last(where: { $0.id == key }) { return change.element }
         if let table { return table[key] }
-        var low = 0, high = elements.count
-        while low < high {  // the first index whose ID is not below `key`
-            let middle = (low + high) / 2
-            if elements[middle].id < key { low = middle + 1 } else { high = middle }
-        }
-        return low < elements.count && elements[low].id == key ? elements[low] : nil
+        let index = elements.lowerBound(ofID: key)
+        return index < elements.count && elements[index].id == key ? elements[index] : nil
     }
 
     /// From now on `key` answers `element` (the sync changed that row).

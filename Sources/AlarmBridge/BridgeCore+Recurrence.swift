@@ -56,8 +56,6 @@ extension BridgeCore {
         /// ``BridgeCore/latestRingTimesCome()``.
         var latestCome: [String: Int64] = [:]
 
-        init() {}
-
         init(_ document: BridgeDocument, latestCome: [String: Int64]) {
             alarms.reserveCapacity(document.alarms.count)
             for alarm in document.alarms where alarms[alarm.id] == nil { alarms[alarm.id] = alarm }

@@ -113,12 +113,8 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// is looked for by the scan, so a document whose rows are out of order still answers right
     /// (unless it also holds one ID twice, which ``upsert(_:)`` never makes).
     public func row(_ id: AlarmUUID) -> RingRow? {
-        var low = 0, high = rings.count
-        while low < high {  // the first index whose ID is not below `id`
-            let middle = (low + high) / 2
-            if rings[middle].id < id { low = middle + 1 } else { high = middle }
-        }
-        if low < rings.count && rings[low].id == id { return rings[low] }
+        let index = rings.lowerBound(ofID: id)
+        if index < rings.count && rings[index].id == id { return rings[index] }
         return rings.first(where: { $0.id == id })
     }
 
@@ -150,12 +146,7 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
 
     /// Where a row of the new ID `id` goes when `rings` is strictly sorted by ID; nil when it is not.
     func sortedInsertionIndex(of id: AlarmUUID) -> Int? {
-        var position = rings.count
-        for index in rings.indices {
-            if index > 0 && !(rings[index - 1].id < rings[index].id) { return nil }
-            if position == rings.count && id < rings[index].id { position = index }
-        }
-        return position
+        rings.isSortedByID(strictly: true) ? rings.lowerBound(ofID: id) : nil
     }
 
     mutating func removeRow(_ id: AlarmUUID) {
@@ -461,5 +452,35 @@ public struct QueuedPassOver: Codable, Sendable, Equatable {
         self.ringTimeMs = ringTimeMs
         self.ownerToken = ownerToken
         self.queuedAtMs = queuedAtMs
+    }
+}
+
+/// A value named by a ring ID (a registry row, a held ring).
+protocol RingIdentified {
+    var id: AlarmUUID { get }
+}
+
+extension RingRow: RingIdentified {}
+extension PlatformAlarm: RingIdentified {}
+
+extension Array where Element: RingIdentified {
+    /// The first index whose ID is not below `id`, by binary search: meaningful when the array is
+    /// sorted by ID (``isSortedByID(strictly:)``); there it is the first element of that ID, if any.
+    func lowerBound(ofID id: AlarmUUID) -> Int {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle].id < id { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// Whether the IDs never decrease (`strictly`: always increase, so none repeats).
+    func isSortedByID(strictly: Bool = false) -> Bool {
+        for index in indices.dropFirst() {
+            let previous = self[index - 1].id, current = self[index].id
+            if strictly ? !(previous < current) : current < previous { return false }
+        }
+        return true
     }
 }
