@@ -91,17 +91,25 @@ enum BenchMeasurements {
     /// counted), and times them together.
     static func measureSimulation(platform: PlatformFlavor, seeds: Int) -> SimulationFigure {
         precondition(seeds > 0, "measureSimulation: at least one seed")
-        _ = Simulator.run(RunOptions(platform: platform, seed: 0))
+        _ = Simulator.run(campaignRunOptions(platform: platform, seed: 0))
         var figure = SimulationFigure(platform: platform, seeds: seeds, events: 0, virtualMs: 0, wallNs: 0, failing: 0)
         let startNs = nowNs()
         for seed in 1...UInt64(seeds) {
-            let result = Simulator.run(RunOptions(platform: platform, seed: seed))
+            let result = Simulator.run(campaignRunOptions(platform: platform, seed: seed))
             figure.events += result.eventCount
             figure.virtualMs += result.virtualDurationMs
             if result.firstViolation != nil { figure.failing += 1 }
         }
         figure.wallNs = nowNs() - startNs
         return figure
+    }
+
+    /// A seed run as a campaign runs it (``Campaign/outcome(platform:seed:options:)``): default
+    /// faults and liveness, counting-only trace.
+    static func campaignRunOptions(platform: PlatformFlavor, seed: UInt64) -> RunOptions {
+        var options = RunOptions(platform: platform, seed: seed)
+        options.recordsTrace = false
+        return options
     }
 
     // MARK: - Subprocesses

@@ -222,7 +222,7 @@ struct BenchReport {
             "### Full simulation",
             "",
             "In-process `Simulator.run` as `alarmsim fuzz` runs each seed: swarm fault profile, safety and",
-            "liveness phases, the fuzz-mode trace ring (last \(RunOptions.fuzzTraceRingCapacity) events, hash over all), every invariant after",
+            "liveness phases, a counting-only trace (a campaign's seeds build no trace text), every invariant after",
             "every event. Seed setup (drawing the world) is included; one warm-up seed is not. An event is one",
             "pop of the world's queue and everything it causes (bridge step, platform model, oracle, checks).",
             "",

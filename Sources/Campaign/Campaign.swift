@@ -46,8 +46,10 @@ public enum Campaign {
     /// - Parameter options: Its defects (those applying to `platform`), faults and liveness.
     /// - Returns: A pure function of (platform, seed, options).
     public static func outcome(platform: PlatformFlavor, seed: UInt64, options: FuzzOptions) -> SeedOutcome {
-        let result = Simulator.run(RunOptions(platform: platform, seed: seed, defects: applicableDefects(options.defects, on: platform),
-                                              faults: options.faults, liveness: options.liveness, bridge: options.bridge))
+        var runOptions = RunOptions(platform: platform, seed: seed, defects: applicableDefects(options.defects, on: platform),
+                                    faults: options.faults, liveness: options.liveness, bridge: options.bridge)
+        runOptions.recordsTrace = false  // the outcome carries no trace; a failing seed's report re-runs it
+        let result = Simulator.run(runOptions)
         return SeedOutcome(platform: platform, seed: seed, events: result.eventCount, exemptions: result.exemptions,
                            coverageHits: result.coverage.hits, violation: result.firstViolation)
     }

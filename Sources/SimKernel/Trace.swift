@@ -216,8 +216,13 @@ public struct TraceEvent: Sendable, Equatable {
 /// The hash is what makes replays checkable: the same seed must give the same ``hashHex``
 /// in two processes and on two machines.
 public struct Trace: Sendable {
-    /// How many events are kept: `nil` keeps all (replay mode); `n` keeps the last `n` (fuzz mode).
+    /// How many events are kept: `nil` keeps all (replay mode); `n` keeps the last `n` (fuzz mode);
+    /// 0 for a counting-only trace.
     public let keepLast: Int?
+    /// False for a counting-only trace (``countingOnly()``): events are counted, never built,
+    /// kept or hashed. A fuzz campaign's seeds run so, since a campaign reads only their
+    /// verdicts and re-runs a failing seed for its report.
+    public let isRecording: Bool
     /// How many events have been recorded in total, kept or not.
     public private(set) var count: Int = 0
     /// FNV-1a 64 over `canonicalLine + "\n"` of every event recorded so far, kept or not.
@@ -232,6 +237,7 @@ public struct Trace: Sendable {
     /// - Parameter keepLast: `nil` to keep every event, or the number of most recent events to
     ///   keep (must be greater than zero). The hash covers every event either way.
     public init(keepLast: Int?) {
+        self.isRecording = true
         if let keepLast {
             precondition(keepLast > 0, "Trace(keepLast:) must keep at least one event (got \(keepLast))")
             ringStorage.reserveCapacity(keepLast)
@@ -239,7 +245,22 @@ public struct Trace: Sendable {
         self.keepLast = keepLast
     }
 
-    /// Records the next event, stamping it with index ``count``.
+    /// A trace that only counts events: ``record(component:name:fields:trueMs:wallMs:monotonicMs:)``
+    /// and ``skip()`` advance ``count``; ``hash`` stays the FNV-1a offset basis and no event is kept.
+    public static func countingOnly() -> Trace { Trace(counting: ()) }
+
+    private init(counting: Void) {
+        self.isRecording = false
+        self.keepLast = 0
+    }
+
+    /// Counts an event a counting-only trace does not build (its caller checked ``isRecording``).
+    public mutating func skip() {
+        assert(!isRecording, "Trace.skip() on a recording trace: the event's line would be missing from the hash")
+        count += 1
+    }
+
+    /// Records the next event, stamping it with index ``count``; a counting-only trace only counts it.
     ///
     /// - Parameter fields: Details in emission order; keys must be unique.
     /// - Complexity: O(length of the event's canonical line), amortised; the line itself is
@@ -248,6 +269,7 @@ public struct Trace: Sendable {
         component: String, name: String, fields: [TraceField],
         trueMs: Int64, wallMs: Int64, monotonicMs: Int64
     ) {
+        guard isRecording else { count += 1; return }
         let event = TraceEvent(
             index: count, trueMs: trueMs, wallMs: wallMs, monotonicMs: monotonicMs,
             component: component, name: name, fields: fields)

@@ -383,6 +383,11 @@ public struct RunOptions: Sendable {
     /// How many of the most recent events a fuzz-mode trace keeps (`keepFullTrace == false`):
     /// enough for a failure report's last events, and it bounds a campaign's memory per seed.
     public static let fuzzTraceRingCapacity = 400
+    /// False to count trace events without building, keeping or hashing them
+    /// (``Trace/countingOnly()``): the run's verdict, exemptions and coverage are the same, and
+    /// ``RunResult/traceHashHex`` is empty. A fuzz campaign's seeds run so (issue 20: the trace
+    /// text was about a tenth of a seed's CPU); a failing seed is re-run recording for its report.
+    public var recordsTrace = true
     public var limits: RunLimits
     /// Run the liveness phase after the seeded safety phase (issue 7, invariant 46 `convergence`):
     /// faults stop, the world heals, and the bridge must converge within the seed's bounds.
@@ -420,6 +425,8 @@ public struct RunResult: Sendable {
     public var violations: [Violation]
     /// Exempted gaps by exemption name (sorted by name), counted, never silent.
     public var exemptions: [RunParameter]
+    /// FNV-1a 64 of every event's canonical line, as 16 hex digits; empty when the run did not
+    /// record its trace (``RunOptions/recordsTrace``).
     public var traceHashHex: String
     public var eventCount: Int
     /// Virtual time covered, ms.

@@ -25,12 +25,13 @@ public enum Simulator {
     public static func run(setup: DeviceSetup, parameters: [RunParameter], options: RunOptions) -> RunResult {
         var setup = setup
         setup.liveness.enabled = setup.liveness.enabled && options.liveness
-        let world = World(setup: setup, defects: options.defects, keepFullTrace: options.keepFullTrace, bridge: options.bridge)
+        let world = World(setup: setup, defects: options.defects, keepFullTrace: options.keepFullTrace,
+                          recordsTrace: options.recordsTrace, bridge: options.bridge)
         world.run(limits: options.limits)
         let exemptions = world.exemptionCounts.keys.sorted().map { RunParameter($0, String(world.exemptionCounts[$0]!)) }
         var result = RunResult(platform: options.platform, seed: options.seed, defects: options.defects,
                                parameters: parameters, violations: world.violations, exemptions: exemptions,
-                               traceHashHex: world.trace.hashHex, eventCount: world.eventsProcessed,
+                               traceHashHex: world.trace.isRecording ? world.trace.hashHex : "", eventCount: world.eventsProcessed,
                                virtualDurationMs: world.nowMs - setup.startWallMs, trace: world.trace)
         result.scenarioFailures = world.scenarioFailures
         result.coverage = world.coverage

@@ -399,7 +399,9 @@ final class World {
     /// Creates each new process's bridge (``BridgeFactory/builtIn`` unless a run names another).
     let bridgeFactory: BridgeFactory
 
-    init(setup: DeviceSetup, defects: [KnownDefect], keepFullTrace: Bool, bridge: BridgeFactory = .builtIn) {
+    /// - Parameter recordsTrace: false for a counting-only trace (``RunOptions/recordsTrace``).
+    init(setup: DeviceSetup, defects: [KnownDefect], keepFullTrace: Bool, recordsTrace: Bool = true,
+         bridge: BridgeFactory = .builtIn) {
         self.setup = setup
         self.bridgeFactory = bridge
         self.defects = defects
@@ -408,7 +410,7 @@ final class World {
         }
         self.calendar = calendar
         self.clock = VirtualClock(startMs: setup.startWallMs)
-        self.trace = Trace(keepLast: keepFullTrace ? nil : RunOptions.fuzzTraceRingCapacity)
+        self.trace = !recordsTrace ? .countingOnly() : Trace(keepLast: keepFullTrace ? nil : RunOptions.fuzzTraceRingCapacity)
         self.streams = RandomStreams(seed: setup.seed)
         self.alarms = setup.alarms
         self.userRNG = streams.stream("user.reaction")
@@ -463,8 +465,11 @@ final class World {
         reactiveActions.append(TimedAction(wallMs: nowMs, action: action))
     }
 
-    func record(_ component: String, _ name: String, _ fields: [TraceField] = []) {
-        trace.record(component: component, name: name, fields: fields, trueMs: nowMs, wallMs: clock.wallMs,
+    /// Records a trace event now. `fields` is evaluated only when the trace records events: a
+    /// fuzz campaign's counting-only trace builds no text (issue 20).
+    func record(_ component: String, _ name: String, _ fields: @autoclosure () -> [TraceField] = []) {
+        guard trace.isRecording else { trace.skip(); return }
+        trace.record(component: component, name: name, fields: fields(), trueMs: nowMs, wallMs: clock.wallMs,
                      monotonicMs: clock.monotonicMs)
     }
 

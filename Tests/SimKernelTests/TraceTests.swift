@@ -48,6 +48,18 @@ struct TraceTests {
         #expect(!event.jsonLine.contains("\n"))
     }
 
+    @Test("a counting-only trace counts records and skips, keeps and hashes nothing")
+    func countingOnly() {
+        var trace = Trace.countingOnly()
+        #expect(!trace.isRecording)
+        for index in 0..<5 { Self.recordSample(index, into: &trace) }
+        trace.skip()
+        #expect(trace.count == 6)
+        #expect(trace.events.isEmpty)
+        #expect(trace.hash == FNV1a.offsetBasis)
+        #expect(Trace(keepLast: nil).isRecording && Trace(keepLast: 3).isRecording)
+    }
+
     @Test("the trace hash is FNV-1a 64 over every canonical line plus a newline")
     func hashDefinition() {
         var trace = Trace(keepLast: nil)

@@ -41,4 +41,32 @@ struct TraceRingTests {
         #expect(run.trace.events.count == RunOptions.fuzzTraceRingCapacity)
         #expect(run.trace.events.last?.index == run.trace.count - 1)
     }
+
+    @Test("a counting-only trace (how a campaign runs its seeds) is the same run: same events, verdict, exemptions, coverage and actors; nothing kept or hashed",
+          arguments: [
+              (PlatformFlavor.ios, UInt64(1), [KnownDefect]()),
+              (.android, 2, []),
+              (.ios, 1, [.titleInRingID]),  // fails stable-ids
+              (.android, 3, [.titleInRingID]),
+              (.android, 9, []),
+              (.ios, 17, []),
+          ])
+    func countingOnlyIsTheSameRun(_ platform: PlatformFlavor, _ seed: UInt64, _ defects: [KnownDefect]) {
+        let recorded = Simulator.run(RunOptions(platform: platform, seed: seed, defects: defects))
+        var options = RunOptions(platform: platform, seed: seed, defects: defects)
+        options.recordsTrace = false
+        let counted = Simulator.run(options)
+        #expect(counted.eventCount == recorded.eventCount)
+        #expect(counted.trace.count == recorded.trace.count)
+        #expect(counted.violations == recorded.violations)
+        #expect(counted.exemptions == recorded.exemptions)
+        #expect(counted.coverage.hits == recorded.coverage.hits)
+        #expect(counted.reactiveActions == recorded.reactiveActions)
+        #expect(counted.virtualDurationMs == recorded.virtualDurationMs)
+        #expect(!counted.trace.isRecording && counted.trace.events.isEmpty && counted.traceHashHex.isEmpty)
+        #expect(recorded.trace.isRecording && recorded.traceHashHex.count == 16)
+        if !defects.isEmpty {
+            #expect(counted.firstViolation != nil, "the defect seed is expected to fail, so the violation comparison means something")
+        }
+    }
 }
