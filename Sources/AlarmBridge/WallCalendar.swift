@@ -65,6 +65,10 @@ public struct WallCalendar: Sendable {
     /// `secondsFromGMT` takes a Foundation lock and an ICU call per lookup, and planning asks for
     /// the same instants on every reconcile). Same answers as the zone, so traces are unchanged.
     private let offsets: BoundedMemo<Int64, Int32>
+    /// The zone's transitions over ``ZoneTransitions/coveredSeconds``, shared by every calendar of
+    /// the zone: an offset inside it is a binary search, without the memo's lock and hash (issue
+    /// 20). Nil when Foundation's transitions did not check out; the memo answers then.
+    private let transitions: ZoneTransitions?
     /// How DST gaps and overlaps resolve (``DSTPolicy``).
     public let dstPolicy: DSTPolicy
 
@@ -78,7 +82,15 @@ public struct WallCalendar: Sendable {
         self.zoneIdentifier = zoneIdentifier
         self.dstPolicy = dstPolicy
         self.offsets = Self.offsetMemos.value(for: zoneIdentifier) { BoundedMemo(capacity: 65_536) }
+        self.transitions = Self.transitionTables.value(for: zoneIdentifier) { ZoneTransitions(zone) }
     }
+
+    /// Whether offsets inside ``ZoneTransitions/coveredSeconds`` come from the transition table
+    /// (tests: a zone whose transitions did not check out falls back to asking the zone).
+    var hasTransitionTable: Bool { transitions != nil }
+
+    /// One transition table per zone identifier (nil: the zone's transitions did not check out).
+    private static let transitionTables = BoundedMemo<String, ZoneTransitions?>(capacity: 1_024)
 
     /// One offset memo per zone identifier (a handful per process).
     private static let offsetMemos = BoundedMemo<String, BoundedMemo<Int64, Int32>>(capacity: 1_024)
@@ -96,6 +108,7 @@ public struct WallCalendar: Sendable {
     /// UTC offset in force at an instant, ms.
     public func offsetMs(at instantMs: Int64) -> Int64 {
         let seconds = instantMs >= 0 ? instantMs / 1000 : (instantMs - 999) / 1000
+        if let table = transitions, let offset = table.offset(atSeconds: seconds) { return Int64(offset) * 1000 }
         let zone = self.zone
         let offset = offsets.value(for: seconds) {
             Int32(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds))))
@@ -162,7 +175,7 @@ public struct WallCalendar: Sendable {
         for day in firstDay...(firstDay + 9) {
             if let weekday, Self.weekday(ofDays: day) != weekday { continue }
             let local = day * Self.dayMs + Int64(hour) * 3_600_000 + Int64(minute) * 60_000
-            if let candidate = fireInstants(localMs: local).first(where: { $0 > wallMs }) { return candidate }
+            if let candidate = firstFireInstant(localMs: local, after: wallMs) { return candidate }
         }
         preconditionFailure("no \(hour):\(minute) within ten days after \(wallMs) in \(zoneIdentifier)")
     }
@@ -200,6 +213,18 @@ public struct WallCalendar: Sendable {
         case .first: return [found[0]]
         case .last: return [found[found.count - 1]]
         }
+    }
+
+    /// `fireInstants(localMs:).first { $0 > wallMs }`, without building the list on a day no
+    /// transition is near (issue 20: the planner asks this for every root on every reconcile).
+    func firstFireInstant(localMs: Int64, after wallMs: Int64) -> Int64? {
+        let before = offsetMs(at: localMs - 2 * Self.dayMs)
+        if before == offsetMs(at: localMs + 2 * Self.dayMs), offsetMs(at: localMs - before) == before {
+            // exactInstants finds this one instant (both offsets agree), and fireInstants keeps it.
+            let instant = localMs - before
+            return instant > wallMs ? instant : nil
+        }
+        return fireInstants(localMs: localMs).first { $0 > wallMs }
     }
 
     /// The instants whose local time is exactly `localMs`: none in a gap, two in an overlap.
@@ -278,5 +303,60 @@ public struct WallCalendar: Sendable {
         case 4, 6, 9, 11: return 30
         default: return 31
         }
+    }
+}
+
+/// A zone's UTC offsets over a span of years, as the instants its offset changes at (issue 20:
+/// an offset is a binary search instead of a Foundation lock and an ICU call, or a locked memo).
+///
+/// Built from Foundation's `TimeZone.nextDaylightSavingTimeTransition(after:)` (ICU's
+/// transition list, which holds every change of the UTC offset, standard-offset changes as well
+/// as daylight saving) and checked against `TimeZone.secondsFromGMT(for:)` at both ends of
+/// every interval; when any check fails, or a transition does not move forward, there is no
+/// table and ``WallCalendar/offsetMs(at:)`` asks the zone itself. Same answers as the zone, so
+/// traces are unchanged (a test compares them hour by hour for every zone the seeds draw).
+final class ZoneTransitions: Sendable {
+    /// 2000-01-01T00:00:00Z ..< 2070-01-01T00:00:00Z, in seconds since the epoch: every seed's
+    /// world and every scenario of the repository; outside it the zone is asked.
+    static let coveredSeconds: Range<Int64> = 946_684_800..<3_155_760_000
+
+    /// Ascending; `starts[0]` is the start of ``coveredSeconds``.
+    private let starts: [Int64]
+    /// `offsets[i]` is in force from `starts[i]` up to `starts[i + 1]` (seconds east of UTC).
+    private let offsets: [Int32]
+
+    init?(_ zone: TimeZone) {
+        let covered = Self.coveredSeconds
+        func offset(_ seconds: Int64) -> Int32 { Int32(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds)))) }
+        var starts = [covered.lowerBound], offsets = [offset(covered.lowerBound)]
+        var cursor = covered.lowerBound, steps = 0
+        while let next = zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: TimeInterval(cursor))) {
+            let seconds = Int64(next.timeIntervalSince1970.rounded(.up))
+            guard seconds < covered.upperBound else { break }
+            steps += 1
+            guard seconds > cursor, steps < 10_000 else { return nil }
+            cursor = seconds
+            let after = offset(seconds)
+            // The interval before it held one offset throughout, as far as its ends show.
+            guard offset(seconds - 1) == offsets[offsets.count - 1] else { return nil }
+            if after != offsets[offsets.count - 1] {
+                starts.append(seconds)
+                offsets.append(after)
+            }
+        }
+        guard offset(covered.upperBound - 1) == offsets[offsets.count - 1] else { return nil }
+        self.starts = starts
+        self.offsets = offsets
+    }
+
+    /// The offset in force at `seconds`, or nil outside ``coveredSeconds``.
+    func offset(atSeconds seconds: Int64) -> Int32? {
+        guard Self.coveredSeconds.contains(seconds) else { return nil }
+        var low = 0, high = starts.count  // the last start ≤ seconds is at low
+        while high - low > 1 {
+            let mid = (low + high) / 2
+            if starts[mid] <= seconds { low = mid } else { high = mid }
+        }
+        return offsets[low]
     }
 }

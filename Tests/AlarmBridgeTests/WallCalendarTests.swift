@@ -1,4 +1,4 @@
-import AlarmBridge
+@testable import AlarmBridge
 import Foundation
 import Testing
 
@@ -21,6 +21,57 @@ struct WallCalendarTests {
                                          matchingPolicy: .nextTime, repeatedTimePolicy: .first, direction: .forward)!
             return Int64((next.timeIntervalSince1970 * 1000).rounded())
         }
+    }
+
+    /// Foundation's own offset at an instant (ms), the reference for ``WallCalendar/offsetMs(at:)``.
+    static func foundationOffsetMs(_ zone: TimeZone, _ instantMs: Int64) -> Int64 {
+        let seconds = instantMs >= 0 ? instantMs / 1000 : (instantMs - 999) / 1000
+        return Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(seconds)))) * 1000
+    }
+
+    @Test("offsetMs (a transition table over 2000–2070) equals TimeZone.secondsFromGMT every 7 h 13 min from 1995 to 2075, and a second either side of each offset change",
+          arguments: zones)
+    func offsetTableMatchesFoundation(zone: String) {
+        let calendar = WallCalendar(zoneIdentifier: zone)!
+        #expect(calendar.hasTransitionTable, "\(zone): Foundation's transitions did not check out, so the table is not used")
+        let foundation = TimeZone(identifier: zone)!
+        var mismatches: [Int64] = []
+        var instant: Int64 = 788_918_400_000  // 1995-01-01T00:00:00Z: before and after the table's span too
+        var previous = calendar.offsetMs(at: instant)
+        while instant < 3_313_526_400_000 {  // 2075-01-01
+            let offset = calendar.offsetMs(at: instant)
+            if offset != Self.foundationOffsetMs(foundation, instant) { mismatches.append(instant) }
+            if offset != previous {  // an offset change in the last step: find it and check its edges
+                var low = instant - 26_580_000, high = instant
+                while high - low > 1_000 {
+                    let mid = low + (high - low) / 2
+                    if Self.foundationOffsetMs(foundation, mid) == previous { low = mid } else { high = mid }
+                }
+                for edge in [low - 1_000, low, high, high + 1_000, high + 999]
+                where calendar.offsetMs(at: edge) != Self.foundationOffsetMs(foundation, edge) { mismatches.append(edge) }
+            }
+            previous = offset
+            instant += 26_580_000
+        }
+        #expect(mismatches.isEmpty, "\(zone): offsets differ from Foundation at \(mismatches.prefix(5)) (ms since the epoch)")
+    }
+
+    @Test("offsetMs equals TimeZone.secondsFromGMT in every zone Foundation knows, at 400 instants from 1995 to 2075")
+    func offsetTableMatchesFoundationEverywhere() {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        var mismatched: [String] = [], withoutTable: [String] = []
+        for zone in TimeZone.knownTimeZoneIdentifiers {
+            guard let calendar = WallCalendar(zoneIdentifier: zone), let foundation = TimeZone(identifier: zone) else { continue }
+            if !calendar.hasTransitionTable { withoutTable.append(zone) }
+            for _ in 0..<400 {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let instant = 788_918_400_000 + Int64((state >> 20) % 2_524_608_000_000)
+                if calendar.offsetMs(at: instant) != Self.foundationOffsetMs(foundation, instant) { mismatched.append(zone); break }
+            }
+        }
+        #expect(TimeZone.knownTimeZoneIdentifiers.count > 300)
+        #expect(mismatched.isEmpty, "offsets differ from Foundation in \(mismatched.prefix(10))")
+        #expect(withoutTable.isEmpty, "no transition table (Foundation's transitions did not check out) in \(withoutTable.prefix(10))")
     }
 
     @Test("nextFire agrees with Calendar.nextDate(.nextTime, .first), DST nights included", arguments: zones)
