@@ -144,10 +144,6 @@ extension World {
         return .success(receipts)
     }
 
-    var keychainReceipts: [WakeReceipt] {
-        keychain.items.compactMap { WakeReceipt(key: $0.key, value: $0.value) }
-    }
-
     /// Called by `reinstall()`: the app's state goes with its container; the receipts that survive
     /// are remembered as the ground truth of IOS-10.
     func launchNoteReinstall() {

@@ -284,9 +284,15 @@ final class World {
     var forceQuitHoldsIntents = false
     var heldIntents: [BridgeInput] = []
     /// Device-only Keychain items: outside the app container, they survive a reinstall (iOS).
-    var keychain = KeychainModel()
-    /// The launch path's world state and checker memory (World+Launch.swift).
-    lazy var launchState = LaunchWorldState(streams: streams)
+    var keychain = KeychainModel() {
+        didSet { keychainReceipts = keychain.items.compactMap { WakeReceipt(key: $0.key, value: $0.value) } }
+    }
+    /// The receipts among the Keychain items (IOS-9, IOS-10), decoded once per Keychain change
+    /// instead of by every check after every event (issue 20).
+    private(set) var keychainReceipts: [WakeReceipt] = []
+    /// The launch path's world state and checker memory (World+Launch.swift). Stored, not
+    /// `lazy`: a lazy property's getter returned a copy of the whole state on every read (issue 20).
+    var launchState: LaunchWorldState
     /// `fault late-delivery`: the next platform delivery is held back this long.
     var lateDeliveryMs: Int64?
     /// `fault os-update` (issue 18, forums 809398): the next boot installs an OS update that
@@ -374,7 +380,7 @@ final class World {
     /// The first-reached offset of the inexact fire being released now (see `inexactOracleFires`).
     var releasingReachedWallMinusTrueMs: Int64?
     /// iOS walk ground truth (HealthKit workout, Core Motion) and its checkers' record (World+Walk.swift).
-    lazy var walkWorld = WalkWorld(setup: setup.walk, streams: streams)
+    var walkWorld: WalkWorld  // stored, not lazy (see `launchState`)
     /// Android: the step counter, the user's walking and volume habits, checker state (World+Android).
     var androidSide: AndroidSide
     /// Sound and audible-record truth (invariants 33, 34, 45, 47).
@@ -412,6 +418,8 @@ final class World {
         self.clock = VirtualClock(startMs: setup.startWallMs)
         self.trace = !recordsTrace ? .countingOnly() : Trace(keepLast: keepFullTrace ? nil : RunOptions.fuzzTraceRingCapacity)
         self.streams = RandomStreams(seed: setup.seed)
+        self.launchState = LaunchWorldState(streams: streams)
+        self.walkWorld = WalkWorld(setup: setup.walk, streams: streams)
         self.alarms = setup.alarms
         self.userRNG = streams.stream("user.reaction")
         self.faultRNG = streams.stream("faults.interleaving")
@@ -931,7 +939,7 @@ final class World {
     func step(_ input: BridgeInput) {
         guard var bridge = process.bridge else { return }
         let wasReady = bridge.isAcceptingInputs
-        let documentBefore = bridge.document
+        let documentBefore = process.document  // the didSet cache of `bridge.document`
         let unexecutedClosures = oracle.occurrences.filter { $0.firstExecutionAfterCloseMs == nil }.map(\.id)
         stepInput = input
         defer { stepInput = nil; checkHonestAudibleRecord() }
@@ -950,6 +958,7 @@ final class World {
                                                                 zoneIdentifier: calendar.zoneIdentifier, bootCount: bootCount,
                                                                 userUnlocked: android?.userUnlocked ?? true))
         process.bridge = bridge
+        let documentAfter = process.document  // the local `bridge` stays this step's result below
         lastBridgeReadingWallMs = wallMs  // the bridge read the clock (clockAnchor)
         record("bridge", "input", [TraceField("input", describe(input))])
         let releaseCredit = (id: oracle.pendingCredit, roots: oracle.pendingCreditRoots,
@@ -977,8 +986,8 @@ final class World {
         if case .stopIntent(let id) = input { oracleCredit(id, creditNow: wasReady) }
         if case .ringDismissed(let id) = input { oracleCredit(id, creditNow: wasReady) }
         oracleVolumeDismissal(input, creditNow: wasReady)  // INACT-6
-        noteRecordedActions(before: documentBefore, after: bridge.document)  // invariant 31, by identity
-        checkActionJournalStep(input, before: documentBefore, after: bridge.document)  // ACT-3, ACT-4
+        noteRecordedActions(before: documentBefore, after: documentAfter)  // invariant 31, by identity
+        checkActionJournalStep(input, before: documentBefore, after: documentAfter)  // ACT-3, ACT-4
         if documentBefore?.liveOccurrence.map({ $0.deadlineMs > wallMs }) ?? true {  // not an expiry step
             checkOwnershipValidation(input, before: documentBefore, commands: commands)
         }
@@ -987,10 +996,10 @@ final class World {
         walkObserve(input, wasReady: wasReady)
         // legacy-migration: the commands of the step that migrated an older document.
         migrationWatch.migrationStep = (documentBefore?.schemaVersion ?? BridgeDocument.currentSchemaVersion) < BridgeDocument.currentSchemaVersion
-            && !bridge.needsMigration && bridge.document != nil
+            && !bridge.needsMigration && documentAfter != nil
         defer { migrationWatch.migrationStep = false }
         noteSaveInput(input)  // invariant 30
-        let cut = deathMidCloseCut(before: documentBefore, after: bridge.document, commands: commands)
+        let cut = deathMidCloseCut(before: documentBefore, after: documentAfter, commands: commands)
         for (index, command) in commands.enumerated() {
             guard process.running, process.bridge != nil else { break }
             if index == cut {
@@ -1002,7 +1011,7 @@ final class World {
             }
             execute(command)
         }
-        checkRowsKept(before: documentBefore, after: bridge.document, commands: commands)  // invariant 41
+        checkRowsKept(before: documentBefore, after: documentAfter, commands: commands)  // invariant 41
         notePassOversObserved(input, bridge: bridge)  // invariant 13 on iOS (OCC-3)
         if let current = process.bridge { noteStopsHandled(current); noteSnoozeCorrectionSeen(current) }
         noteMissedSyncRead(input, bridge: bridge)  // missed-day-recorded
