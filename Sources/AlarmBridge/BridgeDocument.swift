@@ -8,83 +8,228 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// inactivity-policy marker was mandatory, with legacy ring kinds) are migrated on the first
     /// launch after the update (BOOT-9..11, OCC-17, ACT-9; BridgeCore+Migration.swift).
     public static let currentSchemaVersion = 2
-    public var schemaVersion: Int = BridgeDocument.currentSchemaVersion
+    /// Every stored field of the document, in its JSON order: the synthesized `Codable` of this
+    /// struct is the document's format (field names, order, `encodeIfPresent` for the optional
+    /// ones), exactly as when they were the document's own stored properties.
+    struct Fields: Codable, Sendable, Equatable {
+        var schemaVersion: Int = BridgeDocument.currentSchemaVersion
+        var alarms: [LogicalAlarm] = []
+        var rings: [RingRow] = []
+        var occurrences: [OccurrenceRecord] = []
+        var missReceipts: [MissReceipt] = []
+        var actions: [ActionRecord] = []
+        var serial: UInt64 = 0
+        var droppedCount: Int = 0
+        var dropped: [DroppedRing]?
+        var zoneIdentifier: String?
+        var zoneAdoptedAtMs: Int64?
+        var previousZoneIdentifier: String?
+        var clockReferenceWallMs: Int64?
+        var clockReferenceMonotonicMs: Int64?
+        var clockReferenceBootCount: Int?
+        var staleChallengeVisible: Bool?
+        var walk: WalkRecord?
+        var diagnostics: [DiagnosticEntry]?
+        var passOverQueue: [QueuedPassOver]?
+        var audibleAlarmIDs: [String]?
+        var missedRingIDs: [AlarmUUID]?
+        var refusedRows: [RingRow]?
+        var passedOverRingTimes: [PassedOverRingTime]?
+        var datedSetBack: DatedSetBack?
+        var forwardJump: ForwardJump?
+        var snoozeRebaseOwed: RingRow?
+        var unheldRingIDs: [AlarmUUID]?
+        var cancelledInFlight: [RingRow]?
+    }
+
+    /// Copy-on-write storage (issue 20): the document is copied on every step (the state before
+    /// a step, the checks' view, the store port), and a copy of 29 fields retained each of them.
+    /// Now a copy retains one box; the first change to a shared box copies it. Value semantics
+    /// are unchanged: no two documents ever see each other's changes.
+    final class Box: @unchecked Sendable {  // never mutated while shared (see `fieldsForChange`)
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var box: Box
+
+    /// The box, made unique first: a shared box is copied before any field changes.
+    private var uniqueBox: Box {
+        mutating get {
+            if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
+            return box
+        }
+    }
+
+    public init() { box = Box(Fields()) }
+
+    public init(from decoder: any Decoder) throws {
+        box = Box(try Fields(from: decoder))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try box.fields.encode(to: encoder)
+    }
+
+    public static func == (lhs: BridgeDocument, rhs: BridgeDocument) -> Bool {
+        lhs.box === rhs.box || lhs.box.fields == rhs.box.fields
+    }
+
+    public var schemaVersion: Int {
+        _read { yield box.fields.schemaVersion }
+        _modify { yield &uniqueBox.fields.schemaVersion }
+    }
     /// Configured logical alarms, sorted by ID.
-    public var alarms: [LogicalAlarm] = []
+    public var alarms: [LogicalAlarm] {
+        _read { yield box.fields.alarms }
+        _modify { yield &uniqueBox.fields.alarms }
+    }
     /// Registry rows: one per ring the bridge published, sorted by ring ID (IOS-14).
-    public var rings: [RingRow] = []
+    public var rings: [RingRow] {
+        _read { yield box.fields.rings }
+        _modify { yield &uniqueBox.fields.rings }
+    }
     /// Occurrence records, newest last; bounded (`occurrenceHistoryMax`).
-    public var occurrences: [OccurrenceRecord] = []
+    public var occurrences: [OccurrenceRecord] {
+        _read { yield box.fields.occurrences }
+        _modify { yield &uniqueBox.fields.occurrences }
+    }
     /// Inactivity miss receipts, kept until acknowledged (INACT-18, API-20).
-    public var missReceipts: [MissReceipt] = []
+    public var missReceipts: [MissReceipt] {
+        _read { yield box.fields.missReceipts }
+        _modify { yield &uniqueBox.fields.missReceipts }
+    }
     /// Platform actions (ACT-1), newest last; bounded.
-    public var actions: [ActionRecord] = []
+    public var actions: [ActionRecord] {
+        _read { yield box.fields.actions }
+        _modify { yield &uniqueBox.fields.actions }
+    }
     /// Monotone serial for tokens and successor IDs; never reused (ID-7).
-    public var serial: UInt64 = 0
+    public var serial: UInt64 {
+        _read { yield box.fields.serial }
+        _modify { yield &uniqueBox.fields.serial }
+    }
     /// CAP-9: the number of wanted rings currently not registered because of the N_SKIP bound or
     /// the capacity limit, surfaced to the user. Recomputed from `dropped` (never a running total).
-    public var droppedCount: Int = 0
+    public var droppedCount: Int {
+        _read { yield box.fields.droppedCount }
+        _modify { yield &uniqueBox.fields.droppedCount }
+    }
     /// CAP-9: the wanted rings `droppedCount` counts, sorted by ring ID; nil in older documents.
-    public var dropped: [DroppedRing]?
+    public var dropped: [DroppedRing]? {
+        _read { yield box.fields.dropped }
+        _modify { yield &uniqueBox.fields.dropped }
+    }
     /// The device zone the one-shot fire instants were last computed in (REC-8); nil before the
     /// first save that recorded it.
-    public var zoneIdentifier: String?
+    public var zoneIdentifier: String? {
+        _read { yield box.fields.zoneIdentifier }
+        _modify { yield &uniqueBox.fields.zoneIdentifier }
+    }
     /// When (wall ms) the bridge adopted `zoneIdentifier`: rows published before it were planned
     /// in the previous zone.
-    public var zoneAdoptedAtMs: Int64?
+    public var zoneAdoptedAtMs: Int64? {
+        _read { yield box.fields.zoneAdoptedAtMs }
+        _modify { yield &uniqueBox.fields.zoneAdoptedAtMs }
+    }
     /// The zone `zoneIdentifier` replaced at `zoneAdoptedAtMs` (REC-8): the frame an alert that
     /// began before that change rang in (ios uniform seed 42727); nil before any change.
-    public var previousZoneIdentifier: String?
+    public var previousZoneIdentifier: String? {
+        _read { yield box.fields.previousZoneIdentifier }
+        _modify { yield &uniqueBox.fields.previousZoneIdentifier }
+    }
     /// The (wall, monotonic) reading of the step that last wrote the document: a later process of
     /// the same boot compares against it to notice a clock correction made while none ran (REC-9).
-    public var clockReferenceWallMs: Int64?
-    public var clockReferenceMonotonicMs: Int64?
-    public var clockReferenceBootCount: Int?
+    public var clockReferenceWallMs: Int64? {
+        _read { yield box.fields.clockReferenceWallMs }
+        _modify { yield &uniqueBox.fields.clockReferenceWallMs }
+    }
+    public var clockReferenceMonotonicMs: Int64? {
+        _read { yield box.fields.clockReferenceMonotonicMs }
+        _modify { yield &uniqueBox.fields.clockReferenceMonotonicMs }
+    }
+    public var clockReferenceBootCount: Int? {
+        _read { yield box.fields.clockReferenceBootCount }
+        _modify { yield &uniqueBox.fields.clockReferenceBootCount }
+    }
     /// Only with the known defect `stale-challenge-visible-survives-restart`: the rendered-challenge
     /// state, persisted (FG-13 says it must never outlive its process).
-    public var staleChallengeVisible: Bool?
+    public var staleChallengeVisible: Bool? {
+        _read { yield box.fields.staleChallengeVisible }
+        _modify { yield &uniqueBox.fields.staleChallengeVisible }
+    }
     /// The iOS walk of the live occurrence (WALK-3..26); nil when none. Absent from older documents.
-    public var walk: WalkRecord?
+    public var walk: WalkRecord? {
+        _read { yield box.fields.walk }
+        _modify { yield &uniqueBox.fields.walk }
+    }
     /// WALK-6: the size-bounded native diagnostics journal, oldest first; nil before the first
     /// entry (and in older documents).
-    public var diagnostics: [DiagnosticEntry]?
+    public var diagnostics: [DiagnosticEntry]? {
+        _read { yield box.fields.diagnostics }
+        _modify { yield &uniqueBox.fields.diagnostics }
+    }
     /// Android: roots whose time arrived during another root's wake session, each waiting in its
     /// own durable queue with no sound and no challenge until the owner closes (AND-15). nil in
     /// documents written before the queue existed.
-    public var passOverQueue: [QueuedPassOver]?
+    public var passOverQueue: [QueuedPassOver]? {
+        _read { yield box.fields.passOverQueue }
+        _modify { yield &uniqueBox.fields.passOverQueue }
+    }
     /// SND-13, SND-14, API-5, API-6: root IDs recorded as audible, in recording order; nil in
     /// documents written before audible counting existed (read as empty).
-    public var audibleAlarmIDs: [String]?
+    public var audibleAlarmIDs: [String]? {
+        _read { yield box.fields.audibleAlarmIDs }
+        _modify { yield &uniqueBox.fields.audibleAlarmIDs }
+    }
     /// Rings already recorded as missed (a `missed` receipt; BridgeCore+Missed.swift), oldest
     /// first and bounded, so an acknowledged record never comes back. nil in older documents.
-    public var missedRingIDs: [AlarmUUID]?
+    public var missedRingIDs: [AlarmUUID]? {
+        _read { yield box.fields.missedRingIDs }
+        _modify { yield &uniqueBox.fields.missedRingIDs }
+    }
     /// iOS: rows of occurrence-opening rings whose schedule request AlarmKit answered with a
     /// failure other than the capacity limit (CAP-9 surfaces those), kept as the evidence of a ring
     /// time nothing was registered for until it lands or is judged (BridgeCore+Missed.swift);
     /// oldest first, bounded. nil in older documents.
-    public var refusedRows: [RingRow]?
+    public var refusedRows: [RingRow]? {
+        _read { yield box.fields.refusedRows }
+        _modify { yield &uniqueBox.fields.refusedRows }
+    }
     /// iOS: ring times passed over (OCC-3), oldest first and bounded: a set-back clock makes
     /// AlarmKit alert a `.relative` ring time again, and a passed-over one never becomes owner
     /// (OCC-20: the same ring time again is that time delivered late). Android: only a missed
     /// ring time that came while another root owned the occurrence (android uniform seed 66428;
     /// `rememberMissedPassOvers`). nil in older documents.
-    public var passedOverRingTimes: [PassedOverRingTime]?
+    public var passedOverRingTimes: [PassedOverRingTime]? {
+        _read { yield box.fields.passedOverRingTimes }
+        _modify { yield &uniqueBox.fields.passedOverRingTimes }
+    }
     /// Android: the last clock set-back a process noticed (REC-9, OCC-3), so that a later process
     /// still dates the re-lived interval (an OEM kill or process death between the set-back and a
     /// held delivery: android uniform seed 12330) and a ring time reached before it in the old
     /// frame (`dated` false: one a launch measured against the saved reference; android uniform
     /// seed 35966). nil when the last correction was not a set-back, and in older documents.
-    public var datedSetBack: DatedSetBack?
+    public var datedSetBack: DatedSetBack? {
+        _read { yield box.fields.datedSetBack }
+        _modify { yield &uniqueBox.fields.datedSetBack }
+    }
     /// Android: the last forward clock correction a process noticed (REC-9, INACT-19), as (the
     /// old frame's "now" projected, the wall clock after it; wall ms), so that a later process
     /// still dates a ring time reached before it and delivered after it (android uniform seed
     /// 36742: a held 05:33 delivery, a +10 min TIME_SET at 05:34, a force-quit, the delivery at
     /// 05:45 to a new process). nil when the last correction was not forward, and in older documents.
-    public var forwardJump: ForwardJump?
+    public var forwardJump: ForwardJump? {
+        _read { yield box.fields.forwardJump }
+        _modify { yield &uniqueBox.fields.forwardJump }
+    }
     /// Android, SNZ-20, SNZ-21: the rebased snooze row whose re-registration the platform refused,
     /// still owed (`BridgeCore.snoozeRebaseRetry`), so that a process death before the retry does
     /// not leave the snooze ring at its stale time (android uniform seed 9523). nil otherwise.
-    public var snoozeRebaseOwed: RingRow?
+    public var snoozeRebaseOwed: RingRow? {
+        _read { yield box.fields.snoozeRebaseOwed }
+        _modify { yield &uniqueBox.fields.snoozeRebaseOwed }
+    }
     /// Android, issue 18: rings `getNextAlarmClock()` showed AlarmManager had dropped (it accepted
     /// them and holds nothing, while their PendingIntents still answer the app's probes) whose
     /// re-registration was refused: the probes cannot tell the next sync they are missing, so it
@@ -92,15 +237,20 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// 719 with accepted-request-dropped on: the refused repair was read as "the platform keeps
     /// the previous ring", the process died, and an earlier alarm clock hid the drop from every
     /// later read). Oldest first, bounded. nil otherwise, and in older documents.
-    public var unheldRingIDs: [AlarmUUID]?
+    public var unheldRingIDs: [AlarmUUID]? {
+        _read { yield box.fields.unheldRingIDs }
+        _modify { yield &uniqueBox.fields.unheldRingIDs }
+    }
     /// iOS: rows of occurrence-bound rings (successors) this bridge cancelled while their schedule
     /// call was still in flight, oldest first and bounded: the cancel may find nothing and the
     /// schedule land afterwards, unseen if the process dies first (IOS-11), so the ring may still
     /// sound for its occurrence. A later process matches its Stop to that occurrence (OCC-6:
     /// the successor is due 10 s after the Stop; ios swarm seed 11765). nil in older documents.
-    public var cancelledInFlight: [RingRow]?
+    public var cancelledInFlight: [RingRow]? {
+        _read { yield box.fields.cancelledInFlight }
+        _modify { yield &uniqueBox.fields.cancelledInFlight }
+    }
 
-    public init() {}
 
     /// The live occurrence, if any. At most one exists (OCC-1).
     public var liveOccurrence: OccurrenceRecord? {
