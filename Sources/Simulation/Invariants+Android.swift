@@ -18,17 +18,17 @@ extension World {
     /// token; after the step in which the bridge closed that occurrence (or saw another root take
     /// ownership) no retry of it is pending or ringing.
     func checkBoundRetries() {
-        guard let manager = android else { return }
+        guard let pending = android?.pending else { return }  // in place, not a copy of the model (issue 20)
         // Legacy rings an older version left are the migration's (`legacy-migration`, BOOT-11).
-        for alarm in manager.pending where alarm.metadata.kind.isOccurrenceBound && !alarm.metadata.kind.isLegacy && alarm.metadata.token == nil {
+        for alarm in pending where alarm.metadata.kind.isOccurrenceBound && !alarm.metadata.kind.isLegacy && alarm.metadata.token == nil {
             violate("bound-retries", [], "pending \(alarm.metadata.kind.rawValue) \(alarm.id) of \(alarm.metadata.rootID) is bound to no occurrence token")
             return
         }
         guard process.running, process.isAcceptingInputs == true, let document = process.document else { return }
         // Only the occurrence-bound rings, pending first, then ringing (issue 20: every pending
         // alarm was copied into a list first, on every event).
-        let retries = manager.pending.lazy.filter { $0.metadata.kind.isOccurrenceBound }.map { ($0.id, $0.metadata, "pending") }
-            + manager.ringing.compactMap { id in manager.ringingMetadata(id).map { (id, $0, "ringing") } }
+        let retries = pending.lazy.filter { $0.metadata.kind.isOccurrenceBound }.map { ($0.id, $0.metadata, "pending") }
+            + (android?.ringing ?? []).compactMap { id in android?.ringingMetadata(id).map { (id, $0, "ringing") } }
         for (id, metadata, state) in retries where metadata.kind.isOccurrenceBound {
             guard let token = metadata.token else { continue }
             let occurrence = document.occurrence(token: token)
@@ -84,10 +84,10 @@ extension World {
     /// root owned a live occurrence never rings for that ring time, neither while it waits in its
     /// durable queue nor after the queue releases it.
     func checkPassOverSilent() {
-        guard let manager = android else { return }
+        guard let ringing = android?.ringing, !ringing.isEmpty else { return }  // in place, not a copy of the model
         let document = process.document ?? storedDocument
-        for id in manager.ringing {
-            guard let metadata = manager.ringingMetadata(id), metadata.kind == .primary,
+        for id in ringing {
+            guard let metadata = android?.ringingMetadata(id), metadata.kind == .primary,
                   let fire = document?.row(id)?.fireWallMs,
                   oracle.passedOver.contains(where: { $0.rootID == metadata.rootID && $0.fireWallMs == fire }),
                   !oracle.occurrences.contains(where: { $0.startWallMs == fire && ($0.rootID == metadata.rootID || $0.tiedRoots.contains(metadata.rootID)) })

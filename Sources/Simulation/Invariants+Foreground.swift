@@ -7,11 +7,11 @@ extension World {
     /// Rings the platform holds in the alerting state now (daemon `alerting`; Android's ringing
     /// service), whether or not they can be heard. In platform order.
     func alertingRings() -> [(id: AlarmUUID, metadata: RingMetadata)] {
-        if let daemon = ios {
-            return daemon.alarms.filter { $0.state == .alerting }.map { ($0.id, $0.metadata) }
+        if let alarms = ios?.alarms {  // read in place, not a copy of the model (issue 20)
+            return alarms.filter { $0.state == .alerting }.map { ($0.id, $0.metadata) }
         }
-        guard let manager = android else { return [] }
-        return manager.ringing.compactMap { id in manager.ringingMetadata(id).map { (id, $0) } }
+        guard let ringing = android?.ringing else { return [] }
+        return ringing.compactMap { id in android?.ringingMetadata(id).map { (id, $0) } }
     }
 
     /// Candidate invariant 3, `foreground-silence` (FG-1, FG-2, SCH-12): while Ember is natively

@@ -271,13 +271,20 @@ extension World {
 
     // MARK: no-resurrection
 
+    /// The rings the platform holds now. The models are read in place (`ios?.…`), never copied
+    /// whole (issue 20: `if let daemon = ios` copied the model on every event).
     func groundTruthRings() -> [AlarmUUID] {
-        if let daemon = ios { return daemon.alarms.map(\.id) }
-        guard let manager = android else { return [] }
-        return manager.pending.map(\.id) + manager.ringing
+        if let alarms = ios?.alarms { return alarms.map(\.id) }
+        guard let pending = android?.pending else { return [] }
+        return pending.map(\.id) + (android?.ringing ?? [])
     }
 
     func checkNoResurrection() {
+        // Only a ring bound to a closed occurrence whose first execution after the closure is
+        // more than T_OP ago can violate: without one, no ring needs looking at.
+        let bound = setup.transitionBoundMs
+        guard oracle.occurrences.contains(where: { !$0.live && $0.firstExecutionAfterCloseMs.map { nowMs > $0 + bound } == true })
+        else { return }
         for id in groundTruthRings() {
             guard let occurrenceID = oracle.bindings[id],
                   let occurrence = oracle.occurrences.first(where: { $0.id == occurrenceID }),
@@ -292,9 +299,9 @@ extension World {
     // MARK: per-command checks
 
     func familyAlerting(_ alarmID: String) -> Bool {
-        if let daemon = ios { return daemon.alarms.contains { $0.state == .alerting && $0.metadata.alarmID == alarmID } }
-        guard let manager = android else { return false }
-        return manager.ringing.contains { manager.ringingMetadata($0)?.alarmID == alarmID }
+        if let alarms = ios?.alarms { return alarms.contains { $0.state == .alerting && $0.metadata.alarmID == alarmID } }
+        guard let ringing = android?.ringing else { return false }
+        return ringing.contains { android?.ringingMetadata($0)?.alarmID == alarmID }
     }
 
     /// hands-off-alerting (SCH-3, SCH-21, SCH-22) and unreadable-is-not-empty (BOOT-2).

@@ -1349,22 +1349,25 @@ final class World {
     // MARK: - Platform effects
 
     /// Runs one call on the iOS daemon (if this device is an iPhone) and applies its effects.
+    /// The model is changed in place: a copy changed and stored back made every array it touched
+    /// a fresh copy (issue 20). `call` must not read `ios` (an exclusivity trap if it did).
     func onDaemon(_ call: (inout AlarmKitDaemon) -> [DaemonEffect]) {
-        guard var daemon = ios else { return }
+        guard ios != nil else { return }
         // Approximation: the phone is locked unless the user is in the app (at night, the
         // sleepy user touches the phone only to stop alarms and to use the app).
-        daemon.screenLocked = !(process.running && process.active)
-        let effects = call(&daemon)
-        ios = daemon
+        let locked = !(process.running && process.active)
+        ios!.screenLocked = locked
+        let effects = call(&ios!)
         apply(effects)
     }
 
     /// Runs one call on AlarmManager (if this device is an Android phone) and applies its effects.
+    /// In place, like ``onDaemon(_:)``; `call` must not read `android`.
     func onAlarmManager(_ call: (inout AlarmManagerModel) -> [AlarmManagerEffect]) {
-        guard var manager = android else { return }
-        var effects = manager.observe(AndroidInstant(elapsedRealtimeMs: clock.monotonicMs, wallMs: clock.wallMs))
-        effects += call(&manager)
-        android = manager
+        guard android != nil else { return }
+        let instant = AndroidInstant(elapsedRealtimeMs: clock.monotonicMs, wallMs: clock.wallMs)
+        var effects = android!.observe(instant)
+        effects += call(&android!)
         apply(effects)
     }
 
