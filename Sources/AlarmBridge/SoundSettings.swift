@@ -37,6 +37,8 @@ public struct SoundSettings: Codable, Sendable, Equatable {
 
     /// SND-8: a record without groups (or with only empty ones) reads as one flat group: the pool.
     public var effectiveGroups: [[String]] {
+        // The usual record (groups, none empty) as it is, without building a filtered copy.
+        if let groups, !groups.isEmpty, !groups.contains(where: \.isEmpty) { return groups }
         let chosen = (groups ?? []).filter { !$0.isEmpty }
         if !chosen.isEmpty { return chosen }
         return pool.isEmpty ? [] : [pool]

@@ -301,8 +301,10 @@ extension AlarmManagerModel {
         }
         let horizon = nowElapsed - max(parameters.restrictedWindowMs, parameters.standbyWindowMs)
         standbyHistory.removeAll { $0 <= horizon }
-        allowWhileIdleHistory.removeAll { $0 <= nowElapsed - parameters.allowWhileIdleWindowMs }
-        allowWhileIdleCompatHistory.removeAll { $0 <= nowElapsed - parameters.allowWhileIdleCompatWindowMs }
+        let idleHorizon = nowElapsed - parameters.allowWhileIdleWindowMs
+        let compatHorizon = nowElapsed - parameters.allowWhileIdleCompatWindowMs
+        allowWhileIdleHistory.removeAll { $0 <= idleHorizon }
+        allowWhileIdleCompatHistory.removeAll { $0 <= compatHorizon }
     }
 
     /// AMS `AppWakeupHistory.recordAlarmForPackage`: appends `nowElapsed` unless the last entry is

@@ -102,72 +102,235 @@ public enum AlarmManagerEffect: Sendable, Equatable {
 /// `observe(_:)`, or infer elapsed time from the wall clock when the host never reported one.
 /// Randomness comes only from the injected generator.
 public struct AlarmManagerModel: Sendable {
-    public var parameters: AlarmManagerParameters
-    /// Sorted by request code.
-    public internal(set) var pending: [PendingAlarm] = []
-    /// The ringing service's rings, in start order.
-    public internal(set) var ringingStatuses: [RingingStatus] = []
-    /// SCHEDULE_EXACT_ALARM's app-op: allowed (true) or denied.
-    public internal(set) var exactAlarmPermission = true
-    public internal(set) var poweredOn = true
-    public var failNextSchedules = 0
-    public var failNextReads = 0
-    public internal(set) var changeCounter: UInt64 = 0
+    /// Every stored field of the model (issue 20: kept in one copy-on-write box, see `Box`).
+    struct Fields: Sendable {
+        var parameters: AlarmManagerParameters
+        var pending: [PendingAlarm] = []
+        var ringingStatuses: [RingingStatus] = []
+        var exactAlarmPermission: Bool = true
+        var poweredOn: Bool = true
+        var failNextSchedules: Int = 0
+        var failNextReads: Int = 0
+        var changeCounter: UInt64 = 0
+        var random: Xoshiro256StarStar
+        var now: AndroidInstant = AndroidInstant(elapsedRealtimeMs: 0, wallMs: 0)
+        var clockAnchored: Bool = false
+        var lastTimeChange: AndroidInstant?
+        var screenOn: Bool = false
+        var batterySaverOn: Bool = false
+        var appActive: Bool = false
+        var charging: Bool = false
+        var doze: DozeState = .inactive
+        var dozeNominalUntilMs: Int64 = 0
+        var standbyBucket: StandbyBucket = .active
+        var forceStopped: Bool = false
+        var userUnlocked: Bool = true
+        var timeZoneID: String = "UTC"
+        var fullScreenIntentAllowed: Bool = true
+        var standbyHistory: [Int64] = []
+        var allowWhileIdleHistory: [Int64] = []
+        var allowWhileIdleCompatHistory: [Int64] = []
+        var kernelAlarmToken: UInt64 = 0
+        var kernelAlarmElapsedMs: Int64?
+        var ringingToken: UInt64 = 0
+        var deliveryLog: [AlarmDelivery] = []
+        var dropSetAfterBoot: Int?
+        var setsSinceBoot: Int = 0
+        var droppedAlarms: [PendingAlarm] = []
+        var systemSoundAtStart: [AlarmUUID] = []
+        var lockScreen: LockScreenState = LockScreenState()
+    }
 
+    /// Copy-on-write storage (issue 20): the simulator reads the model after every event, and
+    /// each `if let model = …` copied every field (and retained each array); now a copy retains
+    /// one box, and the first change to a shared box copies it. Value semantics are unchanged.
+    final class Box: @unchecked Sendable {  // never mutated while shared (see `uniqueBox`)
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var box: Box
+
+    /// The box, made unique first: a shared box is copied before any field changes.
+    private var uniqueBox: Box {
+        mutating get {
+            if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
+            return box
+        }
+    }
+
+    public var parameters: AlarmManagerParameters {
+        _read { yield box.fields.parameters }
+        _modify { yield &uniqueBox.fields.parameters }
+    }
+    /// Sorted by request code.
+    public internal(set) var pending: [PendingAlarm] {
+        _read { yield box.fields.pending }
+        _modify { yield &uniqueBox.fields.pending }
+    }
+    /// The ringing service's rings, in start order.
+    public internal(set) var ringingStatuses: [RingingStatus] {
+        _read { yield box.fields.ringingStatuses }
+        _modify { yield &uniqueBox.fields.ringingStatuses }
+    }
+    /// SCHEDULE_EXACT_ALARM's app-op: allowed (true) or denied.
+    public internal(set) var exactAlarmPermission: Bool {
+        _read { yield box.fields.exactAlarmPermission }
+        _modify { yield &uniqueBox.fields.exactAlarmPermission }
+    }
+    public internal(set) var poweredOn: Bool {
+        _read { yield box.fields.poweredOn }
+        _modify { yield &uniqueBox.fields.poweredOn }
+    }
+    public var failNextSchedules: Int {
+        _read { yield box.fields.failNextSchedules }
+        _modify { yield &uniqueBox.fields.failNextSchedules }
+    }
+    public var failNextReads: Int {
+        _read { yield box.fields.failNextReads }
+        _modify { yield &uniqueBox.fields.failNextReads }
+    }
+    public internal(set) var changeCounter: UInt64 {
+        _read { yield box.fields.changeCounter }
+        _modify { yield &uniqueBox.fields.changeCounter }
+    }
     /// The model's generator (doze-exit fuzz, seeded tie-breaks, OEM delays).
-    var random: Xoshiro256StarStar
+    var random: Xoshiro256StarStar {
+        _read { yield box.fields.random }
+        _modify { yield &uniqueBox.fields.random }
+    }
     /// The last instant the model knows of.
-    public internal(set) var now = AndroidInstant(elapsedRealtimeMs: 0, wallMs: 0)
+    public internal(set) var now: AndroidInstant {
+        _read { yield box.fields.now }
+        _modify { yield &uniqueBox.fields.now }
+    }
     /// Whether `now.wallMs - now.elapsedRealtimeMs` is known since the last boot.
-    var clockAnchored = false
+    var clockAnchored: Bool {
+        _read { yield box.fields.clockAnchored }
+        _modify { yield &uniqueBox.fields.clockAnchored }
+    }
     /// The clocks at the last accepted time change since boot (AMS `mLastTimeChangeClockTime`,
     /// `mLastTimeChangeRealtime`); nil: none yet, so the next kernel clock change is accepted
     /// whatever its size.
-    var lastTimeChange: AndroidInstant?
+    var lastTimeChange: AndroidInstant? {
+        _read { yield box.fields.lastTimeChange }
+        _modify { yield &uniqueBox.fields.lastTimeChange }
+    }
     /// Interactive (screen on).
-    public internal(set) var screenOn = false
+    public internal(set) var screenOn: Bool {
+        _read { yield box.fields.screenOn }
+        _modify { yield &uniqueBox.fields.screenOn }
+    }
     /// Battery Saver switched on (``setBatterySaver(_:now:)``); it acts only while not charging.
-    public internal(set) var batterySaverOn = false
+    public internal(set) var batterySaverOn: Bool {
+        _read { yield box.fields.batterySaverOn }
+        _modify { yield &uniqueBox.fields.batterySaverOn }
+    }
     /// The app's uid is active (AppStateTracker `isUidActive`): the host reports the app in the
     /// foreground with ``setAppActive(_:now:)``; process death ends it. Not modelled: the 60 s
     /// BACKGROUND_SETTLE_TIME before a backgrounded uid goes idle, and a foreground service keeping it active.
-    public internal(set) var appActive = false
-    public internal(set) var charging = false
-    public internal(set) var doze: DozeState = .inactive
+    public internal(set) var appActive: Bool {
+        _read { yield box.fields.appActive }
+        _modify { yield &uniqueBox.fields.appActive }
+    }
+    public internal(set) var charging: Bool {
+        _read { yield box.fields.charging }
+        _modify { yield &uniqueBox.fields.charging }
+    }
+    public internal(set) var doze: DozeState {
+        _read { yield box.fields.doze }
+        _modify { yield &uniqueBox.fields.doze }
+    }
     /// The current idle period's requested end before alarm clocks pulled it forward.
-    var dozeNominalUntilMs: Int64 = 0
-    public internal(set) var standbyBucket: StandbyBucket = .active
+    var dozeNominalUntilMs: Int64 {
+        _read { yield box.fields.dozeNominalUntilMs }
+        _modify { yield &uniqueBox.fields.dozeNominalUntilMs }
+    }
+    public internal(set) var standbyBucket: StandbyBucket {
+        _read { yield box.fields.standbyBucket }
+        _modify { yield &uniqueBox.fields.standbyBucket }
+    }
     /// Force-stopped: no broadcast reaches the app until the user launches it.
-    public internal(set) var forceStopped = false
+    public internal(set) var forceStopped: Bool {
+        _read { yield box.fields.forceStopped }
+        _modify { yield &uniqueBox.fields.forceStopped }
+    }
     /// Unlocked since the last boot (credential-protected storage readable).
-    public internal(set) var userUnlocked = true
-    public internal(set) var timeZoneID = "UTC"
+    public internal(set) var userUnlocked: Bool {
+        _read { yield box.fields.userUnlocked }
+        _modify { yield &uniqueBox.fields.userUnlocked }
+    }
+    public internal(set) var timeZoneID: String {
+        _read { yield box.fields.timeZoneID }
+        _modify { yield &uniqueBox.fields.timeZoneID }
+    }
     /// USE_FULL_SCREEN_INTENT granted (34+: user-revocable).
-    public internal(set) var fullScreenIntentAllowed = true
+    public internal(set) var fullScreenIntentAllowed: Bool {
+        _read { yield box.fields.fullScreenIntentAllowed }
+        _modify { yield &uniqueBox.fields.fullScreenIntentAllowed }
+    }
     /// Elapsed times of deliveries counted by each quota, ascending, pruned past 24 h.
-    var standbyHistory: [Int64] = []
-    var allowWhileIdleHistory: [Int64] = []
-    var allowWhileIdleCompatHistory: [Int64] = []
-    var kernelAlarmToken: UInt64 = 0
-    var kernelAlarmElapsedMs: Int64?
-    var ringingToken: UInt64 = 0
+    var standbyHistory: [Int64] {
+        _read { yield box.fields.standbyHistory }
+        _modify { yield &uniqueBox.fields.standbyHistory }
+    }
+    var allowWhileIdleHistory: [Int64] {
+        _read { yield box.fields.allowWhileIdleHistory }
+        _modify { yield &uniqueBox.fields.allowWhileIdleHistory }
+    }
+    var allowWhileIdleCompatHistory: [Int64] {
+        _read { yield box.fields.allowWhileIdleCompatHistory }
+        _modify { yield &uniqueBox.fields.allowWhileIdleCompatHistory }
+    }
+    var kernelAlarmToken: UInt64 {
+        _read { yield box.fields.kernelAlarmToken }
+        _modify { yield &uniqueBox.fields.kernelAlarmToken }
+    }
+    var kernelAlarmElapsedMs: Int64? {
+        _read { yield box.fields.kernelAlarmElapsedMs }
+        _modify { yield &uniqueBox.fields.kernelAlarmElapsedMs }
+    }
+    var ringingToken: UInt64 {
+        _read { yield box.fields.ringingToken }
+        _modify { yield &uniqueBox.fields.ringingToken }
+    }
     /// The last deliveries, oldest first, at most `deliveryLogLimit`.
-    public internal(set) var deliveryLog: [AlarmDelivery] = []
+    public internal(set) var deliveryLog: [AlarmDelivery] {
+        _read { yield box.fields.deliveryLog }
+        _modify { yield &uniqueBox.fields.deliveryLog }
+    }
     /// Fault `accepted-request-dropped` (issue 18; plus_plugins#1981: an alarm re-armed after a
     /// reboot never fires): the n-th `set*` call after the boot (1-based) that passes every check
     /// returns normally and leaves AlarmManager holding nothing for its PendingIntent. nil: none.
-    public var dropSetAfterBoot: Int?
+    public var dropSetAfterBoot: Int? {
+        _read { yield box.fields.dropSetAfterBoot }
+        _modify { yield &uniqueBox.fields.dropSetAfterBoot }
+    }
     /// `set*` calls that passed every check since the boot.
-    var setsSinceBoot = 0
+    var setsSinceBoot: Int {
+        _read { yield box.fields.setsSinceBoot }
+        _modify { yield &uniqueBox.fields.setsSinceBoot }
+    }
     /// Alarms AlarmManager accepted and dropped: no delivery, not in `getNextAlarmClock()`, but
     /// their PendingIntents exist, so FLAG_NO_CREATE probes (``readPending()``) still find them
     /// until their trigger time passes. Gone at a re-registration, a cancel, a reboot or a force-stop.
-    public internal(set) var droppedAlarms: [PendingAlarm] = []
+    public internal(set) var droppedAlarms: [PendingAlarm] {
+        _read { yield box.fields.droppedAlarms }
+        _modify { yield &uniqueBox.fields.droppedAlarms }
+    }
     /// Rings the app's ringing service was told to start with the system alarm sound
     /// (``playSystemSound(_:)`` before ``startRinging(_:metadata:soundName:)``).
-    var systemSoundAtStart: [AlarmUUID] = []
+    var systemSoundAtStart: [AlarmUUID] {
+        _read { yield box.fields.systemSoundAtStart }
+        _modify { yield &uniqueBox.fields.systemSoundAtStart }
+    }
     /// Keyguard and activity window flags (AND-10..12): see `AlarmManagerModel+LockScreen.swift`.
-    public internal(set) var lockScreen = LockScreenState()
+    public internal(set) var lockScreen: LockScreenState {
+        _read { yield box.fields.lockScreen }
+        _modify { yield &uniqueBox.fields.lockScreen }
+    }
+
+
     static let deliveryLogLimit = 512
 
     /// A model whose randomness is a generator seeded with `parameters.randomSeed`.
@@ -178,8 +341,7 @@ public struct AlarmManagerModel: Sendable {
     /// A model drawing every random choice from `random` (for example
     /// `streams.stream("android.alarm-manager")`).
     public init(parameters: AlarmManagerParameters, random: Xoshiro256StarStar) {
-        self.parameters = parameters
-        self.random = random
+        box = Box(Fields(parameters: parameters, random: random))
         // API 34: a fresh install targeting 33+ starts with SCHEDULE_EXACT_ALARM denied
         // (developer.android.com/about/versions/14/changes/schedule-exact-alarms).
         self.exactAlarmPermission = !parameters.exactAlarmDeniedByDefault

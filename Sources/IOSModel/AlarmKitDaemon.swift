@@ -192,42 +192,123 @@ public enum DaemonEffect: Sendable, Equatable {
 /// opens it, an AlarmKit intent or HealthKit launches it, or a notification reaches a running
 /// process; every wanted ring must be registered directly in those executions (SCH-24).
 public struct AlarmKitDaemon: Sendable {
-    public var parameters: AlarmKitParameters
+    /// Every stored field of the model (issue 20: kept in one copy-on-write box, see `Box`).
+    struct Fields: Sendable {
+        var parameters: AlarmKitParameters
+        var calendar: WallCalendar
+        var alarms: [DaemonAlarm] = []
+        var failNextSchedules: Int = 0
+        var failNextReads: Int = 0
+        var changeCounter: UInt64 = 0
+        var poweredOn: Bool = true
+        var screenLocked: Bool = true
+        var silentMode: Bool = false
+        var snapshotPending: Bool = false
+        var snapshotHeld: Bool = false
+        var latencyRNG: Xoshiro256StarStar
+        var lateRNG: Xoshiro256StarStar
+        var ghostNextAlertMs: Int64?
+        var ghosts: [GhostAlert] = []
+    }
+
+    /// Copy-on-write storage (issue 20): the simulator reads the model after every event, and
+    /// each `if let model = …` copied every field (and retained each array); now a copy retains
+    /// one box, and the first change to a shared box copies it. Value semantics are unchanged.
+    final class Box: @unchecked Sendable {  // never mutated while shared (see `uniqueBox`)
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var box: Box
+
+    /// The box, made unique first: a shared box is copied before any field changes.
+    private var uniqueBox: Box {
+        mutating get {
+            if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
+            return box
+        }
+    }
+
+    public var parameters: AlarmKitParameters {
+        _read { yield box.fields.parameters }
+        _modify { yield &uniqueBox.fields.parameters }
+    }
     /// The device zone with the seed's DST policy; a time-zone change replaces it.
-    public private(set) var calendar: WallCalendar
+    public private(set) var calendar: WallCalendar {
+        _read { yield box.fields.calendar }
+        _modify { yield &uniqueBox.fields.calendar }
+    }
     /// Sorted by ID.
-    public private(set) var alarms: [DaemonAlarm] = []
+    public private(set) var alarms: [DaemonAlarm] {
+        _read { yield box.fields.alarms }
+        _modify { yield &uniqueBox.fields.alarms }
+    }
     /// Scheduled-call failures still to inject (`fault schedule-failure N`).
-    public var failNextSchedules = 0
+    public var failNextSchedules: Int {
+        _read { yield box.fields.failNextSchedules }
+        _modify { yield &uniqueBox.fields.failNextSchedules }
+    }
     /// Inventory reads still to fail.
-    public var failNextReads = 0
+    public var failNextReads: Int {
+        _read { yield box.fields.failNextReads }
+        _modify { yield &uniqueBox.fields.failNextReads }
+    }
     /// Per-change counter, for the idempotent-sync probe.
-    public private(set) var changeCounter: UInt64 = 0
-    public private(set) var poweredOn = true
+    public private(set) var changeCounter: UInt64 {
+        _read { yield box.fields.changeCounter }
+        _modify { yield &uniqueBox.fields.changeCounter }
+    }
+    public private(set) var poweredOn: Bool {
+        _read { yield box.fields.poweredOn }
+        _modify { yield &uniqueBox.fields.poweredOn }
+    }
     /// Whether the phone's screen is locked; the simulator sets it (locked unless the user is in
     /// an app). Drives the locked-phone field faults.
-    public var screenLocked = true
+    public var screenLocked: Bool {
+        _read { yield box.fields.screenLocked }
+        _modify { yield &uniqueBox.fields.screenLocked }
+    }
     /// The ring / silent switch is set to Silent (see `silentModeSilencesAlerts`).
-    public var silentMode = false
-    var snapshotPending = false
+    public var silentMode: Bool {
+        _read { yield box.fields.silentMode }
+        _modify { yield &uniqueBox.fields.silentMode }
+    }
+    var snapshotPending: Bool {
+        _read { yield box.fields.snapshotPending }
+        _modify { yield &uniqueBox.fields.snapshotPending }
+    }
     /// A snapshot is owed for changes held while locked (`holdUpdatesWhileLocked`).
-    var snapshotHeld = false
-    var latencyRNG: Xoshiro256StarStar
-    var lateRNG: Xoshiro256StarStar
+    var snapshotHeld: Bool {
+        _read { yield box.fields.snapshotHeld }
+        _modify { yield &uniqueBox.fields.snapshotHeld }
+    }
+    var latencyRNG: Xoshiro256StarStar {
+        _read { yield box.fields.latencyRNG }
+        _modify { yield &uniqueBox.fields.latencyRNG }
+    }
+    var lateRNG: Xoshiro256StarStar {
+        _read { yield box.fields.lateRNG }
+        _modify { yield &uniqueBox.fields.lateRNG }
+    }
     /// Field fault (OpenMinis#115, iOS 26.1): the next alert to begin is a ghost lasting this
     /// long (virtual ms): it reads `alerting` but plays no sound and shows no UI, and when the
     /// time is up AlarmKit ends it with no Stop (a one-shot leaves the list, a weekly re-arms).
     /// Independent of Silent mode. nil: the next alert is an ordinary one.
-    public var ghostNextAlertMs: Int64?
+    public var ghostNextAlertMs: Int64? {
+        _read { yield box.fields.ghostNextAlertMs }
+        _modify { yield &uniqueBox.fields.ghostNextAlertMs }
+    }
     /// Alerts that are ghosts now, by ID and the generation they alert at (a re-arm, a
     /// replacement or a countdown moves the generation on, which ends the ghost).
-    public private(set) var ghosts: [GhostAlert] = []
+    public private(set) var ghosts: [GhostAlert] {
+        _read { yield box.fields.ghosts }
+        _modify { yield &uniqueBox.fields.ghosts }
+    }
+
 
     public init(parameters: AlarmKitParameters, calendar: WallCalendar, streams: RandomStreams) {
-        self.parameters = parameters
-        self.calendar = calendar.with(dstPolicy: parameters.dstPolicy)
-        self.latencyRNG = streams.stream("ios.daemon.latency")
-        self.lateRNG = streams.stream("ios.daemon.late-delivery")
+        box = Box(Fields(parameters: parameters, calendar: calendar.with(dstPolicy: parameters.dstPolicy),
+                         latencyRNG: streams.stream("ios.daemon.latency"), lateRNG: streams.stream("ios.daemon.late-delivery")))
     }
 
     public func alarm(_ id: AlarmUUID) -> DaemonAlarm? { alarms.first { $0.id == id } }

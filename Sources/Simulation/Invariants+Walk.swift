@@ -10,8 +10,8 @@ extension World {
     /// At most one pending walk fuse per root; two only inside a rotation, which must end within
     /// T_OP of the bridge's first execution after the second appeared (no process: no window yet).
     func checkOneSteadyFuse() {
-        guard let daemon = ios, !stopped else { return }
-        let fuses = daemon.alarms.filter { $0.metadata.kind == .walkFuse && $0.state == .scheduled }
+        guard let alarms = ios?.alarms, !stopped else { return }
+        let fuses = alarms.matching { $0.metadata.kind == .walkFuse && $0.state == .scheduled }.map { alarms[$0] }
         var roots: [String] = []
         for fuse in fuses where !roots.contains(fuse.metadata.rootID) { roots.append(fuse.metadata.rootID) }
         roots.sort()
@@ -52,12 +52,12 @@ extension World {
     /// keeps no fuse in steady foreground; WALK-9: returning active cancels the provisional one).
     /// The clock starts when the fuse is first seen under those conditions (true ms).
     func checkNoForegroundFuse() {
-        guard let daemon = ios, !stopped, deviceUp, process.running, process.active, !process.suspended,
+        guard let alarms = ios?.alarms, !stopped, deviceUp, process.running, process.active, !process.suspended,
               process.isAcceptingInputs == true else {
             walkWorld.foregroundFusesSince = []
             return
         }
-        let pending = daemon.alarms.filter { $0.metadata.kind == .walkFuse && $0.state == .scheduled }
+        let pending = alarms.matching { $0.metadata.kind == .walkFuse && $0.state == .scheduled }.map { alarms[$0] }
         var tracked: [(id: AlarmUUID, sinceMs: Int64)] = []
         for fuse in pending {
             guard let since = walkWorld.foregroundFusesSince.first(where: { $0.id == fuse.id })?.sinceMs else {

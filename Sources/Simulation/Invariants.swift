@@ -1,5 +1,6 @@
 import AlarmBridge
 import AndroidModel
+import IOSModel
 import SimKernel
 
 /// Invariant checks. Each reads ground truth from the platform model and the oracle, never the
@@ -253,10 +254,8 @@ extension World {
     // MARK: one-successor-per-occurrence
 
     func pendingSuccessors(boundTo occurrenceID: Int) -> [AlarmUUID] {
-        if let daemon = ios {
-            return daemon.alarms.filter {
-                $0.state == .scheduled && $0.metadata.kind == .successor && oracle.bindings[$0.id] == occurrenceID
-            }.map(\.id)
+        if let alarms = ios?.alarms {
+            return alarms.ids { $0.state == .scheduled && $0.metadata.kind == .successor && oracle.bindings[$0.id] == occurrenceID }
         }
         return android?.pending.filter { $0.metadata.kind == .successor && oracle.bindings[$0.id] == occurrenceID }.map(\.id) ?? []
     }
@@ -440,5 +439,23 @@ extension World {
     /// e.g. `2026-10-03 08:36:12 Australia/Sydney` (violation messages).
     func localTimeText(_ wallMs: Int64) -> String {
         HumanText.localTime(wallMs, calendar)
+    }
+}
+
+extension Array where Element == DaemonAlarm {
+    /// The indices of the alarms `isIncluded` accepts, in order. `filter` copies every element
+    /// it looks at (its iterator hands out owned values, each a dozen retains for a
+    /// `DaemonAlarm`); here each is read in place (issue 20: the checks after every event).
+    func matching(_ isIncluded: (borrowing DaemonAlarm) -> Bool) -> [Int] {
+        var found: [Int] = []
+        for index in indices where isIncluded(self[index]) { found.append(index) }
+        return found
+    }
+
+    /// The IDs of the alarms `isIncluded` accepts, in order (``matching(_:)``).
+    func ids(_ isIncluded: (borrowing DaemonAlarm) -> Bool) -> [AlarmUUID] {
+        var found: [AlarmUUID] = []
+        for index in indices where isIncluded(self[index]) { found.append(self[index].id) }
+        return found
     }
 }
