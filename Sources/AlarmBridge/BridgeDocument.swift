@@ -253,8 +253,16 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
 
 
     /// The live occurrence, if any. At most one exists (OCC-1).
+    /// The scans here read each element's field in place: `first(where:)` and `last(where:)`
+    /// copied every record they passed (issue 20: the checks ask after every event).
     public var liveOccurrence: OccurrenceRecord? {
-        occurrences.last(where: { $0.state == .live })
+        let occurrences = box.fields.occurrences
+        var index = occurrences.endIndex
+        while index > occurrences.startIndex {
+            index -= 1
+            if occurrences[index].state == .live { return occurrences[index] }
+        }
+        return nil
     }
 
     /// The first row with ring ID `id`, as `rings.first { $0.id == id }` finds it. `rings` is
@@ -269,11 +277,15 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     }
 
     public func occurrence(token: String) -> OccurrenceRecord? {
-        occurrences.first(where: { $0.token == token })
+        let occurrences = box.fields.occurrences
+        for index in occurrences.indices where occurrences[index].token == token { return occurrences[index] }
+        return nil
     }
 
     public func alarm(_ id: String) -> LogicalAlarm? {
-        alarms.first(where: { $0.id == id })
+        let alarms = box.fields.alarms
+        for index in alarms.indices where alarms[index].id == id { return alarms[index] }
+        return nil
     }
 
     public func root(_ rootID: String) -> Root? {

@@ -20,22 +20,26 @@ extension World {
     func checkBoundRetries() {
         guard let pending = android?.pending else { return }  // in place, not a copy of the model (issue 20)
         // Legacy rings an older version left are the migration's (`legacy-migration`, BOOT-11).
-        for alarm in pending where alarm.metadata.kind.isOccurrenceBound && !alarm.metadata.kind.isLegacy && alarm.metadata.token == nil {
+        for index in pending.indices where pending[index].metadata.kind.isOccurrenceBound
+            && !pending[index].metadata.kind.isLegacy && pending[index].metadata.token == nil {
+            let alarm = pending[index]
             violate("bound-retries", [], "pending \(alarm.metadata.kind.rawValue) \(alarm.id) of \(alarm.metadata.rootID) is bound to no occurrence token")
             return
         }
         guard process.running, process.isAcceptingInputs == true, let document = process.document else { return }
-        // Only the occurrence-bound rings, pending first, then ringing (issue 20: every pending
-        // alarm was copied into a list first, on every event).
-        let retries = pending.lazy.filter { $0.metadata.kind.isOccurrenceBound }.map { ($0.id, $0.metadata, "pending") }
-            + (android?.ringing ?? []).compactMap { id in android?.ringingMetadata(id).map { (id, $0, "ringing") } }
-        for (id, metadata, state) in retries where metadata.kind.isOccurrenceBound {
-            guard let token = metadata.token else { continue }
+        // Only the occurrence-bound rings, pending first, then ringing, each read in place
+        // (issue 20: every pending alarm was copied into a list first, on every event).
+        func unbound(_ id: AlarmUUID, _ metadata: RingMetadata, _ state: String) -> Bool {
+            guard metadata.kind.isOccurrenceBound, let token = metadata.token else { return false }
             let occurrence = document.occurrence(token: token)
-            if occurrence?.state == .live { continue }
+            if occurrence?.state == .live { return false }
             let why = occurrence.map { "its occurrence is \($0.state.rawValue)" } ?? "its occurrence is unknown to the bridge"
             violate("bound-retries", [], "\(metadata.kind.rawValue) \(id) of \(metadata.rootID) is \(state) although \(why) (live owner: \(document.liveOccurrence?.rootID ?? "none"))")
-            return
+            return true
+        }
+        for index in pending.indices where unbound(pending[index].id, pending[index].metadata, "pending") { return }
+        for id in android?.ringing ?? [] {
+            if let metadata = android?.ringingMetadata(id), unbound(id, metadata, "ringing") { return }
         }
     }
 
