@@ -8,7 +8,7 @@ extension World {
     /// service), whether or not they can be heard. In platform order.
     func alertingRings() -> [(id: AlarmUUID, metadata: RingMetadata)] {
         if let alarms = ios?.alarms {  // read in place, not a copy of the model (issue 20)
-            return alarms.matching { $0.state == .alerting }.map { (alarms[$0].id, alarms[$0].metadata) }
+            return alarms.matching(state: .alerting).map { (alarms[$0].id, alarms[$0].metadata) }
         }
         guard let ringing = android?.ringing else { return [] }
         return ringing.compactMap { id in android?.ringingMetadata(id).map { (id, $0) } }

@@ -11,7 +11,7 @@ extension World {
     /// T_OP of the bridge's first execution after the second appeared (no process: no window yet).
     func checkOneSteadyFuse() {
         guard let alarms = ios?.alarms, !stopped else { return }
-        let fuses = alarms.matching { $0.metadata.kind == .walkFuse && $0.state == .scheduled }.map { alarms[$0] }
+        let fuses = alarms.matching(kind: .walkFuse, state: .scheduled).map { alarms[$0] }
         var roots: [String] = []
         for fuse in fuses where !roots.contains(fuse.metadata.rootID) { roots.append(fuse.metadata.rootID) }
         roots.sort()
@@ -57,7 +57,7 @@ extension World {
             walkWorld.foregroundFusesSince = []
             return
         }
-        let pending = alarms.matching { $0.metadata.kind == .walkFuse && $0.state == .scheduled }.map { alarms[$0] }
+        let pending = alarms.matching(kind: .walkFuse, state: .scheduled).map { alarms[$0] }
         var tracked: [(id: AlarmUUID, sinceMs: Int64)] = []
         for fuse in pending {
             guard let since = walkWorld.foregroundFusesSince.first(where: { $0.id == fuse.id })?.sinceMs else {

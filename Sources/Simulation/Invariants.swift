@@ -255,7 +255,7 @@ extension World {
 
     func pendingSuccessors(boundTo occurrenceID: Int) -> [AlarmUUID] {
         if let alarms = ios?.alarms {
-            return alarms.ids { $0.state == .scheduled && $0.metadata.kind == .successor && oracle.bindings[$0.id] == occurrenceID }
+            return alarms.matching(kind: .successor, state: .scheduled).map { alarms[$0].id }.filter { oracle.bindings[$0] == occurrenceID }
         }
         return android?.pending.filter { $0.metadata.kind == .successor && oracle.bindings[$0.id] == occurrenceID }.map(\.id) ?? []
     }
@@ -443,19 +443,15 @@ extension World {
 }
 
 extension Array where Element == DaemonAlarm {
-    /// The indices of the alarms `isIncluded` accepts, in order. `filter` copies every element
-    /// it looks at (its iterator hands out owned values, each a dozen retains for a
-    /// `DaemonAlarm`); here each is read in place (issue 20: the checks after every event).
-    func matching(_ isIncluded: (borrowing DaemonAlarm) -> Bool) -> [Int] {
+    /// The indices of the alarms of `kind` (any when nil) in `state` (any when nil), in order.
+    /// `filter` copies every element it passes to its closure (a dozen retains for a
+    /// `DaemonAlarm`); here only the two fields are read, in place (issue 20: the checks after
+    /// every event).
+    func matching(kind: RingKind? = nil, state: PlatformAlarm.State? = nil) -> [Int] {
         var found: [Int] = []
-        for index in indices where isIncluded(self[index]) { found.append(index) }
-        return found
-    }
-
-    /// The IDs of the alarms `isIncluded` accepts, in order (``matching(_:)``).
-    func ids(_ isIncluded: (borrowing DaemonAlarm) -> Bool) -> [AlarmUUID] {
-        var found: [AlarmUUID] = []
-        for index in indices where isIncluded(self[index]) { found.append(self[index].id) }
+        for index in indices where (kind == nil || self[index].metadata.kind == kind) && (state == nil || self[index].state == state) {
+            found.append(index)
+        }
         return found
     }
 }

@@ -948,7 +948,7 @@ final class World {
             refusedSchedules.append(id)
             if refusedSchedules.count > 64 { refusedSchedules.removeFirst() }
         }
-        let alertingBefore = ios?.alarms.ids { $0.state == .alerting } ?? []  // adoptStaleZoneReading
+        let alertingBefore = ios.map { daemon in daemon.alarms.matching(state: .alerting).map { daemon.alarms[$0].id } } ?? []  // adoptStaleZoneReading
         noteDroppedRequestExposure(input, ready: wasReady)  // issue 18
         // The step's copy becomes the only reference to the bridge's box while it handles the
         // input, so the existential is mutated in place, never copied (issue 19: the port costs
