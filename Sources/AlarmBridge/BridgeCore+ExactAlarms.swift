@@ -142,9 +142,13 @@ extension BridgeCore {
     ///   (``inexactStillDueBoundMs(_:)``); false: the window alone.
     func undeliveredInexactPrimaries(now: BridgeInstants, beyondWindow: Bool = true) -> [RingRequest] {
         guard flavor == .android, let document else { return [] }
-        return document.rings.filter { row in
-            row.inexact == true && row.metadata.kind == .primary && !row.delivered && row.fireWallMs <= now.wallMs
-                && !deliveryInFlight(row, now: now)
+        // The cheap field tests first, in place (issue 20: `filter` copied every row).
+        let rings = document.rings
+        let candidates = rings.indices.filter {
+            rings[$0].inexact == true && rings[$0].metadata.kind == .primary && !rings[$0].delivered && rings[$0].fireWallMs <= now.wallMs
+        }
+        return candidates.map { rings[$0] }.filter { row in
+            !deliveryInFlight(row, now: now)
                 && now.wallMs - row.fireWallMs < (beyondWindow ? inexactStillDueBoundMs(row) : Self.inexactWindowBoundMs)
                 && document.alarm(row.metadata.alarmID)?.enabled == true
                 && row.dayEndedByDisable != true  // the user turned the alarm off after it came

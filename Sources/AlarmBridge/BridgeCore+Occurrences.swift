@@ -1025,7 +1025,7 @@ extension BridgeCore {
 
     /// The pending (armed, not yet delivered) successor of an occurrence, if any.
     func pendingSuccessor(of live: OccurrenceRecord) -> RingRow? {
-        document?.rings.first { $0.metadata.kind == .successor && $0.metadata.token == live.token && !$0.delivered }
+        document?.rings.firstPending(.successor, token: live.token)
     }
 
     /// OCC-6, OCC-7: arms at most one owner-scoped successor due 10 s after the trigger; a

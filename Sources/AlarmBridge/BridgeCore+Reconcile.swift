@@ -26,7 +26,7 @@ extension BridgeCore {
                                           soundName: pending.soundName))  // SND-6: the same ring, the same sound
             }
         }
-        return wanted.sorted { ($0.fireWallMs, $0.id) < ($1.fireWallMs, $1.id) }
+        return wanted.sortedByFireTime()
     }
 
     /// OCC-7: on Android, a ring this process saw AlarmManager accept that is gone after its fire
@@ -142,9 +142,12 @@ extension BridgeCore {
         var latest: [String: Int64] = [:]
         func note(_ rootID: String, _ ms: Int64) { latest[rootID] = max(latest[rootID] ?? .min, ms) }
         for passed in document.passedOverRingTimes ?? [] { note(passed.rootID, passed.ringTimeMs) }
-        for occurrence in document.occurrences { note(occurrence.rootID, occurrence.startedAtMs) }
-        for row in document.rings where row.delivered && row.metadata.kind == .primary {
-            if case .fixed = row.schedule { note(row.metadata.rootID, row.fireWallMs) }
+        // By index, each field read in place: a for-in loop copied every record and row (issue
+        // 20: the history grows with the days a device runs).
+        let occurrences = document.occurrences, rings = document.rings
+        for index in occurrences.indices { note(occurrences[index].rootID, occurrences[index].startedAtMs) }
+        for index in rings.indices where rings[index].delivered && rings[index].metadata.kind == .primary {
+            if case .fixed = rings[index].schedule { note(rings[index].metadata.rootID, rings[index].fireWallMs) }
         }
         return latest
     }

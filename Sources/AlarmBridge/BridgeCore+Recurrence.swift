@@ -126,14 +126,13 @@ extension BridgeCore {
                 }
             }
         }
-        let order: (RingRequest, RingRequest) -> Bool = { ($0.fireWallMs, $0.id) < ($1.fireWallMs, $1.id) }
         // CAP-8, CAP-5, CAP-7: the bound never displaces a configured primary — the one a direct
         // save arms and verifies (CAP-6, SCH-9) — so it cuts seeds only, in the room the concrete
         // primaries leave (cutting primaries made the next sync cancel what a save had armed;
         // ios seeds 9082, 14970, 1929).
         let bound = max(0, configuration.skipOccurrenceMax - concretePrimaries.count)
-        let sortedSeeds = seeds.sorted(by: order)
-        plan.wanted += concretePrimaries.sorted(by: order) + sortedSeeds.prefix(bound)
+        let sortedSeeds = seeds.sortedByFireTime()
+        plan.wanted += concretePrimaries.sortedByFireTime() + sortedSeeds.prefix(bound)
         plan.boundDropped = Array(sortedSeeds.dropFirst(bound))
         return plan
     }

@@ -4,7 +4,7 @@
 extension BridgeCore {
     /// The occurrence's snooze ring while it is armed (not yet delivered), if any.
     func pendingSnooze(of live: OccurrenceRecord) -> RingRow? {
-        document?.rings.first { $0.metadata.kind == .snooze && $0.metadata.token == live.token && !$0.delivered }
+        document?.rings.firstPending(.snooze, token: live.token)
     }
 
     /// Validates against the live occurrence only (SNZ-2): it exists, the token matches when

@@ -646,3 +646,24 @@ extension Array where Element: RingIdentified {
         return true
     }
 }
+
+extension Array where Element == RingRow {
+    /// `first { $0.metadata.kind == kind && $0.metadata.token == token && !$0.delivered }`, reading
+    /// those fields in place instead of copying each row it passes (issue 20).
+    func firstPending(_ kind: RingKind, token: String) -> RingRow? {
+        for index in indices where self[index].metadata.kind == kind && self[index].metadata.token == token && !self[index].delivered {
+            return self[index]
+        }
+        return nil
+    }
+}
+
+extension Array where Element == RingRequest {
+    /// `sorted { ($0.fireWallMs, $0.id) < ($1.fireWallMs, $1.id) }`, soonest first: the same
+    /// order (both are the standard library's stable sort with one comparator), but the sort
+    /// moves indices, not 170-byte requests (issue 20: every plan and every sync sorts).
+    func sortedByFireTime() -> [RingRequest] {
+        let order = indices.sorted { (self[$0].fireWallMs, self[$0].id) < (self[$1].fireWallMs, self[$1].id) }
+        return order.map { self[$0] }
+    }
+}
