@@ -217,7 +217,8 @@ extension BridgeCore {
     func vanishedWeeklyPrimaries(present: [AlarmUUID], now: BridgeInstants) -> [AlarmUUID] {
         guard flavor == .ios, let document, let previousView = observedBeforeWallMs else { return [] }
         let bootWallMs = now.wallMs - now.monotonicMs
-        return document.rings.filter { row in
+        let rings = document.rings  // confirmed primaries picked by index first: `filter` copied every row (issue 20)
+        return rings.indices.filter { rings[$0].metadata.kind == .primary && rings[$0].confirmed }.map { rings[$0] }.filter { row in
             guard row.metadata.kind == .primary, row.confirmed, !inFlight.contains(row.id), !present.contains(row.id),
                   case .relative(let hour, let minute, .some(let weekday)) = row.schedule else { return false }
             let ringTime = configuration.calendar.latestFire(hour: hour, minute: minute, weekday: weekday, atOrBefore: now.wallMs)
@@ -853,8 +854,9 @@ extension BridgeCore {
     /// REC-9: remembers the rings `inventory` lists still scheduled and undelivered at or after
     /// their fire time (`heldPastFireSeen`; a delivery the phone holds late, PLATFORMS.md).
     mutating func noteHeldPastFire(_ inventory: [PlatformAlarm], now: BridgeInstants) {
+        let rings = document?.rings ?? []  // fields read in place (issue 20)
         for alarm in inventory where alarm.state == .scheduled {
-            guard let row = document?.row(alarm.id), !row.delivered, row.fireWallMs <= now.wallMs else { continue }
+            guard let index = document?.rowIndex(alarm.id), !rings[index].delivered, rings[index].fireWallMs <= now.wallMs else { continue }
             heldPastFireSeen.removeAll { $0 == alarm.id }
             heldPastFireSeen.append(alarm.id)
         }

@@ -271,9 +271,16 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// is looked for by the scan, so a document whose rows are out of order still answers right
     /// (unless it also holds one ID twice, which ``upsert(_:)`` never makes).
     public func row(_ id: AlarmUUID) -> RingRow? {
+        rowIndex(id).map { rings[$0] }
+    }
+
+    /// The index in `rings` of ``row(_:)``'s row, for a caller that reads a few of its fields in
+    /// place instead of copying the row (issue 20).
+    func rowIndex(_ id: AlarmUUID) -> Int? {
+        let rings = box.fields.rings
         let index = rings.lowerBound(ofID: id)
-        if index < rings.count && rings[index].id == id { return rings[index] }
-        return rings.first(where: { $0.id == id })
+        if index < rings.count && rings[index].id == id { return index }
+        return rings.indices.first { rings[$0].id == id }
     }
 
     public func occurrence(token: String) -> OccurrenceRecord? {
