@@ -215,7 +215,10 @@ public struct AlarmKitDaemon: Sendable {
     /// each `if let model = …` copied every field (and retained each array); now a copy retains
     /// one box, and the first change to a shared box copies it. Value semantics are unchanged.
     final class Box: @unchecked Sendable {  // never mutated while shared (see `uniqueBox`)
-        var fields: Fields
+        /// Unchecked at run time (issue 20: the check was a few per cent of a run): every access
+        /// comes through the owning struct's accessors, whose overlaps Swift already rules out
+        /// for that struct value, and a shared box is only read (`uniqueBox` copies it first).
+        @exclusivity(unchecked) var fields: Fields
         init(_ fields: Fields) { self.fields = fields }
     }
 
