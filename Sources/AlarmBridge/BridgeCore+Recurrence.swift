@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Recurrence and capacity: skip dates as concrete occurrences (REC-3, REC-4), next-occurrence
 /// seeds (REC-5..7), the bounded horizon (CAP-8) and the capacity rules of AlarmKit (CAP-1..9).
 ///
@@ -38,9 +40,41 @@ extension BridgeCore {
 
     /// The primaries and seeds the bridge wants now, and the concrete occurrences the N_SKIP
     /// bound cut (CAP-8; counted by CAP-9).
-    struct RecurrencePlan {
+    struct RecurrencePlan: Equatable {
         var wanted: [RingRequest] = []
         var boundDropped: [RingRequest] = []
+    }
+
+    /// The last plan a bridge (and its copies) computed, by everything it is a function of: the
+    /// document's alarms, rows, occurrence history and passed-over ring times, the configuration
+    /// (by revision) and the wall clock (issue 20: a sync that changes nothing is followed by the
+    /// idempotent-sync probe's sync at the same instant on a copy). Equal inputs give an equal
+    /// plan, so a hit is what computing would give; debug builds check that on every hit.
+    /// Comparing the arrays is cheap when they are the same arrays. Never iterated; locked, as
+    /// copies may cross threads.
+    final class PlanCache: Sendable {
+        struct Key: Equatable {
+            var alarms: [LogicalAlarm]
+            var rings: [RingRow]
+            var occurrences: [OccurrenceRecord]
+            var passedOverRingTimes: [PassedOverRingTime]?
+            var configuration: UInt64
+            /// The plan reads the instant's wall clock only (`after`, the seed horizon, the
+            /// countdown defect's fingerprint); the probe's instant carries no zone or boot.
+            var nowWallMs: Int64
+        }
+
+        static func nextConfigurationRevision() -> UInt64 { configurationRevisions.add(1, ordering: .relaxed).newValue }
+        private static let configurationRevisions = Atomic<UInt64>(0)
+        private let last = Mutex<(key: Key, plan: RecurrencePlan)?>(nil)
+
+        func plan(for key: Key) -> RecurrencePlan? {
+            last.withLock { entry in entry?.key == key ? entry?.plan : nil }
+        }
+
+        func remember(_ plan: RecurrencePlan, for key: Key) {
+            last.withLock { $0 = (key, plan) }
+        }
     }
 
     /// What a plan of every root looks up per root, gathered in one pass over the document
@@ -109,6 +143,20 @@ extension BridgeCore {
     /// (CAP-8, CAP-2), so the bound never displaces a primary in favour of a seed.
     func recurrencePlan(now: BridgeInstants) -> RecurrencePlan {
         guard let document else { return RecurrencePlan() }
+        let key = PlanCache.Key(alarms: document.alarms, rings: document.rings, occurrences: document.occurrences,
+                                passedOverRingTimes: document.passedOverRingTimes, configuration: configurationRevision,
+                                nowWallMs: now.wallMs)
+        if let cached = planCache.plan(for: key) {
+            assert(cached == computeRecurrencePlan(document, now: now), "the plan cache answered a stale plan")
+            return cached
+        }
+        let plan = computeRecurrencePlan(document, now: now)
+        planCache.remember(plan, for: key)
+        return plan
+    }
+
+    /// ``recurrencePlan(now:)`` computed.
+    private func computeRecurrencePlan(_ document: BridgeDocument, now: BridgeInstants) -> RecurrencePlan {
         var plan = RecurrencePlan()
         var concretePrimaries: [RingRequest] = []
         var seeds: [RingRequest] = []

@@ -18,7 +18,16 @@ public struct BridgeCore: Sendable {
         case ready
     }
 
-    public private(set) var configuration: BridgeConfiguration
+    public private(set) var configuration: BridgeConfiguration {
+        didSet { configurationRevision = PlanCache.nextConfigurationRevision() }
+    }
+    /// Names the configuration's content within the process: a fresh number from one counter at
+    /// every change, so two bridges with the same number have the same configuration (the plan
+    /// cache's key).
+    private(set) var configurationRevision = PlanCache.nextConfigurationRevision()
+    /// The last recurrence plan, shared by this bridge's copies (the idempotent-sync probe's
+    /// among them): a pure function of the document, the configuration and the instant.
+    let planCache = PlanCache()
     public private(set) var phase: Phase = .loading
     /// The loaded document; nil until the store was read (or the gate proved a fresh install).
     public private(set) var document: BridgeDocument?
