@@ -304,15 +304,16 @@ struct BenchReport {
         the bare queue moves one heap entry of an `Int`; a simulated event runs a whole bridge step \
         (reconciliation of the desired ring set against the platform inventory, recurrence planning with \
         SHA-1 version-5 ring IDs and ICU time-zone offsets, persistence), the platform model's reaction, \
-        the independent oracle, every invariant (about 50 checks, one of which, idempotent-sync, runs a \
-        second complete sync on a copy of the bridge) and the FNV-1a trace hash over the event's \
-        canonical line. As profiled on this branch (perf, release, ios seeds 1..60) the bridge's own step \
-        is about 37 % of the time (reconcile 24 %, recurrence planning 23 %, overlapping), idempotent-sync \
-        11 %, seed setup 6 %, the trace hash 4 %; the queue itself is a few per cent. Five heap \
-        operations' worth of time cannot hold the bridge and the checks, which are the product; this \
-        branch halved the cost per event (reflection-free trace text, the trace hash without building \
-        the line, a specialised queue, lazily replaced timers, SHA-1 without heap arrays) and leaves the \
-        bridge's logic as it is.
+        the independent oracle and every invariant (about 50 checks, one of which, idempotent-sync, runs a \
+        second complete sync on a copy of the bridge); a campaign's seeds build no trace (a counting-only \
+        trace). As profiled on the nineteenth session's build (perf, release, swarm seeds 1..300) the \
+        bridge's own step is 41–45 % of the time (reconcile 14–19 %, recurrence planning 9–14 %), \
+        idempotent-sync 8–10 %, the other checks after each event about 12 %, seed setup 3 %; retain, \
+        release, copies and allocation of value types about a quarter throughout; the queue itself is \
+        about 1 %. A few heap operations' worth of time cannot hold the bridge and the checks, which are \
+        the product; issue 20's commits cut the work around them (a counting-only trace, copy-on-write \
+        documents and platform models, a plan cache, zone offsets from a transition table, reads in \
+        place instead of element copies) and leave the bridge's logic as it is.
         """
     static let realTimeMissReason = """
         the seeds' virtual span (about 36 h of safety phase plus the liveness phase) is covered in less \
