@@ -92,8 +92,10 @@ struct Oracle {
     var pendingCreditRoots: [String?] = []
     /// (root, ring time) pairs that were due while another occurrence was live (OCC-3).
     var passedOver: [(rootID: String, fireWallMs: Int64)] = []
-    /// Roots whose primary failed to register by an injected fault or the capacity limit.
-    var primaryFaultRoots: [String] = []
+    /// Roots whose primary failed to register by an injected fault or the capacity limit. Only
+    /// asked for membership, never iterated (a set: with thousands of roots refused by the
+    /// capacity limit, the list's scans grew as roots², issue 20).
+    var primaryFaultRoots: Set<String> = []
     /// Per root, the true instant of its latest failed primary request. Lookup only, never iterated.
     var primaryFailures: [String: Int64] = [:]
     /// SCH-24: the first opening of the app (true ms) since each root's latest primary failure.
@@ -1636,12 +1638,12 @@ extension World {
         noteRetryBudget(id, metadata.kind, token: metadata.token, success: success)
         switch (metadata.kind, success) {
         case (.primary, true):
-            oracle.primaryFaultRoots.removeAll { $0 == metadata.rootID }
+            oracle.primaryFaultRoots.remove(metadata.rootID)
             oracle.primaryFailures[metadata.rootID] = nil
             oracle.primaryOpenedSinceFailure[metadata.rootID] = nil
         case (.primary, false):
             oracle.primaryOpenedSinceFailure[metadata.rootID] = nil
-            if !oracle.primaryFaultRoots.contains(metadata.rootID) { oracle.primaryFaultRoots.append(metadata.rootID) }
+            oracle.primaryFaultRoots.insert(metadata.rootID)
             oracle.primaryFailures[metadata.rootID] = nowMs
         case (.successor, true): armFailureExempt = false
         case (.successor, false): armFailureExempt = true

@@ -572,7 +572,7 @@ extension World {
             if oracle.osRemovedFires.count > 64 { oracle.osRemovedFires.removeFirst() }
         }
         if victim.metadata.kind == .primary, !oracle.primaryFaultRoots.contains(victim.metadata.rootID) {
-            oracle.primaryFaultRoots.append(victim.metadata.rootID)
+            oracle.primaryFaultRoots.insert(victim.metadata.rootID)
         }
         spendUnobservedWaitingOneShot(victim)
         noteFault("os-removed-alarm")
@@ -824,7 +824,7 @@ extension World {
     func markForceStopRemovals() {
         for alarm in android?.pending ?? [] where alarm.metadata.kind == .primary
             && !oracle.primaryFaultRoots.contains(alarm.metadata.rootID) {
-            oracle.primaryFaultRoots.append(alarm.metadata.rootID)
+            oracle.primaryFaultRoots.insert(alarm.metadata.rootID)
         }
     }
 

@@ -191,7 +191,7 @@ extension World {
             // SCH-10: a root whose previous primary the platform still holds is not unregistered,
             // although the save's schedule call for it failed.
             for id in saveTruth.before.first(where: { $0.alarmID == alarmID })?.rings ?? [] where platformHolds(id) {
-                if let rootID = requestMetadata[id]?.rootID { oracle.primaryFaultRoots.removeAll { $0 == rootID } }
+                if let rootID = requestMetadata[id]?.rootID { oracle.primaryFaultRoots.remove(rootID) }
             }
             // (An alarm an older version saved, a legacy install's, was accepted before this run:
             // the bridge restored its previous definition, so it stays configured.)
