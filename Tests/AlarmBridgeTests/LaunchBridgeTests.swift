@@ -188,7 +188,7 @@ struct LaunchBridgeTests {
 
     @Test("API-18: cancelSystemAlarms cancels the roots' rings, retires them, and resolves only after the platform confirmed")
     func cancelSystemAlarms() throws {
-        var (harness, _) = try stoppedAtRingTime()
+        let (harness, _) = try stoppedAtRingTime()
         let live = try #require(harness.stored?.liveOccurrence)
         let wedPrimary = try #require(harness.stored?.rings.first { $0.metadata.rootID == "wake.wed" && $0.metadata.kind == .primary }).id
         var core = harness.core

@@ -151,7 +151,7 @@ struct SoundTests {
         let request = try #require(burstRequests(start).first)
         #expect(request.lowImportanceChannel == (flavor == .android))
         #expect(start.contains(.reply(.foregroundAlarmSound(request.id))))
-        #expect((harness.stored?.audibleAlarmIDs ?? []).isEmpty)  // FG-17: not before playback
+        #expect(harness.stored?.audibleAlarmIDs?.isEmpty ?? true)  // FG-17: not before playback
         let second = harness.send(.api(.startForegroundAlarmSound(alarmID: "wake.mon", title: "t", body: "b")))
         #expect(burstRequests(second).isEmpty && second.contains(.reply(.foregroundAlarmSound(nil))))
         _ = harness.send(.burstPlaybackBegan(request.id))
