@@ -290,12 +290,27 @@ struct BenchReport {
         }
         if memory.count == 2, case .measured(let smallRuns, let small) = memory[0], case .measured(let largeRuns, let large) = memory[1],
            largeRuns > smallRuns {
-            let growth = Self.peakKiB(large) - Self.peakKiB(small)
-            let perThousand = Int64(growth) * 1_000 / Int64(largeRuns - smallRuns)
-            lines += ["", "Growth from \(Self.grouped(Int64(smallRuns))) to \(Self.grouped(Int64(largeRuns))) runs: "
-                      + "\(growth) KiB (\(perThousand) KiB per 1,000 runs)."]
+            lines += ["", Self.growthText(smallRuns: smallRuns, small: small, largeRuns: largeRuns, large: large)]
         }
         return lines
+    }
+
+    /// The growth of each process's peak between the two campaign sizes, peak against peak of the
+    /// same kind of process (the parent with the parent, the largest worker with the largest
+    /// worker; `wait4`'s figure when neither was sampled): a parent's peak set against a worker's
+    /// showed a difference of processes as growth.
+    static func growthText(smallRuns: Int, small: BenchMeasurements.ChildRun, largeRuns: Int, large: BenchMeasurements.ChildRun) -> String {
+        let runs = Int64(largeRuns - smallRuns)
+        func part(_ name: String, _ before: Int?, _ after: Int?) -> String? {
+            guard let before, let after else { return nil }
+            let growth = Int64(after - before)
+            return "\(name) \(grouped(growth)) KiB (\(grouped(growth * 1_000 / runs)) KiB per 1,000 runs)"
+        }
+        let parts = [part("parent", small.parentPeakKiB, large.parentPeakKiB),
+                     part("largest worker", small.largestWorkerPeakKiB, large.largestWorkerPeakKiB)].compactMap { $0 }
+        let text = parts.isEmpty ? [part("wait4 ru_maxrss", small.maxRSSKiB, large.maxRSSKiB)!] : parts
+        return "Growth from \(grouped(Int64(smallRuns))) to \(grouped(Int64(largeRuns))) runs, each process's peak against "
+            + "the same process's: \(text.joined(separator: "; ")). At a few runs a peak is set by start-up, not by the runs."
     }
 
     // MARK: - Reasons for misses

@@ -105,7 +105,14 @@ struct BenchCommandTests {
                         "### Bare event queue", "### Full simulation", "### Parallel campaign", "### Memory"] {
             #expect(markdown.contains("\n\(heading)\n") || markdown.hasPrefix("\(heading)\n"), "missing \(heading)")
         }
-        #expect(markdown.contains("Growth from 10 to 100 runs: 0 KiB"))
+        #expect(markdown.contains("Growth from 10 to 100 runs, each process's peak against the same process's: parent 0 KiB (0 KiB per 1,000 runs); largest worker 0 KiB"))
+        // Like with like: a parent's peak is never set against a worker's (bench --quick showed
+        // 22,836 KiB parent → 27,084 KiB worker as growth).
+        var small = child(wallMs: 1_000), large = child(wallMs: 1_000)
+        (small.parentPeakKiB, small.largestWorkerPeakKiB) = (22_836, nil)
+        (large.parentPeakKiB, large.largestWorkerPeakKiB) = (22_900, 27_084)
+        let text = BenchReport.growthText(smallRuns: 2, small: small, largeRuns: 20, large: large)
+        #expect(text.contains("parent 64 KiB (3,555 KiB per 1,000 runs)") && !text.contains("largest worker"), "\(text)")
     }
 
     @Test("bench --quick with the release binary writes a complete report and one status line per target",
