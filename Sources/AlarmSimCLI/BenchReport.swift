@@ -301,14 +301,19 @@ struct BenchReport {
     /// showed a difference of processes as growth.
     static func growthText(smallRuns: Int, small: BenchMeasurements.ChildRun, largeRuns: Int, large: BenchMeasurements.ChildRun) -> String {
         let runs = Int64(largeRuns - smallRuns)
-        func part(_ name: String, _ before: Int?, _ after: Int?) -> String? {
-            guard let before, let after else { return nil }
+        func describe(_ name: String, _ before: Int, _ after: Int) -> String {
             let growth = Int64(after - before)
             return "\(name) \(grouped(growth)) KiB (\(grouped(growth * 1_000 / runs)) KiB per 1,000 runs)"
         }
+        func part(_ name: String, _ before: Int?, _ after: Int?) -> String? {
+            // Under 1 MiB the sample was taken before the process had started (a run of a few
+            // milliseconds may be sampled only then): no peak of this program.
+            guard let before, let after, before >= 1_024, after >= 1_024 else { return nil }
+            return describe(name, before, after)
+        }
         let parts = [part("parent", small.parentPeakKiB, large.parentPeakKiB),
                      part("largest worker", small.largestWorkerPeakKiB, large.largestWorkerPeakKiB)].compactMap { $0 }
-        let text = parts.isEmpty ? [part("wait4 ru_maxrss", small.maxRSSKiB, large.maxRSSKiB)!] : parts
+        let text = parts.isEmpty ? [describe("wait4 ru_maxrss", small.maxRSSKiB, large.maxRSSKiB)] : parts
         return "Growth from \(grouped(Int64(smallRuns))) to \(grouped(Int64(largeRuns))) runs, each process's peak against "
             + "the same process's: \(text.joined(separator: "; ")). At a few runs a peak is set by start-up, not by the runs."
     }

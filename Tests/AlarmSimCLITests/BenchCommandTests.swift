@@ -113,6 +113,10 @@ struct BenchCommandTests {
         (large.parentPeakKiB, large.largestWorkerPeakKiB) = (22_900, 27_084)
         let text = BenchReport.growthText(smallRuns: 2, small: small, largeRuns: 20, large: large)
         #expect(text.contains("parent 64 KiB (3,555 KiB per 1,000 runs)") && !text.contains("largest worker"), "\(text)")
+        // A parent sampled before it had started (4 KiB) is no peak: wait4's figures are compared.
+        small.parentPeakKiB = 4
+        let early = BenchReport.growthText(smallRuns: 2, small: small, largeRuns: 20, large: large)
+        #expect(early.contains("wait4 ru_maxrss 0 KiB") && !early.contains("parent"), "\(early)")
     }
 
     @Test("bench --quick with the release binary writes a complete report and one status line per target",
