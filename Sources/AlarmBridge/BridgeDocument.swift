@@ -42,162 +42,143 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
         var cancelledInFlight: [RingRow]?
     }
 
-    /// Copy-on-write storage (issue 20): the document is copied on every step (the state before
-    /// a step, the checks' view, the store port), and a copy of 28 fields retained each of them.
-    /// Now a copy retains one box; the first change to a shared box copies it. Value semantics
-    /// are unchanged: no two documents ever see each other's changes.
-    final class Box: @unchecked Sendable {  // never mutated while shared (see `uniqueBox`)
-        /// Unchecked at run time (issue 20: the check was a few per cent of a run): every access
-        /// comes through the owning struct's accessors, whose overlaps Swift already rules out
-        /// for that struct value, and a shared box is only read (`uniqueBox` copies it first).
-        @exclusivity(unchecked) var fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
-    }
+    /// The fields, in one copy-on-write box (issue 20; ``CopyOnWrite``).
+    private var storage: CopyOnWrite<Fields>
 
-    private var box: Box
-
-    /// The box, made unique first: a shared box is copied before any field changes.
-    private var uniqueBox: Box {
-        mutating get {
-            if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
-            return box
-        }
-    }
-
-    public init() { box = Box(Fields()) }
+    public init() { storage = CopyOnWrite(Fields()) }
 
     public init(from decoder: any Decoder) throws {
-        box = Box(try Fields(from: decoder))
+        storage = CopyOnWrite(try Fields(from: decoder))
     }
 
     public func encode(to encoder: any Encoder) throws {
-        try box.fields.encode(to: encoder)
+        try storage.value.encode(to: encoder)
     }
 
     public static func == (lhs: BridgeDocument, rhs: BridgeDocument) -> Bool {
-        lhs.box === rhs.box || lhs.box.fields == rhs.box.fields
+        lhs.storage.sharesStorage(with: rhs.storage) || lhs.storage.value == rhs.storage.value
     }
 
     public var schemaVersion: Int {
-        _read { yield box.fields.schemaVersion }
-        _modify { yield &uniqueBox.fields.schemaVersion }
+        _read { yield storage.value.schemaVersion }
+        _modify { yield &storage.value.schemaVersion }
     }
     /// Configured logical alarms, sorted by ID.
     public var alarms: [LogicalAlarm] {
-        _read { yield box.fields.alarms }
-        _modify { yield &uniqueBox.fields.alarms }
+        _read { yield storage.value.alarms }
+        _modify { yield &storage.value.alarms }
     }
     /// Registry rows: one per ring the bridge published, sorted by ring ID (IOS-14).
     public var rings: [RingRow] {
-        _read { yield box.fields.rings }
-        _modify { yield &uniqueBox.fields.rings }
+        _read { yield storage.value.rings }
+        _modify { yield &storage.value.rings }
     }
     /// Occurrence records, newest last; bounded (`occurrenceHistoryMax`).
     public var occurrences: [OccurrenceRecord] {
-        _read { yield box.fields.occurrences }
-        _modify { yield &uniqueBox.fields.occurrences }
+        _read { yield storage.value.occurrences }
+        _modify { yield &storage.value.occurrences }
     }
     /// Inactivity miss receipts, kept until acknowledged (INACT-18, API-20).
     public var missReceipts: [MissReceipt] {
-        _read { yield box.fields.missReceipts }
-        _modify { yield &uniqueBox.fields.missReceipts }
+        _read { yield storage.value.missReceipts }
+        _modify { yield &storage.value.missReceipts }
     }
     /// Platform actions (ACT-1), newest last; bounded.
     public var actions: [ActionRecord] {
-        _read { yield box.fields.actions }
-        _modify { yield &uniqueBox.fields.actions }
+        _read { yield storage.value.actions }
+        _modify { yield &storage.value.actions }
     }
     /// Monotone serial for tokens and successor IDs; never reused (ID-7).
     public var serial: UInt64 {
-        _read { yield box.fields.serial }
-        _modify { yield &uniqueBox.fields.serial }
+        _read { yield storage.value.serial }
+        _modify { yield &storage.value.serial }
     }
     /// CAP-9: the number of wanted rings currently not registered because of the N_SKIP bound or
     /// the capacity limit, surfaced to the user. Recomputed from `dropped` (never a running total).
     public var droppedCount: Int {
-        _read { yield box.fields.droppedCount }
-        _modify { yield &uniqueBox.fields.droppedCount }
+        _read { yield storage.value.droppedCount }
+        _modify { yield &storage.value.droppedCount }
     }
     /// CAP-9: the wanted rings `droppedCount` counts, sorted by ring ID; nil in older documents.
     public var dropped: [DroppedRing]? {
-        _read { yield box.fields.dropped }
-        _modify { yield &uniqueBox.fields.dropped }
+        _read { yield storage.value.dropped }
+        _modify { yield &storage.value.dropped }
     }
     /// The device zone the one-shot fire instants were last computed in (REC-8); nil before the
     /// first save that recorded it.
     public var zoneIdentifier: String? {
-        _read { yield box.fields.zoneIdentifier }
-        _modify { yield &uniqueBox.fields.zoneIdentifier }
+        _read { yield storage.value.zoneIdentifier }
+        _modify { yield &storage.value.zoneIdentifier }
     }
     /// When (wall ms) the bridge adopted `zoneIdentifier`: rows published before it were planned
     /// in the previous zone.
     public var zoneAdoptedAtMs: Int64? {
-        _read { yield box.fields.zoneAdoptedAtMs }
-        _modify { yield &uniqueBox.fields.zoneAdoptedAtMs }
+        _read { yield storage.value.zoneAdoptedAtMs }
+        _modify { yield &storage.value.zoneAdoptedAtMs }
     }
     /// The zone `zoneIdentifier` replaced at `zoneAdoptedAtMs` (REC-8): the frame an alert that
     /// began before that change rang in (ios uniform seed 42727); nil before any change.
     public var previousZoneIdentifier: String? {
-        _read { yield box.fields.previousZoneIdentifier }
-        _modify { yield &uniqueBox.fields.previousZoneIdentifier }
+        _read { yield storage.value.previousZoneIdentifier }
+        _modify { yield &storage.value.previousZoneIdentifier }
     }
     /// The (wall, monotonic) reading of the step that last wrote the document: a later process of
     /// the same boot compares against it to notice a clock correction made while none ran (REC-9).
     public var clockReferenceWallMs: Int64? {
-        _read { yield box.fields.clockReferenceWallMs }
-        _modify { yield &uniqueBox.fields.clockReferenceWallMs }
+        _read { yield storage.value.clockReferenceWallMs }
+        _modify { yield &storage.value.clockReferenceWallMs }
     }
     public var clockReferenceMonotonicMs: Int64? {
-        _read { yield box.fields.clockReferenceMonotonicMs }
-        _modify { yield &uniqueBox.fields.clockReferenceMonotonicMs }
+        _read { yield storage.value.clockReferenceMonotonicMs }
+        _modify { yield &storage.value.clockReferenceMonotonicMs }
     }
     public var clockReferenceBootCount: Int? {
-        _read { yield box.fields.clockReferenceBootCount }
-        _modify { yield &uniqueBox.fields.clockReferenceBootCount }
+        _read { yield storage.value.clockReferenceBootCount }
+        _modify { yield &storage.value.clockReferenceBootCount }
     }
     /// Only with the known defect `stale-challenge-visible-survives-restart`: the rendered-challenge
     /// state, persisted (FG-13 says it must never outlive its process).
     public var staleChallengeVisible: Bool? {
-        _read { yield box.fields.staleChallengeVisible }
-        _modify { yield &uniqueBox.fields.staleChallengeVisible }
+        _read { yield storage.value.staleChallengeVisible }
+        _modify { yield &storage.value.staleChallengeVisible }
     }
     /// The iOS walk of the live occurrence (WALK-3..26); nil when none. Absent from older documents.
     public var walk: WalkRecord? {
-        _read { yield box.fields.walk }
-        _modify { yield &uniqueBox.fields.walk }
+        _read { yield storage.value.walk }
+        _modify { yield &storage.value.walk }
     }
     /// WALK-6: the size-bounded native diagnostics journal, oldest first; nil before the first
     /// entry (and in older documents).
     public var diagnostics: [DiagnosticEntry]? {
-        _read { yield box.fields.diagnostics }
-        _modify { yield &uniqueBox.fields.diagnostics }
+        _read { yield storage.value.diagnostics }
+        _modify { yield &storage.value.diagnostics }
     }
     /// Android: roots whose time arrived during another root's wake session, each waiting in its
     /// own durable queue with no sound and no challenge until the owner closes (AND-15). nil in
     /// documents written before the queue existed.
     public var passOverQueue: [QueuedPassOver]? {
-        _read { yield box.fields.passOverQueue }
-        _modify { yield &uniqueBox.fields.passOverQueue }
+        _read { yield storage.value.passOverQueue }
+        _modify { yield &storage.value.passOverQueue }
     }
     /// SND-13, SND-14, API-5, API-6: root IDs recorded as audible, in recording order; nil in
     /// documents written before audible counting existed (read as empty).
     public var audibleAlarmIDs: [String]? {
-        _read { yield box.fields.audibleAlarmIDs }
-        _modify { yield &uniqueBox.fields.audibleAlarmIDs }
+        _read { yield storage.value.audibleAlarmIDs }
+        _modify { yield &storage.value.audibleAlarmIDs }
     }
     /// Rings already recorded as missed (a `missed` receipt; BridgeCore+Missed.swift), oldest
     /// first and bounded, so an acknowledged record never comes back. nil in older documents.
     public var missedRingIDs: [AlarmUUID]? {
-        _read { yield box.fields.missedRingIDs }
-        _modify { yield &uniqueBox.fields.missedRingIDs }
+        _read { yield storage.value.missedRingIDs }
+        _modify { yield &storage.value.missedRingIDs }
     }
     /// iOS: rows of occurrence-opening rings whose schedule request AlarmKit answered with a
     /// failure other than the capacity limit (CAP-9 surfaces those), kept as the evidence of a ring
     /// time nothing was registered for until it lands or is judged (BridgeCore+Missed.swift);
     /// oldest first, bounded. nil in older documents.
     public var refusedRows: [RingRow]? {
-        _read { yield box.fields.refusedRows }
-        _modify { yield &uniqueBox.fields.refusedRows }
+        _read { yield storage.value.refusedRows }
+        _modify { yield &storage.value.refusedRows }
     }
     /// iOS: ring times passed over (OCC-3), oldest first and bounded: a set-back clock makes
     /// AlarmKit alert a `.relative` ring time again, and a passed-over one never becomes owner
@@ -205,8 +186,8 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// ring time that came while another root owned the occurrence (android uniform seed 66428;
     /// `rememberMissedPassOvers`). nil in older documents.
     public var passedOverRingTimes: [PassedOverRingTime]? {
-        _read { yield box.fields.passedOverRingTimes }
-        _modify { yield &uniqueBox.fields.passedOverRingTimes }
+        _read { yield storage.value.passedOverRingTimes }
+        _modify { yield &storage.value.passedOverRingTimes }
     }
     /// Android: the last clock set-back a process noticed (REC-9, OCC-3), so that a later process
     /// still dates the re-lived interval (an OEM kill or process death between the set-back and a
@@ -214,8 +195,8 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// frame (`dated` false: one a launch measured against the saved reference; android uniform
     /// seed 35966). nil when the last correction was not a set-back, and in older documents.
     public var datedSetBack: DatedSetBack? {
-        _read { yield box.fields.datedSetBack }
-        _modify { yield &uniqueBox.fields.datedSetBack }
+        _read { yield storage.value.datedSetBack }
+        _modify { yield &storage.value.datedSetBack }
     }
     /// Android: the last forward clock correction a process noticed (REC-9, INACT-19), as (the
     /// old frame's "now" projected, the wall clock after it; wall ms), so that a later process
@@ -223,15 +204,15 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// 36742: a held 05:33 delivery, a +10 min TIME_SET at 05:34, a force-quit, the delivery at
     /// 05:45 to a new process). nil when the last correction was not forward, and in older documents.
     public var forwardJump: ForwardJump? {
-        _read { yield box.fields.forwardJump }
-        _modify { yield &uniqueBox.fields.forwardJump }
+        _read { yield storage.value.forwardJump }
+        _modify { yield &storage.value.forwardJump }
     }
     /// Android, SNZ-20, SNZ-21: the rebased snooze row whose re-registration the platform refused,
     /// still owed (`BridgeCore.snoozeRebaseRetry`), so that a process death before the retry does
     /// not leave the snooze ring at its stale time (android uniform seed 9523). nil otherwise.
     public var snoozeRebaseOwed: RingRow? {
-        _read { yield box.fields.snoozeRebaseOwed }
-        _modify { yield &uniqueBox.fields.snoozeRebaseOwed }
+        _read { yield storage.value.snoozeRebaseOwed }
+        _modify { yield &storage.value.snoozeRebaseOwed }
     }
     /// Android, issue 18: rings `getNextAlarmClock()` showed AlarmManager had dropped (it accepted
     /// them and holds nothing, while their PendingIntents still answer the app's probes) whose
@@ -241,8 +222,8 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// the previous ring", the process died, and an earlier alarm clock hid the drop from every
     /// later read). Oldest first, bounded. nil otherwise, and in older documents.
     public var unheldRingIDs: [AlarmUUID]? {
-        _read { yield box.fields.unheldRingIDs }
-        _modify { yield &uniqueBox.fields.unheldRingIDs }
+        _read { yield storage.value.unheldRingIDs }
+        _modify { yield &storage.value.unheldRingIDs }
     }
     /// iOS: rows of occurrence-bound rings (successors) this bridge cancelled while their schedule
     /// call was still in flight, oldest first and bounded: the cancel may find nothing and the
@@ -250,8 +231,8 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// sound for its occurrence. A later process matches its Stop to that occurrence (OCC-6:
     /// the successor is due 10 s after the Stop; ios swarm seed 11765). nil in older documents.
     public var cancelledInFlight: [RingRow]? {
-        _read { yield box.fields.cancelledInFlight }
-        _modify { yield &uniqueBox.fields.cancelledInFlight }
+        _read { yield storage.value.cancelledInFlight }
+        _modify { yield &storage.value.cancelledInFlight }
     }
 
 
@@ -259,7 +240,7 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// The scans here read each element's field in place: `first(where:)` and `last(where:)`
     /// copied every record they passed (issue 20: the checks ask after every event).
     public var liveOccurrence: OccurrenceRecord? {
-        let occurrences = box.fields.occurrences
+        let occurrences = storage.value.occurrences
         var index = occurrences.endIndex
         while index > occurrences.startIndex {
             index -= 1
@@ -280,20 +261,20 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// The index in `rings` of ``row(_:)``'s row, for a caller that reads a few of its fields in
     /// place instead of copying the row (issue 20).
     func rowIndex(_ id: AlarmUUID) -> Int? {
-        let rings = box.fields.rings
+        let rings = storage.value.rings
         let index = rings.lowerBound(ofID: id)
         if index < rings.count && rings[index].id == id { return index }
         return rings.indices.first { rings[$0].id == id }
     }
 
     public func occurrence(token: String) -> OccurrenceRecord? {
-        let occurrences = box.fields.occurrences
+        let occurrences = storage.value.occurrences
         for index in occurrences.indices where occurrences[index].token == token { return occurrences[index] }
         return nil
     }
 
     public func alarm(_ id: String) -> LogicalAlarm? {
-        let alarms = box.fields.alarms
+        let alarms = storage.value.alarms
         for index in alarms.indices where alarms[index].id == id { return alarms[index] }
         return nil
     }

@@ -102,7 +102,7 @@ public enum AlarmManagerEffect: Sendable, Equatable {
 /// `observe(_:)`, or infer elapsed time from the wall clock when the host never reported one.
 /// Randomness comes only from the injected generator.
 public struct AlarmManagerModel: Sendable {
-    /// Every stored field of the model (issue 20: kept in one copy-on-write box, see `Box`).
+    /// Every stored field of the model (issue 20: kept in one copy-on-write box, ``CopyOnWrite``).
     struct Fields: Sendable {
         var parameters: AlarmManagerParameters
         var pending: [PendingAlarm] = []
@@ -141,196 +141,178 @@ public struct AlarmManagerModel: Sendable {
         var lockScreen: LockScreenState = LockScreenState()
     }
 
-    /// Copy-on-write storage (issue 20): the simulator reads the model after every event, and
-    /// each `if let model = …` copied every field (and retained each array); now a copy retains
-    /// one box, and the first change to a shared box copies it. Value semantics are unchanged.
-    final class Box: @unchecked Sendable {  // never mutated while shared (see `uniqueBox`)
-        /// Unchecked at run time (issue 20: the check was a few per cent of a run): every access
-        /// comes through the owning struct's accessors, whose overlaps Swift already rules out
-        /// for that struct value, and a shared box is only read (`uniqueBox` copies it first).
-        @exclusivity(unchecked) var fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
-    }
-
-    private var box: Box
-
-    /// The box, made unique first: a shared box is copied before any field changes.
-    private var uniqueBox: Box {
-        mutating get {
-            if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
-            return box
-        }
-    }
+    /// The fields, in one copy-on-write box (issue 20; ``CopyOnWrite``).
+    private var storage: CopyOnWrite<Fields>
 
     public var parameters: AlarmManagerParameters {
-        _read { yield box.fields.parameters }
-        _modify { yield &uniqueBox.fields.parameters }
+        _read { yield storage.value.parameters }
+        _modify { yield &storage.value.parameters }
     }
     /// Sorted by request code.
     public internal(set) var pending: [PendingAlarm] {
-        _read { yield box.fields.pending }
-        _modify { yield &uniqueBox.fields.pending }
+        _read { yield storage.value.pending }
+        _modify { yield &storage.value.pending }
     }
     /// The ringing service's rings, in start order.
     public internal(set) var ringingStatuses: [RingingStatus] {
-        _read { yield box.fields.ringingStatuses }
-        _modify { yield &uniqueBox.fields.ringingStatuses }
+        _read { yield storage.value.ringingStatuses }
+        _modify { yield &storage.value.ringingStatuses }
     }
     /// SCHEDULE_EXACT_ALARM's app-op: allowed (true) or denied.
     public internal(set) var exactAlarmPermission: Bool {
-        _read { yield box.fields.exactAlarmPermission }
-        _modify { yield &uniqueBox.fields.exactAlarmPermission }
+        _read { yield storage.value.exactAlarmPermission }
+        _modify { yield &storage.value.exactAlarmPermission }
     }
     public internal(set) var poweredOn: Bool {
-        _read { yield box.fields.poweredOn }
-        _modify { yield &uniqueBox.fields.poweredOn }
+        _read { yield storage.value.poweredOn }
+        _modify { yield &storage.value.poweredOn }
     }
     public var failNextSchedules: Int {
-        _read { yield box.fields.failNextSchedules }
-        _modify { yield &uniqueBox.fields.failNextSchedules }
+        _read { yield storage.value.failNextSchedules }
+        _modify { yield &storage.value.failNextSchedules }
     }
     public var failNextReads: Int {
-        _read { yield box.fields.failNextReads }
-        _modify { yield &uniqueBox.fields.failNextReads }
+        _read { yield storage.value.failNextReads }
+        _modify { yield &storage.value.failNextReads }
     }
     public internal(set) var changeCounter: UInt64 {
-        _read { yield box.fields.changeCounter }
-        _modify { yield &uniqueBox.fields.changeCounter }
+        _read { yield storage.value.changeCounter }
+        _modify { yield &storage.value.changeCounter }
     }
     /// The model's generator (doze-exit fuzz, seeded tie-breaks, OEM delays).
     var random: Xoshiro256StarStar {
-        _read { yield box.fields.random }
-        _modify { yield &uniqueBox.fields.random }
+        _read { yield storage.value.random }
+        _modify { yield &storage.value.random }
     }
     /// The last instant the model knows of.
     public internal(set) var now: AndroidInstant {
-        _read { yield box.fields.now }
-        _modify { yield &uniqueBox.fields.now }
+        _read { yield storage.value.now }  // determinism-ok: the model's virtual clock field, not ambient time
+        _modify { yield &storage.value.now }  // determinism-ok: the same field
     }
     /// Whether `now.wallMs - now.elapsedRealtimeMs` is known since the last boot.
     var clockAnchored: Bool {
-        _read { yield box.fields.clockAnchored }
-        _modify { yield &uniqueBox.fields.clockAnchored }
+        _read { yield storage.value.clockAnchored }
+        _modify { yield &storage.value.clockAnchored }
     }
     /// The clocks at the last accepted time change since boot (AMS `mLastTimeChangeClockTime`,
     /// `mLastTimeChangeRealtime`); nil: none yet, so the next kernel clock change is accepted
     /// whatever its size.
     var lastTimeChange: AndroidInstant? {
-        _read { yield box.fields.lastTimeChange }
-        _modify { yield &uniqueBox.fields.lastTimeChange }
+        _read { yield storage.value.lastTimeChange }
+        _modify { yield &storage.value.lastTimeChange }
     }
     /// Interactive (screen on).
     public internal(set) var screenOn: Bool {
-        _read { yield box.fields.screenOn }
-        _modify { yield &uniqueBox.fields.screenOn }
+        _read { yield storage.value.screenOn }
+        _modify { yield &storage.value.screenOn }
     }
     /// Battery Saver switched on (``setBatterySaver(_:now:)``); it acts only while not charging.
     public internal(set) var batterySaverOn: Bool {
-        _read { yield box.fields.batterySaverOn }
-        _modify { yield &uniqueBox.fields.batterySaverOn }
+        _read { yield storage.value.batterySaverOn }
+        _modify { yield &storage.value.batterySaverOn }
     }
     /// The app's uid is active (AppStateTracker `isUidActive`): the host reports the app in the
     /// foreground with ``setAppActive(_:now:)``; process death ends it. Not modelled: the 60 s
     /// BACKGROUND_SETTLE_TIME before a backgrounded uid goes idle, and a foreground service keeping it active.
     public internal(set) var appActive: Bool {
-        _read { yield box.fields.appActive }
-        _modify { yield &uniqueBox.fields.appActive }
+        _read { yield storage.value.appActive }
+        _modify { yield &storage.value.appActive }
     }
     public internal(set) var charging: Bool {
-        _read { yield box.fields.charging }
-        _modify { yield &uniqueBox.fields.charging }
+        _read { yield storage.value.charging }
+        _modify { yield &storage.value.charging }
     }
     public internal(set) var doze: DozeState {
-        _read { yield box.fields.doze }
-        _modify { yield &uniqueBox.fields.doze }
+        _read { yield storage.value.doze }
+        _modify { yield &storage.value.doze }
     }
     /// The current idle period's requested end before alarm clocks pulled it forward.
     var dozeNominalUntilMs: Int64 {
-        _read { yield box.fields.dozeNominalUntilMs }
-        _modify { yield &uniqueBox.fields.dozeNominalUntilMs }
+        _read { yield storage.value.dozeNominalUntilMs }
+        _modify { yield &storage.value.dozeNominalUntilMs }
     }
     public internal(set) var standbyBucket: StandbyBucket {
-        _read { yield box.fields.standbyBucket }
-        _modify { yield &uniqueBox.fields.standbyBucket }
+        _read { yield storage.value.standbyBucket }
+        _modify { yield &storage.value.standbyBucket }
     }
     /// Force-stopped: no broadcast reaches the app until the user launches it.
     public internal(set) var forceStopped: Bool {
-        _read { yield box.fields.forceStopped }
-        _modify { yield &uniqueBox.fields.forceStopped }
+        _read { yield storage.value.forceStopped }
+        _modify { yield &storage.value.forceStopped }
     }
     /// Unlocked since the last boot (credential-protected storage readable).
     public internal(set) var userUnlocked: Bool {
-        _read { yield box.fields.userUnlocked }
-        _modify { yield &uniqueBox.fields.userUnlocked }
+        _read { yield storage.value.userUnlocked }
+        _modify { yield &storage.value.userUnlocked }
     }
     public internal(set) var timeZoneID: String {
-        _read { yield box.fields.timeZoneID }
-        _modify { yield &uniqueBox.fields.timeZoneID }
+        _read { yield storage.value.timeZoneID }
+        _modify { yield &storage.value.timeZoneID }
     }
     /// USE_FULL_SCREEN_INTENT granted (34+: user-revocable).
     public internal(set) var fullScreenIntentAllowed: Bool {
-        _read { yield box.fields.fullScreenIntentAllowed }
-        _modify { yield &uniqueBox.fields.fullScreenIntentAllowed }
+        _read { yield storage.value.fullScreenIntentAllowed }
+        _modify { yield &storage.value.fullScreenIntentAllowed }
     }
     /// Elapsed times of deliveries counted by each quota, ascending, pruned past 24 h.
     var standbyHistory: [Int64] {
-        _read { yield box.fields.standbyHistory }
-        _modify { yield &uniqueBox.fields.standbyHistory }
+        _read { yield storage.value.standbyHistory }
+        _modify { yield &storage.value.standbyHistory }
     }
     var allowWhileIdleHistory: [Int64] {
-        _read { yield box.fields.allowWhileIdleHistory }
-        _modify { yield &uniqueBox.fields.allowWhileIdleHistory }
+        _read { yield storage.value.allowWhileIdleHistory }
+        _modify { yield &storage.value.allowWhileIdleHistory }
     }
     var allowWhileIdleCompatHistory: [Int64] {
-        _read { yield box.fields.allowWhileIdleCompatHistory }
-        _modify { yield &uniqueBox.fields.allowWhileIdleCompatHistory }
+        _read { yield storage.value.allowWhileIdleCompatHistory }
+        _modify { yield &storage.value.allowWhileIdleCompatHistory }
     }
     var kernelAlarmToken: UInt64 {
-        _read { yield box.fields.kernelAlarmToken }
-        _modify { yield &uniqueBox.fields.kernelAlarmToken }
+        _read { yield storage.value.kernelAlarmToken }
+        _modify { yield &storage.value.kernelAlarmToken }
     }
     var kernelAlarmElapsedMs: Int64? {
-        _read { yield box.fields.kernelAlarmElapsedMs }
-        _modify { yield &uniqueBox.fields.kernelAlarmElapsedMs }
+        _read { yield storage.value.kernelAlarmElapsedMs }
+        _modify { yield &storage.value.kernelAlarmElapsedMs }
     }
     var ringingToken: UInt64 {
-        _read { yield box.fields.ringingToken }
-        _modify { yield &uniqueBox.fields.ringingToken }
+        _read { yield storage.value.ringingToken }
+        _modify { yield &storage.value.ringingToken }
     }
     /// The last deliveries, oldest first, at most `deliveryLogLimit`.
     public internal(set) var deliveryLog: [AlarmDelivery] {
-        _read { yield box.fields.deliveryLog }
-        _modify { yield &uniqueBox.fields.deliveryLog }
+        _read { yield storage.value.deliveryLog }
+        _modify { yield &storage.value.deliveryLog }
     }
     /// Fault `accepted-request-dropped` (issue 18; plus_plugins#1981: an alarm re-armed after a
     /// reboot never fires): the n-th `set*` call after the boot (1-based) that passes every check
     /// returns normally and leaves AlarmManager holding nothing for its PendingIntent. nil: none.
     public var dropSetAfterBoot: Int? {
-        _read { yield box.fields.dropSetAfterBoot }
-        _modify { yield &uniqueBox.fields.dropSetAfterBoot }
+        _read { yield storage.value.dropSetAfterBoot }
+        _modify { yield &storage.value.dropSetAfterBoot }
     }
     /// `set*` calls that passed every check since the boot.
     var setsSinceBoot: Int {
-        _read { yield box.fields.setsSinceBoot }
-        _modify { yield &uniqueBox.fields.setsSinceBoot }
+        _read { yield storage.value.setsSinceBoot }
+        _modify { yield &storage.value.setsSinceBoot }
     }
     /// Alarms AlarmManager accepted and dropped: no delivery, not in `getNextAlarmClock()`, but
     /// their PendingIntents exist, so FLAG_NO_CREATE probes (``readPending()``) still find them
     /// until their trigger time passes. Gone at a re-registration, a cancel, a reboot or a force-stop.
     public internal(set) var droppedAlarms: [PendingAlarm] {
-        _read { yield box.fields.droppedAlarms }
-        _modify { yield &uniqueBox.fields.droppedAlarms }
+        _read { yield storage.value.droppedAlarms }
+        _modify { yield &storage.value.droppedAlarms }
     }
     /// Rings the app's ringing service was told to start with the system alarm sound
     /// (``playSystemSound(_:)`` before ``startRinging(_:metadata:soundName:)``).
     var systemSoundAtStart: [AlarmUUID] {
-        _read { yield box.fields.systemSoundAtStart }
-        _modify { yield &uniqueBox.fields.systemSoundAtStart }
+        _read { yield storage.value.systemSoundAtStart }
+        _modify { yield &storage.value.systemSoundAtStart }
     }
     /// Keyguard and activity window flags (AND-10..12): see `AlarmManagerModel+LockScreen.swift`.
     public internal(set) var lockScreen: LockScreenState {
-        _read { yield box.fields.lockScreen }
-        _modify { yield &uniqueBox.fields.lockScreen }
+        _read { yield storage.value.lockScreen }
+        _modify { yield &storage.value.lockScreen }
     }
 
 
@@ -344,7 +326,7 @@ public struct AlarmManagerModel: Sendable {
     /// A model drawing every random choice from `random` (for example
     /// `streams.stream("android.alarm-manager")`).
     public init(parameters: AlarmManagerParameters, random: Xoshiro256StarStar) {
-        box = Box(Fields(parameters: parameters, random: random))
+        storage = CopyOnWrite(Fields(parameters: parameters, random: random))
         // API 34: a fresh install targeting 33+ starts with SCHEDULE_EXACT_ALARM denied
         // (developer.android.com/about/versions/14/changes/schedule-exact-alarms).
         self.exactAlarmPermission = !parameters.exactAlarmDeniedByDefault

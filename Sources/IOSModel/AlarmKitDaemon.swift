@@ -192,7 +192,7 @@ public enum DaemonEffect: Sendable, Equatable {
 /// opens it, an AlarmKit intent or HealthKit launches it, or a notification reaches a running
 /// process; every wanted ring must be registered directly in those executions (SCH-24).
 public struct AlarmKitDaemon: Sendable {
-    /// Every stored field of the model (issue 20: kept in one copy-on-write box, see `Box`).
+    /// Every stored field of the model (issue 20: kept in one copy-on-write box, ``CopyOnWrite``).
     struct Fields: Sendable {
         var parameters: AlarmKitParameters
         var calendar: WallCalendar
@@ -211,106 +211,88 @@ public struct AlarmKitDaemon: Sendable {
         var ghosts: [GhostAlert] = []
     }
 
-    /// Copy-on-write storage (issue 20): the simulator reads the model after every event, and
-    /// each `if let model = …` copied every field (and retained each array); now a copy retains
-    /// one box, and the first change to a shared box copies it. Value semantics are unchanged.
-    final class Box: @unchecked Sendable {  // never mutated while shared (see `uniqueBox`)
-        /// Unchecked at run time (issue 20: the check was a few per cent of a run): every access
-        /// comes through the owning struct's accessors, whose overlaps Swift already rules out
-        /// for that struct value, and a shared box is only read (`uniqueBox` copies it first).
-        @exclusivity(unchecked) var fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
-    }
-
-    private var box: Box
-
-    /// The box, made unique first: a shared box is copied before any field changes.
-    private var uniqueBox: Box {
-        mutating get {
-            if !isKnownUniquelyReferenced(&box) { box = Box(box.fields) }
-            return box
-        }
-    }
+    /// The fields, in one copy-on-write box (issue 20; ``CopyOnWrite``).
+    private var storage: CopyOnWrite<Fields>
 
     public var parameters: AlarmKitParameters {
-        _read { yield box.fields.parameters }
-        _modify { yield &uniqueBox.fields.parameters }
+        _read { yield storage.value.parameters }
+        _modify { yield &storage.value.parameters }
     }
     /// The device zone with the seed's DST policy; a time-zone change replaces it.
     public private(set) var calendar: WallCalendar {
-        _read { yield box.fields.calendar }
-        _modify { yield &uniqueBox.fields.calendar }
+        _read { yield storage.value.calendar }
+        _modify { yield &storage.value.calendar }
     }
     /// Sorted by ID.
     public private(set) var alarms: [DaemonAlarm] {
-        _read { yield box.fields.alarms }
-        _modify { yield &uniqueBox.fields.alarms }
+        _read { yield storage.value.alarms }
+        _modify { yield &storage.value.alarms }
     }
     /// Scheduled-call failures still to inject (`fault schedule-failure N`).
     public var failNextSchedules: Int {
-        _read { yield box.fields.failNextSchedules }
-        _modify { yield &uniqueBox.fields.failNextSchedules }
+        _read { yield storage.value.failNextSchedules }
+        _modify { yield &storage.value.failNextSchedules }
     }
     /// Inventory reads still to fail.
     public var failNextReads: Int {
-        _read { yield box.fields.failNextReads }
-        _modify { yield &uniqueBox.fields.failNextReads }
+        _read { yield storage.value.failNextReads }
+        _modify { yield &storage.value.failNextReads }
     }
     /// Per-change counter, for the idempotent-sync probe.
     public private(set) var changeCounter: UInt64 {
-        _read { yield box.fields.changeCounter }
-        _modify { yield &uniqueBox.fields.changeCounter }
+        _read { yield storage.value.changeCounter }
+        _modify { yield &storage.value.changeCounter }
     }
     public private(set) var poweredOn: Bool {
-        _read { yield box.fields.poweredOn }
-        _modify { yield &uniqueBox.fields.poweredOn }
+        _read { yield storage.value.poweredOn }
+        _modify { yield &storage.value.poweredOn }
     }
     /// Whether the phone's screen is locked; the simulator sets it (locked unless the user is in
     /// an app). Drives the locked-phone field faults.
     public var screenLocked: Bool {
-        _read { yield box.fields.screenLocked }
-        _modify { yield &uniqueBox.fields.screenLocked }
+        _read { yield storage.value.screenLocked }
+        _modify { yield &storage.value.screenLocked }
     }
     /// The ring / silent switch is set to Silent (see `silentModeSilencesAlerts`).
     public var silentMode: Bool {
-        _read { yield box.fields.silentMode }
-        _modify { yield &uniqueBox.fields.silentMode }
+        _read { yield storage.value.silentMode }
+        _modify { yield &storage.value.silentMode }
     }
     var snapshotPending: Bool {
-        _read { yield box.fields.snapshotPending }
-        _modify { yield &uniqueBox.fields.snapshotPending }
+        _read { yield storage.value.snapshotPending }
+        _modify { yield &storage.value.snapshotPending }
     }
     /// A snapshot is owed for changes held while locked (`holdUpdatesWhileLocked`).
     var snapshotHeld: Bool {
-        _read { yield box.fields.snapshotHeld }
-        _modify { yield &uniqueBox.fields.snapshotHeld }
+        _read { yield storage.value.snapshotHeld }
+        _modify { yield &storage.value.snapshotHeld }
     }
     var latencyRNG: Xoshiro256StarStar {
-        _read { yield box.fields.latencyRNG }
-        _modify { yield &uniqueBox.fields.latencyRNG }
+        _read { yield storage.value.latencyRNG }
+        _modify { yield &storage.value.latencyRNG }
     }
     var lateRNG: Xoshiro256StarStar {
-        _read { yield box.fields.lateRNG }
-        _modify { yield &uniqueBox.fields.lateRNG }
+        _read { yield storage.value.lateRNG }
+        _modify { yield &storage.value.lateRNG }
     }
     /// Field fault (OpenMinis#115, iOS 26.1): the next alert to begin is a ghost lasting this
     /// long (virtual ms): it reads `alerting` but plays no sound and shows no UI, and when the
     /// time is up AlarmKit ends it with no Stop (a one-shot leaves the list, a weekly re-arms).
     /// Independent of Silent mode. nil: the next alert is an ordinary one.
     public var ghostNextAlertMs: Int64? {
-        _read { yield box.fields.ghostNextAlertMs }
-        _modify { yield &uniqueBox.fields.ghostNextAlertMs }
+        _read { yield storage.value.ghostNextAlertMs }
+        _modify { yield &storage.value.ghostNextAlertMs }
     }
     /// Alerts that are ghosts now, by ID and the generation they alert at (a re-arm, a
     /// replacement or a countdown moves the generation on, which ends the ghost).
     public private(set) var ghosts: [GhostAlert] {
-        _read { yield box.fields.ghosts }
-        _modify { yield &uniqueBox.fields.ghosts }
+        _read { yield storage.value.ghosts }
+        _modify { yield &storage.value.ghosts }
     }
 
 
     public init(parameters: AlarmKitParameters, calendar: WallCalendar, streams: RandomStreams) {
-        box = Box(Fields(parameters: parameters, calendar: calendar.with(dstPolicy: parameters.dstPolicy),
+        storage = CopyOnWrite(Fields(parameters: parameters, calendar: calendar.with(dstPolicy: parameters.dstPolicy),
                          latencyRNG: streams.stream("ios.daemon.latency"), lateRNG: streams.stream("ios.daemon.late-delivery")))
     }
 
