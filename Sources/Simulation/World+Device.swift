@@ -571,9 +571,7 @@ extension World {
             oracle.osRemovedFires.append((victim.metadata.rootID, victim.nextFireWallMs, nowMs))
             if oracle.osRemovedFires.count > 64 { oracle.osRemovedFires.removeFirst() }
         }
-        if victim.metadata.kind == .primary, !oracle.primaryFaultRoots.contains(victim.metadata.rootID) {
-            oracle.primaryFaultRoots.insert(victim.metadata.rootID)
-        }
+        if victim.metadata.kind == .primary { oracle.primaryFaultRoots.insert(victim.metadata.rootID) }
         spendUnobservedWaitingOneShot(victim)
         noteFault("os-removed-alarm")
         saveTruth.osRemoved.append(victim.id)  // invariant 30: not the bridge's doing
@@ -822,8 +820,7 @@ extension World {
     }
 
     func markForceStopRemovals() {
-        for alarm in android?.pending ?? [] where alarm.metadata.kind == .primary
-            && !oracle.primaryFaultRoots.contains(alarm.metadata.rootID) {
+        for alarm in android?.pending ?? [] where alarm.metadata.kind == .primary {
             oracle.primaryFaultRoots.insert(alarm.metadata.rootID)
         }
     }
