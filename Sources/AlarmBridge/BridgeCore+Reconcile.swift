@@ -38,6 +38,35 @@ extension BridgeCore {
             && lastObservedRingIDs?.contains(row.id) == false  // still held: a late delivery, kept (SCH-21)
     }
 
+    /// The root's next primary ring time strictly after `after` (wall ms), with the schedule it is
+    /// registered as and the ID's fire key; nil for a one-shot whose instant is not after `after`,
+    /// or a weekly root without an occurrence in the bounded search. Everything of a primary
+    /// request that depends on the instant depends on it through this (the plan cache, issue 20).
+    /// - Rule: REC-1, REC-2, REC-4 (every occurrence from the stored hour and minute, never on a
+    ///   skip date), SCH-2 (plain weekly iOS roots are `.relative`), ID-2 (their key is the local
+    ///   time, stable week to week), AND-3 (every Android primary is one fixed instant).
+    func primaryFire(of root: Root, after: Int64) -> (fire: Int64, schedule: RingSchedule, fireKey: FireKey)? {
+        switch (flavor, root.weekday, root.onceFireWallMs) {
+        case (.ios, .some, _) where registersConcreteOccurrences(root), (.android, .some, _):
+            // REC-4, REC-1: the next concrete occurrence, never on a skip date, from the stored
+            // hour and minute (BridgeCore+Recurrence.swift); Android: every primary is fixed.
+            guard let fire = nextConcreteOccurrence(of: root, after: after) else { return nil }
+            return (fire, .fixed(wallMs: fire), .wallMinute(fire / 60_000))
+        case (.ios, .some(let weekday), _):
+            let fire = configuration.calendar.nextFire(hour: root.hour, minute: root.minute, weekday: weekday, after: after)
+            return (fire, .relative(hour: root.hour, minute: root.minute, weekday: weekday),
+                    .localTime(hour: root.hour, minute: root.minute))  // ID-2: stable week to week
+        case (.ios, nil, .some(let once)):
+            guard once > after else { return nil }
+            return (once, .relative(hour: root.hour, minute: root.minute, weekday: nil), .wallMinute(once / 60_000))
+        case (.android, nil, .some(let once)):
+            guard once > after else { return nil }
+            return (once, .fixed(wallMs: once), .wallMinute(once / 60_000))
+        case (_, nil, nil):
+            return nil
+        }
+    }
+
     /// - Parameter adoptingLegacy: BOOT-9: a primary an older version registered for exactly this
     ///   schedule under another ID, adopted by migration (`RingRow.adoptedLegacyID`), keeps that
     ///   ID while its configuration (fingerprint) is unchanged; false gives the ID-2 identity.
@@ -45,37 +74,8 @@ extension BridgeCore {
     ///   (``PlanLookups``); without them this root's are found by scanning the document.
     func primaryRequest(for root: Root, alarmID: String, now: BridgeInstants, adoptingLegacy: Bool = true,
                         lookups: PlanLookups? = nil) -> RingRequest? {
-        let calendar = configuration.calendar
-        let schedule: RingSchedule
-        let fireKey: FireKey
-        let fire: Int64
         let latestCome = lookups.map { $0.latestCome[root.id] ?? .min } ?? latestRingTimeCome(of: root)
-        let after = max(now.wallMs, latestCome)
-        switch (flavor, root.weekday, root.onceFireWallMs) {
-        case (.ios, .some, _) where registersConcreteOccurrences(root), (.android, .some, _):
-            // REC-4, REC-1: the next concrete occurrence, never on a skip date, from the stored
-            // hour and minute (BridgeCore+Recurrence.swift); Android: every primary is fixed.
-            guard let next = concreteOccurrences(of: root, after: after, count: 1).first else { return nil }
-            fire = next
-            schedule = .fixed(wallMs: fire)
-            fireKey = .wallMinute(fire / 60_000)
-        case (.ios, .some(let weekday), _):
-            fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: weekday, after: after)
-            schedule = .relative(hour: root.hour, minute: root.minute, weekday: weekday)
-            fireKey = .localTime(hour: root.hour, minute: root.minute)  // ID-2: stable week to week
-        case (.ios, nil, .some(let once)):
-            guard once > after else { return nil }
-            fire = once
-            schedule = .relative(hour: root.hour, minute: root.minute, weekday: nil)
-            fireKey = .wallMinute(once / 60_000)
-        case (.android, nil, .some(let once)):
-            guard once > after else { return nil }
-            fire = once
-            schedule = .fixed(wallMs: once)
-            fireKey = .wallMinute(once / 60_000)
-        case (_, nil, nil):
-            return nil
-        }
+        guard let (fire, schedule, fireKey) = primaryFire(of: root, after: max(now.wallMs, latestCome)) else { return nil }
         let alarm = lookups.map { $0.alarms[alarmID] } ?? document?.alarm(alarmID)
         let extra = defects.titleInRingID ? root.title  // known defects (seed 003)
             : defects.idsChangeOnEdit ? alarm.map(Self.everyAttribute) : nil

@@ -47,11 +47,16 @@ extension BridgeCore {
 
     /// The last plan a bridge (and its copies) computed, by everything it is a function of: the
     /// document's alarms, rows, occurrence history and passed-over ring times, the configuration
-    /// (by revision) and the wall clock (issue 20: a sync that changes nothing is followed by the
-    /// idempotent-sync probe's sync at the same instant on a copy). Equal inputs give an equal
-    /// plan, so a hit is what computing would give; debug builds check that on every hit.
-    /// Comparing the arrays is cheap when they are the same arrays. Never iterated; locked, as
-    /// copies may cross threads.
+    /// (by revision) and the wall clock (issue 20: every reconcile, repair check and inventory
+    /// answer plans, and the idempotent-sync probe's sync plans again on a copy). Never iterated;
+    /// locked, as copies may cross threads.
+    ///
+    /// The wall clock enters a plan only through each root's next ring time (``primaryFire(of:after:)``)
+    /// and each seed's horizon test (CAP-8), so the entry keeps those: at a later or earlier instant
+    /// with the same key the plan is the same exactly when every root's ring time and every seed's
+    /// horizon test come out the same, which ``planHolds(_:now:)`` recomputes (a few calendar
+    /// look-ups per root, where planning builds every request). Debug builds also recompute the
+    /// whole plan on every hit and assert it is equal.
     final class PlanCache: Sendable {
         struct Key: Equatable {
             var alarms: [LogicalAlarm]
@@ -59,21 +64,56 @@ extension BridgeCore {
             var occurrences: [OccurrenceRecord]
             var passedOverRingTimes: [PassedOverRingTime]?
             var configuration: UInt64
-            /// The plan reads the instant's wall clock only (`after`, the seed horizon, the
-            /// countdown defect's fingerprint); the probe's instant carries no zone or boot.
-            var nowWallMs: Int64
+        }
+
+        /// Per enabled root, in plan order (the document's alarms, each alarm's roots): its part
+        /// of the plan, and what of it depends on the instant.
+        struct RootPlan {
+            var root: Root
+            /// BOOT-9: the document holds adopted legacy primaries of this root.
+            var adopted: Bool
+            var primary: RingRequest?
+            /// The seed's ring time (iOS roots registered as concrete occurrences), wall ms,
+            /// whether or not within the horizon; nil: none.
+            var seedFire: Int64?
+            /// The seed, when `seedFire` is within H_SKIP of the instant planned for (CAP-8).
+            var seed: RingRequest?
+        }
+
+        /// Immutable, so reading the last entry retains one object rather than copying its arrays.
+        final class Entry: Sendable {
+            let key: Key
+            let plan: RecurrencePlan
+            /// The wall instant planned for, ms.
+            let nowWallMs: Int64
+            let roots: [RootPlan]
+            /// Each root's ``BridgeCore/latestRingTimeCome(of:)`` (wall ms), by the index of `roots`:
+            /// its primary's ring time is its next after the later of this and the instant.
+            let floors: [Int64]
+            /// Whether any root had adopted legacy primaries (BOOT-9).
+            let anyAdopted: Bool
+
+            init(key: Key, plan: RecurrencePlan, nowWallMs: Int64, roots: [RootPlan], floors: [Int64]) {
+                self.key = key
+                self.plan = plan
+                self.nowWallMs = nowWallMs
+                self.roots = roots
+                self.floors = floors
+                anyAdopted = roots.contains { $0.adopted }
+            }
+        }
+
+        /// The last entry.
+        func entry() -> Entry? {
+            last.withLock { $0 }
         }
 
         static func nextConfigurationRevision() -> UInt64 { configurationRevisions.add(1, ordering: .relaxed).newValue }
         private static let configurationRevisions = Atomic<UInt64>(0)
-        private let last = Mutex<(key: Key, plan: RecurrencePlan)?>(nil)
+        private let last = Mutex<Entry?>(nil)
 
-        func plan(for key: Key) -> RecurrencePlan? {
-            last.withLock { entry in entry?.key == key ? entry?.plan : nil }
-        }
-
-        func remember(_ plan: RecurrencePlan, for key: Key) {
-            last.withLock { $0 = (key, plan) }
+        func remember(_ entry: Entry) {
+            last.withLock { $0 = entry }
         }
     }
 
@@ -106,21 +146,20 @@ extension BridgeCore {
         flavor == .ios && root.weekday != nil && !root.skipDates.isEmpty
     }
 
-    /// Up to `count` successive occurrences of a weekly root strictly after `after`, never on a
-    /// skip date (REC-4), each from the stored hour and minute in the zone in force (REC-1,
-    /// REC-2). Empty for a one-shot. The search is bounded (skip dates are finite).
+    /// The first occurrence of a weekly root strictly after `after` (wall ms), never on a skip date
+    /// (REC-4), from the stored hour and minute in the zone in force (REC-1, REC-2); nil for a
+    /// one-shot, or when the bounded search (skip dates are finite) finds none.
     /// Known defect `dst-shifts-weekly-time`: after the root's previous occurrence (or after the
     /// first one found), each next one is the previous instant + 7 × 24 h.
     /// - Parameter previousOccurrence: the occurrence `after` follows (a seed follows its primary);
     ///   only the defect reads it.
-    func concreteOccurrences(of root: Root, after: Int64, count: Int, previousOccurrence: Int64? = nil) -> [Int64] {
-        guard let weekday = root.weekday, count > 0 else { return [] }
+    func nextConcreteOccurrence(of root: Root, after: Int64, previousOccurrence: Int64? = nil) -> Int64? {
+        guard let weekday = root.weekday else { return nil }
         let calendar = configuration.calendar
-        var found: [Int64] = []
         var cursor = after
         var previous: Int64? = defects.dstShiftsWeeklyTime
             ? (previousOccurrence ?? document?.occurrences.filter { $0.rootID == root.id }.map(\.startedAtMs).max()) : nil
-        for _ in 0..<(count + root.skipDates.count + 8) {
+        for _ in 0..<(1 + root.skipDates.count + 8) {
             let next: Int64
             if let last = previous {
                 var candidate = last + Self.weekMs  // the defect: absolute weeks, DST ignored
@@ -131,11 +170,10 @@ extension BridgeCore {
             }
             cursor = next
             if defects.dstShiftsWeeklyTime { previous = next }
-            if root.skipDates.contains(calendar.localDate(next)) { continue }  // REC-4
-            found.append(next)
-            if found.count == count { break }
+            if !root.skipDates.isEmpty && root.skipDates.contains(calendar.localDate(next)) { continue }  // REC-4
+            return next
         }
-        return found
+        return nil
     }
 
     /// Every enabled root's primary, plus the seed of each skip-date root (iOS), with the N_SKIP
@@ -144,35 +182,99 @@ extension BridgeCore {
     func recurrencePlan(now: BridgeInstants) -> RecurrencePlan {
         guard let document else { return RecurrencePlan() }
         let key = PlanCache.Key(alarms: document.alarms, rings: document.rings, occurrences: document.occurrences,
-                                passedOverRingTimes: document.passedOverRingTimes, configuration: configurationRevision,
-                                nowWallMs: now.wallMs)
-        if let cached = planCache.plan(for: key) {
-            assert(cached == computeRecurrencePlan(document, now: now), "the plan cache answered a stale plan")
-            return cached
+                                passedOverRingTimes: document.passedOverRingTimes, configuration: configurationRevision)
+        let last = planCache.entry()
+        if let last, last.key == key, planHolds(last, floors: last.floors, now: now) {
+            assert(last.plan == uncachedRecurrencePlan(now: now), "the plan cache answered a stale plan")
+            return last.plan
         }
-        let plan = computeRecurrencePlan(document, now: now)
-        planCache.remember(plan, for: key)
+        let latestCome = latestRingTimesCome()
+        // The same alarms under the same configuration: the rows or the history changed. Each
+        // root's primary still depends on them only through its latest ring time come and any
+        // adopted legacy rows (BOOT-9), so with none adopted the last plan holds when every ring
+        // time and horizon test comes out the same; otherwise a root's part is reused when its own
+        // ring time is unchanged (``planRoot``). The known defects that read the instant or the
+        // history directly (seed 003's countdown fingerprint, `dst-shifts-weekly-time`) plan anew.
+        let reusable = last.flatMap { last in
+            last.key.alarms == key.alarms && last.key.configuration == key.configuration
+                && !defects.countdownLengthInFingerprint && !defects.dstShiftsWeeklyTime ? last : nil
+        }
+        if let last = reusable, !last.anyAdopted, !Self.hasAdoptedPrimaries(document) {
+            let floors = last.roots.map { latestCome[$0.root.id] ?? .min }
+            if planHolds(last, floors: floors, now: now, sameFloors: floors == last.floors) {
+                assert(last.plan == uncachedRecurrencePlan(now: now), "the plan cache answered a stale plan")
+                planCache.remember(PlanCache.Entry(key: key, plan: last.plan, nowWallMs: now.wallMs, roots: last.roots, floors: floors))
+                return last.plan
+            }
+        }
+        let (plan, roots, floors) = computeRecurrencePlan(document, now: now, latestCome: latestCome, earlier: reusable?.roots)
+        assert(reusable == nil || plan == uncachedRecurrencePlan(now: now), "a root's reused part of the plan is stale")
+        planCache.remember(PlanCache.Entry(key: key, plan: plan, nowWallMs: now.wallMs, roots: roots, floors: floors))
         return plan
     }
 
-    /// ``recurrencePlan(now:)`` computed.
-    private func computeRecurrencePlan(_ document: BridgeDocument, now: BridgeInstants) -> RecurrencePlan {
+    /// BOOT-9: whether the document holds an adopted legacy primary (by index, in place).
+    static func hasAdoptedPrimaries(_ document: BridgeDocument) -> Bool {
+        let rings = document.rings
+        for index in rings.indices where rings[index].adoptedLegacyID == true && rings[index].metadata.kind == .primary {
+            return true
+        }
+        return false
+    }
+
+    /// ``recurrencePlan(now:)`` computed afresh, every root planned, no cache read or written
+    /// (tests hold the cached plan equal to it).
+    func uncachedRecurrencePlan(now: BridgeInstants) -> RecurrencePlan {
+        guard let document else { return RecurrencePlan() }
+        return computeRecurrencePlan(document, now: now, latestCome: latestRingTimesCome(), earlier: nil).plan
+    }
+
+    /// True when `entry`'s plan is the plan at `now` too, given each root's latest ring time come
+    /// (`floors`; the rest of the key matched): the same instant with the same floors, or every
+    /// root's primary ring time and every seed's horizon test unchanged. The known defect
+    /// `countdown-length-in-fingerprint` makes an adopted primary's fingerprint read the instant
+    /// itself (seed 003): then only the same instant holds.
+    private func planHolds(_ entry: PlanCache.Entry, floors: [Int64], now: BridgeInstants, sameFloors: Bool = true) -> Bool {
+        if sameFloors && entry.nowWallMs == now.wallMs { return true }
+        guard !defects.countdownLengthInFingerprint else { return false }
+        let roots = entry.roots
+        for index in roots.indices {  // by index, each read in place
+            let after = max(now.wallMs, floors[index])
+            guard primaryFire(of: roots[index].root, after: after)?.fire == roots[index].primary?.fireWallMs else { return false }
+            if let seed = roots[index].seedFire,
+               (seed - now.wallMs <= configuration.skipHorizonMs) != (roots[index].seed != nil) { return false }
+        }
+        return true
+    }
+
+    /// ``recurrencePlan(now:)`` computed, with each root's part (``PlanCache``).
+    /// - Parameter earlier: the last plan's roots, when it planned the same alarms under the same
+    ///   configuration: the root at each position is the same root.
+    private func computeRecurrencePlan(_ document: BridgeDocument, now: BridgeInstants, latestCome: [String: Int64],
+                                       earlier: [PlanCache.RootPlan]?)
+        -> (plan: RecurrencePlan, roots: [PlanCache.RootPlan], floors: [Int64]) {
+        let lookups = PlanLookups(document, latestCome: latestCome)
+        var roots: [PlanCache.RootPlan] = []
+        var floors: [Int64] = []
+        for alarm in document.alarms where alarm.enabled {
+            for root in alarm.roots {
+                let before = earlier.flatMap { roots.count < $0.count ? $0[roots.count] : nil }
+                floors.append(latestCome[root.id] ?? .min)
+                roots.append(planRoot(root, alarmID: alarm.id, now: now, floor: floors[floors.count - 1], lookups: lookups,
+                                      earlier: before))
+            }
+        }
         var plan = RecurrencePlan()
         var concretePrimaries: [RingRequest] = []
         var seeds: [RingRequest] = []
-        let lookups = PlanLookups(document, latestCome: latestRingTimesCome())
-        for alarm in document.alarms where alarm.enabled {
-            for root in alarm.roots {
-                guard let primary = primaryRequest(for: root, alarmID: alarm.id, now: now, lookups: lookups) else { continue }
-                guard registersConcreteOccurrences(root) else {
-                    plan.wanted.append(primary)
-                    continue
-                }
-                concretePrimaries.append(primary)
-                if let seed = seedRequest(for: root, alarmID: alarm.id, after: primary.fireWallMs, now: now, lookups: lookups) {
-                    seeds.append(seed)
-                }
+        for index in roots.indices {
+            guard let primary = roots[index].primary else { continue }
+            guard registersConcreteOccurrences(roots[index].root) else {
+                plan.wanted.append(primary)
+                continue
             }
+            concretePrimaries.append(primary)
+            if let seed = roots[index].seed { seeds.append(seed) }
         }
         // CAP-8, CAP-5, CAP-7: the bound never displaces a configured primary — the one a direct
         // save arms and verifies (CAP-6, SCH-9) — so it cuts seeds only, in the room the concrete
@@ -182,17 +284,40 @@ extension BridgeCore {
         let sortedSeeds = seeds.sortedByFireTime()
         plan.wanted += concretePrimaries.sortedByFireTime() + sortedSeeds.prefix(bound)
         plan.boundDropped = Array(sortedSeeds.dropFirst(bound))
-        return plan
+        return (plan, roots, floors)
     }
 
-    /// REC-5, REC-7: the seed of a skip-date root — its next concrete occurrence after the
-    /// primary's (never on a skip date, never a same-morning retry time), when it falls within
-    /// H_SKIP from now (CAP-8); nil otherwise.
-    /// - Parameter lookups: the plan's one-pass lookups, when the caller plans every root.
-    func seedRequest(for root: Root, alarmID: String, after primaryFireMs: Int64, now: BridgeInstants,
-                     lookups: PlanLookups? = nil) -> RingRequest? {
-        guard let fire = concreteOccurrences(of: root, after: primaryFireMs, count: 1, previousOccurrence: primaryFireMs).first,
-              fire - now.wallMs <= configuration.skipHorizonMs else { return nil }
+    /// One root's part of the plan: its primary, and the seed of a skip-date root (iOS). A primary
+    /// request is a function of the root, its alarm, the configuration, any adopted legacy rows of
+    /// the root and its ring time (``primaryFire(of:after:)``); a seed's ring time of the root and
+    /// the primary's. So with the same alarm and configuration (the caller's test), no adopted
+    /// rows, and the same ring time, the earlier part is the part now.
+    /// - Parameter floor: the root's latest ring time come (wall ms; ``latestRingTimeCome(of:)``).
+    private func planRoot(_ root: Root, alarmID: String, now: BridgeInstants, floor: Int64, lookups: PlanLookups,
+                          earlier: PlanCache.RootPlan?) -> PlanCache.RootPlan {
+        var planned = PlanCache.RootPlan(root: root, adopted: lookups.adoptedPrimaries[root.id] != nil)
+        let reused = earlier.map { earlier in
+            !planned.adopted && !earlier.adopted
+                && primaryFire(of: root, after: max(now.wallMs, floor))?.fire == earlier.primary?.fireWallMs
+        } ?? false
+        planned.primary = reused ? earlier?.primary : primaryRequest(for: root, alarmID: alarmID, now: now, lookups: lookups)
+        guard let primary = planned.primary, registersConcreteOccurrences(root) else { return planned }
+        planned.seedFire = reused ? earlier?.seedFire : seedFire(of: root, after: primary.fireWallMs)
+        guard let seedFire = planned.seedFire, seedFire - now.wallMs <= configuration.skipHorizonMs else { return planned }
+        planned.seed = reused ? earlier?.seed : nil
+        planned.seed = planned.seed ?? seedRequest(for: root, alarmID: alarmID, fire: seedFire, lookups: lookups)
+        return planned
+    }
+
+    /// REC-5, REC-7: the ring time of a skip-date root's seed: its next concrete occurrence after
+    /// the primary's (wall ms), whether or not within H_SKIP; nil when the bounded search finds none.
+    func seedFire(of root: Root, after primaryFireMs: Int64) -> Int64? {
+        nextConcreteOccurrence(of: root, after: primaryFireMs, previousOccurrence: primaryFireMs)
+    }
+
+    /// The seed request of a skip-date root at `fire` (``seedFire(of:after:)``), planned when
+    /// `fire` falls within H_SKIP from now (CAP-8).
+    private func seedRequest(for root: Root, alarmID: String, fire: Int64, lookups: PlanLookups?) -> RingRequest {
         let id = RingIdentity.seedID(rootID: root.id, wallMinute: fire / 60_000)
         let metadata = RingMetadata(rootID: root.id, alarmID: alarmID, kind: .seed, token: nil, title: root.title)
         let alarm = lookups.map { $0.alarms[alarmID] } ?? document?.alarm(alarmID)
