@@ -77,19 +77,25 @@ extension BridgeCore {
         // AlarmKit may hold (ios uniform seed 4780: a refused fixed primary left no record).
         let refusedIDs = refused.map(\.id)
         // A day whose alarm was turned off after its ring time owes no record (``endDisabledAlarmDays``).
-        for row in document.rings + refused where row.metadata.kind.opensOccurrence && !row.delivered && !inFlight.contains(row.id)
-            && row.dayEndedByDisable != true
-            && (row.isPast(at: now.wallMs) || (refusedIDs.contains(row.id) && row.fireWallMs <= now.wallMs))
-            && now.wallMs - row.fireWallMs > Self.missedOccurrenceGraceMs
-            && (!present.contains(row.id) || (refusedIDs.contains(row.id) && landedAfterRefusal(row))) && !recorded.contains(row.id)
-            && (refusedIDs.contains(row.id) || !deliveredByJump(row, now: now))
-            && !(row.inexact == true && now.wallMs - row.fireWallMs < inexactStillDueBoundMs(row)  // still due: re-added (AND-1, AND-3)
-                 && !isPlannedInEarlierZone(row)  // unless the zone moved its day (REC-8): not re-added
-                 && !isLostInsideAnotherRootsOccurrence(row, cleared: cleared)) {  // nor a pass-over (OCC-3, AND-15)
+        func isMissed(_ row: RingRow) -> Bool {
+            guard row.metadata.kind.opensOccurrence && !row.delivered && !inFlight.contains(row.id)
+                && row.dayEndedByDisable != true
+                && (row.isPast(at: now.wallMs) || (refusedIDs.contains(row.id) && row.fireWallMs <= now.wallMs))
+                && now.wallMs - row.fireWallMs > Self.missedOccurrenceGraceMs
+                && (!present.contains(row.id) || (refusedIDs.contains(row.id) && landedAfterRefusal(row))) && !recorded.contains(row.id)
+                && (refusedIDs.contains(row.id) || !deliveredByJump(row, now: now))
+                && !(row.inexact == true && now.wallMs - row.fireWallMs < inexactStillDueBoundMs(row)  // still due: re-added (AND-1, AND-3)
+                     && !isPlannedInEarlierZone(row)  // unless the zone moved its day (REC-8): not re-added
+                     && !isLostInsideAnotherRootsOccurrence(row, cleared: cleared)) else { return false }  // nor a pass-over (OCC-3, AND-15)
             guard let alarm = document.alarm(row.metadata.alarmID), alarm.enabled, document.root(row.metadata.rootID) != nil,
-                  !document.occurrences.contains(where: { $0.startedAtMs == row.fireWallMs }) else { continue }
-            missed.append(row)
+                  !document.occurrences.contains(where: { $0.startedAtMs == row.fireWallMs }) else { return false }
+            return true
         }
+        // The rows, then the refused ones; by index, each row read in place (issue 20: the two
+        // lists were joined into a copy of every row at every reconcile).
+        let rings = document.rings
+        for index in rings.indices where isMissed(rings[index]) { missed.append(rings[index]) }
+        for index in refused.indices where isMissed(refused[index]) { missed.append(refused[index]) }
         if let rows = document.refusedRows, rows.contains(where: { now.wallMs - $0.fireWallMs > Self.missedOccurrenceGraceMs }) {
             // Judged (recorded now, or spoken for by an occurrence or a delivery): no longer evidence.
             mutate { $0.refusedRows = rows.filter { now.wallMs - $0.fireWallMs <= Self.missedOccurrenceGraceMs } }

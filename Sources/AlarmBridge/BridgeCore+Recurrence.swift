@@ -200,7 +200,8 @@ extension BridgeCore {
                 && !defects.countdownLengthInFingerprint && !defects.dstShiftsWeeklyTime ? last : nil
         }
         if let last = reusable, !last.anyAdopted, !Self.hasAdoptedPrimaries(document) {
-            let floors = last.roots.map { latestCome[$0.root.id] ?? .min }
+            let roots = last.roots
+            let floors = roots.indices.map { latestCome[roots[$0].root.id] ?? .min }  // by index: no root copied
             if planHolds(last, floors: floors, now: now, sameFloors: floors == last.floors) {
                 assert(last.plan == uncachedRecurrencePlan(now: now), "the plan cache answered a stale plan")
                 planCache.remember(PlanCache.Entry(key: key, plan: last.plan, nowWallMs: now.wallMs, roots: last.roots, floors: floors))

@@ -119,17 +119,18 @@ extension AlarmManagerModel {
     /// AMS `LazyAlarmStore.getNextWakeupDeliveryTime`: walking alarms by earliest delivery, the
     /// device wakes at the smallest window end among those that can share one wakeup, so inexact
     /// alarms batch and nothing is delivered early.
+    ///
+    /// That walk's answer is the smallest window end of all: each alarm's window ends no earlier
+    /// than it opens (``deliveryBounds(_:)``), so every alarm the walk reaches before the one with
+    /// the smallest end opens no later than that end, which bounds the running minimum from below,
+    /// and the walk reaches it. So it is computed in one pass, without the sort (issue 20: the
+    /// walk sorted every pending alarm at every re-arm).
     func nextDeliveryElapsed(wakeupOnly: Bool) -> Int64? {
-        let bounds = pending.filter { !wakeupOnly || $0.type.isWakeup }.map(deliveryBounds)
-            .sorted { ($0.whenElapsedMs, $0.maxWhenElapsedMs) < ($1.whenElapsedMs, $1.maxWhenElapsedMs) }
+        let alarms = pending
         var next: Int64?
-        for bound in bounds {
-            if let current = next {
-                if bound.whenElapsedMs > current { break }
-                next = min(current, bound.maxWhenElapsedMs)
-            } else {
-                next = bound.maxWhenElapsedMs
-            }
+        for index in alarms.indices where !wakeupOnly || alarms[index].type.isWakeup {  // in place, no copies
+            let end = deliveryBounds(alarms[index]).maxWhenElapsedMs
+            next = min(next ?? end, end)
         }
         return next
     }

@@ -257,7 +257,12 @@ extension World {
         if let alarms = ios?.alarms {
             return alarms.matching(kind: .successor, state: .scheduled).map { alarms[$0].id }.filter { oracle.bindings[$0] == occurrenceID }
         }
-        return android?.pending.filter { $0.metadata.kind == .successor && oracle.bindings[$0.id] == occurrenceID }.map(\.id) ?? []
+        guard let pending = android?.pending else { return [] }
+        var found: [AlarmUUID] = []  // in place: `filter` copied every pending alarm (issue 20)
+        for index in pending.indices where pending[index].metadata.kind == .successor && oracle.bindings[pending[index].id] == occurrenceID {
+            found.append(pending[index].id)
+        }
+        return found
     }
 
     func checkOneSuccessor() {

@@ -28,11 +28,22 @@ extension World {
         if migrationWatch.migrationStep { cover(.legacyMigrationDone) }  // BOOT-9..11
         guard let before, let after = bridge.document else { return }
         if after.droppedCount > before.droppedCount { cover(.droppedCountRaised) }  // CAP-9
-        if after.missReceipts.filter({ $0.reason == MissReceipt.inactivityReason }).count
-            > before.missReceipts.filter({ $0.reason == MissReceipt.inactivityReason }).count { cover(.missReceiptWritten) }  // INACT-16
+        // INACT-16. Unchanged receipts (one storage) hold the same count; counted in place (issue
+        // 20: the receipts grow by a day's and were copied twice at every step).
+        if !OccurrenceChecks.sameStorage(after.missReceipts, before.missReceipts),
+           Self.inactivityReceiptCount(after.missReceipts) > Self.inactivityReceiptCount(before.missReceipts) {
+            cover(.missReceiptWritten)
+        }
         if let was = before.zoneIdentifier, let now = after.zoneIdentifier, was != now {
             cover(.timeZoneChangeObserved)  // REC-8
         }
+    }
+
+    /// How many of `receipts` record an inactivity miss (INACT-16), read in place.
+    static func inactivityReceiptCount(_ receipts: [MissReceipt]) -> Int {
+        var count = 0
+        for index in receipts.indices where receipts[index].reason == MissReceipt.inactivityReason { count += 1 }
+        return count
     }
 
     private func coverInput(_ input: BridgeInput, bridge: any BridgeUnderTest) {
