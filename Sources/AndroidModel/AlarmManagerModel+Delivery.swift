@@ -126,13 +126,14 @@ extension AlarmManagerModel {
     /// and the walk reaches it. So it is computed in one pass, without the sort (issue 20: the
     /// walk sorted every pending alarm at every re-arm).
     func nextDeliveryElapsed(wakeupOnly: Bool) -> Int64? {
-        let alarms = pending
-        var next: Int64?
-        for index in alarms.indices where !wakeupOnly || alarms[index].type.isWakeup {  // in place, no copies
-            let end = deliveryBounds(alarms[index]).maxWhenElapsedMs
-            next = min(next ?? end, end)
+        pending.withUnsafeBufferPointer { alarms in  // each alarm read in place: an array's subscript copied it
+            var next: Int64?
+            for index in alarms.indices where !wakeupOnly || alarms[index].type.isWakeup {
+                let end = deliveryBounds(alarms[index]).maxWhenElapsedMs
+                next = min(next ?? end, end)
+            }
+            return next
         }
-        return next
     }
 
     /// `fault late-delivery` on Android: the wakeup alarm that would be delivered first now is held

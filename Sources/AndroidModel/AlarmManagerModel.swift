@@ -629,7 +629,14 @@ public struct AlarmManagerModel: Sendable {
     public var nextAlarmClockWallMs: Int64? {
         // By wall trigger: AMS re-evaluates RTC alarms at every accepted clock change, and an
         // alarm clock is RTC_WAKEUP.
-        pending.filter { $0.method == .setAlarmClock }.map(\.triggerWallMs).min()
+        // Each alarm read in place (issue 20: `filter` copied every pending alarm).
+        pending.withUnsafeBufferPointer { alarms in
+            var earliest: Int64?
+            for index in alarms.indices where alarms[index].method == .setAlarmClock {
+                earliest = min(earliest ?? alarms[index].triggerWallMs, alarms[index].triggerWallMs)
+            }
+            return earliest
+        }
     }
 
     /// Removes every alarm matching `predicate`; returns how many went.

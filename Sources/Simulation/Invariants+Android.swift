@@ -20,8 +20,11 @@ extension World {
     func checkBoundRetries() {
         guard let pending = android?.pending else { return }  // in place, not a copy of the model (issue 20)
         // Legacy rings an older version left are the migration's (`legacy-migration`, BOOT-11).
-        for index in pending.indices where pending[index].metadata.kind.isOccurrenceBound
-            && !pending[index].metadata.kind.isLegacy && pending[index].metadata.token == nil {
+        // Each alarm read in place: an array's subscript copied the whole alarm (issue 20).
+        let untokened = pending.withUnsafeBufferPointer { alarms in
+            alarms.indices.first { alarms[$0].metadata.kind.isOccurrenceBound && !alarms[$0].metadata.kind.isLegacy && alarms[$0].metadata.token == nil }
+        }
+        if let index = untokened {
             let alarm = pending[index]
             violate("bound-retries", [], "pending \(alarm.metadata.kind.rawValue) \(alarm.id) of \(alarm.metadata.rootID) is bound to no occurrence token")
             return
@@ -37,7 +40,10 @@ extension World {
             violate("bound-retries", [], "\(metadata.kind.rawValue) \(id) of \(metadata.rootID) is \(state) although \(why) (live owner: \(document.liveOccurrence?.rootID ?? "none"))")
             return true
         }
-        for index in pending.indices where unbound(pending[index].id, pending[index].metadata, "pending") { return }
+        let unboundPending = pending.withUnsafeBufferPointer { alarms in
+            alarms.indices.contains { alarms[$0].metadata.kind.isOccurrenceBound && unbound(alarms[$0].id, alarms[$0].metadata, "pending") }
+        }
+        if unboundPending { return }
         for id in android?.ringing ?? [] {
             if let metadata = android?.ringingMetadata(id), unbound(id, metadata, "ringing") { return }
         }

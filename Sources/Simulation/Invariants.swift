@@ -258,11 +258,13 @@ extension World {
             return alarms.matching(kind: .successor, state: .scheduled).map { alarms[$0].id }.filter { oracle.bindings[$0] == occurrenceID }
         }
         guard let pending = android?.pending else { return [] }
-        var found: [AlarmUUID] = []  // in place: `filter` copied every pending alarm (issue 20)
-        for index in pending.indices where pending[index].metadata.kind == .successor && oracle.bindings[pending[index].id] == occurrenceID {
-            found.append(pending[index].id)
+        return pending.withUnsafeBufferPointer { alarms in  // in place: `filter` copied every pending alarm (issue 20)
+            var found: [AlarmUUID] = []
+            for index in alarms.indices where alarms[index].metadata.kind == .successor && oracle.bindings[alarms[index].id] == occurrenceID {
+                found.append(alarms[index].id)
+            }
+            return found
         }
-        return found
     }
 
     func checkOneSuccessor() {
