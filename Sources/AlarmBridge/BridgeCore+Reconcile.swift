@@ -140,7 +140,12 @@ extension BridgeCore {
     func latestRingTimesCome() -> [String: Int64] {
         guard let document else { return [:] }
         var latest: [String: Int64] = [:]
-        func note(_ rootID: String, _ ms: Int64) { latest[rootID] = max(latest[rootID] ?? .min, ms) }
+        latest.reserveCapacity(document.alarms.count * 7)
+        // One hash lookup per note, through the entry in place (issue 20: a read and a write
+        // hashed every record of the growing history twice).
+        func note(_ rootID: String, _ ms: Int64) {
+            { (value: inout Int64) in if ms > value { value = ms } }(&latest[rootID, default: .min])
+        }
         for passed in document.passedOverRingTimes ?? [] { note(passed.rootID, passed.ringTimeMs) }
         // By index, each field read in place: a for-in loop copied every record and row (issue
         // 20: the history grows with the days a device runs).

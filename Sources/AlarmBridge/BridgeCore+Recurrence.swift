@@ -250,19 +250,31 @@ extension BridgeCore {
 
     /// ``recurrencePlan(now:)`` computed, with each root's part (``PlanCache``).
     /// - Parameter earlier: the last plan's roots, when it planned the same alarms under the same
-    ///   configuration: the root at each position is the same root.
+    ///   configuration: the same roots, in the same order (the enabled alarms' roots in turn).
     private func computeRecurrencePlan(_ document: BridgeDocument, now: BridgeInstants, latestCome: [String: Int64],
                                        earlier: [PlanCache.RootPlan]?)
         -> (plan: RecurrencePlan, roots: [PlanCache.RootPlan], floors: [Int64]) {
         let lookups = PlanLookups(document, latestCome: latestCome)
         var roots: [PlanCache.RootPlan] = []
         var floors: [Int64] = []
-        for alarm in document.alarms where alarm.enabled {
-            for root in alarm.roots {
-                let before = earlier.flatMap { roots.count < $0.count ? $0[roots.count] : nil }
+        if let earlier {
+            // The same alarms: the same roots in the same order, each of its alarm (`Root.alarmID`),
+            // not built again (issue 20: every root's ID is a string built from its alarm's).
+            roots.reserveCapacity(earlier.count)
+            floors.reserveCapacity(earlier.count)
+            for index in earlier.indices {
+                let root = earlier[index].root
                 floors.append(latestCome[root.id] ?? .min)
-                roots.append(planRoot(root, alarmID: alarm.id, now: now, floor: floors[floors.count - 1], lookups: lookups,
-                                      earlier: before))
+                roots.append(planRoot(root, alarmID: root.alarmID, now: now, floor: floors[index], lookups: lookups,
+                                      earlier: earlier[index]))
+            }
+        } else {
+            for alarm in document.alarms where alarm.enabled {
+                for root in alarm.roots {
+                    floors.append(latestCome[root.id] ?? .min)
+                    roots.append(planRoot(root, alarmID: alarm.id, now: now, floor: floors[floors.count - 1], lookups: lookups,
+                                          earlier: nil))
+                }
             }
         }
         var plan = RecurrencePlan()
