@@ -149,10 +149,15 @@ extension BridgeCore {
         for passed in document.passedOverRingTimes ?? [] { note(passed.rootID, passed.ringTimeMs) }
         // By index, each field read in place: a for-in loop copied every record and row (issue
         // 20: the history grows with the days a device runs).
-        let occurrences = document.occurrences, rings = document.rings
-        for index in occurrences.indices { note(occurrences[index].rootID, occurrences[index].startedAtMs) }
-        for index in rings.indices where rings[index].delivered && rings[index].metadata.kind == .primary {
-            if case .fixed = rings[index].schedule { note(rings[index].metadata.rootID, rings[index].fireWallMs) }
+        // Through the buffers, each field read in place: an array's subscript copied the whole
+        // record or row first.
+        document.occurrences.withUnsafeBufferPointer { occurrences in
+            for index in occurrences.indices { note(occurrences[index].rootID, occurrences[index].startedAtMs) }
+        }
+        document.rings.withUnsafeBufferPointer { rings in
+            for index in rings.indices where rings[index].delivered && rings[index].metadata.kind == .primary {
+                if case .fixed = rings[index].schedule { note(rings[index].metadata.rootID, rings[index].fireWallMs) }
+            }
         }
         return latest
     }

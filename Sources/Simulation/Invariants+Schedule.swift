@@ -123,6 +123,9 @@ extension World {
             default: return nil
             }
         }
+        // One storage: no row removed (issue 20: the rows include every delivered one, and the
+        // scan below copied each of them at every read).
+        if OccurrenceChecks.sameStorage(before.rings, after.rings) { return }
         let remaining = Set(after.rings.map(\.id))  // membership only (issue 20: was quadratic in rings)
         for row in before.rings where !remaining.contains(row.id) && !touched.contains(row.id) && !refusedSchedules.contains(row.id) {
             if row.isPast(at: wallMs) {
