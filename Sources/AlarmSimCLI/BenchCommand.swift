@@ -156,7 +156,9 @@ struct BenchCommand: Command {
         let binaryPath = binary ?? BenchMeasurements.currentExecutable()
         var report = BenchReport(commandLine: commandLine, facts: BenchMeasurements.machineFacts())
         report.facts.append(("load average at start", Self.loadAverage()))
-        report.facts.append(("binary spawned", binaryPath))
+        if !scaleOnly || baselinePath != nil {  // the scale rows run in this process
+            report.facts.append(("binary spawned", binaryPath))
+        }
 
         report.baselineOnly = baselineOnly || scaleOnly
         if let baselinePath {
@@ -217,7 +219,7 @@ struct BenchCommand: Command {
         do {
             try AtomicFile.write(markdown, to: outPath)
         } catch {
-            errors.write("error: \(error); check that the directory exists and is writable\n")
+            errors.write("error: \(error); \(error.hint)\n")
             return .ioError
         }
         output.write(report.summaryLines().joined(separator: "\n") + "\n")

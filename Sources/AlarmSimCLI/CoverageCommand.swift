@@ -62,7 +62,7 @@ struct CoverageCommand: Command {
         do {
             try AtomicFile.write(CoverageReport.markdown(summary, command: commandLine), to: outPath)
         } catch {
-            errors.write("error: \(error); check that the directory exists and is writable\n")
+            errors.write("error: \(error); \(error.hint)\n")
             return .ioError
         }
         errors.write("coverage: report written to \(outPath)\n")

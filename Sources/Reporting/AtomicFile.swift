@@ -27,14 +27,27 @@ public enum AtomicFile {
         public var step: String
         /// `strerror(errno)` at the failure.
         public var reason: String
+        /// `errno` at the failure, when a system call failed.
+        public var code: Int32?
 
-        public init(path: String, step: String, reason: String) {
+        public init(path: String, step: String, reason: String, code: Int32? = nil) {
             self.path = path
             self.step = step
             self.reason = reason
+            self.code = code
         }
 
         public var description: String { step.isEmpty ? "cannot write \(path): \(reason)" : "cannot write \(path): \(step) failed: \(reason)" }
+
+        /// What to do about it, for the line after the error: a full disk or a read-only file
+        /// system is not fixed by checking the directory.
+        public var hint: String {
+            switch code {
+            case ENOSPC, EDQUOT: return "free some space on that file system, or write elsewhere"
+            case EROFS: return "that file system is read-only: write elsewhere"
+            default: return "check that the directory exists and is writable"
+            }
+        }
     }
 
     /// How many temporary names to try before giving up (another writer may hold one).
@@ -156,7 +169,7 @@ public enum AtomicFile {
                 }
                 continue
             }
-            guard mkdir(prefix, 0o755) == 0 || errno == EEXIST else { throw failure(path, "create the directory \(prefix)") }
+            guard mkdir(prefix, 0o755) == 0 || errno == EEXIST else { throw failure(path, "creating the directory \(prefix)") }
         }
     }
 
@@ -233,7 +246,7 @@ public enum AtomicFile {
     }
 
     private static func failure(_ path: String, _ step: String) -> WriteError {
-        WriteError(path: path, step: step, reason: String(cString: strerror(errno)))
+        WriteError(path: path, step: step, reason: String(cString: strerror(errno)), code: errno)
     }
 }
 

@@ -28,6 +28,17 @@ struct BenchScaleTests {
         #expect(lines.contains { $0.hasPrefix("MISSED: scale ios: CPU growth exponent") && $0.contains("2.20") })
     }
 
+    @Test("a --quick scale run shows its figures without judging them, and says why in the report")
+    func quickIsNotJudged() {
+        var scale = Self.rows(power: 2.2)
+        scale.quick = true
+        #expect(scale.summaryLines().allSatisfy { $0.hasPrefix("NOT JUDGED (--quick): scale") })
+        #expect(scale.markdown().contains { $0.hasPrefix("`--quick`:") && $0.contains("not judged") })
+        #expect(!scale.markdown().contains { $0.contains("MISSED") || $0.contains(": MET") })
+        scale.quick = false
+        #expect(scale.summaryLines().contains { $0.hasPrefix("MISSED: scale ios") })
+    }
+
     @Test("the day rows' spread is the largest CPU per event over the smallest; the alarm-count row of the same size is not a day row")
     func daySpread() {
         var scale = BenchScale()
