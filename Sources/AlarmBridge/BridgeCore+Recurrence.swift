@@ -67,17 +67,26 @@ extension BridgeCore {
         }
 
         /// Per enabled root, in plan order (the document's alarms, each alarm's roots): its part
-        /// of the plan, and what of it depends on the instant.
-        struct RootPlan {
-            var root: Root
+        /// of the plan, and what of it depends on the instant. Immutable and shared: a plan that
+        /// reuses a root's part retains it instead of copying its requests (issue 20).
+        final class RootPlan: Sendable {
+            let root: Root
             /// BOOT-9: the document holds adopted legacy primaries of this root.
-            var adopted: Bool
-            var primary: RingRequest?
+            let adopted: Bool
+            let primary: RingRequest?
             /// The seed's ring time (iOS roots registered as concrete occurrences), wall ms,
             /// whether or not within the horizon; nil: none.
-            var seedFire: Int64?
+            let seedFire: Int64?
             /// The seed, when `seedFire` is within H_SKIP of the instant planned for (CAP-8).
-            var seed: RingRequest?
+            let seed: RingRequest?
+
+            init(root: Root, adopted: Bool, primary: RingRequest? = nil, seedFire: Int64? = nil, seed: RingRequest? = nil) {
+                self.root = root
+                self.adopted = adopted
+                self.primary = primary
+                self.seedFire = seedFire
+                self.seed = seed
+            }
         }
 
         /// Immutable, so reading the last entry retains one object rather than copying its arrays.
@@ -308,18 +317,23 @@ extension BridgeCore {
     /// - Parameter floor: the root's latest ring time come (wall ms; ``latestRingTimeCome(of:)``).
     private func planRoot(_ root: Root, alarmID: String, now: BridgeInstants, floor: Int64, lookups: PlanLookups,
                           earlier: PlanCache.RootPlan?) -> PlanCache.RootPlan {
-        var planned = PlanCache.RootPlan(root: root, adopted: lookups.adoptedPrimaries[root.id] != nil)
-        let reused = earlier.map { earlier in
-            !planned.adopted && !earlier.adopted
-                && primaryFire(of: root, after: max(now.wallMs, floor))?.fire == earlier.primary?.fireWallMs
-        } ?? false
-        planned.primary = reused ? earlier?.primary : primaryRequest(for: root, alarmID: alarmID, now: now, lookups: lookups)
-        guard let primary = planned.primary, registersConcreteOccurrences(root) else { return planned }
-        planned.seedFire = reused ? earlier?.seedFire : seedFire(of: root, after: primary.fireWallMs)
-        guard let seedFire = planned.seedFire, seedFire - now.wallMs <= configuration.skipHorizonMs else { return planned }
-        planned.seed = reused ? earlier?.seed : nil
-        planned.seed = planned.seed ?? seedRequest(for: root, alarmID: alarmID, fire: seedFire, lookups: lookups)
-        return planned
+        let adopted = !lookups.adoptedPrimaries.isEmpty && lookups.adoptedPrimaries[root.id] != nil
+        if let earlier, !adopted, !earlier.adopted,
+           primaryFire(of: root, after: max(now.wallMs, floor))?.fire == earlier.primary?.fireWallMs {
+            // The same primary, and the same seed ring time; only the horizon test may differ.
+            let inHorizon = earlier.seedFire.map { $0 - now.wallMs <= configuration.skipHorizonMs } ?? false
+            if inHorizon == (earlier.seed != nil) { return earlier }
+            let seed = inHorizon ? earlier.seedFire.map { seedRequest(for: root, alarmID: alarmID, fire: $0, lookups: lookups) } : nil
+            return PlanCache.RootPlan(root: root, adopted: false, primary: earlier.primary, seedFire: earlier.seedFire, seed: seed)
+        }
+        let request = primaryRequest(for: root, alarmID: alarmID, now: now, lookups: lookups)
+        guard let primary = request, registersConcreteOccurrences(root) else {
+            return PlanCache.RootPlan(root: root, adopted: adopted, primary: request)
+        }
+        let seedFire = self.seedFire(of: root, after: primary.fireWallMs)
+        let inHorizon = seedFire.map { $0 - now.wallMs <= configuration.skipHorizonMs } ?? false
+        let seed = inHorizon ? seedFire.map { seedRequest(for: root, alarmID: alarmID, fire: $0, lookups: lookups) } : nil
+        return PlanCache.RootPlan(root: root, adopted: adopted, primary: primary, seedFire: seedFire, seed: seed)
     }
 
     /// REC-5, REC-7: the ring time of a skip-date root's seed: its next concrete occurrence after
