@@ -280,8 +280,12 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     }
 
     public func root(_ rootID: String) -> Root? {
-        for alarm in alarms {
-            if let root = alarm.roots.first(where: { $0.id == rootID }) { return root }
+        // A root's ID is its alarm's, or its alarm's, a dot and a day (`LogicalAlarm.roots`): only
+        // an alarm whose ID begins `rootID` can hold it, so only such an alarm builds its roots
+        // (issue 20: every alarm built every root, IDs and all, at every look-up).
+        let alarms = storage.value.alarms
+        for index in alarms.indices where rootID.hasPrefix(alarms[index].id) {
+            if let root = alarms[index].roots.first(where: { $0.id == rootID }) { return root }
         }
         return nil
     }

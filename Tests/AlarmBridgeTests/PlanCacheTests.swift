@@ -78,3 +78,22 @@ struct PlanCacheTests {
         #expect(Self.berlin.local(primary.fireWallMs).hour == 8)
     }
 }
+
+/// Issue 20: `BridgeDocument.root(_:)` builds only the roots of alarms whose ID begins the root ID.
+struct RootLookupTests {
+    @Test("root(_:) finds what a scan of every alarm's roots finds: alarm IDs that look like root IDs, prefixes of one another, and canonically equal Unicode")
+    func rootLookupMatchesTheScan() {
+        var document = BridgeDocument()
+        let ids = ["a1", "a1.mon", "a", "a1.", "caf\u{E9}", "cafe\u{301}.x", "b"]
+        document.alarms = ids.enumerated().map { index, id in
+            index % 2 == 0 ? LogicalAlarm(id: id, hour: 7, minute: index, repeats: .weekly([.monday, .friday]), title: id)
+                : LogicalAlarm(id: id, hour: 8, minute: index, repeats: .once(fireWallMs: 1_800_000_000_000), title: id)
+        }
+        let wanted = document.alarms.flatMap(\.roots).map(\.id)
+            + ["a1.mon.mon", "cafe\u{301}.mon", "caf\u{E9}.x", "a.mon", "x", "", "a1.fri", "b.sun"]
+        for rootID in wanted {
+            let scanned = document.alarms.lazy.compactMap { alarm in alarm.roots.first { $0.id == rootID } }.first
+            #expect(document.root(rootID) == scanned, "root(\(rootID))")
+        }
+    }
+}
