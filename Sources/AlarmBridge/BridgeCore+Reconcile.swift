@@ -406,7 +406,7 @@ struct RingsByID<Element: RingIdentified> {
         if !replaced.isEmpty, let change = replaced.last(where: { $0.id == key }) { return change.element }
         if let table { return table[key] }
         let index = elements.lowerBound(ofID: key)
-        return index < elements.count && elements[index].id == key ? elements[index] : nil
+        return index < elements.count && elements.withUnsafeBufferPointer({ $0[index].id == key }) ? elements[index] : nil
     }
 
     /// From now on `key` answers `element` (the sync changed that row).

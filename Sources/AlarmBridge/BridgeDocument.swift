@@ -261,10 +261,15 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// The index in `rings` of ``row(_:)``'s row, for a caller that reads a few of its fields in
     /// place instead of copying the row (issue 20).
     func rowIndex(_ id: AlarmUUID) -> Int? {
-        let rings = storage.value.rings
-        let index = rings.lowerBound(ofID: id)
-        if index < rings.count && rings[index].id == id { return index }
-        return rings.indices.first { rings[$0].id == id }
+        storage.value.rings.withUnsafeBufferPointer { rings in  // each ID read in place
+            var low = 0, high = rings.count
+            while low < high {
+                let middle = (low + high) / 2
+                if rings[middle].id < id { low = middle + 1 } else { high = middle }
+            }
+            if low < rings.count && rings[low].id == id { return low }
+            return rings.indices.first { rings[$0].id == id }
+        }
     }
 
     public func occurrence(token: String) -> OccurrenceRecord? {
@@ -623,22 +628,28 @@ extension PlatformAlarm: RingIdentified {}
 extension Array where Element: RingIdentified {
     /// The first index whose ID is not below `id`, by binary search: meaningful when the array is
     /// sorted by ID (``isSortedByID(strictly:)``); there it is the first element of that ID, if any.
+    /// Through the buffer: an array's subscript copied each whole row it probed (issue 20).
     func lowerBound(ofID id: AlarmUUID) -> Int {
-        var low = 0, high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if self[middle].id < id { low = middle + 1 } else { high = middle }
+        withUnsafeBufferPointer { elements in
+            var low = 0, high = elements.count
+            while low < high {
+                let middle = (low + high) / 2
+                if elements[middle].id < id { low = middle + 1 } else { high = middle }
+            }
+            return low
         }
-        return low
     }
 
-    /// Whether the IDs never decrease (`strictly`: always increase, so none repeats).
+    /// Whether the IDs never decrease (`strictly`: always increase, so none repeats). Read
+    /// through the buffer, each ID in place.
     func isSortedByID(strictly: Bool = false) -> Bool {
-        for index in indices.dropFirst() {
-            let previous = self[index - 1].id, current = self[index].id
-            if strictly ? !(previous < current) : current < previous { return false }
+        withUnsafeBufferPointer { elements in
+            for index in elements.indices.dropFirst() {
+                let previous = elements[index - 1].id, current = elements[index].id
+                if strictly ? !(previous < current) : current < previous { return false }
+            }
+            return true
         }
-        return true
     }
 }
 
