@@ -2,8 +2,10 @@
 /// swift-argument-parser and git suggest, or nil when nothing is close.
 public enum Suggestion {
     /// The candidate nearest to `word` (Levenshtein distance over characters, case-insensitive),
-    /// if that distance is at most a third of the longer word, rounded up (at least 1, at most 3); ties go
-    /// to the earlier candidate, so the answer is deterministic.
+    /// if that distance is at most a third of the longer word, rounded up (at least 1, at most 3),
+    /// and the two keep at least two thirds of the shorter word in order (its longest common
+    /// subsequence): `sed` is `seeds` with two letters left out, but `nope` shares only `oe` with
+    /// `doze`. Ties go to the earlier candidate, so the answer is deterministic.
     public static func closest(to word: String, among candidates: [String]) -> String? {
         let typed = Array(word.lowercased())
         var best: (candidate: String, distance: Int)?
@@ -11,7 +13,9 @@ public enum Suggestion {
             let target = Array(candidate.lowercased())
             let distance = editDistance(typed, target)
             let bound = min(3, max(1, (max(typed.count, target.count) + 2) / 3))
-            if distance <= bound, distance < (best?.distance ?? .max) { best = (candidate, distance) }
+            guard distance <= bound, distance < (best?.distance ?? .max),
+                  3 * commonSubsequenceLength(typed, target) >= 2 * min(typed.count, target.count) else { continue }
+            best = (candidate, distance)
         }
         return best?.candidate
     }
@@ -19,6 +23,19 @@ public enum Suggestion {
     /// ` (did you mean 'fuzz'?)`, or "" when no candidate is close.
     public static func hint(for word: String, among candidates: [String], prefix: String = "") -> String {
         closest(to: word, among: candidates).map { " (did you mean '\(prefix)\($0)'?)" } ?? ""
+    }
+
+    /// The length of the longest common subsequence of `a` and `b` (two rows of O(|b|) memory).
+    static func commonSubsequenceLength(_ a: [Character], _ b: [Character]) -> Int {
+        var previous = [Int](repeating: 0, count: b.count + 1)
+        var current = previous
+        for i in stride(from: 1, through: a.count, by: 1) {
+            for j in stride(from: 1, through: b.count, by: 1) {
+                current[j] = a[i - 1] == b[j - 1] ? previous[j - 1] + 1 : max(previous[j], current[j - 1])
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
     }
 
     /// Optimal-string-alignment distance (Damerau–Levenshtein without repeated edits of one

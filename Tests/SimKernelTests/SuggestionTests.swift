@@ -41,7 +41,11 @@ struct SuggestionTests {
         #expect(Suggestion.closest(to: "defect", among: ["defects", "invariants", "faults"]) == "defects")
         #expect(Suggestion.closest(to: "Reboot", among: ["late-reboot", "reboot"]) == "reboot")
         #expect(Suggestion.closest(to: "xyz", among: ["ios", "android"]) == nil)
-        #expect(Suggestion.closest(to: "ab", among: ["ac", "ad"]) == "ac")
+        #expect(Suggestion.closest(to: "nope", among: ["doze", "reboot"]) == nil, "two letters of four in common are no likeness")
+        #expect(Suggestion.closest(to: "sed", among: ["seeds", "seconds"]) == "seeds", "every letter kept, two left out")
+        #expect(Suggestion.commonSubsequenceLength(Array("nope"), Array("doze")) == 2)
+        #expect(Suggestion.commonSubsequenceLength(Array("AGGTAB"), Array("GXTXAYB")) == 4)  // the textbook vector: GTAB
+        #expect(Suggestion.closest(to: "abc", among: ["abd", "abe"]) == "abd")
         #expect(Suggestion.hint(for: "fuz", among: ["fuzz"]) == " (did you mean 'fuzz'?)")
         #expect(Suggestion.hint(for: "xyzw", among: ["fuzz"]) == "")
     }
