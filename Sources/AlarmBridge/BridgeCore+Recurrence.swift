@@ -54,7 +54,7 @@ extension BridgeCore {
     /// The wall clock enters a plan only through each root's next ring time (``primaryFire(of:after:)``)
     /// and each seed's horizon test (CAP-8), so the entry keeps those: at a later or earlier instant
     /// with the same key the plan is the same exactly when every root's ring time and every seed's
-    /// horizon test come out the same, which ``planHolds(_:now:)`` recomputes (a few calendar
+    /// horizon test come out the same, which ``planHolds(_:floors:now:sameFloors:)`` recomputes (a few calendar
     /// look-ups per root, where planning builds every request). Debug builds also recompute the
     /// whole plan on every hit and assert it is equal.
     final class PlanCache: Sendable {
@@ -223,13 +223,12 @@ extension BridgeCore {
         return plan
     }
 
-    /// BOOT-9: whether the document holds an adopted legacy primary (by index, in place).
+    /// BOOT-9: whether the document holds an adopted legacy primary. Read through the buffer,
+    /// each row's two fields in place: an array's subscript copied every row.
     static func hasAdoptedPrimaries(_ document: BridgeDocument) -> Bool {
-        let rings = document.rings
-        for index in rings.indices where rings[index].adoptedLegacyID == true && rings[index].metadata.kind == .primary {
-            return true
+        document.rings.withUnsafeBufferPointer { rows in
+            rows.indices.contains { rows[$0].adoptedLegacyID == true && rows[$0].metadata.kind == .primary }
         }
-        return false
     }
 
     /// ``recurrencePlan(now:)`` computed afresh, every root planned, no cache read or written
