@@ -398,54 +398,121 @@ public struct DroppedRing: Codable, Sendable, Equatable {
 
 /// A registry row: the bridge's bookkeeping for one ring it published (SCH-6, ID-9).
 public struct RingRow: Codable, Sendable, Equatable {
-    public var id: AlarmUUID
-    public var schedule: RingSchedule
+    /// Every stored field of the row, in its JSON order: the synthesized `Codable` of this struct
+    /// is the row's format (field names, order, `encodeIfPresent` for the optional ones), exactly
+    /// as when they were the row's own stored properties.
+    struct Fields: Codable, Sendable, Equatable {
+        var id: AlarmUUID
+        var schedule: RingSchedule
+        var fireWallMs: Int64
+        var metadata: RingMetadata
+        var fingerprint: String
+        var publishedAtMs: Int64
+        var confirmed: Bool
+        var delivered: Bool
+        var soundName: String? = nil
+        var adoptedLegacyID: Bool? = nil
+        var replacesHeldRing: Bool? = nil
+        var inexact: Bool? = nil
+        var dayEndedByDisable: Bool? = nil
+    }
+
+    /// The fields, in one copy-on-write box (issue 20; ``CopyOnWrite``): every sync, check and
+    /// lookup copies rows, and a row of five strings retained each of them on every copy.
+    private var storage: CopyOnWrite<Fields>
+
+    public init(from decoder: any Decoder) throws {
+        storage = CopyOnWrite(try Fields(from: decoder))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try storage.value.encode(to: encoder)
+    }
+
+    public static func == (lhs: RingRow, rhs: RingRow) -> Bool {
+        lhs.storage.sharesStorage(with: rhs.storage) || lhs.storage.value == rhs.storage.value
+    }
+
+    public var id: AlarmUUID {
+        _read { yield storage.value.id }
+        _modify { yield &storage.value.id }
+    }
+    public var schedule: RingSchedule {
+        _read { yield storage.value.schedule }
+        _modify { yield &storage.value.schedule }
+    }
     /// The instant the ring is due (wall ms) as computed at publication.
-    public var fireWallMs: Int64
-    public var metadata: RingMetadata
+    public var fireWallMs: Int64 {
+        _read { yield storage.value.fireWallMs }
+        _modify { yield &storage.value.fireWallMs }
+    }
+    public var metadata: RingMetadata {
+        _read { yield storage.value.metadata }
+        _modify { yield &storage.value.metadata }
+    }
     /// Configuration fingerprint (ID-4, ID-5).
-    public var fingerprint: String
+    public var fingerprint: String {
+        _read { yield storage.value.fingerprint }
+        _modify { yield &storage.value.fingerprint }
+    }
     /// When the row was published (wall ms), for the G_PUB grace (SCH-4).
-    public var publishedAtMs: Int64
+    public var publishedAtMs: Int64 {
+        _read { yield storage.value.publishedAtMs }
+        _modify { yield &storage.value.publishedAtMs }
+    }
     /// True once the platform confirmed the schedule call.
-    public var confirmed: Bool
+    public var confirmed: Bool {
+        _read { yield storage.value.confirmed }
+        _modify { yield &storage.value.confirmed }
+    }
     /// True once the bridge has handled this ring's delivery (so a coalesced disappearance is
     /// not handled twice).
-    public var delivered: Bool
+    public var delivered: Bool {
+        _read { yield storage.value.delivered }
+        _modify { yield &storage.value.delivered }
+    }
     /// SND-5, SND-6: the sound chosen for this ring, persisted with it, so a re-delivery or a
     /// re-registration of the same ring plays exactly this sound; nil: the system default.
-    public var soundName: String? = nil
+    public var soundName: String? {
+        _read { yield storage.value.soundName }
+        _modify { yield &storage.value.soundName }
+    }
     /// BOOT-9: a primary an older version registered under an ID that is not f(root, fire minute)
     /// (ID-2): migration adopted it unchanged, and the schedule keeps using that ID for as long
     /// as its configuration is unchanged. nil in every row the current version creates.
-    public var adoptedLegacyID: Bool? = nil
+    public var adoptedLegacyID: Bool? {
+        _read { yield storage.value.adoptedLegacyID }
+        _modify { yield &storage.value.adoptedLegacyID }
+    }
     /// ID-4, SND-5: true while a same-ID re-registration with a new configuration (fingerprint)
     /// is unconfirmed: the daemon may still hold the previous registration — its sound and
     /// title — under this ID, so the ID being present proves nothing about the configuration.
     /// nil once the platform answered, and in every row that replaced nothing.
-    public var replacesHeldRing: Bool? = nil
+    public var replacesHeldRing: Bool? {
+        _read { yield storage.value.replacesHeldRing }
+        _modify { yield &storage.value.replacesHeldRing }
+    }
     /// Android: true while the platform holds this ring only as an inexact allow-while-idle alarm
     /// because exact alarms were refused (``RingPrecision/allowWhileIdle``); the grant of the
     /// permission upgrades it (AND-3). nil for an exact ring.
-    public var inexact: Bool? = nil
+    public var inexact: Bool? {
+        _read { yield storage.value.inexact }
+        _modify { yield &storage.value.inexact }
+    }
     /// Android: true once a read while the row's alarm was disabled found nothing held for this
     /// primary whose ring time had come undelivered: the user turned the alarm off after that
     /// day's ring time, which ended the day — no add-back, no missed record, even once the alarm
     /// is enabled again (``BridgeCore/endDisabledAlarmDays(inventory:now:into:)``). nil otherwise.
-    public var dayEndedByDisable: Bool? = nil
+    public var dayEndedByDisable: Bool? {
+        _read { yield storage.value.dayEndedByDisable }
+        _modify { yield &storage.value.dayEndedByDisable }
+    }
 
     public init(id: AlarmUUID, schedule: RingSchedule, fireWallMs: Int64, metadata: RingMetadata, fingerprint: String,
                 publishedAtMs: Int64, confirmed: Bool, delivered: Bool, soundName: String? = nil, adoptedLegacyID: Bool? = nil) {
-        self.id = id
-        self.schedule = schedule
-        self.fireWallMs = fireWallMs
-        self.metadata = metadata
-        self.fingerprint = fingerprint
-        self.publishedAtMs = publishedAtMs
-        self.confirmed = confirmed
-        self.delivered = delivered
-        self.soundName = soundName
-        self.adoptedLegacyID = adoptedLegacyID
+        storage = CopyOnWrite(Fields(id: id, schedule: schedule, fireWallMs: fireWallMs, metadata: metadata,
+                                     fingerprint: fingerprint, publishedAtMs: publishedAtMs, confirmed: confirmed,
+                                     delivered: delivered, soundName: soundName, adoptedLegacyID: adoptedLegacyID))
     }
 
     /// True when the ring's fire time has passed: it is left to the observer (SCH-5).

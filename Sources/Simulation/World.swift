@@ -98,136 +98,143 @@ struct AppProcess {
 }
 
 /// One simulated device: bridge + one platform model + user/app models + faults + checkers.
+///
+/// Every stored property is `@exclusivity(unchecked)` (issue 20): Swift checked each access to a
+/// class's property at run time — a thread-local access set entered and left — and those checks
+/// were about 13 % of a campaign's instructions. A world is confined to one thread and one run;
+/// its accesses nest only through calls, and `step` takes the bridge out of `process` while the
+/// bridge runs, so nothing reads a property another access is changing. Static exclusivity
+/// checking (locals, `inout` arguments, struct members) is unchanged.
 final class World {
     let setup: DeviceSetup
     let defects: [KnownDefect]
     /// The device zone now in force (a time-zone change replaces it).
-    var calendar: WallCalendar
-    var clock: VirtualClock
-    var queue = EventQueue<WorldEvent>()
+    @exclusivity(unchecked) var calendar: WallCalendar
+    @exclusivity(unchecked) var clock: VirtualClock
+    @exclusivity(unchecked) var queue = EventQueue<WorldEvent>()
     /// The queued `.timer` events per (timer, incarnation), by queue sequence, so `setTimer` can
     /// cancel them without scanning the queue (see ``cancelledTimerSequences``). Looked up only,
     /// never iterated.
-    var queuedTimers: [TimerKey: [UInt64]] = [:]
+    @exclusivity(unchecked) var queuedTimers: [TimerKey: [UInt64]] = [:]
     /// Queued `.timer` events a later `setTimer` replaced. `runEvents` drops each when it comes
     /// up, before it advances the clock or counts as an event: the run is the same as if the
     /// event had been removed from the queue (a lazy deletion; removing eagerly scanned and
     /// re-heapified the whole queue on every timer set). Looked up only, never iterated.
-    var cancelledTimerSequences: Set<UInt64> = []
-    var trace: Trace
+    @exclusivity(unchecked) var cancelledTimerSequences: Set<UInt64> = []
+    @exclusivity(unchecked) var trace: Trace
     let streams: RandomStreams
-    var ios: AlarmKitDaemon?
-    var android: AlarmManagerModel?
-    var process = AppProcess()
+    @exclusivity(unchecked) var ios: AlarmKitDaemon?
+    @exclusivity(unchecked) var android: AlarmManagerModel?
+    @exclusivity(unchecked) var process = AppProcess()
     /// iOS: the protected-data store; Android: device-protected storage (AND-2).
-    var storedDocument: BridgeDocument?
+    @exclusivity(unchecked) var storedDocument: BridgeDocument?
     /// Roots a forward clock jump went over, due at the jump (`dueWallMs`, the wall clock after it)
     /// with the ring time the jump passed (`ringWallMs`): the ring time the platform's rows and
     /// a missed record carry (bounded, oldest dropped first; World+Device.swift).
-    var jumpedOverRingTimes: [(rootID: String, dueWallMs: Int64, ringWallMs: Int64)] = []
+    @exclusivity(unchecked) var jumpedOverRingTimes: [(rootID: String, dueWallMs: Int64, ringWallMs: Int64)] = []
     /// Android: credential-protected storage, where an older version kept the bridge state
     /// (AND-4); readable only after the first unlock since boot.
-    var credentialStoredDocument: BridgeDocument?
+    @exclusivity(unchecked) var credentialStoredDocument: BridgeDocument?
     /// The migration checker's memory (World+Migration.swift).
-    var migrationWatch = MigrationWatch()
+    @exclusivity(unchecked) var migrationWatch = MigrationWatch()
     /// The bridge's unprotected action journal: readable before first unlock, survives everything.
-    var unprotectedJournal: [JournalEntry] = []
-    var deviceUp = true
+    @exclusivity(unchecked) var unprotectedJournal: [JournalEntry] = []
+    @exclusivity(unchecked) var deviceUp = true
     /// Boots since the run began (the platform's boot count / boot session).
-    var bootCount = 0
+    @exclusivity(unchecked) var bootCount = 0
     /// True time of the latest boot (`.min` before any reboot).
-    var lastBootMs: Int64 = .min
-    var protectedDataAvailable = true
-    var alarms: [LogicalAlarm] { didSet { alarmsChanges &+= 1 } }
+    @exclusivity(unchecked) var lastBootMs: Int64 = .min
+    @exclusivity(unchecked) var protectedDataAvailable = true
+    @exclusivity(unchecked) var alarms: [LogicalAlarm] { didSet { alarmsChanges &+= 1 } }
     /// Counts every change of `alarms` (issue 20: a check that folds them in skips unchanged ones).
-    private(set) var alarmsChanges: UInt64 = 0
-    var oracle = Oracle()
-    var violations: [Violation] = []
-    var exemptionCounts: [String: Int] = [:]  // lookup and increment only; reported sorted
-    var scenarioFailures: [String] = []
-    var userRNG: Xoshiro256StarStar
-    var faultRNG: Xoshiro256StarStar
-    var appRNG: Xoshiro256StarStar
+    @exclusivity(unchecked) private(set) var alarmsChanges: UInt64 = 0
+    @exclusivity(unchecked) var oracle = Oracle()
+    @exclusivity(unchecked) var violations: [Violation] = []
+    @exclusivity(unchecked) var exemptionCounts: [String: Int] = [:]  // lookup and increment only; reported sorted
+    @exclusivity(unchecked) var scenarioFailures: [String] = []
+    @exclusivity(unchecked) var userRNG: Xoshiro256StarStar
+    @exclusivity(unchecked) var faultRNG: Xoshiro256StarStar
+    @exclusivity(unchecked) var appRNG: Xoshiro256StarStar
     /// The sleepy user's snooze habits (own stream: other draws keep their values).
-    var snoozeRNG: Xoshiro256StarStar
-    var requestFaultRNG: Xoshiro256StarStar
+    @exclusivity(unchecked) var snoozeRNG: Xoshiro256StarStar
+    @exclusivity(unchecked) var requestFaultRNG: Xoshiro256StarStar
     /// Fault `accepted-request-dropped` (issue 18): the in-run stream of its per-reboot draws.
-    var droppedRequestRNG: Xoshiro256StarStar
+    @exclusivity(unchecked) var droppedRequestRNG: Xoshiro256StarStar
     /// Issue 18: requests AlarmManager accepted and dropped, and when (virtual ms) a ready bridge
     /// step could first have seen one missing from `getNextAlarmClock()` (nil: not yet).
-    var droppedRequests: [DroppedRequest] = []
+    @exclusivity(unchecked) var droppedRequests: [DroppedRequest] = []
     /// The process incarnation that saw a successful launch or resume sync read (issue 18).
-    var syncedIncarnation = -1
+    @exclusivity(unchecked) var syncedIncarnation = -1
     /// Fault kind `clock-change-during-snooze` (its own stream: other draws keep their values).
-    var snoozeClockRNG: Xoshiro256StarStar
+    @exclusivity(unchecked) var snoozeClockRNG: Xoshiro256StarStar
     /// Fault kind `clock-set-back-after-trigger` (its own stream), and the occurrence tokens that
     /// have drawn (one draw per occurrence).
-    var triggerClockRNG: Xoshiro256StarStar
-    var triggerClockTokens: [String] = []
+    @exclusivity(unchecked) var triggerClockRNG: Xoshiro256StarStar
+    @exclusivity(unchecked) var triggerClockTokens: [String] = []
     /// Fault kind `death-mid-close` (its own stream).
-    var deathMidCloseRNG: Xoshiro256StarStar
+    @exclusivity(unchecked) var deathMidCloseRNG: Xoshiro256StarStar
     /// JS timing: heartbeats, stalls (its own stream, so other draws do not reshuffle).
-    var jsRNG: Xoshiro256StarStar
+    @exclusivity(unchecked) var jsRNG: Xoshiro256StarStar
     /// The last context JS sent that said the challenge is rendered: (process incarnation, true ms).
-    var lastVisibleContext: (incarnation: Int, trueMs: Int64)?
+    @exclusivity(unchecked) var lastVisibleContext: (incarnation: Int, trueMs: Int64)?
     /// foreground-silence: alerting ordinary rings seen while the app is active, with the true
     /// time the window started and whether the bridge had observed them then. Platform order.
-    var foregroundAlerts: [(id: AlarmUUID, sinceMs: Int64, observed: Bool)] = []
+    @exclusivity(unchecked) var foregroundAlerts: [(id: AlarmUUID, sinceMs: Int64, observed: Bool)] = []
     /// snooze-is-the-pressure: the live occurrence's pending snooze ring and when it was first seen.
-    var snoozeRingSeen: (id: AlarmUUID, sinceMs: Int64)?
+    @exclusivity(unchecked) var snoozeRingSeen: (id: AlarmUUID, sinceMs: Int64)?
     /// snooze-is-the-pressure: pending successors of the live occurrence that landed beside its
     /// snooze ring while no process could act, with when their T_OP window began (restarted until
     /// the bridge's next ready step; ios uniform seed 42679).
-    var snoozeSuccessorSeen: [AlarmUUID: Int64] = [:]
+    @exclusivity(unchecked) var snoozeSuccessorSeen: [AlarmUUID: Int64] = [:]
     /// True time of the user's last skip request (a skip may hold both rings briefly, SNZ-15).
-    var lastSkipRequestMs: Int64 = Int64.min / 2
+    @exclusivity(unchecked) var lastSkipRequestMs: Int64 = Int64.min / 2
     /// snooze-is-the-pressure: a process death interrupted a skip's handoff (SNZ-16).
-    var skipHandoffInterrupted = false
+    @exclusivity(unchecked) var skipHandoffInterrupted = false
     /// The input of the bridge step now running (arm-before-retire and android-keeps-ringing
     /// judge what a stop answered).
-    var stepInput: BridgeInput?
+    @exclusivity(unchecked) var stepInput: BridgeInput?
     /// True time of the last manual wall-clock change (REC-9: the bridge applies it when it runs).
-    var lastWallClockChangeMs: Int64 = Int64.min / 2
+    @exclusivity(unchecked) var lastWallClockChangeMs: Int64 = Int64.min / 2
     /// True time of the last time-zone change (REC-8: fixed instants follow when the bridge runs).
-    var lastZoneChangeMs: Int64 = Int64.min / 2
+    @exclusivity(unchecked) var lastZoneChangeMs: Int64 = Int64.min / 2
     /// True ms of the latest change of frame a running bridge must notice at its next step by
     /// itself (SCH-18, REC-8): a time-zone change, or a wall-clock change beyond Δ_CLOCK.
-    var lastFrameChangeMs: Int64 = Int64.min / 2
+    @exclusivity(unchecked) var lastFrameChangeMs: Int64 = Int64.min / 2
     /// foregroundSuppressed proofs the running bridge holds, with the true ms each was first seen.
-    var suppressionProofsSeen: [(proof: ForegroundSuppressedProof, sinceMs: Int64)] = []
+    @exclusivity(unchecked) var suppressionProofsSeen: [(proof: ForegroundSuppressedProof, sinceMs: Int64)] = []
     /// Ring times that passed silently and that the next launch must record (missed-day-recorded).
-    var missedExpectations: [MissedExpectation] = []
+    @exclusivity(unchecked) var missedExpectations: [MissedExpectation] = []
     /// True time of the first ready bridge step after the last time-zone change (nil: none yet).
-    var zoneChangeObservedMs: Int64?
+    @exclusivity(unchecked) var zoneChangeObservedMs: Int64?
     /// The calendar in force before the last time-zone change (nil: none yet), in which the
     /// `.fixed` instants planned before it were computed (``oracleOpenStaleZoneRing(_:_:)``).
-    var calendarBeforeZoneChange: WallCalendar?
+    @exclusivity(unchecked) var calendarBeforeZoneChange: WallCalendar?
     /// One-shots a time-zone change moved to the new frame (REC-8), most recent last (bounded).
-    var movedOneShots: [MovedOneShot] = []
+    @exclusivity(unchecked) var movedOneShots: [MovedOneShot] = []
     /// capacity-protection (CAP-4): primaries re-requested in a limit-failure step (their one retry).
-    var limitRetried: [AlarmUUID] = []
+    @exclusivity(unchecked) var limitRetried: [AlarmUUID] = []
     /// The fire time of every ring the bridge requested, by ID (lookup only).
-    var requestFires: [AlarmUUID: Int64] = [:]
+    @exclusivity(unchecked) var requestFires: [AlarmUUID: Int64] = [:]
     /// iOS: (root, requested fire time, ring) of schedule refusals a bridge process was answered
     /// with and no success since (missed-day-recorded); bounded, oldest first.
-    var seenRefusals: [(rootID: String, fireWallMs: Int64, ringID: AlarmUUID)] = []
+    @exclusivity(unchecked) var seenRefusals: [(rootID: String, fireWallMs: Int64, ringID: AlarmUUID)] = []
     /// successor-cleanup: the successors bound to the live occurrence when JS rendered its
     /// challenge in foreground stint `stint`.
-    var renderedCleanup: (stint: Int, atMs: Int64, successors: [AlarmUUID])?
-    var stableIDs: [String: AlarmUUID] = [:]  // lookup only
-    var requestMetadata: [AlarmUUID: RingMetadata] = [:]  // lookup only
+    @exclusivity(unchecked) var renderedCleanup: (stint: Int, atMs: Int64, successors: [AlarmUUID])?
+    @exclusivity(unchecked) var stableIDs: [String: AlarmUUID] = [:]  // lookup only
+    @exclusivity(unchecked) var requestMetadata: [AlarmUUID: RingMetadata] = [:]  // lookup only
     /// Last instant the platform changed on its own (a ring fired or was delivered) or refused a
     /// request: a later sync may then legitimately make calls (idempotent-sync probe).
-    var lastPlatformChangeMs: Int64 = .min
-    var syncReadMs: Int64 = .min
+    @exclusivity(unchecked) var lastPlatformChangeMs: Int64 = .min
+    @exclusivity(unchecked) var syncReadMs: Int64 = .min
     /// The wall clock (ms) at `syncReadMs` (idempotent-sync: a ring time reached since changes the wanted set).
-    var syncReadWallMs: Int64 = .min
-    var syncProbePending = false
-    var inventoryReadsOutstanding = 0
+    @exclusivity(unchecked) var syncReadWallMs: Int64 = .min
+    @exclusivity(unchecked) var syncProbePending = false
+    @exclusivity(unchecked) var inventoryReadsOutstanding = 0
     /// The platform read being handed to the bridge in this step (registered-means-present, SCH-14).
-    var lastInventoryRead: (purpose: InventoryPurpose, result: Result<[PlatformAlarm], PlatformError>)?
+    @exclusivity(unchecked) var lastInventoryRead: (purpose: InventoryPurpose, result: Result<[PlatformAlarm], PlatformError>)?
     /// The last getScheduledAlarmTimes outcome JS received (scenario checks).
-    var lastScheduledTimes: ScheduledTimesOutcome?
+    @exclusivity(unchecked) var lastScheduledTimes: ScheduledTimesOutcome?
     /// A wall-clock change no running bridge saw happen: (earliest and latest wall time it may
     /// concern, true time of the change). A correction back re-lives the wall interval
     /// [before − |Δ|, before], so ring times up to `before` — ahead of the clock now — are
@@ -235,138 +242,138 @@ final class World {
     /// `landingWallMs`: the wall time the latest change landed on (a ring time a forward change
     /// jumped over starts there in the oracle). `readingMs`: true time of the last ready bridge
     /// step before the first of those changes — what the oracle decided after it, no bridge saw.
-    var unobservedClockJump: UnobservedClockJump?
+    @exclusivity(unchecked) var unobservedClockJump: UnobservedClockJump?
     /// The live occurrence's deadline shift (ms) by corrections no ready bridge step has seen
     /// since `sinceMs` (true ms). See ``revertUnseenLiveShift()``.
-    var unseenLiveShift: (occurrenceID: Int, deltaMs: Int64, sinceMs: Int64)?
+    @exclusivity(unchecked) var unseenLiveShift: (occurrenceID: Int, deltaMs: Int64, sinceMs: Int64)?
     /// That shift is known only to a process of this boot held at its launch gate (no ready step
     /// this boot, so no saved reference of this boot measures it): if that process dies before it
     /// is ready, no bridge can notice the correction any more (clock-jump-ambiguous-start).
-    var unseenShiftHeldByGatedProcess = false
+    @exclusivity(unchecked) var unseenShiftHeldByGatedProcess = false
     /// A forward wall-clock change made after a boot before any bridge process of that boot ran:
     /// (wall before, wall after, true time). The monotonic clock restarted at the boot, so no later
     /// process can tell that the clock moved at all (BridgeCore.clockCorrection compares within
     /// one boot only). See ``adoptBootHiddenJumpStart(_:)``.
-    var bootHiddenClockJump: (fromWallMs: Int64, toWallMs: Int64, sinceMs: Int64)?
+    @exclusivity(unchecked) var bootHiddenClockJump: (fromWallMs: Int64, toWallMs: Int64, sinceMs: Int64)?
     /// The same for a clock set back: (the boot's wall reading in the frame before the change,
     /// the change (negative ms), true time). See ``adoptBootHiddenSetBackStart(_:)``.
-    var bootHiddenSetBack: (bootWallMs: Int64, deltaMs: Int64, sinceMs: Int64)?
+    @exclusivity(unchecked) var bootHiddenSetBack: (bootWallMs: Int64, deltaMs: Int64, sinceMs: Int64)?
     /// Wall time (ms, the frame then in force) of the latest bridge step: the latest reading the
     /// bridge compares the clock with (BridgeCore.clockCorrection). A change no running bridge saw
     /// is placed by the bridge only after this reading (``unobservedClockJump``).
-    var lastBridgeReadingWallMs: Int64?
+    @exclusivity(unchecked) var lastBridgeReadingWallMs: Int64?
     /// True time of the first ready bridge step after the latest unobserved wall-clock change
     /// (nil: none yet): until then no bridge could know the clock had moved.
-    var clockJumpObservedMs: Int64?
+    @exclusivity(unchecked) var clockJumpObservedMs: Int64?
     /// Rings whose schedule call the platform refused, newest last, bounded: a bridge that has
     /// queued the failure drops the row when it replays it (not a reconciliation decision).
-    var refusedSchedules: [AlarmUUID] = []
-    var syncProbePurpose = InventoryPurpose.resumeSync
-    var faultExemption: (name: String, sinceMs: Int64)?
-    var armFailureExempt = false
+    @exclusivity(unchecked) var refusedSchedules: [AlarmUUID] = []
+    @exclusivity(unchecked) var syncProbePurpose = InventoryPurpose.resumeSync
+    @exclusivity(unchecked) var faultExemption: (name: String, sinceMs: Int64)?
+    @exclusivity(unchecked) var armFailureExempt = false
     /// The latest refused successor arm (true ms), the process incarnation that saw it, and
     /// how long after it that process asks again (`arm-failed-no-predecessor`,
     /// ``successorRetryWasDue()``). Nil after an accepted successor, or when the exemption comes
     /// from a walk fuse (WALK-18 keeps its predecessor).
-    var successorArmFailure: (atMs: Int64, incarnation: Int, retryDelayMs: Int64)?
+    @exclusivity(unchecked) var successorArmFailure: (atMs: Int64, incarnation: Int, retryDelayMs: Int64)?
     /// Refused successor arms since the last accepted request, in one process incarnation, as
     /// the oracle counts them (mirrors `BridgeCore.successorRefusals`, rounding up: the oracle
     /// resets on fewer requests, so its backoff is never shorter than the bridge's).
-    var successorRefusals: (incarnation: Int, count: Int) = (0, 0)
-    var eventsProcessed = 0
+    @exclusivity(unchecked) var successorRefusals: (incarnation: Int, count: Int) = (0, 0)
+    @exclusivity(unchecked) var eventsProcessed = 0
     /// What the fuzz run's hidden actors did (the reactive user, interleaving deaths), as plan
     /// actions at the plan-frame instant they were due (true ms): the Shrinker replays them as
     /// explicit timed lines with the switches off. Appended in the order they were planned.
-    var reactiveActions: [TimedAction] = []
-    var stopped = false
+    @exclusivity(unchecked) var reactiveActions: [TimedAction] = []
+    @exclusivity(unchecked) var stopped = false
     /// After a force-quit, with `setup.intentsAfterForceQuit == false`: intents wait here until
     /// the user opens the app.
-    var forceQuitHoldsIntents = false
-    var heldIntents: [BridgeInput] = []
+    @exclusivity(unchecked) var forceQuitHoldsIntents = false
+    @exclusivity(unchecked) var heldIntents: [BridgeInput] = []
     /// Device-only Keychain items: outside the app container, they survive a reinstall (iOS).
-    var keychain = KeychainModel() {
+    @exclusivity(unchecked) var keychain = KeychainModel() {
         didSet { keychainReceipts = keychain.items.compactMap { WakeReceipt(key: $0.key, value: $0.value) } }
     }
     /// The receipts among the Keychain items (IOS-9, IOS-10), decoded once per Keychain change
     /// instead of by every check after every event (issue 20).
-    private(set) var keychainReceipts: [WakeReceipt] = []
+    @exclusivity(unchecked) private(set) var keychainReceipts: [WakeReceipt] = []
     /// The launch path's world state and checker memory (World+Launch.swift). Stored, not
     /// `lazy`: a lazy property's getter returned a copy of the whole state on every read (issue 20).
-    var launchState: LaunchWorldState
+    @exclusivity(unchecked) var launchState: LaunchWorldState
     /// `fault late-delivery`: the next platform delivery is held back this long.
-    var lateDeliveryMs: Int64?
+    @exclusivity(unchecked) var lateDeliveryMs: Int64?
     /// `fault os-update` (issue 18, forums 809398): the next boot installs an OS update that
     /// empties AlarmKit's inventory.
-    var osUpdateAtNextBoot = false
+    @exclusivity(unchecked) var osUpdateAtNextBoot = false
     /// `fault ghost-alert` (issue 18): ghost alerts an `alarmUpdates` set showed alerting to a
     /// running, ready bridge (held while it is suspended, it counts once it reaches it on resume).
-    var ghostAlertsShown: [AlarmUUID] = []
+    @exclusivity(unchecked) var ghostAlertsShown: [AlarmUUID] = []
     /// `fault ghost-alert`: ghosts that ended while a set showing them alerting waited in a
     /// suspended process's held events: seen if the process resumes, never if it dies first
     /// (ios swarm seeds 2648, 2841).
-    var ghostEndsHeld: [HeldGhostEnd] = []
+    @exclusivity(unchecked) var ghostEndsHeld: [HeldGhostEnd] = []
     /// An OS-removed alert of the live occurrence that no process observed opening, while a set
     /// showing it alerting waits for the suspended process (World+Device.swift, `osRemoves`).
-    var removedAlertHeld: (occurrenceID: Int, ringID: AlarmUUID)?
+    @exclusivity(unchecked) var removedAlertHeld: (occurrenceID: Int, ringID: AlarmUUID)?
     /// `fault wrong-instant-alert` (issue 18, forums 820388): alerts AlarmKit began hours before
     /// their `.fixed` instant, which the bridge must not take as that ring time's delivery.
-    var wrongInstantAlerts: [WrongInstantAlert] = []
+    @exclusivity(unchecked) var wrongInstantAlerts: [WrongInstantAlert] = []
     /// Android: the held delivery being released now (it has left AlarmManager's pending list).
-    var androidReleasing: (triggerWallMs: Int64, metadata: RingMetadata, wallMinusTrueMs: Int64)?
+    @exclusivity(unchecked) var androidReleasing: (triggerWallMs: Int64, metadata: RingMetadata, wallMinusTrueMs: Int64)?
     /// Android: the configured trigger (wall ms), metadata and wall-clock frame (wall − true ms)
     /// of each held delivery when it was held (lookup only).
-    var androidHeldTriggers: [AlarmUUID: (triggerWallMs: Int64, metadata: RingMetadata, wallMinusTrueMs: Int64)] = [:]
+    @exclusivity(unchecked) var androidHeldTriggers: [AlarmUUID: (triggerWallMs: Int64, metadata: RingMetadata, wallMinusTrueMs: Int64)] = [:]
     /// iOS read-after-write lag: alarms reads do not list yet, until a true time (ms).
-    var readLagUntil: [(id: AlarmUUID, untilMs: Int64)] = []
+    @exclusivity(unchecked) var readLagUntil: [(id: AlarmUUID, untilMs: Int64)] = []
     /// Draws each schedule's read lag (`ios.read-lag-max-ms`).
     lazy var readLagRNG = streams.stream("ios.daemon.read-lag")
     /// Deliveries the platform is holding back (injected, or the dense-fixed field fault), by ring.
-    var lateHeld: [AlarmUUID] = []
+    @exclusivity(unchecked) var lateHeld: [AlarmUUID] = []
     /// AND-5: foreground-sync schedule requests still to fail, and the rings whose request failed.
     lazy var foregroundRepairFailuresLeft = setup.foregroundRepairFailures
-    var foregroundRepairFailed: [AlarmUUID] = []
+    @exclusivity(unchecked) var foregroundRepairFailed: [AlarmUUID] = []
     /// iOS BOOT-5: the damaged saved domain (fault `damaged-store`).
-    var storeDamage = StoreDamage()
+    @exclusivity(unchecked) var storeDamage = StoreDamage()
     /// `exact-permission-revoked`: when (virtual ms) the last revocation removed the app's exact
     /// alarms and killed its process, with no broadcast (AMS `removeExactAlarmsOnPermissionRevoked`).
-    var exactRevokedAtMs: Int64?
+    @exclusivity(unchecked) var exactRevokedAtMs: Int64?
     /// Rings the bridge requested as inexact allow-while-idle alarms while exact alarms were
     /// refused: only these may be delivered late under `exact-permission-revoked`.
-    var inexactWhileRefused: [AlarmUUID] = []
+    @exclusivity(unchecked) var inexactWhileRefused: [AlarmUUID] = []
     /// The window end a `gapCheck` is queued for (one per window, not one per event).
-    var inexactGapCheckAtMs: Int64?
+    @exclusivity(unchecked) var inexactGapCheckAtMs: Int64?
     /// The daemon generation of each held iOS fire (lookup only, never iterated).
-    var lateHeldGenerations: [AlarmUUID: UInt64] = [:]
+    @exclusivity(unchecked) var lateHeldGenerations: [AlarmUUID: UInt64] = [:]
     /// The ring time (wall ms) of each held iOS fire (lookup only, never iterated):
     /// `withdrawPassOverOfDroppedDelivery`.
-    var lateHeldFireWallMs: [AlarmUUID: Int64] = [:]
+    @exclusivity(unchecked) var lateHeldFireWallMs: [AlarmUUID: Int64] = [:]
     /// Actions a ready bridge recorded (root, action, when), as the app model saw them go in,
     /// and the ones whose JS work succeeded (candidate invariant 31).
-    var bridgeActions: [ActionRecord] = []
+    @exclusivity(unchecked) var bridgeActions: [ActionRecord] = []
     /// pass-over-silent on iOS: alerting pass-overs and when a ready bridge step first showed
     /// them to the bridge (Invariants+PassOver.swift).
-    var passOversSeen: [(id: AlarmUUID, sinceMs: Int64)] = []
+    @exclusivity(unchecked) var passOversSeen: [(id: AlarmUUID, sinceMs: Int64)] = []
     /// snooze-window after a clock change: the accepted snooze followed to its ring (SNZ-20),
     /// and the rings whose delivery the platform ever held back (Invariants+SnoozeRing.swift).
-    var snoozeWatch: SnoozeWatch?
-    var heldRings: [AlarmUUID] = []
+    @exclusivity(unchecked) var snoozeWatch: SnoozeWatch?
+    @exclusivity(unchecked) var heldRings: [AlarmUUID] = []
     /// Oracle memory of issue 16's added invariant clauses (Invariants+Clauses.swift).
-    var clauses = ClauseWatch()
-    var actionsWorked: [ActionRecord] = []
+    @exclusivity(unchecked) var clauses = ClauseWatch()
+    @exclusivity(unchecked) var actionsWorked: [ActionRecord] = []
     /// `beginOneTimeSnooze` calls JS made: when (wall ms) and for which deadline, newest last.
-    var snoozeRequests: [(atWallMs: Int64, untilMs: Int64)] = []
+    @exclusivity(unchecked) var snoozeRequests: [(atWallMs: Int64, untilMs: Int64)] = []
     /// The live occurrence's pressure rings when JS asked for the latest snooze (invariant 11).
-    var pressureAtSnoozeRequest: [AlarmUUID] = []
+    @exclusivity(unchecked) var pressureAtSnoozeRequest: [AlarmUUID] = []
     /// Oracle fire times of roots whose delivery the platform holds back: the root becomes due
     /// when the platform delivers it (a late platform is the platform's fault, and which root
     /// owns the occurrence follows the order the app can see). `clockOffsetMs`: the wall-clock
     /// corrections made since the ring time (ms); the occurrence began at its ring time once
     /// delivered (glossary), so it was live across them and its deadline moves with them (REC-9;
     /// ios uniform seed 2143).
-    var lateOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64, clockOffsetMs: Int64)] = []
+    @exclusivity(unchecked) var lateOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64, clockOffsetMs: Int64)] = []
     /// OCC-3: the owner of the live occurrence when a held root's ring time came (bounded; see
     /// ``noteOwnerAtReach(rootID:fireWallMs:)``).
-    var lateFireOwners: [(rootID: String, fireWallMs: Int64, occurrenceID: Int)] = []
+    @exclusivity(unchecked) var lateFireOwners: [(rootID: String, fireWallMs: Int64, occurrenceID: Int)] = []
     /// Oracle fire times of roots whose primary AlarmManager holds as the inexact
     /// allow-while-idle alarm the bridge set while exact alarms were refused: due when delivered
     /// (World+InexactDelivery.swift).
@@ -375,32 +382,32 @@ final class World {
     /// release applies the corrections made since (REC-9, as `androidHeldTriggers`);
     /// `reachedWallMinusTrueMs`: the same when it was first reached, never reset (the frame a
     /// pass-over is judged in, as the bridge judges a re-lived ring: `releasingShiftMs`).
-    var inexactOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64, wallMinusTrueMs: Int64,
+    @exclusivity(unchecked) var inexactOracleFires: [(ringID: AlarmUUID, rootID: String, alarmID: String, fireWallMs: Int64, wallMinusTrueMs: Int64,
                               reachedWallMinusTrueMs: Int64)] = []
     /// The first-reached offset of the inexact fire being released now (see `inexactOracleFires`).
-    var releasingReachedWallMinusTrueMs: Int64?
+    @exclusivity(unchecked) var releasingReachedWallMinusTrueMs: Int64?
     /// iOS walk ground truth (HealthKit workout, Core Motion) and its checkers' record (World+Walk.swift).
-    var walkWorld: WalkWorld  // stored, not lazy (see `launchState`)
+    @exclusivity(unchecked) var walkWorld: WalkWorld  // stored, not lazy (see `launchState`)
     /// Android: the step counter, the user's walking and volume habits, checker state (World+Android).
-    var androidSide: AndroidSide
+    @exclusivity(unchecked) var androidSide: AndroidSide
     /// Sound and audible-record truth (invariants 33, 34, 45, 47).
-    var sound = SoundTruth()
+    @exclusivity(unchecked) var sound = SoundTruth()
     /// The in-app burst the platform plays now (API-4, FG-17).
-    var burst: BurstPlayback?
+    @exclusivity(unchecked) var burst: BurstPlayback?
     /// The app's burst behaviour and the burst player's draws (own stream: other draws keep their values).
-    var burstRNG: Xoshiro256StarStar
+    @exclusivity(unchecked) var burstRNG: Xoshiro256StarStar
     /// JS's direct saves (World+Save.swift) and the save checkers' truth (Invariants+Save.swift).
-    var jsSaves = JSSaveState()
+    @exclusivity(unchecked) var jsSaves = JSSaveState()
     /// The true instant of the first process launch of the run, nil before it: until a process
     /// of this version ran, a legacy install's alarms are the older version's alone.
-    var firstLaunchMs: Int64?
-    var saveTruth = SaveTruth()
+    @exclusivity(unchecked) var firstLaunchMs: Int64?
+    @exclusivity(unchecked) var saveTruth = SaveTruth()
     /// JS's retry timing after a failed save (own stream: other draws keep their values).
-    var appRNGSave: Xoshiro256StarStar
+    @exclusivity(unchecked) var appRNGSave: Xoshiro256StarStar
     /// Reachability coverage: hits per mark (World+Coverage.swift).
-    var coverage = CoverageCounts()
+    @exclusivity(unchecked) var coverage = CoverageCounts()
     /// The liveness phase's state (Liveness.swift, invariant 46).
-    var liveness = LivenessState()
+    @exclusivity(unchecked) var liveness = LivenessState()
 
     /// Creates each new process's bridge (``BridgeFactory/builtIn`` unless a run names another).
     let bridgeFactory: BridgeFactory
