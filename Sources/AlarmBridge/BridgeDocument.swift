@@ -290,7 +290,7 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
         // (issue 20: every alarm built every root, IDs and all, at every look-up).
         let alarms = storage.value.alarms
         for index in alarms.indices where rootID.hasPrefix(alarms[index].id) {
-            if let root = alarms[index].roots.first(where: { $0.id == rootID }) { return root }
+            if let root = alarms[index].root(withID: rootID) { return root }
         }
         return nil
     }

@@ -158,6 +158,20 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
         return copy
     }
 
+    /// The first of ``roots`` whose ID is `rootID`, nil when none is; only that root is built
+    /// (issue 20: a look-up by ID built every root, title and skip dates included). IDs compare
+    /// as `roots` would compare them (`String` equality).
+    public func root(withID rootID: String) -> Root? {
+        switch repeats {
+        case .once:
+            return rootID == id ? roots[0] : nil
+        case .weekly(let days):
+            guard let day = days.sorted().first(where: { "\(id).\($0)" == rootID }) else { return nil }
+            return Root(id: "\(id).\(day)", alarmID: id, hour: hour, minute: minute, weekday: day,
+                        onceFireWallMs: nil, policy: policy, title: title, skipDates: skipDates)
+        }
+    }
+
     public var roots: [Root] {
         switch repeats {
         case .once(let fireWallMs):

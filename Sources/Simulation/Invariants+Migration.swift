@@ -20,7 +20,7 @@ extension World {
     func isValidConfiguredPrimary(_ id: AlarmUUID) -> Bool {
         guard let metadata = groundTruthMetadata(id), metadata.kind == .primary,
               let alarm = alarms.first(where: { $0.id == metadata.alarmID && $0.enabled }),
-              let root = alarm.roots.first(where: { $0.id == metadata.rootID }) else { return false }
+              let root = alarm.root(withID: metadata.rootID) else { return false }
         var next = root.onceFireWallMs ?? calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: wallMs)
         if root.onceFireWallMs == nil && !root.skipDates.isEmpty {
             // REC-4: a skip date has no configured occurrence; on iOS such a root is registered as

@@ -193,11 +193,14 @@ extension World {
     }
 
     /// Each root's configured inactivity policy by root ID, the first root of an ID winning.
+    /// Built again only after `alarms` changed (``LaunchWorldState/configuredPoliciesMemo``).
     func configuredPolicies() -> [String: InactivityPolicy] {
+        if let memo = launchState.configuredPoliciesMemo, memo.alarmsChanges == alarmsChanges { return memo.policies }
         var policies: [String: InactivityPolicy] = [:]
         for alarm in alarms {
             for root in alarm.roots where policies[root.id] == nil { policies[root.id] = root.policy }
         }
+        launchState.configuredPoliciesMemo = (alarmsChanges, policies)
         return policies
     }
 

@@ -434,10 +434,21 @@ extension World {
     /// `afterWallMs` and no later than the wall clock now (idempotent-sync, SCH-20).
     func configuredTimeReached(in bridge: any BridgeUnderTest, afterWallMs: Int64) -> Bool {
         guard afterWallMs > .min, afterWallMs < wallMs, let alarms = bridge.document?.alarms else { return false }
+        // Each root from its alarm's fields, as `roots` builds it, without building the roots
+        // (issue 20: this runs before every idempotent-sync probe).
         return alarms.contains { alarm in
-            alarm.enabled && alarm.roots.contains { root in
-                let next = root.onceFireWallMs ?? calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: afterWallMs)
-                return next > afterWallMs && next <= wallMs
+            guard alarm.enabled else { return false }
+            switch alarm.repeats {
+            case .once(let fireWallMs):
+                return fireWallMs > afterWallMs && fireWallMs <= wallMs
+            case .weekly(let days):
+                // Every weekday's ring times are among the daily ones: with no daily one reached,
+                // no weekday's is.
+                guard calendar.nextFire(hour: alarm.hour, minute: alarm.minute, weekday: nil, after: afterWallMs) <= wallMs else { return false }
+                return days.contains { day in
+                    let next = calendar.nextFire(hour: alarm.hour, minute: alarm.minute, weekday: day, after: afterWallMs)
+                    return next > afterWallMs && next <= wallMs
+                }
             }
         }
     }

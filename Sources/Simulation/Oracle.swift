@@ -889,7 +889,7 @@ extension World {
             // (ios seed 974 of the fault catalog).
             oracle.occurrences[index].tiedRoots.append(rootID)
             oracle.occurrences[index].tiedStarts.append((rootID, fireWallMs))
-            if let tied = alarms.first(where: { $0.id == alarmID })?.roots.first(where: { $0.id == rootID }) {
+            if let tied = alarms.first(where: { $0.id == alarmID })?.root(withID: rootID) {
                 oracle.occurrences[index].tiedPolicies.append((rootID, tied.policy))
             }
             record("oracle", "tied-root", [TraceField("root", rootID), TraceField("with", oracle.occurrences[index].rootID),
@@ -912,7 +912,7 @@ extension World {
             if oracle.occurrences[index].startWallMs == fireWallMs {
                 if oracle.occurrences[index].tiedRoots.contains(rootID) { return }  // re-planned, same instant
                 oracle.occurrences[index].tiedRoots.append(rootID)
-                if let tied = alarms.first(where: { $0.id == alarmID })?.roots.first(where: { $0.id == rootID }) {
+                if let tied = alarms.first(where: { $0.id == alarmID })?.root(withID: rootID) {
                     oracle.occurrences[index].tiedPolicies.append((rootID, tied.policy))
                     enqueue(.oracleDeadline(occurrence: oracle.occurrences[index].id),
                             afterMs: oracle.occurrences[index].deadlineMs - wallMs)
@@ -1083,7 +1083,7 @@ extension World {
                   !oracle.occurrences.contains(where: { $0.startWallMs == removed.fireWallMs && $0.tiedRoots.contains(removed.rootID)
                       && $0.closeReason != "unobservable" }),
                   let alarm = alarms.first(where: { $0.roots.contains { $0.id == removed.rootID } }),
-                  let root = alarm.roots.first(where: { $0.id == removed.rootID }),
+                  let root = alarm.root(withID: removed.rootID),
                   OracleOccurrence(id: 0, rootID: removed.rootID, alarmID: alarm.id, startWallMs: removed.fireWallMs,
                                    policy: root.policy).deadlineMs > fireWallMs else { continue }
             oracle.occurrences[index].tiedRoots.append(removed.rootID)

@@ -43,6 +43,9 @@ struct LaunchWorldState {
     var lastPersisted: BridgeDocument?
     /// The occurrence records of the last write whose invariants 12, 17 and 22 were checked.
     var lastCheckedOccurrences: [OccurrenceRecord]?
+    /// ``World/configuredPolicies()`` as last built, with the `alarmsChanges` it was built at
+    /// (issue 20: it was rebuilt, every root of every alarm, for each new occurrence record).
+    var configuredPoliciesMemo: (alarmsChanges: UInt64, policies: [String: InactivityPolicy])?
     /// The (root, token) JS asked to complete in the step now running, if any (invariant 22).
     var completionRequested: (rootID: String, token: String)?
     /// Every root ID the user's alarms ever had, sorted (invariant 42).
