@@ -1187,19 +1187,36 @@ extension BridgeCore {
     static let unverifiedFingerprint = "unverified"
 
     func fingerprint(_ request: RingRequest, now: BridgeInstants) -> String {
-        var text = "title=\(request.metadata.title)"
-        if let sound = request.soundName { text += "|sound=\(sound)" }
-        if request.countdown != nil {
-            text += "|countdown"
-            if defects.countdownLengthInFingerprint {
-                text += "=\(max(0, request.fireWallMs - now.wallMs) / 1000)"  // seed 003's drifting value
-            }
-        }
-        return Self.fingerprintMemo.value(for: text) { String(SHA1.hexDigest(text).prefix(16)) }
+        let countdownLeft = request.countdown != nil && defects.countdownLengthInFingerprint
+            ? max(0, request.fireWallMs - now.wallMs) / 1000 : nil  // seed 003's drifting value
+        let input = FingerprintInput(title: request.metadata.title, soundName: request.soundName,
+                                     countdown: request.countdown != nil, countdownLeftSeconds: countdownLeft)
+        return Self.fingerprintMemo.value(for: input) { String(SHA1.hexDigest(input.text).prefix(16)) }
     }
 
-    /// Fingerprints by their text (issue 20: every reconcile fingerprints every wanted ring again).
-    private static let fingerprintMemo = BoundedMemo<String, String>(capacity: 16_384)
+    /// What a fingerprint hashes (ID-4): the title, the sound when present, and whether the ring
+    /// has a countdown (with the known defect, the seconds left until its fire time).
+    struct FingerprintInput: Hashable, Sendable {
+        var title: String
+        var soundName: String?
+        var countdown: Bool
+        var countdownLeftSeconds: Int64?
+
+        /// The hashed text: `title=…`, then `|sound=…` and `|countdown` (`|countdown=N`) when present.
+        var text: String {
+            var text = "title=\(title)"
+            if let soundName { text += "|sound=\(soundName)" }
+            if countdown {
+                text += "|countdown"
+                if let countdownLeftSeconds { text += "=\(countdownLeftSeconds)" }
+            }
+            return text
+        }
+    }
+
+    /// Fingerprints by their input, the text built only for a new one (issue 20: every reconcile
+    /// fingerprints every wanted ring again).
+    private static let fingerprintMemo = BoundedMemo<FingerprintInput, String>(capacity: 16_384)
 
     /// SCH-9: rings whose schedule call returned ok less than `listingLagMs` ago: AlarmKit may
     /// not list them yet, so a read's lack of them proves nothing (iOS only).

@@ -149,6 +149,13 @@ extension BridgeCore {
         }
     }
 
+    /// The document's ``PlanLookups`` now, for planning several roots' primaries
+    /// (``primaryRequest(for:alarmID:now:adoptingLegacy:lookups:)``) with one pass over the
+    /// history (issue 20: each root's look-up without them scanned the whole history again).
+    func planLookups() -> PlanLookups? {
+        document.map { PlanLookups($0, latestCome: latestRingTimesCome()) }
+    }
+
     /// REC-3, REC-4: true for a root that iOS registers as concrete `.fixed` occurrences — a weekly
     /// root with at least one skip date.
     func registersConcreteOccurrences(_ root: Root) -> Bool {

@@ -80,7 +80,8 @@ extension BridgeCore {
     /// the newer save's resolution (SCH-21).
     mutating func retireSupersededRings(_ save: inout PendingSave, newDefinition alarm: LogicalAlarm, now: BridgeInstants,
                                         into out: inout [BridgeCommand]) {
-        let wanted = alarm.enabled ? alarm.roots.compactMap { primaryRequest(for: $0, alarmID: alarm.id, now: now)?.id } : []
+        let lookups = planLookups()
+        let wanted = alarm.enabled ? alarm.roots.compactMap { primaryRequest(for: $0, alarmID: alarm.id, now: now, lookups: lookups)?.id } : []
         let previousIDs = save.previousRows.map(\.id)
         var retired: [AlarmUUID] = []
         for id in save.touched where !previousIDs.contains(id) && !wanted.contains(id) && !inFlight.contains(id) && !alerting.contains(id) {
@@ -115,9 +116,12 @@ extension BridgeCore {
         var expected: [AlarmUUID] = []
         var awaiting: [AlarmUUID] = []
         if let alarm = document?.alarm(alarmID), alarm.enabled {
+            // Looked up once: an adoption below adds a row that is neither delivered nor adopted
+            // from a legacy ID, so it changes none of them.
+            let lookups = planLookups()
             for root in alarm.roots {
                 // CAP-6: the primary of each requested root and nothing else (no seed, no other root).
-                guard let request = primaryRequest(for: root, alarmID: alarmID, now: now) else { continue }
+                guard let request = primaryRequest(for: root, alarmID: alarmID, now: now, lookups: lookups) else { continue }
                 expected.append(request.id)
                 if inFlight.contains(request.id) {
                     awaiting.append(request.id)  // an earlier request of the same ring: wait for it
@@ -167,7 +171,10 @@ extension BridgeCore {
         guard let landing = saves.retireOnLanding.firstIndex(of: id) else { return }
         saves.retireOnLanding.remove(at: landing)
         if let row = document?.row(id), row.metadata.kind == .primary, !alerting.contains(id),
-           document?.alarm(row.metadata.alarmID).map({ alarm in !alarm.enabled || !alarm.roots.contains { primaryRequest(for: $0, alarmID: alarm.id, now: now)?.id == id } }) ?? true {
+           document?.alarm(row.metadata.alarmID).map({ alarm in
+               let lookups = planLookups()
+               return !alarm.enabled || !alarm.roots.contains { primaryRequest(for: $0, alarmID: alarm.id, now: now, lookups: lookups)?.id == id }
+           }) ?? true {
             out.append(.cancel(id, origin: .directSave))  // arm before retire: the verified save no longer wants it
             mutate { $0.removeRow(id) }
             flush(into: &out)
@@ -252,8 +259,9 @@ extension BridgeCore {
     /// The request the saved definition wants for primary `id` when the held `row` is configured
     /// otherwise (its fingerprint differs); nil when it matches or no root wants `id`.
     func stalePrimaryRequest(_ id: AlarmUUID, of alarm: LogicalAlarm, row: RingRow, now: BridgeInstants) -> RingRequest? {
+        let lookups = planLookups()
         for root in alarm.roots {
-            guard let request = primaryRequest(for: root, alarmID: alarm.id, now: now), request.id == id else { continue }
+            guard let request = primaryRequest(for: root, alarmID: alarm.id, now: now, lookups: lookups), request.id == id else { continue }
             return row.fingerprint != fingerprint(request, now: now) ? request : nil
         }
         return nil

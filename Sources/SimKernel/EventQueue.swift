@@ -81,6 +81,14 @@ public struct EventQueue<Payload> {
         _storage.first
     }
 
+    /// The `dueMs` of the event that would fire next (``peekNext()``'s), read in place: no copy
+    /// of its payload. nil when empty.
+    /// - Complexity: O(1).
+    @inlinable
+    public var nextDueMs: Int64? {
+        _storage.isEmpty ? nil : _storage.withUnsafeBufferPointer { $0[0].dueMs }
+    }
+
     /// Removes and returns the event that fires next.
     ///
     /// - Returns: The pending event with the smallest `(dueMs, sequence)`, or `nil` when empty.
@@ -99,7 +107,7 @@ public struct EventQueue<Payload> {
     public mutating func removeNext() -> ScheduledEvent<Payload> {
         precondition(!_storage.isEmpty, "EventQueue.removeNext() called on an empty queue")
         let lastIndex = _storage.count - 1
-        _storage.swapAt(0, lastIndex)
+        _storage.withUnsafeMutableBufferPointer { $0.swapAt(0, lastIndex) }  // moved, not copied
         let next = _storage.removeLast()
         if !_storage.isEmpty {
             siftDown(from: 0)
@@ -135,32 +143,46 @@ public struct EventQueue<Payload> {
     // Inlinable (with the operations above), so a client module's queue is specialised for its
     // payload type: unspecialised generic code copies every payload through value witnesses.
 
+    // Sifting works on the array's buffer: keys are read in place and events are swapped by
+    // moving their memory. An array's subscript and `swapAt` copied each whole event, retaining
+    // its payload, at every level of the heap (issue 20).
+
+    @inlinable
+    internal static func fires(_ events: UnsafeMutableBufferPointer<ScheduledEvent<Payload>>, _ index: Int,
+                               before other: Int) -> Bool {
+        (events[index].dueMs, events[index].sequence) < (events[other].dueMs, events[other].sequence)
+    }
+
     @inlinable
     internal mutating func siftUp(from startIndex: Int) {
-        var child = startIndex
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard _storage[child].firesBefore(_storage[parent]) else { return }
-            _storage.swapAt(child, parent)
-            child = parent
+        _storage.withUnsafeMutableBufferPointer { events in
+            var child = startIndex
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard Self.fires(events, child, before: parent) else { return }
+                events.swapAt(child, parent)
+                child = parent
+            }
         }
     }
 
     @inlinable
     internal mutating func siftDown(from startIndex: Int) {
-        let count = _storage.count
-        var parent = startIndex
-        while true {
-            let left = 2 * parent + 1
-            guard left < count else { return }
-            let right = left + 1
-            var earliest = left
-            if right < count && _storage[right].firesBefore(_storage[left]) {
-                earliest = right
+        _storage.withUnsafeMutableBufferPointer { events in
+            let count = events.count
+            var parent = startIndex
+            while true {
+                let left = 2 * parent + 1
+                guard left < count else { return }
+                let right = left + 1
+                var earliest = left
+                if right < count && Self.fires(events, right, before: left) {
+                    earliest = right
+                }
+                guard Self.fires(events, earliest, before: parent) else { return }
+                events.swapAt(parent, earliest)
+                parent = earliest
             }
-            guard _storage[earliest].firesBefore(_storage[parent]) else { return }
-            _storage.swapAt(parent, earliest)
-            parent = earliest
         }
     }
 

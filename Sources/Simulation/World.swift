@@ -109,7 +109,10 @@ final class World {
     let setup: DeviceSetup
     let defects: [KnownDefect]
     /// The device zone now in force (a time-zone change replaces it).
-    @exclusivity(unchecked) var calendar: WallCalendar
+    @exclusivity(unchecked) var calendar: WallCalendar { didSet { configurationMemo = nil } }
+    /// ``configuration()`` as last built: a function of the setup, the defects and `calendar`,
+    /// so kept until the calendar changes (issue 20: checks read it on every step).
+    @exclusivity(unchecked) private var configurationMemo: BridgeConfiguration?
     @exclusivity(unchecked) var clock: VirtualClock
     @exclusivity(unchecked) var queue = EventQueue<WorldEvent>()
     /// The queued `.timer` events per (timer, incarnation), by queue sequence, so `setTimer` can
@@ -518,7 +521,7 @@ final class World {
     /// Runs the queue's events due up to true time `endMs` (inclusive), checking every invariant
     /// after each; stops early at a violation or a run limit.
     func runEvents(until endMs: Int64, limits: RunLimits) {
-        while !stopped, let next = queue.peekNext(), next.dueMs <= endMs {
+        while !stopped, let nextDueMs = queue.nextDueMs, nextDueMs <= endMs {
             let event = queue.removeNext()
             if case .timer(let kind, let incarnation) = event.payload {
                 if cancelledTimerSequences.remove(event.sequence) != nil { continue }  // replaced: as if removed
@@ -855,6 +858,7 @@ final class World {
     // MARK: - The app process
 
     func configuration() -> BridgeConfiguration {
+        if let configurationMemo { return configurationMemo }
         var configuration = BridgeConfiguration(flavor: setup.platform, calendar: calendar,
                                                 defects: KnownDefect.switches(defects))
         configuration.publicationGraceMs = setup.publicationGraceMs
@@ -868,6 +872,7 @@ final class World {
         configuration.skipOccurrenceMax = setup.skipOccurrenceMax
         configuration.alarmKitAvailable = setup.platform != .ios || setup.ios.alarmKitAvailable  // SCH-26
         configuration.credentialStoredSounds = setup.platform == .android ? setup.android.credentialStoredSounds : []  // SND-9, issue 18
+        configurationMemo = configuration
         return configuration
     }
 
