@@ -353,13 +353,16 @@ extension BridgeCore {
     /// SCH-4, SCH-5: future rows without a daemon alarm go after G_PUB; past rows stay.
     mutating func removeStaleRows(present: [PlatformAlarm], now: BridgeInstants) {
         guard let document else { return }
-        let presentIDs = Set(present.map(\.id))  // membership only: order never matters (issue 20)
-        let stale = Set(document.rings.filter { row in
+        let presentIDs = RingIDSet(present.map(\.id))  // membership only: order never matters (issue 20)
+        let stale = document.rings.filter { row in
             !presentIDs.contains(row.id) && !inFlight.contains(row.id) && !row.isPast(at: now.wallMs) && !row.delivered
                 && now.wallMs - row.publishedAtMs >= configuration.publicationGraceMs
                 && row.metadata.kind.opensOccurrence  // primaries and seeds (REC-5)
-        }.map(\.id))
-        if !stale.isEmpty { mutate { $0.rings.removeAll { stale.contains($0.id) } } }
+        }.map(\.id)
+        if !stale.isEmpty {
+            let staleIDs = Set(stale)
+            mutate { $0.rings.removeAll { staleIDs.contains($0.id) } }
+        }
         // BOOT-9: an adopted legacy ID lives only as long as the daemon holds it. A row kept after
         // its ring left the platform (a delivered one stays as evidence) no longer lends its ID to
         // the root's primary, which is then registered under its ID-2 identity for good (ios
@@ -415,14 +418,28 @@ struct RingsByID<Element: RingIdentified> {
     }
 }
 
-/// Membership of ring IDs: a scan of a few, a hash set of many (issue 20).
+/// Membership of ring IDs: a scan of a few, a binary search of many sorted ones (a sorted
+/// inventory's), a hash set of many others (issue 20: hashing every held ID of every sync).
 struct RingIDSet {
-    private let few: [AlarmUUID]
+    private let ids: [AlarmUUID]
+    private let sorted: Bool
     private let many: Set<AlarmUUID>?
 
     init(_ ids: [AlarmUUID]) {
-        if ids.count > 16 { (few, many) = ([], Set(ids)) } else { (few, many) = (ids, nil) }
+        self.ids = ids
+        if ids.count <= 16 {
+            (sorted, many) = (false, nil)
+        } else if ids.isSortedByID() {
+            (sorted, many) = (true, nil)
+        } else {
+            (sorted, many) = (false, Set(ids))
+        }
     }
 
-    func contains(_ id: AlarmUUID) -> Bool { many?.contains(id) ?? few.contains(id) }
+    func contains(_ id: AlarmUUID) -> Bool {
+        if let many { return many.contains(id) }
+        guard sorted else { return ids.contains(id) }
+        let index = ids.lowerBound(ofID: id)
+        return index < ids.count && ids[index] == id
+    }
 }

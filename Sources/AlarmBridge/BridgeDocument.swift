@@ -691,6 +691,10 @@ protocol RingIdentified {
 
 extension RingRow: RingIdentified {}
 extension PlatformAlarm: RingIdentified {}
+extension AlarmUUID: RingIdentified {
+    /// The identifier itself, so a list of IDs is searched as rows are (``RingIDSet``).
+    var id: AlarmUUID { self }
+}
 
 extension Array where Element: RingIdentified {
     /// The first index whose ID is not below `id`, by binary search: meaningful when the array is

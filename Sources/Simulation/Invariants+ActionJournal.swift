@@ -23,6 +23,12 @@ extension World {
     /// (ACT-4, API-8). An action past its 2 min lifetime may go in any step (ACT-2).
     func checkActionJournalStep(_ input: BridgeInput, before: BridgeDocument?, after: BridgeDocument?) {
         guard !stopped, let before, let after else { return }
+        // Only a peek or an acknowledgement is judged (issue 20: the removed actions were
+        // worked out for every step).
+        switch input {
+        case .api(.peekLastAlarmAction), .api(.acknowledgeLastAlarmAction): break
+        default: return
+        }
         let lifetime = configuration().actionLifetimeMs
         let removed = before.actions.filter { !after.actions.contains($0) && wallMs - $0.occurredAtMs < lifetime }
         switch input {

@@ -22,13 +22,13 @@ extension World {
     /// nothing then).
     func checkForegroundSilence() {
         guard deviceUp, process.running, process.active, !process.suspended,
-              let bridge = process.bridge, bridge.isAcceptingInputs else {
+              process.isAcceptingInputs == true, let believedAlerting = process.believedAlerting else {
             foregroundAlerts = []
             return
         }
         var tracked: [(id: AlarmUUID, sinceMs: Int64, observed: Bool)] = []
         for ring in alertingRings() where ring.metadata.kind != .snooze {
-            let believed = bridge.believedAlerting.contains(ring.id) || android != nil
+            let believed = believedAlerting.contains(ring.id) || android != nil
             var entry = foregroundAlerts.first { $0.id == ring.id } ?? (ring.id, nowMs, believed)
             if believed && !entry.observed { entry = (ring.id, nowMs, true) }
             let bound = entry.observed ? setup.transitionBoundMs : 60_000

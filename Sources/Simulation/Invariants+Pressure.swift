@@ -200,8 +200,8 @@ extension World {
     /// Checked when both agree on which occurrence is live and no tie is unsettled.
     func checkExpiryFormula() {
         guard process.running, process.lastReadyStepMs > lastWallClockChangeMs,  // it saw the change
-              let bridge = process.bridge, bridge.isAcceptingInputs,
-              let live = bridge.document?.liveOccurrence, let index = oracle.liveIndex else { return }
+              process.isAcceptingInputs == true,  // the bridge's, as of its last change (`AppProcess`)
+              let live = process.document?.liveOccurrence, let index = oracle.liveIndex else { return }
         let occurrence = oracle.occurrences[index]
         guard occurrence.tiedRoots.count <= 1, occurrence.rootID == live.rootID,
               occurrence.startWallMs == live.startedAtMs, oracle.pendingCredit == nil, walkWorld.stepCreditPending == nil else { return }

@@ -12,6 +12,10 @@ extension World {
     func checkOneSteadyFuse() {
         guard let alarms = ios?.alarms, !stopped else { return }
         let fuses = alarms.matching(kind: .walkFuse, state: .scheduled).map { alarms[$0] }
+        guard !fuses.isEmpty else {  // the usual case, no array touched (issue 20): no root holds two
+            if !walkWorld.twoFusesSince.isEmpty { walkWorld.twoFusesSince.removeAll() }
+            return
+        }
         var roots: [String] = []
         for fuse in fuses where !roots.contains(fuse.metadata.rootID) { roots.append(fuse.metadata.rootID) }
         roots.sort()
