@@ -250,31 +250,31 @@ extension BridgeCore {
     /// root's primary ring time and every seed's horizon test unchanged. The known defect
     /// `countdown-length-in-fingerprint` makes an adopted primary's fingerprint read the instant
     /// itself (seed 003): then only the same instant holds.
-    ///
-    /// A root's next ring time after an instant is the first of a fixed set of instants (its ring
-    /// times, less skip dates) that lies after it (`WallCalendar.nextFire` walks the days in order,
-    /// and each day's instants come before the next day's), so it stays the same while the instant
-    /// moves forward and stays before it: from the instant the entry was planned for (the later of
-    /// its instant and floor) up to the planned ring time, no calendar look-up is needed (issue 20:
-    /// one per root per sync). A ring time that was not found (a bounded search) is looked up again.
     private func planHolds(_ entry: PlanCache.Entry, floors: [Int64], now: BridgeInstants, sameFloors: Bool = true) -> Bool {
         if sameFloors && entry.nowWallMs == now.wallMs { return true }
         guard !defects.countdownLengthInFingerprint else { return false }
         let roots = entry.roots
         for index in roots.indices {  // by index, each read in place
-            let after = max(now.wallMs, floors[index])
-            let planned = roots[index].primary?.fireWallMs
-            if let planned, after >= max(entry.nowWallMs, entry.floors[index]), after < planned {
-                // Unchanged: the first ring time past the planned-for instant is still the first past `after`.
-            } else if planned.map({ after >= $0 }) == true {
-                return false  // the next ring time after `after` lies after it, so past the planned one
-            } else {
-                guard primaryFire(of: roots[index].root, after: after)?.fire == planned else { return false }
-            }
+            guard ringTimeHolds(roots[index].primary?.fireWallMs, of: roots[index].root, after: max(now.wallMs, floors[index]),
+                                plannedAfter: max(entry.nowWallMs, entry.floors[index])) else { return false }
             if let seed = roots[index].seedFire,
                (seed - now.wallMs <= configuration.skipHorizonMs) != (roots[index].seed != nil) { return false }
         }
         return true
+    }
+
+    /// Whether `root`'s next ring time after `after` (``primaryFire(of:after:)``) is `planned`,
+    /// its next ring time after `plannedAfter` (nil: none was found).
+    ///
+    /// A root's next ring time after an instant is the first of a fixed set of instants (its ring
+    /// times, less skip dates) that lies after it (`WallCalendar.nextFire` walks the days in order,
+    /// and each day's instants come before the next day's). So from `plannedAfter` on it stays
+    /// `planned` while the instant stays before `planned`, and it is later once the instant reached
+    /// it: no calendar look-up is needed (issue 20: one per root per sync). An earlier instant, or a
+    /// ring time not found (a bounded search), is looked up again.
+    private func ringTimeHolds(_ planned: Int64?, of root: Root, after: Int64, plannedAfter: Int64) -> Bool {
+        if let planned, after >= plannedAfter { return after < planned }
+        return primaryFire(of: root, after: after)?.fire == planned
     }
 
     /// ``recurrencePlan(now:)`` computed, with each root's part (``PlanCache``).

@@ -326,14 +326,15 @@ struct BenchReport {
         SHA-1 version-5 ring IDs and ICU time-zone offsets, persistence), the platform model's reaction, \
         the independent oracle and every invariant (about 50 checks, one of which, idempotent-sync, runs a \
         second complete sync on a copy of the bridge); a campaign's seeds build no trace (a counting-only \
-        trace). As profiled after issue 20's commits (perf, release build, swarm seeds 1..300), the \
-        bridge's own step is 41–45 % of the time (reconcile 14–19 %, recurrence planning 9–14 %), \
-        idempotent-sync 8–10 %, the other checks after each event about 12 %, seed setup 3 %; retain, \
-        release, copies and allocation of value types about a quarter throughout; the queue itself is \
+        trace). As profiled after issue 20's commits (perf, release build, swarm seeds 1..600), the \
+        bridge's own step is about 40 % of the time (reconcile 12–17 %, recurrence planning 5–7 %), \
+        idempotent-sync 8–11 %, the other checks after each event about 8 %, seed setup 4 %; retain, \
+        release, copies and allocation of value types about a fifth throughout; the queue itself is \
         about 1 %. A few heap operations' worth of time cannot hold the bridge and the checks, which are \
         the product; issue 20's commits cut the work around them (a counting-only trace, copy-on-write \
-        documents and platform models, a plan cache, zone offsets from a transition table, reads in \
-        place instead of element copies) and leave the bridge's logic as it is.
+        documents, rows and platform models, a plan cache, zone offsets from a transition table, reads \
+        in place instead of element copies, no run-time exclusivity checks on the world) and leave the \
+        bridge's logic as it is.
         """
     static let realTimeMissReason = """
         the seeds' virtual span (about 36 h of safety phase plus the liveness phase) is covered in less \
