@@ -41,6 +41,13 @@ public struct AlarmUUID: Sendable, Hashable, Comparable, Codable, CustomStringCo
         self.low = low
     }
 
+    /// A cheap hash for tables that are only looked up, never iterated (``RingIDTable``, issue 20):
+    /// the ID's own bits mixed by multiplication (a v5 ID is SHA-1 output, a legacy one any 128
+    /// bits); use its high bits.
+    var tableHash: UInt64 {
+        (high &* 0x9E37_79B9_7F4A_7C15 ^ low) &* 0xBF58_476D_1CE4_E5B9
+    }
+
     public func hash(into hasher: inout Hasher) {
         hasher.combine(high)
         hasher.combine(low)

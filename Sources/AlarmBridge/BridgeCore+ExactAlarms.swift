@@ -259,7 +259,19 @@ extension BridgeCore {
 
     /// Keeps the rings an inventory read of this process showed held (``heldInProcess``).
     mutating func noteHeldInProcess(_ inventory: [PlatformAlarm]) {
-        for alarm in inventory where !heldInProcess.contains(alarm.id) { heldInProcess.append(alarm.id) }
+        if heldInProcess.count * inventory.count <= 256 {
+            for alarm in inventory where !heldInProcess.contains(alarm.id) { heldInProcess.append(alarm.id) }
+        } else {
+            // Issue 20: one table over the kept IDs and the read's, instead of a scan of up to
+            // 128 kept IDs per held ring. A read's ID is appended exactly when its first place in
+            // the combined list is its own, as the scan above decides.
+            let start = heldInProcess.count
+            let combined = heldInProcess + inventory.map(\.id)
+            let table = RingIDTable(count: combined.count) { combined[$0] }
+            for offset in start..<combined.count where table.firstIndex(of: combined[offset], id: { combined[$0] }) == offset {
+                heldInProcess.append(combined[offset])
+            }
+        }
         if heldInProcess.count > Self.heldInProcessMax { heldInProcess.removeFirst(heldInProcess.count - Self.heldInProcessMax) }
     }
 

@@ -195,9 +195,11 @@ extension BridgeCore {
         guard let document else { return [] }
         let bootWallMs = now.wallMs - now.monotonicMs
         let judgedMissed = document.missedRingIDs ?? []
+        var presentIDs: RingIDSet?  // issue 20: built only when a row gets that far (see vanishedWeeklyPrimaries)
         let rows = document.rings.filter { row in
-            row.confirmed && !row.delivered && row.isPast(at: now.wallMs) && row.fireWallMs >= bootWallMs
-                && !present.contains(row.id) && !judgedMissed.contains(row.id)
+            guard row.confirmed && !row.delivered && row.isPast(at: now.wallMs) && row.fireWallMs >= bootWallMs else { return false }
+            if presentIDs == nil { presentIDs = RingIDSet(present) }
+            return presentIDs?.contains(row.id) == false && !judgedMissed.contains(row.id)
         }
         return rows.enumerated().sorted { ($0.element.fireWallMs, $0.offset) < ($1.element.fireWallMs, $1.offset) }.map(\.element.id)
     }
@@ -217,14 +219,20 @@ extension BridgeCore {
     func vanishedWeeklyPrimaries(present: [AlarmUUID], now: BridgeInstants) -> [AlarmUUID] {
         guard flavor == .ios, let document, let previousView = observedBeforeWallMs else { return [] }
         let bootWallMs = now.wallMs - now.monotonicMs
-        let rings = document.rings  // confirmed primaries picked by index first: `filter` copied every row (issue 20)
-        return rings.indices.filter { rings[$0].metadata.kind == .primary && rings[$0].confirmed }.map { rings[$0] }.filter { row in
-            guard row.metadata.kind == .primary, row.confirmed, !inFlight.contains(row.id), !present.contains(row.id),
-                  case .relative(let hour, let minute, .some(let weekday)) = row.schedule else { return false }
+        // Issue 20: each row read in place, the field tests before the membership ones, and the
+        // present IDs looked up through one ``RingIDSet`` (a scan of them per row grew as n²).
+        var presentIDs: RingIDSet?
+        var vanished: [AlarmUUID] = []
+        for row in document.rings where row.metadata.kind == .primary && row.confirmed {
+            guard case .relative(let hour, let minute, .some(let weekday)) = row.schedule, !inFlight.contains(row.id) else { continue }
+            if presentIDs == nil { presentIDs = RingIDSet(present) }
+            guard presentIDs?.contains(row.id) == false else { continue }
             let ringTime = configuration.calendar.latestFire(hour: hour, minute: minute, weekday: weekday, atOrBefore: now.wallMs)
-            return ringTime > previousView && ringTime >= bootWallMs && ringTime > row.publishedAtMs
-                && !document.occurrences.contains { $0.rootID == row.metadata.rootID && $0.startedAtMs == ringTime }
-        }.map(\.id)
+            guard ringTime > previousView && ringTime >= bootWallMs && ringTime > row.publishedAtMs,
+                  !document.occurrences.contains(where: { $0.rootID == row.metadata.rootID && $0.startedAtMs == ringTime }) else { continue }
+            vanished.append(row.id)
+        }
+        return vanished
     }
 
     /// IOS-5, SCH-5: a vanished past ring was delivered and stopped unseen. SND-7, SND-13: a

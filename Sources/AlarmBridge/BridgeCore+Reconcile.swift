@@ -386,28 +386,22 @@ extension BridgeCore {
 
 /// Elements (registry rows, held rings) by ring ID, answering `first { $0.id == key }`: a binary
 /// search when the elements are sorted by ID (the registry and a sorted inventory are; the first
-/// of equal IDs is found), else a table of each ID's first element, only looked up, never
-/// iterated. Hashing every ID of every sync cost more than the scans it replaced (issue 20).
+/// of equal IDs is found), else a ``RingIDTable`` of each ID's first element, only looked up,
+/// never iterated. Hashing every ID of every sync cost more than the scans it replaced (issue 20).
 struct RingsByID<Element: RingIdentified> {
     private let elements: [Element]
-    private let table: [AlarmUUID: Element]?
+    private let table: RingIDTable?
     /// Answers changed since (``replace(_:with:)``), latest last.
     private var replaced: [(id: AlarmUUID, element: Element?)] = []
 
     init(_ elements: [Element]) {
         self.elements = elements
-        if elements.isSortedByID() {
-            table = nil
-        } else {
-            var table = [AlarmUUID: Element](minimumCapacity: elements.count)
-            for element in elements where table[element.id] == nil { table[element.id] = element }
-            self.table = table
-        }
+        table = elements.isSortedByID() ? nil : RingIDTable(count: elements.count) { elements[$0].id }
     }
 
     subscript(key: AlarmUUID) -> Element? {
         if !replaced.isEmpty, let change = replaced.last(where: { $0.id == key }) { return change.element }
-        if let table { return table[key] }
+        if let table { return table.firstIndex(of: key) { elements[$0].id }.map { elements[$0] } }
         let index = elements.lowerBound(ofID: key)
         return index < elements.count && elements.withUnsafeBufferPointer({ $0[index].id == key }) ? elements[index] : nil
     }
@@ -419,27 +413,72 @@ struct RingsByID<Element: RingIdentified> {
 }
 
 /// Membership of ring IDs: a scan of a few, a binary search of many sorted ones (a sorted
-/// inventory's), a hash set of many others (issue 20: hashing every held ID of every sync).
+/// inventory's), a ``RingIDTable`` of many others (issue 20: hashing every held ID of every sync).
 struct RingIDSet {
     private let ids: [AlarmUUID]
     private let sorted: Bool
-    private let many: Set<AlarmUUID>?
+    private let table: RingIDTable?
 
     init(_ ids: [AlarmUUID]) {
         self.ids = ids
         if ids.count <= 16 {
-            (sorted, many) = (false, nil)
+            (sorted, table) = (false, nil)
         } else if ids.isSortedByID() {
-            (sorted, many) = (true, nil)
+            (sorted, table) = (true, nil)
         } else {
-            (sorted, many) = (false, Set(ids))
+            (sorted, table) = (false, RingIDTable(count: ids.count) { ids[$0] })
         }
     }
 
     func contains(_ id: AlarmUUID) -> Bool {
-        if let many { return many.contains(id) }
+        if let table { return table.firstIndex(of: id) { ids[$0] } != nil }
         guard sorted else { return ids.contains(id) }
         let index = ids.lowerBound(ofID: id)
         return index < ids.count && ids[index] == id
+    }
+}
+
+/// An open-addressing table from ring IDs to the index of their first occurrence in a list the
+/// caller keeps (issue 20: `Set` and `Dictionary` hash each 16-byte ID with SipHash, most of a
+/// large sync's membership tests). Slots are probed linearly from ``AlarmUUID/tableHash``; the
+/// table is only looked up, never iterated, so its layout cannot reach behaviour or output.
+struct RingIDTable {
+    /// Index + 1 of the list element in each slot; 0: empty. At most half full.
+    private let slots: [Int32]
+    private let shift: UInt64
+
+    /// - Parameters:
+    ///   - count: the list's length.
+    ///   - id: the ID of the list's element at an index.
+    init(count: Int, id: (Int) -> AlarmUUID) {
+        var bits: UInt64 = 4
+        while (1 << bits) < 2 * count { bits += 1 }
+        shift = 64 - bits
+        var slots = [Int32](repeating: 0, count: 1 << bits)
+        let mask = slots.count - 1
+        for index in 0..<count {
+            let key = id(index)
+            var slot = Int(truncatingIfNeeded: key.tableHash >> shift)
+            while slots[slot] != 0 {
+                if id(Int(slots[slot]) - 1) == key { break }  // the first of equal IDs stays
+                slot = (slot + 1) & mask
+            }
+            if slots[slot] == 0 { slots[slot] = Int32(index + 1) }
+        }
+        self.slots = slots
+    }
+
+    /// The index of `key`'s first element, given the same list's IDs; nil when absent.
+    func firstIndex(of key: AlarmUUID, id: (Int) -> AlarmUUID) -> Int? {
+        slots.withUnsafeBufferPointer { slots in
+            let mask = slots.count - 1
+            var slot = Int(truncatingIfNeeded: key.tableHash >> shift)
+            while slots[slot] != 0 {
+                let index = Int(slots[slot]) - 1
+                if id(index) == key { return index }
+                slot = (slot + 1) & mask
+            }
+            return nil
+        }
     }
 }

@@ -166,10 +166,25 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
         case .once:
             return rootID == id ? roots[0] : nil
         case .weekly(let days):
-            guard let day = days.sorted().first(where: { "\(id).\($0)" == rootID }) else { return nil }
+            guard let day = weekday(ofRootID: rootID, days: days) else { return nil }
             return Root(id: "\(id).\(day)", alarmID: id, hour: hour, minute: minute, weekday: day,
                         onceFireWallMs: nil, policy: policy, title: title, skipDates: skipDates)
         }
+    }
+
+    /// The first of `days` (in order) whose root ID `"\(id).\(day)"` equals `rootID`. ASCII IDs
+    /// (every generated one) are matched byte by byte, without building each candidate ID
+    /// (issue 20: root look-ups run at every sync); for others `String`'s own equality decides,
+    /// as it canonicalises Unicode.
+    private func weekday(ofRootID rootID: String, days: [Weekday]) -> Weekday? {
+        let idBytes = id.utf8, rootBytes = rootID.utf8
+        guard idBytes.allSatisfy({ $0 < 0x80 }), rootBytes.allSatisfy({ $0 < 0x80 }) else {
+            return days.sorted().first(where: { "\(id).\($0)" == rootID })
+        }
+        guard rootBytes.count == idBytes.count + 4, rootBytes.starts(with: idBytes) else { return nil }
+        let suffix = rootBytes.dropFirst(idBytes.count)  // ".mon"
+        guard suffix.first == UInt8(ascii: ".") else { return nil }
+        return days.sorted().first { suffix.dropFirst().elementsEqual($0.description.utf8) }
     }
 
     public var roots: [Root] {

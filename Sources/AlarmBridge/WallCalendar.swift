@@ -324,6 +324,12 @@ final class ZoneTransitions: Sendable {
     private let starts: [Int64]
     /// `offsets[i]` is in force from `starts[i]` up to `starts[i + 1]` (seconds east of UTC).
     private let offsets: [Int32]
+    /// `firstIndex[b]`: the index of the last start at or before the start of bucket `b`, the
+    /// ``bucketSeconds`` from `starts[0] + b × bucketSeconds` on (issue 20: an offset is a bucket
+    /// read and a step or two forward, not a binary search over every transition).
+    private let firstIndex: [Int32]
+    /// 2^21 s (about 24 days): a zone's offset changes at most a few times in one.
+    static let bucketShift: Int64 = 21
 
     init?(_ zone: TimeZone) {
         let covered = Self.coveredSeconds
@@ -347,16 +353,31 @@ final class ZoneTransitions: Sendable {
         guard offset(covered.upperBound - 1) == offsets[offsets.count - 1] else { return nil }
         self.starts = starts
         self.offsets = offsets
+        self.firstIndex = Self.bucketIndex(starts)
+    }
+
+    /// ``firstIndex`` of `starts` (ascending, `starts[0]` the start of ``coveredSeconds``).
+    static func bucketIndex(_ starts: [Int64]) -> [Int32] {
+        let buckets = Int((coveredSeconds.upperBound - coveredSeconds.lowerBound - 1) >> bucketShift) + 1
+        var index: [Int32] = []
+        index.reserveCapacity(buckets)
+        var last = 0
+        for bucket in 0..<buckets {
+            let bucketStart = coveredSeconds.lowerBound + Int64(bucket) << bucketShift
+            while last + 1 < starts.count && starts[last + 1] <= bucketStart { last += 1 }
+            index.append(Int32(last))
+        }
+        return index
     }
 
     /// The offset in force at `seconds`, or nil outside ``coveredSeconds``.
     func offset(atSeconds seconds: Int64) -> Int32? {
         guard Self.coveredSeconds.contains(seconds) else { return nil }
-        var low = 0, high = starts.count  // the last start ≤ seconds is at low
-        while high - low > 1 {
-            let mid = (low + high) / 2
-            if starts[mid] <= seconds { low = mid } else { high = mid }
+        return starts.withUnsafeBufferPointer { starts in
+            // The last start ≤ seconds: at or after its bucket's first, never past the next start.
+            var index = Int(firstIndex[Int((seconds - Self.coveredSeconds.lowerBound) >> Self.bucketShift)])
+            while index + 1 < starts.count && starts[index + 1] <= seconds { index += 1 }
+            return offsets[index]
         }
-        return offsets[low]
     }
 }

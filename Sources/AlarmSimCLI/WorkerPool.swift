@@ -188,7 +188,7 @@ final class WorkerPool {
             _ = kill(workers[index].pid, SIGKILL)
             return try replace(index, reason: "an answer nobody asked for") ?? SeedOutcome.crash(platform: .ios, seed: 0, signal: "protocol error")
         }
-        guard let outcome = (try? decoder.decode(WorkerAnswer.self, from: Data(line)))?.outcome, outcome.seed == job.seed,
+        guard let outcome = WorkerAnswer.parse(line, decoder: decoder)?.outcome, outcome.seed == job.seed,
               outcome.platform == job.platform else {
             _ = kill(workers[index].pid, SIGKILL)
             return try replace(index, reason: "protocol error: an unreadable answer") ?? SeedOutcome.crash(platform: job.platform, seed: job.seed, signal: "protocol error")

@@ -8,6 +8,11 @@ extension AlarmManagerModel {
     /// device's state now (AMS `Alarm.getWhenElapsed` = the latest of its policy times;
     /// `getMaxWhenElapsed` = max(requested window end, that)).
     public func deliveryBounds(_ alarm: PendingAlarm) -> (whenElapsedMs: Int64, maxWhenElapsedMs: Int64) {
+        deliveryBounds(alarm.deliveryTerms)
+    }
+
+    /// ``deliveryBounds(_:)`` from the alarm's ``DeliveryTerms``.
+    func deliveryBounds(_ alarm: DeliveryTerms) -> (whenElapsedMs: Int64, maxWhenElapsedMs: Int64) {
         var when = alarm.whenElapsedMs + alarm.oemDelayMs
         when = max(when, deviceIdleEarliest(alarm))
         when = max(when, standbyEarliest(alarm))
@@ -28,7 +33,7 @@ extension AlarmManagerModel {
     /// run on time; allow-while-idle alarms run within their quota (72 exact / 7 compat per rolling
     /// hour), else at min(the time the quota frees, the end of idle); every other alarm waits for
     /// the end of idle (the next maintenance window).
-    func deviceIdleEarliest(_ alarm: PendingAlarm) -> Int64 {
+    func deviceIdleEarliest(_ alarm: DeliveryTerms) -> Int64 {
         // FLAG_WAKE_FROM_IDLE and FLAG_ALLOW_WHILE_IDLE_UNRESTRICTED: unrestricted (AOSP
         // AlarmManagerServiceTest `allowWhileIdleUnrestricted`).
         guard case .idle(let untilElapsedMs, _) = doze, alarm.method != .setAlarmClock, !alarm.allowWhileIdleUnrestricted else { return .min }
@@ -50,7 +55,7 @@ extension AlarmManagerModel {
     /// AMS `adjustDeliveryTimeBasedOnBucketLocked`: non-exempt alarms of an app over its bucket's
     /// quota wait until the `quota`-th last wakeup leaves the window; quota 0 defers a year;
     /// restricted: 1 per 24 h; no limit while charging (`mAppStandbyParole`).
-    func standbyEarliest(_ alarm: PendingAlarm) -> Int64 {
+    func standbyEarliest(_ alarm: DeliveryTerms) -> Int64 {
         guard !exemptFromStandby(alarm), !charging else { return .min }
         let nowElapsed = now.elapsedRealtimeMs
         guard let quota = parameters.standbyQuotas.quota(standbyBucket) else {
@@ -72,7 +77,7 @@ extension AlarmManagerModel {
     /// cap them; alarm clocks (`isExemptFromBatterySaver`) and FLAG_ALLOW_WHILE_IDLE_UNRESTRICTED
     /// alarms run on time. AOSP AlarmManagerServiceTest `batterySaverThrottling`,
     /// `allowWhileIdleAlarmsInBatterySaver`, `allowWhileIdleCompatAlarmsInBatterySaver`.
-    func batterySaverEarliest(_ alarm: PendingAlarm) -> Int64 {
+    func batterySaverEarliest(_ alarm: DeliveryTerms) -> Int64 {
         guard batterySaverActive, alarm.method != .setAlarmClock, !alarm.allowWhileIdleUnrestricted,
               !appActive, !parameters.batteryUsage.onPowerAllowlist else { return .min }
         let quota: Int, window: Int64, history: [Int64]
@@ -91,7 +96,7 @@ extension AlarmManagerModel {
     /// alarm is not an alarm clock (``backgroundRestrictionEarliest(_:)``). Such an alarm is sent the
     /// moment the uid becomes active.
     public func isHeldByBackgroundRestriction(_ alarm: PendingAlarm) -> Bool {
-        backgroundRestrictionEarliest(alarm) != .min
+        backgroundRestrictionEarliest(alarm.deliveryTerms) != .min
     }
 
     /// AMS `INDEFINITE_DELAY`: 365 days, ms.
@@ -102,7 +107,7 @@ extension AlarmManagerModel {
     /// unblocked (`isBackgroundRestricted`, `unblockAlarmsForUid` → `sendPendingBackgroundAlarmsLocked`);
     /// here it stays pending, due no earlier than a year on, until the uid is active or the setting
     /// changes. AOSP AlarmManagerServiceTest `testAlarmRestrictedByFAS`.
-    func backgroundRestrictionEarliest(_ alarm: PendingAlarm) -> Int64 {
+    func backgroundRestrictionEarliest(_ alarm: DeliveryTerms) -> Int64 {
         guard parameters.batteryUsage == .restricted, !appActive, alarm.method != .setAlarmClock else { return .min }
         return now.elapsedRealtimeMs + Self.indefiniteDelayMs
     }
@@ -129,7 +134,13 @@ extension AlarmManagerModel {
         pending.withUnsafeBufferPointer { alarms in  // each alarm read in place: an array's subscript copied it
             var next: Int64?
             for index in alarms.indices where !wakeupOnly || alarms[index].type.isWakeup {
-                let end = deliveryBounds(alarms[index]).maxWhenElapsedMs
+                // The terms from the fields in place: passing the alarm copied it, metadata and all
+                // (issue 20: with hundreds pending, most of a `set`'s cost).
+                let terms = DeliveryTerms(method: alarms[index].method, lowerQuota: alarms[index].lowerQuota,
+                                          allowWhileIdleUnrestricted: alarms[index].allowWhileIdleUnrestricted,
+                                          whenElapsedMs: alarms[index].whenElapsedMs, windowLengthMs: alarms[index].windowLengthMs,
+                                          oemDelayMs: alarms[index].oemDelayMs, heldUntilElapsedMs: alarms[index].heldUntilElapsedMs)
+                let end = deliveryBounds(terms).maxWhenElapsedMs
                 next = min(next ?? end, end)
             }
             return next

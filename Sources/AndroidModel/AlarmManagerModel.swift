@@ -50,6 +50,32 @@ public struct PendingAlarm: Sendable, Equatable {
     var exemptFromStandby: Bool { method == .setAlarmClock || method == .setExactAndAllowWhileIdle }
 }
 
+/// The scalar fields of a ``PendingAlarm`` that AMS's delivery-time adjustments read
+/// (``AlarmManagerModel/deliveryBounds(_:)``): a copy of them retains nothing, where a copy of
+/// the alarm retains its metadata (issue 20: the kernel re-arm after every `set` reads every
+/// pending alarm).
+struct DeliveryTerms {
+    var method: AlarmSetMethod
+    var lowerQuota: Bool
+    var allowWhileIdleUnrestricted: Bool
+    var whenElapsedMs: Int64
+    var windowLengthMs: Int64
+    var oemDelayMs: Int64
+    var heldUntilElapsedMs: Int64?
+
+    /// As ``PendingAlarm``'s.
+    var allowWhileIdleExact: Bool { method == .setExactAndAllowWhileIdle }
+    var allowWhileIdleCompat: Bool { method == .setAndAllowWhileIdle }
+}
+
+extension PendingAlarm {
+    var deliveryTerms: DeliveryTerms {
+        DeliveryTerms(method: method, lowerQuota: lowerQuota, allowWhileIdleUnrestricted: allowWhileIdleUnrestricted,
+                      whenElapsedMs: whenElapsedMs, windowLengthMs: windowLengthMs, oemDelayMs: oemDelayMs,
+                      heldUntilElapsedMs: heldUntilElapsedMs)
+    }
+}
+
 public enum AlarmManagerEvent: Sendable, Equatable {
     /// First-cut per-alarm fire event; no longer emitted (kept for hosts that replay old queues):
     /// handled as a kernel wakeup.
@@ -361,7 +387,10 @@ public struct AlarmManagerModel: Sendable {
 
     /// FLAG_ALLOW_WHILE_IDLE (the exact quota): `setExactAndAllowWhileIdle` of an app targeting 31+;
     /// below, AMS `set` gives it FLAG_ALLOW_WHILE_IDLE_COMPAT.
-    func allowWhileIdleExact(_ alarm: PendingAlarm) -> Bool {
+    func allowWhileIdleExact(_ alarm: PendingAlarm) -> Bool { allowWhileIdleExact(alarm.deliveryTerms) }
+
+    /// ``allowWhileIdleExact(_:)`` from the alarm's ``DeliveryTerms``.
+    func allowWhileIdleExact(_ alarm: DeliveryTerms) -> Bool {
         alarm.allowWhileIdleExact && parameters.effectiveTargetSdk >= 31 && !alarm.lowerQuota && !alarm.allowWhileIdleUnrestricted
     }
 
@@ -369,14 +398,20 @@ public struct AlarmManagerModel: Sendable {
     /// `setExactAndAllowWhileIdle` of an app targeting below 31.
     /// A power-allowlisted app's `setExactAndAllowWhileIdle` without the permission gets it too;
     /// a user-exempt app's alarms get FLAG_ALLOW_WHILE_IDLE_UNRESTRICTED instead (AMS `set`).
-    func allowWhileIdleCompat(_ alarm: PendingAlarm) -> Bool {
+    func allowWhileIdleCompat(_ alarm: PendingAlarm) -> Bool { allowWhileIdleCompat(alarm.deliveryTerms) }
+
+    /// ``allowWhileIdleCompat(_:)`` from the alarm's ``DeliveryTerms``.
+    func allowWhileIdleCompat(_ alarm: DeliveryTerms) -> Bool {
         guard !alarm.allowWhileIdleUnrestricted else { return false }
         return alarm.allowWhileIdleCompat || (alarm.allowWhileIdleExact && (parameters.effectiveTargetSdk < 31 || alarm.lowerQuota))
     }
 
     /// AMS `isExemptFromAppStandby`: alarm clocks, FLAG_ALLOW_WHILE_IDLE and
     /// FLAG_ALLOW_WHILE_IDLE_UNRESTRICTED alarms.
-    func exemptFromStandby(_ alarm: PendingAlarm) -> Bool {
+    func exemptFromStandby(_ alarm: PendingAlarm) -> Bool { exemptFromStandby(alarm.deliveryTerms) }
+
+    /// ``exemptFromStandby(_:)`` from the alarm's ``DeliveryTerms``.
+    func exemptFromStandby(_ alarm: DeliveryTerms) -> Bool {
         alarm.method == .setAlarmClock || allowWhileIdleExact(alarm) || alarm.allowWhileIdleUnrestricted
     }
 

@@ -123,9 +123,9 @@ extension World {
     /// first, then retires the snooze ring).
     func checkSnoozeIsThePressure() {
         guard let index = oracle.liveIndex else { snoozeRingSeen = nil; snoozeSuccessorSeen = [:]; return }
-        let occurrence = oracle.occurrences[index]
+        let occurrenceID = oracle.occurrences[index].id  // issue 20: not a copy of the whole occurrence per event
         let snooze = groundTruthRings().first { id in
-            oracle.bindings[id] == occurrence.id && groundTruthMetadata(id)?.kind == .snooze && !isAudible(id)
+            oracle.bindings[id] == occurrenceID && groundTruthMetadata(id)?.kind == .snooze && !isAudible(id)
         }
         guard let snooze else { snoozeRingSeen = nil; snoozeSuccessorSeen = [:]; return }
         if snoozeRingSeen?.id != snooze { snoozeRingSeen = (snooze, nowMs) }
@@ -138,7 +138,7 @@ extension World {
         // snooze ring landed at 08:09:39.125 and the bridge cancelled the successor (notFound),
         // the process died at 08:09:39.527 and the successor landed at 08:09:40.8 with no process
         // to retire it). Its T_OP runs from the bridge's first ready step after it landed.
-        let successors = pendingSuccessors(boundTo: occurrence.id)
+        let successors = pendingSuccessors(boundTo: occurrenceID)
         snoozeSuccessorSeen = snoozeSuccessorSeen.filter { successors.contains($0.key) }
         // Only a successor that lands while no process can act gets this window; one that lands in
         // a running process is judged from the snooze ring's window (SNZ-10 forbids arming it).
@@ -170,7 +170,7 @@ extension World {
         guard let seen = snoozeRingSeen, nowMs - seen.sinceMs > setup.transitionBoundMs,
               nowMs - lastSkipRequestMs > setup.transitionBoundMs else { return }
         if let stale = successors.first(where: { snoozeSuccessorSeen[$0].map { nowMs - $0 > setup.transitionBoundMs } ?? true }) {
-            violate("snooze-is-the-pressure", [], "the occurrence of \(occurrence.rootID) holds successor \(stale) beside its pending snooze ring \(snooze)")
+            violate("snooze-is-the-pressure", [], "the occurrence of \(oracle.occurrences[index].rootID) holds successor \(stale) beside its pending snooze ring \(snooze)")
         }
     }
 

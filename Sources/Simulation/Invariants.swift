@@ -176,6 +176,11 @@ extension World {
     /// IOS-15: on iOS only AlarmKit alarms count (``IOSPressure/counts(_:)``); a notification,
     /// whatever interruption level it asked for, never does.
     func hasPressure(_ occurrence: OracleOccurrence) -> Bool {
+        hasPressure(occurrenceID: occurrence.id)
+    }
+
+    /// ``hasPressure(_:)`` of the occurrence with ID `occurrenceID`.
+    func hasPressure(occurrenceID: Int) -> Bool {
         // Each kind's bound: a successor within 10 s (OCC-5), a snooze ring within 30 min (SNZ-3),
         // plus a second of scheduling tolerance.
         func bound(_ kind: RingKind) -> Int64? {
@@ -192,16 +197,16 @@ extension World {
         }
         if let daemon = ios {
             return daemon.alarms.contains { alarm in
-                guard oracle.bindings[alarm.id] == occurrence.id else { return false }
+                guard oracle.bindings[alarm.id] == occurrenceID else { return false }
                 if daemon.isAudible(alarm.id) { return true }
                 guard alarm.state == .scheduled, let limit = bound(alarm.metadata.kind) else { return false }
                 return alarm.nextFireWallMs - wallMs <= limit
             }
         }
         guard let manager = android else { return false }
-        if manager.ringing.contains(where: { oracle.bindings[$0] == occurrence.id && manager.isAudible($0) }) { return true }
+        if manager.ringing.contains(where: { oracle.bindings[$0] == occurrenceID && manager.isAudible($0) }) { return true }
         return manager.pending.contains { alarm in
-            guard oracle.bindings[alarm.id] == occurrence.id, let limit = bound(alarm.metadata.kind) else { return false }
+            guard oracle.bindings[alarm.id] == occurrenceID, let limit = bound(alarm.metadata.kind) else { return false }
             return alarm.triggerWallMs - wallMs <= limit
         }
     }
@@ -210,13 +215,16 @@ extension World {
     /// except for at most T_OP after a trigger or under a named exemption.
     func checkNeverSilent() {
         guard let index = oracle.liveIndex, deviceUp else { return }
-        var occurrence = oracle.occurrences[index]
-        defer { oracle.occurrences[index] = occurrence }
-        if process.active || hasPressure(occurrence) {
-            occurrence.gapStartMs = nil
-            occurrence.gapExemption = nil
+        // The common case, pressure held (or Ember active), clears the gap in place (issue 20: the
+        // occurrence was copied out and written back after every event; `hasPressure` reads only
+        // its ID).
+        if process.active || hasPressure(occurrenceID: oracle.occurrences[index].id) {
+            if oracle.occurrences[index].gapStartMs != nil { oracle.occurrences[index].gapStartMs = nil }
+            if oracle.occurrences[index].gapExemption != nil { oracle.occurrences[index].gapExemption = nil }
             return
         }
+        var occurrence = oracle.occurrences[index]
+        defer { oracle.occurrences[index] = occurrence }
         if let exemption = currentExemption(for: occurrence) {
             if occurrence.gapExemption != exemption { countExemption(exemption) }
             // The inexact delivery's window ends without an event of its own: check then.
@@ -288,14 +296,20 @@ extension World {
     func checkNoResurrection() {
         // Only a ring bound to a closed occurrence whose first execution after the closure is
         // more than T_OP ago can violate: without one, no ring needs looking at.
-        let bound = setup.transitionBoundMs
-        guard oracle.occurrences.contains(where: { !$0.live && $0.firstExecutionAfterCloseMs.map { nowMs > $0 + bound } == true })
-        else { return }
+        // Issue 20: those occurrences found once, by index, each read in place (a search per ring
+        // copied whole occurrences); occurrence IDs are unique, so a ring's binding names one.
+        let bound = setup.transitionBoundMs, now = nowMs
+        let closed: [Int] = oracle.occurrences.withUnsafeBufferPointer { occurrences in
+            occurrences.indices.filter { index in
+                !occurrences[index].live && occurrences[index].firstExecutionAfterCloseMs.map { now > $0 + bound } == true
+            }
+        }
+        guard !closed.isEmpty else { return }
         for id in groundTruthRings() {
             guard let occurrenceID = oracle.bindings[id],
-                  let occurrence = oracle.occurrences.first(where: { $0.id == occurrenceID }),
-                  !occurrence.live, let firstExecution = occurrence.firstExecutionAfterCloseMs,
-                  nowMs > firstExecution + setup.transitionBoundMs else { continue }
+                  let index = closed.first(where: { oracle.occurrences[$0].id == occurrenceID }) else { continue }
+            let occurrence = oracle.occurrences[index]
+            guard let firstExecution = occurrence.firstExecutionAfterCloseMs else { continue }
             let state = isAudible(id) ? "sounding" : "still armed"
             violate("no-resurrection", [], "ring \(id) of the \(occurrence.closeReason) occurrence of \(occurrence.rootID) is \(state) \(HumanText.duration(nowMs - firstExecution)) after the bridge ran")
             return
