@@ -87,7 +87,7 @@ extension BridgeCore {
                 && !(row.inexact == true && now.wallMs - row.fireWallMs < inexactStillDueBoundMs(row)  // still due: re-added (AND-1, AND-3)
                      && !isPlannedInEarlierZone(row)  // unless the zone moved its day (REC-8): not re-added
                      && !isLostInsideAnotherRootsOccurrence(row, cleared: cleared)) else { return false }  // nor a pass-over (OCC-3, AND-15)
-            guard let alarm = document.alarm(row.metadata.alarmID), alarm.enabled, document.root(row.metadata.rootID) != nil,
+            guard let alarm = document.alarm(row.metadata.alarmID), alarm.enabled, document.hasRoot(row.metadata.rootID),
                   !document.occurrences.contains(where: { $0.startedAtMs == row.fireWallMs }) else { return false }
             return true
         }

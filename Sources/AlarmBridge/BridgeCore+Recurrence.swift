@@ -567,8 +567,9 @@ extension BridgeCore {
         guard !appActive || observedRemoval, phase == .ready, let document else { return }
         let seedsWanted = !appActive && flavor == .ios && document.alarms.contains(where: { $0.enabled && !$0.skipDates.isEmpty })
         let dropped = document.dropped ?? []
+        let observed = lastObservedRingIDs.map(RingIDSet.init)  // issue 20: one table, not a scan per wanted ring
         let missing = recurrencePlan(now: now).wanted.contains { ring in
-            let held = document.row(ring.id)?.confirmed == true && lastObservedRingIDs?.contains(ring.id) != false
+            let held = document.row(ring.id)?.confirmed == true && observed?.contains(ring.id) != false
             guard !held, !inFlight.contains(ring.id) else { return false }
             switch ring.metadata.kind {
             case .seed: return seedsWanted

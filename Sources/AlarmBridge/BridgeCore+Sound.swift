@@ -179,7 +179,7 @@ extension BridgeCore {
             out.append(.reply(.audibleAlarmIDs(document?.audibleAlarmIDs ?? [])))
         case .recordAudibleAlarm(let alarmID):
             // SND-14: JS records the alarm the app was opened from; ID-10: only root IDs.
-            let known = document?.root(alarmID) != nil || document?.rings.contains { $0.metadata.rootID == alarmID } == true
+            let known = document?.hasRoot(alarmID) == true || document?.rings.contains { $0.metadata.rootID == alarmID } == true
             if known { recordAudible(rootID: alarmID) }
             out.append(.reply(.audibleAlarmRecorded(known)))
         case .resetAudibleAlarmCount:

@@ -295,6 +295,12 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
         return nil
     }
 
+    /// Whether ``root(_:)`` finds a root, without building it.
+    public func hasRoot(_ rootID: String) -> Bool {
+        let alarms = storage.value.alarms
+        return alarms.indices.contains { rootID.hasPrefix(alarms[$0].id) && alarms[$0].hasRoot(withID: rootID) }
+    }
+
     mutating func upsert(_ row: RingRow) {
         if let index = rings.firstIndex(where: { $0.id == row.id }) {
             rings[index] = row

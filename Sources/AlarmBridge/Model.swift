@@ -161,6 +161,15 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
     /// The first of ``roots`` whose ID is `rootID`, nil when none is; only that root is built
     /// (issue 20: a look-up by ID built every root, title and skip dates included). IDs compare
     /// as `roots` would compare them (`String` equality).
+    /// Whether ``roots`` holds a root with ID `rootID`, without building it (issue 20: the
+    /// receipt check after every step asks only this).
+    public func hasRoot(withID rootID: String) -> Bool {
+        switch repeats {
+        case .once: return rootID == id
+        case .weekly(let days): return weekday(ofRootID: rootID, days: days) != nil
+        }
+    }
+
     public func root(withID rootID: String) -> Root? {
         switch repeats {
         case .once:

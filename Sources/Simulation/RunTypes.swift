@@ -385,8 +385,9 @@ public struct RunOptions: Sendable {
     public static let fuzzTraceRingCapacity = 400
     /// False to count trace events without building, keeping or hashing them
     /// (``Trace/countingOnly()``): the run's verdict, exemptions and coverage are the same, and
-    /// ``RunResult/traceHashHex`` is empty. A fuzz campaign's seeds run so (issue 20: the trace
-    /// text was about a tenth of a seed's CPU); a failing seed is re-run recording for its report.
+    /// ``RunResult/traceHashHex`` is empty, and so are ``RunResult/parameters`` (the seed's
+    /// printed parameters). A fuzz campaign's seeds run so (issue 20: the trace text was about a
+    /// tenth of a seed's CPU); a failing seed is re-run recording for its report.
     public var recordsTrace = true
     public var limits: RunLimits
     /// Run the liveness phase after the seeded safety phase (issue 7, invariant 46 `convergence`):

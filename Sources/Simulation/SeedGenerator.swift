@@ -14,8 +14,11 @@ public enum SeedGenerator {
     /// - Parameter faults: The fault profile and forced kinds (`--profile`, `--faults`); the
     ///   default is the swarm profile. Each kind draws from its own streams (FaultCatalog.swift),
     ///   so the selection changes only what the kinds it switches inject.
-    public static func setup(platform: PlatformFlavor, seed: UInt64, faults: FaultSelection = .swarm) -> (DeviceSetup, [RunParameter]) {
-        let generated = generate(platform: platform, seed: seed, selection: faults)
+    /// - Parameter describing: false to leave the parameters empty (a campaign's seeds, which
+    ///   never print them: issue 20); the setup is the same either way.
+    public static func setup(platform: PlatformFlavor, seed: UInt64, faults: FaultSelection = .swarm,
+                             describing: Bool = true) -> (DeviceSetup, [RunParameter]) {
+        let generated = generate(platform: platform, seed: seed, selection: faults, describing: describing)
         return (generated.setup, generated.parameters)
     }
 
@@ -28,7 +31,7 @@ public enum SeedGenerator {
         var taggedPlan: [TaggedAction]
     }
 
-    static func generate(platform: PlatformFlavor, seed: UInt64, selection: FaultSelection) -> Generated {
+    static func generate(platform: PlatformFlavor, seed: UInt64, selection: FaultSelection, describing: Bool = true) -> Generated {
         let streams = RandomStreams(seed: seed)
         let start = drawStart(platform: platform, selection: selection, streams: streams)
         let calendar = start.calendar
@@ -73,7 +76,7 @@ public enum SeedGenerator {
         var livenessRNG = streams.stream("setup.liveness")
         setup.liveness = LivenessSetup.draw(&livenessRNG)
         let walkAlarms = alarms.filter(\.challenge.isWalk).map(\.id)
-        let parameters = describeParameters(setup, walkAlarms: walkAlarms, selection: selection, faults: faults)
+        let parameters = describing ? describeParameters(setup, walkAlarms: walkAlarms, selection: selection, faults: faults) : []
         return Generated(setup: setup, parameters: parameters, faults: faults, taggedPlan: taggedPlan)
     }
 

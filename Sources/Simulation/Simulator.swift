@@ -12,11 +12,13 @@ public enum Simulator {
 
     /// The setup `run(_:)` runs for `options`: the seed's world drawn with `options.faults`, and
     /// the liveness phase switched on or off by `options.liveness` (its bounds printed with the
-    /// parameters). The shrinker starts from the same setup.
+    /// parameters; no parameters when `options.recordsTrace` is false). The shrinker starts from
+    /// the same setup.
     public static func runSetup(_ options: RunOptions) -> (DeviceSetup, [RunParameter]) {
-        var (setup, parameters) = SeedGenerator.setup(platform: options.platform, seed: options.seed, faults: options.faults)
+        var (setup, parameters) = SeedGenerator.setup(platform: options.platform, seed: options.seed, faults: options.faults,
+                                                      describing: options.recordsTrace)
         setup.liveness.enabled = options.liveness
-        parameters += setup.liveness.parameters(boundaryWallMs: setup.startWallMs + setup.durationMs)
+        if options.recordsTrace { parameters += setup.liveness.parameters(boundaryWallMs: setup.startWallMs + setup.durationMs) }
         return (setup, parameters)
     }
 

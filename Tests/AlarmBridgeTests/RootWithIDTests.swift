@@ -27,14 +27,23 @@ struct RootWithIDTests {
         return ids
     }
 
-    @Test("root(withID:) equals roots.first { $0.id == rootID } for every alarm and candidate ID")
+    @Test("root(withID:) equals roots.first { $0.id == rootID }, and hasRoot its being found, for every alarm and candidate ID")
     func matchesRoots() {
         var mismatches: [String] = []
         for alarm in Self.alarms() {
             let roots = alarm.roots
-            for rootID in Self.candidateIDs() where alarm.root(withID: rootID) != roots.first(where: { $0.id == rootID }) {
-                mismatches.append("\(alarm.id) / \(rootID)")
+            for rootID in Self.candidateIDs() {
+                let scanned = roots.first(where: { $0.id == rootID })
+                if alarm.root(withID: rootID) != scanned || alarm.hasRoot(withID: rootID) != (scanned != nil) {
+                    mismatches.append("\(alarm.id) / \(rootID)")
+                }
             }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
+        var document = BridgeDocument()
+        document.alarms = Self.alarms()
+        for rootID in Self.candidateIDs() where document.hasRoot(rootID) != (document.root(rootID) != nil) {
+            mismatches.append("document / \(rootID)")
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
         // The Unicode case is live: the other spelling of é finds the root (String equality canonicalises).

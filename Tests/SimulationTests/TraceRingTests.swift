@@ -65,6 +65,7 @@ struct TraceRingTests {
         #expect(counted.virtualDurationMs == recorded.virtualDurationMs)
         #expect(!counted.trace.isRecording && counted.trace.events.isEmpty && counted.traceHashHex.isEmpty)
         #expect(recorded.trace.isRecording && recorded.traceHashHex.count == 16)
+        #expect(counted.parameters.isEmpty && !recorded.parameters.isEmpty, "a counting run prints no parameters")
         if !defects.isEmpty {
             #expect(counted.firstViolation != nil, "the defect seed is expected to fail, so the violation comparison means something")
         }
