@@ -80,13 +80,20 @@ extension BridgeCore {
     /// the newer save's resolution (SCH-21).
     mutating func retireSupersededRings(_ save: inout PendingSave, newDefinition alarm: LogicalAlarm, now: BridgeInstants,
                                         into out: inout [BridgeCommand]) {
-        let lookups = planLookups()
-        let wanted = alarm.enabled ? alarm.roots.compactMap { primaryRequest(for: $0, alarmID: alarm.id, now: now, lookups: lookups)?.id } : []
+        // The wanted primaries are planned only for a ring that could be retired, and before the
+        // first retirement changes the document (issue 20: every completion of a save planned
+        // them; the tests are pure, so their order does not change the answer).
+        var wanted: [AlarmUUID]?
         let previousIDs = save.previousRows.map(\.id)
         var retired: [AlarmUUID] = []
-        for id in save.touched where !previousIDs.contains(id) && !wanted.contains(id) && !inFlight.contains(id) && !alerting.contains(id) {
+        for id in save.touched where !previousIDs.contains(id) && !inFlight.contains(id) && !alerting.contains(id) {
             guard let row = document?.row(id), row.metadata.kind == .primary, row.confirmed, !row.delivered,
                   !row.isPast(at: now.wallMs), row.fireWallMs > now.wallMs else { continue }
+            if wanted == nil {
+                let lookups = planLookups()
+                wanted = alarm.enabled ? alarm.roots.compactMap { primaryRequest(for: $0, alarmID: alarm.id, now: now, lookups: lookups)?.id } : []
+            }
+            if wanted?.contains(id) == true { continue }
             out.append(.cancel(id, origin: .directSave))
             mutate { $0.removeRow(id) }
             retired.append(id)

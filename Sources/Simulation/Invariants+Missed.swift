@@ -176,7 +176,7 @@ extension World {
     /// locked boot, the user disabled a1 at 13:02 before any later process ran, and the 13:40
     /// launch was held to a record of a disabled alarm).
     func rootEnabled(_ rootID: String) -> Bool {
-        alarms.contains { $0.enabled && $0.roots.contains { $0.id == rootID } }
+        alarms.contains { $0.enabled && $0.hasRoot(withID: rootID) }  // issue 20: no root built
     }
 
     /// A day the launch added back (`addedBack`) whose copy then left the platform undelivered

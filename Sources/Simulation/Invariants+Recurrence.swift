@@ -18,7 +18,8 @@ extension World {
         let kept = includingKept ? jsSaves.keptPrevious.reversed().filter { $0.id == metadata.alarmID } : []
         let definitions = [jsSaves.pending.first { $0.id == metadata.alarmID }, alarms.first { $0.id == metadata.alarmID }]
             + kept.map(Optional.some)
-        return definitions.compactMap { $0?.roots.first { $0.id == metadata.rootID && $0.weekday != nil } }
+        // Each definition's root by ID (issue 20: `roots` built every root's ID to find one).
+        return definitions.compactMap { $0?.root(withID: metadata.rootID) }.filter { $0.weekday != nil }
     }
 
     /// True while `id` belongs to the schedule a save in progress (or one interrupted by process
