@@ -356,12 +356,14 @@ extension BridgeCore {
 
     /// Pending rings (any kind) due within W_STEP from now, in due order.
     func ringsDueWithinStepWindow(now: BridgeInstants) -> [RingRow] {
-        // The cheap time test first, the scan of `inFlight` last (issue 20).
-        let window = configuration.recentStepWindowMs
-        return (document?.rings ?? []).filter { row in
-            row.fireWallMs > now.wallMs && row.fireWallMs - now.wallMs <= window
-                && !row.delivered && (row.confirmed || inFlight.contains(row.id))
-        }.sorted { ($0.fireWallMs, $0.id) < ($1.fireWallMs, $1.id) }
+        (document?.rings ?? []).filter { isDueWithinStepWindow($0, now: now) }.sorted { ($0.fireWallMs, $0.id) < ($1.fireWallMs, $1.id) }
+    }
+
+    /// Whether `row` is one of ``ringsDueWithinStepWindow(now:)``: the cheap time test first, the
+    /// scan of `inFlight` last (issue 20).
+    func isDueWithinStepWindow(_ row: RingRow, now: BridgeInstants) -> Bool {
+        row.fireWallMs > now.wallMs && row.fireWallMs - now.wallMs <= configuration.recentStepWindowMs
+            && !row.delivered && (row.confirmed || inFlight.contains(row.id))
     }
 
     /// True when a step was counted within W_STEP of now, in this boot (AND-17, FG-6).
@@ -373,7 +375,8 @@ extension BridgeCore {
     /// AND-16: the listener is registered while a ring is due within W_STEP or an occurrence is
     /// live (its retries are due within 10 s), and a timer arms it W_STEP before the next ring.
     mutating func maintainStepTracking(now: BridgeInstants, into out: inout [BridgeCommand]) {
-        let wanted = !ringsDueWithinStepWindow(now: now).isEmpty || document?.liveOccurrence != nil
+        // Whether any ring is due, without building and sorting the list (issue 20).
+        let wanted = (document?.rings ?? []).contains { isDueWithinStepWindow($0, now: now) } || document?.liveOccurrence != nil
         if wanted != android.stepTracking {
             android.stepTracking = wanted
             android.lastStepCount = nil  // a registration reports a fresh baseline

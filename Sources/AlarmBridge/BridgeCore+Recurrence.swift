@@ -378,6 +378,9 @@ extension BridgeCore {
     /// rings first, earliest fire time first, seeds only after them. Known defect
     /// `seed-before-primary`: seeds first.
     func orderedForCapacity(_ desired: [RingRequest]) -> [RingRequest] {
+        // Without seeds (Android, and iOS with no skip date) either order is `desired` itself
+        // (issue 20: the two filters copied every request).
+        guard desired.contains(where: { $0.metadata.kind == .seed }) else { return desired }
         let seeds = desired.filter { $0.metadata.kind == .seed }
         let others = desired.filter { $0.metadata.kind != .seed }
         return defects.seedBeforePrimary ? seeds + others : others + seeds

@@ -746,6 +746,12 @@ extension Array where Element == RingRequest {
     /// order (both are the standard library's stable sort with one comparator), but the sort
     /// moves indices, not 170-byte requests (issue 20: every plan and every sync sorts).
     func sortedByFireTime() -> [RingRequest] {
+        // Already strictly in order (a plan's rings often are): the sorted array is this one,
+        // shared instead of copied request by request (issue 20). Ties keep the sort below.
+        let inOrder = withUnsafeBufferPointer { requests in
+            requests.indices.dropFirst().allSatisfy { (requests[$0 - 1].fireWallMs, requests[$0 - 1].id) < (requests[$0].fireWallMs, requests[$0].id) }
+        }
+        if inOrder { return self }
         let order = indices.sorted { (self[$0].fireWallMs, self[$0].id) < (self[$1].fireWallMs, self[$1].id) }
         return order.map { self[$0] }
     }
