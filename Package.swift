@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "AlarmSimTesting", dependencies: ["AlarmSimHarness"]),
 
         .testTarget(name: "SimKernelTests", dependencies: ["SimKernel"]),
-        .testTarget(name: "AlarmBridgeTests", dependencies: ["AlarmBridge"]),
+        .testTarget(name: "AlarmBridgeTests", dependencies: ["AlarmBridge", "SimKernel"]),
         .testTarget(name: "IOSModelTests", dependencies: ["IOSModel", "SimKernel", "AlarmBridge"]),
         .testTarget(name: "AndroidModelTests", dependencies: ["AndroidModel", "SimKernel", "AlarmBridge"]),
         .testTarget(name: "SimulationTests", dependencies: ["Simulation", "Scenario", "AlarmBridge"]),

@@ -1,4 +1,5 @@
 @testable import AlarmBridge
+import SimKernel
 import Testing
 
 /// `RingIDTable`, `RingIDSet` and `RingsByID` (issue 20: open addressing instead of SipHash)
@@ -6,16 +7,11 @@ import Testing
 /// patterned IDs (legacy ones may be any 128 bits) and absent IDs included.
 @Suite("Ring ID tables answer as a scan does")
 struct RingIDTableTests {
-    /// SplitMix64 (a test-local generator: this target depends on AlarmBridge only).
+    /// SimKernel's SplitMix64, with a bounded draw.
     struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var base: SplitMix64
+        init(state: UInt64) { base = SplitMix64(seed: state) }
+        mutating func next() -> UInt64 { base.next() }
         mutating func uniform(below bound: UInt64) -> UInt64 { next() % bound }
     }
 
