@@ -53,6 +53,20 @@ public struct AlarmUUID: Sendable, Hashable, Comparable, Codable, CustomStringCo
         hasher.combine(low)
     }
 
+    /// What `Set` and `Dictionary` hash an ID by: its own bits and the table's seed through
+    /// SplitMix64's finaliser (Steele, Lea, Flood 2014), every output bit depending on every
+    /// input bit, instead of SipHash over 16 bytes (issue 20: the oracle looks ring IDs up in
+    /// its bindings after every event). Stable within a process, like the standard hash; the
+    /// simulator never lets a table's order reach behaviour or output, so no trace changes.
+    /// (`Hashable`'s `_rawHashValue(seed:)` requirement, which the standard integer types also
+    /// implement; a composite key that contains an ID still hashes it through `hash(into:)`.)
+    public func _rawHashValue(seed: Int) -> Int {
+        var mixed = (high &* 0x9E37_79B9_7F4A_7C15) ^ low ^ UInt64(truncatingIfNeeded: seed)
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int(truncatingIfNeeded: mixed ^ (mixed >> 31))
+    }
+
     /// Parses the canonical `8-4-4-4-12` hexadecimal form, in either case.
     ///
     /// - Parameter string: For example `"6ba7b810-9dad-11d1-80b4-00c04fd430c8"`.

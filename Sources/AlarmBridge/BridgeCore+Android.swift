@@ -376,7 +376,7 @@ extension BridgeCore {
     /// live (its retries are due within 10 s), and a timer arms it W_STEP before the next ring.
     mutating func maintainStepTracking(now: BridgeInstants, into out: inout [BridgeCommand]) {
         // Whether any ring is due, without building and sorting the list (issue 20).
-        let wanted = (document?.rings ?? []).contains { isDueWithinStepWindow($0, now: now) } || document?.liveOccurrence != nil
+        let wanted = (document?.rings ?? []).contains { isDueWithinStepWindow($0, now: now) } || document?.hasLiveOccurrence == true
         if wanted != android.stepTracking {
             android.stepTracking = wanted
             android.lastStepCount = nil  // a registration reports a fresh baseline

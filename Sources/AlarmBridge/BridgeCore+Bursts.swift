@@ -40,7 +40,7 @@ extension BridgeCore {
             out.append(.note("burst for \(rootID) refused: burst \(alive.id) is still alive (FG-17, FG-18)"))
             return nil
         }
-        guard document?.liveOccurrence != nil else {
+        guard document?.hasLiveOccurrence == true else {
             // A wake-check burst belongs to a live wake occurrence; it would end at once.
             out.append(.note("burst for \(rootID) refused: no live occurrence"))
             return nil
@@ -90,7 +90,7 @@ extension BridgeCore {
     mutating func endBurstIfOrphaned(into out: inout [BridgeCommand]) {
         guard foregroundBurst != nil else { return }
         if !appActive { stopForegroundBurst(reason: "the app left the foreground (FG-16)", into: &out) }
-        else if document?.liveOccurrence == nil { stopForegroundBurst(reason: "no live occurrence", into: &out) }
+        else if document?.hasLiveOccurrence != true { stopForegroundBurst(reason: "no live occurrence", into: &out) }
     }
 
     /// FG-14: (re)arms the watchdog 45 s from now while the challenge is visible.
@@ -110,7 +110,7 @@ extension BridgeCore {
 
     /// FG-14: a real challenge interaction restarts the watchdog (INACT-4's validated interaction).
     mutating func challengeInteraction(now: BridgeInstants, into out: inout [BridgeCommand]) {
-        guard challengeVisible, appActive, document?.liveOccurrence != nil else { return }
+        guard challengeVisible, appActive, document?.hasLiveOccurrence == true else { return }
         armChallengeWatchdog(into: &out)
         watchdogDueMonotonicMs = now.monotonicMs + configuration.challengeWatchdogMs
     }

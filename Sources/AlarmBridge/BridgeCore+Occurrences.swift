@@ -612,7 +612,7 @@ extension BridgeCore {
         // INACT-21: a delivery observed late may already be past its deadline: it opens, is
         // journalled as a miss, and closes at once instead of ringing on.
         expireIfDue(now: now, into: &out)
-        guard document?.liveOccurrence != nil else { return false }
+        guard document?.hasLiveOccurrence == true else { return false }
         armExpiryTimer(now: now, into: &out)
         return true
     }
@@ -899,7 +899,7 @@ extension BridgeCore {
     /// - Parameter known: the ring's row as it was when the Stop reached the app, for a row the
     ///   bridge has dropped since (``creditStopOfRetiredRing(_:rows:now:into:)``).
     mutating func credit(_ id: AlarmUUID, known: RingRow? = nil, now: BridgeInstants, into out: inout [BridgeCommand]) {
-        if defects.dismissalRevivesExpired, document?.liveOccurrence == nil, let row = document?.row(id),
+        if defects.dismissalRevivesExpired, document?.hasLiveOccurrence != true, let row = document?.row(id),
            let token = row.metadata.token ?? document?.occurrences.last(where: { $0.rootID == row.metadata.rootID })?.token,
            let closed = document?.occurrence(token: token), closed.state == .expired {
             // Known defect (issue 5): the dismissal of a ring of an expired occurrence revives it.

@@ -64,6 +64,7 @@ extension BridgeCore {
         let held = inventory.map(\.id)
         let wanted = desiredRings(now: now).filter { $0.metadata.kind == .primary }
         var roots: [ScheduledRootRow] = []
+        roots.reserveCapacity(document.alarms.count * 7)  // at most seven roots an alarm
         for alarm in document.alarms {
             for root in alarm.roots {
                 // The root's soonest configured primary (a skip-date root may want several).
@@ -79,6 +80,7 @@ extension BridgeCore {
             }
         }
         var rings: [ScheduledRingRow] = []
+        rings.reserveCapacity(inventory.count)
         for alarm in inventory.sorted(by: { $0.id < $1.id }) {
             guard let row = document.row(alarm.id) else { continue }  // SCH-15: both sides confirm it
             rings.append(ScheduledRingRow(ringID: alarm.id, rootID: row.metadata.rootID, kind: row.metadata.kind,

@@ -45,10 +45,29 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// The fields, in one copy-on-write box (issue 20; ``CopyOnWrite``).
     private var storage: CopyOnWrite<Fields>
 
+    /// The index in `occurrences` of the last live record (OCC-1: at most one is live), nil when
+    /// none is: found again after every change of `occurrences`, so ``liveOccurrence`` does not
+    /// scan the whole history (issue 20: the bridge and the checks ask several times an event,
+    /// and most of the time nothing is live). Derived, so neither encoded nor compared.
+    private var liveIndex: Int?
+
     public init() { storage = CopyOnWrite(Fields()) }
 
     public init(from decoder: any Decoder) throws {
         storage = CopyOnWrite(try Fields(from: decoder))
+        liveIndex = Self.lastLiveIndex(storage.value.occurrences)
+    }
+
+    /// The index of the last live record of `occurrences`, read in place.
+    private static func lastLiveIndex(_ occurrences: [OccurrenceRecord]) -> Int? {
+        occurrences.withUnsafeBufferPointer { records in
+            var index = records.endIndex
+            while index > records.startIndex {
+                index -= 1
+                if records[index].state == .live { return index }
+            }
+            return nil
+        }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -76,7 +95,10 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// Occurrence records, newest last; bounded (`occurrenceHistoryMax`).
     public var occurrences: [OccurrenceRecord] {
         _read { yield storage.value.occurrences }
-        _modify { yield &storage.value.occurrences }
+        _modify {
+            defer { liveIndex = Self.lastLiveIndex(storage.value.occurrences) }  // also when the change throws
+            yield &storage.value.occurrences
+        }
     }
     /// Inactivity miss receipts, kept until acknowledged (INACT-18, API-20).
     public var missReceipts: [MissReceipt] {
@@ -236,18 +258,16 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     }
 
 
-    /// The live occurrence, if any. At most one exists (OCC-1).
-    /// The scans here read each element's field in place: `first(where:)` and `last(where:)`
-    /// copied every record they passed (issue 20: the checks ask after every event).
+    /// The live occurrence, if any. At most one exists (OCC-1); if several were, the last.
     public var liveOccurrence: OccurrenceRecord? {
-        let occurrences = storage.value.occurrences
-        var index = occurrences.endIndex
-        while index > occurrences.startIndex {
-            index -= 1
-            if occurrences[index].state == .live { return occurrences[index] }
-        }
-        return nil
+        liveIndex.map { storage.value.occurrences[$0] }
     }
+
+    /// Whether an occurrence is live, without copying it out (``liveOccurrence``).
+    public var hasLiveOccurrence: Bool { liveIndex != nil }
+
+    /// The scans below read each element's field in place: `first(where:)` and `last(where:)`
+    /// copied every record they passed (issue 20: the checks ask after every event).
 
     /// The first row with ring ID `id`, as `rings.first { $0.id == id }` finds it. `rings` is
     /// kept sorted by ID (``upsert(_:)``), so a binary search finds a present row in O(log n)

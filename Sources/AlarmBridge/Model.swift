@@ -6,6 +6,19 @@ public enum Weekday: Int, Codable, Sendable, CaseIterable, Comparable, CustomStr
 
     public static func < (lhs: Weekday, rhs: Weekday) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// The end of a weekly root's ID, `.mon` (``LogicalAlarm/rootID(on:)``).
+    var rootIDSuffix: String {
+        switch self {
+        case .sunday: return ".sun"
+        case .monday: return ".mon"
+        case .tuesday: return ".tue"
+        case .wednesday: return ".wed"
+        case .thursday: return ".thu"
+        case .friday: return ".fri"
+        case .saturday: return ".sat"
+        }
+    }
+
     /// Three-letter lowercase name (`mon`), as scenario files and root IDs spell it.
     public var description: String {
         switch self {
@@ -158,9 +171,6 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
         return copy
     }
 
-    /// The first of ``roots`` whose ID is `rootID`, nil when none is; only that root is built
-    /// (issue 20: a look-up by ID built every root, title and skip dates included). IDs compare
-    /// as `roots` would compare them (`String` equality).
     /// Whether ``roots`` holds a root with ID `rootID`, without building it (issue 20: the
     /// receipt check after every step asks only this).
     public func hasRoot(withID rootID: String) -> Bool {
@@ -170,13 +180,16 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
         }
     }
 
+    /// The first of ``roots`` whose ID is `rootID`, nil when none is; only that root is built
+    /// (issue 20: a look-up by ID built every root, title and skip dates included). IDs compare
+    /// as `roots` would compare them (`String` equality).
     public func root(withID rootID: String) -> Root? {
         switch repeats {
         case .once:
             return rootID == id ? roots[0] : nil
         case .weekly(let days):
             guard let day = weekday(ofRootID: rootID, days: days) else { return nil }
-            return Root(id: "\(id).\(day)", alarmID: id, hour: hour, minute: minute, weekday: day,
+            return Root(id: self.rootID(on: day), alarmID: id, hour: hour, minute: minute, weekday: day,
                         onceFireWallMs: nil, policy: policy, title: title, skipDates: skipDates)
         }
     }
@@ -192,8 +205,17 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
         }
         guard rootBytes.count == idBytes.count + 4, rootBytes.starts(with: idBytes) else { return nil }
         let suffix = rootBytes.dropFirst(idBytes.count)  // ".mon"
-        guard suffix.first == UInt8(ascii: ".") else { return nil }
-        return days.sorted().first { suffix.dropFirst().elementsEqual($0.description.utf8) }
+        // Each weekday has its own suffix, so at most one day matches, whatever the days' order.
+        guard let day = Weekday.allCases.first(where: { suffix.elementsEqual($0.rootIDSuffix.utf8) }) else { return nil }
+        return days.contains(day) ? day : nil
+    }
+
+    /// The ID of this alarm's weekly root on `day`, `"\(id).\(day)"` (ID-1), built by one append
+    /// (issue 20: an interpolation appended three times; roots are built at every sync).
+    public func rootID(on day: Weekday) -> String {
+        var rootID = id
+        rootID.append(day.rootIDSuffix)
+        return rootID
     }
 
     public var roots: [Root] {
@@ -203,7 +225,7 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
                          onceFireWallMs: fireWallMs, policy: policy, title: title)]
         case .weekly(let days):
             return days.sorted().map { day in
-                Root(id: "\(id).\(day)", alarmID: id, hour: hour, minute: minute, weekday: day,
+                Root(id: rootID(on: day), alarmID: id, hour: hour, minute: minute, weekday: day,
                      onceFireWallMs: nil, policy: policy, title: title, skipDates: skipDates)
             }
         }

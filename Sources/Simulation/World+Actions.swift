@@ -59,7 +59,7 @@ extension World {
             guard process.running, process.active, let live = process.document?.liveOccurrence else { return }
             step(.api(.completeChallenge(rootID: live.rootID, occurrenceToken: live.token)))
         case .userSnooze(let delayMs, let doubleTap):
-            guard process.running, process.active, process.document?.liveOccurrence != nil else {
+            guard process.running, process.active, process.document?.hasLiveOccurrence == true else {
                 record("plan", "ignored", [TraceField("why", "snooze needs the app in the foreground with a live occurrence")])
                 return
             }
@@ -143,7 +143,7 @@ extension World {
     func performAppAction(_ action: PlanAction) {
         switch action {
         case .appShowChallenge:
-            guard process.running, process.active, process.document?.liveOccurrence != nil else { return }
+            guard process.running, process.active, process.document?.hasLiveOccurrence == true else { return }
             process.challengeShown = true
             process.jsStalled = setup.jsStallOneIn > 0 && jsRNG.uniform(below: UInt64(setup.jsStallOneIn)) == 0
             sendForegroundContext()
@@ -306,7 +306,7 @@ extension World {
     /// leaves the foreground or the process dies.
     func sendForegroundContext() {
         guard process.running, process.active, process.challengeShown else { return }
-        let live = process.document?.liveOccurrence != nil
+        let live = process.document?.hasLiveOccurrence == true
         if live { noteChallengeRendered() }
         step(.api(.setForegroundAlarmContext(ForegroundAlarmContext(appActive: true, wakeSessionEstablished: live,
                                                                    challengeScreenVisible: live, onChallengeScreen: false))))

@@ -952,7 +952,9 @@ final class World {
         guard var bridge = process.bridge else { return }
         let wasReady = bridge.isAcceptingInputs
         let documentBefore = process.document  // the didSet cache of `bridge.document`
-        let unexecutedClosures = oracle.occurrences.filter { $0.firstExecutionAfterCloseMs == nil }.map(\.id)
+        // Only a seed that kills processes mid-close reads these (``deathMidCloseCut(before:after:commands:)``).
+        let unexecutedClosures = setup.deathMidCloseRate == nil ? []
+            : oracle.occurrences.filter { $0.firstExecutionAfterCloseMs == nil }.map(\.id)
         stepInput = input
         defer { stepInput = nil; checkHonestAudibleRecord() }
         noteStopArrival(input)  // OCC-6: the Stop's instant, before the bridge looks first
@@ -960,7 +962,9 @@ final class World {
             refusedSchedules.append(id)
             if refusedSchedules.count > 64 { refusedSchedules.removeFirst() }
         }
-        let alertingBefore = ios.map { daemon in daemon.alarms.matching(state: .alerting).map { daemon.alarms[$0].id } } ?? []  // adoptStaleZoneReading
+        // adoptStaleZoneReading's, which reads them only after a zone change (a device event, never a step's).
+        let alertingBefore = calendarBeforeZoneChange == nil ? []
+            : ios.map { daemon in daemon.alarms.matching(state: .alerting).map { daemon.alarms[$0].id } } ?? []
         noteDroppedRequestExposure(input, ready: wasReady)  // issue 18
         // The step's copy becomes the only reference to the bridge's box while it handles the
         // input, so the existential is mutated in place, never copied (issue 19: the port costs
@@ -1309,7 +1313,7 @@ final class World {
         switch input {
         case .api(.completeChallenge(let rootID, let token)) where persisted.occurrence(token: token)?.state == .completed:
             oracleCompleted(rootID: rootID)
-        case .api(.abandonWakeOccurrence) where persisted.liveOccurrence == nil:
+        case .api(.abandonWakeOccurrence) where !persisted.hasLiveOccurrence:
             oracleClose(index, reason: "abandoned")
         default:
             break
