@@ -11,45 +11,46 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// Every stored field of the document, in its JSON order: the synthesized `Codable` of this
     /// struct is the document's format (field names, order, `encodeIfPresent` for the optional
     /// ones), exactly as when they were the document's own stored properties.
+    @usableFromInline
     struct Fields: Codable, Sendable, Equatable {
-        var schemaVersion: Int = BridgeDocument.currentSchemaVersion
-        var alarms: [LogicalAlarm] = []
-        var rings: [RingRow] = []
-        var occurrences: [OccurrenceRecord] = []
-        var missReceipts: [MissReceipt] = []
-        var actions: [ActionRecord] = []
-        var serial: UInt64 = 0
-        var droppedCount: Int = 0
-        var dropped: [DroppedRing]?
-        var zoneIdentifier: String?
-        var zoneAdoptedAtMs: Int64?
-        var previousZoneIdentifier: String?
-        var clockReferenceWallMs: Int64?
-        var clockReferenceMonotonicMs: Int64?
-        var clockReferenceBootCount: Int?
-        var staleChallengeVisible: Bool?
-        var walk: WalkRecord?
-        var diagnostics: [DiagnosticEntry]?
-        var passOverQueue: [QueuedPassOver]?
-        var audibleAlarmIDs: [String]?
-        var missedRingIDs: [AlarmUUID]?
-        var refusedRows: [RingRow]?
-        var passedOverRingTimes: [PassedOverRingTime]?
-        var datedSetBack: DatedSetBack?
-        var forwardJump: ForwardJump?
-        var snoozeRebaseOwed: RingRow?
-        var unheldRingIDs: [AlarmUUID]?
-        var cancelledInFlight: [RingRow]?
+        @usableFromInline var schemaVersion: Int = BridgeDocument.currentSchemaVersion
+        @usableFromInline var alarms: [LogicalAlarm] = []
+        @usableFromInline var rings: [RingRow] = []
+        @usableFromInline var occurrences: [OccurrenceRecord] = []
+        @usableFromInline var missReceipts: [MissReceipt] = []
+        @usableFromInline var actions: [ActionRecord] = []
+        @usableFromInline var serial: UInt64 = 0
+        @usableFromInline var droppedCount: Int = 0
+        @usableFromInline var dropped: [DroppedRing]?
+        @usableFromInline var zoneIdentifier: String?
+        @usableFromInline var zoneAdoptedAtMs: Int64?
+        @usableFromInline var previousZoneIdentifier: String?
+        @usableFromInline var clockReferenceWallMs: Int64?
+        @usableFromInline var clockReferenceMonotonicMs: Int64?
+        @usableFromInline var clockReferenceBootCount: Int?
+        @usableFromInline var staleChallengeVisible: Bool?
+        @usableFromInline var walk: WalkRecord?
+        @usableFromInline var diagnostics: [DiagnosticEntry]?
+        @usableFromInline var passOverQueue: [QueuedPassOver]?
+        @usableFromInline var audibleAlarmIDs: [String]?
+        @usableFromInline var missedRingIDs: [AlarmUUID]?
+        @usableFromInline var refusedRows: [RingRow]?
+        @usableFromInline var passedOverRingTimes: [PassedOverRingTime]?
+        @usableFromInline var datedSetBack: DatedSetBack?
+        @usableFromInline var forwardJump: ForwardJump?
+        @usableFromInline var snoozeRebaseOwed: RingRow?
+        @usableFromInline var unheldRingIDs: [AlarmUUID]?
+        @usableFromInline var cancelledInFlight: [RingRow]?
     }
 
     /// The fields, in one copy-on-write box (issue 20; ``CopyOnWrite``).
-    private var storage: CopyOnWrite<Fields>
+    @usableFromInline var storage: CopyOnWrite<Fields>
 
     /// The index in `occurrences` of the last live record (OCC-1: at most one is live), nil when
     /// none is: found again after every change of `occurrences`, so ``liveOccurrence`` does not
     /// scan the whole history (issue 20: the bridge and the checks ask several times an event,
     /// and most of the time nothing is live). Derived, so neither encoded nor compared.
-    private var liveIndex: Int?
+    @usableFromInline var liveIndex: Int?
 
     public init() { storage = CopyOnWrite(Fields()) }
 
@@ -59,7 +60,7 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     }
 
     /// The index of the last live record of `occurrences`, read in place.
-    private static func lastLiveIndex(_ occurrences: [OccurrenceRecord]) -> Int? {
+    @usableFromInline static func lastLiveIndex(_ occurrences: [OccurrenceRecord]) -> Int? {
         occurrences.withUnsafeBufferPointer { records in
             var index = records.endIndex
             while index > records.startIndex {
@@ -78,22 +79,22 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
         lhs.storage.sharesStorage(with: rhs.storage) || lhs.storage.value == rhs.storage.value
     }
 
-    public var schemaVersion: Int {
+    @inlinable public var schemaVersion: Int {
         _read { yield storage.value.schemaVersion }
         _modify { yield &storage.value.schemaVersion }
     }
     /// Configured logical alarms, sorted by ID.
-    public var alarms: [LogicalAlarm] {
+    @inlinable public var alarms: [LogicalAlarm] {
         _read { yield storage.value.alarms }
         _modify { yield &storage.value.alarms }
     }
     /// Registry rows: one per ring the bridge published, sorted by ring ID (IOS-14).
-    public var rings: [RingRow] {
+    @inlinable public var rings: [RingRow] {
         _read { yield storage.value.rings }
         _modify { yield &storage.value.rings }
     }
     /// Occurrence records, newest last; bounded (`occurrenceHistoryMax`).
-    public var occurrences: [OccurrenceRecord] {
+    @inlinable public var occurrences: [OccurrenceRecord] {
         _read { yield storage.value.occurrences }
         _modify {
             defer { liveIndex = Self.lastLiveIndex(storage.value.occurrences) }  // also when the change throws
@@ -101,96 +102,96 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
         }
     }
     /// Inactivity miss receipts, kept until acknowledged (INACT-18, API-20).
-    public var missReceipts: [MissReceipt] {
+    @inlinable public var missReceipts: [MissReceipt] {
         _read { yield storage.value.missReceipts }
         _modify { yield &storage.value.missReceipts }
     }
     /// Platform actions (ACT-1), newest last; bounded.
-    public var actions: [ActionRecord] {
+    @inlinable public var actions: [ActionRecord] {
         _read { yield storage.value.actions }
         _modify { yield &storage.value.actions }
     }
     /// Monotone serial for tokens and successor IDs; never reused (ID-7).
-    public var serial: UInt64 {
+    @inlinable public var serial: UInt64 {
         _read { yield storage.value.serial }
         _modify { yield &storage.value.serial }
     }
     /// CAP-9: the number of wanted rings currently not registered because of the N_SKIP bound or
     /// the capacity limit, surfaced to the user. Recomputed from `dropped` (never a running total).
-    public var droppedCount: Int {
+    @inlinable public var droppedCount: Int {
         _read { yield storage.value.droppedCount }
         _modify { yield &storage.value.droppedCount }
     }
     /// CAP-9: the wanted rings `droppedCount` counts, sorted by ring ID; nil in older documents.
-    public var dropped: [DroppedRing]? {
+    @inlinable public var dropped: [DroppedRing]? {
         _read { yield storage.value.dropped }
         _modify { yield &storage.value.dropped }
     }
     /// The device zone the one-shot fire instants were last computed in (REC-8); nil before the
     /// first save that recorded it.
-    public var zoneIdentifier: String? {
+    @inlinable public var zoneIdentifier: String? {
         _read { yield storage.value.zoneIdentifier }
         _modify { yield &storage.value.zoneIdentifier }
     }
     /// When (wall ms) the bridge adopted `zoneIdentifier`: rows published before it were planned
     /// in the previous zone.
-    public var zoneAdoptedAtMs: Int64? {
+    @inlinable public var zoneAdoptedAtMs: Int64? {
         _read { yield storage.value.zoneAdoptedAtMs }
         _modify { yield &storage.value.zoneAdoptedAtMs }
     }
     /// The zone `zoneIdentifier` replaced at `zoneAdoptedAtMs` (REC-8): the frame an alert that
     /// began before that change rang in (ios uniform seed 42727); nil before any change.
-    public var previousZoneIdentifier: String? {
+    @inlinable public var previousZoneIdentifier: String? {
         _read { yield storage.value.previousZoneIdentifier }
         _modify { yield &storage.value.previousZoneIdentifier }
     }
     /// The (wall, monotonic) reading of the step that last wrote the document: a later process of
     /// the same boot compares against it to notice a clock correction made while none ran (REC-9).
-    public var clockReferenceWallMs: Int64? {
+    @inlinable public var clockReferenceWallMs: Int64? {
         _read { yield storage.value.clockReferenceWallMs }
         _modify { yield &storage.value.clockReferenceWallMs }
     }
-    public var clockReferenceMonotonicMs: Int64? {
+    @inlinable public var clockReferenceMonotonicMs: Int64? {
         _read { yield storage.value.clockReferenceMonotonicMs }
         _modify { yield &storage.value.clockReferenceMonotonicMs }
     }
-    public var clockReferenceBootCount: Int? {
+    @inlinable public var clockReferenceBootCount: Int? {
         _read { yield storage.value.clockReferenceBootCount }
         _modify { yield &storage.value.clockReferenceBootCount }
     }
     /// Only with the known defect `stale-challenge-visible-survives-restart`: the rendered-challenge
     /// state, persisted (FG-13 says it must never outlive its process).
-    public var staleChallengeVisible: Bool? {
+    @inlinable public var staleChallengeVisible: Bool? {
         _read { yield storage.value.staleChallengeVisible }
         _modify { yield &storage.value.staleChallengeVisible }
     }
     /// The iOS walk of the live occurrence (WALK-3..26); nil when none. Absent from older documents.
-    public var walk: WalkRecord? {
+    @inlinable public var walk: WalkRecord? {
         _read { yield storage.value.walk }
         _modify { yield &storage.value.walk }
     }
     /// WALK-6: the size-bounded native diagnostics journal, oldest first; nil before the first
     /// entry (and in older documents).
-    public var diagnostics: [DiagnosticEntry]? {
+    @inlinable public var diagnostics: [DiagnosticEntry]? {
         _read { yield storage.value.diagnostics }
         _modify { yield &storage.value.diagnostics }
     }
     /// Android: roots whose time arrived during another root's wake session, each waiting in its
     /// own durable queue with no sound and no challenge until the owner closes (AND-15). nil in
     /// documents written before the queue existed.
-    public var passOverQueue: [QueuedPassOver]? {
+    @inlinable public var passOverQueue: [QueuedPassOver]? {
         _read { yield storage.value.passOverQueue }
         _modify { yield &storage.value.passOverQueue }
     }
     /// SND-13, SND-14, API-5, API-6: root IDs recorded as audible, in recording order; nil in
     /// documents written before audible counting existed (read as empty).
-    public var audibleAlarmIDs: [String]? {
+    @inlinable public var audibleAlarmIDs: [String]? {
         _read { yield storage.value.audibleAlarmIDs }
         _modify { yield &storage.value.audibleAlarmIDs }
     }
     /// Rings already recorded as missed (a `missed` receipt; BridgeCore+Missed.swift), oldest
     /// first and bounded, so an acknowledged record never comes back. nil in older documents.
-    public var missedRingIDs: [AlarmUUID]? {
+    @inlinable public var missedRingIDs: [AlarmUUID]? {
         _read { yield storage.value.missedRingIDs }
         _modify { yield &storage.value.missedRingIDs }
     }
@@ -198,7 +199,7 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// failure other than the capacity limit (CAP-9 surfaces those), kept as the evidence of a ring
     /// time nothing was registered for until it lands or is judged (BridgeCore+Missed.swift);
     /// oldest first, bounded. nil in older documents.
-    public var refusedRows: [RingRow]? {
+    @inlinable public var refusedRows: [RingRow]? {
         _read { yield storage.value.refusedRows }
         _modify { yield &storage.value.refusedRows }
     }
@@ -207,7 +208,7 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// (OCC-20: the same ring time again is that time delivered late). Android: only a missed
     /// ring time that came while another root owned the occurrence (android uniform seed 66428;
     /// `rememberMissedPassOvers`). nil in older documents.
-    public var passedOverRingTimes: [PassedOverRingTime]? {
+    @inlinable public var passedOverRingTimes: [PassedOverRingTime]? {
         _read { yield storage.value.passedOverRingTimes }
         _modify { yield &storage.value.passedOverRingTimes }
     }
@@ -216,7 +217,7 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// held delivery: android uniform seed 12330) and a ring time reached before it in the old
     /// frame (`dated` false: one a launch measured against the saved reference; android uniform
     /// seed 35966). nil when the last correction was not a set-back, and in older documents.
-    public var datedSetBack: DatedSetBack? {
+    @inlinable public var datedSetBack: DatedSetBack? {
         _read { yield storage.value.datedSetBack }
         _modify { yield &storage.value.datedSetBack }
     }
@@ -225,14 +226,14 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// still dates a ring time reached before it and delivered after it (android uniform seed
     /// 36742: a held 05:33 delivery, a +10 min TIME_SET at 05:34, a force-quit, the delivery at
     /// 05:45 to a new process). nil when the last correction was not forward, and in older documents.
-    public var forwardJump: ForwardJump? {
+    @inlinable public var forwardJump: ForwardJump? {
         _read { yield storage.value.forwardJump }
         _modify { yield &storage.value.forwardJump }
     }
     /// Android, SNZ-20, SNZ-21: the rebased snooze row whose re-registration the platform refused,
     /// still owed (`BridgeCore.snoozeRebaseRetry`), so that a process death before the retry does
     /// not leave the snooze ring at its stale time (android uniform seed 9523). nil otherwise.
-    public var snoozeRebaseOwed: RingRow? {
+    @inlinable public var snoozeRebaseOwed: RingRow? {
         _read { yield storage.value.snoozeRebaseOwed }
         _modify { yield &storage.value.snoozeRebaseOwed }
     }
@@ -243,7 +244,7 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// 719 with accepted-request-dropped on: the refused repair was read as "the platform keeps
     /// the previous ring", the process died, and an earlier alarm clock hid the drop from every
     /// later read). Oldest first, bounded. nil otherwise, and in older documents.
-    public var unheldRingIDs: [AlarmUUID]? {
+    @inlinable public var unheldRingIDs: [AlarmUUID]? {
         _read { yield storage.value.unheldRingIDs }
         _modify { yield &storage.value.unheldRingIDs }
     }
@@ -252,19 +253,19 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// schedule land afterwards, unseen if the process dies first (IOS-11), so the ring may still
     /// sound for its occurrence. A later process matches its Stop to that occurrence (OCC-6:
     /// the successor is due 10 s after the Stop; ios swarm seed 11765). nil in older documents.
-    public var cancelledInFlight: [RingRow]? {
+    @inlinable public var cancelledInFlight: [RingRow]? {
         _read { yield storage.value.cancelledInFlight }
         _modify { yield &storage.value.cancelledInFlight }
     }
 
 
     /// The live occurrence, if any. At most one exists (OCC-1); if several were, the last.
-    public var liveOccurrence: OccurrenceRecord? {
+    @inlinable public var liveOccurrence: OccurrenceRecord? {
         liveIndex.map { storage.value.occurrences[$0] }
     }
 
     /// Whether an occurrence is live, without copying it out (``liveOccurrence``).
-    public var hasLiveOccurrence: Bool { liveIndex != nil }
+    @inlinable public var hasLiveOccurrence: Bool { liveIndex != nil }
 
     /// The scans below read each element's field in place: `first(where:)` and `last(where:)`
     /// copied every record they passed (issue 20: the checks ask after every event).
@@ -318,7 +319,7 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
     /// Whether ``root(_:)`` finds a root, without building it.
     public func hasRoot(_ rootID: String) -> Bool {
         let alarms = storage.value.alarms
-        return alarms.indices.contains { rootID.hasPrefix(alarms[$0].id) && alarms[$0].hasRoot(withID: rootID) }
+        return alarms.indices.contains { alarms[$0].hasRoot(withID: rootID) }  // each alarm read in place
     }
 
     mutating func upsert(_ row: RingRow) {
@@ -427,25 +428,26 @@ public struct RingRow: Codable, Sendable, Equatable {
     /// Every stored field of the row, in its JSON order: the synthesized `Codable` of this struct
     /// is the row's format (field names, order, `encodeIfPresent` for the optional ones), exactly
     /// as when they were the row's own stored properties.
+    @usableFromInline
     struct Fields: Codable, Sendable, Equatable {
-        var id: AlarmUUID
-        var schedule: RingSchedule
-        var fireWallMs: Int64
-        var metadata: RingMetadata
-        var fingerprint: String
-        var publishedAtMs: Int64
-        var confirmed: Bool
-        var delivered: Bool
-        var soundName: String? = nil
-        var adoptedLegacyID: Bool? = nil
-        var replacesHeldRing: Bool? = nil
-        var inexact: Bool? = nil
-        var dayEndedByDisable: Bool? = nil
+        @usableFromInline var id: AlarmUUID
+        @usableFromInline var schedule: RingSchedule
+        @usableFromInline var fireWallMs: Int64
+        @usableFromInline var metadata: RingMetadata
+        @usableFromInline var fingerprint: String
+        @usableFromInline var publishedAtMs: Int64
+        @usableFromInline var confirmed: Bool
+        @usableFromInline var delivered: Bool
+        @usableFromInline var soundName: String? = nil
+        @usableFromInline var adoptedLegacyID: Bool? = nil
+        @usableFromInline var replacesHeldRing: Bool? = nil
+        @usableFromInline var inexact: Bool? = nil
+        @usableFromInline var dayEndedByDisable: Bool? = nil
     }
 
     /// The fields, in one copy-on-write box (issue 20; ``CopyOnWrite``): every sync, check and
     /// lookup copies rows, and a row of five strings retained each of them on every copy.
-    private var storage: CopyOnWrite<Fields>
+    @usableFromInline var storage: CopyOnWrite<Fields>
 
     public init(from decoder: any Decoder) throws {
         storage = CopyOnWrite(try Fields(from: decoder))
@@ -459,54 +461,54 @@ public struct RingRow: Codable, Sendable, Equatable {
         lhs.storage.sharesStorage(with: rhs.storage) || lhs.storage.value == rhs.storage.value
     }
 
-    public var id: AlarmUUID {
+    @inlinable public var id: AlarmUUID {
         _read { yield storage.value.id }
         _modify { yield &storage.value.id }
     }
-    public var schedule: RingSchedule {
+    @inlinable public var schedule: RingSchedule {
         _read { yield storage.value.schedule }
         _modify { yield &storage.value.schedule }
     }
     /// The instant the ring is due (wall ms) as computed at publication.
-    public var fireWallMs: Int64 {
+    @inlinable public var fireWallMs: Int64 {
         _read { yield storage.value.fireWallMs }
         _modify { yield &storage.value.fireWallMs }
     }
-    public var metadata: RingMetadata {
+    @inlinable public var metadata: RingMetadata {
         _read { yield storage.value.metadata }
         _modify { yield &storage.value.metadata }
     }
     /// Configuration fingerprint (ID-4, ID-5).
-    public var fingerprint: String {
+    @inlinable public var fingerprint: String {
         _read { yield storage.value.fingerprint }
         _modify { yield &storage.value.fingerprint }
     }
     /// When the row was published (wall ms), for the G_PUB grace (SCH-4).
-    public var publishedAtMs: Int64 {
+    @inlinable public var publishedAtMs: Int64 {
         _read { yield storage.value.publishedAtMs }
         _modify { yield &storage.value.publishedAtMs }
     }
     /// True once the platform confirmed the schedule call.
-    public var confirmed: Bool {
+    @inlinable public var confirmed: Bool {
         _read { yield storage.value.confirmed }
         _modify { yield &storage.value.confirmed }
     }
     /// True once the bridge has handled this ring's delivery (so a coalesced disappearance is
     /// not handled twice).
-    public var delivered: Bool {
+    @inlinable public var delivered: Bool {
         _read { yield storage.value.delivered }
         _modify { yield &storage.value.delivered }
     }
     /// SND-5, SND-6: the sound chosen for this ring, persisted with it, so a re-delivery or a
     /// re-registration of the same ring plays exactly this sound; nil: the system default.
-    public var soundName: String? {
+    @inlinable public var soundName: String? {
         _read { yield storage.value.soundName }
         _modify { yield &storage.value.soundName }
     }
     /// BOOT-9: a primary an older version registered under an ID that is not f(root, fire minute)
     /// (ID-2): migration adopted it unchanged, and the schedule keeps using that ID for as long
     /// as its configuration is unchanged. nil in every row the current version creates.
-    public var adoptedLegacyID: Bool? {
+    @inlinable public var adoptedLegacyID: Bool? {
         _read { yield storage.value.adoptedLegacyID }
         _modify { yield &storage.value.adoptedLegacyID }
     }
@@ -514,14 +516,14 @@ public struct RingRow: Codable, Sendable, Equatable {
     /// is unconfirmed: the daemon may still hold the previous registration — its sound and
     /// title — under this ID, so the ID being present proves nothing about the configuration.
     /// nil once the platform answered, and in every row that replaced nothing.
-    public var replacesHeldRing: Bool? {
+    @inlinable public var replacesHeldRing: Bool? {
         _read { yield storage.value.replacesHeldRing }
         _modify { yield &storage.value.replacesHeldRing }
     }
     /// Android: true while the platform holds this ring only as an inexact allow-while-idle alarm
     /// because exact alarms were refused (``RingPrecision/allowWhileIdle``); the grant of the
     /// permission upgrades it (AND-3). nil for an exact ring.
-    public var inexact: Bool? {
+    @inlinable public var inexact: Bool? {
         _read { yield storage.value.inexact }
         _modify { yield &storage.value.inexact }
     }
@@ -529,7 +531,7 @@ public struct RingRow: Codable, Sendable, Equatable {
     /// primary whose ring time had come undelivered: the user turned the alarm off after that
     /// day's ring time, which ended the day — no add-back, no missed record, even once the alarm
     /// is enabled again (``BridgeCore/endDisabledAlarmDays(inventory:now:into:)``). nil otherwise.
-    public var dayEndedByDisable: Bool? {
+    @inlinable public var dayEndedByDisable: Bool? {
         _read { yield storage.value.dayEndedByDisable }
         _modify { yield &storage.value.dayEndedByDisable }
     }

@@ -116,53 +116,54 @@ public struct RingRequest: Sendable, Equatable, Codable {
     /// Every stored field of the request, in its JSON order: the synthesized `Codable` of this
     /// struct is the request's format (field names, order, `encodeIfPresent` for the optional
     /// ones), exactly as when they were the request's own stored properties.
+    @usableFromInline
     struct Fields: Codable, Sendable, Equatable {
-        var id: AlarmUUID
-        var schedule: RingSchedule
-        var fireWallMs: Int64
-        var metadata: RingMetadata
-        var countdown: CountdownDuration?
-        var soundName: String?
-        var precision: RingPrecision?
+        @usableFromInline var id: AlarmUUID
+        @usableFromInline var schedule: RingSchedule
+        @usableFromInline var fireWallMs: Int64
+        @usableFromInline var metadata: RingMetadata
+        @usableFromInline var countdown: CountdownDuration?
+        @usableFromInline var soundName: String?
+        @usableFromInline var precision: RingPrecision?
     }
 
     /// The fields, in one copy-on-write box (issue 20; ``CopyOnWrite``, as ``RingRow``): plans,
     /// syncs and commands copy requests many times a step, and a request of five strings
     /// retained each of them on every copy.
-    private var storage: CopyOnWrite<Fields>
+    @usableFromInline var storage: CopyOnWrite<Fields>
 
-    public var id: AlarmUUID {
+    @inlinable public var id: AlarmUUID {
         _read { yield storage.value.id }
         _modify { yield &storage.value.id }
     }
-    public var schedule: RingSchedule {
+    @inlinable public var schedule: RingSchedule {
         _read { yield storage.value.schedule }
         _modify { yield &storage.value.schedule }
     }
     /// The next instant the ring is meant to fire, as the bridge computed it (wall ms).
-    public var fireWallMs: Int64 {
+    @inlinable public var fireWallMs: Int64 {
         _read { yield storage.value.fireWallMs }
         _modify { yield &storage.value.fireWallMs }
     }
-    public var metadata: RingMetadata {
+    @inlinable public var metadata: RingMetadata {
         _read { yield storage.value.metadata }
         _modify { yield &storage.value.metadata }
     }
     /// AlarmKit `CountdownDuration`: `preAlertMs` counts down before the alert, `postAlertMs` is
     /// the snooze/repeat countdown entered from an alert. nil: no countdown (the first cut's rings).
-    public var countdown: CountdownDuration? {
+    @inlinable public var countdown: CountdownDuration? {
         _read { yield storage.value.countdown }
         _modify { yield &storage.value.countdown }
     }
     /// The alert's sound: a file name in the app bundle (AlarmKit `AlertConfiguration.AlertSound.named`,
     /// Android: the ringing service's track), or nil for the system default sound.
-    public var soundName: String? {
+    @inlinable public var soundName: String? {
         _read { yield storage.value.soundName }
         _modify { yield &storage.value.soundName }
     }
     /// nil: exact (`setAlarmClock`, an AlarmKit alarm); otherwise the degraded delivery the
     /// platform left the bridge (``RingPrecision``).
-    public var precision: RingPrecision? {
+    @inlinable public var precision: RingPrecision? {
         _read { yield storage.value.precision }
         _modify { yield &storage.value.precision }
     }

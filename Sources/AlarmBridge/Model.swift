@@ -6,6 +6,20 @@ public enum Weekday: Int, Codable, Sendable, CaseIterable, Comparable, CustomStr
 
     public static func < (lhs: Weekday, rhs: Weekday) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// The day whose three-letter name (``description``) is these ASCII bytes, nil when none is.
+    init?(rootIDLetters first: UInt8, _ second: UInt8, _ third: UInt8) {
+        switch (first, second, third) {
+        case (0x73, 0x75, 0x6E): self = .sunday     // sun
+        case (0x6D, 0x6F, 0x6E): self = .monday     // mon
+        case (0x74, 0x75, 0x65): self = .tuesday    // tue
+        case (0x77, 0x65, 0x64): self = .wednesday  // wed
+        case (0x74, 0x68, 0x75): self = .thursday   // thu
+        case (0x66, 0x72, 0x69): self = .friday     // fri
+        case (0x73, 0x61, 0x74): self = .saturday   // sat
+        default: return nil
+        }
+    }
+
     /// The end of a weekly root's ID, `.mon` (``LogicalAlarm/rootID(on:)``).
     var rootIDSuffix: String {
         switch self {
@@ -204,9 +218,10 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
             return days.sorted().first(where: { "\(id).\($0)" == rootID })
         }
         guard rootBytes.count == idBytes.count + 4, rootBytes.starts(with: idBytes) else { return nil }
-        let suffix = rootBytes.dropFirst(idBytes.count)  // ".mon"
+        var suffix = rootBytes.dropFirst(idBytes.count).makeIterator()  // ".mon"
+        guard suffix.next() == UInt8(ascii: "."), let first = suffix.next(), let second = suffix.next(),
+              let third = suffix.next(), let day = Weekday(rootIDLetters: first, second, third) else { return nil }
         // Each weekday has its own suffix, so at most one day matches, whatever the days' order.
-        guard let day = Weekday.allCases.first(where: { suffix.elementsEqual($0.rootIDSuffix.utf8) }) else { return nil }
         return days.contains(day) ? day : nil
     }
 

@@ -106,22 +106,80 @@ public struct GhostAlert: Sendable, Equatable {
 
 /// One alarm the daemon holds.
 public struct DaemonAlarm: Sendable, Equatable {
-    public var id: AlarmUUID
-    public var schedule: RingSchedule
-    public var metadata: RingMetadata
-    public var state: PlatformAlarm.State
+    /// Every stored field of the alarm.
+    @usableFromInline
+    struct Fields: Sendable, Equatable {
+        @usableFromInline var id: AlarmUUID
+        @usableFromInline var schedule: RingSchedule
+        @usableFromInline var metadata: RingMetadata
+        @usableFromInline var state: PlatformAlarm.State
+        @usableFromInline var nextFireWallMs: Int64
+        @usableFromInline var generation: UInt64
+        @usableFromInline var countdown: CountdownDuration?
+        @usableFromInline var countdownEndWallMs: Int64?
+        @usableFromInline var pausedRemainingMs: Int64?
+        @usableFromInline var soundName: String?
+    }
+
+    /// The fields, in one copy-on-write box (issue 20; ``CopyOnWrite``, as `RingRow`): the
+    /// checks and the daemon copy alarms out of `alarms` many times an event, and an alarm of
+    /// five strings retained each of them on every copy.
+    @usableFromInline var storage: CopyOnWrite<Fields>
+
+    @inlinable public var id: AlarmUUID {
+        _read { yield storage.value.id }
+        _modify { yield &storage.value.id }
+    }
+    @inlinable public var schedule: RingSchedule {
+        _read { yield storage.value.schedule }
+        _modify { yield &storage.value.schedule }
+    }
+    @inlinable public var metadata: RingMetadata {
+        _read { yield storage.value.metadata }
+        _modify { yield &storage.value.metadata }
+    }
+    @inlinable public var state: PlatformAlarm.State {
+        _read { yield storage.value.state }
+        _modify { yield &storage.value.state }
+    }
     /// Next fire instant (wall ms) while scheduled.
-    public var nextFireWallMs: Int64
+    @inlinable public var nextFireWallMs: Int64 {
+        _read { yield storage.value.nextFireWallMs }
+        _modify { yield &storage.value.nextFireWallMs }
+    }
     /// Bumped on every (re)arm; a fire event carries it so stale fires are ignored.
-    public var generation: UInt64
+    @inlinable public var generation: UInt64 {
+        _read { yield storage.value.generation }
+        _modify { yield &storage.value.generation }
+    }
     /// The configured countdown (preAlert before the alert, postAlert from an alert), if any.
-    public var countdown: CountdownDuration?
+    @inlinable public var countdown: CountdownDuration? {
+        _read { yield storage.value.countdown }
+        _modify { yield &storage.value.countdown }
+    }
     /// While in `countdown`: when it runs out (wall ms). While `paused`: nil.
-    public var countdownEndWallMs: Int64?
+    @inlinable public var countdownEndWallMs: Int64? {
+        _read { yield storage.value.countdownEndWallMs }
+        _modify { yield &storage.value.countdownEndWallMs }
+    }
     /// While `paused`: the countdown time left, ms.
-    public var pausedRemainingMs: Int64?
+    @inlinable public var pausedRemainingMs: Int64? {
+        _read { yield storage.value.pausedRemainingMs }
+        _modify { yield &storage.value.pausedRemainingMs }
+    }
     /// The custom sound configured for the alert, nil for the system default.
-    public var soundName: String?
+    @inlinable public var soundName: String? {
+        _read { yield storage.value.soundName }
+        _modify { yield &storage.value.soundName }
+    }
+
+    public init(id: AlarmUUID, schedule: RingSchedule, metadata: RingMetadata, state: PlatformAlarm.State, nextFireWallMs: Int64, generation: UInt64, countdown: CountdownDuration? = nil, countdownEndWallMs: Int64? = nil, pausedRemainingMs: Int64? = nil, soundName: String? = nil) {
+        storage = CopyOnWrite(Fields(id: id, schedule: schedule, metadata: metadata, state: state, nextFireWallMs: nextFireWallMs, generation: generation, countdown: countdown, countdownEndWallMs: countdownEndWallMs, pausedRemainingMs: pausedRemainingMs, soundName: soundName))
+    }
+
+    public static func == (lhs: DaemonAlarm, rhs: DaemonAlarm) -> Bool {
+        lhs.storage.sharesStorage(with: rhs.storage) || lhs.storage.value == rhs.storage.value
+    }
 }
 
 /// Timed events internal to the daemon (the simulator queues them).

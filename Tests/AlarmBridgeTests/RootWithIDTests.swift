@@ -50,4 +50,22 @@ struct RootWithIDTests {
         let alarm = LogicalAlarm(id: "café", hour: 6, minute: 0, repeats: .weekly([.monday]), title: "t")
         #expect(alarm.root(withID: "cafe\u{301}.mon")?.weekday == .monday)
     }
+
+    @Test("a weekly root's ID is the alarm's ID, a dot and the day's three letters; each day's letters name it back")
+    func rootIDsSpellTheDay() {
+        for id in Self.alarmIDs {
+            for day in Weekday.allCases {
+                #expect(LogicalAlarm(id: id, hour: 6, minute: 0, repeats: .weekly([day]), title: "t").rootID(on: day) == "\(id).\(day)")
+            }
+        }
+        for day in Weekday.allCases {
+            let letters = Array(day.description.utf8)
+            #expect(Weekday(rootIDLetters: letters[0], letters[1], letters[2]) == day)
+            #expect(Weekday(rootIDLetters: letters[0] & 0xDF, letters[1], letters[2]) == nil)  // "Mon" is no root ID's
+        }
+        var document = BridgeDocument()
+        document.alarms = Self.alarms()
+        let unfound = Self.alarms().flatMap(\.roots).map(\.id).filter { !document.hasRoot($0) }
+        #expect(unfound.isEmpty, "\(unfound.prefix(10))")
+    }
 }
