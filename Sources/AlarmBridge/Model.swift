@@ -213,16 +213,35 @@ public struct LogicalAlarm: Codable, Sendable, Equatable {
     /// (issue 20: root look-ups run at every sync); for others `String`'s own equality decides,
     /// as it canonicalises Unicode.
     private func weekday(ofRootID rootID: String, days: [Weekday]) -> Weekday? {
-        let idBytes = id.utf8, rootBytes = rootID.utf8
-        guard idBytes.allSatisfy({ $0 < 0x80 }), rootBytes.allSatisfy({ $0 < 0x80 }) else {
+        switch Self.asciiRootWeekday(id: id, rootID: rootID) {
+        case .some(let day):  // both ASCII: decided byte by byte
+            // Each weekday has its own suffix, so at most one day matches, whatever the days' order.
+            guard let day, days.contains(day) else { return nil }
+            return day
+        case .none:
             return days.sorted().first(where: { "\(id).\($0)" == rootID })
         }
-        guard rootBytes.count == idBytes.count + 4, rootBytes.starts(with: idBytes) else { return nil }
-        var suffix = rootBytes.dropFirst(idBytes.count).makeIterator()  // ".mon"
-        guard suffix.next() == UInt8(ascii: "."), let first = suffix.next(), let second = suffix.next(),
-              let third = suffix.next(), let day = Weekday(rootIDLetters: first, second, third) else { return nil }
-        // Each weekday has its own suffix, so at most one day matches, whatever the days' order.
-        return days.contains(day) ? day : nil
+    }
+
+    /// When `id` and `rootID` are both ASCII: the weekday whose root ID (`id.mon`) `rootID` is,
+    /// or `.some(nil)` when it is none's; nil when either holds other characters (then only
+    /// `String` equality, which canonicalises Unicode, can decide). Read through each string's
+    /// UTF-8 buffer (issue 20: iterating the UTF-8 views cost a few thousand instructions per
+    /// alarm, and every step asks whether a root still exists).
+    private static func asciiRootWeekday(id: String, rootID: String) -> Weekday?? {
+        var id = id, rootID = rootID  // `withUTF8` is mutating; a native string is not copied
+        return id.withUTF8 { idBytes in
+            rootID.withUTF8 { rootBytes -> Weekday?? in
+                var high: UInt8 = 0
+                for byte in idBytes { high |= byte }
+                for byte in rootBytes { high |= byte }
+                guard high < 0x80 else { return nil }
+                let length = idBytes.count
+                guard rootBytes.count == length + 4, rootBytes[length] == UInt8(ascii: "."),
+                      length == 0 || memcmp(idBytes.baseAddress!, rootBytes.baseAddress!, length) == 0 else { return .some(nil) }
+                return .some(Weekday(rootIDLetters: rootBytes[length + 1], rootBytes[length + 2], rootBytes[length + 3]))
+            }
+        }
     }
 
     /// The ID of this alarm's weekly root on `day`, `"\(id).\(day)"` (ID-1), built by one append

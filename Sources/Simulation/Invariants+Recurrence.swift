@@ -15,11 +15,21 @@ extension World {
     /// ios uniform seed 5917: a save's ring landed after its process died, and the process of
     /// the newer save died too). The bridge never requests a ring for such a definition.
     func configuredWeeklyRoots(_ metadata: RingMetadata, includingKept: Bool = false) -> [Root] {
-        let kept = includingKept ? jsSaves.keptPrevious.reversed().filter { $0.id == metadata.alarmID } : []
-        let definitions = [jsSaves.pending.first { $0.id == metadata.alarmID }, alarms.first { $0.id == metadata.alarmID }]
-            + kept.map(Optional.some)
-        // Each definition's root by ID (issue 20: `roots` built every root's ID to find one).
-        return definitions.compactMap { $0?.root(withID: metadata.rootID) }.filter { $0.weekday != nil }
+        // Each definition's root by ID (issue 20: `roots` built every root's ID to find one), and
+        // each definition found by index, its ID read in place (`first(where:)` copied every
+        // alarm it passed, title, sounds and skip dates; this runs for every scheduled ring).
+        var roots: [Root] = []
+        func add(_ alarm: LogicalAlarm) {
+            if let root = alarm.root(withID: metadata.rootID), root.weekday != nil { roots.append(root) }
+        }
+        let pending = jsSaves.pending, configured = alarms
+        if let index = pending.indices.first(where: { pending[$0].id == metadata.alarmID }) { add(pending[index]) }
+        if let index = configured.indices.first(where: { configured[$0].id == metadata.alarmID }) { add(configured[index]) }
+        if includingKept {
+            let kept = jsSaves.keptPrevious
+            for index in kept.indices.reversed() where kept[index].id == metadata.alarmID { add(kept[index]) }
+        }
+        return roots
     }
 
     /// True while `id` belongs to the schedule a save in progress (or one interrupted by process
