@@ -250,6 +250,17 @@ public enum DaemonEffect: Sendable, Equatable {
 /// opens it, an AlarmKit intent or HealthKit launches it, or a notification reaches a running
 /// process; every wanted ring must be registered directly in those executions (SCH-24).
 public struct AlarmKitDaemon: Sendable {
+    /// Whether the daemon's `.trace` effects carry their fields (IDs and schedules as text). The
+    /// simulator turns it off for a run that keeps no trace: a trace effect's fields are only
+    /// ever printed into the trace, and a counting run counts the effect without them (issue 20:
+    /// formatting every scheduled ring's ID and schedule was half a per cent of a campaign).
+    public var describesTraceEffects = true
+
+    /// A `.trace` effect, its fields built only when ``describesTraceEffects``.
+    func traceEffect(_ name: String, _ fields: @autoclosure () -> [TraceField]) -> DaemonEffect {
+        .trace(name, describesTraceEffects ? fields() : [])
+    }
+
     /// Every stored field of the model (issue 20: kept in one copy-on-write box, ``CopyOnWrite``).
     struct Fields: Sendable {
         var parameters: AlarmKitParameters
@@ -389,7 +400,7 @@ public struct AlarmKitDaemon: Sendable {
     public mutating func requestAuthorization() -> (AlarmKitAuthorization, [DaemonEffect]) {
         guard parameters.authorization == .notDetermined else { return (authorizationState, []) }
         parameters.authorization = parameters.promptGrants ? .authorized : .denied
-        return (authorizationState, [.trace("authorization-prompt", [TraceField("answer", parameters.authorization.rawValue)])])
+        return (authorizationState, [traceEffect("authorization-prompt", [TraceField("answer", parameters.authorization.rawValue)])])
     }
 
     mutating func completeSchedule(_ request: RingRequest, nowWallMs: Int64) -> [DaemonEffect] {
@@ -399,7 +410,7 @@ public struct AlarmKitDaemon: Sendable {
         }
         if !parameters.alarmKitAvailable || !parameters.usageDescriptionPresent || parameters.authorization == .denied {
             return prompted + [.toApp(.scheduleCompleted(request.id, .failure(.notAuthorized)), launch: nil),
-                               .trace("schedule-failed", [TraceField("id", request.id.description), TraceField("error", "notAuthorized")])]
+                               traceEffect("schedule-failed", [TraceField("id", request.id.description), TraceField("error", "notAuthorized")])]
         }
         return prompted + completeAuthorizedSchedule(request, nowWallMs: nowWallMs)
     }
@@ -408,12 +419,12 @@ public struct AlarmKitDaemon: Sendable {
         if failNextSchedules > 0 || parameters.scheduleAlwaysFails {
             failNextSchedules = max(0, failNextSchedules - 1)
             return [.toApp(.scheduleCompleted(request.id, .failure(.writeFailed)), launch: nil),
-                    .trace("schedule-failed", [TraceField("id", request.id.description), TraceField("error", "writeFailed")])]
+                    traceEffect("schedule-failed", [TraceField("id", request.id.description), TraceField("error", "writeFailed")])]
         }
         let replacing = alarms.contains { $0.id == request.id }
         if !replacing && alarms.count >= parameters.capacity {
             return [.toApp(.scheduleCompleted(request.id, .failure(.maximumLimitReached)), launch: nil),
-                    .trace("schedule-failed", [TraceField("id", request.id.description), TraceField("error", "maximumLimitReached")])]
+                    traceEffect("schedule-failed", [TraceField("id", request.id.description), TraceField("error", "maximumLimitReached")])]
         }
         // Scheduling an existing ID replaces it (undocumented; wrappers cancel first).
         var effects: [DaemonEffect] = []
@@ -428,7 +439,7 @@ public struct AlarmKitDaemon: Sendable {
         insert(entry)
         effects.append(armEvent(entry, nowWallMs: nowWallMs))
         effects.append(.toApp(.scheduleCompleted(request.id, .success(fire)), launch: nil))
-        effects.append(.trace("scheduled", [TraceField("id", request.id.description),
+        effects.append(traceEffect("scheduled", [TraceField("id", request.id.description),
                                             TraceField("schedule", request.schedule.description),
                                             TraceField("fire", String(fire))]))
         return effects + changed()
@@ -451,7 +462,7 @@ public struct AlarmKitDaemon: Sendable {
         }
         alarms.removeAll { $0.id == id }
         var effects: [DaemonEffect] = [.toApp(.cancelCompleted(id, .success(0)), launch: nil),
-                                       .trace("cancelled", [TraceField("id", id.description)])]
+                                       traceEffect("cancelled", [TraceField("id", id.description)])]
         if entry.state == .alerting { effects.append(.alertEnded(id, entry.metadata)) }
         return effects + changed()
     }
@@ -476,7 +487,7 @@ public struct AlarmKitDaemon: Sendable {
 
     mutating func endAlert(_ entry: DaemonAlarm, nowWallMs: Int64) -> [DaemonEffect] {
         var effects: [DaemonEffect] = [.alertEnded(entry.id, entry.metadata),
-                                       .trace("alert-ended", [TraceField("id", entry.id.description)])]
+                                       traceEffect("alert-ended", [TraceField("id", entry.id.description)])]
         alarms.removeAll { $0.id == entry.id }
         if case .relative(_, _, .some) = entry.schedule {
             let fire = nextFire(of: entry.schedule, after: nowWallMs)
@@ -502,7 +513,7 @@ public struct AlarmKitDaemon: Sendable {
             if let delay = denseLateDelay(entry, nowWallMs: nowWallMs) {
                 // Held: the alarm stays scheduled past its time and alerts late (same generation).
                 return [.later(.lateFire(id, generation: generation), afterMs: delay),
-                        .trace("late-delivery", [TraceField("id", id.description), TraceField("delay-ms", String(delay))])]
+                        traceEffect("late-delivery", [TraceField("id", id.description), TraceField("delay-ms", String(delay))])]
             }
             return beginAlert(&entry, [TraceField("id", id.description)])
         case .lateFire(let id, let generation):
@@ -520,7 +531,7 @@ public struct AlarmKitDaemon: Sendable {
             guard poweredOn, let entry = alarm(id), entry.generation == generation, entry.state == .alerting,
                   isGhost(entry) else { return [] }
             ghosts.removeAll { $0.id == id }
-            return [.trace("ghost-alert-ended", [TraceField("id", id.description)])] + endAlert(entry, nowWallMs: nowWallMs) + changed()
+            return [traceEffect("ghost-alert-ended", [TraceField("id", id.description)])] + endAlert(entry, nowWallMs: nowWallMs) + changed()
         case .deliverSnapshot:
             snapshotPending = false
             if parameters.holdUpdatesWhileLocked && screenLocked {
@@ -588,7 +599,7 @@ public struct AlarmKitDaemon: Sendable {
         entry.pausedRemainingMs = nil
         replace(entry)
         return [.later(.countdownEnd(entry.id, generation: entry.generation), afterMs: lengthMs),
-                .trace("countdown", [TraceField("id", entry.id.description), TraceField("ms", String(lengthMs))])] + changed()
+                traceEffect("countdown", [TraceField("id", entry.id.description), TraceField("ms", String(lengthMs))])] + changed()
     }
 
     /// `countdown(id:)`: alerting → countdown for the postAlert duration (the snooze / repeat).
@@ -615,7 +626,7 @@ public struct AlarmKitDaemon: Sendable {
         entry.pausedRemainingMs = max(0, end - nowWallMs)
         entry.countdownEndWallMs = nil
         replace(entry)
-        return .success([.trace("paused", [TraceField("id", id.description)])] + changed())
+        return .success([traceEffect("paused", [TraceField("id", id.description)])] + changed())
     }
 
     /// `resume(id:)`: paused → countdown for the time that was left.
@@ -644,13 +655,13 @@ public struct AlarmKitDaemon: Sendable {
     mutating func beginAlert(_ entry: inout DaemonAlarm, _ fields: [TraceField]) -> [DaemonEffect] {
         entry.state = .alerting
         replace(entry)
-        var effects: [DaemonEffect] = [.alertStarted(entry.id, entry.metadata), .trace("alerting", fields)]
+        var effects: [DaemonEffect] = [.alertStarted(entry.id, entry.metadata), traceEffect("alerting", fields)]
         if let lengthMs = ghostNextAlertMs {
             ghostNextAlertMs = nil
             ghosts.removeAll { $0.id == entry.id }
             ghosts.append(GhostAlert(id: entry.id, generation: entry.generation))
             effects.append(.later(.ghostEnd(entry.id, generation: entry.generation), afterMs: lengthMs))
-            effects.append(.trace("ghost-alert", [TraceField("id", entry.id.description), TraceField("ms", String(lengthMs))]))
+            effects.append(traceEffect("ghost-alert", [TraceField("id", entry.id.description), TraceField("ms", String(lengthMs))]))
         }
         return effects + changed()
     }
@@ -693,7 +704,7 @@ public struct AlarmKitDaemon: Sendable {
     public mutating func systemRemove(_ id: AlarmUUID, nowWallMs: Int64) -> [DaemonEffect] {
         guard let entry = alarm(id) else { return [] }
         alarms.removeAll { $0.id == id }
-        var effects: [DaemonEffect] = [.trace("system-removed", [TraceField("id", id.description)])]
+        var effects: [DaemonEffect] = [traceEffect("system-removed", [TraceField("id", id.description)])]
         if entry.state == .alerting { effects.append(.alertEnded(id, entry.metadata)) }
         return effects + changed()
     }
@@ -709,7 +720,7 @@ public struct AlarmKitDaemon: Sendable {
     public mutating func timeZoneChanged(to zoneIdentifier: String, nowWallMs: Int64) -> [DaemonEffect] {
         guard let next = WallCalendar(zoneIdentifier: zoneIdentifier, dstPolicy: parameters.dstPolicy) else { return [] }
         calendar = next
-        var effects: [DaemonEffect] = [.trace("time-zone-changed", [TraceField("zone", zoneIdentifier)])]
+        var effects: [DaemonEffect] = [traceEffect("time-zone-changed", [TraceField("zone", zoneIdentifier)])]
         for var entry in alarms where entry.state == .scheduled {
             guard case .relative = entry.schedule else { continue }
             entry.nextFireWallMs = nextFire(of: entry.schedule, after: nowWallMs)
@@ -724,7 +735,7 @@ public struct AlarmKitDaemon: Sendable {
     /// once or waits for the next match (`jumpedOverRelativeFires`). Countdowns are durations and run on.
     /// - Parameter nowWallMs: the wall clock after the change.
     public mutating func wallClockChanged(byMs deltaMs: Int64, nowWallMs: Int64) -> [DaemonEffect] {
-        var effects: [DaemonEffect] = [.trace("wall-clock-changed", [TraceField("delta-ms", String(deltaMs))])]
+        var effects: [DaemonEffect] = [traceEffect("wall-clock-changed", [TraceField("delta-ms", String(deltaMs))])]
         let beforeWallMs = nowWallMs - deltaMs
         for var entry in alarms where entry.state == .scheduled {
             switch entry.schedule {
@@ -786,7 +797,7 @@ public struct AlarmKitDaemon: Sendable {
         guard snapshotHeld else { return [] }
         snapshotHeld = false
         return [.toApp(.alarmUpdates(alarms.map { PlatformAlarm(id: $0.id, state: $0.state) }), launch: nil),
-                .trace("updates-burst", [])]
+                traceEffect("updates-burst", [])]
     }
 
     mutating func changed() -> [DaemonEffect] {

@@ -445,7 +445,9 @@ final class World {
         self.burstRNG = streams.stream("app.bursts")
         self.appRNGSave = streams.stream("app.saves")
         switch setup.platform {
-        case .ios: ios = AlarmKitDaemon(parameters: setup.ios, calendar: calendar, streams: streams)
+        case .ios:
+            ios = AlarmKitDaemon(parameters: setup.ios, calendar: calendar, streams: streams)
+            ios?.describesTraceEffects = trace.isRecording  // a counting run prints no trace fields
         case .android:
             var parameters = setup.android
             parameters.timeZoneID = setup.zoneIdentifier
