@@ -295,20 +295,23 @@ extension World {
 
     func checkNoResurrection() {
         // Only a ring bound to a closed occurrence whose first execution after the closure is
-        // more than T_OP ago can violate: without one, no ring needs looking at.
-        // Issue 20: those occurrences found once, by index, each read in place (a search per ring
-        // copied whole occurrences); occurrence IDs are unique, so a ring's binding names one.
+        // more than T_OP ago can violate: without one, no ring needs looking at. Issue 20:
+        // nothing is gathered and nothing copied — whether any occurrence qualifies stops at the
+        // first that does (usually the oldest), and only a ring with a binding looks for its
+        // occurrence (a list of every qualifying index was built after every event, growing with
+        // the days).
         let bound = setup.transitionBoundMs, now = nowMs
-        let closed: [Int] = oracle.occurrences.withUnsafeBufferPointer { occurrences in
-            occurrences.indices.filter { index in
-                !occurrences[index].live && occurrences[index].firstExecutionAfterCloseMs.map { now > $0 + bound } == true
-            }
+        let occurrences = oracle.occurrences
+        let qualifies = { (index: Int) in
+            !occurrences[index].live && occurrences[index].firstExecutionAfterCloseMs.map { now > $0 + bound } == true
         }
-        guard !closed.isEmpty else { return }
+        guard occurrences.indices.contains(where: qualifies) else { return }
         for id in groundTruthRings() {
+            // The first qualifying occurrence with the ring's binding, as a search of the
+            // qualifying ones in order finds it.
             guard let occurrenceID = oracle.bindings[id],
-                  let index = closed.first(where: { oracle.occurrences[$0].id == occurrenceID }) else { continue }
-            let occurrence = oracle.occurrences[index]
+                  let index = occurrences.indices.first(where: { occurrences[$0].id == occurrenceID && qualifies($0) }) else { continue }
+            let occurrence = occurrences[index]
             guard let firstExecution = occurrence.firstExecutionAfterCloseMs else { continue }
             let state = isAudible(id) ? "sounding" : "still armed"
             violate("no-resurrection", [], "ring \(id) of the \(occurrence.closeReason) occurrence of \(occurrence.rootID) is \(state) \(HumanText.duration(nowMs - firstExecution)) after the bridge ran")
