@@ -43,7 +43,9 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
         @usableFromInline var cancelledInFlight: [RingRow]?
     }
 
-    /// The fields, in one copy-on-write box (issue 20; ``CopyOnWrite``).
+    /// The fields, in one copy-on-write box (issue 20; ``CopyOnWrite``). Internal only so that
+    /// the accessors below can be inlined into other modules: every change of `occurrences` goes
+    /// through ``occurrences``, which keeps ``liveIndex``; nothing writes the field directly.
     @usableFromInline var storage: CopyOnWrite<Fields>
 
     /// The index in `occurrences` of the last live record (OCC-1: at most one is live), nil when
