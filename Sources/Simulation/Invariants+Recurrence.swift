@@ -35,7 +35,7 @@ extension World {
     /// True while `id` belongs to the schedule a save in progress (or one interrupted by process
     /// death) is replacing: SCH-10 keeps it until the save resolves, so it may still ring.
     func isPreviousScheduleRing(_ id: AlarmUUID, alarmID: String) -> Bool {
-        saveTruth.before.contains { $0.alarmID == alarmID && $0.rings.contains(id) }
+        saveTruth.before[alarmID]?.contains(id) ?? false
     }
 
     /// True when `fireWallMs` is a scheduled occurrence of `root` in `calendar`: on its weekday at

@@ -13,9 +13,8 @@ extension World {
         for index in saveTruth.verifyReadsIssued.indices where saveTruth.verifyReadsIssued[index].alarmID == alarmID {
             saveTruth.verifyReadsIssued[index].stale = true
         }
-        guard !jsSaves.pending.contains(where: { $0.id == alarmID }) else { return }  // a chain keeps its baseline
-        saveTruth.before.removeAll { $0.alarmID == alarmID }
-        saveTruth.before.append((alarmID, pendingPrimaries(of: alarmID)))
+        guard !jsSaves.pending.searchSortedByID(alarmID).found else { return }  // a chain keeps its baseline
+        saveTruth.before[alarmID] = pendingPrimaries(of: alarmID)
     }
 
     /// The primaries of `alarmID` the platform holds now and that are still ahead.
@@ -68,7 +67,7 @@ extension World {
         guard !stopped else { return }
         switch reply {
         case .saved(let alarmID):
-            guard let definition = jsSaves.pending.first(where: { $0.id == alarmID }), definition.enabled else { return }
+            guard let definition = jsSaves.pending.sortedByIDElement(alarmID), definition.enabled else { return }
             let reads = saveTruth.verificationReads.filter { $0.alarmID == alarmID }
             if reads.count > 3 {
                 violate("verified-saves", ["SCH-9"], "save of \(alarmID) resolved after \(reads.count) verification reads (at most 3)")
@@ -99,7 +98,7 @@ extension World {
                 violate("verified-saves", ["SCH-9", "SCH-10"], "save of \(alarmID) rejected as not verified after \(reads.count) of the 3 verification reads AlarmKit allows (100 ms apart), while a new alarm may be listed a moment late")
                 return
             }
-            guard let baseline = saveTruth.before.first(where: { $0.alarmID == alarmID })?.rings else { return }
+            guard let baseline = saveTruth.before[alarmID] else { return }
             let document = process.document
             for id in baseline where !saveTruth.osRemoved.contains(id) {
                 guard let fire = requestFireWallMs(id), fire > wallMs else { continue }  // may have fired meanwhile

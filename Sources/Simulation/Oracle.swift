@@ -159,12 +159,17 @@ extension World {
         // The run ends at a true time; in the wall frame now in force (after clock corrections).
         // After the heal: the end of the liveness window.
         let endWallMs = (liveness.healed ? liveness.endMs : setup.startWallMs + setup.durationMs) + clock.wallOffsetMs
-        for alarm in source ?? alarms where alarm.enabled && (alarmIDs?.contains(alarm.id) ?? true) {
+        let definitions = source ?? alarms
+        // By index, the ID first: a save plans one alarm, and copying every definition to find it
+        // cost a first launch of N alarms N² copies (issue 20). The same alarms, in the same order.
+        for index in definitions.indices where alarmIDs?.contains(definitions[index].id) ?? true {
+            let alarm = definitions[index]
+            guard alarm.enabled else { continue }
             for root in alarm.roots {
                 if let once = root.onceFireWallMs {
                     if once > wallMs && once <= endWallMs {
-                        queue.schedule(.fireTime(rootID: root.id, alarmID: alarm.id, wallMs: once),
-                                       at: at(wallMs: platformDueWallMs(once, relative: true)))  // SCH-2: a one-shot is `.relative`
+                        scheduleFireTime(rootID: root.id, alarmID: alarm.id, wallMs: once,
+                                         at: at(wallMs: platformDueWallMs(once, relative: true)))  // SCH-2: a one-shot is `.relative`
                     }
                     continue
                 }
@@ -174,7 +179,7 @@ extension World {
                     if !root.skipDates.contains(calendar.localDate(fire)) {
                         // REC-3: only a weekly root without skip dates is one repeating `.relative` schedule on iOS.
                         let due = platformDueWallMs(fire, relative: root.skipDates.isEmpty)
-                        queue.schedule(.fireTime(rootID: root.id, alarmID: alarm.id, wallMs: fire), at: at(wallMs: due))
+                        scheduleFireTime(rootID: root.id, alarmID: alarm.id, wallMs: fire, at: at(wallMs: due))
                     }
                     fire = calendar.nextFire(hour: root.hour, minute: root.minute, weekday: root.weekday, after: fire)
                 }
@@ -201,10 +206,7 @@ extension World {
 
     func unscheduleOracleFireTimes(alarmID: String) {
         jsSaves.keptPrevious.removeAll { $0.id == alarmID }
-        queue.removeAll { event in
-            if case .fireTime(_, let id, _) = event { return id == alarmID }
-            return false
-        }
+        if let queued = queuedFireTimes.removeValue(forKey: alarmID) { cancelledFireTimeSequences.formUnion(queued) }
     }
 
     /// [limit] `clock-jump-ambiguous-start`: after a wall-clock change that no running process saw

@@ -391,10 +391,12 @@ extension World {
             if case .fireTime = event { return true }
             return false
         }
+        queuedFireTimes = [:]  // none is queued now, cancelled or not
+        cancelledFireTimeSequences = []
         for root in jumpedOver {
             jumpedOverRingTimes.append((root.rootID, wallMs, root.ringWallMs))
             if jumpedOverRingTimes.count > 32 { jumpedOverRingTimes.removeFirst() }
-            queue.schedule(.fireTime(rootID: root.rootID, alarmID: root.alarmID, wallMs: wallMs), at: nowMs)
+            scheduleFireTime(rootID: root.rootID, alarmID: root.alarmID, wallMs: wallMs, at: nowMs)
         }
         scheduleOracleFireTimes()
         // SCH-10, OCC-2: a save a process death interrupted left the previous schedule's rings in

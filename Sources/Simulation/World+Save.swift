@@ -41,7 +41,8 @@ struct JSSaveState {
     /// The latest definition JS saved per alarm and is still waiting on. Sorted by ID.
     var pending: [LogicalAlarm] = []
     /// Alarms the bridge accepted at least once (so a failed save restores, not removes, them).
-    var accepted: [String] = []
+    /// Looked up only; reported sorted.
+    var accepted: Set<String> = []
     /// Alarms whose failed save JS already retried once (cleared by a success).
     var retried: [String] = []
     /// Alarms whose save a process death interrupted: the previous definition's fire times stay
@@ -68,7 +69,8 @@ struct SaveTruth {
     /// Per alarm: the verification reads since its latest save: (true ms, the ring IDs read).
     var verificationReads: [(alarmID: String, atMs: Int64, ids: [AlarmUUID])] = []
     /// Per alarm: the daemon's pending primaries of the alarm when its latest save was requested.
-    var before: [(alarmID: String, rings: [AlarmUUID])] = []
+    /// Looked up by alarm only, never iterated.
+    var before: [String: [AlarmUUID]] = [:]
     /// The schedule each ring was last requested with (lookup only).
     var requestedSchedules: [AlarmUUID: RingSchedule] = [:]
     /// Rings the OS removed by an injected fault (not the bridge's doing).
@@ -85,7 +87,7 @@ extension World {
     /// The user edits an alarm; JS saves the edited definition through the direct save. An edit
     /// builds on the definition JS last saved (a save still verifying included).
     func editAlarm(_ alarmID: String, _ change: (inout LogicalAlarm) -> Void) {
-        guard var edited = jsSaves.pending.first(where: { $0.id == alarmID }) ?? alarms.first(where: { $0.id == alarmID }) else { return }
+        guard var edited = jsSaves.pending.sortedByIDElement(alarmID) ?? alarms.first(where: { $0.id == alarmID }) else { return }
         change(&edited)
         openApp()
         guard process.running else { return }
@@ -95,20 +97,17 @@ extension World {
     /// JS calls `saveAlarm` with `definition` and waits for the reply.
     func jsSave(_ definition: LogicalAlarm) {
         noteSaveRequested(definition.id)  // invariant 30's baseline
-        if let replaced = jsSaves.pending.first(where: { $0.id == definition.id }) {
+        if let replaced = jsSaves.pending.upsertSortedByID(definition) {
             jsSaves.superseded.append(replaced)
             if jsSaves.superseded.count > 8 { jsSaves.superseded.removeFirst() }
         }
-        jsSaves.pending.removeAll { $0.id == definition.id }
-        jsSaves.pending.append(definition)
-        jsSaves.pending.sort { $0.id < $1.id }
         step(.api(.saveAlarm(definition)))
     }
 
     /// A generated edit of a non-identity or schedule attribute. Users do not edit an alarm while
     /// a wake-up is in progress: the generated edit is skipped then.
     func performEdit(_ alarmID: String, _ edit: AlarmEdit) {
-        guard let current = jsSaves.pending.first(where: { $0.id == alarmID }) ?? alarms.first(where: { $0.id == alarmID }) else { return }
+        guard let current = jsSaves.pending.sortedByIDElement(alarmID) ?? alarms.first(where: { $0.id == alarmID }) else { return }
         var edited = current
         edit.apply(to: &edited, calendar: calendar, nowWallMs: wallMs)
         if oracle.liveIndex != nil || firesSoon(current) || firesSoon(edited) {
@@ -132,7 +131,7 @@ extension World {
     func retrySave(_ definition: LogicalAlarm, generation: Int) {
         let definition = replannedOneShot(definition)
         guard generation == jsSaves.generation, oracle.liveIndex == nil, !firesSoon(definition) else { return }
-        guard !jsSaves.pending.contains(where: { $0.id == definition.id }) else { return }
+        guard !jsSaves.pending.searchSortedByID(definition.id).found else { return }
         let wasActive = process.running && process.active
         openApp()
         guard process.running else { return }
@@ -181,16 +180,18 @@ extension World {
         case .saved(let alarmID):
             jsSaves.outcomes.append((alarmID, "saved"))
             jsSaves.retried.removeAll { $0 == alarmID }
-            if !jsSaves.accepted.contains(alarmID) { jsSaves.accepted.append(alarmID) }
-            guard let index = jsSaves.pending.firstIndex(where: { $0.id == alarmID }) else { return }
+            jsSaves.accepted.insert(alarmID)
+            let (index, found) = jsSaves.pending.searchSortedByID(alarmID)
+            guard found else { return }
             adoptConfigured(jsSaves.pending.remove(at: index))
         case .saveFailed(let alarmID, let reason):
             jsSaves.outcomes.append((alarmID, reason.rawValue))
-            guard reason != .superseded, let index = jsSaves.pending.firstIndex(where: { $0.id == alarmID }) else { return }
+            let (index, found) = jsSaves.pending.searchSortedByID(alarmID)
+            guard reason != .superseded, found else { return }
             let definition = jsSaves.pending.remove(at: index)
             // SCH-10: a root whose previous primary the platform still holds is not unregistered,
             // although the save's schedule call for it failed.
-            for id in saveTruth.before.first(where: { $0.alarmID == alarmID })?.rings ?? [] where platformHolds(id) {
+            for id in saveTruth.before[alarmID] ?? [] where platformHolds(id) {
                 if let rootID = requestMetadata[id]?.rootID { oracle.primaryFaultRoots.remove(rootID) }
             }
             // (An alarm an older version saved, a legacy install's, was accepted before this run:
@@ -222,10 +223,16 @@ extension World {
     /// `keepPreviousFireTimes` the previous definition's fire times stay queued (its rings stay in
     /// the platform until a later process's sync retires them).
     func adoptConfigured(_ definition: LogicalAlarm, keepPreviousFireTimes: Bool = false) {
-        let old = alarms.first { $0.id == definition.id }
-        alarms.removeAll { $0.id == definition.id }
-        alarms.append(definition)
-        alarms.sort { $0.id < $1.id }
+        let old: LogicalAlarm?
+        if configuredAlarmsSortedByID() {
+            old = alarms.upsertSortedByID(definition)  // issue 20: the same array, in O(log n) finding
+        } else {  // the run's initial order (the setup's): sorted from here on
+            old = alarms.first { $0.id == definition.id }
+            alarms.removeAll { $0.id == definition.id }
+            alarms.append(definition)
+            alarms.sort { $0.id < $1.id }
+        }
+        noteConfiguredAlarmsSorted()
         let scheduleChanged = old.map { $0.roots.map(Self.scheduleKey) != definition.roots.map(Self.scheduleKey) || $0.enabled != definition.enabled } ?? true
         if scheduleChanged {
             if !keepPreviousFireTimes { unscheduleOracleFireTimes(alarmID: definition.id) }
@@ -243,7 +250,7 @@ extension World {
         keepSupersededInFlight()
         for definition in jsSaves.pending {
             if let stored = storedDocument?.alarm(definition.id) {
-                if !jsSaves.accepted.contains(definition.id) { jsSaves.accepted.append(definition.id) }
+                jsSaves.accepted.insert(definition.id)
                 // The previous schedule's rings were not retired (arm before retire): they may
                 // still ring until the next process's sync retires them.
                 if let previous = alarms.first(where: { $0.id == definition.id }), previous != stored {
@@ -280,8 +287,8 @@ extension World {
                   }) else { continue }
             if !jsSaves.keptPrevious.contains(definition) { jsSaves.keptPrevious.append(definition) }
             if !jsSaves.interrupted.contains(definition.id) { jsSaves.interrupted.append(definition.id) }
-            queue.schedule(.fireTime(rootID: request.metadata.rootID, alarmID: definition.id, wallMs: request.fireWallMs),
-                           at: at(wallMs: request.fireWallMs))
+            scheduleFireTime(rootID: request.metadata.rootID, alarmID: definition.id, wallMs: request.fireWallMs,
+                             at: at(wallMs: request.fireWallMs))
         }
         jsSaves.superseded = []
     }

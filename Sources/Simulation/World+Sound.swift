@@ -154,7 +154,7 @@ extension World {
     /// the persisted definition, so it judged that ring against sounds it was never given.
     func previousSoundSettings(of id: AlarmUUID, alarmID: String) -> [SoundSettings?] {
         guard jsSaves.interrupted.contains(alarmID),
-              saveTruth.before.contains(where: { $0.alarmID == alarmID && $0.rings.contains(id) }) else { return [] }
+              saveTruth.before[alarmID]?.contains(id) == true else { return [] }
         return (jsSaves.interruptedPrevious + jsSaves.keptPrevious).filter { $0.id == alarmID }.map(\.sounds)
     }
 

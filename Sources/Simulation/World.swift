@@ -151,6 +151,17 @@ final class World {
     @exclusivity(unchecked) var alarms: [LogicalAlarm] { didSet { alarmsChanges &+= 1 } }
     /// Counts every change of `alarms` (issue 20: a check that folds them in skips unchanged ones).
     @exclusivity(unchecked) private(set) var alarmsChanges: UInt64 = 0
+    /// The `alarmsChanges` at which `alarms` was last known sorted by unique ID (nil: not known).
+    @exclusivity(unchecked) private var alarmsSortedAtChange: UInt64?
+    /// The queued `.fireTime` events per alarm ID, by queue sequence (a superset: an entry may
+    /// name an event that already ran), so `unscheduleOracleFireTimes` cancels them without
+    /// scanning the queue (see ``cancelledFireTimeSequences``). Looked up only, never iterated.
+    @exclusivity(unchecked) var queuedFireTimes: [String: [UInt64]] = [:]
+    /// Queued `.fireTime` events an unschedule cancelled; `runEvents` drops each when it comes
+    /// up, before it advances the clock or counts as an event, as for ``cancelledTimerSequences``
+    /// (issue 20: removing them eagerly filtered and re-heapified the whole queue at every save).
+    /// Looked up only, never iterated.
+    @exclusivity(unchecked) var cancelledFireTimeSequences: Set<UInt64> = []
     @exclusivity(unchecked) var oracle = Oracle()
     @exclusivity(unchecked) var violations: [Violation] = []
     @exclusivity(unchecked) var exemptionCounts: [String: Int] = [:]  // lookup and increment only; reported sorted
@@ -466,6 +477,29 @@ final class World {
 
     func at(wallMs: Int64) -> Int64 { wallMs - clock.wallOffsetMs }
 
+    /// Queues the oracle's fire time of `rootID` (a ring time of `alarmID`, wall ms) at true ms
+    /// `dueMs`, indexed for ``unscheduleOracleFireTimes(alarmID:)``. Every `.fireTime` event is
+    /// queued here.
+    func scheduleFireTime(rootID: String, alarmID: String, wallMs fireWallMs: Int64, at dueMs: Int64) {
+        let sequence = queue.schedule(.fireTime(rootID: rootID, alarmID: alarmID, wallMs: fireWallMs), at: dueMs)
+        queuedFireTimes[alarmID, default: []].append(sequence)
+    }
+
+    /// True when `alarms` is sorted by unique ID (as every save leaves it; the setup's order may
+    /// not be), so its binary searches apply. O(1) while nothing changed it since it was known so.
+    func configuredAlarmsSortedByID() -> Bool {
+        if alarmsSortedAtChange == alarmsChanges { return true }
+        guard alarms.isSortedByUniqueID else { return false }
+        alarmsSortedAtChange = alarmsChanges
+        return true
+    }
+
+    /// `alarms` was just left sorted by unique ID.
+    func noteConfiguredAlarmsSorted() {
+        assert(alarms.isSortedByUniqueID)
+        alarmsSortedAtChange = alarmsChanges
+    }
+
     func enqueue(_ event: WorldEvent, afterMs: Int64) {
         let sequence = queue.schedule(event, at: nowMs + max(0, afterMs))
         if case .timer(let kind, let incarnation) = event {
@@ -530,6 +564,11 @@ final class World {
                 let key = TimerKey(kind: kind, incarnation: incarnation)
                 queuedTimers[key]?.removeAll { $0 == event.sequence }
                 if queuedTimers[key]?.isEmpty == true { queuedTimers[key] = nil }
+            }
+            if case .fireTime(_, let alarmID, _) = event.payload {
+                if cancelledFireTimeSequences.remove(event.sequence) != nil { continue }  // unscheduled: as if removed
+                queuedFireTimes[alarmID]?.removeAll { $0 == event.sequence }
+                if queuedFireTimes[alarmID]?.isEmpty == true { queuedFireTimes[alarmID] = nil }
             }
             clock.advance(to: max(nowMs, event.dueMs))
             eventsProcessed += 1
