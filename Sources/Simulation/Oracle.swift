@@ -160,9 +160,7 @@ extension World {
         // After the heal: the end of the liveness window.
         let endWallMs = (liveness.healed ? liveness.endMs : setup.startWallMs + setup.durationMs) + clock.wallOffsetMs
         let definitions = source ?? alarms
-        // By index, the ID first: a save plans one alarm, and copying every definition to find it
-        // cost a first launch of N alarms N² copies (issue 20). The same alarms, in the same order.
-        for index in definitions.indices where alarmIDs?.contains(definitions[index].id) ?? true {
+        for index in planned(alarmIDs, in: definitions, configured: source == nil) {
             let alarm = definitions[index]
             guard alarm.enabled else { continue }
             for root in alarm.roots {
@@ -185,6 +183,22 @@ extension World {
                 }
             }
         }
+    }
+
+    /// The indices of `definitions` whose ID is in `alarmIDs` (every index when nil), ascending:
+    /// the definitions `scheduleOracleFireTimes` plans, in their order. A save plans one alarm;
+    /// finding it by scanning (each definition copied to read its ID) cost a first launch of N
+    /// alarms N² copies (issue 20), so the configured alarms, once sorted, are binary-searched.
+    func planned(_ alarmIDs: [String]?, in definitions: [LogicalAlarm], configured: Bool) -> [Int] {
+        guard let alarmIDs else { return Array(definitions.indices) }
+        if configured, configuredAlarmsSortedByID() {
+            let found = alarmIDs.compactMap { id -> Int? in
+                let (index, found) = definitions.searchSortedByID(id)
+                return found ? index : nil
+            }
+            return Set(found).sorted()  // each alarm once, however often its ID is named
+        }
+        return definitions.withUnsafeBufferPointer { buffer in buffer.indices.filter { alarmIDs.contains(buffer[$0].id) } }
     }
 
     /// The instant the platform rings the configured day whose ring time is `fireWallMs` (wall ms).
