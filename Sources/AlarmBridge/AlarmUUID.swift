@@ -130,12 +130,12 @@ public struct AlarmUUID: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// - Parameter name: The name, hashed as its exact UTF-8 bytes (no normalisation).
     /// - Returns: A version-5, RFC 4122-variant identifier.
     public static func v5(namespace: AlarmUUID, name: String) -> AlarmUUID {
-        v5Memo.value(for: V5Key(namespace: namespace, name: name)) { computeV5(namespace: namespace, name: name) }
+        v5Memo.value(for: V5Key(namespace: namespace, name: ExactText(name))) { computeV5(namespace: namespace, name: name) }
     }
 
     private struct V5Key: Hashable, Sendable {
         var namespace: AlarmUUID
-        var name: String
+        var name: ExactText  // the bytes SHA-1 reads: "é" precomposed and decomposed are two names
     }
 
     /// Ring IDs are derived again on every reconcile (issue 20: SHA-1 was 7–9 % of a campaign).

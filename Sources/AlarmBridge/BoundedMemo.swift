@@ -1,3 +1,4 @@
+import Foundation  // memcmp
 import Synchronization
 
 /// A thread-safe memo of a pure function's answers (issue 20: each piece of work once).
@@ -27,5 +28,53 @@ final class BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             entries[key] = fresh
         }
         return fresh
+    }
+}
+
+/// A string as its exact UTF-8 bytes, for memo keys (``BoundedMemo``) of functions that read
+/// those bytes (SHA-1 of a UUIDv5 name, a fingerprint's text, a sound draw's salt).
+///
+/// `String`'s `==` holds canonically equivalent strings equal (a precomposed and a decomposed
+/// "é"), which a byte hash does not: keyed by `String`, a memo answered one with the other's
+/// result, so what a run computed depended on what an earlier run in the same process had
+/// asked. Equal here only byte for byte; hashed with FNV-1a and SplitMix64's finaliser, cheaper
+/// than SipHash over the string (issue 20). Memos are never iterated, so no order reaches output.
+@usableFromInline
+struct ExactText: Hashable, Sendable {
+    @usableFromInline let text: String
+
+    @usableFromInline init(_ text: String) { self.text = text }
+
+    @usableFromInline static func == (lhs: ExactText, rhs: ExactText) -> Bool {
+        let left = lhs.text.utf8, right = rhs.text.utf8
+        guard left.count == right.count else { return false }
+        // A native string's bytes are contiguous: one memcmp (the fallback walks the views).
+        let compared = left.withContiguousStorageIfAvailable { leftBytes in
+            right.withContiguousStorageIfAvailable { rightBytes in
+                leftBytes.isEmpty || memcmp(leftBytes.baseAddress!, rightBytes.baseAddress!, leftBytes.count) == 0
+            }
+        }
+        return (compared ?? nil) ?? left.elementsEqual(right)
+    }
+
+    @usableFromInline func hash(into hasher: inout Hasher) {
+        hasher.combine(Self.bytesHash(text, seed: 0))
+    }
+
+    @usableFromInline func _rawHashValue(seed: Int) -> Int {
+        Int(truncatingIfNeeded: Self.bytesHash(text, seed: UInt64(truncatingIfNeeded: seed)))
+    }
+
+    /// FNV-1a (64-bit) of the text's UTF-8 bytes from `seed`'s basis, then SplitMix64's finaliser.
+    @usableFromInline static func bytesHash(_ text: String, seed: UInt64) -> UInt64 {
+        func fnv(_ bytes: some Sequence<UInt8>) -> UInt64 {
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ seed
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            return hash
+        }
+        var hash = text.utf8.withContiguousStorageIfAvailable { fnv($0) } ?? fnv(text.utf8)
+        hash = (hash ^ (hash >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        hash = (hash ^ (hash >> 27)) &* 0x94D0_49BB_1331_11EB
+        return hash ^ (hash >> 31)
     }
 }

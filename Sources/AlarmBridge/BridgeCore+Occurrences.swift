@@ -1197,7 +1197,7 @@ extension BridgeCore {
     func fingerprint(_ request: RingRequest, now: BridgeInstants) -> String {
         let countdownLeft = request.countdown != nil && defects.countdownLengthInFingerprint
             ? max(0, request.fireWallMs - now.wallMs) / 1000 : nil  // seed 003's drifting value
-        let input = FingerprintInput(title: request.metadata.title, soundName: request.soundName,
+        let input = FingerprintInput(title: ExactText(request.metadata.title), soundName: request.soundName.map(ExactText.init),
                                      countdown: request.countdown != nil, countdownLeftSeconds: countdownLeft)
         return Self.fingerprintMemo.value(for: input) { String(SHA1.hexDigest(input.text).prefix(16)) }
     }
@@ -1205,15 +1205,16 @@ extension BridgeCore {
     /// What a fingerprint hashes (ID-4): the title, the sound when present, and whether the ring
     /// has a countdown (with the known defect, the seconds left until its fire time).
     struct FingerprintInput: Hashable, Sendable {
-        var title: String
-        var soundName: String?
+        /// The title and the sound as their exact bytes, as the text hashes them (``ExactText``).
+        var title: ExactText
+        var soundName: ExactText?
         var countdown: Bool
         var countdownLeftSeconds: Int64?
 
         /// The hashed text: `title=…`, then `|sound=…` and `|countdown` (`|countdown=N`) when present.
         var text: String {
-            var text = "title=\(title)"
-            if let soundName { text += "|sound=\(soundName)" }
+            var text = "title=\(title.text)"
+            if let soundName { text += "|sound=\(soundName.text)" }
             if countdown {
                 text += "|countdown"
                 if let countdownLeftSeconds { text += "=\(countdownLeftSeconds)" }

@@ -12,17 +12,18 @@ public enum RingIdentity {
     /// - Parameter extraIdentity: only for the `title-in-ring-id` known defect, which reintroduces
     ///   seed 003's bug of hashing a non-identity attribute; nil in correct code.
     public static func primaryID(rootID: String, fireKey: FireKey, extraIdentity: String? = nil) -> AlarmUUID {
-        primaryMemo.value(for: PrimaryKey(rootID: rootID, fireKey: fireKey, extraIdentity: extraIdentity)) {
+        primaryMemo.value(for: PrimaryKey(rootID: ExactText(rootID), fireKey: fireKey, extraIdentity: extraIdentity.map(ExactText.init))) {
             var name = "\(rootID)|\(fireKey)|primary"
             if let extraIdentity { name += "|\(extraIdentity)" }
             return AlarmUUID.v5(namespace: namespace, name: name)
         }
     }
 
+    /// The strings as the UUIDv5 name holds them: byte for byte (``ExactText``).
     private struct PrimaryKey: Hashable, Sendable {
-        var rootID: String
+        var rootID: ExactText
         var fireKey: FireKey
-        var extraIdentity: String?
+        var extraIdentity: ExactText?
     }
 
     /// Primary IDs by their inputs (issue 20): every reconcile derives each root's ID again, and

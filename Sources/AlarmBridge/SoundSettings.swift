@@ -115,14 +115,14 @@ public struct SoundSettings: Codable, Sendable, Equatable {
 
     /// The first 32 bits of `salt`'s SHA-1.
     static func rawDraw(_ salt: String) -> UInt64 {
-        drawMemo.value(for: salt) {
+        drawMemo.value(for: ExactText(salt)) {
             let digest = SHA1.digest(Array(salt.utf8))
             return UInt64(digest[0]) << 24 | UInt64(digest[1]) << 16 | UInt64(digest[2]) << 8 | UInt64(digest[3])
         }
     }
 
     /// The first 32 bits of each salt's SHA-1, remembered (issue 20: sound draws repeat every reconcile).
-    private static let drawMemo = BoundedMemo<String, UInt64>(capacity: 16_384)
+    private static let drawMemo = BoundedMemo<ExactText, UInt64>(capacity: 16_384)  // SHA-1 reads the bytes
 
     /// ``draw(_:below:)`` of `id.description`, remembered by the ID.
     static func draw(id: AlarmUUID, below bound: Int) -> Int {

@@ -650,11 +650,22 @@ public struct AlarmManagerModel: Sendable {
 
     /// What FLAG_NO_CREATE probes over the app's request codes find: every pending alarm, and a
     /// dropped alarm's PendingIntent until its trigger time passes (issue 18), sorted by ID.
+    /// Each alarm's ID read in place (issue 20: the `idempotent-sync` probe reads this after every
+    /// settled sync, and concatenating and filtering copied every pending alarm).
     public var pendingIntentProbes: [PlatformAlarm] {
-        let intents = pending + droppedAlarms.filter { dropped in
-            dropped.triggerWallMs > now.wallMs && !pending.contains { $0.id == dropped.id }
+        var probes: [PlatformAlarm] = []
+        probes.reserveCapacity(pending.count + droppedAlarms.count)
+        pending.withUnsafeBufferPointer { alarms in
+            for index in alarms.indices { probes.append(PlatformAlarm(id: alarms[index].id, state: .scheduled)) }
         }
-        return intents.map { PlatformAlarm(id: $0.id, state: .scheduled) }.sorted { $0.id < $1.id }
+        let pendingCount = probes.count
+        droppedAlarms.withUnsafeBufferPointer { dropped in
+            for index in dropped.indices where dropped[index].triggerWallMs > now.wallMs {
+                let id = dropped[index].id
+                if !probes.prefix(pendingCount).contains(where: { $0.id == id }) { probes.append(PlatformAlarm(id: id, state: .scheduled)) }
+            }
+        }
+        return probes.sorted { $0.id < $1.id }
     }
 
     /// `AlarmManager.getNextAlarmClock()`: the trigger time (wall ms, as the app passed it in its

@@ -59,19 +59,22 @@ struct CopyOnWriteTests {
     }
 
     @Test("a fingerprint is the first 16 hex digits of the SHA-1 of its text (ID-4)", arguments: [
-        (BridgeCore.FingerprintInput(title: "Wake", soundName: nil, countdown: false, countdownLeftSeconds: nil), "title=Wake"),
-        (BridgeCore.FingerprintInput(title: "Wake", soundName: "bell", countdown: false, countdownLeftSeconds: nil), "title=Wake|sound=bell"),
-        (BridgeCore.FingerprintInput(title: "Wake", soundName: "bell", countdown: true, countdownLeftSeconds: nil), "title=Wake|sound=bell|countdown"),
-        (BridgeCore.FingerprintInput(title: "Wake", soundName: nil, countdown: true, countdownLeftSeconds: 90), "title=Wake|countdown=90"),
+        (BridgeCore.FingerprintInput(title: ExactText("Wake"), soundName: nil, countdown: false, countdownLeftSeconds: nil), "title=Wake"),
+        (BridgeCore.FingerprintInput(title: ExactText("Wake"), soundName: ExactText("bell"), countdown: false, countdownLeftSeconds: nil), "title=Wake|sound=bell"),
+        (BridgeCore.FingerprintInput(title: ExactText("Wake"), soundName: ExactText("bell"), countdown: true, countdownLeftSeconds: nil), "title=Wake|sound=bell|countdown"),
+        (BridgeCore.FingerprintInput(title: ExactText("Wake"), soundName: nil, countdown: true, countdownLeftSeconds: 90), "title=Wake|countdown=90"),
+        // Equal as Swift strings, two texts byte for byte: each its own fingerprint, whichever the memo saw first.
+        (BridgeCore.FingerprintInput(title: ExactText("Caf\u{E9}"), soundName: nil, countdown: false, countdownLeftSeconds: nil), "title=Caf\u{E9}"),
+        (BridgeCore.FingerprintInput(title: ExactText("Cafe\u{301}"), soundName: nil, countdown: false, countdownLeftSeconds: nil), "title=Cafe\u{301}"),
     ])
     func fingerprintText(input: BridgeCore.FingerprintInput, text: String) {
         #expect(input.text == text)
         let core = BridgeCore(configuration: BridgeConfiguration(flavor: .ios, calendar: WallCalendar(zoneIdentifier: "UTC")!))
         let request = RingRequest(id: AlarmUUID(string: "6ba7b810-9dad-11d1-80b4-00c04fd430c8")!, schedule: .fixed(wallMs: 100_000),
                                   fireWallMs: 100_000,
-                                  metadata: RingMetadata(rootID: "a1", alarmID: "a1", kind: .primary, token: nil, title: input.title),
+                                  metadata: RingMetadata(rootID: "a1", alarmID: "a1", kind: .primary, token: nil, title: input.title.text),
                                   countdown: input.countdown ? CountdownDuration(preAlertMs: nil, postAlertMs: 60_000) : nil,
-                                  soundName: input.soundName)
+                                  soundName: input.soundName?.text)
         if input.countdownLeftSeconds == nil {
             #expect(core.fingerprint(request, now: BridgeInstants(wallMs: 0, monotonicMs: 0)) == String(SHA1.hexDigest(text).prefix(16)))
         }

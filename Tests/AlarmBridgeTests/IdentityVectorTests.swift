@@ -82,6 +82,20 @@ struct IdentityVectorTests {
         #expect(identifier == AlarmUUID(string: vector.expected))
     }
 
+    /// `v5` hashes the name's exact UTF-8 bytes: a precomposed and a decomposed "é" (equal as
+    /// Swift strings) are two names, in either order of asking (python3 `uuid.uuid5` values). Its
+    /// memo once answered the second with the first's identifier.
+    @Test("v5 of canonically equivalent names differs byte for byte, whichever is asked first")
+    func v5ReadsExactBytes() {
+        let precomposed = "caf\u{E9}", decomposed = "cafe\u{301}"
+        #expect(precomposed == decomposed)  // String's equality: why the memo needed its own key
+        for names in [[precomposed, decomposed], [decomposed, precomposed]] {
+            let identifiers = names.map { AlarmUUID.v5(namespace: .urlNamespace, name: $0).description }
+            let expected = names.map { $0.utf8.count == 5 ? "79d4db4c-73a9-5cec-bd37-4fc862e2120d" : "549feaac-5211-5fee-8511-bff7456812c3" }
+            #expect(identifiers == expected)
+        }
+    }
+
     @Test("v5 identifiers carry version 5 and the RFC 4122 variant bits 10")
     func versionAndVariantBits() {
         for index in 0..<64 {
