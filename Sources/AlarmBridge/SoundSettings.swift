@@ -53,7 +53,22 @@ public struct SoundSettings: Codable, Sendable, Equatable {
 
     /// The index of the first group holding `name`, nil when none does.
     public func groupIndex(of name: String) -> Int? {
-        effectiveGroups.firstIndex { $0.contains(name) }
+        if let groups = ownGroups { return groups.firstIndex { $0.contains(name) } }
+        if onlyPoolGroup { return pool.contains(name) ? 0 : nil }
+        return effectiveGroups.firstIndex { $0.contains(name) }
+    }
+
+    /// `groups` when ``effectiveGroups`` is exactly them (some, none empty); nil otherwise.
+    private var ownGroups: [[String]]? {
+        guard let groups, !groups.isEmpty, !groups.contains(where: { $0.isEmpty }) else { return nil }
+        return groups
+    }
+
+    /// True when ``effectiveGroups`` is the pool alone or nothing (SND-8: no group holds a sound):
+    /// the choice reads the pool itself, without building `[pool]` (issue 20: every plan draws
+    /// each primary's sound).
+    private var onlyPoolGroup: Bool {
+        (groups ?? []).allSatisfy { $0.isEmpty }
     }
 
     /// True when `choose(position:salt:)` may pick `name` for a ring at `position`: in progressive
@@ -93,7 +108,10 @@ public struct SoundSettings: Codable, Sendable, Equatable {
         precondition(position >= 0, "sequence position is a count")
         switch effectiveMode {
         case .progressive:
-            let groups = effectiveGroups
+            if ownGroups == nil && onlyPoolGroup {  // the one group is the pool, if it holds any sound
+                return pool.isEmpty ? nil : (pool[draw(pool.count)], 0)
+            }
+            let groups = ownGroups ?? effectiveGroups
             guard !groups.isEmpty else { return nil }
             let group = min(position, groups.count - 1)  // SND-2: then roll within the highest
             let members = groups[group]
