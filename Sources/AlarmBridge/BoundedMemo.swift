@@ -1,4 +1,5 @@
-import Foundation  // memcmp
+// Foundation: memcmp (ExactText).
+import Foundation
 import Synchronization
 
 /// A thread-safe memo of a pure function's answers (issue 20: each piece of work once).
