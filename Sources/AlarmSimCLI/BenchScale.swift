@@ -13,7 +13,11 @@ import Simulation
 /// The alarm-count rows run 2 simulated days; the day rows run 10 alarms. A row of at most
 /// ``repeatedUpToAlarms`` alarms (tens of ms) runs ``repeats`` times and keeps its least CPU: a
 /// shared machine's other work only ever adds to a run's CPU, and one run of a small row moved
-/// its spread by a fifth from run to run. Every run of a row simulates the same events.
+/// its spread by a fifth from run to run. The repeats are interleaved, one round over every such
+/// row at a time: run back to back, a row's repeats all fell in the same busy spell of the
+/// machine, and the day rows' spread moved between 1.11 and 1.77 × from one bench to the next.
+/// A larger row runs ``largeRepeats`` times, interleaved the same way. Every run of a row
+/// simulates the same events.
 struct BenchScale {
     /// One measured row.
     struct Row: Equatable {
@@ -45,7 +49,9 @@ struct BenchScale {
     /// `--quick`: too few and too small rows to judge the targets by; the figures are shown, not judged.
     var quick = false
     /// Runs of each small row (the least CPU is kept), and the largest alarm count run so.
-    static let repeats = 5
+    static let repeats = 7
+    /// Runs of each larger row (seconds each; a single run moved the growth exponent by ±0.05).
+    static let largeRepeats = 3
     static let repeatedUpToAlarms = 100
 
     /// Measures every row on both platforms.
@@ -57,24 +63,56 @@ struct BenchScale {
         // The small day rows first, on both platforms: after the 3,000-alarm runs a small row cost
         // up to a third more per event in the same process (a larger heap), which the spread read
         // as growth over days. The table still lists each platform's alarm rows, then its day rows.
-        var dayRows: [Row] = []
-        for platform in [PlatformFlavor.ios, .android] {
-            for days in quick ? quickDayCounts : dayCounts {
-                progress("bench: scale, \(platform.rawValue), \(counted(dayRowAlarms, "alarm")) × \(counted(days, "day")) …")
-                if var row = leastOfRuns(platform: platform, alarms: dayRowAlarms, days: days) {
-                    row.isDayRow = true
-                    dayRows.append(row)
-                }
-            }
+        let platforms = [PlatformFlavor.ios, .android]
+        let daySpecs = platforms.flatMap { platform in
+            (quick ? quickDayCounts : dayCounts).map { RowSpec(platform: platform, alarms: dayRowAlarms, days: $0) }
         }
-        for platform in [PlatformFlavor.ios, .android] {
-            for alarms in quick ? quickAlarmCounts : alarmCounts {
-                progress("bench: scale, \(platform.rawValue), \(counted(alarms, "alarm")) × \(counted(alarmRowDays, "day")) …")
-                if let row = leastOfRuns(platform: platform, alarms: alarms, days: alarmRowDays) { scale.rows.append(row) }
-            }
+        let dayRows = leastOfInterleavedRuns(daySpecs, progress: progress).map { row -> Row in
+            var row = row
+            row.isDayRow = true
+            return row
+        }
+        let alarmSpecs = platforms.flatMap { platform in
+            (quick ? quickAlarmCounts : alarmCounts).map { RowSpec(platform: platform, alarms: $0, days: alarmRowDays) }
+        }
+        let smallRows = leastOfInterleavedRuns(alarmSpecs.filter { $0.alarms <= repeatedUpToAlarms }, progress: progress)
+        let largeRows = leastOfInterleavedRuns(alarmSpecs.filter { $0.alarms > repeatedUpToAlarms }, runs: largeRepeats,
+                                               progress: progress)
+        for platform in platforms {
+            scale.rows += (smallRows + largeRows).filter { $0.platform == platform }.sorted { $0.alarms < $1.alarms }
             scale.rows += dayRows.filter { $0.platform == platform }
         }
         return scale
+    }
+
+    /// What one row runs: a platform, its alarms and its simulated days.
+    struct RowSpec: Equatable {
+        var platform: PlatformFlavor
+        var alarms: Int
+        var days: Int
+
+        /// "ios, 10 alarms × 2 days", for progress lines.
+        var text: String { "\(platform.rawValue), \(counted(alarms, "alarm")) × \(counted(days, "day"))" }
+    }
+
+    /// Each row of `specs` with the least CPU of `runs` runs, in the order of `specs`. The
+    /// runs go round by round, every row once a round, so a busy spell of a shared machine slows
+    /// one run of many rows rather than every run of one row. Rows whose scenario does not parse
+    /// (a bug of this bench) are left out.
+    static func leastOfInterleavedRuns(_ specs: [RowSpec], runs: Int = repeats, progress: (String) -> Void) -> [Row] {
+        var best = [Row?](repeating: nil, count: specs.count)
+        var parses = [Bool](repeating: true, count: specs.count)
+        for round in 1...runs {
+            for (index, spec) in specs.enumerated() where parses[index] {
+                if round == 1 { progress("bench: scale, \(spec.text) (\(runs) runs, interleaved) …") }
+                guard let row = run(platform: spec.platform, alarms: spec.alarms, days: spec.days) else {
+                    parses[index] = false
+                    continue
+                }
+                if best[index].map({ row.cpuNs < $0.cpuNs }) ?? true { best[index] = row }
+            }
+        }
+        return best.compactMap { $0 }
     }
 
     /// The scenario text of one row (see the type's comment).
@@ -88,18 +126,6 @@ struct BenchScale {
         lines.append("at +\(days)d 04:30 user open-app")
         lines.append("expect no violations")
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// One row, run ``repeats`` times when it has at most ``repeatedUpToAlarms`` alarms, with
-    /// the least CPU of its runs; nil when the generated scenario does not parse.
-    static func leastOfRuns(platform: PlatformFlavor, alarms: Int, days: Int) -> Row? {
-        let runs = alarms <= repeatedUpToAlarms ? repeats : 1
-        var best: Row?
-        for _ in 0..<runs {
-            guard let row = run(platform: platform, alarms: alarms, days: days) else { return nil }
-            if best.map({ row.cpuNs < $0.cpuNs }) ?? true { best = row }
-        }
-        return best
     }
 
     /// Runs one row; nil when the generated scenario does not parse (a bug of this bench).
@@ -178,9 +204,10 @@ struct BenchScale {
                      "One generated scenario per row, in this process: N alarms ringing daily (ring times 41 min apart",
                      "from 06:00, wrapping; an unwarmed run first), a fresh install whose first launch saves them, nobody stopping them, the app opened",
                      "once at the end. CPU is the process's (`CLOCK_PROCESS_CPUTIME_ID`). Alarm rows run \(Self.alarmRowDays) days;",
-                     "day rows run \(Self.dayRowAlarms) alarms. A row of at most \(Self.repeatedUpToAlarms) alarms runs \(Self.repeats) times and",
-                     "keeps its least CPU (other work on a shared machine only adds to a run's CPU). The day rows of both",
-                     "platforms run first, before the large alarm rows grow the process's heap.", ""]
+                     "day rows run \(Self.dayRowAlarms) alarms. A row of at most \(Self.repeatedUpToAlarms) alarms runs \(Self.repeats) times (a larger one \(Self.largeRepeats)) and",
+                     "keeps its least CPU (other work on a shared machine only adds to a run's CPU); the runs are interleaved,",
+                     "one round over all such rows at a time, so a busy spell slows one run of many rows, not every run of one.",
+                     "The day rows of both platforms run first, before the large alarm rows grow the process's heap.", ""]
         if quick {
             lines += ["`--quick`: three small alarm counts and two day counts, so the exponent is fitted from N = 10 and 30",
                       "only and the figures are not judged against the targets; run `--scale-only` without `--quick` for that.", ""]
