@@ -38,7 +38,7 @@ public struct SoundSettings: Codable, Sendable, Equatable {
     /// SND-8: a record without groups (or with only empty ones) reads as one flat group: the pool.
     public var effectiveGroups: [[String]] {
         // The usual record (groups, none empty) as it is, without building a filtered copy.
-        if let groups, !groups.isEmpty, !groups.contains(where: \.isEmpty) { return groups }
+        if let groups = ownGroups { return groups }
         let chosen = (groups ?? []).filter { !$0.isEmpty }
         if !chosen.isEmpty { return chosen }
         return pool.isEmpty ? [] : [pool]
@@ -108,10 +108,11 @@ public struct SoundSettings: Codable, Sendable, Equatable {
         precondition(position >= 0, "sequence position is a count")
         switch effectiveMode {
         case .progressive:
-            if ownGroups == nil && onlyPoolGroup {  // the one group is the pool, if it holds any sound
+            let own = ownGroups
+            if own == nil && onlyPoolGroup {  // the one group is the pool, if it holds any sound
                 return pool.isEmpty ? nil : (pool[draw(pool.count)], 0)
             }
-            let groups = ownGroups ?? effectiveGroups
+            let groups = own ?? effectiveGroups
             guard !groups.isEmpty else { return nil }
             let group = min(position, groups.count - 1)  // SND-2: then roll within the highest
             let members = groups[group]

@@ -28,6 +28,21 @@ struct BenchScaleTests {
         #expect(lines.contains { $0.hasPrefix("MISSED: scale ios: CPU growth exponent") && $0.contains("2.20") })
     }
 
+    @Test("interleaved runs give each row, in the order asked, the least CPU of its runs and its own events")
+    func interleavedRuns() {
+        let specs = [BenchScale.RowSpec(platform: .ios, alarms: 1, days: 1), BenchScale.RowSpec(platform: .android, alarms: 3, days: 2),
+                     BenchScale.RowSpec(platform: .ios, alarms: 3, days: 1)]
+        var lines: [String] = []
+        let rows = BenchScale.leastOfInterleavedRuns(specs, runs: 2) { lines.append($0) }
+        #expect(rows.map { BenchScale.RowSpec(platform: $0.platform, alarms: $0.alarms, days: $0.days) } == specs)
+        #expect(lines.count == specs.count, "one progress line a row, in the first round")
+        for (row, spec) in zip(rows, specs) {
+            let single = BenchScale.run(platform: spec.platform, alarms: spec.alarms, days: spec.days)
+            #expect(single?.events == row.events, "every run of a row simulates the same events")
+            #expect(row.cpuNs > 0)
+        }
+    }
+
     @Test("a --quick scale run shows its figures without judging them, and says why in the report")
     func quickIsNotJudged() {
         var scale = Self.rows(power: 2.2)
