@@ -7,8 +7,8 @@ public struct AlarmUUID: Sendable, Hashable, Comparable, Codable, CustomStringCo
     /// Bytes 0–7 and 8–15, each read big-endian: the identifier held inline, so copying, comparing
     /// and hashing one allocates nothing and counts no references (issue 20: the identifier was a
     /// heap array, hashed byte by byte). Big-endian halves order as the bytes do.
-    private let high: UInt64
-    private let low: UInt64
+    fileprivate let high: UInt64
+    fileprivate let low: UInt64
 
     /// The 16 bytes in network (big-endian) order, as printed.
     public var bytes: [UInt8] {
@@ -136,6 +136,16 @@ public struct AlarmUUID: Sendable, Hashable, Comparable, Codable, CustomStringCo
     private struct V5Key: Hashable, Sendable {
         var namespace: AlarmUUID
         var name: ExactText  // the bytes SHA-1 reads: "é" precomposed and decomposed are two names
+
+        func hash(into hasher: inout Hasher) { hasher.combine(rawHash(seed: 0)) }
+
+        func _rawHashValue(seed: Int) -> Int { Int(truncatingIfNeeded: rawHash(seed: UInt64(truncatingIfNeeded: seed))) }
+
+        /// The name's bytes and the namespace's halves mixed in turn (``ExactText/mix(_:)``).
+        private func rawHash(seed: UInt64) -> UInt64 {
+            let hash = ExactText.mix(ExactText.bytesHash(name.text, seed: seed) ^ namespace.high)
+            return ExactText.mix(hash ^ namespace.low)
+        }
     }
 
     /// Ring IDs are derived again on every reconcile (issue 20: SHA-1 was 7–9 % of a campaign).

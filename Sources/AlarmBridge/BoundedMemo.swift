@@ -73,8 +73,14 @@ struct ExactText: Hashable, Sendable {
             for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
             return hash
         }
-        var hash = text.utf8.withContiguousStorageIfAvailable { fnv($0) } ?? fnv(text.utf8)
-        hash = (hash ^ (hash >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        return mix(text.utf8.withContiguousStorageIfAvailable { fnv($0) } ?? fnv(text.utf8))
+    }
+
+    /// SplitMix64's finaliser: every input bit reaches every output bit. Memo keys built of
+    /// several fields hash each field, then mix (issue 20: cheaper than SipHash, which a
+    /// synthesized `Hashable` runs over every field for every memo look-up).
+    @usableFromInline static func mix(_ value: UInt64) -> UInt64 {
+        var hash = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
         hash = (hash ^ (hash >> 27)) &* 0x94D0_49BB_1331_11EB
         return hash ^ (hash >> 31)
     }

@@ -1211,6 +1211,19 @@ extension BridgeCore {
         var countdown: Bool
         var countdownLeftSeconds: Int64?
 
+        func hash(into hasher: inout Hasher) { hasher.combine(rawHash(seed: 0)) }
+
+        func _rawHashValue(seed: Int) -> Int { Int(truncatingIfNeeded: rawHash(seed: UInt64(truncatingIfNeeded: seed))) }
+
+        /// Each field's bits mixed in turn (``ExactText/mix(_:)``); equal inputs hash equal.
+        private func rawHash(seed: UInt64) -> UInt64 {
+            var hash = ExactText.bytesHash(title.text, seed: seed)
+            if let soundName { hash = ExactText.mix(hash ^ ExactText.bytesHash(soundName.text, seed: seed)) }
+            hash = ExactText.mix(hash ^ (countdown ? 1 : 2))
+            if let countdownLeftSeconds { hash = ExactText.mix(hash ^ UInt64(bitPattern: countdownLeftSeconds)) }
+            return hash
+        }
+
         /// The hashed text: `title=…`, then `|sound=…` and `|countdown` (`|countdown=N`) when present.
         var text: String {
             var text = "title=\(title.text)"

@@ -24,6 +24,21 @@ public enum RingIdentity {
         var rootID: ExactText
         var fireKey: FireKey
         var extraIdentity: ExactText?
+
+        func hash(into hasher: inout Hasher) { hasher.combine(rawHash(seed: 0)) }
+
+        func _rawHashValue(seed: Int) -> Int { Int(truncatingIfNeeded: rawHash(seed: UInt64(truncatingIfNeeded: seed))) }
+
+        /// Each field's bits mixed in turn (``ExactText/mix(_:)``); equal keys hash equal.
+        private func rawHash(seed: UInt64) -> UInt64 {
+            var hash = ExactText.bytesHash(rootID.text, seed: seed)
+            switch fireKey {
+            case .localTime(let hour, let minute): hash = ExactText.mix(hash ^ UInt64(truncatingIfNeeded: hour << 8 | minute))
+            case .wallMinute(let minute): hash = ExactText.mix(hash ^ ~UInt64(bitPattern: minute))
+            }
+            guard let extraIdentity else { return hash }
+            return ExactText.mix(hash ^ ExactText.bytesHash(extraIdentity.text, seed: seed))
+        }
     }
 
     /// Primary IDs by their inputs (issue 20): every reconcile derives each root's ID again, and

@@ -6,13 +6,13 @@ import SimKernel
 extension World {
     /// Ground truth: does the platform hold pressure for `occurrence` without ring `excluded`?
     func hasPressure(_ occurrence: OracleOccurrence, excluding excluded: AlarmUUID) -> Bool {
-        groundTruthRings().contains { id in
+        firstGroundTruthRing { id in
             guard id != excluded, oracle.bindings[id] == occurrence.id else { return false }
             if isAudible(id) { return true }
             guard let metadata = groundTruthMetadata(id), metadata.kind.isOccurrenceBound else { return false }
             if let daemon = ios { return daemon.alarm(id)?.state == .scheduled }
             return android?.alarm(id) != nil
-        }
+        } != nil
     }
 
     /// Candidate invariant 2, `arm-before-retire` (SNZ-7, SNZ-15, WALK-15, OCC-8): a stop or
@@ -124,7 +124,7 @@ extension World {
     func checkSnoozeIsThePressure() {
         guard let index = oracle.liveIndex else { snoozeRingSeen = nil; snoozeSuccessorSeen = [:]; return }
         let occurrenceID = oracle.occurrences[index].id  // issue 20: not a copy of the whole occurrence per event
-        let snooze = groundTruthRings().first { id in
+        let snooze = firstGroundTruthRing { id in
             oracle.bindings[id] == occurrenceID && groundTruthMetadata(id)?.kind == .snooze && !isAudible(id)
         }
         guard let snooze else { snoozeRingSeen = nil; snoozeSuccessorSeen = [:]; return }

@@ -293,6 +293,22 @@ extension World {
         return pending.map(\.id) + (android?.ringing ?? [])
     }
 
+    /// The first of ``groundTruthRings()``, in its order, for which `predicate` holds; nil when
+    /// none does. Each ID is read in place (issue 20: the checks after every event built the
+    /// list to search it).
+    func firstGroundTruthRing(where predicate: (AlarmUUID) -> Bool) -> AlarmUUID? {
+        if let alarms = ios?.alarms {
+            return alarms.withUnsafeBufferPointer { alarms in
+                alarms.indices.first { predicate(alarms[$0].id) }.map { alarms[$0].id }
+            }
+        }
+        guard let android else { return nil }
+        let pending = android.pending
+        if let index = pending.indices.first(where: { predicate(pending[$0].id) }) { return pending[index].id }
+        let ringing = android.ringingStatuses
+        return ringing.indices.first { predicate(ringing[$0].id) }.map { ringing[$0].id }
+    }
+
     func checkNoResurrection() {
         // Only a ring bound to a closed occurrence whose first execution after the closure is
         // more than T_OP ago can violate: without one, no ring needs looking at. Issue 20:
@@ -306,17 +322,19 @@ extension World {
             !occurrences[index].live && occurrences[index].firstExecutionAfterCloseMs.map { now > $0 + bound } == true
         }
         guard occurrences.indices.contains(where: qualifies) else { return }
-        for id in groundTruthRings() {
-            // The first qualifying occurrence with the ring's binding, as a search of the
-            // qualifying ones in order finds it.
+        // The first ring bound to a qualifying occurrence, with the first qualifying occurrence
+        // of its binding, as a search of the qualifying ones in order finds it.
+        var resurrected: (id: AlarmUUID, index: Int)?
+        _ = firstGroundTruthRing { id in
             guard let occurrenceID = oracle.bindings[id],
-                  let index = occurrences.indices.first(where: { occurrences[$0].id == occurrenceID && qualifies($0) }) else { continue }
-            let occurrence = occurrences[index]
-            guard let firstExecution = occurrence.firstExecutionAfterCloseMs else { continue }
-            let state = isAudible(id) ? "sounding" : "still armed"
-            violate("no-resurrection", [], "ring \(id) of the \(occurrence.closeReason) occurrence of \(occurrence.rootID) is \(state) \(HumanText.duration(nowMs - firstExecution)) after the bridge ran")
-            return
+                  let index = occurrences.indices.first(where: { occurrences[$0].id == occurrenceID && qualifies($0) }) else { return false }
+            resurrected = (id, index)
+            return true
         }
+        guard let (id, index) = resurrected, let firstExecution = occurrences[index].firstExecutionAfterCloseMs else { return }
+        let occurrence = occurrences[index]
+        let state = isAudible(id) ? "sounding" : "still armed"
+        violate("no-resurrection", [], "ring \(id) of the \(occurrence.closeReason) occurrence of \(occurrence.rootID) is \(state) \(HumanText.duration(nowMs - firstExecution)) after the bridge ran")
     }
 
     // MARK: per-command checks

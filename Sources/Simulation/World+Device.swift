@@ -661,7 +661,7 @@ extension World {
     /// held set died with the process and the ghost counted as seen). A ghost that ended while its
     /// set was held (`ghostEndsHeld`) is seen once the set arrives (ios swarm seed 585).
     func noteGhostAlertShown(_ input: BridgeInput) {
-        guard case .alarmUpdates(let set) = input, let daemon = ios, process.bridge?.phase == .ready else { return }
+        guard case .alarmUpdates(let set) = input, let daemon = ios, process.phase == .ready else { return }
         for ring in set where ring.state == .alerting && !ghostAlertsShown.contains(ring.id) {
             let ghostNow = daemon.alarm(ring.id).map { daemon.isGhost($0) } ?? false
             guard ghostNow || ghostEndsHeld.contains(where: { $0.id == ring.id }) else { continue }

@@ -49,9 +49,10 @@ struct AppProcess {
     var bridge: (any BridgeUnderTest)? {
         didSet {  // every change of the bridge comes through here: an assignment or a mutation in place
             guard let bridge else {
-                (document, isAcceptingInputs, foregroundSuppressed, believedAlerting) = (nil, nil, nil, nil)
+                (document, isAcceptingInputs, foregroundSuppressed, believedAlerting, phase) = (nil, nil, nil, nil, nil)
                 return
             }
+            phase = bridge.phase
             document = bridge.document
             isAcceptingInputs = bridge.isAcceptingInputs
             foregroundSuppressed = bridge.foregroundSuppressed
@@ -67,6 +68,8 @@ struct AppProcess {
     private(set) var isAcceptingInputs: Bool?
     private(set) var foregroundSuppressed: [ForegroundSuppressedProof]?
     private(set) var believedAlerting: [AlarmUUID]?
+    /// The bridge's ``BridgeUnderTest/phase`` as of its last change, likewise; nil without one.
+    private(set) var phase: BridgePhase?
     var storeReadSucceeded = false
     var storeReadFailed = false
     /// Last instant the bridge executed a step while ready.
