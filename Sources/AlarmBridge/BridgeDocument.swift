@@ -320,8 +320,11 @@ public struct BridgeDocument: Codable, Sendable, Equatable {
 
     /// Whether ``root(_:)`` finds a root, without building it.
     public func hasRoot(_ rootID: String) -> Bool {
-        let alarms = storage.value.alarms
-        return alarms.indices.contains { alarms[$0].hasRoot(withID: rootID) }  // each alarm read in place
+        // Each alarm read in place through the buffer (issue 20: the array's subscript copied
+        // every alarm, and the receipt check asks this after every step).
+        storage.value.alarms.withUnsafeBufferPointer { alarms in
+            alarms.indices.contains { alarms[$0].hasRoot(withID: rootID) }
+        }
     }
 
     mutating func upsert(_ row: RingRow) {

@@ -66,33 +66,43 @@ public enum SHA1 {
     private static func compress(_ state: inout [UInt32], _ block: ArraySlice<UInt8>) {
         precondition(block.count == 64, "SHA-1 compresses 64-byte blocks only")
         // The message schedule on the stack: an 80-word heap array per block was most of the cost.
+        // The block's bytes and the five words are read in place (issue 20: bounds-checked
+        // subscripts of the slice and the state array were most of what remained).
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 80) { schedule in
-            compress(&state, block, schedule: schedule)
+            block.withUnsafeBufferPointer { bytes in
+                for wordIndex in 0..<16 {
+                    let byteIndex = 4 * wordIndex
+                    schedule[wordIndex] = UInt32(bytes[byteIndex]) << 24 | UInt32(bytes[byteIndex + 1]) << 16
+                        | UInt32(bytes[byteIndex + 2]) << 8 | UInt32(bytes[byteIndex + 3])
+                }
+            }
+            for wordIndex in 16..<80 {
+                schedule[wordIndex] = rotateLeft(
+                    schedule[wordIndex - 3] ^ schedule[wordIndex - 8] ^ schedule[wordIndex - 14] ^ schedule[wordIndex - 16], by: 1)
+            }
+            state.withUnsafeMutableBufferPointer { state in
+                rounds(&state, schedule: UnsafeBufferPointer(schedule))
+            }
         }
     }
 
-    private static func compress(_ state: inout [UInt32], _ block: ArraySlice<UInt8>, schedule: UnsafeMutableBufferPointer<UInt32>) {
-        var byteIndex = block.startIndex
-        for wordIndex in 0..<16 {
-            schedule[wordIndex] = UInt32(block[byteIndex]) << 24 | UInt32(block[byteIndex + 1]) << 16
-                | UInt32(block[byteIndex + 2]) << 8 | UInt32(block[byteIndex + 3])
-            byteIndex += 4
-        }
-        for wordIndex in 16..<80 {
-            schedule[wordIndex] = rotateLeft(
-                schedule[wordIndex - 3] ^ schedule[wordIndex - 8] ^ schedule[wordIndex - 14] ^ schedule[wordIndex - 16], by: 1)
-        }
+    /// The 80 rounds over one block's message schedule, added into H0…H4.
+    private static func rounds(_ state: inout UnsafeMutableBufferPointer<UInt32>, schedule: UnsafeBufferPointer<UInt32>) {
         var (a, b, c, d, e) = (state[0], state[1], state[2], state[3], state[4])
-        for round in 0..<80 {
-            let mixed: UInt32
-            let constant: UInt32
-            switch round {
-            case 0..<20: (mixed, constant) = ((b & c) | (~b & d), 0x5A82_7999)
-            case 20..<40: (mixed, constant) = (b ^ c ^ d, 0x6ED9_EBA1)
-            case 40..<60: (mixed, constant) = ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC)
-            default: (mixed, constant) = (b ^ c ^ d, 0xCA62_C1D6)
-            }
-            let temporary = rotateLeft(a, by: 5) &+ mixed &+ e &+ schedule[round] &+ constant
+        for round in 0..<20 {
+            let temporary = rotateLeft(a, by: 5) &+ ((b & c) | (~b & d)) &+ e &+ schedule[round] &+ 0x5A82_7999
+            (e, d, c, b, a) = (d, c, rotateLeft(b, by: 30), a, temporary)
+        }
+        for round in 20..<40 {
+            let temporary = rotateLeft(a, by: 5) &+ (b ^ c ^ d) &+ e &+ schedule[round] &+ 0x6ED9_EBA1
+            (e, d, c, b, a) = (d, c, rotateLeft(b, by: 30), a, temporary)
+        }
+        for round in 40..<60 {
+            let temporary = rotateLeft(a, by: 5) &+ ((b & c) | (b & d) | (c & d)) &+ e &+ schedule[round] &+ 0x8F1B_BCDC
+            (e, d, c, b, a) = (d, c, rotateLeft(b, by: 30), a, temporary)
+        }
+        for round in 60..<80 {
+            let temporary = rotateLeft(a, by: 5) &+ (b ^ c ^ d) &+ e &+ schedule[round] &+ 0xCA62_C1D6
             (e, d, c, b, a) = (d, c, rotateLeft(b, by: 30), a, temporary)
         }
         state[0] &+= a

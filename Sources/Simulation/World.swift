@@ -70,6 +70,13 @@ struct AppProcess {
     private(set) var believedAlerting: [AlarmUUID]?
     /// The bridge's ``BridgeUnderTest/phase`` as of its last change, likewise; nil without one.
     private(set) var phase: BridgePhase?
+
+    /// The bridge handles `input` where it is kept (``BridgeUnderTest/handle(_:at:)``): no other
+    /// reference to its box is made, so nothing is copied, and the caches above are refreshed
+    /// once, after it. Empty without a bridge.
+    mutating func handle(_ input: BridgeInput, at instants: BridgeInstants) -> [BridgeCommand] {
+        bridge?.handle(input, at: instants) ?? []
+    }
     var storeReadSucceeded = false
     var storeReadFailed = false
     /// Last instant the bridge executed a step while ready.
@@ -993,8 +1000,7 @@ final class World {
 
     /// One bridge step: the input, then every command in order.
     func step(_ input: BridgeInput) {
-        guard var bridge = process.bridge else { return }
-        let wasReady = bridge.isAcceptingInputs
+        guard let wasReady = process.isAcceptingInputs else { return }  // the didSet cache: nil without a bridge
         let documentBefore = process.document  // the didSet cache of `bridge.document`
         // Only a seed that kills processes mid-close reads these (``deathMidCloseCut(before:after:commands:)``).
         let unexecutedClosures = setup.deathMidCloseRate == nil ? []
@@ -1010,15 +1016,15 @@ final class World {
         let alertingBefore = calendarBeforeZoneChange == nil ? []
             : ios.map { daemon in daemon.alarms.matching(state: .alerting).map { daemon.alarms[$0].id } } ?? []
         noteDroppedRequestExposure(input, ready: wasReady)  // issue 18
-        // The step's copy becomes the only reference to the bridge's box while it handles the
-        // input, so the existential is mutated in place, never copied (issue 19: the port costs
-        // no copy per step). Nothing reads `process.bridge` until it is put back below.
-        process.bridge = nil
-        let commands = bridge.handle(input, at: BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs,
+        // The bridge handles the input in its place, its box referenced only there, so the
+        // existential is mutated in place, never copied (issue 19: the port costs no copy per
+        // step), and its caches are read once after (issue 20: taking it out and putting it back
+        // ran the observer twice).
+        let commands = process.handle(input, at: BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs,
                                                                 zoneIdentifier: calendar.zoneIdentifier, bootCount: bootCount,
                                                                 userUnlocked: android?.userUnlocked ?? true))
-        process.bridge = bridge
-        let documentAfter = process.document  // the local `bridge` stays this step's result below
+        guard let bridge = process.bridge else { return }  // this step's result, read below
+        let documentAfter = process.document
         lastBridgeReadingWallMs = wallMs  // the bridge read the clock (clockAnchor)
         record("bridge", "input", [TraceField("input", describe(input))])
         let releaseCredit = (id: oracle.pendingCredit, roots: oracle.pendingCreditRoots,
