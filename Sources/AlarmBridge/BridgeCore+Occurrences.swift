@@ -34,7 +34,10 @@ extension BridgeCore {
         // re-registers it (ID-4) instead of trusting a sound the ring may not play (SND-5, SND-6;
         // ios seed 864: a sound edit's replacement refused while the process was dead).
         var landed: [RingRow] = []
-        for row in document.rings where !row.confirmed && !inFlight.contains(row.id) && inventory.contains(where: { $0.id == row.id }) {
+        let rings = document.rings  // each row's fields read in place; only a landed row is copied (issue 20)
+        for index in rings.indices where !rings[index].confirmed && !inFlight.contains(rings[index].id)
+            && inventory.contains(where: { $0.id == rings[index].id }) {
+            let row = rings[index]
             mutate { $0.upsert(with(row) { row in
                 if row.replacesHeldRing == true { row.fingerprint = Self.unverifiedFingerprint }
                 row.confirmed = true
@@ -196,12 +199,19 @@ extension BridgeCore {
         let bootWallMs = now.wallMs - now.monotonicMs
         let judgedMissed = document.missedRingIDs ?? []
         var presentIDs: RingIDSet?  // issue 20: built only when a row gets that far (see vanishedWeeklyPrimaries)
-        let rows = document.rings.filter { row in
-            guard row.confirmed && !row.delivered && row.isPast(at: now.wallMs) && row.fireWallMs >= bootWallMs else { return false }
+        // Each row's fields read in place; only a vanished row's fire time and ID are kept, in
+        // the rows' order (issue 20: the filter copied every row after every observation).
+        let rings = document.rings
+        var vanished: [(fireWallMs: Int64, offset: Int, id: AlarmUUID)] = []
+        for index in rings.indices {
+            guard rings[index].confirmed && !rings[index].delivered && rings[index].isPast(at: now.wallMs)
+                    && rings[index].fireWallMs >= bootWallMs else { continue }
             if presentIDs == nil { presentIDs = RingIDSet(present) }
-            return presentIDs?.contains(row.id) == false && !judgedMissed.contains(row.id)
+            let id = rings[index].id
+            guard presentIDs?.contains(id) == false && !judgedMissed.contains(id) else { continue }
+            vanished.append((rings[index].fireWallMs, vanished.count, id))
         }
-        return rows.enumerated().sorted { ($0.element.fireWallMs, $0.offset) < ($1.element.fireWallMs, $1.offset) }.map(\.element.id)
+        return vanished.sorted { ($0.fireWallMs, $0.offset) < ($1.fireWallMs, $1.offset) }.map(\.id)
     }
 
     /// IOS-5, OCC-5, OCC-11: weekly `.relative` primaries AlarmKit no longer lists whose latest
@@ -223,9 +233,11 @@ extension BridgeCore {
         // present IDs looked up through one ``RingIDSet`` (a scan of them per row grew as n²).
         var presentIDs: RingIDSet?
         var vanished: [AlarmUUID] = []
-        for row in document.rings where row.metadata.kind == .primary && row.confirmed {
-            guard case .relative(let hour, let minute, .some(let weekday)) = row.schedule, !inFlight.contains(row.id) else { continue }
+        let rings = document.rings
+        for index in rings.indices where rings[index].metadata.kind == .primary && rings[index].confirmed {
+            guard case .relative(let hour, let minute, .some(let weekday)) = rings[index].schedule, !inFlight.contains(rings[index].id) else { continue }
             if presentIDs == nil { presentIDs = RingIDSet(present) }
+            let row = rings[index]
             guard presentIDs?.contains(row.id) == false else { continue }
             let ringTime = configuration.calendar.latestFire(hour: hour, minute: minute, weekday: weekday, atOrBefore: now.wallMs)
             guard ringTime > previousView && ringTime >= bootWallMs && ringTime > row.publishedAtMs,
@@ -349,9 +361,11 @@ extension BridgeCore {
         guard let document else { return }
         let adopted = document.zoneAdoptedAtMs ?? .min
         let jump = lastForwardJump
-        for row in document.rings where !row.delivered && row.confirmed && !delivered.contains(row.id) {
-            guard case .relative(let hour, let minute, let weekday) = row.schedule,
-                  inventory.contains(where: { $0.id == row.id && $0.state == .scheduled }) else { continue }
+        let rings = document.rings  // each row's fields read in place; only a candidate is copied (issue 20)
+        for index in rings.indices where !rings[index].delivered && rings[index].confirmed && !delivered.contains(rings[index].id) {
+            guard case .relative(let hour, let minute, let weekday) = rings[index].schedule,
+                  inventory.contains(where: { $0.id == rings[index].id && $0.state == .scheduled }) else { continue }
+            let row = rings[index]
             let plannedInOldZone = row.publishedAtMs < adopted
             let jumpedOver = jump.map { jump in
                 // SCH-21, IOS-2: a one-shot the jump passed over is, on a device where AlarmKit

@@ -66,17 +66,24 @@ extension BridgeCore {
         var roots: [ScheduledRootRow] = []
         roots.reserveCapacity(document.alarms.count * 7)  // at most seven roots an alarm
         for alarm in document.alarms {
-            for root in alarm.roots {
+            // Each of ``LogicalAlarm/roots``, in its order, from the alarm's own fields: a root's
+            // time, title and policy are its alarm's (issue 20: building every root, skip dates
+            // included, was a third of a snapshot).
+            func appendRoot(_ rootID: String, weekday: Weekday?) {
                 // The root's soonest configured primary (a skip-date root may want several).
-                let primary = alarm.enabled ? wanted.first(where: { $0.metadata.rootID == root.id }) : nil
-                let suppressed = foregroundSuppressed.contains { $0.rootID == root.id }
+                let primary = alarm.enabled ? wanted.first(where: { $0.metadata.rootID == rootID }) : nil
+                let suppressed = foregroundSuppressed.contains { $0.rootID == rootID }
                 roots.append(ScheduledRootRow(
-                    rootID: root.id, alarmID: alarm.id, hour: root.hour, minute: root.minute, weekday: root.weekday,
-                    title: root.title, policy: root.policy, enabled: alarm.enabled,
+                    rootID: rootID, alarmID: alarm.id, hour: alarm.hour, minute: alarm.minute, weekday: weekday,
+                    title: alarm.title, policy: alarm.policy, enabled: alarm.enabled,
                     primaryID: primary?.id, nextFireWallMs: primary?.fireWallMs,
                     registered: primary.map { held.contains($0.id) } ?? false,  // SCH-14, SCH-17
                     foregroundSuppressed: suppressed,
                     inexact: primary.flatMap { document.row($0.id)?.inexact } ?? false))
+            }
+            switch alarm.repeats {
+            case .once: appendRoot(alarm.id, weekday: nil)
+            case .weekly(let days): for day in days.sorted() { appendRoot(alarm.rootID(on: day), weekday: day) }
             }
         }
         var rings: [ScheduledRingRow] = []
