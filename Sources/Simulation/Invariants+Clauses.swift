@@ -33,9 +33,10 @@ extension World {
         if clauses.stopArrivals.count > 16 { clauses.stopArrivals.removeFirst() }
     }
 
-    /// After a step: a bridge accepting inputs has acted on every Stop that reached it.
-    func noteStopsHandled(_ bridge: any BridgeUnderTest) {
-        if bridge.isAcceptingInputs { clauses.stopArrivals = [] }
+    /// After a step: a bridge accepting inputs (`accepting`: the current bridge's
+    /// ``BridgeUnderTest/isAcceptingInputs``) has acted on every Stop that reached it.
+    func noteStopsHandled(accepting: Bool) {
+        if accepting { clauses.stopArrivals = [] }
     }
 
     /// Candidate invariant 4 (OCC-5, OCC-6, OCC-7): a successor armed while a Stop of the live

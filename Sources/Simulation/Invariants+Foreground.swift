@@ -48,7 +48,7 @@ extension World {
     /// challenge as visible only while the app is natively active and JS said so in this process
     /// within H_CTX; no restart, reboot or lapsed heartbeat leaves it standing.
     func checkNoStaleSuppression() {
-        guard process.running, let bridge = process.bridge, bridge.challengeScreenVisible else { return }
+        guard process.running, process.challengeScreenVisible == true else { return }  // the cache: no copy of the bridge
         let fresh = lastVisibleContext.map {
             $0.incarnation == process.incarnation && nowMs - $0.trueMs <= setup.contextHeartbeatLifetimeMs
         } ?? false

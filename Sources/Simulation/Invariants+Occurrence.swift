@@ -270,8 +270,7 @@ extension World {
             violate("launch-gate", [], "the launch gate released \(HumanText.duration(nowMs - releasedAt)) ago while protected data was unavailable (BOOT-4)")
             return
         }
-        guard let daemon = ios, process.running, !process.suspended, let bridge = process.bridge,
-              case .gated = bridge.phase else {
+        guard let daemon = ios, process.running, !process.suspended, case .gated = process.phase else {  // the cache: no copy of the bridge
             launchState.gateClearSinceMs = nil
             return
         }

@@ -75,9 +75,9 @@ extension World {
     /// hid before any ready step ran stays unseen, and the snooze ring keeps its wall time, the
     /// bridge's reading (ios swarm seed 29610: a 1 h set-back during a 20 min snooze, then a
     /// reboot; the launch after it held the 07:22 ring, 37 min ahead of the set-back clock).
-    func noteSnoozeCorrectionSeen(_ bridge: any BridgeUnderTest) {
+    func noteSnoozeCorrectionSeen(phase: BridgePhase) {
         guard snoozeWatch?.unseenCorrectionAtMs != nil, snoozeWatch?.unseenCorrectionBootCount == bootCount,
-              bridge.phase == .ready, !process.suspended else { return }
+              phase == .ready, !process.suspended else { return }
         snoozeWatch?.unseenCorrectionAtMs = nil
         if let due = snoozeWatch?.dueAtMs, nowMs > due { snoozeWatch?.unseenExcuseUntilMs = nowMs + setup.transitionBoundMs }
         cover(.snoozeClockCorrected)  // SNZ-20: this step had to rebase the snooze ring

@@ -432,8 +432,9 @@ extension World {
     /// SCH-20: right after a sync settles, the same sync again on a copy of the bridge against the same
     /// platform state must issue zero scheduler calls.
     func checkIdempotentSync() {
-        guard syncProbePending, process.running, var copy = process.bridge, copy.phase == .ready,
-              !copy.hasRequestsInFlight, !copy.hasPendingSyncWork, inventoryReadsOutstanding == 0 else { return }
+        // The cached phase first: the bridge is copied only for a probe that may run.
+        guard syncProbePending, process.running, process.phase == .ready, inventoryReadsOutstanding == 0,
+              var copy = process.bridge, !copy.hasRequestsInFlight, !copy.hasPendingSyncWork else { return }
         syncProbePending = false
         guard lastPlatformChangeMs < syncReadMs else { return }  // the platform changed since: not "no intervening change"
         // SCH-20's "unchanged inputs": the wanted set is a function of the wall clock (a root's

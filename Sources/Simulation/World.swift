@@ -50,9 +50,11 @@ struct AppProcess {
         didSet {  // every change of the bridge comes through here: an assignment or a mutation in place
             guard let bridge else {
                 (document, isAcceptingInputs, foregroundSuppressed, believedAlerting, phase) = (nil, nil, nil, nil, nil)
+                challengeScreenVisible = nil
                 return
             }
             phase = bridge.phase
+            challengeScreenVisible = bridge.challengeScreenVisible
             document = bridge.document
             isAcceptingInputs = bridge.isAcceptingInputs
             foregroundSuppressed = bridge.foregroundSuppressed
@@ -68,8 +70,10 @@ struct AppProcess {
     private(set) var isAcceptingInputs: Bool?
     private(set) var foregroundSuppressed: [ForegroundSuppressedProof]?
     private(set) var believedAlerting: [AlarmUUID]?
-    /// The bridge's ``BridgeUnderTest/phase`` as of its last change, likewise; nil without one.
+    /// The bridge's ``BridgeUnderTest/phase`` and ``BridgeUnderTest/challengeScreenVisible`` as
+    /// of its last change, likewise; nil without one.
     private(set) var phase: BridgePhase?
+    private(set) var challengeScreenVisible: Bool?
 
     /// The bridge handles `input` where it is kept (``BridgeUnderTest/handle(_:at:)``): no other
     /// reference to its box is made, so nothing is copied, and the caches above are refreshed
@@ -1067,7 +1071,7 @@ final class World {
         noteSaveInput(input)  // invariant 30
         let cut = deathMidCloseCut(before: documentBefore, after: documentAfter, commands: commands)
         for (index, command) in commands.enumerated() {
-            guard process.running, process.bridge != nil else { break }
+            guard process.running, process.phase != nil else { break }  // the cache: nil exactly without a bridge (no copy of it)
             if index == cut {
                 dieMidClose(after: index, of: commands.count)
                 closeDurably(input, executed: commands.prefix(index))
@@ -1079,7 +1083,10 @@ final class World {
         }
         checkRowsKept(before: documentBefore, after: documentAfter, commands: commands)  // invariant 41
         notePassOversObserved(input, bridge: bridge)  // invariant 13 on iOS (OCC-3)
-        if let current = process.bridge { noteStopsHandled(current); noteSnoozeCorrectionSeen(current) }
+        if let accepting = process.isAcceptingInputs, let phase = process.phase {  // the current bridge's, as cached
+            noteStopsHandled(accepting: accepting)
+            noteSnoozeCorrectionSeen(phase: phase)
+        }
         noteMissedSyncRead(input, bridge: bridge)  // missed-day-recorded
         noteRefusalSeen(input)  // missed-day-recorded, iOS
         coverStep(input, bridge: bridge, before: documentBefore, commands: commands)
