@@ -470,6 +470,13 @@ extension World {
     /// `afterWallMs` and no later than the wall clock now (idempotent-sync, SCH-20).
     func configuredTimeReached(in bridge: any BridgeUnderTest, afterWallMs: Int64) -> Bool {
         guard afterWallMs > .min, afterWallMs < wallMs, let alarms = bridge.document?.alarms else { return false }
+        // A weekly ring time is a local hh:mm:00, so a whole minute of UTC in a zone whose offset
+        // is whole minutes (every zone's since 1972): with no minute boundary after `afterWallMs`
+        // up to now, and both ends' offsets whole minutes, none was reached (issue 20: the probe
+        // usually runs within the minute of its read; a calendar look-up per alarm was most of it).
+        let noMinuteReached = afterWallMs.quotientAndRemainder(dividingBy: 60_000).quotient
+            == wallMs.quotientAndRemainder(dividingBy: 60_000).quotient && afterWallMs >= 0
+            && calendar.offsetMs(at: afterWallMs) % 60_000 == 0 && calendar.offsetMs(at: wallMs) % 60_000 == 0
         // Each root from its alarm's fields, as `roots` builds it, without building the roots
         // (issue 20: this runs before every idempotent-sync probe).
         return alarms.contains { alarm in
@@ -478,6 +485,7 @@ extension World {
             case .once(let fireWallMs):
                 return fireWallMs > afterWallMs && fireWallMs <= wallMs
             case .weekly(let days):
+                guard !noMinuteReached else { return false }
                 // Every weekday's ring times are among the daily ones: with no daily one reached,
                 // no weekday's is.
                 guard calendar.nextFire(hour: alarm.hour, minute: alarm.minute, weekday: nil, after: afterWallMs) <= wallMs else { return false }

@@ -53,6 +53,8 @@ struct AppProcess {
                 challengeScreenVisible = nil
                 return
             }
+            // Read through one copy of the existential, which retains its box: optional chaining
+            // on the stored existential copied the whole bridge value for each read (issue 20).
             phase = bridge.phase
             challengeScreenVisible = bridge.challengeScreenVisible
             document = bridge.document
