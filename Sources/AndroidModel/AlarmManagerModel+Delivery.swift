@@ -170,14 +170,17 @@ extension AlarmManagerModel {
 
     /// The next instant the model must run: a wakeup delivery, a doze step, or (screen on) any delivery.
     func nextKernelAlarmElapsed() -> Int64? {
-        var candidates: [Int64] = []
-        if let wakeup = nextDeliveryElapsed(wakeupOnly: true) { candidates.append(wakeup) }
-        if screenOn, let any = nextDeliveryElapsed(wakeupOnly: false) { candidates.append(any) }
+        // The least of the candidates, kept as they come (issue 20: an array of them was built
+        // at every re-arm).
+        var next: Int64?
+        func consider(_ candidate: Int64) { next = min(next ?? candidate, candidate) }
+        if let wakeup = nextDeliveryElapsed(wakeupOnly: true) { consider(wakeup) }
+        if screenOn, let any = nextDeliveryElapsed(wakeupOnly: false) { consider(any) }
         switch doze {
         case .inactive: break
-        case .idle(let until, _), .maintenance(let until, _): candidates.append(until)
+        case .idle(let until, _), .maintenance(let until, _): consider(until)
         }
-        return candidates.min().map { max($0, now.elapsedRealtimeMs) }
+        return next.map { max($0, now.elapsedRealtimeMs) }
     }
 
     /// Sets the kernel alarm to the next instant the model must run (AMS `rescheduleKernelAlarmsLocked`).

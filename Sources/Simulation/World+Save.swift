@@ -233,7 +233,7 @@ extension World {
             alarms.sort { $0.id < $1.id }
         }
         noteConfiguredAlarmsSorted()
-        let scheduleChanged = old.map { $0.roots.map(Self.scheduleKey) != definition.roots.map(Self.scheduleKey) || $0.enabled != definition.enabled } ?? true
+        let scheduleChanged = old.map { !Self.sameSchedule($0.roots, definition.roots) || $0.enabled != definition.enabled } ?? true
         if scheduleChanged {
             if !keepPreviousFireTimes { unscheduleOracleFireTimes(alarmID: definition.id) }
             if keepPreviousFireTimes, let old { jsSaves.keptPrevious.append(old) }
@@ -241,8 +241,15 @@ extension World {
         }
     }
 
-    static func scheduleKey(_ root: Root) -> String {
-        "\(root.id)|\(root.hour):\(root.minute)|\(root.weekday?.description ?? "-")|\(root.onceFireWallMs.map(String.init) ?? "-")"
+    /// Whether two root lists schedule the same ring times: root by root, the same ID, local
+    /// time, weekday and one-shot instant (what oracle fire times are planned from). Compared
+    /// field by field (issue 20: a key string was built per root of both lists at every save);
+    /// the ID with `String`'s equality, as the key strings were compared.
+    static func sameSchedule(_ old: [Root], _ new: [Root]) -> Bool {
+        old.count == new.count && zip(old, new).allSatisfy { old, new in
+            old.id == new.id && old.hour == new.hour && old.minute == new.minute && old.weekday == new.weekday
+                && old.onceFireWallMs == new.onceFireWallMs
+        }
     }
 
     /// The process died with saves unanswered: the persisted definition stands (JS got no reply).

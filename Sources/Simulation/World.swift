@@ -1441,9 +1441,9 @@ final class World {
     func onAlarmManager(_ call: (inout AlarmManagerModel) -> [AlarmManagerEffect]) {
         guard android != nil else { return }
         let instant = AndroidInstant(elapsedRealtimeMs: clock.monotonicMs, wallMs: clock.wallMs)
-        var effects = android!.observe(instant)
-        effects += call(&android!)
-        apply(effects)
+        let observed = android!.observe(instant)
+        let called = call(&android!)
+        apply(observed.isEmpty ? called : observed + called)  // the usual empty observation copies nothing (issue 20)
     }
 
     func apply(_ effects: [DaemonEffect]) {
