@@ -104,15 +104,20 @@ public struct AlarmUUID: Sendable, Hashable, Comparable, Codable, CustomStringCo
                     buffer[position] = UInt8(ascii: "-")
                     position += 1
                 }
-                buffer[position] = Self.lowerHexDigits[Int(byte >> 4)]
-                buffer[position + 1] = Self.lowerHexDigits[Int(byte & 0x0F)]
+                buffer[position] = Self.lowerHexDigit(byte >> 4)
+                buffer[position + 1] = Self.lowerHexDigit(byte & 0x0F)
                 position += 2
             }
             return position
         }
     }
 
-    private static let lowerHexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    /// The ASCII lowercase hex digit of a nibble (0–15), computed: a table read went through
+    /// the static's lazy initialiser for every digit (issue 20).
+    @inline(__always)
+    private static func lowerHexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ (nibble &- 10)
+    }
 
     /// The version number in the high nibble of byte 6 (5 for ``v5(namespace:name:)``).
     public var version: Int { Int(byte(6) >> 4) }

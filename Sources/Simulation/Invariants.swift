@@ -396,12 +396,12 @@ extension World {
     /// stable-ids (ID-2, ID-3): one ID per (root, fire minute) for the whole run.
     func checkStableID(_ request: RingRequest) {
         guard request.metadata.kind == .primary, !stopped else { return }
-        let fireKey: String
+        let fireKey: FireKey
         switch request.schedule {
-        case .relative(let hour, let minute, .some): fireKey = FireKey.localTime(hour: hour, minute: minute).description
-        case .relative, .fixed: fireKey = FireKey.wallMinute(request.fireWallMs / 60_000).description
+        case .relative(let hour, let minute, .some): fireKey = .localTime(hour: hour, minute: minute)
+        case .relative, .fixed: fireKey = .wallMinute(request.fireWallMs / 60_000)
         }
-        let key = "\(request.metadata.rootID)|\(fireKey)"
+        let key = StableIDKey(rootID: request.metadata.rootID, fireKey: fireKey)
         if let known = stableIDs[key], known != request.id {
             // For people: a repeating ring's configured local time, else the fire minute as local wall time.
             var shown: String

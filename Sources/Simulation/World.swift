@@ -251,7 +251,7 @@ final class World {
     /// successor-cleanup: the successors bound to the live occurrence when JS rendered its
     /// challenge in foreground stint `stint`.
     @exclusivity(unchecked) var renderedCleanup: (stint: Int, atMs: Int64, successors: [AlarmUUID])?
-    @exclusivity(unchecked) var stableIDs: [String: AlarmUUID] = [:]  // lookup only
+    @exclusivity(unchecked) var stableIDs: [StableIDKey: AlarmUUID] = [:]  // lookup only
     @exclusivity(unchecked) var requestMetadata: [AlarmUUID: RingMetadata] = [:]  // lookup only
     /// Last instant the platform changed on its own (a ring fired or was delivered) or refused a
     /// request: a later sync may then legitimately make calls (idempotent-sync probe).
@@ -1880,6 +1880,14 @@ final class World {
 }
 
 /// A bridge timer of one process incarnation: the unit `setTimer` replaces.
+/// stable-ids (ID-2): a primary's root and fire key, as the ID derivation reads them. Looked up
+/// only; the root ID compares with `String`'s equality, as the key string it replaces did (issue
+/// 20: that string was built for every scheduled primary).
+struct StableIDKey: Hashable {
+    var rootID: String
+    var fireKey: FireKey
+}
+
 struct TimerKey: Hashable {
     var kind: BridgeTimer
     var incarnation: Int
