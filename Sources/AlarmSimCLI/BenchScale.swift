@@ -11,7 +11,7 @@ import Simulation
 /// saving them, and a user who opens the app once at the end of the span. Alarms are left to ring
 /// out unattended. CPU is this process's (`CLOCK_PROCESS_CPUTIME_ID`) across the run, in ns.
 /// The alarm-count rows run 2 simulated days; the day rows run 10 alarms. A row of at most
-/// ``repeatedUpToAlarms`` alarms (tens of ms) runs ``repeats`` times and keeps its least CPU: a
+/// ``repeatedUpToAlarms`` alarms (tens of ms) runs ``repeats`` times (a day row ``dayRepeats``) and keeps its least CPU: a
 /// shared machine's other work only ever adds to a run's CPU, and one run of a small row moved
 /// its spread by a fifth from run to run. The repeats are interleaved, one round over every such
 /// row at a time: run back to back, a row's repeats all fell in the same busy spell of the
@@ -52,6 +52,11 @@ struct BenchScale {
     static let repeats = 7
     /// Runs of each larger row (seconds each; a single run moved the growth exponent by ±0.05).
     static let largeRepeats = 3
+    /// Runs of each day row: 10 to 35 ms of CPU each, the smallest rows, whose spread the target
+    /// reads as a ratio of two of them; with seven runs the least of one row still moved by up to
+    /// 1.6 × from one bench to the next on the shared machine (issue 20, twenty-fifth session).
+    /// All eight take about 0.2 s a round.
+    static let dayRepeats = 21
     static let repeatedUpToAlarms = 100
 
     /// Measures every row on both platforms.
@@ -67,7 +72,7 @@ struct BenchScale {
         let daySpecs = platforms.flatMap { platform in
             (quick ? quickDayCounts : dayCounts).map { RowSpec(platform: platform, alarms: dayRowAlarms, days: $0) }
         }
-        let dayRows = leastOfInterleavedRuns(daySpecs, progress: progress).map { row -> Row in
+        let dayRows = leastOfInterleavedRuns(daySpecs, runs: dayRepeats, progress: progress).map { row -> Row in
             var row = row
             row.isDayRow = true
             return row
@@ -204,7 +209,7 @@ struct BenchScale {
                      "One generated scenario per row, in this process: N alarms ringing daily (ring times 41 min apart",
                      "from 06:00, wrapping; an unwarmed run first), a fresh install whose first launch saves them, nobody stopping them, the app opened",
                      "once at the end. CPU is the process's (`CLOCK_PROCESS_CPUTIME_ID`). Alarm rows run \(Self.alarmRowDays) days;",
-                     "day rows run \(Self.dayRowAlarms) alarms. A row of at most \(Self.repeatedUpToAlarms) alarms runs \(Self.repeats) times (a larger one \(Self.largeRepeats)) and",
+                     "day rows run \(Self.dayRowAlarms) alarms. A day row runs \(Self.dayRepeats) times, another row of at most \(Self.repeatedUpToAlarms) alarms \(Self.repeats) times (a larger one \(Self.largeRepeats)), and",
                      "keeps its least CPU (other work on a shared machine only adds to a run's CPU); the runs are interleaved,",
                      "one round over all such rows at a time, so a busy spell slows one run of many rows, not every run of one.",
                      "The day rows of both platforms run first, before the large alarm rows grow the process's heap.", ""]
