@@ -138,16 +138,12 @@ public struct AlarmUUID: Sendable, Hashable, Comparable, Codable, CustomStringCo
         v5Memo.value(for: V5Key(namespace: namespace, name: ExactText(name))) { computeV5(namespace: namespace, name: name) }
     }
 
-    private struct V5Key: Hashable, Sendable {
+    private struct V5Key: MixedHashKey, Sendable {
         var namespace: AlarmUUID
         var name: ExactText  // the bytes SHA-1 reads: "é" precomposed and decomposed are two names
 
-        func hash(into hasher: inout Hasher) { hasher.combine(rawHash(seed: 0)) }
-
-        func _rawHashValue(seed: Int) -> Int { Int(truncatingIfNeeded: rawHash(seed: UInt64(truncatingIfNeeded: seed))) }
-
         /// The name's bytes and the namespace's halves mixed in turn (``ExactText/mix(_:)``).
-        private func rawHash(seed: UInt64) -> UInt64 {
+        func mixedHash(seed: UInt64) -> UInt64 {
             let hash = ExactText.mix(ExactText.bytesHash(name.text, seed: seed) ^ namespace.high)
             return ExactText.mix(hash ^ namespace.low)
         }

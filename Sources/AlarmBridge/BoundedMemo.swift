@@ -32,6 +32,25 @@ final class BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 }
 
+/// A memo key hashed by mixing its fields' bits (``ExactText/mix(_:)``, FNV-1a for text) rather
+/// than by SipHash over every field, which a synthesized `Hashable` runs at every look-up (issue
+/// 20). `Dictionary` reads `_rawHashValue(seed:)`; `hash(into:)` feeds the same value to a
+/// `Hasher`. Equal keys must give equal ``mixedHash(seed:)``; memos are never iterated, so the
+/// hash never orders anything.
+@usableFromInline
+protocol MixedHashKey: Hashable {
+    /// The key's hash from `seed`, its fields mixed in turn.
+    func mixedHash(seed: UInt64) -> UInt64
+}
+
+extension MixedHashKey {
+    @usableFromInline func hash(into hasher: inout Hasher) { hasher.combine(mixedHash(seed: 0)) }
+
+    @usableFromInline func _rawHashValue(seed: Int) -> Int {
+        Int(truncatingIfNeeded: mixedHash(seed: UInt64(truncatingIfNeeded: seed)))
+    }
+}
+
 /// A string as its exact UTF-8 bytes, for memo keys (``BoundedMemo``) of functions that read
 /// those bytes (SHA-1 of a UUIDv5 name, a fingerprint's text, a sound draw's salt).
 ///
@@ -41,7 +60,7 @@ final class BoundedMemo<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 /// asked. Equal here only byte for byte; hashed with FNV-1a and SplitMix64's finaliser, cheaper
 /// than SipHash over the string (issue 20). Memos are never iterated, so no order reaches output.
 @usableFromInline
-struct ExactText: Hashable, Sendable {
+struct ExactText: MixedHashKey, Sendable {
     @usableFromInline let text: String
 
     @usableFromInline init(_ text: String) { self.text = text }
@@ -58,13 +77,7 @@ struct ExactText: Hashable, Sendable {
         return (compared ?? nil) ?? left.elementsEqual(right)
     }
 
-    @usableFromInline func hash(into hasher: inout Hasher) {
-        hasher.combine(Self.bytesHash(text, seed: 0))
-    }
-
-    @usableFromInline func _rawHashValue(seed: Int) -> Int {
-        Int(truncatingIfNeeded: Self.bytesHash(text, seed: UInt64(truncatingIfNeeded: seed)))
-    }
+    @usableFromInline func mixedHash(seed: UInt64) -> UInt64 { Self.bytesHash(text, seed: seed) }
 
     /// FNV-1a (64-bit) of the text's UTF-8 bytes from `seed`'s basis, then SplitMix64's finaliser.
     @usableFromInline static func bytesHash(_ text: String, seed: UInt64) -> UInt64 {

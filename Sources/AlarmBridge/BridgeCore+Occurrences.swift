@@ -1218,19 +1218,15 @@ extension BridgeCore {
 
     /// What a fingerprint hashes (ID-4): the title, the sound when present, and whether the ring
     /// has a countdown (with the known defect, the seconds left until its fire time).
-    struct FingerprintInput: Hashable, Sendable {
+    struct FingerprintInput: MixedHashKey, Sendable {
         /// The title and the sound as their exact bytes, as the text hashes them (``ExactText``).
         var title: ExactText
         var soundName: ExactText?
         var countdown: Bool
         var countdownLeftSeconds: Int64?
 
-        func hash(into hasher: inout Hasher) { hasher.combine(rawHash(seed: 0)) }
-
-        func _rawHashValue(seed: Int) -> Int { Int(truncatingIfNeeded: rawHash(seed: UInt64(truncatingIfNeeded: seed))) }
-
         /// Each field's bits mixed in turn (``ExactText/mix(_:)``); equal inputs hash equal.
-        private func rawHash(seed: UInt64) -> UInt64 {
+        func mixedHash(seed: UInt64) -> UInt64 {
             var hash = ExactText.bytesHash(title.text, seed: seed)
             if let soundName { hash = ExactText.mix(hash ^ ExactText.bytesHash(soundName.text, seed: seed)) }
             hash = ExactText.mix(hash ^ (countdown ? 1 : 2))

@@ -20,17 +20,13 @@ public enum RingIdentity {
     }
 
     /// The strings as the UUIDv5 name holds them: byte for byte (``ExactText``).
-    private struct PrimaryKey: Hashable, Sendable {
+    private struct PrimaryKey: MixedHashKey, Sendable {
         var rootID: ExactText
         var fireKey: FireKey
         var extraIdentity: ExactText?
 
-        func hash(into hasher: inout Hasher) { hasher.combine(rawHash(seed: 0)) }
-
-        func _rawHashValue(seed: Int) -> Int { Int(truncatingIfNeeded: rawHash(seed: UInt64(truncatingIfNeeded: seed))) }
-
         /// Each field's bits mixed in turn (``ExactText/mix(_:)``); equal keys hash equal.
-        private func rawHash(seed: UInt64) -> UInt64 {
+        func mixedHash(seed: UInt64) -> UInt64 {
             var hash = ExactText.bytesHash(rootID.text, seed: seed)
             switch fireKey {
             case .localTime(let hour, let minute): hash = ExactText.mix(hash ^ UInt64(truncatingIfNeeded: hour << 8 | minute))
