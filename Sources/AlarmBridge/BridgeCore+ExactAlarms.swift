@@ -179,7 +179,8 @@ extension BridgeCore {
     /// edits the alarm, native state decides" (glossary: logical alarm) and the simulator's reading
     /// of 4161 and 21647 (Invariants+Missed.swift, `checkMissedRecorded`).
     mutating func endDisabledAlarmDays(inventory: [PlatformAlarm], now: BridgeInstants, into out: inout [BridgeCommand]) {
-        guard flavor == .android, let document else { return }
+        // Only a disabled alarm's rows can qualify (issue 20: every Android sync scanned every row).
+        guard flavor == .android, let document, document.alarms.contains(where: { !$0.enabled }) else { return }
         let held = heldPresent(inventory).map(\.id)
         let ended = document.rings.filter { row in
             row.metadata.kind == .primary && !row.delivered && row.dayEndedByDisable != true && row.fireWallMs <= now.wallMs

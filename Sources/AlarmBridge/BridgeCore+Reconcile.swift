@@ -12,10 +12,15 @@ extension BridgeCore {
     func desiredRings(now: BridgeInstants, plan: RecurrencePlan? = nil) -> [RingRequest] {
         guard let document else { return [] }
         var wanted = (plan ?? recurrencePlan(now: now)).wanted
-        wanted += undeliveredInexactPrimaries(now: now).filter { due in !wanted.contains { $0.id == due.id } }
+        // Each list filtered and appended only when it holds any (issue 20: usually neither does).
+        let inexact = undeliveredInexactPrimaries(now: now)
+        if !inexact.isEmpty { wanted += inexact.filter { due in !wanted.contains { $0.id == due.id } } }
         // SCH-21: one ring per root and ring time (ID-2: the plan's own ID when it wants that time too).
-        wanted += heldPrimariesReachedBeforeSetBack(now: now).filter { due in
-            !wanted.contains { $0.id == due.id || ($0.metadata.rootID == due.metadata.rootID && $0.fireWallMs == due.fireWallMs) }
+        let reLived = heldPrimariesReachedBeforeSetBack(now: now)
+        if !reLived.isEmpty {
+            wanted += reLived.filter { due in
+                !wanted.contains { $0.id == due.id || ($0.metadata.rootID == due.metadata.rootID && $0.fireWallMs == due.fireWallMs) }
+            }
         }
         if let live = document.liveOccurrence {
             // SNZ-11: a snooze ring is repaired at its own deadline, never collapsed to +10 s.
@@ -175,6 +180,9 @@ extension BridgeCore {
     /// the daemon until its same-ID re-registration lands (ios swarm seed 512: a resume sync at
     /// 00:00:25 scheduled another root of the family of a ring alerting since 00:00).
     func alertingFamilies(_ inventory: [PlatformAlarm], nowWallMs: Int64) -> [String] {
+        // Nothing alerting, in the bridge's books or the inventory: no family (issue 20: every
+        // sync built a set of none).
+        if alerting.isEmpty && !inventory.contains(where: { $0.state == .alerting }) { return [] }
         let stillAlerting = inventory.filter { held in
             held.state == .alerting && (alerting.contains(held.id) || document?.row(held.id) == nil
                                         || isWrongInstantDelivery(held.id, atWallMs: nowWallMs))
@@ -224,17 +232,18 @@ extension BridgeCore {
         if wanted.contains(where: { saving.contains($0.metadata.alarmID) }) { deferred = true }
         var cancels: [AlarmUUID] = []
         var schedules: [RingRequest] = []
-        let present = heldPresent(inventory).sorted { $0.id < $1.id }  // issue 18: less the rings known dropped
+        let unsorted = heldPresent(inventory)  // issue 18: less the rings known dropped
+        let present = unsorted.isSortedByID() ? unsorted : unsorted.sorted { $0.id < $1.id }  // a sorted read is kept (issue 20)
         // Looked up by ID only, never iterated (issue 20: each was a scan per wanted ring); the
         // first of an ID wins, as the scans they replace found it. `rows` follows every change
         // this sync makes to the document's rows before the last lookup (`adopt`).
-        let held = RingsByID(present)
+        let heldByID = RingsByID(present)
         var rows = RingsByID(document?.rings ?? [])
         let inFlightIDs = RingIDSet(inFlight)
         let desired = wanted.map { request in
             // BOOT-9: an adopted legacy ID lives only as long as the daemon holds it; a primary
             // registered again gets its ID-2 identity.
-            guard rows[request.id]?.adoptedLegacyID == true, held[request.id] == nil,
+            guard rows[request.id]?.adoptedLegacyID == true, heldByID[request.id] == nil,
                   !inFlightIDs.contains(request.id), let root = document?.root(request.metadata.rootID),
                   let fresh = primaryRequest(for: root, alarmID: request.metadata.alarmID, now: now, adoptingLegacy: false) else { return request }
             return fresh
@@ -254,7 +263,7 @@ extension BridgeCore {
                 }
                 continue
             }
-            guard let held = held[request.id] else {
+            guard let held = heldByID[request.id] else {
                 if defects.syncTrustsRegistry, let row = rows[request.id], row.confirmed,
                    row.fingerprint == fingerprint(request, now: now) {
                     continue  // known defect: "we scheduled it already" — the registry, not the platform
@@ -354,11 +363,16 @@ extension BridgeCore {
     mutating func removeStaleRows(present: [PlatformAlarm], now: BridgeInstants) {
         guard let document else { return }
         let presentIDs = RingIDSet(present.map(\.id))  // membership only: order never matters (issue 20)
-        let stale = document.rings.filter { row in
-            !presentIDs.contains(row.id) && !inFlight.contains(row.id) && !row.isPast(at: now.wallMs) && !row.delivered
-                && now.wallMs - row.publishedAtMs >= configuration.publicationGraceMs
-                && row.metadata.kind.opensOccurrence  // primaries and seeds (REC-5)
-        }.map(\.id)
+        // Each row's fields read in place, the cheap tests first (issue 20: `filter` copied every
+        // row at every sync).
+        var stale: [AlarmUUID] = []
+        document.rings.withUnsafeBufferPointer { rows in
+            for index in rows.indices where !rows[index].delivered && rows[index].metadata.kind.opensOccurrence  // primaries and seeds (REC-5)
+                && now.wallMs - rows[index].publishedAtMs >= configuration.publicationGraceMs
+                && !rows[index].isPast(at: now.wallMs) && !presentIDs.contains(rows[index].id) && !inFlight.contains(rows[index].id) {
+                stale.append(rows[index].id)
+            }
+        }
         if !stale.isEmpty {
             let staleIDs = Set(stale)
             mutate { $0.rings.removeAll { staleIDs.contains($0.id) } }
@@ -368,6 +382,9 @@ extension BridgeCore {
         // the root's primary, which is then registered under its ID-2 identity for good (ios
         // uniform seed 712: the OS removed a rung legacy ring, the sync registered the ID-2 ID,
         // and re-enabling the alarm re-adopted the legacy ID from the kept row — stable-ids).
+        // Rows walked only when one is adopted (issue 20: the loop copied every row at every sync).
+        guard self.document?.rings.withUnsafeBufferPointer({ rows in rows.indices.contains { rows[$0].adoptedLegacyID == true } }) == true
+        else { return }
         for row in self.document?.rings ?? [] where row.adoptedLegacyID == true && !presentIDs.contains(row.id) && !inFlight.contains(row.id) {
             mutate { $0.upsert(with(row) { $0.adoptedLegacyID = nil }) }
         }

@@ -325,6 +325,10 @@ extension BridgeCore {
         let bound = max(0, configuration.skipOccurrenceMax - concretePrimaries.count)
         let sortedSeeds = seeds.sortedByFireTime()
         plan.wanted += concretePrimaries.sortedByFireTime() + sortedSeeds.prefix(bound)
+        // Kept soonest first: its one order-dependent reader, ``desiredRings(now:plan:)``, sorts
+        // so (stably, by the same key, so the order is the same), and finds it sorted already
+        // (issue 20: every sync and inventory answer sorted the same plan again).
+        plan.wanted = plan.wanted.sortedByFireTime()
         plan.boundDropped = Array(sortedSeeds.dropFirst(bound))
         return (plan, roots, floors)
     }
@@ -459,11 +463,14 @@ extension BridgeCore {
     mutating func recomputeDropped(desired: [RingRequest], present: [PlatformAlarm], now: BridgeInstants,
                                    plan: RecurrencePlan? = nil) {
         guard let document else { return }
-        let replaced = saves.pending.compactMap(\.previous).flatMap(\.roots).map(\.id)
-        let presentIDs = RingIDSet(present.map(\.id)), desiredIDs = RingIDSet(desired.map(\.id))  // issue 20
-        var dropped = (document.dropped ?? []).filter { entry in
-            entry.reason == .capacity && !presentIDs.contains(entry.id)
-                && (desiredIDs.contains(entry.id) || replaced.contains(entry.rootID))
+        var dropped: [DroppedRing] = []
+        if let kept = document.dropped, !kept.isEmpty {  // the tables only for a list to filter (issue 20)
+            let replaced = saves.pending.compactMap(\.previous).flatMap(\.roots).map(\.id)
+            let presentIDs = RingIDSet(present.map(\.id)), desiredIDs = RingIDSet(desired.map(\.id))  // issue 20
+            dropped = kept.filter { entry in
+                entry.reason == .capacity && !presentIDs.contains(entry.id)
+                    && (desiredIDs.contains(entry.id) || replaced.contains(entry.rootID))
+            }
         }
         dropped += (plan ?? recurrencePlan(now: now)).boundDropped.map {
             DroppedRing(id: $0.id, rootID: $0.metadata.rootID, kind: $0.metadata.kind, fireWallMs: $0.fireWallMs, reason: .skipBound)

@@ -520,7 +520,7 @@ extension BridgeCore {
     /// SCH-7: families whose direct save is in progress. A background reconciliation leaves them
     /// alone (it neither cancels the new primaries nor retires the old ones) and runs again after
     /// the save resolved, so it can never turn a save whose daemon write succeeded into a failure.
-    var savingFamilies: [String] { saves.pending.map(\.alarmID).sorted() }
+    var savingFamilies: [String] { saves.pending.isEmpty ? [] : saves.pending.map(\.alarmID).sorted() }
 
     /// SCH-11: a primary delivered immediately after scheduling may finish its foreground
     /// handoff only if AlarmKit was seen holding that exact UUID (a verification or inventory read,

@@ -61,7 +61,7 @@ extension BridgeCore {
     /// API-10, SCH-13..17: builds the snapshot from one platform read and the registry.
     func scheduledAlarmTimes(from inventory: [PlatformAlarm], now: BridgeInstants) -> ScheduledAlarmTimes {
         guard let document else { return ScheduledAlarmTimes(roots: [], rings: [], droppedCount: 0) }
-        let held = inventory.map(\.id)
+        let held = RingIDSet(inventory.map(\.id))  // membership only (issue 20)
         let wanted = desiredRings(now: now).filter { $0.metadata.kind == .primary }
         var roots: [ScheduledRootRow] = []
         roots.reserveCapacity(document.alarms.count * 7)  // at most seven roots an alarm
@@ -88,12 +88,15 @@ extension BridgeCore {
         }
         var rings: [ScheduledRingRow] = []
         rings.reserveCapacity(inventory.count)
-        for alarm in inventory.sorted(by: { $0.id < $1.id }) {
+        // A read already in ID order, and roots already in root-ID order, are kept as they are
+        // (the sort is stable: the same order either way; issue 20).
+        for alarm in inventory.isSortedByID() ? inventory : inventory.sorted(by: { $0.id < $1.id }) {
             guard let row = document.row(alarm.id) else { continue }  // SCH-15: both sides confirm it
             rings.append(ScheduledRingRow(ringID: alarm.id, rootID: row.metadata.rootID, kind: row.metadata.kind,
                                           fireWallMs: row.fireWallMs, state: alarm.state))
         }
-        return ScheduledAlarmTimes(roots: roots.sorted { $0.rootID < $1.rootID }, rings: rings,
+        let rootsInOrder = roots.indices.dropFirst().allSatisfy { !(roots[$0].rootID < roots[$0 - 1].rootID) }
+        return ScheduledAlarmTimes(roots: rootsInOrder ? roots : roots.sorted { $0.rootID < $1.rootID }, rings: rings,
                                    droppedCount: document.droppedCount)
     }
 
