@@ -211,14 +211,25 @@ extension BridgeCore {
     /// receipt of a closed occurrence, or of a root retired from the schedule, is deleted.
     mutating func reconcileReceipts(into out: inout [BridgeCommand]) {
         guard flavor == .ios, phase == .ready, launch.receiptReadState == .loaded, let document else { return }
-        if let live = document.liveOccurrence, document.hasRoot(live.rootID),
-           !launch.receipts.contains(where: { $0.token == live.token }), !launch.receiptWritesInFlight.contains(live.token) {
+        // Whether a root still exists is asked once per root ID here, and after the cheap tests
+        // (issue 20: this runs after every step, and the live occurrence's root was looked up
+        // twice; the tests are pure, so their order changes no answer).
+        var rootExists: (rootID: String, exists: Bool)?
+        func hasRoot(_ rootID: String) -> Bool {
+            if let known = rootExists, known.rootID == rootID { return known.exists }
+            let exists = document.hasRoot(rootID)
+            rootExists = (rootID, exists)
+            return exists
+        }
+        if let live = document.liveOccurrence,
+           !launch.receipts.contains(where: { $0.token == live.token }), !launch.receiptWritesInFlight.contains(live.token),
+           hasRoot(live.rootID) {
             launch.receiptWritesInFlight.append(live.token)
             out.append(.writeReceipt(WakeReceipt(token: live.token, rootID: live.rootID, startedAtMs: live.startedAtMs)))
         }
         for receipt in launch.receipts where !launch.survivors.contains(where: { $0.token == receipt.token }) {
             guard let occurrence = document.occurrence(token: receipt.token) else { continue }  // a survivor's
-            if occurrence.state == .live && document.hasRoot(occurrence.rootID) { continue }
+            if occurrence.state == .live && hasRoot(occurrence.rootID) { continue }
             // IOS-9: completion, abandonment, expiry or retirement of the schedule ends the receipt.
             out.append(.deleteReceipt(token: receipt.token))
             launch.receipts.removeAll { $0.token == receipt.token }

@@ -134,13 +134,8 @@ extension AlarmManagerModel {
         pending.withUnsafeBufferPointer { alarms in  // each alarm read in place: an array's subscript copied it
             var next: Int64?
             for index in alarms.indices where !wakeupOnly || alarms[index].type.isWakeup {
-                // The terms from the fields in place: passing the alarm copied it, metadata and all
-                // (issue 20: with hundreds pending, most of a `set`'s cost).
-                let terms = DeliveryTerms(method: alarms[index].method, lowerQuota: alarms[index].lowerQuota,
-                                          allowWhileIdleUnrestricted: alarms[index].allowWhileIdleUnrestricted,
-                                          whenElapsedMs: alarms[index].whenElapsedMs, windowLengthMs: alarms[index].windowLengthMs,
-                                          oemDelayMs: alarms[index].oemDelayMs, heldUntilElapsedMs: alarms[index].heldUntilElapsedMs)
-                let end = deliveryBounds(terms).maxWhenElapsedMs
+                // The terms from the fields in place (``DeliveryTerms/init(of:)``).
+                let end = deliveryBounds(DeliveryTerms(of: alarms[index])).maxWhenElapsedMs
                 next = min(next ?? end, end)
             }
             return next
@@ -246,7 +241,15 @@ extension AlarmManagerModel {
     /// entry per elapsed ms). Quotas apply again from the next batch.
     mutating func deliverDue(flushNonWakeup: Bool) -> [AlarmManagerEffect] {
         let nowElapsed = now.elapsedRealtimeMs
-        var due = pending.filter { deliveryBounds($0).whenElapsedMs <= nowElapsed }
+        // Each alarm's terms read in place; only a due one is copied (issue 20: `filter` copied
+        // every pending alarm, metadata and all, at every screen or activity change).
+        var due: [PendingAlarm] = pending.withUnsafeBufferPointer { alarms in
+            var due: [PendingAlarm] = []
+            for index in alarms.indices {
+                if deliveryBounds(DeliveryTerms(of: alarms[index])).whenElapsedMs <= nowElapsed { due.append(alarms[index]) }
+            }
+            return due
+        }
         guard !due.isEmpty else { return [] }
         if !flushNonWakeup && !due.contains(where: { $0.type.isWakeup }) { return [] }
         due.sort { ($0.whenElapsedMs, $0.tieBreak) < ($1.whenElapsedMs, $1.tieBreak) }

@@ -68,12 +68,18 @@ struct DeliveryTerms {
     var allowWhileIdleCompat: Bool { method == .setAndAllowWhileIdle }
 }
 
-extension PendingAlarm {
-    var deliveryTerms: DeliveryTerms {
-        DeliveryTerms(method: method, lowerQuota: lowerQuota, allowWhileIdleUnrestricted: allowWhileIdleUnrestricted,
-                      whenElapsedMs: whenElapsedMs, windowLengthMs: windowLengthMs, oemDelayMs: oemDelayMs,
-                      heldUntilElapsedMs: heldUntilElapsedMs)
+extension DeliveryTerms {
+    /// The terms of `alarm`, its fields read where it is: a borrowed alarm is not copied
+    /// (issue 20: passing an alarm by value copied it, metadata and all, for a few integers).
+    init(of alarm: borrowing PendingAlarm) {
+        self.init(method: alarm.method, lowerQuota: alarm.lowerQuota, allowWhileIdleUnrestricted: alarm.allowWhileIdleUnrestricted,
+                  whenElapsedMs: alarm.whenElapsedMs, windowLengthMs: alarm.windowLengthMs, oemDelayMs: alarm.oemDelayMs,
+                  heldUntilElapsedMs: alarm.heldUntilElapsedMs)
     }
+}
+
+extension PendingAlarm {
+    var deliveryTerms: DeliveryTerms { DeliveryTerms(of: self) }
 }
 
 public enum AlarmManagerEvent: Sendable, Equatable {

@@ -22,7 +22,11 @@ extension World {
     /// direct-boot-aware receiver) takes, or an exact alarm refused because no exact-alarm
     /// permission is declared for this API level. A user's revocation is not a missing entry.
     func checkDeclaredManifest(_ name: String, _ fields: [TraceField]) {
-        guard let manager = android, !stopped else { return }
+        // Only these four trace events are judged here; the model and its manifest are read for
+        // them alone (issue 20: every model trace event copied the manifest and searched its fields).
+        guard name == "broadcast-no-receiver" || name == "broadcast-before-unlock-not-direct-boot-aware"
+                || name == "locked-boot-not-delivered" || name == "security-exception",
+              let manager = android, !stopped else { return }
         let manifest = manager.parameters.manifest
         let action = fields.first { $0.key == "action" }?.value ?? "?"
         switch name {
