@@ -293,13 +293,9 @@ extension AlarmManagerModel {
                                          deliveredElapsedMs: nowElapsed, dueElapsedMs: alarm.whenElapsedMs, count: count,
                                          triggerWallMs: alarm.triggerWallMs))
         if deliveryLog.count > Self.deliveryLogLimit { deliveryLog.removeFirst(deliveryLog.count - Self.deliveryLogLimit) }
-        var fields = [TraceField("id", alarm.id.description)]
         var effects: [AlarmManagerEffect] = [.toApp(.alarmDelivered(alarm.id), launch: .broadcast)]
-        if count > 1 {
-            fields.append(TraceField("count", String(count)))
-            effects.append(.broadcast(.alarmCount(alarm.id, count: count), launch: nil))
-        }
-        effects.append(.trace("delivered", fields))
+        if count > 1 { effects.append(.broadcast(.alarmCount(alarm.id, count: count), launch: nil)) }
+        effects.append(traceEffect("delivered", [TraceField("id", alarm.id.description)] + (count > 1 ? [TraceField("count", String(count))] : [])))
         return effects
     }
 

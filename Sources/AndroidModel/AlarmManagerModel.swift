@@ -134,6 +134,18 @@ public enum AlarmManagerEffect: Sendable, Equatable {
 /// `observe(_:)`, or infer elapsed time from the wall clock when the host never reported one.
 /// Randomness comes only from the injected generator.
 public struct AlarmManagerModel: Sendable {
+    /// Whether the model's frequent `.trace` effects (a `set`, a delivery, a cancel) carry their
+    /// fields (IDs and times as text). The simulator turns it off for a run that keeps no trace,
+    /// as it does the AlarmKit daemon's: those fields are only ever printed into the trace (the
+    /// host's checks read the fields of broadcast, boot and permission events, which always carry
+    /// them). Issue 20: formatting every request's ID was a per cent of an Android campaign.
+    public var describesTraceEffects = true
+
+    /// A `.trace` effect, its fields built only when ``describesTraceEffects``.
+    func traceEffect(_ name: String, _ fields: @autoclosure () -> [TraceField]) -> AlarmManagerEffect {
+        .trace(name, describesTraceEffects ? fields() : [])
+    }
+
     /// Every stored field of the model (issue 20: kept in one copy-on-write box, ``CopyOnWrite``).
     struct Fields: Sendable {
         var parameters: AlarmManagerParameters
@@ -509,26 +521,26 @@ public struct AlarmManagerModel: Sendable {
     }
 
     mutating func set(_ request: AlarmManagerRequest, at now: AndroidInstant) -> [AlarmManagerEffect] {
-        let idField = TraceField("id", request.id.description)
+        let idField = { TraceField("id", request.id.description) }  // built only for a trace that prints it
         if parameters.appStartModeDisabled && !appActive {
             // AMS `setImpl`: "Not setting alarm … package not allowed to start": the call returns
             // normally, so the app sees success, but no alarm is set.
             let triggerWall = request.type.isWallClock ? request.triggerAtMs : request.triggerAtMs + wallMinusElapsedMs
             return [.toApp(.scheduleCompleted(request.id, .success(triggerWall)), launch: nil),
-                    .trace("set-ignored-start-mode-disabled", [idField])]
+                    .trace("set-ignored-start-mode-disabled", [idField()])]
         }
         if request.method.isExact && !canScheduleExactAlarms {
             return [.toApp(.scheduleCompleted(request.id, .failure(.securityException)), launch: nil),
-                    .trace("security-exception", [idField])]
+                    .trace("security-exception", [idField()])]
         }
         if failNextSchedules > 0 {
             failNextSchedules -= 1
             return [.toApp(.scheduleCompleted(request.id, .failure(.writeFailed)), launch: nil),
-                    .trace("schedule-failed", [idField])]
+                    .trace("schedule-failed", [idField()])]
         }
         if pending.count >= parameters.maxAlarmsPerApp {
             return [.toApp(.scheduleCompleted(request.id, .failure(.illegalStateException)), launch: nil),
-                    .trace("illegal-state-exception", [idField, TraceField("pending", String(pending.count))])]
+                    .trace("illegal-state-exception", [idField(), TraceField("pending", String(pending.count))])]
         }
         var alarm = makeAlarm(request, at: now)
         applyPowerExemptionFlags(&alarm)
@@ -541,19 +553,21 @@ public struct AlarmManagerModel: Sendable {
             droppedAlarms.append(alarm)
             changeCounter += 1
             return [.toApp(.scheduleCompleted(request.id, .success(alarm.triggerWallMs)), launch: nil),
-                    .trace("request-dropped", [idField, TraceField("trigger", String(alarm.triggerWallMs))])]
+                    .trace("request-dropped", [idField(), TraceField("trigger", String(alarm.triggerWallMs))])]
         }
         pending.append(alarm)
         pending.sort { $0.requestCode < $1.requestCode }
         if alarm.method == .setAlarmClock { readjustIdleUntil() }
         var effects = rearmKernelAlarm()
         effects.append(.toApp(.scheduleCompleted(request.id, .success(alarm.triggerWallMs)), launch: nil))
-        var fields = [idField, TraceField("code", String(alarm.requestCode)), TraceField("trigger", String(alarm.triggerWallMs))]
-        if request.method != .setAlarmClock || request.type != .rtcWakeup {
-            fields += [TraceField("method", request.method.rawValue), TraceField("type", request.type.rawValue),
-                       TraceField("window", String(alarm.windowLengthMs))]
-        }
-        effects.append(.trace(request.method == .setAlarmClock ? "set-alarm-clock" : "set", fields))
+        effects.append(traceEffect(request.method == .setAlarmClock ? "set-alarm-clock" : "set", {
+            var fields = [idField(), TraceField("code", String(alarm.requestCode)), TraceField("trigger", String(alarm.triggerWallMs))]
+            if request.method != .setAlarmClock || request.type != .rtcWakeup {
+                fields += [TraceField("method", request.method.rawValue), TraceField("type", request.type.rawValue),
+                           TraceField("window", String(alarm.windowLengthMs))]
+            }
+            return fields
+        }()))
         assert(alarm.whenElapsedMs >= now.elapsedRealtimeMs + parameters.minFuturityMs, "the 5 s floor was not applied")
         return effects
     }
@@ -642,7 +656,7 @@ public struct AlarmManagerModel: Sendable {
             effects += rearmKernelAlarm()
         }
         return effects + [.toApp(.cancelCompleted(id, existed ? .success(0) : .failure(.notFound)), launch: nil),
-                          .trace("cancelled", [TraceField("id", id.description), TraceField("existed", String(existed))])]
+                          traceEffect("cancelled", [TraceField("id", id.description), TraceField("existed", String(existed))])]
     }
 
     /// PendingIntent existence probes over the app's request codes.
@@ -671,7 +685,8 @@ public struct AlarmManagerModel: Sendable {
                 if !probes.prefix(pendingCount).contains(where: { $0.id == id }) { probes.append(PlatformAlarm(id: id, state: .scheduled)) }
             }
         }
-        return probes.sorted { $0.id < $1.id }
+        probes.sort { $0.id < $1.id }  // in place: `sorted` copied the list first (issue 20)
+        return probes
     }
 
     /// `AlarmManager.getNextAlarmClock()`: the trigger time (wall ms, as the app passed it in its

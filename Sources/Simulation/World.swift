@@ -481,6 +481,7 @@ final class World {
             var manager = AlarmManagerModel(parameters: parameters, random: streams.stream("android.alarm-manager"))
             _ = manager.setStandbyBucket(setup.androidStandbyBucket, now: AndroidInstant(elapsedRealtimeMs: 0, wallMs: setup.startWallMs))
             _ = manager.setFullScreenIntentPermission(setup.androidFullScreenIntent)
+            manager.describesTraceEffects = trace.isRecording  // as the daemon's: a counting run prints no trace fields
             android = manager
         }
     }
