@@ -937,15 +937,19 @@ public struct BridgeCore: Sendable {
 
     /// Emits the pending persist, so that later commands in `out` follow the durable write.
     mutating func flush(into out: inout [BridgeCommand]) {
-        guard dirty, var document else { return }
+        guard dirty, document != nil else { return }
         if let anchor = clockAnchor {
-            document.clockReferenceWallMs = anchor.wallMs
-            document.clockReferenceMonotonicMs = anchor.monotonicMs
-            document.clockReferenceBootCount = anchor.bootCount
-            self.document = document
+            // In place, and only when the anchor moved (issue 20: every flush copied the document
+            // to write the same three fields a flush of the same step had written).
+            if document?.clockReferenceWallMs != anchor.wallMs || document?.clockReferenceMonotonicMs != anchor.monotonicMs
+                || document?.clockReferenceBootCount != anchor.bootCount {
+                document!.clockReferenceWallMs = anchor.wallMs
+                document!.clockReferenceMonotonicMs = anchor.monotonicMs
+                document!.clockReferenceBootCount = anchor.bootCount
+            }
             documentChanges &+= 1
         }
-        out.append(.persist(document))
+        out.append(.persist(document!))
         dirty = false
     }
 

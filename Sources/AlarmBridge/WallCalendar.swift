@@ -155,6 +155,16 @@ public struct WallCalendar: Sendable {
         let start = offsetMs(at: wallMs)
         var probe = wallMs
         while probe < wallMs + withinMs {
+            // The hourly probes before the zone's next change all show `start` (the table is the
+            // offset's source there): skipped, the bound tested again as each would have been
+            // (issue 20: a window of weeks stepped hour by hour). Same probes found, same answer.
+            if let table = transitions, let until = table.offsetUnchangedBefore(seconds: probe >= 0 ? probe / 1000 : (probe - 999) / 1000) {
+                let steps = (until * 1000 - 1 - probe) / 3_600_000
+                if steps > 0 {
+                    probe += steps * 3_600_000
+                    continue
+                }
+            }
             probe += 3_600_000
             if offsetMs(at: probe) != start {
                 var low = probe - 3_600_000, high = probe
@@ -372,12 +382,25 @@ final class ZoneTransitions: Sendable {
 
     /// The offset in force at `seconds`, or nil outside ``coveredSeconds``.
     func offset(atSeconds seconds: Int64) -> Int32? {
+        guard let index = interval(containing: seconds) else { return nil }
+        return offsets[index]
+    }
+
+    /// The first second after `seconds` whose offset differs from the one at `seconds` (the next
+    /// start), or the end of ``coveredSeconds`` when none does before it; nil outside it.
+    func offsetUnchangedBefore(seconds: Int64) -> Int64? {
+        guard let index = interval(containing: seconds) else { return nil }
+        return index + 1 < starts.count ? starts[index + 1] : Self.coveredSeconds.upperBound
+    }
+
+    /// The index of the last start at or before `seconds`; nil outside ``coveredSeconds``.
+    private func interval(containing seconds: Int64) -> Int? {
         guard Self.coveredSeconds.contains(seconds) else { return nil }
         return starts.withUnsafeBufferPointer { starts in
-            // The last start ≤ seconds: at or after its bucket's first, never past the next start.
+            // At or after its bucket's first start, never past the next start.
             var index = Int(firstIndex[Int((seconds - Self.coveredSeconds.lowerBound) >> Self.bucketShift)])
             while index + 1 < starts.count && starts[index + 1] <= seconds { index += 1 }
-            return offsets[index]
+            return index
         }
     }
 }

@@ -56,6 +56,52 @@ struct WallCalendarTests {
         #expect(mismatches.isEmpty, "\(zone): offsets differ from Foundation at \(mismatches.prefix(5)) (ms since the epoch)")
     }
 
+    /// ``WallCalendar/nextTransition(after:withinMs:)`` as it was written before it skipped ahead
+    /// (issue 20): hourly probes from `wallMs`, the first that shows another offset bisected to a
+    /// second.
+    static func hourlyTransition(_ calendar: WallCalendar, after wallMs: Int64, withinMs: Int64) -> Int64? {
+        let start = calendar.offsetMs(at: wallMs)
+        var probe = wallMs
+        while probe < wallMs + withinMs {
+            probe += 3_600_000
+            if calendar.offsetMs(at: probe) != start {
+                var low = probe - 3_600_000, high = probe
+                while high - low > 1_000 {
+                    let mid = low + (high - low) / 2
+                    if calendar.offsetMs(at: mid) == start { low = mid } else { high = mid }
+                }
+                return high
+            }
+        }
+        return nil
+    }
+
+    @Test("nextTransition, which skips to the zone's next change, answers what hourly probing answers: windows from an hour to a year, across the table's ends",
+          arguments: zones + ["Pacific/Apia", "America/Caracas", "Europe/Moscow", "Antarctica/Troll"])
+    func nextTransitionMatchesHourlyProbing(zone: String) {
+        let calendar = WallCalendar(zoneIdentifier: zone)!
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(zone.utf8.count)
+        var differences: [String] = []
+        for _ in 0..<300 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            // 1998 to 2072: the table covers 2000 ..< 2070, so windows start and end on both sides of it.
+            let instant = 883_612_800_000 + Int64((state >> 20) % 2_335_219_200_000)
+            let window = [3_600_000, 86_400_000, 40 * 86_400_000, 366 * 86_400_000][Int(state >> 60) % 4]
+            let fast = calendar.nextTransition(after: instant, withinMs: Int64(window))
+            let reference = Self.hourlyTransition(calendar, after: instant, withinMs: Int64(window))
+            if fast != reference {
+                let shown = [fast, reference].map { $0.map { String($0) } ?? "none" }
+                differences.append("after \(instant) within \(window) ms: \(shown[0]) against \(shown[1]) (ms since the epoch)")
+            }
+        }
+        for edge: Int64 in [946_684_800_000 - 3_600_000, 946_684_800_000 - 1, 3_155_760_000_000 - 86_400_000, 3_155_760_000_000 - 1] {
+            if calendar.nextTransition(after: edge, withinMs: 400 * 86_400_000) != Self.hourlyTransition(calendar, after: edge, withinMs: 400 * 86_400_000) {
+                differences.append("at the table's end \(edge)")
+            }
+        }
+        #expect(differences.isEmpty, "\(zone): \(differences.prefix(3).joined(separator: "; "))")
+    }
+
     @Test("offsetMs equals TimeZone.secondsFromGMT in every zone Foundation knows, at 400 instants from 1995 to 2075")
     func offsetTableMatchesFoundationEverywhere() {
         var state: UInt64 = 0x2545_F491_4F6C_DD1D
