@@ -66,6 +66,9 @@ struct ExactText: MixedHashKey, Sendable {
     @usableFromInline init(_ text: String) { self.text = text }
 
     @usableFromInline static func == (lhs: ExactText, rhs: ExactText) -> Bool {
+        // The same string value (one storage, or the same small string) holds the same bytes
+        // (issue 20: a memo's key usually is a copy of the very string it is asked for).
+        if unsafeBitCast(lhs.text, to: (UInt64, UInt64).self) == unsafeBitCast(rhs.text, to: (UInt64, UInt64).self) { return true }
         let left = lhs.text.utf8, right = rhs.text.utf8
         guard left.count == right.count else { return false }
         // A native string's bytes are contiguous: one memcmp (the fallback walks the views).

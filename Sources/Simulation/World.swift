@@ -1892,6 +1892,22 @@ struct StableIDKey: Hashable {
 struct TimerKey: Hashable {
     var kind: BridgeTimer
     var incarnation: Int
+
+    /// The kind's name (its length and end bytes: distinct for every kind) and the incarnation,
+    /// mixed with SplitMix64's finaliser; `queuedTimers` is only looked up, never iterated, so
+    /// the hash orders nothing (issue 20: SipHash over the kind's name at every timer).
+    func mixedHash(seed: UInt64) -> UInt64 {
+        let name = kind.rawValue.utf8
+        let code = UInt64(name.count) << 16 | UInt64(name.first ?? 0) << 8 | UInt64(name.last ?? 0)
+        var hash = (code ^ UInt64(bitPattern: Int64(incarnation)) << 24 ^ seed) &+ 0x9E37_79B9_7F4A_7C15
+        hash = (hash ^ (hash >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        hash = (hash ^ (hash >> 27)) &* 0x94D0_49BB_1331_11EB
+        return hash ^ (hash >> 31)
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(mixedHash(seed: 0)) }
+
+    func _rawHashValue(seed: Int) -> Int { Int(truncatingIfNeeded: mixedHash(seed: UInt64(truncatingIfNeeded: seed))) }
 }
 
 /// iOS BOOT-5: a saved alarm domain that exists but cannot be read for a reason other than
