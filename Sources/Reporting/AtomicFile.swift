@@ -52,6 +52,28 @@ public enum AtomicFile {
 
     /// How many temporary names to try before giving up (another writer may hold one).
     static let temporaryNameAttemptsMax = 100
+
+    /// The longest file name the file systems we write to take, in bytes (`NAME_MAX`, Linux and
+    /// macOS alike).
+    static let nameBytesMax = 255
+
+    /// The most bytes of the target's name a temporary file's name repeats: with the dot and the
+    /// `.tmp-PID-N` suffix it stays within ``nameBytesMax`` however long the target's name is (a
+    /// 243–255-byte name failed only after the run, its temporary name too long).
+    static let temporaryStemBytesMax = 200
+
+    /// `name`'s first whole Unicode scalars within ``temporaryStemBytesMax`` UTF-8 bytes.
+    static func temporaryStem(_ name: String) -> String {
+        guard name.utf8.count > temporaryStemBytesMax else { return name }
+        var stem = String.UnicodeScalarView()
+        var bytes = 0
+        for scalar in name.unicodeScalars {
+            bytes += UTF8.width(scalar)
+            guard bytes <= temporaryStemBytesMax else { break }
+            stem.append(scalar)
+        }
+        return String(stem)
+    }
     /// Links followed before a path counts as a loop (Linux's `MAXSYMLINKS` is 40).
     public static let symbolicLinksMax = 40
     /// The path that names standard output.
@@ -96,6 +118,10 @@ public enum AtomicFile {
         precondition(!path.isEmpty, "AtomicFile.checkWritable: empty path")
         guard path != standardOutputPath else { return }
         let target = try resolvingLinks(path)
+        let nameBytes = URL(fileURLWithPath: target).lastPathComponent.utf8.count
+        guard nameBytes <= nameBytesMax else {
+            throw WriteError(path: path, step: "", reason: "its name is \(nameBytes) bytes long; a file name holds at most \(nameBytesMax)")
+        }
         var info = stat()
         if lstat(target, &info) == 0 {
             switch info.st_mode & S_IFMT {
@@ -223,11 +249,12 @@ public enum AtomicFile {
         }
     }
 
-    /// Creates `.NAME.tmp-PID-N` next to `path`, exclusively, with mode 0644 (less the umask).
+    /// Creates `.NAME.tmp-PID-N` next to `path`, exclusively, with mode 0644 (less the umask);
+    /// NAME is the target's name cut to ``temporaryStemBytesMax`` bytes.
     private static func createTemporaryFile(besides path: String) throws(WriteError) -> (String, Int32) {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
-        let name = url.lastPathComponent
+        let name = temporaryStem(url.lastPathComponent)
         for attempt in 0..<temporaryNameAttemptsMax {
             // determinism-ok: the process ID only names a temporary file that is renamed away;
             // it keeps two processes writing the same destination from colliding.

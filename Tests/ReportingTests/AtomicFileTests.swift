@@ -23,6 +23,23 @@ struct AtomicFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.txt"])
     }
 
+    @Test("names of 1 to 255 bytes (multi-byte letters cut whole) are written, and checked writable first; a 256-byte name is refused before any work",
+          arguments: [1, 200, 242, 243, 250, 255])
+    func longNames(bytes: Int) throws {
+        let directory = try temporaryDirectory("long")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // "é" is two bytes: an odd stem length puts a letter across the temporary stem's limit.
+        let name = String(repeating: "é", count: (bytes - 1) / 2) + String(repeating: "x", count: 1 + (bytes - 1) % 2)
+        #expect(name.utf8.count == bytes)
+        let path = directory.appendingPathComponent(name).path
+        try AtomicFile.checkWritable(path)
+        try AtomicFile.write("long\n", to: path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "long\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [name])
+        let tooLong = directory.appendingPathComponent(name + String(repeating: "y", count: 256 - bytes)).path
+        #expect(throws: AtomicFile.WriteError.self) { try AtomicFile.checkWritable(tooLong) }
+    }
+
     @Test("write replaces an existing file completely, even with shorter content")
     func replacesExistingFile() throws {
         let directory = try temporaryDirectory("replace")
