@@ -1894,15 +1894,13 @@ struct TimerKey: Hashable {
     var incarnation: Int
 
     /// The kind's name (its length and end bytes: distinct for every kind) and the incarnation,
-    /// mixed with SplitMix64's finaliser; `queuedTimers` is only looked up, never iterated, so
-    /// the hash orders nothing (issue 20: SipHash over the kind's name at every timer).
+    /// mixed by ``SplitMix64``'s first output; `queuedTimers` is only looked up, never iterated,
+    /// so the hash orders nothing (issue 20: SipHash over the kind's name at every timer).
     func mixedHash(seed: UInt64) -> UInt64 {
         let name = kind.rawValue.utf8
         let code = UInt64(name.count) << 16 | UInt64(name.first ?? 0) << 8 | UInt64(name.last ?? 0)
-        var hash = (code ^ UInt64(bitPattern: Int64(incarnation)) << 24 ^ seed) &+ 0x9E37_79B9_7F4A_7C15
-        hash = (hash ^ (hash >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        hash = (hash ^ (hash >> 27)) &* 0x94D0_49BB_1331_11EB
-        return hash ^ (hash >> 31)
+        var mixer = SplitMix64(seed: code ^ UInt64(bitPattern: Int64(incarnation)) << 24 ^ seed)
+        return mixer.next()
     }
 
     func hash(into hasher: inout Hasher) { hasher.combine(mixedHash(seed: 0)) }
