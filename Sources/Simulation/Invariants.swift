@@ -443,7 +443,6 @@ extension World {
         // delivery of a skip-date primary was held back, and its next concrete occurrence became
         // the wanted primary).
         if configuredTimeReached(in: copy, afterWallMs: syncReadWallMs) { return }
-        let instants = BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs)
         let inventory: [PlatformAlarm]
         if let daemon = ios {
             inventory = daemon.alarms.map { PlatformAlarm(id: $0.id, state: $0.state) }
@@ -452,7 +451,7 @@ extension World {
             // included, issue 18).
             inventory = android?.pendingIntentProbes ?? []
         }
-        let second = copy.handle(.inventoryRead(syncProbePurpose, .success(inventory)), at: instants)
+        let second = copy.handle(.inventoryRead(syncProbePurpose, .success(inventory)), at: bridgeInstants)
         let calls = second.filter { command in
             switch command {
             case .schedule(_, let origin), .cancel(_, let origin): return origin.isSync

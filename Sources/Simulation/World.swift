@@ -1005,6 +1005,16 @@ final class World {
         androidProcessDied()
     }
 
+    /// What a bridge step reads of the device now: the wall and monotonic clocks (virtual ms), the
+    /// zone in force, the boot and whether the user unlocked since it. One definition for every
+    /// step and for the idempotent-sync probe, whose second sync must see the instant the first
+    /// would see now (SCH-20: "no intervening change"; it had passed boot 0, no zone and an
+    /// unlocked user, so after a reboot its bridge took its clock anchor for another boot's).
+    var bridgeInstants: BridgeInstants {
+        BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs, zoneIdentifier: calendar.zoneIdentifier,
+                       bootCount: bootCount, userUnlocked: android?.userUnlocked ?? true)
+    }
+
     /// One bridge step: the input, then every command in order.
     func step(_ input: BridgeInput) {
         guard let wasReady = process.isAcceptingInputs else { return }  // the didSet cache: nil without a bridge
@@ -1027,9 +1037,7 @@ final class World {
         // existential is mutated in place, never copied (issue 19: the port costs no copy per
         // step), and its caches are read once after (issue 20: taking it out and putting it back
         // ran the observer twice).
-        let commands = process.handle(input, at: BridgeInstants(wallMs: wallMs, monotonicMs: clock.monotonicMs,
-                                                                zoneIdentifier: calendar.zoneIdentifier, bootCount: bootCount,
-                                                                userUnlocked: android?.userUnlocked ?? true))
+        let commands = process.handle(input, at: bridgeInstants)
         guard let bridge = process.bridge else { return }  // this step's result, read below
         let documentAfter = process.document
         lastBridgeReadingWallMs = wallMs  // the bridge read the clock (clockAnchor)
