@@ -1,4 +1,5 @@
 import SimKernel
+import Reporting
 
 /// The `alarmsim` command line: picks the subcommand, parses its arguments, runs it and returns
 /// the exit status. `main.swift` only passes the process's arguments and streams in, so tests
@@ -110,11 +111,16 @@ public enum AlarmSimCLI {
             return .usage
         }
         // What cannot be written fails now, before minutes of work, and nothing is half written.
-        if let problem = parsed.outputProblem() {
+        let outputs = parsed.prepareOutputs()
+        if let problem = outputs.problem {
             errors.write("error: \(problem)\n")
             return .cannotCreate
         }
-        return parsed.run(output: &output, errors: &errors, environment: environment)
+        let status = parsed.run(output: &output, errors: &errors, environment: environment)
+        // A run that ended in an error (a malformed `--failures` file, an unreadable input) leaves
+        // none of the directories it created empty behind; a run that wrote into them keeps them.
+        if status != .success && status != .violations { AtomicFile.removeEmptyDirectories(outputs.created) }
+        return status
     }
 
     private static func showHelp(

@@ -34,25 +34,34 @@ extension Command {
     var outputFiles: [String] { [] }
     var outputDirectories: [String] { [] }
 
-    /// The first output path that cannot be written, in words, or nil when all can
+    /// Prepares the output paths: the first that cannot be written, in words, or nil when all can
     /// (``AtomicFile/checkWritable(_:)``, ``AtomicFile/prepareDirectory(_:)``). Every command
     /// treats a missing directory the same way: `--report DIR` and `--shrink-dir DIR` are
     /// created, and so is the directory of every output file (`--out`, `--trace`, `--junit`,
     /// `--failures`; the default `Reports/latest/`, which a fresh clone lacks). A path under a
     /// regular file, or one the process may not create, is refused before any work (exit 73).
-    func outputProblem() -> String? {
+    ///
+    /// - Returns: the problem (nil: none) and the directories created for the run, outermost
+    ///   first. On a problem those are removed again when still empty; so are they when the
+    ///   command then fails on its input (``AtomicFile/removeEmptyDirectories(_:)``).
+    func prepareOutputs() -> (problem: String?, created: [String]) {
+        var created: [String] = []
+        func fail(_ problem: String) -> (problem: String?, created: [String]) {
+            AtomicFile.removeEmptyDirectories(created)
+            return (problem, [])
+        }
         for directory in outputDirectories {
-            do { try AtomicFile.prepareDirectory(directory) } catch { return error.description }
+            do { created += try AtomicFile.prepareDirectory(directory) } catch { return fail(error.description) }
         }
         for path in outputFiles {
             do {
-                for parent in ShrinkCommand.parentDirectories(of: path) { try AtomicFile.prepareDirectory(parent) }
+                for parent in ShrinkCommand.parentDirectories(of: path) { created += try AtomicFile.prepareDirectory(parent) }
                 try AtomicFile.checkWritable(path)
             } catch {
-                return AtomicFile.WriteError(path: path, step: error.step, reason: error.reason).description  // the path asked for
+                return fail(AtomicFile.WriteError(path: path, step: error.step, reason: error.reason).description)  // the path asked for
             }
         }
-        return nil
+        return (nil, created)
     }
 
     /// The text `--help` prints.

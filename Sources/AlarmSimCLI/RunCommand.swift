@@ -17,12 +17,12 @@ struct RunCommand: Command {
         "                           per seed its outcome and a repro line; exit 1 when any seed breaks an invariant",
         "  -h, --help               show this help",
         "",
-        "Every file is parsed before any runs; the first malformed file stops the command with",
-        "'file:line:col: message' on stderr. Then each prints 'PASS FILE' or 'FAIL FILE' and its failures.",
+        "Every file is parsed before any runs: each malformed file is reported, 'file:line:col: message'",
+        "on stderr, and then none runs. Otherwise each prints 'PASS FILE' or 'FAIL FILE' and its failures.",
         "A file whose '#' header has '# status: known failure, not fixed' (alarmsim shrink --regression) prints",
         "'XFAIL FILE' while its 'expect violation' holds (an expected failure: it passes), and FAIL once the fix",
         "lands, saying what to change.",
-        "Exit status: 0 all pass, 1 some failed, 64 usage error, 65 malformed file, 73 --trace or --junit file not writable, 74 unreadable file.",
+        "Exit status: 0 all pass, 1 some failed, 64 usage error, 65 malformed file, 73 --trace or --junit file not writable, 74 unreadable file (with several bad files: the first's).",
     ]
     static let examples = [
         "alarmsim run Scenarios/field-bugs/*.scenario Scenarios/regressions/*.scenario",
@@ -94,13 +94,22 @@ struct RunCommand: Command {
 
     func runScenarios(output: inout some TextOutputStream, errors: inout some TextOutputStream) -> ExitStatus {
         // Parse everything first: a typo in the last file should not cost the runs of the others.
+        // Every bad file is reported, as a compiler reports every file's errors, so one pass over
+        // a directory finds them all; then nothing runs.
         var scenarios: [(path: String, scenario: ScenarioFile)] = []
+        var firstFailure: ExitStatus?
         for path in paths {
             switch Self.load(path) {
             case .success(let scenario): scenarios.append((path, scenario))
             case .failure(let error):
-                return error.report(to: &errors)
+                let status = error.report(to: &errors)
+                firstFailure = firstFailure ?? status
             }
+        }
+        if let firstFailure {
+            let bad = paths.count - scenarios.count
+            errors.write("scenarios: \(bad) of \(paths.count) file\(paths.count == 1 ? "" : "s") not well-formed or not readable, none run\n")
+            return firstFailure
         }
         if checkOnly {
             for (path, _) in scenarios { output.write("OK \(path)\n") }

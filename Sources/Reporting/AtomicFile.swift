@@ -141,19 +141,32 @@ public enum AtomicFile {
     /// and checks that it takes a new file (one is created and removed).
     /// - Throws: ``WriteError`` naming the part of the path that is not a directory, or the
     ///   system's reason (read-only file system, permission denied, …).
-    public static func prepareDirectory(_ directory: String) throws(WriteError) {
+    /// - Returns: the directories this call created, outermost first (empty when `directory`
+    ///   existed), for ``removeEmptyDirectories(_:)`` when the command then fails on its input.
+    @discardableResult
+    public static func prepareDirectory(_ directory: String) throws(WriteError) -> [String] {
         precondition(!directory.isEmpty, "AtomicFile.prepareDirectory: empty path")
-        try checkDirectory(directory, creating: true, shownAs: directory)
+        return try checkDirectory(directory, creating: true, shownAs: directory)
     }
 
-    private static func checkDirectory(_ directory: String, creating: Bool, shownAs path: String) throws(WriteError) {
+    /// Removes those of `created` (outermost first, as ``prepareDirectory(_:)`` returns them)
+    /// that are still empty, innermost first: a command that fails on its input before writing
+    /// anything leaves no directory behind. A directory that holds anything stays; errors are
+    /// ignored (`rmdir(2)` removes only an empty directory).
+    public static func removeEmptyDirectories(_ created: [String]) {
+        for directory in created.reversed() { _ = rmdir(directory) }
+    }
+
+    @discardableResult
+    private static func checkDirectory(_ directory: String, creating: Bool, shownAs path: String) throws(WriteError) -> [String] {
         var info = stat()
+        var created: [String] = []
         if stat(directory, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFDIR else {
                 throw WriteError(path: path, step: "", reason: "\(directory) exists and is not a directory")
             }
         } else if errno == ENOENT && creating {
-            try createDirectories(directory, shownAs: path)
+            created = try createDirectories(directory, shownAs: path)
         } else if errno == ENOENT {
             throw WriteError(path: path, step: "", reason: "the directory \(directory) does not exist")
         } else if errno == ENOTDIR, let file = firstNonDirectory(in: directory) {
@@ -166,10 +179,12 @@ public enum AtomicFile {
         do {
             (probe, descriptor) = try createTemporaryFile(besides: directory + "/.alarmsim-write-check")
         } catch {
+            removeEmptyDirectories(created)
             throw WriteError(path: path, step: "", reason: "cannot create files in \(directory): \(error.reason)")
         }
         close(descriptor)
         unlink(probe)
+        return created
     }
 
     /// The shortest prefix of `directory` that exists and is not a directory (`afile` of `afile/x`).
@@ -184,19 +199,29 @@ public enum AtomicFile {
     }
 
     /// `mkdir -p`: each missing component in turn, so the message names the one that failed.
-    private static func createDirectories(_ directory: String, shownAs path: String) throws(WriteError) {
+    /// - Returns: the directories created, outermost first.
+    private static func createDirectories(_ directory: String, shownAs path: String) throws(WriteError) -> [String] {
         var prefix = directory.hasPrefix("/") ? "/" : ""
+        var created: [String] = []
         for component in directory.split(separator: "/") {
             prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + component
             var info = stat()
             if stat(prefix, &info) == 0 {
                 guard info.st_mode & S_IFMT == S_IFDIR else {
+                    removeEmptyDirectories(created)
                     throw WriteError(path: path, step: "", reason: "\(prefix) is not a directory")
                 }
                 continue
             }
-            guard mkdir(prefix, 0o755) == 0 || errno == EEXIST else { throw failure(path, "creating the directory \(prefix)") }
+            if mkdir(prefix, 0o755) == 0 {
+                created.append(prefix)
+            } else if errno != EEXIST {
+                let error = failure(path, "creating the directory \(prefix)")
+                removeEmptyDirectories(created)
+                throw error
+            }
         }
+        return created
     }
 
     /// `path` with every symbolic link along its last component followed (a dangling link names

@@ -97,6 +97,17 @@ struct KnownFailuresTests {
         #expect(try text(file) == original)
         #expect(try text(earlier) == "earlier")
         #expect(FileManager.default.fileExists(atPath: report.appendingPathComponent("shrunk/ios-5-stable-ids.scenario").path))
+        // A report directory this run created (two levels of it) is not left behind empty; one
+        // that existed stays, as does the directory above it.
+        let fresh = directory.appendingPathComponent("new/report")
+        let again = cli("fuzz", "--platform", "ios", "--seeds", "1..2", "--failures", file.path, "--report", fresh.path)
+        #expect(again.status == .dataError)
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("new").path))
+        #expect(FileManager.default.fileExists(atPath: directory.path))
+        let empty = directory.appendingPathComponent("empty")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: false)
+        #expect(cli("fuzz", "--platform", "ios", "--seeds", "1..2", "--failures", file.path, "--report", empty.path).status == .dataError)
+        #expect(FileManager.default.fileExists(atPath: empty.path), "a directory that existed is the user's")
     }
 
     @Test("fuzz replays the known failures of its platform and defects first; a still-failing one is a violation, counted once")

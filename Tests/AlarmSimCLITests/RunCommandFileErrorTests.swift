@@ -40,6 +40,32 @@ struct RunCommandFileErrorTests {
         #expect(run.output.isEmpty, "nothing ran")
     }
 
+    @Test("every bad file named is reported, each with its own location, and none runs; the exit status is the first's")
+    func everyBadFileReported() throws {
+        let directory = try makeTemporaryDirectory("several")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let header = "platform ios\nstart 2026-03-02 06:55 Europe/Berlin\n"
+        let good = directory.appendingPathComponent("good.scenario").path
+        try (header + "expect no violations\n").write(toFile: good, atomically: true, encoding: .utf8)
+        let first = directory.appendingPathComponent("first.scenario").path
+        try (header + "frobnicate now\n").write(toFile: first, atomically: true, encoding: .utf8)
+        let second = directory.appendingPathComponent("second.scenario").path
+        try (header + "\nat +1h frobnicate\n").write(toFile: second, atomically: true, encoding: .utf8)
+        let missing = directory.appendingPathComponent("missing.scenario").path
+        for arguments in [["run", first, good, second, missing], ["run", "--check", first, good, second, missing]] {
+            let run = cli(arguments)
+            #expect(run.status == .dataError, "\(arguments)")
+            let lines = run.errors.split(separator: "\n").map(String.init)
+            #expect(lines.contains { $0.hasPrefix("\(first):3:1: ") }, "\(run.errors)")
+            #expect(lines.contains { $0.hasPrefix("\(second):4:") }, "\(run.errors)")
+            #expect(lines.contains { $0.contains(missing) }, "\(run.errors)")
+            #expect(!run.errors.contains(good) && run.output.isEmpty, "nothing ran, nothing said OK")
+            #expect(lines.last == "scenarios: 3 of 4 files not well-formed or not readable, none run")
+        }
+        let unreadableFirst = cli("run", "--check", missing, first)
+        #expect(unreadableFirst.status == .ioError)
+    }
+
     @Test("a file that is not UTF-8 is malformed input (65), not a crash")
     func notUTF8() throws {
         let directory = try makeTemporaryDirectory("binary")

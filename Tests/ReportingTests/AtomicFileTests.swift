@@ -164,10 +164,17 @@ struct AtomicFileTests {
         #expect(throws: AtomicFile.WriteError.self) { try AtomicFile.checkWritable(directory.path) }
         try AtomicFile.checkWritable(directory.path + "/new.txt")
         try AtomicFile.checkWritable(AtomicFile.standardOutputPath)
-        try AtomicFile.prepareDirectory(directory.path + "/a/b/c")
+        let created = try AtomicFile.prepareDirectory(directory.path + "/a/b/c")
+        #expect(created == ["a", "a/b", "a/b/c"].map { directory.path + "/" + $0 })
         #expect(FileManager.default.fileExists(atPath: directory.path + "/a/b/c"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path + "/a/b/c").isEmpty, "the probe file is gone")
         #expect(!FileManager.default.fileExists(atPath: directory.path + "/new.txt"))
+        #expect(try AtomicFile.prepareDirectory(directory.path + "/a/b").isEmpty, "nothing created: it exists")
+        // What was created and is still empty goes, innermost first; a directory holding a file stays.
+        try AtomicFile.write("kept", to: directory.path + "/a/kept.txt")
+        AtomicFile.removeEmptyDirectories(created)
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/a/b"))
+        #expect(FileManager.default.fileExists(atPath: directory.path + "/a/kept.txt"))
     }
 
     @Test("a directory that takes no new file is refused with the path asked for, never the probe's name")
