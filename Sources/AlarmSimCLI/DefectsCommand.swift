@@ -17,9 +17,10 @@ struct DefectsCommand: Command {
         "  --defect NAME                score only these defects; repeatable (default: every known defect)",
         "  --profiles P,Q               fault profiles compared side by side, the first one shrunk (default: swarm,uniform)",
         "  --out FILE                   the Markdown scoreboard (default: Reports/latest/defects.md; committed: Reports/defects.md)",
-        "  --shrink-dir DIR             where the shrunk scenarios go (default: Reports/latest/defects; committed: Scenarios/defects)",
+        "  --shrink-dir DIR             where the shrunk scenarios go (default: 'defects' beside --out, so",
+        "                               Reports/latest/defects; committed: Scenarios/defects); not with --no-shrink",
         "  --budget N                   candidate runs one shrink may spend (default: 800)",
-        "  --no-shrink                  skip shrinking (the events column stays empty)",
+        "  --no-shrink                  skip shrinking (the events column stays empty; no directory is made for it)",
         "  --any-platform               stop hunting a defect at the first platform that finds it (a quick check)",
         "  -h, --help                   show this help",
         "",
@@ -37,6 +38,15 @@ struct DefectsCommand: Command {
     static let defaultOut = "Reports/latest/defects.md"  // the committed Reports/defects.md: --out
     static let defaultShrinkDirectory = "Reports/latest/defects"  // the committed Scenarios/defects: --shrink-dir
 
+    /// The shrunk scenarios' directory without `--shrink-dir`: `defects` in `--out`'s directory
+    /// (the default `Reports/latest/defects.md` gives ``defaultShrinkDirectory``), so a scoreboard
+    /// written elsewhere (`--out /tmp/d.md`) writes nothing under the current directory.
+    static func shrinkDirectory(besides outPath: String) -> String {
+        guard outPath != AtomicFile.standardOutputPath else { return defaultShrinkDirectory }
+        guard let slash = outPath.lastIndex(of: "/") else { return "defects" }
+        return outPath[..<slash].isEmpty ? "/defects" : String(outPath[..<slash]) + "/defects"
+    }
+
     var platforms: [PlatformFlavor]
     var seeds: ClosedRange<UInt64>
     var defects: [KnownDefect]
@@ -44,8 +54,8 @@ struct DefectsCommand: Command {
     var outPath: String
     var shrinkDirectory: String
     var outputFiles: [String] { [outPath] }
-    /// The shrunk-scenario directory, and `--out`'s directory (created when missing).
-    var outputDirectories: [String] { [shrinkDirectory] + ShrinkCommand.parentDirectories(of: outPath) }
+    /// The shrunk-scenario directory when shrinking, and `--out`'s directory (created when missing).
+    var outputDirectories: [String] { (shrinks ? [shrinkDirectory] : []) + ShrinkCommand.parentDirectories(of: outPath) }
     var shrinkBudget: Int
     var shrinks: Bool
     var firstPlatformOnly: Bool
@@ -74,13 +84,17 @@ struct DefectsCommand: Command {
         }
         self.profiles = profiles
         outPath = try parsed.single("out") ?? Self.defaultOut
-        shrinkDirectory = try parsed.single("shrink-dir") ?? Self.defaultShrinkDirectory
+        shrinks = !parsed.has("no-shrink")
+        let shrinkDirectoryAsked = try parsed.single("shrink-dir")
+        if shrinkDirectoryAsked != nil && !shrinks {
+            throw UsageError("--shrink-dir names where shrunk scenarios go, and --no-shrink makes none: give one of them")
+        }
+        shrinkDirectory = shrinkDirectoryAsked ?? Self.shrinkDirectory(besides: outPath)
         let budgetText = try parsed.single("budget") ?? "800"
         guard let budget = Int(budgetText), budget >= 1 else {
             throw UsageError("invalid --budget '\(budgetText)': write a positive number of candidate runs, e.g. --budget 500")
         }
         shrinkBudget = budget
-        shrinks = !parsed.has("no-shrink")
         firstPlatformOnly = parsed.has("any-platform")
         self.arguments = arguments
     }

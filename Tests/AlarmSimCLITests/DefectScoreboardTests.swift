@@ -15,6 +15,19 @@ struct DefectScoreboardTests {
         let text = try String(contentsOfFile: out, encoding: .utf8)
         #expect(text.contains("| `title-in-ring-id` | ios | 1 (seed 1) | 1 (seed 1) | `stable-ids` | yes | – |"))
         #expect(text.contains("- **swarm**: found 1 of 1 defects; median seeds to detect 1"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["defects.md"], "no shrink directory without shrinking")
+    }
+
+    @Test("without --shrink-dir the shrunk scenarios go to 'defects' beside --out, not under the current directory")
+    func shrinkDirectoryBesideOut() throws {
+        let directory = try makeTemporaryDirectory("defects-beside")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("board.md").path
+        let run = cli("defects", "--platform", "ios", "--defect", "title-in-ring-id", "--seeds", "1..1",
+                      "--profiles", "swarm", "--budget", "40", "--out", out)
+        #expect(run.status == .success, "\(run.errors)")
+        let shrunk = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("defects").path)
+        #expect(shrunk.contains { $0.hasSuffix(".scenario") }, "\(shrunk)")
     }
 
     @Test("a defect not found within the budget fails the command and is marked in the report")
@@ -32,6 +45,7 @@ struct DefectScoreboardTests {
     @Test("bad scoreboard flags are usage errors", arguments: [
         ["--profiles", "swarm,bogus"], ["--profiles", "swarm,swarm"], ["--budget", "0"], ["--no-shrink=yes"],
         ["--platform", "android", "--defect", "cancel-past-fire-time"], ["--no-shrink", "--no-shrink"],
+        ["--no-shrink", "--shrink-dir", "unused"],
     ])
     func badFlags(arguments: [String]) {
         let run = cli(["defects"] + arguments)
