@@ -44,7 +44,7 @@ public enum ScoreboardFormatter {
             let within = shrunk.filter { $0.eventsAfter <= 12 }.count
             let replaying = shrunk.filter(\.replaysSameInvariant).count
             let after = shrunk.map(\.eventsAfter).sorted()
-            lines.append("- shrunk: \(shrunk.count) scenarios, \(within) with ≤ 12 events, median \(after[(after.count - 1) / 2]) events; \(replaying) of \(shrunk.count) replay to the same invariant")
+            lines.append("- shrunk: \(shrunk.count) scenario\(shrunk.count == 1 ? "" : "s"), \(within) with ≤ 12 events, median \(after[(after.count - 1) / 2]) events; \(replaying) of \(shrunk.count) replay\(shrunk.count == 1 ? "s" : "") to the same invariant")
         }
         let totalMs = board.rows.reduce(Int64(0)) { $0 + $1.hunts.reduce(Int64(0)) { $0 + $1.wallMs } }
         lines.append("- wall time: \(totalMs / 1_000).\(String(format3(totalMs % 1_000))) s of hunting on the machine that generated this file")
@@ -75,7 +75,7 @@ public enum ScoreboardFormatter {
             lines.append(line)
         }
         if shrunk.contains(where: { $0.path != nil }) {
-            lines += ["", "Shrunk scenarios (each `expect violation` of its invariant; `swift test` replays them):", ""]
+            lines += ["", "Shrunk scenarios (each ends with `expect violation` of its invariant; `alarmsim run FILE` replays one, and `swift test` replays those committed under `Scenarios/defects/`):", ""]
             for row in board.rows {
                 if let path = row.shrunk?.path { lines.append("- `\(row.defect.rawValue)` (\(row.platform.rawValue)): `\(path)`") }
             }
