@@ -43,8 +43,8 @@ struct DefectsCommand: Command {
     /// written elsewhere (`--out /tmp/d.md`) writes nothing under the current directory.
     static func shrinkDirectory(besides outPath: String) -> String {
         guard outPath != AtomicFile.standardOutputPath else { return defaultShrinkDirectory }
-        guard let slash = outPath.lastIndex(of: "/") else { return "defects" }
-        return outPath[..<slash].isEmpty ? "/defects" : String(outPath[..<slash]) + "/defects"
+        let directory = ShrinkCommand.directoryPart(of: outPath)
+        return directory.isEmpty ? "defects" : directory == "/" ? "/defects" : directory + "/defects"
     }
 
     var platforms: [PlatformFlavor]

@@ -19,4 +19,12 @@ struct PathTextTests {
         #expect(ShrinkCommand.parentDirectories(of: "-").isEmpty)
         #expect(ShrinkCommand.parentDirectories(of: "out/x.scenario") == ["out"])
     }
+
+    @Test("defects' shrunk scenarios default to 'defects' beside --out", arguments: [
+        ("Reports/latest/defects.md", "Reports/latest/defects"), ("/tmp/d.md", "/tmp/defects"), ("d.md", "defects"),
+        ("/d.md", "/defects"), ("-", "Reports/latest/defects"),
+    ])
+    func defectsShrinkDirectory(out: String, directory: String) {
+        #expect(DefectsCommand.shrinkDirectory(besides: out) == directory)
+    }
 }
