@@ -25,6 +25,8 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     public var completionScopedToFamily = false
     /// FG-1, FG-2 broken: ordinary wake rings keep alerting while Ember is active.
     public var foregroundAlertKept = false
+    /// SNZ-17, SNZ-10 broken: FG-2's foreground silencing stops the one-time snooze ring too.
+    public var snoozeSilencedInForeground = false
     /// FG-11 broken: the foreground context never lapses.
     public var contextNeverLapses = false
     /// BOOT-12: a kill-switch check that timed out, failed or was unreadable disables scheduling.

@@ -46,7 +46,7 @@ extension BridgeCore {
         if defects.foregroundAlertKept { return }  // known defect: FG-1 not applied
         for id in alerting where !foregroundStops.contains(id) {
             guard let row = document.row(id) else { continue }
-            if row.metadata.kind == .snooze { continue }  // SNZ-17
+            if row.metadata.kind == .snooze && !defects.snoozeSilencedInForeground { continue }  // SNZ-17 (known defect: not applied)
             out.append(.note("FG-2: \(row.metadata.kind.rawValue) \(id) of \(row.metadata.rootID) silenced while Ember is active"))
             foregroundStops.append(id)
             if !stoppedAlerts.contains(id) { stoppedAlerts.append(id); stoppedAlerts.sort() }

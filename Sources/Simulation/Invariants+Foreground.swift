@@ -44,6 +44,16 @@ extension World {
         foregroundAlerts = tracked
     }
 
+    /// `foreground-silence`'s other half (SNZ-17, SNZ-10, FG-1): the one-time snooze ring is the
+    /// one wake ring allowed to sound while Ember is active, and it is the occurrence's pressure by
+    /// itself, so foregrounding never stops or cancels it (FG-2's sweep covers ordinary rings only).
+    /// Judged at the command, by the ring the platform holds (its kind as registered).
+    func checkSnoozeSparedInForeground(_ id: AlarmUUID, origin: CommandOrigin, isCancel: Bool) {
+        guard origin == .foreground, !stopped,
+              let metadata = groundTruthMetadata(id) ?? requestMetadata[id], metadata.kind == .snooze else { return }
+        violate("foreground-silence", [], "coming to the front \(isCancel ? "cancelled" : "stopped") the snooze ring \(id) of \(metadata.rootID); the snooze ring may sound while Ember is active and is the occurrence's pressure")
+    }
+
     /// Candidate invariant 32, `no-stale-suppression` (FG-8, FG-10..FG-13): the bridge takes the
     /// challenge as visible only while the app is natively active and JS said so in this process
     /// within H_CTX; no restart, reboot or lapsed heartbeat leaves it standing.

@@ -16,6 +16,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case staleChallengeVisibleSurvivesRestart = "stale-challenge-visible-survives-restart"
     case foregroundAlertKept = "foreground-alert-kept"
     case contextNeverLapses = "context-never-lapses"
+    case snoozeSilencedInForeground = "snooze-silenced-in-foreground"
     case killSwitchFailsClosed = "kill-switch-fails-closed"
     case receiptDeletedBeforeWrite = "receipt-deleted-before-write"
     case gateTrustsJSCache = "gate-trusts-js-cache"
@@ -112,6 +113,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "issue 5 (app side): JS acknowledges a platform action before the work it triggers has succeeded, so a failed or interrupted handler loses it (ACT-5)"
         case .foregroundAlertKept:
             return "issue 5: the bridge leaves an ordinary wake ring alerting while Ember is in the foreground instead of silencing it (FG-1, FG-2)"
+        case .snoozeSilencedInForeground:
+            return "mutation study: FG-2's foreground silencing also stops the one-time snooze ring, so a user who snoozed and came back to the app never hears the snooze, and the occurrence loses the ring that was its pressure (SNZ-17, SNZ-10, FG-1)"
         case .contextNeverLapses:
             return "issue 5: the foreground context has no heartbeat lifetime, so a stalled JS layer's last 'challenge visible' suppresses for ever (FG-11)"
         case .snoozeLatchAfterArm:
@@ -230,7 +233,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
              .foregroundWalkFuse, .walkFuseKeptInForeground: return [.ios]
         case .resyncWhileAlerting, .stopLeavesRecoveryGuard, .titleInRingID, .snoozeLatchAfterArm, .ackBeforeWork,
              .heartbeatExtendsDeadline, .dismissalRevivesExpired, .retireBeforeArm, .completionScopedToFamily,
-             .staleChallengeVisibleSurvivesRestart, .foregroundAlertKept, .contextNeverLapses,
+             .staleChallengeVisibleSurvivesRestart, .foregroundAlertKept, .contextNeverLapses, .snoozeSilencedInForeground,
              .unheardRingAdvancesSequence, .passOverCountedAudible: return [.ios, .android]
         case .stepSuppressionDropsRetry, .lockScreenGrantKept, .retrySurvivesClosure, .passOverQueueRings,
              .androidRingStopsAfter30s, .noSystemSoundFallback, .restoreSkipsLockedBoot,
@@ -268,6 +271,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .completionScopedToFamily: switches.completionScopedToFamily = true
             case .staleChallengeVisibleSurvivesRestart: switches.staleChallengeVisibleSurvivesRestart = true
             case .foregroundAlertKept: switches.foregroundAlertKept = true
+            case .snoozeSilencedInForeground: switches.snoozeSilencedInForeground = true
             case .contextNeverLapses: switches.contextNeverLapses = true
             case .killSwitchFailsClosed: switches.killSwitchFailsClosed = true
             case .receiptDeletedBeforeWrite: switches.receiptDeletedBeforeWrite = true

@@ -1268,6 +1268,7 @@ final class World {
             checkCapacityCancel(id, origin: origin)  // invariant 29
             checkFuseRetire(id, origin: origin)
             checkMigrationCancel(id)  // BOOT-9, BOOT-10: no valid configured primary cancelled
+            checkSnoozeSparedInForeground(id, origin: origin, isCancel: true)  // SNZ-17, SNZ-10
             record("bridge", "cancel", [TraceField("id", id.description), TraceField("origin", origin.rawValue)])
             onDaemon { $0.cancel(id) }
             onAlarmManager { $0.cancel(id) }
@@ -1277,6 +1278,7 @@ final class World {
             if origin == .lifecycle { oracleTiedPassOver(id) }
             checkArmBeforeRetire(id, origin: origin, isCancel: false)
             checkFuseRetire(id, origin: origin)
+            checkSnoozeSparedInForeground(id, origin: origin, isCancel: false)  // SNZ-17, FG-1
             record("bridge", "stop", [TraceField("id", id.description), TraceField("origin", origin.rawValue)])
             onDaemon { $0.stop(id, nowWallMs: wallMs, byUser: false) }
             onAlarmManager { $0.stopRinging(id) }
