@@ -52,6 +52,8 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     /// SCH-18: the foregroundSuppressed proof survives a wall-clock or time-zone change, so a proof
     /// for an instant of the old frame stands for the root in the new one.
     public var suppressionProofSurvivesClockChange = false
+    /// SCH-18 broken: leaving the foreground keeps the foregroundSuppressed proofs.
+    public var suppressionProofSurvivesBackground = false
     /// A ring time that passed without ringing (force-stop, a restart that re-armed nothing, a
     /// failed registration) is re-armed for the next day and leaves no missed record.
     public var missedOccurrenceNotRecorded = false

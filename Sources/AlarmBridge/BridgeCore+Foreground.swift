@@ -110,7 +110,7 @@ extension BridgeCore {
         challengeVisible = false
         watchdogDueMonotonicMs = nil  // FG-16: background pressure takes over at once
         foregroundStops = []
-        clearForegroundSuppressed()
+        if !defects.suppressionProofSurvivesBackground { clearForegroundSuppressed() }  // SCH-18 (known defect: kept)
     }
 
     /// API-3: applies one heartbeat of the JS foreground context.

@@ -33,7 +33,7 @@ public enum InvariantCatalog {
                       statement: "no reconcile, migration or cancel decision is taken by a process whose store read failed and was never read successfully, nor in the step that handed the bridge a failed inventory read; getScheduledAlarmTimes never resolves from a failed read",
                       rules: ["BOOT-2", "BOOT-4", "BOOT-5", "SCH-16"]),
         InvariantInfo(id: "registered-means-present",
-                      statement: "in every getScheduledAlarmTimes answer, registered equals the platform read holding that root's exact primary, every ring row is in that read, and foregroundSuppressed is reported only while the app is natively active; no proof survives the running bridge's first step after a time-zone change or a wall-clock change beyond Δ_CLOCK",
+                      statement: "in every getScheduledAlarmTimes answer, registered equals the platform read holding that root's exact primary, every ring row is in that read, and foregroundSuppressed is reported only while the app is natively active; no proof survives the running bridge's first step after a time-zone change or a wall-clock change beyond Δ_CLOCK, nor its step for leaving the foreground",
                       rules: ["SCH-13", "SCH-14", "SCH-15", "SCH-17", "SCH-18", "IOS-2", "API-10"]),
         InvariantInfo(id: "rows-kept-for-observer",
                       statement: "reconciliation never removes a registry row whose fire time has passed or that the platform read holds, and removes a future row without a platform alarm only once G_PUB has passed since its publication",

@@ -80,6 +80,20 @@ extension World {
         suppressionProofsSeen = seen
     }
 
+    /// SCH-18's backgrounding clause: a foregroundSuppressed proof lives only while the app stays
+    /// in front, so the ready bridge's step for `willResignActive` or `didEnterBackground` leaves
+    /// none standing. Without this, a proof kept across a background stint still read as
+    /// "used up on purpose" when the app came back, since the answers are judged only while
+    /// the app is active (a mutation study: keeping the proofs on leaving failed no seed).
+    func checkProofsClearedOnLeaving(_ input: BridgeInput, wasReady: Bool) {
+        switch input {
+        case .willResignActive, .didEnterBackground: break
+        default: return
+        }
+        guard wasReady, !stopped, process.phase == .ready, let proof = process.foregroundSuppressed?.first else { return }
+        violate("registered-means-present", [], "the foregroundSuppressed proof of \(proof.rootID) for its occurrence at \(localTimeText(proof.occurrenceStartedAtMs)) still stands after the bridge handled \(input == .willResignActive ? "willResignActive" : "didEnterBackground") (SCH-18: leaving the foreground clears it)")
+    }
+
     // MARK: unreadable-is-not-empty, daemon half (25)
 
     /// SCH-16, BOOT-2: a step handed a failed platform read makes no sync decision.

@@ -26,6 +26,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case foregroundWalkFuse = "foreground-walk-fuse"
     case walkFuseKeptInForeground = "walk-fuse-kept-in-foreground"
     case suppressionProofSurvivesClockChange = "suppression-proof-survives-clock-change"
+    case suppressionProofSurvivesBackground = "suppression-proof-survives-background"
     case missedOccurrenceNotRecorded = "missed-occurrence-not-recorded"
     case stepSuppressionDropsRetry = "step-suppression-drops-retry"
     case lockScreenGrantKept = "lock-screen-grant-kept"
@@ -133,6 +134,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "walk: a started walk arms a walk fuse while the app is steadily in the foreground, a legacy maintenance alarm (WALK-5, WALK-13)"
         case .walkFuseKeptInForeground:
             return "walk: returning to the foreground leaves the walk fuse pending, and the next resign-active reuses it at its old deadline instead of resign + 60 s (WALK-5, WALK-8, WALK-9)"
+        case .suppressionProofSurvivesBackground:
+            return "mutation study: leaving the foreground keeps the foregroundSuppressed proofs, so hours later, back in the app, getScheduledAlarmTimes still reports a primary as used up on purpose in the foreground (SCH-18, SCH-17)"
         case .suppressionProofSurvivesClockChange:
             return "seed 000: the foregroundSuppressed proof is not cleared on a wall-clock or time-zone change, so a consumed primary of the old frame still stands for its root (SCH-18)"
         case .missedOccurrenceNotRecorded:
@@ -242,7 +245,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
         case .destructivePeek, .ackByAlarmID, .snoozeNotRebased: return [.ios, .android]
         case .passOverLeftAlerting: return [.ios]  // Android's receiver never starts a pass-over's ring
         case .successorTimedFromObservation: return [.ios]  // Android has no Stop intent: its dismissal is acted on at once
-        case .givesUpOnFailedPrimary, .suppressionProofSurvivesClockChange, .missedOccurrenceNotRecorded,
+        case .givesUpOnFailedPrimary, .suppressionProofSurvivesClockChange, .suppressionProofSurvivesBackground, .missedOccurrenceNotRecorded,
              .syncTrustsRegistry, .givesUpOnFailedSuccessor, .successorNotRebased: return [.ios, .android]
         case .idsChangeOnEdit, .dstShiftsWeeklyTime, .reconcileOnEmptyRead: return [.ios, .android]
         // Android's AlarmManager forgets an alarm once it fires, and has no countdown: only iOS
@@ -282,6 +285,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .foregroundWalkFuse: switches.foregroundWalkFuse = true
             case .walkFuseKeptInForeground: switches.walkFuseKeptInForeground = true
             case .suppressionProofSurvivesClockChange: switches.suppressionProofSurvivesClockChange = true
+            case .suppressionProofSurvivesBackground: switches.suppressionProofSurvivesBackground = true
             case .missedOccurrenceNotRecorded: switches.missedOccurrenceNotRecorded = true
             case .stepSuppressionDropsRetry: switches.stepSuppressionDropsRetry = true
             case .lockScreenGrantKept: switches.lockScreenGrantKept = true

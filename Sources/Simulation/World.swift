@@ -1093,6 +1093,7 @@ final class World {
             execute(command)
         }
         checkRowsKept(before: documentBefore, after: documentAfter, commands: commands)  // invariant 41
+        checkProofsClearedOnLeaving(input, wasReady: wasReady)  // SCH-18
         notePassOversObserved(input, bridge: bridge)  // invariant 13 on iOS (OCC-3)
         if let accepting = process.isAcceptingInputs, let phase = process.phase {  // the current bridge's, as cached
             noteStopsHandled(accepting: accepting)
