@@ -119,6 +119,8 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     public var destructivePeek = false
     /// ACT-4, API-8: an acknowledgement removes every stored action of its alarm ID.
     public var ackByAlarmID = false
+    /// API-20 broken: the abandoned-occurrence journal lists only inactivity receipts.
+    public var journalListsInactivityOnly = false
     /// SNZ-20: a clock correction leaves the pending snooze ring at its old wall-clock instant
     /// (not rebased), so a clock set back makes the snooze ring late.
     public var snoozeNotRebased = false

@@ -101,7 +101,8 @@ extension BridgeCore {
 
     /// API-20: the miss receipts not yet acknowledged, oldest first. A read never removes any.
     func abandonedWakeOccurrences() -> [MissReceipt] {
-        document?.missReceipts ?? []
+        let receipts = document?.missReceipts ?? []
+        return defects.journalListsInactivityOnly ? receipts.filter { $0.reason == MissReceipt.inactivityReason } : receipts  // known defect
     }
 
     /// API-20: removes the one receipt with this token, persisted before the reply.

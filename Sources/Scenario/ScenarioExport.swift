@@ -204,7 +204,8 @@ public enum ScenarioExport {
         case .appRecordAudible(let alarmID): return ("app", "record-audible", alarmID.map { [.alarm($0)] } ?? [])
         case .appResetAudibleCount: return ("app", "reset-audible-count", [])
         case .appGetScheduledAlarmTimes: return ("app", "get-scheduled-times", [])
-        case .appRetrySave, .appShowChallenge, .appContextHeartbeat, .appPeekAction, .appActionWork,
+        case .appRetrySave, .appShowChallenge, .appContextHeartbeat, .appPeekAction, .appActionWork, .appReadMissReceipts,
+             .appAcknowledgeMissReceipt,
              .expectAlerting, .expectSilent, .expectSaveOutcome, .expectLockScreenGrant, .expectSound,
              .expectAudibleCount, .expectRegistered, .expectScheduledTimesRejected, .expectDroppedCount, .expectBurst:
             return nil  // scheduled by the World itself, or checks: no plan of a setup needs them as lines

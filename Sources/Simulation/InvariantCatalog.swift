@@ -166,6 +166,9 @@ public enum InvariantCatalog {
                       statement: "after faults stop and the world heals (liveness phase): within B_REG every configured primary inside the horizon is registered with the platform or holds the foregroundSuppressed proof for that occurrence instant, and within B_AUD every live occurrence is audible or presented; capacity drops the dropped count surfaces and [limit] conditions are named exemptions",
                       rules: ["CAP-2", "CAP-3", "CAP-7", "CAP-9", "OCC-17", "REC-5", "SCH-22", "WALK-16", "AND-2", "AND-3", "SCH-24"]),
         // Issue 16: a silent day leaves a record (Invariants+Missed.swift; RULES.md is silent).
+        InvariantInfo(id: "miss-receipts-journal",
+                      statement: "getAbandonedWakeOccurrences lists every miss receipt the bridge holds and nothing else; an acknowledgement removes exactly the receipt with its token and answers true, or removes nothing and answers false",
+                      rules: ["API-20", "INACT-18"]),
         InvariantInfo(id: "missed-day-recorded",
                       statement: "a configured ring time that passed with nothing on the platform to ring it (force-stop, a restart that re-armed nothing, a failed registration) while the store held its row is recorded as a missed receipt in the abandoned-occurrence journal within T_OP of the next launch's first sync read",
                       rules: ["API-20", "AND-3", "AND-6", "IOS-10"]),

@@ -39,6 +39,12 @@ public enum PlanAction: Sendable, Equatable {
     case appPeekAction
     /// JS, once ready in the foreground, asks for the scheduled-times snapshot (API-10).
     case appGetScheduledAlarmTimes
+    /// JS, once ready in the foreground with miss receipts to show, reads the abandoned-occurrence
+    /// journal (`getAbandonedWakeOccurrences`, API-20, INACT-18).
+    case appReadMissReceipts
+    /// JS acknowledges the miss receipt with `token` once it showed it, in process `incarnation`
+    /// (`acknowledgeAbandonedWakeOccurrence`, API-20).
+    case appAcknowledgeMissReceipt(token: String, incarnation: Int)
     /// JS's handler for a peeked action finishes (`succeeds`) or fails, in process `incarnation`.
     case appActionWork(ActionRecord, succeeds: Bool, incarnation: Int)
     case appSyncEnabledAlarms

@@ -58,6 +58,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case passOverLeftAlerting = "pass-over-left-alerting"
     case destructivePeek = "destructive-peek"
     case ackByAlarmID = "ack-by-alarm-id"
+    case journalListsInactivityOnly = "journal-lists-inactivity-only"
     case snoozeNotRebased = "snooze-not-rebased"
     case keepsNothingWhenExactRefused = "keeps-nothing-when-exact-refused"
     case syncTrustsRegistry = "sync-trusts-registry"
@@ -188,6 +189,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "iOS: a root that comes due while another owns the wake occurrence is noted as a pass-over, but its AlarmKit alert is never stopped, so it rings beside the owner (OCC-3)"
         case .destructivePeek:
             return "peekLastAlarmAction removes the action it returns, so an action whose work then fails is lost (ACT-3, ACT-5, API-7)"
+        case .journalListsInactivityOnly:
+            return "mutation study: getAbandonedWakeOccurrences lists only inactivity receipts, so a morning recorded as missed (a force-stop, a restart that re-armed nothing, a failed registration) is kept but never shown to the user (API-20, INACT-18)"
         case .ackByAlarmID:
             return "acknowledgeLastAlarmAction matches on the alarm ID alone and removes every stored action of that alarm, so acknowledging an older action clears a newer one (ACT-4, API-8)"
         case .snoozeNotRebased:
@@ -242,7 +245,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
              .androidRingStopsAfter30s, .noSystemSoundFallback, .restoreSkipsLockedBoot,
              .keepsNothingWhenExactRefused, .packageReplacedRestoresNothing, .credentialSoundBeforeUnlock,
              .trustsAcceptedAlarmClock: return [.android]
-        case .destructivePeek, .ackByAlarmID, .snoozeNotRebased: return [.ios, .android]
+        case .destructivePeek, .ackByAlarmID, .snoozeNotRebased, .journalListsInactivityOnly: return [.ios, .android]
         case .passOverLeftAlerting: return [.ios]  // Android's receiver never starts a pass-over's ring
         case .successorTimedFromObservation: return [.ios]  // Android has no Stop intent: its dismissal is acted on at once
         case .givesUpOnFailedPrimary, .suppressionProofSurvivesClockChange, .suppressionProofSurvivesBackground, .missedOccurrenceNotRecorded,
@@ -311,6 +314,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .passOverLeftAlerting: switches.passOverLeftAlerting = true
             case .destructivePeek: switches.destructivePeek = true
             case .ackByAlarmID: switches.ackByAlarmID = true
+            case .journalListsInactivityOnly: switches.journalListsInactivityOnly = true
             case .snoozeNotRebased: switches.snoozeNotRebased = true
             case .keepsNothingWhenExactRefused: switches.keepsNothingWhenExactRefused = true
             case .syncTrustsRegistry: switches.syncTrustsRegistry = true

@@ -12,7 +12,7 @@ extension World {
         case .userEditTitle, .userEditTime, .userEditAlarm, .userDeleteAlarm, .userControlCenter, .userReinstall, .userAppUpdate:
             performUserEdit(action)
         case .appShowChallenge, .appContextHeartbeat, .appPeekAction, .appGetScheduledAlarmTimes, .appActionWork, .appRetrySave,
-             .appSyncEnabledAlarms, .appLaunch:
+             .appSyncEnabledAlarms, .appLaunch, .appReadMissReceipts, .appAcknowledgeMissReceipt:
             performAppAction(action)
         case .faultProcessDeath, .faultScheduleFailure, .faultInventoryReadFailure, .faultCapacity, .faultRevokeExactPermission,
              .faultGrantExactPermission, .faultCoalesceUpdates, .faultOSRemovesAlarm, .faultLateDelivery, .faultDamagedStore,
@@ -157,6 +157,12 @@ extension World {
         case .appGetScheduledAlarmTimes:
             guard process.running, process.active else { return }
             step(.api(.getScheduledAlarmTimes))
+        case .appReadMissReceipts:
+            guard process.running, process.active, process.isAcceptingInputs == true else { return }
+            step(.api(.getAbandonedWakeOccurrences))
+        case .appAcknowledgeMissReceipt(let token, let incarnation):
+            guard process.running, process.incarnation == incarnation else { return }  // interrupted
+            step(.api(.acknowledgeAbandonedWakeOccurrence(occurrenceToken: token)))
         case .appActionWork(let action, let succeeds, let incarnation):
             guard process.running, process.incarnation == incarnation else { return }  // interrupted
             guard succeeds else {
@@ -344,6 +350,10 @@ extension World {
         step(.didBecomeActive)
         enqueue(.plan(.appPeekAction), afterMs: 600)  // JS reads the action journal when it is up
         enqueue(.plan(.appGetScheduledAlarmTimes), afterMs: 700)  // and shows the alarm list (API-10)
+        // and the missed and expired mornings the journal holds (API-20). Read only when the bridge
+        // holds any: an empty journal's read changes nothing, and the seeds without one keep
+        // their traces.
+        if process.document?.missReceipts.isEmpty == false { enqueue(.plan(.appReadMissReceipts), afterMs: 750) }
         onDaemon { $0.screenUnlocked() }  // held alarmUpdates arrive as a burst (forums 825427)
         enqueue(.plan(.appShowChallenge), afterMs: 800)
     }
@@ -364,6 +374,50 @@ extension World {
 extension World {
     /// JS got `peekLastAlarmAction`'s answer: judge it (invariant `action-journal`), then run the
     /// handler, acknowledging only after it succeeded (ACT-5) — or first, with `ack-before-work`.
+    /// API-20, INACT-18 (`miss-receipts-journal`): JS read the abandoned-occurrence journal. Every
+    /// receipt the bridge holds is listed, and nothing else; JS shows each and acknowledges it once
+    /// shown (4 in 5: the screen may be left first), 200 ms to 2 s later, in this process.
+    func jsGotMissReceipts(_ listed: [MissReceipt]) {
+        let held = process.document?.missReceipts ?? []
+        if let unlisted = held.first(where: { receipt in !listed.contains { $0.token == receipt.token } }) {
+            violate("miss-receipts-journal", [], "getAbandonedWakeOccurrences left out the unacknowledged \(unlisted.reason) receipt of \(unlisted.rootID) at \(localTimeText(unlisted.expiredAtMs))")
+            return
+        }
+        if let phantom = listed.first(where: { receipt in !held.contains { $0.token == receipt.token } }) {
+            violate("miss-receipts-journal", [], "getAbandonedWakeOccurrences listed a \(phantom.reason) receipt of \(phantom.rootID) at \(localTimeText(phantom.expiredAtMs)) that the journal does not hold")
+            return
+        }
+        for receipt in listed where missReceiptRNG.chance(Ratio(4, 5)) {
+            enqueue(.plan(.appAcknowledgeMissReceipt(token: receipt.token, incarnation: process.incarnation)),
+                    afterMs: missReceiptRNG.int(in: 200...2_000))
+        }
+    }
+
+    /// API-20 (`miss-receipts-journal`): an acknowledgement removes the one receipt with its token
+    /// and answers true, or, with no such receipt, removes nothing and answers false; every other
+    /// receipt stays (one the same step added, e.g. an expiry's, may join them).
+    func checkMissReceiptAcknowledgement(_ input: BridgeInput, before: BridgeDocument?, after: BridgeDocument?,
+                                         commands: [BridgeCommand]) {
+        guard case .api(.acknowledgeAbandonedWakeOccurrence(let token)) = input, !stopped,
+              let before, let after else { return }
+        let held = before.missReceipts.firstIndex { $0.token == token }
+        for (index, receipt) in before.missReceipts.enumerated() where index != held {
+            guard !after.missReceipts.contains(receipt) else { continue }
+            violate("miss-receipts-journal", [], "acknowledging receipt \(token) also removed the \(receipt.reason) receipt of \(receipt.rootID) at \(localTimeText(receipt.expiredAtMs))")
+            return
+        }
+        let remaining = after.missReceipts.filter { $0.token == token }.count
+        let expectedRemaining = before.missReceipts.filter { $0.token == token }.count - (held == nil ? 0 : 1)
+        if remaining > expectedRemaining {
+            violate("miss-receipts-journal", [], "acknowledging receipt \(token) left it in the journal")
+            return
+        }
+        for case .reply(.abandonedWakeOccurrenceAcknowledged(let answered)) in commands where answered != (held != nil) {
+            violate("miss-receipts-journal", [], "acknowledging receipt \(token) answered \(answered) although the journal \(held != nil ? "held" : "did not hold") it")
+            return
+        }
+    }
+
     func jsGotLastAction(_ returned: ActionRecord?) {
         let lifetime = configuration().actionLifetimeMs
         if let returned, wallMs - returned.occurredAtMs >= lifetime {

@@ -185,6 +185,8 @@ final class World {
     @exclusivity(unchecked) var userRNG: Xoshiro256StarStar
     @exclusivity(unchecked) var faultRNG: Xoshiro256StarStar
     @exclusivity(unchecked) var appRNG: Xoshiro256StarStar
+    /// JS's reading and acknowledging of miss receipts (API-20), its own stream so the other draws keep their values.
+    @exclusivity(unchecked) var missReceiptRNG: Xoshiro256StarStar
     /// The sleepy user's snooze habits (own stream: other draws keep their values).
     @exclusivity(unchecked) var snoozeRNG: Xoshiro256StarStar
     @exclusivity(unchecked) var requestFaultRNG: Xoshiro256StarStar
@@ -461,6 +463,7 @@ final class World {
         self.userRNG = streams.stream("user.reaction")
         self.faultRNG = streams.stream("faults.interleaving")
         self.appRNG = streams.stream("app.js")
+        self.missReceiptRNG = streams.stream("app.miss-receipts")
         self.snoozeRNG = streams.stream("user.snooze")
         self.requestFaultRNG = streams.stream("faults.requests")
         self.droppedRequestRNG = streams.stream("fault.accepted-request-dropped.run")
@@ -1094,6 +1097,7 @@ final class World {
         }
         checkRowsKept(before: documentBefore, after: documentAfter, commands: commands)  // invariant 41
         checkProofsClearedOnLeaving(input, wasReady: wasReady)  // SCH-18
+        checkMissReceiptAcknowledgement(input, before: documentBefore, after: documentAfter, commands: commands)  // API-20
         notePassOversObserved(input, bridge: bridge)  // invariant 13 on iOS (OCC-3)
         if let accepting = process.isAcceptingInputs, let phase = process.phase {  // the current bridge's, as cached
             noteStopsHandled(accepting: accepting)
@@ -1324,6 +1328,7 @@ final class World {
             if case .snoozeRejected = reply { checkFailedSnoozeChangedNothing() }
             if case .abandoned(true) = reply, let index = oracle.liveIndex { oracleClose(index, reason: "abandoned") }
             if case .lastAlarmAction(let record) = reply { jsGotLastAction(record) }
+            if case .abandonedWakeOccurrences(let listed) = reply { jsGotMissReceipts(listed) }
             walkReply(reply)
         case .note(let text):
             record("bridge", "note", [TraceField("text", text)])
