@@ -370,21 +370,20 @@ extension World {
     }
 }
 
-/// The app's action-journal handling (ACT-1..5) and candidate invariant 31.
+/// The app's handling of the action journal (ACT-1..5, candidate invariant 31) and of the
+/// abandoned-occurrence journal (API-20, INACT-18).
 extension World {
-    /// JS got `peekLastAlarmAction`'s answer: judge it (invariant `action-journal`), then run the
-    /// handler, acknowledging only after it succeeded (ACT-5) — or first, with `ack-before-work`.
     /// API-20, INACT-18 (`miss-receipts-journal`): JS read the abandoned-occurrence journal. Every
     /// receipt the bridge holds is listed, and nothing else; JS shows each and acknowledges it once
     /// shown (4 in 5: the screen may be left first), 200 ms to 2 s later, in this process.
     func jsGotMissReceipts(_ listed: [MissReceipt]) {
         let held = process.document?.missReceipts ?? []
         if let unlisted = held.first(where: { receipt in !listed.contains { $0.token == receipt.token } }) {
-            violate("miss-receipts-journal", [], "getAbandonedWakeOccurrences left out the unacknowledged \(unlisted.reason) receipt of \(unlisted.rootID) at \(localTimeText(unlisted.expiredAtMs))")
+            violate("miss-receipts-journal", [], "getAbandonedWakeOccurrences left out \(missReceiptText(unlisted)), which was never acknowledged")
             return
         }
         if let phantom = listed.first(where: { receipt in !held.contains { $0.token == receipt.token } }) {
-            violate("miss-receipts-journal", [], "getAbandonedWakeOccurrences listed a \(phantom.reason) receipt of \(phantom.rootID) at \(localTimeText(phantom.expiredAtMs)) that the journal does not hold")
+            violate("miss-receipts-journal", [], "getAbandonedWakeOccurrences listed \(missReceiptText(phantom)), which the journal does not hold")
             return
         }
         for receipt in listed where missReceiptRNG.chance(Ratio(4, 5)) {
@@ -401,23 +400,31 @@ extension World {
         guard case .api(.acknowledgeAbandonedWakeOccurrence(let token)) = input, !stopped,
               let before, let after else { return }
         let held = before.missReceipts.firstIndex { $0.token == token }
+        let acknowledged = held.map { "acknowledging " + missReceiptText(before.missReceipts[$0]) } ?? "acknowledging an unknown receipt"
         for (index, receipt) in before.missReceipts.enumerated() where index != held {
             guard !after.missReceipts.contains(receipt) else { continue }
-            violate("miss-receipts-journal", [], "acknowledging receipt \(token) also removed the \(receipt.reason) receipt of \(receipt.rootID) at \(localTimeText(receipt.expiredAtMs))")
+            violate("miss-receipts-journal", [], "\(acknowledged) also removed \(missReceiptText(receipt))")
             return
         }
         let remaining = after.missReceipts.filter { $0.token == token }.count
         let expectedRemaining = before.missReceipts.filter { $0.token == token }.count - (held == nil ? 0 : 1)
         if remaining > expectedRemaining {
-            violate("miss-receipts-journal", [], "acknowledging receipt \(token) left it in the journal")
+            violate("miss-receipts-journal", [], "\(acknowledged) left it in the journal")
             return
         }
         for case .reply(.abandonedWakeOccurrenceAcknowledged(let answered)) in commands where answered != (held != nil) {
-            violate("miss-receipts-journal", [], "acknowledging receipt \(token) answered \(answered) although the journal \(held != nil ? "held" : "did not hold") it")
+            violate("miss-receipts-journal", [], "\(acknowledged) answered \(answered ? "acknowledged" : "not found") although the journal \(held != nil ? "held" : "did not hold") it")
             return
         }
     }
 
+    /// A miss receipt as a user reads it: `the inactivity receipt of a1.wed at 2026-05-13 09:33:00 America/New_York`.
+    func missReceiptText(_ receipt: MissReceipt) -> String {
+        "the \(receipt.reason) receipt of \(receipt.rootID) at \(localTimeText(receipt.expiredAtMs))"
+    }
+
+    /// JS got `peekLastAlarmAction`'s answer: judge it (invariant `action-journal`), then run the
+    /// handler, acknowledging only after it succeeded (ACT-5) — or first, with `ack-before-work`.
     func jsGotLastAction(_ returned: ActionRecord?) {
         let lifetime = configuration().actionLifetimeMs
         if let returned, wallMs - returned.occurredAtMs >= lifetime {
