@@ -166,6 +166,9 @@ public enum InvariantCatalog {
                       statement: "after faults stop and the world heals (liveness phase): within B_REG every configured primary inside the horizon is registered with the platform or holds the foregroundSuppressed proof for that occurrence instant, and within B_AUD every live occurrence is audible or presented; capacity drops the dropped count surfaces and [limit] conditions are named exemptions",
                       rules: ["CAP-2", "CAP-3", "CAP-7", "CAP-9", "OCC-17", "REC-5", "SCH-22", "WALK-16", "AND-2", "AND-3", "SCH-24"]),
         // Issue 16: a silent day leaves a record (Invariants+Missed.swift; RULES.md is silent).
+        InvariantInfo(id: "active-occurrence-answer",
+                      statement: "getActiveWakeOccurrence describes the live occurrence exactly as the bridge records it (owner, token, start, policy, last activity, effective expiry, clock offset, inactivity snooze, snooze used), or nothing when none is live, with a snooze end only while a snooze ring of it is armed, at that time",
+                      rules: ["API-11", "INACT-14", "SNZ-23"]),
         InvariantInfo(id: "miss-receipts-journal",
                       statement: "getAbandonedWakeOccurrences lists every miss receipt the bridge holds and nothing else; an acknowledgement removes exactly the receipt with its token and answers true, or removes nothing and answers false",
                       rules: ["API-20", "INACT-18"]),

@@ -212,6 +212,49 @@ extension World {
         }
     }
 
+    /// `active-occurrence-answer` (API-11, INACT-14, SNZ-23): `getActiveWakeOccurrence` describes the
+    /// live occurrence exactly as the bridge records it — owner, token, start, policy, last
+    /// activity, effective expiry, clock offset, inactivity snooze, whether the snooze is used —
+    /// or nothing when none is live; a snooze end only while a snooze ring of that occurrence is
+    /// armed, at its time. `expiry-formula` and `occurrence-identity` hold the record itself to
+    /// the oracle, so together they judge what JS is told (a mutation study: no seed called it).
+    func checkActiveOccurrenceAnswer(_ answer: ActiveWakeOccurrence?) {
+        guard !stopped, let document = process.document else { return }
+        guard let live = document.liveOccurrence else {
+            if let answer { violate("active-occurrence-answer", [], "getActiveWakeOccurrence described an occurrence of \(answer.rootID) while none is live") }
+            return
+        }
+        guard let answer else {
+            violate("active-occurrence-answer", [], "getActiveWakeOccurrence answered nothing while the occurrence of \(live.rootID) at \(localTimeText(live.startedAtMs)) is live")
+            return
+        }
+        let differences = Self.occurrenceAnswerDifferences(answer, live)
+        if !differences.isEmpty {
+            violate("active-occurrence-answer", [], "getActiveWakeOccurrence's description of the occurrence of \(live.rootID) at \(localTimeText(live.startedAtMs)) differs from the bridge's record in: \(differences.joined(separator: ", "))")
+            return
+        }
+        guard let until = answer.oneTimeSnoozeUntilMs else { return }
+        let armed = document.rings.contains { $0.metadata.kind == .snooze && $0.metadata.token == live.token && !$0.delivered && $0.fireWallMs == until }
+        if !answer.oneTimeSnoozeUsed || !armed {
+            violate("active-occurrence-answer", [], "getActiveWakeOccurrence gave the occurrence of \(live.rootID) a snooze end at \(localTimeText(until)) \(answer.oneTimeSnoozeUsed ? "with no snooze ring of it armed then" : "although its snooze is unused")")
+        }
+    }
+
+    /// The fields in which `answer` differs from the live occurrence's record, by their API-11 names.
+    static func occurrenceAnswerDifferences(_ answer: ActiveWakeOccurrence, _ live: OccurrenceRecord) -> [String] {
+        var fields: [String] = []
+        if answer.rootID != live.rootID { fields.append("owner") }
+        if answer.token != live.token { fields.append("token") }
+        if answer.occurrenceStartedAtMs != live.startedAtMs { fields.append("start") }
+        if answer.inactivityPolicyVersion != live.policy { fields.append("policy") }
+        if answer.lastMeaningfulActivityMs != live.lastActivityMs { fields.append("last activity") }
+        if answer.effectiveExpiryMs != live.deadlineMs { fields.append("effective expiry") }
+        if answer.inactivityClockOffsetMs != live.inactivityClockOffsetMs { fields.append("clock offset") }
+        if answer.inactivitySnoozeUntilMs != live.inactivitySnoozeUntilMs { fields.append("snooze baseline") }
+        if answer.oneTimeSnoozeUsed != live.oneTimeSnoozeUsed { fields.append("snooze used") }
+        return fields
+    }
+
     /// Candidate invariant 21, `ownership-validation` (OCC-18, INACT-15, SNZ-2, SNZ-15, API-1):
     /// an abandon, expire, snooze or skip request rejected by native validation changes no
     /// persisted state and issues no platform call.

@@ -144,6 +144,9 @@ extension World {
         switch action {
         case .appShowChallenge:
             guard process.running, process.active, process.document?.hasLiveOccurrence == true else { return }
+            // JS asks whose challenge to render (API-11), then shows it.
+            if process.isAcceptingInputs == true { step(.api(.getActiveWakeOccurrence)) }
+            guard process.running, process.active, process.document?.hasLiveOccurrence == true else { return }
             process.challengeShown = true
             process.jsStalled = setup.jsStallOneIn > 0 && jsRNG.uniform(below: UInt64(setup.jsStallOneIn)) == 0
             sendForegroundContext()

@@ -1329,6 +1329,7 @@ final class World {
             if case .abandoned(true) = reply, let index = oracle.liveIndex { oracleClose(index, reason: "abandoned") }
             if case .lastAlarmAction(let record) = reply { jsGotLastAction(record) }
             if case .abandonedWakeOccurrences(let listed) = reply { jsGotMissReceipts(listed) }
+            if case .activeWakeOccurrence(let answer) = reply { checkActiveOccurrenceAnswer(answer) }
             walkReply(reply)
         case .note(let text):
             record("bridge", "note", [TraceField("text", text)])
