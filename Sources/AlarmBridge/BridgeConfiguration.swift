@@ -121,6 +121,8 @@ public struct KnownDefects: Sendable, Equatable, Codable {
     public var ackByAlarmID = false
     /// API-20 broken: the abandoned-occurrence journal lists only inactivity receipts.
     public var journalListsInactivityOnly = false
+    /// SNZ-23 broken: the active occurrence's snooze end is reported with no snooze ring armed.
+    public var snoozeEndOutlivesRing = false
     /// SNZ-20: a clock correction leaves the pending snooze ring at its old wall-clock instant
     /// (not rebased), so a clock set back makes the snooze ring late.
     public var snoozeNotRebased = false

@@ -213,7 +213,8 @@ extension BridgeCore {
                                     inactivityPolicyVersion: live.policy, lastMeaningfulActivityMs: live.lastActivityMs,
                                     effectiveExpiryMs: live.deadlineMs, inactivityClockOffsetMs: live.inactivityClockOffsetMs,
                                     inactivitySnoozeUntilMs: live.inactivitySnoozeUntilMs, oneTimeSnoozeUsed: live.oneTimeSnoozeUsed,
-                                    oneTimeSnoozeUntilMs: pendingSnooze(of: live)?.fireWallMs)
+                                    oneTimeSnoozeUntilMs: pendingSnooze(of: live)?.fireWallMs
+                                        ?? (defects.snoozeEndOutlivesRing ? live.inactivitySnoozeUntilMs : nil))  // SNZ-23 (known defect)
     }
 
     /// OCC-18, OCC-19, API-12: retires the live occurrence only for its owner, without recording

@@ -59,6 +59,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
     case destructivePeek = "destructive-peek"
     case ackByAlarmID = "ack-by-alarm-id"
     case journalListsInactivityOnly = "journal-lists-inactivity-only"
+    case snoozeEndOutlivesRing = "snooze-end-outlives-ring"
     case snoozeNotRebased = "snooze-not-rebased"
     case keepsNothingWhenExactRefused = "keeps-nothing-when-exact-refused"
     case syncTrustsRegistry = "sync-trusts-registry"
@@ -189,6 +190,8 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             return "iOS: a root that comes due while another owns the wake occurrence is noted as a pass-over, but its AlarmKit alert is never stopped, so it rings beside the owner (OCC-3)"
         case .destructivePeek:
             return "peekLastAlarmAction removes the action it returns, so an action whose work then fails is lost (ACT-3, ACT-5, API-7)"
+        case .snoozeEndOutlivesRing:
+            return "mutation study: getActiveWakeOccurrence reports the snooze end the occurrence recorded (its inactivity baseline) when no snooze ring is armed, so after the snooze rang JS still counts down to it (SNZ-23, API-11)"
         case .journalListsInactivityOnly:
             return "mutation study: getAbandonedWakeOccurrences lists only inactivity receipts, so a morning recorded as missed (a force-stop, a restart that re-armed nothing, a failed registration) is kept but never shown to the user (API-20, INACT-18)"
         case .ackByAlarmID:
@@ -245,7 +248,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
              .androidRingStopsAfter30s, .noSystemSoundFallback, .restoreSkipsLockedBoot,
              .keepsNothingWhenExactRefused, .packageReplacedRestoresNothing, .credentialSoundBeforeUnlock,
              .trustsAcceptedAlarmClock: return [.android]
-        case .destructivePeek, .ackByAlarmID, .snoozeNotRebased, .journalListsInactivityOnly: return [.ios, .android]
+        case .destructivePeek, .ackByAlarmID, .snoozeNotRebased, .journalListsInactivityOnly, .snoozeEndOutlivesRing: return [.ios, .android]
         case .passOverLeftAlerting: return [.ios]  // Android's receiver never starts a pass-over's ring
         case .successorTimedFromObservation: return [.ios]  // Android has no Stop intent: its dismissal is acted on at once
         case .givesUpOnFailedPrimary, .suppressionProofSurvivesClockChange, .suppressionProofSurvivesBackground, .missedOccurrenceNotRecorded,
@@ -315,6 +318,7 @@ public enum KnownDefect: String, CaseIterable, Sendable, Codable, Comparable {
             case .destructivePeek: switches.destructivePeek = true
             case .ackByAlarmID: switches.ackByAlarmID = true
             case .journalListsInactivityOnly: switches.journalListsInactivityOnly = true
+            case .snoozeEndOutlivesRing: switches.snoozeEndOutlivesRing = true
             case .snoozeNotRebased: switches.snoozeNotRebased = true
             case .keepsNothingWhenExactRefused: switches.keepsNothingWhenExactRefused = true
             case .syncTrustsRegistry: switches.syncTrustsRegistry = true
